@@ -211,8 +211,12 @@ class Document(_Model):
     # -- identity ---------------------------------------------------------------------
     @property
     def key(self) -> tuple[str, str | None]:
-        """What documents are matched by (name, part) when scoring."""
-        return (self.name, self.part)
+        """What documents are matched by when scoring: (name, part), with numeric parts
+        compared as numbers (CoNLL ``part 0`` and ``part 000`` are the same part)."""
+        part = self.part
+        if part is not None and part.isdigit():
+            part = str(int(part))
+        return (self.name, part)
 
     @property
     def label(self) -> str:
