@@ -8,7 +8,8 @@ A :class:`Corpus` holds :class:`Document` s. A document has
 * **markables** — :class:`Markable`: an id, a target made of one or more token spans
   (discontinuous mentions exist), an optional head (MUC ``MIN``), the id of the entity /
   set it belongs to (CoNLL cluster, MMAX2 set, CorefUD ``eid``) and typed attributes;
-* **entities** — :class:`Entity`: declared sets with their own attributes;
+* **entities** — :class:`Entity`: sets declared with their own attributes (an entity id
+  that markables use needs no declaration: CoNLL labels are not declared);
 * **links** — :class:`Link`: typed relations from a markable to a markable or an entity
   (identity/coreference, bridging, split antecedent, ...), kept exactly as the source
   configured them.
@@ -52,6 +53,10 @@ def is_identity(link_type: str) -> bool:
     return link_type in IDENTITY_LINK_TYPES
 
 
+_new = object.__new__
+_setattr = object.__setattr__
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
@@ -60,14 +65,39 @@ class _Model(BaseModel):
         """Build without validation (readers' hot path; the document check follows).
 
         Every field must be given. This is what ``model_construct`` does, without its
-        per-call bookkeeping, which costs several microseconds per object.
+        per-call bookkeeping, which costs several microseconds per object. All objects
+        of a class share one "fields set" (every field is set, so it never changes):
+        a set per object would be 10⁵ more objects for the garbage collector to scan.
         """
-        obj = object.__new__(cls)
-        object.__setattr__(obj, "__dict__", values)
-        object.__setattr__(obj, "__pydantic_fields_set__", set(values))
-        object.__setattr__(obj, "__pydantic_extra__", None)
-        object.__setattr__(obj, "__pydantic_private__", None)
+        obj = _new(cls)
+        _setattr(obj, "__dict__", values)
+        _setattr(obj, "__pydantic_fields_set__", cls._all_fields())
+        _setattr(obj, "__pydantic_extra__", None)
+        _setattr(obj, "__pydantic_private__", None)
         return obj
+
+    @classmethod
+    def _make_many(cls, values: Iterable[dict[str, Any]]) -> list:
+        """:meth:`_make` for many objects at once (readers build 10⁵ markables)."""
+        fields = cls._all_fields()
+        out = []
+        append = out.append
+        for v in values:
+            obj = _new(cls)
+            _setattr(obj, "__dict__", v)
+            _setattr(obj, "__pydantic_fields_set__", fields)
+            _setattr(obj, "__pydantic_extra__", None)
+            _setattr(obj, "__pydantic_private__", None)
+            append(obj)
+        return out
+
+    @classmethod
+    def _all_fields(cls) -> set[str]:
+        shared = cls.__dict__.get("_shared_fields_set")
+        if shared is None:
+            shared = set(cls.model_fields)
+            type.__setattr__(cls, "_shared_fields_set", shared)
+        return shared
 
 
 class Tokens(_Model):
@@ -116,7 +146,8 @@ class Sentence(_Model):
 
 
 class Entity(_Model):
-    """A declared entity (set, cluster). Its members are the markables naming it."""
+    """An entity (set, cluster) declared with attributes. Its members are the markables
+    naming it; an id that markables use needs no declaration (CoNLL labels, for one)."""
 
     id: str
     attributes: dict[str, AttrValue] = Field(default_factory=dict)
@@ -287,11 +318,11 @@ class Document(_Model):
                 for a, b in m.head:
                     if not (0 <= a <= b < n):
                         out.append(f"markable {m.id} head {a}..{b} is outside the {n} tokens")
-            if m.entity is not None and m.entity not in entity_set:
-                out.append(f"markable {m.id} names undeclared entity {m.entity!r}")
         if dup_markables:
             out.append("duplicate markable ids: " + ", ".join(dup_markables[:5]))
         link_ids: set[str] = set()
+        if any(link.target_kind == "entity" for link in self.links):
+            entity_set |= {m.entity for m in self.markables if m.entity is not None}
         for link in self.links:
             if link.id in link_ids:
                 out.append(f"duplicate link id {link.id}")
@@ -327,6 +358,12 @@ class Document(_Model):
     def chain_indices(self) -> list[list[int]]:
         """Like :meth:`chains`, as lists of markable indices."""
         markables = self.markables
+        if not any(is_identity(link.type) for link in self.links):
+            # no identity links: chains are the entities (and unattached singletons)
+            groups: dict[object, list[int]] = {}
+            for i, m in enumerate(markables):
+                groups.setdefault(m.entity if m.entity is not None else ("", i), []).append(i)
+            return list(groups.values())
         parent = list(range(len(markables)))
 
         def find(i: int) -> int:
@@ -391,8 +428,13 @@ class Document(_Model):
                 out[i] = k
         return out
 
-    def entity_index(self) -> dict[str, int]:
-        return {e.id: i for i, e in enumerate(self.entities)}
+    def entity_ids(self) -> list[str]:
+        """Every entity id: declared ones first, then those only markables use, in order."""
+        seen = {e.id: None for e in self.entities}
+        for m in self.markables:
+            if m.entity is not None and m.entity not in seen:
+                seen[m.entity] = None
+        return list(seen)
 
     def iter_links(self, identity: bool | None = None) -> Iterator[Link]:
         for link in self.links:

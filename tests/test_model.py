@@ -70,9 +70,13 @@ def test_link_to_missing_markable_and_entity():
     assert "link l3 target 'E' is not an entity" in p
 
 
-def test_undeclared_entity():
-    p = problems_of(markables=[Markable(id="m1", spans=((0, 0),), entity="E1")])
-    assert p == ["markable m1 names undeclared entity 'E1'"]
+def test_entities_need_no_declaration_but_link_targets_must_exist():
+    d = doc(markables=[Markable(id="m1", spans=((0, 0),), entity="E1")],
+            links=[Link(id="l", type="bridging", source="m1", target="E1", target_kind="entity")])
+    assert d.entity_ids() == ["E1"]
+    p = problems_of(markables=[Markable(id="m1", spans=((0, 0),), entity="E1")],
+                    links=[Link(id="l", type="bridging", source="m1", target="E2", target_kind="entity")])
+    assert p == ["link l target 'E2' is not an entity"]
 
 
 def test_token_columns_must_match_length():
@@ -90,7 +94,7 @@ def test_sentences_must_cover_tokens():
 
 
 def test_all_problems_are_reported_not_only_the_first():
-    p = problems_of(markables=[Markable(id="m1", spans=((50, 50),)), Markable(id="m2", spans=((0, 0),), entity="X")],
+    p = problems_of(markables=[Markable(id="m1", spans=((50, 50),)), Markable(id="m2", spans=((0, 0), (0, 0)))],
                     links=[Link(id="l1", source="m1", target="zz")])
     assert len(p) == 3
 

@@ -138,17 +138,19 @@ def test_dangling_word_target_names_the_line():
     assert report.errors[0].code == "raf.dangling-target"
 
 
-def test_dangling_link_and_entity_are_errors_with_lines():
+def test_dangling_links_are_errors_with_lines():
     xml = _doc_xml(
         '<struct type="markable" id="m1"><feat type="sourcetext" target="w1"/>'
         '<feat type="entity" target="E9"/></struct>\n'
         '<struct type="reflink" id="r1"><feat type="reflinktype">coreference</feat>'
-        '<feat type="source" target="m1"/><feat type="target" target="m7"/></struct>\n')
+        '<feat type="source" target="m1"/><feat type="target" target="m7"/></struct>\n'
+        '<struct type="reflink" id="r2"><feat type="reflinktype">bridging</feat>'
+        '<feat type="source" target="m1"/><feat type="target" target="E8" kind="entity"/></struct>\n')
     report = Report()
     with pytest.raises(FormatError):
         raf.loads(xml, report=report)
     codes = [(d.code, d.line) for d in report.errors]
-    assert ("raf.dangling-entity", 8) in codes and ("raf.dangling-link", 9) in codes
+    assert codes == [("raf.dangling-link", 9), ("raf.dangling-link", 10)]
 
 
 def test_duplicate_ids_are_errors():

@@ -51,7 +51,7 @@ from pathlib import Path
 
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..files import read_text
+from ..files import gc_paused, read_text
 from ..losses import LossLog
 from ..model import Corpus, Document, Entity, Markable, Sentence, Tokens
 from ..registry import Capabilities, FormatSpec, register
@@ -69,6 +69,7 @@ _HEADER_RE = re.compile(r"^\((.*)\);\s*part\s+(\S+)\s*$")
 _HEADER_NOPART_RE = re.compile(r"^\((.*)\);?\s*$")
 _NUMERIC_ID = re.compile(r"^\d+([-.]\d+)?$")
 _SAFE_LABEL = re.compile(r"^[^()|\s]+$")
+_WHITESPACE = re.compile(r"\s")
 
 #: column names of the CoNLL-2012 layout (after them: predicate arguments, coreference)
 CONLL2012_COLUMNS = [
@@ -137,48 +138,29 @@ def split_chunks(cell: str) -> list[tuple[str, str]] | None:
 # ==========================================================================================
 # reading
 # ==========================================================================================
-class _DocumentBuilder:
-    """Accumulates one document's lines; builds the pivot Document at the end."""
+_MARK_RE = re.compile(r"^#[ \t]*(begin|end)[ \t]+document\b[^\n]*", re.M)
+_SINGLE_CHUNK = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)")
 
-    __slots__ = (
-        "name", "part", "header", "header_line", "rows", "sentences", "sent_first", "comments",
-        "interleaved", "n_cols", "names", "form_index", "opens", "slots", "entities",
-        "multi", "empties", "seps", "delimiter", "blank_before_end", "line_of_token", "has_comments",
-        "trailing",
-    )
+
+class _Retry(Exception):
+    """The fast path met something unusual: redo the document line by line."""
+
+
+class _Parsed:
+    """One document's lines, split into rows, with what surrounds them."""
 
     def __init__(self, name: str, part: str | None, header: str, header_line: int) -> None:
         self.name, self.part, self.header, self.header_line = name, part, header, header_line
-        self.rows: list[list[str]] = []
-        self.sentences: list[Sentence] = []
-        self.sent_first = 0
-        self.comments: list[str] = []
-        self.interleaved: list[tuple[int, str]] = []
-        self.n_cols = 0
-        self.names: list[str] = []
-        self.form_index = 0
-        self.opens: dict[str, list[int]] = {}
-        self.slots: list[list] = []  # [label, start, end, open_line]
-        self.entities: dict[str, None] = {}
-        self.multi: list[tuple[int, str]] = []  # (token, raw cell) with >1 chunk
-        self.empties: Counter[str] = Counter()
-        self.seps: Counter[str] = Counter()
-        self.delimiter = "\t"  # or "space" (one space) or "aligned" (padded columns)
+        self.end_raw: str | None = None
         self.blank_before_end = False
-        self.line_of_token: list[int] = []
-        self.has_comments = False
-        self.trailing: list[tuple[int, str]] = []  # (token, delimiters after the last column)
-
-    def end_sentence(self) -> None:
-        n = len(self.rows)
-        if n > self.sent_first:
-            self.sentences.append(Sentence._make(
-                first=self.sent_first, last=n - 1, id=None, comments=self.comments,
-                interleaved=self.interleaved, attributes={},
-            ))
-            self.comments = []
-            self.interleaved = []
-        self.sent_first = n
+        self.rows: list[list[str]] = []
+        self.sizes: list[int] = []  # tokens per sentence
+        self.comments: list[list[str]] = []  # per sentence
+        self.interleaved: list[list[tuple[int, str]]] = []  # per sentence
+        self.row_line: list[int] | None = None  # source line of each row (slow path only)
+        self.trailing: list[tuple[int, str]] = []
+        self.delimiter = "\t"  # or "space" (one space) or "aligned" (padded columns)
+        self.n_cols = 0
 
 
 class _Reader:
@@ -186,132 +168,257 @@ class _Reader:
         self.file = file
         self.report = report
         self.strict = strict
+        self.events: list[tuple[str, str, int | None]] = []
 
     def error(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, file=self.file, line=line)
 
     def dialect(self, code: str, message: str, line: int | None) -> None:
-        """A deviation from canonical CoNLL-2012 that lenient mode accepts."""
+        """A deviation from canonical CoNLL-2012 that lenient mode accepts (strict refuses)."""
         if self.strict:
             raise self.error(f"{message} (strict mode)", line)
-        self.report.warning(code, message, line=line, merge=True, file=self.file)
+        self.events.append((code, message, line))
 
-    # -- per document ------------------------------------------------------------------
-    def token_line(self, b: _DocumentBuilder, line: str, lineno: int) -> None:
-        if "\t" in line:
-            fields = line.split("\t")
-        else:
-            fields = line.split()
-            if b.delimiter != "aligned":
-                b.delimiter = "space" if line == " ".join(fields) else "aligned"
-        if not b.n_cols:
-            b.n_cols = len(fields)
-            if b.n_cols < 2:
-                raise self.error(f"a token line needs at least 2 columns, found {b.n_cols}", lineno)
-            b.names, b.form_index = column_names(b.n_cols, fields)
-            if b.n_cols < 12 and not _NUMERIC_ID.match(fields[0]):
-                self.dialect("conll.few-columns", f"{b.n_cols}-column file (CoNLL-2012 has 12 or more)", lineno)
-            elif _NUMERIC_ID.match(fields[0]) and b.n_cols > 2:
-                self.dialect("conll.numbered-columns", "first column holds token numbers (not a document id)", lineno)
-        n = len(fields)
-        if n != b.n_cols:
-            if n > b.n_cols and not any(fields[b.n_cols:]):
-                self.report.info("conll.trailing-fields", "trailing empty fields (trailing tabs) ignored",
-                                 line=lineno, merge=True, file=self.file)
-                b.trailing.append((len(b.rows), "\t" * (n - b.n_cols)))
-                del fields[b.n_cols:]
-            else:
-                raise self.error(f"line has {n} columns, the document's first token line has {b.n_cols}", lineno)
-        first = fields[0]
-        if b.form_index == 1 and ("-" in first or "." in first) and _NUMERIC_ID.match(first):
-            # CoNLL-U multi-word token range or empty node: not a word of the text
-            if fields[-1] not in EMPTY_VALUES:
-                raise self.error(f"coreference on a multi-word-token/empty-node line {first!r}", lineno)
-            self.dialect("conll.multiword-lines", "multi-word-token or empty-node lines (kept, not words)", lineno)
-            b.interleaved.append((len(b.rows) - b.sent_first, line))
-            return
-        cell = fields[-1]
-        t = len(b.rows)
-        b.rows.append(fields)
-        b.line_of_token.append(lineno)
-        if cell in EMPTY_VALUES:
-            b.empties[cell] += 1
-            return
-        chunks = split_chunks(cell)
-        if chunks is None:
-            raise self.error(f"malformed coreference cell {cell!r}", lineno)
-        if len(chunks) > 1:
-            b.multi.append((t, cell))
-            b.seps["|" if "|" in cell else ""] += 1
-        elif "|" in cell:
-            b.multi.append((t, cell))
-        # the reference scorer meets single-token labels before opener labels
-        entities = b.entities
-        for kind, label in chunks:
-            if kind == "S" and label not in entities:
-                entities[label] = None
-        for kind, label in chunks:
-            if kind == "O" and label not in entities:
-                entities[label] = None
-        opens = b.opens
-        slots = b.slots
-        for kind, label in chunks:
-            if kind == "S":
-                slots.append([label, t, t, lineno])
-            elif kind == "O":
-                opens.setdefault(label, []).append(len(slots))
-                slots.append([label, t, -1, lineno])
-            else:
-                stack = opens.get(label)
-                if not stack:
-                    raise self.error(f"closer {label}) has no open mention of {label!r}", lineno)
-                slots[stack.pop()][2] = t
+    def flush_events(self) -> None:
+        for code, message, line in self.events:
+            self.report.warning(code, message, line=line, merge=True, file=self.file)
+        self.events = []
 
-    def finish(self, b: _DocumentBuilder, end_raw: str | None, end_line: int | None) -> Document:
-        b.end_sentence()
-        for label, stack in b.opens.items():
-            if stack:
-                slot = b.slots[stack[0]]
-                raise self.error(f"mention ({label} opened here is never closed", slot[3])
-        n = len(b.rows)
-        if n == 0:
-            self.report.warning("conll.empty-document", f"document {b.name!r} has no tokens",
-                                line=b.header_line, file=self.file)
-        columns = list(zip(*b.rows)) if n else [()] * b.n_cols
-        forms = list(columns[b.form_index]) if n else []
-        attributes = {}
-        for i, name in enumerate(b.names):
-            if i != b.form_index:
+    # -- splitting a document into rows ---------------------------------------------------
+    def fast_block(self, p: _Parsed, block: str) -> bool:
+        """Split well-formed tab-separated lines at C speed; False if anything is unusual."""
+        if block.endswith("\n"):
+            block = block[:-1]
+        if not block:
+            return True
+        if block.startswith(("\n", "#")) or "\n#" in block or "\r" in block:
+            return False
+        if block.endswith("\n"):
+            p.blank_before_end = True
+            block = block[:-1]
+            if block.endswith("\n"):
+                return False
+        first_line = block[: block.find("\n")] if "\n" in block else block
+        if "\t" not in first_line:
+            return False
+        rows: list[list[str]] = []
+        sizes = p.sizes
+        for chunk in block.split("\n\n"):
+            if not chunk or chunk[0] == "\n":
+                return False
+            lines = chunk.split("\n")
+            rows += [line.split("\t") for line in lines]
+            sizes.append(len(lines))
+        lengths = set(map(len, rows))
+        if len(lengths) != 1:
+            return False
+        p.n_cols = lengths.pop()
+        if p.n_cols < 2 or (_NUMERIC_ID.match(rows[0][0]) and any(
+                "-" in x or "." in x for x in (r[0] for r in rows))):
+            return False
+        p.rows = rows
+        p.comments = [[] for _ in sizes]
+        p.interleaved = [[] for _ in sizes]
+        return True
+
+    def slow_block(self, p: _Parsed, lines: list[str], first_line: int) -> None:
+        """Line by line, with line numbers, comments, MWT lines, trailing fields, spaces."""
+        p.rows, p.sizes, p.comments, p.interleaved, p.trailing = [], [], [], [], []
+        p.row_line = []
+        p.blank_before_end = False
+        p.delimiter = "\t"
+        comments: list[str] = []
+        interleaved: list[tuple[int, str]] = []
+        sent_rows = 0
+        form_index = None
+
+        def end_sentence() -> None:
+            nonlocal comments, interleaved, sent_rows
+            if sent_rows:
+                p.sizes.append(sent_rows)
+                p.comments.append(comments)
+                p.interleaved.append(interleaved)
+                comments, interleaved, sent_rows = [], [], 0
+
+        for lineno, line in enumerate(lines, first_line):
+            if not line.strip():
+                end_sentence()
+                p.blank_before_end = True
+                continue
+            p.blank_before_end = False
+            if line.startswith("#") and not _looks_like_token(line):
+                if sent_rows:
+                    end_sentence()
+                comments.append(line)
+                continue
+            if "\t" in line:
+                fields = line.split("\t")
+            else:
+                fields = line.split()
+                if p.delimiter != "aligned":
+                    p.delimiter = "space" if line == " ".join(fields) else "aligned"
+            if not p.n_cols:
+                p.n_cols = len(fields)
+                if p.n_cols < 2:
+                    raise self.error(f"a token line needs at least 2 columns, found {p.n_cols}", lineno)
+                form_index = column_names(p.n_cols, fields)[1]
+            n = len(fields)
+            if n != p.n_cols:
+                if n > p.n_cols and not any(fields[p.n_cols:]):
+                    self.report.info("conll.trailing-fields", "trailing empty fields (trailing tabs) ignored",
+                                     line=lineno, merge=True, file=self.file)
+                    p.trailing.append((len(p.rows), "\t" * (n - p.n_cols)))
+                    del fields[p.n_cols:]
+                else:
+                    raise self.error(f"line has {n} columns, the document's first token line has {p.n_cols}", lineno)
+            first = fields[0]
+            if form_index == 1 and ("-" in first or "." in first) and _NUMERIC_ID.match(first):
+                # CoNLL-U multi-word token range or empty node: not a word of the text
+                if fields[-1] not in EMPTY_VALUES:
+                    raise self.error(f"coreference on a multi-word-token/empty-node line {first!r}", lineno)
+                self.dialect("conll.multiword-lines", "multi-word-token or empty-node lines (kept, not words)", lineno)
+                interleaved.append((sent_rows, line))
+                continue
+            p.rows.append(fields)
+            p.row_line.append(lineno)
+            sent_rows += 1
+        end_sentence()
+        if comments or interleaved:
+            # comments after the last sentence: keep them with it
+            if p.sizes:
+                p.comments[-1] += comments if not p.comments[-1] else []
+            if comments:
+                self.dialect("conll.comment-lines", "comment lines inside a document", first_line)
+
+    # -- building the document --------------------------------------------------------------
+    def build(self, p: _Parsed) -> Document:
+        rows = p.rows
+        n = len(rows)
+        line_of = p.row_line
+        names, form_index = column_names(p.n_cols, rows[0]) if n else (["FORM"], 0)
+        if n:
+            numeric = bool(_NUMERIC_ID.match(rows[0][0]))
+            if p.n_cols < 12 and not numeric:
+                self.dialect("conll.few-columns", f"{p.n_cols}-column file (CoNLL-2012 has 12 or more)",
+                             line_of[0] if line_of else p.header_line + 1)
+            elif numeric and p.n_cols > 2:
+                self.dialect("conll.numbered-columns", "first column holds token numbers (not a document id)",
+                             line_of[0] if line_of else p.header_line + 1)
+        columns = list(zip(*rows)) if n else [()] * max(p.n_cols, 1)
+        cells = columns[-1] if n else ()
+        slots, entities, multi = self.parse_coref(p, cells)
+        # sentences
+        sentences = []
+        first = 0
+        for size, comments, inter in zip(p.sizes, p.comments, p.interleaved):
+            sentences.append(Sentence._make(first=first, last=first + size - 1, id=None, comments=comments,
+                                            interleaved=inter, attributes={}))
+            first += size
+        forms = list(columns[form_index]) if n else []
+        attributes: dict[str, list[str | None]] = {}
+        for i, name in enumerate(names):
+            if i != form_index:
                 attributes[name] = list(columns[i]) if n else []
-        markables = []
-        fast = Markable.fast
-        for k, (label, a, e, _) in enumerate(b.slots, 1):
-            markables.append(fast(f"markable_{k}", ((a, e),), label))
-        entities = [Entity._make(id=label, attributes={}) for label in b.entities]
-        self.duplicates(b, markables)
-        metadata = self.layout_metadata(b, end_raw)
-        hints = self.chunk_order_hints(b, markables, metadata)
+        markables = Markable._make_many(
+            {"id": f"markable_{k}", "spans": ((a, e),), "entity": label, "head": None, "attributes": {}}
+            for k, (label, a, e, _) in enumerate(slots, 1))
+        self.duplicates(p, markables)
+        metadata = self.layout_metadata(p, cells, names, multi)
+        hints = self.layout_hints(p, cells, slots, multi, metadata)
         if hints is not None:
             attributes[LAYOUT_HINT] = hints
-        if b.trailing:
+        if p.trailing:
             trailing: list[str | None] = [None] * n
-            for t, extra in b.trailing:
+            for t, extra in p.trailing:
                 trailing[t] = extra
             attributes[TRAILING_HINT] = trailing
-        labels = list(b.entities)
-        if labels and not all(label.isdigit() for label in labels):
-            self.dialect("conll.label-not-numeric", "non-numeric entity labels (e.g. "
-                         f"{next(l for l in labels if not l.isdigit())!r})", b.header_line)
+        labels = [label for label in entities if not label.isdigit()]
+        if labels:
+            self.dialect("conll.label-not-numeric", f"non-numeric entity labels (e.g. {labels[0]!r})", p.header_line)
+        if n == 0:
+            self.report.warning("conll.empty-document", f"document {p.name!r} has no tokens",
+                                line=p.header_line, file=self.file)
         try:
             return Document.build(
-                name=b.name, part=b.part, metadata=metadata,
+                name=p.name, part=p.part, metadata=metadata,
                 tokens=Tokens._make(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
-                sentences=b.sentences, markables=markables, entities=entities, links=[],
+                sentences=sentences, markables=markables, entities=[], links=[],
             )
         except ModelError as exc:  # pragma: no cover - the reader builds valid documents
-            raise self.error(str(exc), b.header_line) from None
+            raise self.error(str(exc), p.header_line) from None
 
-    def duplicates(self, b: _DocumentBuilder, markables: list[Markable]) -> None:
+    def parse_coref(self, p: _Parsed, cells) -> tuple[list[list], dict[str, None], list]:
+        """Mentions from the coreference column: slots [label, first, last, row]."""
+        slots: list[list] = []
+        entities: dict[str, None] = {}
+        multi: list[tuple[int, str, list[int]]] = []  # (row, raw cell, slot of each chunk)
+        opens: dict[str, list[int]] = {}
+        fullmatch = _SINGLE_CHUNK.fullmatch
+        empty = EMPTY_VALUES
+
+        def line(t: int) -> int:
+            if p.row_line is None:
+                raise _Retry
+            return p.row_line[t]
+
+        for t, cell in enumerate(cells):
+            if cell in empty:
+                continue
+            m = fullmatch(cell)
+            if m is not None:
+                single, opener, closer = m.groups()
+                if single is not None:
+                    if single not in entities:
+                        entities[single] = None
+                    slots.append([single, t, t, t])
+                elif opener is not None:
+                    if opener not in entities:
+                        entities[opener] = None
+                    stack = opens.get(opener)
+                    if stack is None:
+                        opens[opener] = [len(slots)]
+                    else:
+                        stack.append(len(slots))
+                    slots.append([opener, t, -1, t])
+                else:
+                    stack = opens.get(closer)
+                    if not stack:
+                        raise self.error(f"closer {closer}) has no open mention of {closer!r}", line(t))
+                    slots[stack.pop()][2] = t
+                continue
+            chunks = split_chunks(cell)
+            if chunks is None:
+                raise self.error(f"malformed coreference cell {cell!r}", line(t))
+            # the reference scorer meets single-token labels before opener labels
+            for kind, label in chunks:
+                if kind == "S" and label not in entities:
+                    entities[label] = None
+            for kind, label in chunks:
+                if kind == "O" and label not in entities:
+                    entities[label] = None
+            chunk_slots = []
+            for kind, label in chunks:
+                if kind == "S":
+                    chunk_slots.append(len(slots))
+                    slots.append([label, t, t, t])
+                elif kind == "O":
+                    opens.setdefault(label, []).append(len(slots))
+                    chunk_slots.append(len(slots))
+                    slots.append([label, t, -1, t])
+                else:
+                    stack = opens.get(label)
+                    if not stack:
+                        raise self.error(f"closer {label}) has no open mention of {label!r}", line(t))
+                    k = stack.pop()
+                    slots[k][2] = t
+                    chunk_slots.append(k)
+            multi.append((t, cell, chunk_slots))
+        for label, stack in opens.items():
+            if stack:
+                raise self.error(f"mention ({label} opened here is never closed", line(slots[stack[0]][3]))
+        return slots, entities, multi
+
+    def duplicates(self, p: _Parsed, markables: list[Markable]) -> None:
         seen: dict[tuple, Markable] = {}
         for m in markables:
             other = seen.get(m.spans)
@@ -321,144 +428,232 @@ class _Reader:
             a, e = m.spans[0]
             same = "same" if other.entity == m.entity else "different"
             self.report.warning(
-                "conll.duplicate-mention",
-                f"duplicate mentions (same span, {same} entity)",
-                line=b.line_of_token[a], merge=True, file=self.file, document=b.name,
+                "conll.duplicate-mention", f"duplicate mentions (same span, {same} entity)",
+                line=p.row_line[a] if p.row_line else None, merge=True, file=self.file, document=p.name,
                 example=f"tokens {a}..{e}: ({other.entity}) and ({m.entity})",
             )
 
-    def layout_metadata(self, b: _DocumentBuilder, end_raw: str | None) -> dict[str, str]:
-        meta: dict[str, str] = {"conll.columns": ",".join(b.names)}
-        if b.header != canonical_header(b.name, b.part):
-            meta["conll.begin"] = b.header
-        if end_raw is not None and end_raw != "#end document":
-            meta["conll.end"] = end_raw
-        if b.empties:
-            empty = b.empties.most_common(1)[0][0]
+    def layout_metadata(self, p: _Parsed, cells, names: list[str], multi) -> dict[str, str]:
+        meta: dict[str, str] = {"conll.columns": ",".join(names)}
+        if p.header != canonical_header(p.name, p.part):
+            meta["conll.begin"] = p.header
+        if p.end_raw is not None and p.end_raw != "#end document":
+            meta["conll.end"] = p.end_raw
+        used = EMPTY_VALUES.intersection(cells)
+        if used:
+            empty = max(sorted(used), key=cells.count) if len(used) > 1 else next(iter(used))
             if empty != CANONICAL_EMPTY:
                 meta["conll.empty"] = empty
-        if b.seps and b.seps.most_common(1)[0][0] != CANONICAL_SEPARATOR:
-            meta["conll.separator"] = b.seps.most_common(1)[0][0]
-        if b.delimiter != "\t":
-            meta["conll.delimiter"] = b.delimiter
-        if not b.blank_before_end:
+        with_bar = sum(1 for _, raw, chunk_slots in multi if len(chunk_slots) > 1 and "|" in raw)
+        without = sum(1 for _, raw, chunk_slots in multi if len(chunk_slots) > 1 and "|" not in raw)
+        if without > with_bar:
+            meta["conll.separator"] = ""
+        if p.delimiter != "\t":
+            meta["conll.delimiter"] = p.delimiter
+        if not p.blank_before_end:
             meta["conll.blank_before_end"] = "no"
         return meta
 
-    def chunk_order_hints(self, b: _DocumentBuilder, markables, meta) -> list[str | None] | None:
+    def layout_hints(self, p: _Parsed, cells, slots, multi, meta) -> list[str | None] | None:
         """Raw cells whose chunk order, separator or empty marker differ from our rendering."""
-        n = len(b.rows)
+        n = len(cells)
         hints: list[str | None] | None = None
         sep = meta.get("conll.separator", CANONICAL_SEPARATOR)
-        if b.multi:
-            bounds = [m.spans[0] for m in markables]
-            starts, ends = mention_index(bounds)
-            labels = [m.entity for m in markables]
-            for t, raw in b.multi:
-                rendered = render_cell(t, starts, ends, bounds, labels, sep, "")
-                if rendered != raw:
-                    if hints is None:
-                        hints = [None] * n
-                    hints[t] = raw
+        for t, raw, chunk_slots in multi:
+            if sep.join(_canonical_cell(t, chunk_slots, slots)) != raw:
+                if hints is None:
+                    hints = [None] * n
+                hints[t] = raw
         empty = meta.get("conll.empty", CANONICAL_EMPTY)
-        if len(b.empties) > 1:
-            for t, fields in enumerate(b.rows):
-                if fields[-1] in EMPTY_VALUES and fields[-1] != empty:
+        if len(EMPTY_VALUES.intersection(cells)) > 1:
+            for t, cell in enumerate(cells):
+                if cell in EMPTY_VALUES and cell != empty:
                     if hints is None:
                         hints = [None] * n
-                    hints[t] = fields[-1]
+                    hints[t] = cell
         return hints
 
-    # -- whole file ---------------------------------------------------------------------
+    # -- whole file ---------------------------------------------------------------------------
+    def documents(self, text: str, stem: str, line_offset: int = 0):
+        """Yield the documents of ``text`` (one CoNLL file, or a piece of one)."""
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+        marks = _document_marks(text)
+        pos = 0
+        line = 1 + line_offset
+        header: re.Match | None = None
+        header_line = 0
+        seen = 0
+        if not marks and text.strip():
+            self.dialect("conll.no-header", "no '#begin document' line: the file is read as one document", line)
+            self.flush_events()
+            p = _Parsed(stem, None, "", line)
+            yield self.finish_block(p, text, line)
+            return
+        for m in marks:
+            m_line = line + text.count("\n", pos, m.start())
+            if m.group(1) == "begin":
+                if header is not None:
+                    raise self.error(f"'#begin document' inside document opened on line {header_line} "
+                                     "that never ended", m_line)
+                self.outside(text[pos : m.start()], line, seen)
+                header, header_line = m, m_line
+            else:
+                if header is None:
+                    raise self.error("'#end document' without '#begin document'", m_line)
+                rest = re.match(r"^#\s*begin\s+document\b ?(.*)$", header.group(0)).group(1)
+                name, part, canonical = parse_header(rest)
+                if not canonical:
+                    self.dialect("conll.header", f"non-canonical document header {header.group(0)!r}", header_line)
+                elif not (part.isdigit() and len(part) == 3):
+                    self.dialect("conll.header", f"part number {part!r} is not 3 digits", header_line)
+                p = _Parsed(name, part, header.group(0), header_line)
+                p.end_raw = m.group(0)
+                block = text[header.end() + 1 : m.start()] if header.end() < m.start() else ""
+                yield self.finish_block(p, block, header_line + 1)
+                seen += 1
+                header = None
+            line = m_line
+            pos = m.start()
+        if header is not None:
+            raise self.error(f"document starting on line {header_line} never ends: missing "
+                             "'#end document' (truncated file?)", line + text[pos:].count("\n"))
+        self.outside(text[pos:], line, seen, tail=True)
+
+    def outside(self, gap: str, line: int, seen: int, tail: bool = False) -> None:
+        """Text between documents: blank lines (counted) and comments (kept)."""
+        lines = gap.split("\n")
+        if seen or tail:
+            lines = lines[1:]  # the rest of the previous mark's line
+        for k, text in enumerate(lines):
+            if not text.strip():
+                if k < len(lines) - 1 and seen:
+                    self._last_doc_blank_after += 1
+                continue
+            if text.startswith("#"):
+                self._preamble.append(text)
+                continue
+            raise self.error("token line outside a document", line + k + (1 if (seen or tail) else 0))
+
+    def finish_block(self, p: _Parsed, block: str, first_line: int) -> Document:
+        if not self.fast_block(p, block):
+            self.slow_block(p, block.split("\n")[:-1] if block.endswith("\n") else block.split("\n"), first_line)
+        try:
+            doc = self.build(p)
+        except _Retry:
+            self.events = []
+            self.slow_block(p, block.split("\n")[:-1] if block.endswith("\n") else block.split("\n"), first_line)
+            doc = self.build(p)
+        self.flush_events()
+        return doc
+
     def read(self, text: str, stem: str) -> Corpus:
+        self._preamble: list[str] = []
+        self._last_doc_blank_after = 0
         documents: list[Document] = []
         names: Counter[tuple] = Counter()
-        b: _DocumentBuilder | None = None
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        preamble: list[str] = []
-        pending_blank = False
-        for lineno, line in enumerate(lines, 1):
-            if line.endswith("\r"):
-                line = line[:-1]
-            if b is None:
-                if not line.strip():
-                    if documents:
-                        after = documents[-1].metadata
-                        after["conll.blank_after_end"] = str(int(after.get("conll.blank_after_end", "0")) + 1)
-                    continue
-                m = _BEGIN_RE.match(line)
-                if m:
-                    name, part, canonical = parse_header(m.group(1))
-                    if not canonical:
-                        self.dialect("conll.header", f"non-canonical document header {line!r}", lineno)
-                    elif not (part.isdigit() and len(part) == 3):
-                        self.dialect("conll.header", f"part number {part!r} is not 3 digits", lineno)
-                    b = _DocumentBuilder(name, part, line, lineno)
-                    names[(name, part)] += 1
-                    pending_blank = False
-                    continue
-                if line.startswith("#"):
-                    preamble.append(line)
-                    continue
-                if not documents:
-                    self.dialect("conll.no-header", "no '#begin document' line: the file is read as one document", lineno)
-                    b = _DocumentBuilder(stem, None, "", lineno)
-                    b.header = ""
-                else:
-                    raise self.error("token line outside a document (after '#end document')", lineno)
-            if _END_RE.match(line):
-                b.blank_before_end = pending_blank
-                documents.append(self.finish(b, line, lineno))
-                b = None
-                continue
-            if _BEGIN_RE.match(line):
-                raise self.error(f"'#begin document' inside document {b.name!r} (opened on line {b.header_line}) "
-                                 "that never ended", lineno)
-            if not line.strip():
-                b.end_sentence()
-                pending_blank = True
-                continue
-            pending_blank = False
-            if line.startswith("#") and not _looks_like_token(line):
-                b.comments.append(line)
-                b.has_comments = True
-                continue
-            self.token_line(b, line, lineno)
-        if b is not None:
-            if b.header == "":
-                b.blank_before_end = pending_blank
-                doc = self.finish(b, None, None)
-                doc.metadata["conll.end"] = ""
-                doc.metadata["conll.begin"] = ""
-                documents.append(doc)
-            else:
-                raise self.error(f"document {b.name!r} (line {b.header_line}) never ends: "
-                                 "missing '#end document' (truncated file?)", len(lines))
+        for doc in self.documents(text, stem):
+            if documents and self._last_doc_blank_after:
+                documents[-1].metadata["conll.blank_after_end"] = str(self._last_doc_blank_after)
+            self._last_doc_blank_after = 0
+            documents.append(doc)
+            names[doc.key] += 1
+        if documents and self._last_doc_blank_after:
+            documents[-1].metadata["conll.blank_after_end"] = str(self._last_doc_blank_after)
+        if documents and documents[-1].metadata.get("conll.begin") == "":
+            documents[-1].metadata["conll.end"] = ""
         for (name, part), k in names.items():
             if k > 1:
                 self.report.warning("conll.duplicate-document", f"{k} documents are named {name!r} part {part!r}",
                                     file=self.file)
-        metadata = {"conll.preamble": "\n".join(preamble)} if preamble else {}
+        metadata = {"conll.preamble": "\n".join(self._preamble)} if self._preamble else {}
         return Corpus._make(documents=documents, metadata=metadata)
+
+
+def _canonical_cell(t: int, chunk_slots: list[int], slots: list[list]) -> list[str]:
+    """How :func:`render_cell` would write the cell of token ``t`` (slots: label, a, e)."""
+    openers, singles, closers = [], [], []
+    for k in chunk_slots:
+        label, a, e, _ = slots[k]
+        if a != t:
+            closers.append((-a, -k, f"{label})"))
+        elif e == t:
+            singles.append(f"({label})")
+        else:
+            openers.append((-e, k, f"({label}"))
+    openers.sort()
+    closers.sort()
+    return [x[2] for x in openers] + singles + [x[2] for x in closers]
+
+
+def _document_marks(text: str) -> list[re.Match]:
+    """The ``#begin document`` / ``#end document`` lines (str.find: 5x faster than re.M)."""
+    marks = []
+    match = _MARK_RE.match
+    pos = 0 if text.startswith("#") else text.find("\n#")
+    while pos >= 0:
+        start = pos if pos == 0 and text.startswith("#") else pos + 1
+        m = match(text, start)
+        if m is not None:
+            marks.append(m)
+        pos = text.find("\n#", start)
+    return marks
 
 
 def _looks_like_token(line: str) -> bool:
     """'#' starting a token line (a word '#') rather than a comment."""
-    return "\t" in line and line.split("\t", 1)[0] in ("#",)
+    return "\t" in line and line.split("\t", 1)[0] == "#"
 
 
 def read(path: str | Path, *, report: Report | None = None, strict: bool = False, **_: object) -> Corpus:
     """Read a CoNLL-2011/2012 file (every document in it)."""
     report = report if report is not None else Report(str(path))
     text = read_text(path)
-    return _Reader(str(path), report, strict).read(text, Path(path).name.split(".")[0])
+    with gc_paused():
+        return _Reader(str(path), report, strict).read(text, Path(path).name.split(".")[0])
+
+
+def iter_documents(path: str | Path, *, report: Report | None = None, strict: bool = False):
+    """Yield the documents of a file one at a time (memory of one document)."""
+    from ..files import decode_utf8
+
+    report = report if report is not None else Report(str(path))
+    reader = _Reader(str(path), report, strict)
+    reader._preamble, reader._last_doc_blank_after = [], 0
+    stem = Path(path).name.split(".")[0]
+    piece: list[bytes] = []
+    first_line = 1
+    lineno = 0
+    with open(path, "rb") as f:
+        for raw in f:
+            lineno += 1
+            piece.append(raw)
+            if raw.startswith(b"#") and _MARK_RE.match(raw.decode("utf-8", "replace").rstrip("\r\n")) \
+                    and b"end" in raw:
+                text = _decode_piece(piece, path, first_line)
+                yield from reader.documents(text, stem, line_offset=first_line - 1)
+                piece, first_line = [], lineno + 1
+    if piece:
+        text = _decode_piece(piece, path, first_line)
+        if text.strip():
+            yield from reader.documents(text, stem, line_offset=first_line - 1)
+
+
+def _decode_piece(piece: list[bytes], path, first_line: int) -> str:
+    from ..errors import FormatError as _FE
+    from ..files import decode_utf8
+
+    try:
+        return decode_utf8(b"".join(piece), path)
+    except _FE as exc:
+        exc.line = (exc.line or 1) + first_line - 1
+        raise
 
 
 def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Corpus:
     report = report if report is not None else Report(file)
-    return _Reader(file, report, strict).read(text, "document")
+    with gc_paused():
+        return _Reader(file, report, strict).read(text, "document")
 
 
 # ==========================================================================================
@@ -482,6 +677,37 @@ def render_cell(t: int, starts: dict, ends: dict, bounds: list[tuple[int, int]],
     parts += [f"({labels[k]})" for k in singles]
     parts += [f"{labels[-k]})" for _, k in closers]
     return sep.join(parts)
+
+
+def render_cells(n: int, bounds: list[tuple[int, int]], labels: list[str], sep: str, empty: str) -> list[str]:
+    """Every token's coreference cell; tokens with one bracket take a short path."""
+    cells = [empty] * n
+    events: dict[int, list[int]] = {}
+    for k, (a, e) in enumerate(bounds):
+        if a == e:
+            if cells[a] is empty:
+                cells[a] = f"({labels[k]})"
+                continue
+        else:
+            if cells[a] is empty and cells[e] is empty:
+                cells[a] = f"({labels[k]}"
+                cells[e] = f"{labels[k]})"
+                continue
+        events.setdefault(a, []).append(k)
+        events.setdefault(e, []).append(k)
+    if events:
+        # tokens with several brackets: render them again from all their mentions
+        busy = set(events)
+        starts: dict[int, list[int]] = {}
+        ends: dict[int, list[int]] = {}
+        for k, (a, e) in enumerate(bounds):
+            if a in busy:
+                starts.setdefault(a, []).append(k)
+            if e in busy and e != a:
+                ends.setdefault(e, []).append(k)
+        for t in busy:
+            cells[t] = render_cell(t, starts, ends, bounds, labels, sep, empty)
+    return cells
 
 
 def mention_index(bounds: list[tuple[int, int]]) -> tuple[dict, dict]:
@@ -530,7 +756,9 @@ def _column_values(doc: Document, names: list[str], log: LossLog) -> tuple[list[
     n = len(doc.tokens.forms)
     attrs = doc.tokens.attributes
     used: set[str] = set()
-    forms = [_clean_form(f, log, doc) for f in doc.tokens.forms]
+    forms = doc.tokens.forms
+    if "" in forms or _WHITESPACE.search("\x00".join(forms)):
+        forms = [_clean_form(f, log, doc) for f in forms]
     word_numbers = [""] * n
     for s in _sentences(doc):
         for i in range(s.first, s.last + 1):
@@ -551,7 +779,8 @@ def _column_values(doc: Document, names: list[str], log: LossLog) -> tuple[list[
             out.append(forms)
         elif source is not None:
             used.add(source)
-            out.append([v if v is not None else "-" for v in attrs[source]])
+            values = attrs[source]
+            out.append(values if None not in values else [v if v is not None else "-" for v in values])
         else:
             out.append(defaults.get(name, ["-"] * n))
     return out, used
@@ -619,10 +848,7 @@ def _write_document(doc: Document, out: list[str], report: Report, canonical: bo
         out.append(header)
     # coreference cells
     bounds = [(m.spans[0][0], m.spans[-1][1]) for m in doc.markables]
-    starts, ends = mention_index(bounds)
-    cells = [empty] * n
-    for t in set(starts) | set(ends):
-        cells[t] = render_cell(t, starts, ends, bounds, labels, sep, empty)
+    cells = render_cells(n, bounds, labels, sep, empty)
     hints = attrs.get(LAYOUT_HINT) if from_conll else None
     if hints is not None:
         for t, raw in enumerate(hints):
@@ -683,9 +909,10 @@ def dumps(corpus: Corpus, *, report: Report | None = None, strict: bool = False,
     preamble = corpus.metadata.get("conll.preamble")
     if preamble and not canonical:
         out.extend(preamble.split("\n"))
-    for doc in corpus.documents:
-        _write_document(doc, out, report, canonical)
-    return "\n".join(out) + "\n"
+    with gc_paused():
+        for doc in corpus.documents:
+            _write_document(doc, out, report, canonical)
+        return "\n".join(out) + "\n"
 
 
 def sniff(head: bytes) -> bool:

@@ -248,7 +248,9 @@ class _Reader:
             attrs = {"relation": relation} if relation is not None else {}
             links.append(Link._make(id=f"link_{k}", type=SPLIT_ANTECEDENT if key == "SplitAnte" else BRIDGING,
                                     source=source, target=ante, target_kind="entity", attributes=attrs))
-        entities = [Entity._make(id=e, attributes={}) for e in d.entities]
+        used = {m.eid for m in d.mentions}
+        # declare only entities that no mention names (antecedents of SplitAnte/Bridge)
+        entities = [Entity._make(id=e, attributes={}) for e in d.entities if e not in used]
         metadata = {"conllu.global.Entity": "-".join(d.fields)} if d.has_global_entity else {}
         try:
             doc = Document.build(

@@ -399,10 +399,7 @@ class _Reader:
         # references, with line numbers
         markable_ids = {m.id for m in markables}
         entity_ids = {e.id for e in entities}
-        for m in markables:
-            if m.entity is not None and m.entity not in entity_ids:
-                self.fail(f"markable {m.id!r} names undeclared entity {m.entity!r}",
-                          self._lines.get(("m", m.id)), "raf.dangling-entity")
+        entity_ids |= {m.entity for m in markables if m.entity is not None}
         for link in links:
             line_el = self._lines.get(("l", link.id))
             if link.source not in markable_ids:
