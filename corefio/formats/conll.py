@@ -225,6 +225,7 @@ class _Reader:
         """Line by line, with line numbers, comments, MWT lines, trailing fields, spaces."""
         p.rows, p.sizes, p.comments, p.interleaved, p.trailing = [], [], [], [], []
         p.row_line = []
+        p.n_cols = 0
         p.blank_before_end = False
         p.delimiter = "\t"
         comments: list[str] = []
@@ -306,7 +307,7 @@ class _Reader:
                              line_of[0] if line_of else p.header_line + 1)
         columns = list(zip(*rows)) if n else [()] * max(p.n_cols, 1)
         cells = columns[-1] if n else ()
-        slots, entities, multi = self.parse_coref(p, cells)
+        slots, multi = self.parse_coref(p, cells)
         # sentences
         sentences = []
         first = 0
@@ -321,7 +322,7 @@ class _Reader:
                 attributes[name] = list(columns[i]) if n else []
         markables = Markable._make_many(
             {"id": f"markable_{k}", "spans": ((a, e),), "entity": label, "head": None, "attributes": {}}
-            for k, (label, a, e, _) in enumerate(slots, 1))
+            for k, (label, a, e, _, _) in enumerate(slots, 1))
         self.duplicates(p, markables)
         metadata = self.layout_metadata(p, cells, names, multi)
         hints = self.layout_hints(p, cells, slots, multi, metadata)
@@ -332,7 +333,7 @@ class _Reader:
             for t, extra in p.trailing:
                 trailing[t] = extra
             attributes[TRAILING_HINT] = trailing
-        labels = [label for label in entities if not label.isdigit()]
+        labels = [slot[0] for slot in slots if not slot[0].isdigit()]
         if labels:
             self.dialect("conll.label-not-numeric", f"non-numeric entity labels (e.g. {labels[0]!r})", p.header_line)
         if n == 0:
@@ -347,12 +348,18 @@ class _Reader:
         except ModelError as exc:  # pragma: no cover - the reader builds valid documents
             raise self.error(str(exc), p.header_line) from None
 
-    def parse_coref(self, p: _Parsed, cells) -> tuple[list[list], dict[str, None], list]:
-        """Mentions from the coreference column: slots [label, first, last, row]."""
+    def parse_coref(self, p: _Parsed, cells) -> tuple[list[list], list]:
+        """Mentions from the coreference column.
+
+        Returns the slots ``[label, first, last, row, index]`` in creation order and the
+        cells with several chunks (for layout hints). Chunks pair up in text order; in a
+        cell, single-token mentions are created before opened ones, which is the order
+        in which the reference scorer first meets entity labels (entity order matters
+        when scoring duplicate mentions).
+        """
         slots: list[list] = []
-        entities: dict[str, None] = {}
-        multi: list[tuple[int, str, list[int]]] = []  # (row, raw cell, slot of each chunk)
-        opens: dict[str, list[int]] = {}
+        multi: list[tuple[int, str, list[list]]] = []  # (row, raw cell, slot of each chunk)
+        opens: dict[str, list[list]] = {}
         fullmatch = _SINGLE_CHUNK.fullmatch
         empty = EMPTY_VALUES
 
@@ -368,55 +375,50 @@ class _Reader:
             if m is not None:
                 single, opener, closer = m.groups()
                 if single is not None:
-                    if single not in entities:
-                        entities[single] = None
-                    slots.append([single, t, t, t])
+                    slots.append([single, t, t, t, len(slots)])
                 elif opener is not None:
-                    if opener not in entities:
-                        entities[opener] = None
+                    slot = [opener, t, -1, t, len(slots)]
+                    slots.append(slot)
                     stack = opens.get(opener)
                     if stack is None:
-                        opens[opener] = [len(slots)]
+                        opens[opener] = [slot]
                     else:
-                        stack.append(len(slots))
-                    slots.append([opener, t, -1, t])
+                        stack.append(slot)
                 else:
                     stack = opens.get(closer)
                     if not stack:
                         raise self.error(f"closer {closer}) has no open mention of {closer!r}", line(t))
-                    slots[stack.pop()][2] = t
+                    stack.pop()[2] = t
                 continue
             chunks = split_chunks(cell)
             if chunks is None:
                 raise self.error(f"malformed coreference cell {cell!r}", line(t))
-            # the reference scorer meets single-token labels before opener labels
-            for kind, label in chunks:
-                if kind == "S" and label not in entities:
-                    entities[label] = None
-            for kind, label in chunks:
-                if kind == "O" and label not in entities:
-                    entities[label] = None
-            chunk_slots = []
+            singles: list[list] = []
+            openers: list[list] = []
+            chunk_slots: list[list] = []
             for kind, label in chunks:
                 if kind == "S":
-                    chunk_slots.append(len(slots))
-                    slots.append([label, t, t, t])
+                    slot = [label, t, t, t, -1]
+                    singles.append(slot)
                 elif kind == "O":
-                    opens.setdefault(label, []).append(len(slots))
-                    chunk_slots.append(len(slots))
-                    slots.append([label, t, -1, t])
+                    slot = [label, t, -1, t, -1]
+                    openers.append(slot)
+                    opens.setdefault(label, []).append(slot)
                 else:
                     stack = opens.get(label)
                     if not stack:
                         raise self.error(f"closer {label}) has no open mention of {label!r}", line(t))
-                    k = stack.pop()
-                    slots[k][2] = t
-                    chunk_slots.append(k)
+                    slot = stack.pop()
+                    slot[2] = t
+                chunk_slots.append(slot)
+            for slot in singles + openers:
+                slot[4] = len(slots)
+                slots.append(slot)
             multi.append((t, cell, chunk_slots))
         for label, stack in opens.items():
             if stack:
-                raise self.error(f"mention ({label} opened here is never closed", line(slots[stack[0]][3]))
-        return slots, entities, multi
+                raise self.error(f"mention ({label} opened here is never closed", line(stack[0][3]))
+        return slots, multi
 
     def duplicates(self, p: _Parsed, markables: list[Markable]) -> None:
         seen: dict[tuple, Markable] = {}
@@ -460,7 +462,7 @@ class _Reader:
         hints: list[str | None] | None = None
         sep = meta.get("conll.separator", CANONICAL_SEPARATOR)
         for t, raw, chunk_slots in multi:
-            if sep.join(_canonical_cell(t, chunk_slots, slots)) != raw:
+            if sep.join(_canonical_cell(t, chunk_slots)) != raw:
                 if hints is None:
                     hints = [None] * n
                 hints[t] = raw
@@ -517,7 +519,7 @@ class _Reader:
             pos = m.start()
         if header is not None:
             raise self.error(f"document starting on line {header_line} never ends: missing "
-                             "'#end document' (truncated file?)", line + text[pos:].count("\n"))
+                             "'#end document' (truncated file?)", line + text[pos:].rstrip("\n").count("\n"))
         self.outside(text[pos:], line, seen, tail=True)
 
     def outside(self, gap: str, line: int, seen: int, tail: bool = False) -> None:
@@ -570,11 +572,10 @@ class _Reader:
         return Corpus._make(documents=documents, metadata=metadata)
 
 
-def _canonical_cell(t: int, chunk_slots: list[int], slots: list[list]) -> list[str]:
-    """How :func:`render_cell` would write the cell of token ``t`` (slots: label, a, e)."""
+def _canonical_cell(t: int, chunk_slots: list[list]) -> list[str]:
+    """How :func:`render_cell` would write the chunks of token ``t``."""
     openers, singles, closers = [], [], []
-    for k in chunk_slots:
-        label, a, e, _ = slots[k]
+    for label, a, e, _, k in chunk_slots:
         if a != t:
             closers.append((-a, -k, f"{label})"))
         elif e == t:
@@ -614,29 +615,46 @@ def read(path: str | Path, *, report: Report | None = None, strict: bool = False
 
 
 def iter_documents(path: str | Path, *, report: Report | None = None, strict: bool = False):
-    """Yield the documents of a file one at a time (memory of one document)."""
-    from ..files import decode_utf8
+    """Yield the documents of a file one at a time (memory of about one document).
 
+    Gives the same documents as :func:`read`; each is yielded once the blank lines that
+    follow its ``#end document`` have been seen.
+    """
     report = report if report is not None else Report(str(path))
     reader = _Reader(str(path), report, strict)
     reader._preamble, reader._last_doc_blank_after = [], 0
     stem = Path(path).name.split(".")[0]
-    piece: list[bytes] = []
-    first_line = 1
-    lineno = 0
-    with open(path, "rb") as f:
-        for raw in f:
-            lineno += 1
-            piece.append(raw)
-            if raw.startswith(b"#") and _MARK_RE.match(raw.decode("utf-8", "replace").rstrip("\r\n")) \
-                    and b"end" in raw:
-                text = _decode_piece(piece, path, first_line)
-                yield from reader.documents(text, stem, line_offset=first_line - 1)
-                piece, first_line = [], lineno + 1
-    if piece:
-        text = _decode_piece(piece, path, first_line)
-        if text.strip():
-            yield from reader.documents(text, stem, line_offset=first_line - 1)
+    pending: Document | None = None
+
+    def pieces():
+        piece: list[bytes] = []
+        first_line = lineno = 1
+        with open(path, "rb") as f:
+            for raw in f:
+                piece.append(raw)
+                if raw.startswith(b"#") and b"end" in raw and _MARK_RE.match(raw.decode("utf-8", "replace").rstrip("\r\n")):
+                    yield _decode_piece(piece, path, first_line), first_line
+                    piece, first_line = [], lineno + 1
+                lineno += 1
+        if piece:
+            yield _decode_piece(piece, path, first_line), first_line
+
+    with gc_paused():
+        for text, first_line in pieces():
+            lead = text[: len(text) - len(text.lstrip("\n"))].count("\n") if pending is not None else 0
+            if pending is not None:
+                if lead:
+                    pending.metadata["conll.blank_after_end"] = str(lead)
+                yield pending
+                pending = None
+            if not text.strip():
+                continue
+            docs = list(reader.documents(text, stem, line_offset=first_line - 1))
+            for doc in docs[:-1]:
+                yield doc
+            pending = docs[-1] if docs else None
+    if pending is not None:
+        yield pending
 
 
 def _decode_piece(piece: list[bytes], path, first_line: int) -> str:

@@ -126,6 +126,7 @@ class _Doc:
         self.entities: dict[str, None] = {}
         self.links: list[tuple[str, str, str, str | None, int, int]] = []  # type, ante, anaphor, relation, token, line
         self.has_global_entity = False
+        self.part_fields = "all"  # "first": later parts of discontinuous mentions omit fields
 
 
 class _Reader:
@@ -175,6 +176,8 @@ class _Reader:
                 if m is None:
                     raise self.error(f"part {part}/{total} of a mention of {eid!r} without its earlier parts", lineno)
                 waiting.remove(m)
+                if "-" not in content and m.fields:
+                    d.part_fields = "first"
             m.start = t
             if kind == "S":
                 self.close(d, m, t)
@@ -242,7 +245,14 @@ class _Reader:
         for k, (key, ante, anaphor, relation, t, lineno) in enumerate(d.links, 1):
             source = by_start.get((anaphor, t))
             if source is None:
-                raise self.error(f"{key}: no mention of {anaphor!r} starts on this word", lineno)
+                covering = [f"markable_{j}" for j, m in enumerate(d.mentions, 1)
+                            if m.eid == anaphor and any(a <= t <= b for a, b in m.spans)]
+                if not covering:
+                    raise self.error(f"{key}: no mention of {anaphor!r} starts on or covers this word", lineno)
+                source = covering[0]
+                self.report.warning("conllu.relation-moved",
+                                    f"{key} is not on the first word of the mention of {anaphor!r}; "
+                                    "it will be written there", line=lineno, merge=True, file=self.file)
             if ante not in d.entities:
                 d.entities[ante] = None
             attrs = {"relation": relation} if relation is not None else {}
@@ -251,7 +261,11 @@ class _Reader:
         used = {m.eid for m in d.mentions}
         # declare only entities that no mention names (antecedents of SplitAnte/Bridge)
         entities = [Entity._make(id=e, attributes={}) for e in d.entities if e not in used]
-        metadata = {"conllu.global.Entity": "-".join(d.fields)} if d.has_global_entity else {}
+        metadata = {"conllu.source": "yes"}
+        if d.has_global_entity:
+            metadata["conllu.global.Entity"] = "-".join(d.fields)
+        if d.part_fields != "all":
+            metadata["conllu.part_fields"] = d.part_fields
         try:
             doc = Document.build(
                 name=d.name, part=None, metadata=metadata,
@@ -397,27 +411,46 @@ def _labels(doc: Document, log: LossLog) -> list[str]:
     return labels
 
 
-def _entity_values(doc: Document, labels: list[str], fields: list[str]) -> dict[int, str]:
-    """The canonical ``Entity`` value of every token that has one."""
-    events: dict[int, list] = {}
-    # (order key, text) per token; openers longest first, singles, closers shortest first
+def _entity_values(doc: Document, labels: list[str], fields: list[str], part_fields: str = "all") -> dict[int, str]:
+    """The canonical ``Entity`` value of every token that has one (udapi's ordering).
+
+    Mention parts are taken in text order (earlier start first, longer first, then by
+    entity id); a multi-word part appends its opener to its first word and puts its
+    closer in front of whatever its last word already has; a one-word part goes after
+    the word's opening brackets if it has any, otherwise in front of its closing ones.
+    So closing brackets precede opening ones (``e1)(e2``, never the unparsable
+    ``(e2e1)``), longer mentions open first and shorter ones close first.
+    """
+    parts = []
     for k, m in enumerate(doc.markables):
         total = len(m.spans)
+        values = []
+        present = [f for f in fields[1:] if f in m.attributes]
+        if present:
+            last = max(fields.index(f) for f in present)
+            values = [_text(m.attributes.get(f, "")) for f in fields[1 : last + 1]]
         for i, (a, b) in enumerate(m.spans, 1):
             eid = labels[k] if total == 1 else f"{labels[k]}[{i}/{total}]"
-            opener = eid
-            if i == 1:
-                present = [f for f in fields[1:] if f in m.attributes]
-                if present:
-                    last = max(fields.index(f) for f in present)
-                    values = [_text(m.attributes.get(f, "")) for f in fields[1 : last + 1]]
-                    opener = "-".join([eid, *values])
-            if a == b:
-                events.setdefault(a, []).append(((1, 0, k), f"({opener})"))
+            fields_here = values if (i == 1 or part_fields == "all") else []
+            parts.append((a, -(b - a + 1), b, eid, k, "-".join([eid, *fields_here])))
+    parts.sort()
+    chunks: dict[int, list[str]] = {}
+    for a, minus_length, b, eid, _, opener in parts:
+        here = chunks.setdefault(a, [])
+        if a == b:
+            single = f"({opener})"
+            if not here or not here[-1].endswith(")"):
+                here.append(single)
+            elif not any(c.startswith("(") for c in here):
+                here.insert(0, single)
+            elif any(c.startswith("(") and not c.endswith(")") for c in here):
+                here.append(single)
             else:
-                events.setdefault(a, []).append(((0, -b, k), f"({opener}"))
-                events.setdefault(b, []).append(((2, -a, -k), f"{eid})"))
-    return {t: "".join(text for _, text in sorted(ev)) for t, ev in events.items()}
+                here.insert(0, single)
+        else:
+            here.append(f"({opener}")
+            chunks.setdefault(b, []).insert(0, f"{eid})")
+    return {t: "".join(c) for t, c in chunks.items()}
 
 
 def _text(value) -> str:
@@ -441,7 +474,7 @@ def misc_column(doc: Document, labels: list[str], fields: list[str], log: LossLo
     n = len(doc.tokens.forms)
     attrs = doc.tokens.attributes
     ws = doc.tokens.whitespace
-    entity_values = _entity_values(doc, labels, fields)
+    entity_values = _entity_values(doc, labels, fields, doc.metadata.get("conllu.part_fields", "all"))
     index = doc.markable_index()
     chain_of = {}
     for chain in doc.chain_indices():
@@ -519,18 +552,17 @@ def _write_document(doc: Document, out: list[str], report: Report, canonical: bo
     if doc.tokens.offsets is not None:
         log.lose("offsets", "character offsets of tokens", document=doc, count=n)
     misc = misc_column(doc, labels, fields, log, None if canonical else attrs.get(MISC_HINT))
+    start = len(out)
     ids = attrs.get("id")
     sentences = doc.sentences or ([Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[], attributes={})] if n else [])
+    from_conllu = meta.get("conllu.source") == "yes"
     for s_index, s in enumerate(sentences):
-        comments = list(s.comments)
-        if s_index == 0:
-            comments = _document_comments(doc, comments, fields, bool(doc.markables))
-        elif not comments:
-            comments = _sentence_comments(doc, s, s_index)
-        out.extend(comments)
+        out.extend(_comments(doc, s, s_index, fields, from_conllu))
         inter: dict[int, list[str]] = {}
         for off, raw in s.interleaved:
-            inter.setdefault(off, []).append(raw)
+            line = _interleaved_line(raw, log, doc)
+            if line is not None:
+                inter.setdefault(off, []).append(line)
         for i in range(s.first, s.last + 1):
             off = i - s.first
             if off in inter:
@@ -549,6 +581,50 @@ def _write_document(doc: Document, out: list[str], report: Report, canonical: bo
         out.pop()
     if "conllu.trailing_comments" in meta:
         out.extend(meta["conllu.trailing_comments"].split("\n"))
+    if _same_entity_overlap(doc, labels):
+        _check_readable(doc, out[start:], log)
+
+
+def _same_entity_overlap(doc: Document, labels: list[str]) -> bool:
+    """Do two mentions of one entity overlap? (Then closers may be ambiguous.)"""
+    by_label: dict[str, list[tuple[int, int]]] = {}
+    for k, m in enumerate(doc.markables):
+        by_label.setdefault(labels[k], []).extend(m.spans)
+    for spans in by_label.values():
+        spans.sort()
+        for (a1, b1), (a2, b2) in zip(spans, spans[1:]):
+            if a2 <= b1:
+                return True
+    return False
+
+
+def _check_readable(doc: Document, lines: list[str], log: LossLog) -> None:
+    """Read the written lines back: the mentions must be the ones we wrote."""
+    want = sorted((m.spans, m.entity) for m in doc.markables)
+    try:
+        back = _Reader(None, Report(), False).read("\n".join(lines) + "\n", "check").documents[0]
+        got = sorted((m.spans, m.entity) for m in back.markables)
+        spans_ok = sorted(w[0] for w in want) == sorted(g[0] for g in got)
+        chains_ok = sorted(sorted(m.spans for m in c) for c in back.chains()) == \
+            sorted(sorted(m.spans for m in c) for c in doc.chains())
+        ok = spans_ok and chains_ok
+    except FormatError:
+        ok = False
+    if not ok:
+        log.lose("entity-crossing", "mentions of one entity that cross or interleave (CorefUD closing "
+                 "brackets cannot tell them apart; they read back differently)", document=doc)
+
+
+def _interleaved_line(raw: str, log: LossLog, doc: Document) -> str | None:
+    """A multi-word-token line as CoNLL-U has it (10 columns), or None if it is not one."""
+    fields = raw.split("\t")
+    if len(fields) >= 10 and _RANGE_ID.match(fields[0]):
+        if any(f not in ("_", "") for f in fields[10:]):
+            log.lose("interleaved-column", "extra columns of multi-word-token lines", document=doc)
+        return "\t".join(fields[:10])
+    log.lose("interleaved-line", "lines between words that are not CoNLL-U multi-word tokens",
+             document=doc, example=raw[:40])
+    return None
 
 
 def _attr(attrs: dict, name: str, i: int) -> str:
@@ -558,11 +634,18 @@ def _attr(attrs: dict, name: str, i: int) -> str:
     return column[i]
 
 
-def _document_comments(doc: Document, comments: list[str], fields: list[str], has_mentions: bool) -> list[str]:
-    """First-sentence comments: make sure ``# newdoc id`` and ``# global.Entity`` are there."""
-    out = list(comments)
-    newdoc = next((i for i, c in enumerate(out) if re.match(r"^#\s*newdoc\b", c)), None)
+def _comments(doc: Document, s: Sentence, index: int, fields: list[str], from_conllu: bool) -> list[str]:
+    """A sentence's comment lines.
+
+    A document read from CoNLL-U keeps its own comments; other documents get
+    ``# sent_id`` and ``# text``. The first sentence always has ``# newdoc id`` (naming
+    the document) and, when there are mentions, ``# global.Entity``.
+    """
+    out = list(s.comments) if from_conllu else _sentence_comments(doc, s, index)
+    if index:
+        return out
     line = f"# newdoc id = {doc.name}"
+    newdoc = next((i for i, c in enumerate(out) if re.match(r"^#\s*newdoc\b", c)), None)
     if newdoc is None:
         out.insert(0, line)
         newdoc = 0
@@ -570,12 +653,8 @@ def _document_comments(doc: Document, comments: list[str], fields: list[str], ha
         m = re.match(r"^#\s*newdoc\s+id\s*=\s*(.*)$", out[newdoc])
         if m is None or m.group(1).strip() != doc.name:
             out[newdoc] = line
-    if has_mentions and not any(re.match(r"^#\s*global\.Entity\b", c) for c in out):
+    if doc.markables and not any(re.match(r"^#\s*global\.Entity\b", c) for c in out):
         out.insert(newdoc + 1, f"# global.Entity = {'-'.join(fields)}")
-    if len(out) <= 2 and not any(c.startswith("# text") for c in out):
-        s = doc.sentences[0] if doc.sentences else None
-        if s is not None:
-            out.extend(_sentence_comments(doc, s, 0))
     return out
 
 

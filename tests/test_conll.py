@@ -1,0 +1,306 @@
+"""CoNLL-2011/2012: grammar, dialects, broken input, canonical writer, losses, round trips."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import corefio
+from corefio.diagnostics import Report
+from corefio.errors import FormatError, LossError
+from corefio.formats import conll
+from corefio.model import (
+    BRIDGING,
+    SPLIT_ANTECEDENT,
+    Corpus,
+    Document,
+    Entity,
+    Link,
+    Markable,
+    Sentence,
+    Tokens,
+)
+
+from .conftest import DATA
+from .reference_reader import reference_read
+from .strategies import documents
+
+CANONICAL = """\
+#begin document (demo/doc_1); part 000
+demo/doc_1\t0\t0\tJohn\tNNP\t*\t-\t-\t-\t-\t*\t(0)
+demo/doc_1\t0\t1\tsaw\tVBD\t*\t-\t-\t-\t-\t*\t-
+demo/doc_1\t0\t2\this\tPRP$\t*\t-\t-\t-\t-\t*\t(1|(0)
+demo/doc_1\t0\t3\tdog\tNN\t*\t-\t-\t-\t-\t*\t1)
+demo/doc_1\t0\t4\t.\t.\t*\t-\t-\t-\t-\t*\t-
+
+demo/doc_1\t0\t0\tIt\tPRP\t*\t-\t-\t-\t-\t*\t(1)
+demo/doc_1\t0\t1\tbarked\tVBD\t*\t-\t-\t-\t-\t*\t-
+
+#end document
+"""
+
+
+def read(text: str, strict: bool = False, report: Report | None = None) -> Corpus:
+    return conll.loads(text, strict=strict, report=report, file="t.conll")
+
+
+def chains(doc: Document) -> list[list[tuple[int, int]]]:
+    return [[m.spans[0] for m in c] for c in doc.chains()]
+
+
+# -- grammar ---------------------------------------------------------------------------------
+def test_canonical_file_reads_and_writes_back_identically():
+    corpus = read(CANONICAL)
+    doc = corpus.documents[0]
+    assert (doc.name, doc.part) == ("demo/doc_1", "000")
+    assert chains(doc) == [[(0, 0), (2, 2)], [(2, 3), (5, 5)]]
+    assert [(s.first, s.last) for s in doc.sentences] == [(0, 4), (5, 6)]
+    assert doc.tokens.attributes["pos"][2] == "PRP$"
+    assert conll.dumps(corpus) == CANONICAL
+
+
+@pytest.mark.parametrize("cell, expected", [
+    ("(12)", [("S", "12")]),
+    ("(1(3", [("O", "1"), ("O", "3")]),
+    ("3)3)1)", [("C", "3"), ("C", "3"), ("C", "1")]),
+    ("event-3)person-4)", [("C", "event-3"), ("C", "person-4")]),
+    ("(2|(1)", [("O", "2"), ("S", "1")]),
+    ("(event-93)event-93)", [("S", "event-93"), ("C", "event-93")]),
+    ("(organization-11-Ministry_of_Culture_%28Greece%29", [("O", "organization-11-Ministry_of_Culture_%28Greece%29")]),
+    ("12)(5", [("C", "12"), ("O", "5")]),
+    ("abc", None),
+    ("(1)x", None),
+])
+def test_bracket_grammar(cell, expected):
+    assert conll.split_chunks(cell) == expected
+
+
+def test_same_label_nests_and_closer_closes_innermost():
+    text = "#begin document (d); part 000\nd\t0\t0\ta\t(1(1\nd\t0\t1\tb\t1)\nd\t0\t2\tc\t1)\n#end document\n"
+    doc = read(text).documents[0]
+    assert sorted(m.spans[0] for m in doc.markables) == [(0, 1), (0, 2)]
+
+
+def test_entity_order_follows_the_reference_scorer():
+    # in one cell the reference meets (N) labels before (N labels
+    text = "#begin document (d); part 000\nd\t0\t0\ta\t(7|(3)\nd\t0\t1\tb\t7)\n#end document\n"
+    doc = read(text).documents[0]
+    assert doc.entity_ids() == ["3", "7"]
+
+
+# -- dialects --------------------------------------------------------------------------------
+DIALECTS = {
+    "part 0": ("#begin document (d); part 0\nd\t0\t0\ta\t(1)\n#end document\n", "conll.header"),
+    "space, no parentheses": ("# begin document d\n0\ta\t(1)\n# end document\n", "conll.header"),
+    "empty name": ("# begin document \n0\ta\t_\n# end document\n", "conll.header"),
+    "no | between chunks": ("#begin document (d); part 000\n0\ta\t(event-1(person-2\n1\tb\tperson-2)event-1)\n#end document\n",
+                            "conll.label-not-numeric"),
+    "5 columns": ("#begin document (d); part 000\nd\t0\t0\ta\t(1)\n#end document\n", "conll.few-columns"),
+    "CoNLL-U-like with MWT": ("#begin document (d); part 000\n1-2\tdes\t_\t_\n1\tde\tde\t(1\n2\tles\tle\t1)\n#end document\n",
+                              "conll.multiword-lines"),
+    "no header": ("d\t0\t0\ta\t(1)\n", "conll.no-header"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIALECTS))
+def test_dialects_read_leniently_with_a_warning_and_strictly_refused(name):
+    text, code = DIALECTS[name]
+    report = Report()
+    corpus = read(text, report=report)
+    assert corpus.documents and code in report.codes()
+    with pytest.raises(FormatError) as info:
+        read(text, strict=True)
+    assert "strict" in str(info.value) and info.value.line is not None
+
+
+def test_empty_values_and_separators_are_remembered():
+    gum = "# begin document GUM_x\n0\tGreek\t(event-1(organization-2\n1\tcourt\torganization-2)\n2\trules\t_\n3\tok\tevent-1)\n# end document\n"
+    corpus = read(gum)
+    doc = corpus.documents[0]
+    assert doc.name == "GUM_x" and doc.part is None
+    assert doc.metadata["conll.empty"] == "_" and doc.metadata["conll.separator"] == ""
+    assert conll.dumps(corpus) == gum
+
+
+def test_space_separated_files_are_read():
+    text = "#begin document (d); part 000\nd 0 0 John (0)\nd 0 1 left -\n#end document\n"
+    corpus = read(text)
+    assert corpus.documents[0].tokens.forms == ["John", "left"]
+    assert conll.dumps(corpus) == text
+    aligned = "#begin document (d); part 000\nd   0   0   John   (0)\nd   0   1   left     -\n#end document\n"
+    doc = read(aligned).documents[0]
+    assert doc.tokens.forms == ["John", "left"] and chains(doc) == [[(0, 0)]]
+
+
+# -- broken input ----------------------------------------------------------------------------
+BROKEN = {
+    "closer without opener": ("#begin document (d); part 000\nd\t0\t0\ta\t-\nd\t0\t1\tb\t4)\n#end document\n", 3, "no open mention"),
+    "opener never closed": ("#begin document (d); part 000\nd\t0\t0\ta\t(4\nd\t0\t1\tb\t-\n#end document\n", 2, "never closed"),
+    "document never ends": ("#begin document (d); part 000\nd\t0\t0\ta\t(4)\n", 2, "never ends"),
+    "malformed chunk": ("#begin document (d); part 000\nd\t0\t0\ta\t(4)x\n#end document\n", 2, "malformed"),
+    "column count": ("#begin document (d); part 000\nd\t0\t0\ta\t-\nd\t0\t1\t-\n#end document\n", 3, "columns"),
+    "begin inside a document": ("#begin document (a); part 000\nd\t0\t0\ta\t-\n#begin document (b); part 000\n", 3, "never ended"),
+    "end without begin": ("#end document\n", 1, "without"),
+    "token outside": ("#begin document (a); part 000\nd\t0\t0\ta\t-\n#end document\nd\t0\t0\tb\t-\n", 4, "outside"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_broken_input_names_file_and_line(name):
+    text, line, words = BROKEN[name]
+    with pytest.raises(FormatError) as info:
+        read(text)
+    assert info.value.file == "t.conll" and info.value.line == line, str(info.value)
+    assert words in str(info.value)
+
+
+def test_errors_in_long_documents_get_exact_lines_from_the_fast_path():
+    lines = ["#begin document (d); part 000"]
+    for i in range(50):
+        lines.append(f"d\t0\t{i}\tw\t-")
+        if i % 10 == 9:
+            lines.append("")
+    lines[37] = "d\t0\t33\tw\t9)"
+    text = "\n".join(lines) + "\n#end document\n"
+    with pytest.raises(FormatError) as info:
+        read(text)
+    assert info.value.line == 38
+
+
+def test_duplicate_mentions_are_reported_not_fatal():
+    text = "#begin document (d); part 000\nd\t0\t0\ta\t(1)|(1)|(2)\nd\t0\t1\tb\t-\n#end document\n"
+    report = Report()
+    doc = read(text, report=report).documents[0]
+    assert len(doc.markables) == 3
+    dup = report.by_code("conll.duplicate-mention")
+    assert [d.count for d in dup] == [1, 1]
+    assert {d.message for d in dup} == {"duplicate mentions (same span, same entity)",
+                                        "duplicate mentions (same span, different entity)"}
+
+
+# -- canonical writer ------------------------------------------------------------------------
+def test_canonical_writer_orders_brackets_and_is_accepted_by_the_reference_reader():
+    forms = list("abcdefgh")
+    doc = Document(
+        name="w", part="003", tokens=Tokens(forms=forms),
+        sentences=[Sentence(first=0, last=7)],
+        markables=[
+            Markable(id="m1", spans=((0, 7),)), Markable(id="m2", spans=((0, 3),)),
+            Markable(id="m3", spans=((0, 0),)), Markable(id="m4", spans=((3, 3),)),
+            Markable(id="m5", spans=((2, 3),)),
+        ],
+        links=[Link(id="l", source="m4", target="m3")],
+    )
+    text = conll.dumps(Corpus(documents=[doc]), canonical=True)
+    cells = [line.split("\t")[-1] for line in text.split("\n")[1:9]]
+    assert cells == ["(0|(1|(2)", "-", "(3", "(2)|3)|1)", "-", "-", "-", "0)"]
+    entities = reference_read(text)["(w); part 003"]
+    assert sorted(sorted(e) for e in entities) == sorted(sorted(m.spans[0] for m in c) for c in doc.chains())
+
+
+def test_canonical_mode_renumbers_non_numeric_labels():
+    gum = (DATA / "corpora/gum/coref/gum/conll/GUM_news_worship.conll")
+    corpus = corefio.read(gum)
+    report = Report()
+    text = conll.dumps(corpus, report=report, canonical=True)
+    assert "loss.entity-id" in report.codes()
+    ref = reference_read(text)
+    (entities,) = ref.values()
+    ours = corpus.documents[0]
+    assert sorted(sorted(e) for e in entities) == sorted(sorted(m.spans[0] for m in c) for c in ours.chains())
+
+
+def test_what_conll_cannot_express_is_reported_with_counts_and_strict_refuses():
+    doc = Document(
+        name="x", tokens=Tokens(forms=["a", "b", "c", "d", "e"], whitespace=[" "] * 5),
+        sentences=[Sentence(first=0, last=1), Sentence(first=2, last=4)],
+        entities=[Entity(id="E", attributes={"etype": "person"})],
+        markables=[
+            Markable(id="m1", spans=((0, 0), (2, 2)), entity="E"),
+            Markable(id="m2", spans=((1, 3),), attributes={"TYPE": "IDENT"}),
+            Markable(id="m3", spans=((4, 4),), head=((4, 4),)),
+        ],
+        links=[Link(id="b1", type=BRIDGING, source="m3", target="m2"),
+               Link(id="s1", type=SPLIT_ANTECEDENT, source="m3", target="E", target_kind="entity"),
+               Link(id="c1", source="m2", target="m1")],
+    )
+    report = Report()
+    text = conll.dumps(Corpus(documents=[doc]), report=report)
+    kinds = {d.code: d.count for d in report}
+    assert kinds["loss.discontinuous-mention"] == 1
+    assert kinds["loss.cross-sentence-mention"] == 2  # m2, and m1 which is also discontinuous
+    assert kinds["loss.link-type"] == 1 and len(report.by_code("loss.link-type")) == 2
+    assert kinds["loss.link-structure"] == 1
+    assert kinds["loss.markable-attribute"] == 1 and kinds["loss.entity-attribute"] == 1
+    assert kinds["loss.head"] == 1 and kinds["loss.whitespace"] == 5
+    # the discontinuous mention is written over its whole extent
+    assert reference_read(text)
+    with pytest.raises(LossError, match="lose information"):
+        corefio.dumps(Corpus(documents=[doc]), "conll", strict=True)
+
+
+def test_documents_from_other_formats_get_twelve_columns():
+    corpus = corefio.read(Path(__file__).parents[1] / "samples" / "key.raf.xml")
+    text = conll.dumps(corpus)
+    first = text.split("\n")[1].split("\t")
+    assert len(first) == 12 and first[:4] == ["peaks", "0", "0", "The"]
+
+
+def test_golden_canonical_file():
+    golden = DATA / "golden" / "sample.conll"
+    corpus = corefio.read(Path(__file__).parents[1] / "samples" / "response.raf.xml")
+    assert conll.dumps(corpus) == golden.read_text(encoding="utf-8")
+    # and a canonical file reads and writes back byte for byte
+    assert conll.dumps(corefio.read(golden)) == golden.read_text(encoding="utf-8")
+
+
+# -- real files --------------------------------------------------------------------------------
+REAL = sorted((DATA / "corpora").rglob("*.conll")) + sorted((DATA / "scorer-testcases" / "DataFiles").glob("*"))
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_real_files_round_trip_byte_for_byte(path):
+    corpus = corefio.read(path, "conll")
+    assert conll.dumps(corpus) == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_fast_and_line_by_line_readers_agree(path, monkeypatch):
+    fast = corefio.read(path, "conll")
+    monkeypatch.setattr(conll._Reader, "fast_block", lambda self, p, block: False)
+    slow = corefio.read(path, "conll")
+    assert fast == slow
+
+
+@pytest.mark.parametrize("path", REAL[:6], ids=lambda p: p.name)
+def test_streaming_gives_the_same_documents(path):
+    assert list(conll.iter_documents(path)) == corefio.read(path, "conll").documents
+
+
+def test_reference_reader_agrees_with_corefio_on_the_test_cases():
+    for path in (DATA / "scorer-testcases" / "DataFiles").glob("TC-[B-N]*"):
+        ours = corefio.read(path, "conll").documents[0]
+        (entities,) = reference_read(path.read_text()).values()
+        assert sorted(sorted(e) for e in entities) == sorted(sorted(m.spans[0] for m in c) for c in ours.chains()), path.name
+
+
+# -- property tests --------------------------------------------------------------------------
+FORM = st.text(alphabet=st.characters(whitelist_categories=("L", "N", "P", "S")), min_size=1, max_size=6)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents(forms=FORM, with_links=False, with_attributes=False))
+def test_random_documents_keep_their_mentions_and_chains(doc):
+    contiguous = [m for m in doc.markables if len(m.spans) == 1]
+    doc = doc.model_copy(update={"markables": contiguous, "links": [], "entities": [],
+                                 "metadata": {}, "tokens": Tokens(forms=doc.tokens.forms)})
+    for canonical in (False, True):
+        text = conll.dumps(Corpus(documents=[doc]), canonical=canonical)
+        back = conll.loads(text).documents[0]
+        assert back.tokens.forms == doc.tokens.forms
+        assert sorted(sorted(m.spans for m in c) for c in back.chains()) == \
+            sorted(sorted(m.spans for m in c) for c in doc.chains())
+        assert conll.dumps(conll.loads(text)) == text

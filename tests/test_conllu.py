@@ -1,0 +1,176 @@
+"""CorefUD CoNLL-U: Entity fields, discontinuous mentions, SplitAnte/Bridge, MISC, MWT."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import corefio
+from corefio.diagnostics import Report
+from corefio.errors import FormatError
+from corefio.formats import conllu
+from corefio.model import BRIDGING, SPLIT_ANTECEDENT, Corpus, Document, Link, Markable, Sentence, Tokens
+
+from .conftest import DATA
+from .strategies import documents
+
+REAL = sorted((DATA / "corpora").rglob("*.conllu"))
+
+SMALL = """\
+# newdoc id = d1
+# global.Entity = eid-etype-head-other
+# sent_id = d1-1
+# text = Mary saw her
+1\tMary\tMary\tPROPN\tNNP\t_\t2\tnsubj\t_\tEntity=(e1-person-1-)
+2\tsaw\tsee\tVERB\tVBD\t_\t0\troot\t_\t_
+3\ther\tshe\tPRON\tPRP\t_\t2\tobj\t_\tSpaceAfter=No|Entity=(e1-person-1-)
+
+# sent_id = d1-2
+# text = The 1-2 x y .
+1-2\tdes\t_\t_\t_\t_\t_\t_\t_\t_
+1\tde\tde\tADP\tIN\t_\t0\troot\t_\tBridge=e1<e2:part|Entity=(e2[1/2]-place-1-
+2\tles\tle\tDET\tDT\t_\t1\tdet\t_\tEntity=e2[1/2])
+3\tx\tx\tX\tX\t_\t1\tdep\t_\t_
+4\ty\ty\tX\tX\t_\t1\tdep\t_\tEntity=(e2[2/2])(e3-group-1-)|SplitAnte=e1<e3
+"""
+
+
+def test_real_files_round_trip_byte_for_byte():
+    assert REAL
+    for path in REAL:
+        corpus = corefio.read(path)
+        assert conllu.dumps(corpus) == path.read_text(encoding="utf-8"), path
+
+
+def test_gum_entities_fields_and_links():
+    doc = corefio.read(DATA / "corpora/gum/dep/GUM_academic_art.conllu").documents[0]
+    assert doc.metadata["conllu.global.Entity"] == "GRP-etype-infstat-salience-centering-minspan-link-identity"
+    first = doc.markables[0]
+    assert set(first.attributes) <= {"etype", "infstat", "salience", "centering", "minspan", "link", "identity"}
+    assert first.attributes["etype"]
+    types = sorted(link.type for link in doc.links)
+    assert types.count(BRIDGING) == 8 and types.count(SPLIT_ANTECEDENT) == 4
+    split = [link for link in doc.links if link.type == SPLIT_ANTECEDENT]
+    assert {link.target for link in split} == {"6", "11", "15", "17"}
+    assert {doc.markables[doc.markable_index()[link.source]].entity for link in split} == {"62"}
+    assert all(link.target_kind == "entity" for link in doc.links)
+    # MISC keeps the other keys; coreference keys are in the model only
+    misc = doc.tokens.attributes["misc"]
+    assert not any("Entity=" in (m or "") for m in misc)
+    assert any("MSeg=" in (m or "") for m in misc)
+
+
+def test_minspan_with_commas_and_percent_encoded_identity_survive():
+    doc = corefio.read(DATA / "corpora/gum/dep/GUM_academic_art.conllu").documents[0]
+    minspans = [m.attributes.get("minspan", "") for m in doc.markables]
+    assert any("," in v for v in minspans)
+    assert any("%2C" in str(m.attributes.get("identity", "")) for m in doc.markables)
+
+
+def test_small_document_with_discontinuous_mwt_bridge_and_split_antecedent():
+    report = Report()
+    corpus = conllu.loads(SMALL, report=report)
+    doc = corpus.documents[0]
+    assert doc.name == "d1"
+    assert doc.tokens.forms == ["Mary", "saw", "her", "de", "les", "x", "y"]
+    assert doc.sentences[1].interleaved == [(0, "1-2\tdes\t_\t_\t_\t_\t_\t_\t_\t_")]
+    e2 = [m for m in doc.markables if m.entity == "e2"]
+    assert [m.spans for m in e2] == [((3, 4), (6, 6))]
+    assert e2[0].attributes == {"etype": "place", "head": "1", "other": ""}
+    bridge = [link for link in doc.links if link.type == BRIDGING]
+    assert [(link.target, link.attributes) for link in bridge] == [("e1", {"relation": "part"})]
+    split = [link for link in doc.links if link.type == SPLIT_ANTECEDENT]
+    assert [(link.source, link.target) for link in split] == [("markable_4", "e1")]
+    assert [[m.id for m in c] for c in doc.chains()] == [["markable_1", "markable_2"], ["markable_3"], ["markable_4"]]
+    # written back identically (the source put SpaceAfter before Entity: a layout hint keeps it)
+    assert conllu.dumps(corpus) == SMALL
+    assert doc.tokens.attributes[conllu.MISC_HINT][2] == "SpaceAfter=No|Entity=(e1-person-1-)"
+
+
+def test_relations_off_the_first_word_are_moved_with_a_warning():
+    text = SMALL.replace("Bridge=e1<e2:part|Entity=(e2[1/2]-place-1-", "Entity=(e2[1/2]-place-1-").replace(
+        "Entity=e2[1/2])", "Bridge=e1<e2:part|Entity=e2[1/2])")
+    report = Report()
+    doc = conllu.loads(text, report=report).documents[0]
+    assert "conllu.relation-moved" in report.codes()
+    assert [link.source for link in doc.links if link.type == BRIDGING] == ["markable_3"]
+
+
+def test_canonical_entity_order_and_misc_placement():
+    corpus = conllu.loads(SMALL)
+    text = conllu.dumps(corpus, canonical=True)
+    lines = text.strip().split("\n")
+    assert lines[-1].split("\t")[-1] == "Entity=(e3-group-1-)(e2[2/2])|SplitAnte=e1<e3"  # udapi: reversed
+    assert corpus.documents[0].metadata["conllu.part_fields"] == "first"
+    assert lines[6].split("\t")[-1] == "Entity=(e1-person-1-)|SpaceAfter=No"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("# newdoc id = d\n1\ta\ta\tX\tX\t_\t0\troot\t_\tEntity=(e1-x\n\n", "never closed"),
+    ("# newdoc id = d\n1\ta\ta\tX\tX\t_\t0\troot\t_\tEntity=e1)\n\n", "no open mention"),
+    ("# newdoc id = d\n1\ta\ta\tX\tX\t_\t0\troot\n\n", "10 TAB-separated"),
+    ("# newdoc id = d\n1\ta\ta\tX\tX\t_\t0\troot\t_\tEntity=(e1[2/2])\n\n", "without its earlier parts"),
+    ("# newdoc id = d\n1\ta\ta\tX\tX\t_\t0\troot\t_\tBridge=e1\n\n", "ANTECEDENT<ANAPHOR"),
+    ("# newdoc id = d\nx\ta\ta\tX\tX\t_\t0\troot\t_\t_\n\n", "bad token id"),
+])
+def test_broken_corefud_names_the_line(text, words):
+    with pytest.raises(FormatError) as info:
+        conllu.loads(text, file="t.conllu")
+    assert info.value.line == 2 and words in str(info.value)
+
+
+def test_documents_from_other_formats_get_newdoc_global_entity_and_text():
+    doc = Document(
+        name="x", tokens=Tokens(forms=["A", "b", "."], whitespace=[" ", "", "\n"]),
+        sentences=[Sentence(first=0, last=2)],
+        markables=[Markable(id="m1", spans=((0, 0), (2, 2)), attributes={"etype": "thing"}),
+                   Markable(id="m2", spans=((1, 1),), attributes={"colour": "red"})],
+        links=[Link(id="l", type="bridging", source="m2", target="m1")],
+    )
+    report = Report()
+    text = conllu.dumps(Corpus(documents=[doc]), report=report)
+    lines = text.split("\n")
+    assert lines[:4] == ["# newdoc id = x", "# global.Entity = eid-etype-head-other", "# sent_id = x-1", "# text = A b."]
+    assert lines[4].endswith("Entity=(e1[1/2]-thing)") and lines[5].endswith("Bridge=e1<e2|Entity=(e2)|SpaceAfter=No")
+    assert lines[6].endswith("Entity=(e1[2/2]-thing)")
+    assert "loss.markable-attribute" in report.codes() and "loss.whitespace" in report.codes()
+    back = conllu.loads(text).documents[0]
+    assert [m.spans for m in back.markables] == [((0, 0), (2, 2)), ((1, 1),)]
+    assert [(link.type, link.target) for link in back.links] == [("bridging", "e1")]
+
+
+FORM = st.text(alphabet=st.characters(whitelist_categories=("L", "N")), min_size=1, max_size=5)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents(forms=FORM, with_links=False, with_attributes=False))
+def test_random_documents_round_trip(doc):
+    doc = doc.model_copy(update={"links": [], "entities": [], "metadata": {},
+                                 "tokens": Tokens(forms=doc.tokens.forms), "sentences": []})
+    report = Report()
+    text = conllu.dumps(Corpus(documents=[doc]), report=report)
+    back = conllu.loads(text).documents[0]
+    assert back.tokens.forms == doc.tokens.forms
+    same = sorted(sorted(m.spans for m in c) for c in back.chains()) == \
+        sorted(sorted(m.spans for m in c) for c in doc.chains())
+    # what CorefUD cannot express is reported, and only that
+    assert same == ("loss.entity-crossing" not in report.codes())
+    if same:
+        assert conllu.dumps(conllu.loads(text)) == text
+
+
+def test_same_entity_crossing_mentions_are_reported_as_loss():
+    doc = Document(name="x", tokens=Tokens(forms=list("abcd")),
+                   markables=[Markable(id="m1", spans=((0, 2),), entity="e1"),
+                              Markable(id="m2", spans=((1, 3),), entity="e1")])
+    report = Report()
+    conllu.dumps(Corpus(documents=[doc]), report=report)
+    assert "loss.entity-crossing" in report.codes()
+    # nested mentions of one entity are fine
+    doc2 = doc.model_copy(update={"markables": [Markable(id="m1", spans=((0, 3),), entity="e1"),
+                                                Markable(id="m2", spans=((1, 2),), entity="e1")]})
+    report = Report()
+    text = conllu.dumps(Corpus(documents=[doc2]), report=report)
+    assert "loss.entity-crossing" not in report.codes()
+    assert [m.spans for m in conllu.loads(text).documents[0].markables] == [((0, 3),), ((1, 2),)]
