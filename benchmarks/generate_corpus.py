@@ -104,11 +104,16 @@ def perturb(mentions, rng: random.Random, sentences):
             a = rng.randrange(len(words))
             max_entity += 1
             out.append((s, a, a, max_entity if rng.random() < 0.7 else rng.choice(entities)))
-    # keep brackets properly nested: drop any mention crossing an earlier one
+    # keep brackets properly nested (drop any mention crossing an earlier one) and
+    # spans unique (scorer.pl refuses responses with more than 10 repeated mentions)
     kept = []
     by_sentence: dict[int, list] = {}
+    spans = set()
     for m in sorted(out, key=lambda m: (m[0], m[1], -m[2])):
         s, a, b, e = m
+        if (s, a, b) in spans:
+            continue
+        spans.add((s, a, b))
         if any(x[1] < a <= x[2] < b or a < x[1] <= b < x[2] for x in by_sentence.get(s, [])):
             continue
         by_sentence.setdefault(s, []).append(m)

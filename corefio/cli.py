@@ -239,6 +239,74 @@ def view_command(
     typer.echo(f"wrote {output}")
 
 
+# -- score -----------------------------------------------------------------------------------
+class ScoreFormat(str, Enum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+
+
+@app.command("score")
+@edge
+def score_command(
+    key: Path = typer.Argument(..., help="the key (gold) file, any readable format"),
+    response: Path = typer.Argument(..., help="the response (system) file, any readable format"),
+    metric: List[str] = typer.Option(["default"], "--metric", "-m",
+                                     help="metric name(s), repeatable or comma-separated; 'all' or 'default' "
+                                          "(mentions, muc, bcub, ceafm, ceafe, blanc, lea, conll)"),
+    per_document: bool = typer.Option(False, "--per-document", help="also show every document's scores"),
+    keep_singletons: bool = typer.Option(True, "--keep-singletons/--drop-singletons",
+                                         help="keep one-mention chains (default, as the reference scorer)"),
+    output: ScoreFormat = typer.Option(ScoreFormat.text, "--format", help="text, json or csv"),
+    macro: bool = typer.Option(False, "--macro", help="add the mean of document scores"),
+    allow_missing: bool = typer.Option(False, "--allow-missing",
+                                       help="score key documents missing from the response as empty"),
+    from_format: Optional[str] = typer.Option(None, "--from", help="format of both inputs (default: guess)"),
+    key_format: Optional[str] = typer.Option(None, "--key-format", help="format of the key"),
+    response_format: Optional[str] = typer.Option(None, "--response-format", help="format of the response"),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the scores here instead of stdout"),
+    strict: bool = typer.Option(False, "--strict", help="fail (exit 5) on any warning"),
+    coefficients: str = typer.Option("1,0.75,0.5,0.25", "--coefficients",
+                                     help="typed evaluation: k1,k2,k3,k4 for TP, WT, WL, WTL"),
+    scheme_classes: Optional[int] = typer.Option(None, "--scheme-classes",
+                                                 help="typed evaluation: number of classes of the scheme (n)"),
+    type_attribute: str = typer.Option("coref_type", "--type-attribute", help="typed: markable attribute with the type code"),
+    dominant_attribute: str = typer.Option("dominant", "--dominant-attribute", help="typed: markable attribute flagging dominant mentions"),
+) -> None:
+    """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
+    from fractions import Fraction
+
+    from .files import atomic_write
+    from .scoring import score
+
+    try:
+        k = [Fraction(x.strip()) for x in coefficients.split(",")]
+        if len(k) != 4:
+            raise ValueError
+    except (ValueError, ZeroDivisionError):
+        raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
+    report = Report()
+    result = score(
+        key, response, metric, keep_singletons=keep_singletons, macro=macro, allow_missing=allow_missing,
+        report=report, key_format=key_format or from_format, response_format=response_format or from_format,
+        coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
+        dominant_attribute=dominant_attribute,
+    )
+    _print_report(report, min_severity="warning")
+    if strict:
+        report.check_strict()
+    if output is ScoreFormat.json:
+        text = result.to_json(per_document) + "\n"
+    elif output is ScoreFormat.csv:
+        text = result.to_csv(per_document)
+    else:
+        text = result.to_text(per_document)
+    if out is not None:
+        atomic_write(out, text, inputs=[key, response])
+    else:
+        typer.echo(text, nl=False)
+
+
 def main() -> None:
     """Console entry point."""
     try:

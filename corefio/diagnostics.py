@@ -129,6 +129,20 @@ class Report:
         for d in diagnostics:
             self._items.append(d)
 
+    def absorb(self, diagnostics: Iterable[Diagnostic]) -> None:
+        """Add diagnostics from elsewhere (another process), merging identical ones."""
+        for d in diagnostics:
+            key = (d.code, d.severity, d.message, d.document, d.file, d.line)
+            found = self._merge.get(("absorb",) + key)
+            if found is not None:
+                found.count += d.count
+                found.examples.extend(d.examples[: max(0, 5 - len(found.examples))])
+                continue
+            copy = Diagnostic(d.code, d.severity, d.message, d.file, d.line, d.column, d.document,
+                              d.count, list(d.examples))
+            self._items.append(copy)
+            self._merge[("absorb",) + key] = copy
+
     def add_error(self, error: CorefioError, code: str = "error") -> Diagnostic:
         """Record a raised :class:`CorefioError` as an error diagnostic."""
         return self.add(

@@ -67,6 +67,11 @@ class FormatSpec:
     #: extensions shared with other formats (sniffing decides)
     ambiguous_extensions: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
+    #: ``stream(path, *, report, strict, attributes, select) -> Iterator[Document]``: the
+    #: documents one at a time (``select``: numbers of the documents to build)
+    stream: Callable[..., Any] | None = None
+    #: ``scan_keys(path) -> [(name, part), ...]``: the documents' names, cheaply
+    scan_keys: Callable[[Any], list] | None = None
 
     @property
     def can_read(self) -> bool:

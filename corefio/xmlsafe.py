@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lxml import etree
+from ._lazy import LazyModule
+
+etree = LazyModule("lxml.etree")
 
 from .errors import FormatError, UnsafeInputError
 

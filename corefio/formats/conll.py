@@ -95,12 +95,18 @@ def canonical_header(name: str, part: str | None) -> str:
     return f"#begin document ({name}); part {part if part is not None else '000'}"
 
 
-def column_names(n_cols: int, first_fields: list[str]) -> tuple[list[str], int]:
+def numbered(first_fields: list[str], name: str | None = None) -> bool:
+    """Does the first column hold token numbers (CoNLL-U-like) rather than document ids?
+    A number that is the document's own name is its id (a document called "0")."""
+    return bool(_NUMERIC_ID.match(first_fields[0])) and first_fields[0] != name
+
+
+def column_names(n_cols: int, first_fields: list[str], name: str | None = None) -> tuple[list[str], int]:
     """Names for the non-coreference columns and the index of the word form."""
     n = n_cols - 1  # the last column is coreference
     if n_cols == 2:
         return ["FORM"], 0
-    if _NUMERIC_ID.match(first_fields[0]):
+    if numbered(first_fields, name):
         if n_cols >= 11:
             base = CONLLU_COLUMNS
         else:
@@ -161,14 +167,22 @@ class _Parsed:
         self.trailing: list[tuple[int, str]] = []
         self.delimiter = "\t"  # or "space" (one space) or "aligned" (padded columns)
         self.n_cols = 0
+        #: mentions-only mode: the word forms and coreference cells, without rows
+        self.forms: list[str] | None = None
+        self.cells: list[str] | None = None
 
 
 class _Reader:
-    def __init__(self, file: str | None, report: Report, strict: bool) -> None:
+    def __init__(self, file: str | None, report: Report, strict: bool, attributes: bool = True) -> None:
         self.file = file
         self.report = report
         self.strict = strict
+        #: False: keep only forms and mentions (scoring); token columns and layout are skipped
+        self.attributes = attributes
         self.events: list[tuple[str, str, int | None]] = []
+        #: build only these documents (numbers in file order); None: all
+        self.select: set[int] | None = None
+        self.count = 0
 
     def error(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, file=self.file, line=line)
@@ -201,6 +215,8 @@ class _Reader:
         first_line = block[: block.find("\n")] if "\n" in block else block
         if "\t" not in first_line:
             return False
+        if not self.attributes:
+            return self.fast_mentions(p, block, first_line)
         rows: list[list[str]] = []
         sizes = p.sizes
         for chunk in block.split("\n\n"):
@@ -213,7 +229,7 @@ class _Reader:
         if len(lengths) != 1:
             return False
         p.n_cols = lengths.pop()
-        if p.n_cols < 2 or (_NUMERIC_ID.match(rows[0][0]) and any(
+        if p.n_cols < 2 or (numbered(rows[0], p.name) and any(
                 "-" in x or "." in x for x in (r[0] for r in rows))):
             return False
         p.rows = rows
@@ -221,11 +237,37 @@ class _Reader:
         p.interleaved = [[] for _ in sizes]
         return True
 
+    def fast_mentions(self, p: _Parsed, block: str, first_line: str) -> bool:
+        """Mentions-only fast path: forms and coreference cells, no other column."""
+        fields = first_line.split("\t")
+        p.n_cols = len(fields)
+        if p.n_cols < 2 or numbered(fields, p.name):
+            return False
+        form_index = column_names(p.n_cols, fields, p.name)[1]
+        tabs = p.n_cols - 1
+        count = str.count
+        forms: list[str] = []
+        cells: list[str] = []
+        for chunk in block.split("\n\n"):
+            if not chunk or chunk[0] == "\n":
+                return False
+            lines = chunk.split("\n")
+            if set(map(count, lines, ["\t"] * len(lines))) != {tabs}:
+                return False
+            cells += [line[line.rfind("\t") + 1:] for line in lines]
+            forms += [line.split("\t", form_index + 1)[form_index] for line in lines]
+            p.sizes.append(len(lines))
+        p.forms, p.cells, p.rows = forms, cells, [fields]
+        p.comments = [[] for _ in p.sizes]
+        p.interleaved = [[] for _ in p.sizes]
+        return True
+
     def slow_block(self, p: _Parsed, lines: list[str], first_line: int) -> None:
         """Line by line, with line numbers, comments, MWT lines, trailing fields, spaces."""
         p.rows, p.sizes, p.comments, p.interleaved, p.trailing = [], [], [], [], []
         p.row_line = []
         p.n_cols = 0
+        p.forms = p.cells = None
         p.blank_before_end = False
         p.delimiter = "\t"
         comments: list[str] = []
@@ -262,7 +304,7 @@ class _Reader:
                 p.n_cols = len(fields)
                 if p.n_cols < 2:
                     raise self.error(f"a token line needs at least 2 columns, found {p.n_cols}", lineno)
-                form_index = column_names(p.n_cols, fields)[1]
+                form_index = column_names(p.n_cols, fields, p.name)[1]
             n = len(fields)
             if n != p.n_cols:
                 if n > p.n_cols and not any(fields[p.n_cols:]):
@@ -294,19 +336,23 @@ class _Reader:
     # -- building the document --------------------------------------------------------------
     def build(self, p: _Parsed) -> Document:
         rows = p.rows
-        n = len(rows)
+        n = len(rows) if p.cells is None else len(p.cells)
         line_of = p.row_line
-        names, form_index = column_names(p.n_cols, rows[0]) if n else (["FORM"], 0)
+        names, form_index = column_names(p.n_cols, rows[0], p.name) if rows else (["FORM"], 0)
         if n:
-            numeric = bool(_NUMERIC_ID.match(rows[0][0]))
+            numeric = numbered(rows[0], p.name)
             if p.n_cols < 12 and not numeric:
                 self.dialect("conll.few-columns", f"{p.n_cols}-column file (CoNLL-2012 has 12 or more)",
                              line_of[0] if line_of else p.header_line + 1)
             elif numeric and p.n_cols > 2:
                 self.dialect("conll.numbered-columns", "first column holds token numbers (not a document id)",
                              line_of[0] if line_of else p.header_line + 1)
-        columns = list(zip(*rows)) if n else [()] * max(p.n_cols, 1)
-        cells = columns[-1] if n else ()
+        if p.cells is not None:
+            columns = []
+            cells = p.cells
+        else:
+            columns = list(zip(*rows)) if n else [()] * max(p.n_cols, 1)
+            cells = columns[-1] if n else ()
         slots, multi = self.parse_coref(p, cells)
         # sentences
         sentences = []
@@ -315,27 +361,34 @@ class _Reader:
             sentences.append(Sentence._make(first=first, last=first + size - 1, id=None, comments=comments,
                                             interleaved=inter, attributes={}))
             first += size
-        forms = list(columns[form_index]) if n else []
+        if p.forms is not None:
+            forms = p.forms
+        else:
+            forms = list(columns[form_index]) if n else []
         attributes: dict[str, list[str | None]] = {}
-        for i, name in enumerate(names):
-            if i != form_index:
-                attributes[name] = list(columns[i]) if n else []
+        if self.attributes:
+            for i, name in enumerate(names):
+                if i != form_index:
+                    attributes[name] = list(columns[i]) if n else []
         markables = Markable._make_many(
             {"id": f"markable_{k}", "spans": ((a, e),), "entity": label, "head": None, "attributes": {}}
             for k, (label, a, e, _, _) in enumerate(slots, 1))
         self.duplicates(p, markables)
-        metadata = self.layout_metadata(p, cells, names, multi)
-        hints = self.layout_hints(p, cells, slots, multi, metadata)
-        if hints is not None:
-            attributes[LAYOUT_HINT] = hints
-        if p.trailing:
+        if self.attributes:
+            metadata = self.layout_metadata(p, cells, names, multi)
+            hints = self.layout_hints(p, cells, slots, multi, metadata)
+            if hints is not None:
+                attributes[LAYOUT_HINT] = hints
+        else:
+            metadata = {}
+        if p.trailing and self.attributes:
             trailing: list[str | None] = [None] * n
             for t, extra in p.trailing:
                 trailing[t] = extra
             attributes[TRAILING_HINT] = trailing
-        labels = [slot[0] for slot in slots if not slot[0].isdigit()]
-        if labels:
-            self.dialect("conll.label-not-numeric", f"non-numeric entity labels (e.g. {labels[0]!r})", p.header_line)
+        if slots and not "".join([slot[0] for slot in slots]).isdigit():
+            example = next(slot[0] for slot in slots if not slot[0].isdigit())
+            self.dialect("conll.label-not-numeric", f"non-numeric entity labels (e.g. {example!r})", p.header_line)
         if n == 0:
             self.report.warning("conll.empty-document", f"document {p.name!r} has no tokens",
                                 line=p.header_line, file=self.file)
@@ -368,9 +421,7 @@ class _Reader:
                 raise _Retry
             return p.row_line[t]
 
-        for t, cell in enumerate(cells):
-            if cell in empty:
-                continue
+        for t, cell in [(t, c) for t, c in enumerate(cells) if c not in empty]:
             m = fullmatch(cell)
             if m is not None:
                 single, opener, closer = m.groups()
@@ -431,8 +482,8 @@ class _Reader:
             same = "same" if other.entity == m.entity else "different"
             self.report.warning(
                 "conll.duplicate-mention", f"duplicate mentions (same span, {same} entity)",
-                line=p.row_line[a] if p.row_line else None, merge=True, file=self.file, document=p.name,
-                example=f"tokens {a}..{e}: ({other.entity}) and ({m.entity})",
+                merge=True, file=self.file,
+                example=f"{p.name!r} tokens {a}..{e}: ({other.entity}) and ({m.entity})",
             )
 
     def layout_metadata(self, p: _Parsed, cells, names: list[str], multi) -> dict[str, str]:
@@ -477,7 +528,11 @@ class _Reader:
 
     # -- whole file ---------------------------------------------------------------------------
     def documents(self, text: str, stem: str, line_offset: int = 0):
-        """Yield the documents of ``text`` (one CoNLL file, or a piece of one)."""
+        """Yield the documents of ``text`` (one CoNLL file, or a piece of one).
+
+        With ``self.select`` (a set of document numbers, counted from 0 over the whole
+        file), documents not in it are skipped without being built.
+        """
         if "\r" in text:
             text = text.replace("\r\n", "\n")
         marks = _document_marks(text)
@@ -509,10 +564,13 @@ class _Reader:
                     self.dialect("conll.header", f"non-canonical document header {header.group(0)!r}", header_line)
                 elif not (part.isdigit() and len(part) == 3):
                     self.dialect("conll.header", f"part number {part!r} is not 3 digits", header_line)
-                p = _Parsed(name, part, header.group(0), header_line)
-                p.end_raw = m.group(0)
-                block = text[header.end() + 1 : m.start()] if header.end() < m.start() else ""
-                yield self.finish_block(p, block, header_line + 1)
+                number = self.count
+                self.count += 1
+                if self.select is None or number in self.select:
+                    p = _Parsed(name, part, header.group(0), header_line)
+                    p.end_raw = m.group(0)
+                    block = text[header.end() + 1 : m.start()] if header.end() < m.start() else ""
+                    yield self.finish_block(p, block, header_line + 1)
                 seen += 1
                 header = None
             line = m_line
@@ -606,38 +664,60 @@ def _looks_like_token(line: str) -> bool:
     return "\t" in line and line.split("\t", 1)[0] == "#"
 
 
-def read(path: str | Path, *, report: Report | None = None, strict: bool = False, **_: object) -> Corpus:
-    """Read a CoNLL-2011/2012 file (every document in it)."""
+def read(path: str | Path, *, report: Report | None = None, strict: bool = False,
+         attributes: bool = True, **_: object) -> Corpus:
+    """Read a CoNLL-2011/2012 file (every document in it).
+
+    ``attributes=False`` keeps only word forms, sentences and mentions (what scoring
+    needs), skipping the other columns and the layout details.
+    """
     report = report if report is not None else Report(str(path))
     text = read_text(path)
     with gc_paused():
-        return _Reader(str(path), report, strict).read(text, Path(path).name.split(".")[0])
+        return _Reader(str(path), report, strict, attributes).read(text, Path(path).name.split(".")[0])
 
 
-def iter_documents(path: str | Path, *, report: Report | None = None, strict: bool = False):
+def iter_documents(path: str | Path, *, report: Report | None = None, strict: bool = False,
+                   attributes: bool = True, select: set[int] | None = None):
     """Yield the documents of a file one at a time (memory of about one document).
 
     Gives the same documents as :func:`read`; each is yielded once the blank lines that
     follow its ``#end document`` have been seen.
     """
     report = report if report is not None else Report(str(path))
-    reader = _Reader(str(path), report, strict)
+    reader = _Reader(str(path), report, strict, attributes)
     reader._preamble, reader._last_doc_blank_after = [], 0
+    reader.select = select
     stem = Path(path).name.split(".")[0]
     pending: Document | None = None
 
     def pieces():
-        piece: list[bytes] = []
-        first_line = lineno = 1
+        """Pieces of the file that end with an '#end document' line (1 MiB reads)."""
+        end_mark = re.compile(rb"^#[ \t]*end[ \t]+document\b[^\n]*(\n|$)", re.M)
+        buffer = b""
+        first_line = 1
         with open(path, "rb") as f:
-            for raw in f:
-                piece.append(raw)
-                if raw.startswith(b"#") and b"end" in raw and _MARK_RE.match(raw.decode("utf-8", "replace").rstrip("\r\n")):
-                    yield _decode_piece(piece, path, first_line), first_line
-                    piece, first_line = [], lineno + 1
-                lineno += 1
-        if piece:
-            yield _decode_piece(piece, path, first_line), first_line
+            while True:
+                chunk = f.read(1 << 20)
+                buffer += chunk
+                cut = -1
+                if chunk:
+                    # the last complete "#...end document" line of the buffer
+                    pos = buffer.rfind(b"\n#")
+                    while pos >= 0:
+                        m = end_mark.match(buffer, pos + 1)
+                        if m is not None and m.group(1):
+                            cut = m.end()
+                            break
+                        pos = buffer.rfind(b"\n#", 0, pos)
+                else:
+                    cut = len(buffer)
+                if cut > 0:
+                    piece, buffer = buffer[:cut], buffer[cut:]
+                    yield _decode_piece([piece], path, first_line), first_line
+                    first_line += piece.count(b"\n")
+                if not chunk:
+                    break
 
     with gc_paused():
         for text, first_line in pieces():
@@ -655,6 +735,21 @@ def iter_documents(path: str | Path, *, report: Report | None = None, strict: bo
             pending = docs[-1] if docs else None
     if pending is not None:
         yield pending
+
+
+def scan_document_keys(path: str | Path) -> list[tuple[str, str | None]]:
+    """(name, part) of every document of a file, from its headers only (fast)."""
+    text = read_text(path)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    keys = []
+    for m in _document_marks(text):
+        if m.group(1) == "begin":
+            rest = re.match(r"^#\s*begin\s+document\b ?(.*)$", m.group(0)).group(1)
+            keys.append(parse_header(rest)[:2])
+    if not keys and text.strip():
+        keys.append((Path(path).name.split(".")[0], None))
+    return keys
 
 
 def _decode_piece(piece: list[bytes], path, first_line: int) -> str:
@@ -693,8 +788,12 @@ def render_cell(t: int, starts: dict, ends: dict, bounds: list[tuple[int, int]],
     closers = sorted((-bounds[k][0], -k) for k in closing if bounds[k][0] != t)
     parts = [f"({labels[k]}" for _, k in openers]
     parts += [f"({labels[k]})" for k in singles]
-    parts += [f"{labels[-k]})" for _, k in closers]
-    return sep.join(parts)
+    closing_parts = [f"{labels[-k]})" for _, k in closers]
+    if closers and openers and {labels[k] for _, k in openers} & {labels[-k] for _, k in closers}:
+        # a mention of N ends where another of N starts: the closer must come first
+        # (read in text order; the reference scorer pairs openers first and misreads it)
+        return sep.join(closing_parts + parts)
+    return sep.join(parts + closing_parts)
 
 
 def render_cells(n: int, bounds: list[tuple[int, int]], labels: list[str], sep: str, empty: str) -> list[str]:
@@ -855,6 +954,7 @@ def _write_document(doc: Document, out: list[str], report: Report, canonical: bo
         crossing = [m for m in doc.markables if sent[m.first] != sent[m.last]]
         log.lose("cross-sentence-mention", "mentions crossing a sentence boundary (written across it)",
                  document=doc, count=len(crossing), example=crossing[0].id if crossing else None)
+    _report_same_entity_crossing(doc, log)
     columns, used = _column_values(doc, names, log)
     log.token_attributes(doc, keep=frozenset(set(names) | used))
     labels = _chain_labels(doc, keep_labels=from_conll, log=log)
@@ -898,6 +998,28 @@ def _write_document(doc: Document, out: list[str], report: Report, canonical: bo
         out.append(meta.get("conll.end", "#end document") if from_conll else "#end document")
     if from_conll and meta.get("conll.blank_after_end"):
         out.extend([""] * int(meta["conll.blank_after_end"]))
+
+
+def _report_same_entity_crossing(doc: Document, log: LossLog) -> None:
+    """Mentions of one chain that cross (overlap without nesting): corefio reads them
+    back, the reference scorer does not (it pairs a token's openers before its closers)."""
+    chains = doc.chain_indices()
+    crossing = 0
+    for chain in chains:
+        if len(chain) < 2:
+            continue
+        bounds = sorted(((doc.markables[k].first, doc.markables[k].last) for k in chain),
+                        key=lambda b: (b[0], -b[1]))
+        stack: list[int] = []
+        for a, e in bounds:
+            while stack and stack[-1] < a:
+                stack.pop()
+            if stack and stack[-1] < e:
+                crossing += 1
+            stack.append(e)
+    log.lose("same-entity-crossing", "mentions of one chain that cross each other (brackets close the "
+             "latest open mention of a label, so they read back nested or, for scorer.pl, as other spans)",
+             document=doc, count=crossing)
 
 
 def _same_chunks(raw: str, rendered: str) -> bool:
@@ -953,5 +1075,7 @@ register(
         dumps=dumps,
         sniff=sniff,
         aliases=("conll2012", "conll-2012", "conll2011", "conll-2011"),
+        stream=iter_documents,
+        scan_keys=scan_document_keys,
     )
 )

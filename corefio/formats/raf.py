@@ -31,7 +31,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lxml import etree
+from .._lazy import LazyModule
+
+etree = LazyModule("lxml.etree")
 
 from ..diagnostics import Report
 from ..errors import CorefioError, FormatError, ModelError

@@ -1,0 +1,38 @@
+"""BLANC: the Rand index for coreference (Recasens & Hovy 2011; Luo et al. 2014)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import BlancScore, Score
+from ._table import as_table
+
+
+def _pairs(a: np.ndarray) -> int:
+    """Σ C(a, 2) over an integer array."""
+    return int((a * (a - 1) // 2).sum())
+
+
+def blanc(key, response=None) -> BlancScore:
+    """BLANC with the extension of Luo et al. (2014) to differing mention sets, as in
+    scorer.pl v8.01.
+
+    Coreference links are the pairs inside a class, non-coreference links the pairs
+    across two classes, each side over its own mentions. Correct coreference links:
+    Σ C(n_ij, 2); correct non-coreference links: pairs of matched mentions separated in
+    both partitions. Recall, precision and F are averaged over the two halves, a half
+    being dropped when the *key* has no link of that kind (:class:`BlancScore`).
+    """
+    t = as_table(key, response)
+    rows, cols, vals, ks, rs = t.arrays
+    key_coref, resp_coref = _pairs(ks), _pairs(rs)
+    nk, nr = int(ks.sum()), int(rs.sum())
+    key_non = (nk * nk - int((ks * ks).sum())) // 2
+    resp_non = (nr * nr - int((rs * rs).sum())) // 2
+    both_coref = _pairs(vals)
+    m = int(vals.sum())
+    same_key = _pairs(np.bincount(rows, weights=vals, minlength=len(ks)).astype(np.int64))
+    same_resp = _pairs(np.bincount(cols, weights=vals, minlength=len(rs)).astype(np.int64))
+    both_non = m * (m - 1) // 2 - same_key - same_resp + both_coref
+    return BlancScore(Score(both_coref, key_coref, both_coref, resp_coref),
+                      Score(both_non, key_non, both_non, resp_non))

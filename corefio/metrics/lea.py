@@ -1,0 +1,33 @@
+"""LEA: link-based entity-aware evaluation (Moosavi & Strube 2016)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Number, Score, fraction_sum_arrays
+from ._table import as_table
+
+
+def _resolution(sizes: np.ndarray, other: np.ndarray, own: np.ndarray, theirs: np.ndarray,
+                vals: np.ndarray) -> Number:
+    """Σ_e |e|·resolution(e), resolution(e) = Σ_f links(e ∩ f) / links(e) with
+    links(n) = n(n−1)/2; a one-mention e has one "self link", resolved when its mention
+    is also alone on the other side (coval's definition)."""
+    common = np.bincount(own, weights=vals * (vals - 1) // 2, minlength=len(sizes)).astype(np.int64)
+    big = sizes > 1
+    # |e|·common/links(e) = 2·common/(|e|−1)
+    total = fraction_sum_arrays(2 * common[big], sizes[big] - 1)
+    alone = (vals == 1) & (sizes[own] == 1) & (other[theirs] == 1)
+    return total + int(alone.sum())
+
+
+def lea(key, response=None) -> Score:
+    """LEA recall and precision (Moosavi & Strube 2016; numbers as coval's lea).
+
+    Recall = Σ_K |K|·(Σ_R links(K ∩ R) / links(K)) / Σ_K |K|, links(n) = n(n−1)/2;
+    precision with roles swapped.
+    """
+    t = as_table(key, response)
+    rows, cols, vals, ks, rs = t.arrays
+    return Score(_resolution(ks, rs, rows, cols, vals), t.n_key,
+                 _resolution(rs, ks, cols, rows, vals), t.n_response)

@@ -1,0 +1,13 @@
+"""Mention identification: did the response find the key's mentions (exact spans)?"""
+
+from __future__ import annotations
+
+from .base import Score
+from ._table import as_table
+
+
+def mention_identification(key, response=None) -> Score:
+    """Mention detection recall/precision with exact boundaries (scorer.pl's
+    "Identification of Mentions"; seed 003 §2.3): matched/|E_K| and matched/|E_R|."""
+    t = as_table(key, response)
+    return Score(t.matched, t.n_key, t.matched, t.n_response)

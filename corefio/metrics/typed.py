@@ -1,0 +1,250 @@
+"""Linguistically aware typed evaluation (Žitkus, Butkienė & Butleris 2023; seed 004).
+
+Each chain of two or more mentions has a *dominant* mention; every other mention is a
+*referent* and makes one annotation: (referent, its chain's dominant mention, its
+coreference type code). Key and response annotations are paired by referent and
+classified (seed 004 §4.3):
+
+=====  ==========================================================================
+TP     the response links the referent to the key's dominant mention, same type
+WT     same dominant mention, wrong type
+WL     a dominant mention that is coreferent with the referent in the key, but not the
+       key's dominant mention ("correct annotation with the wrong dominant mention")
+WTL    WL with the wrong type too
+FN     a key annotation without a correct counterpart (missing, or linked to a mention
+       the key does not corefer)
+FP     a response annotation without a correct counterpart
+=====  ==========================================================================
+
+A response annotation linking the referent to a mention outside its key chain counts
+as FP, and the key annotation as FN. Per class: P = (k1·TP + k2·WT + k3·WL + k4·WTL) /
+(TP+WT+WL+WTL+FP), R likewise over (TP+WT+WL+WTL+FN); k = 1, 0.75, 0.5, 0.25 by
+default. A coreference *class* is the first letter of the type code (p pronominal,
+g generic nominal, d definitive nominal, e ellipsis, a adverb), a *type* the full code.
+Micro averages pool the counts; macro averages take the mean of per-class P and R over
+the classes the response attempted (n_a); the scheme-coverage scores divide the same
+sums by the number of classes of the annotation scheme (n).
+
+Annotation model: markables carry the type code in the attribute ``coref_type`` and the
+dominant flag in ``dominant`` (attribute names are options). When no mention of a chain
+is flagged, the dominant mention is chosen by the paper's rule (§4.2): pronouns and
+adverbs cannot be dominant; full proper names rank first, then abbreviated ones (a token
+like ``B.``), then partial ones (fewer tokens than the chain's longest proper name),
+then other noun phrases, then ellipses; ties go to the earliest mention. Whether a
+mention is a proper name or a pronoun is read from its type code's class if it has one
+(p, a: pronoun/adverb; e: ellipsis) and otherwise from the POS of its tokens (NNP,
+NNPS, PROPN: proper; PRP, PRP$, WP, WP$, PRON: pronoun). Without any such
+information the earliest mention is dominant.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..model import Document, Markable
+from .base import harmonic, ratio
+
+CLASSES = ("TP", "WT", "WL", "WTL", "FN", "FP")
+DEFAULT_COEFFICIENTS = (Fraction(1), Fraction(3, 4), Fraction(1, 2), Fraction(1, 4))
+PROPER_POS = {"NNP", "NNPS", "PROPN"}
+PRONOUN_POS = {"PRP", "PRP$", "WP", "WP$", "PRON"}
+_ABBREVIATION = re.compile(r"^[A-ZÀ-Þ]\.$")
+
+
+@dataclass
+class TypedCounts:
+    """The six annotation classes, counted."""
+
+    TP: int = 0
+    WT: int = 0
+    WL: int = 0
+    WTL: int = 0
+    FN: int = 0
+    FP: int = 0
+
+    def add(self, name: str, n: int = 1) -> None:
+        setattr(self, name, getattr(self, name) + n)
+
+    def __add__(self, other: "TypedCounts") -> "TypedCounts":
+        return TypedCounts(*(getattr(self, c) + getattr(other, c) for c in CLASSES))
+
+    def weighted(self, k: Sequence[Fraction]) -> Fraction:
+        return k[0] * self.TP + k[1] * self.WT + k[2] * self.WL + k[3] * self.WTL
+
+    def precision(self, k: Sequence[Fraction] = DEFAULT_COEFFICIENTS) -> Fraction:
+        """Formula (37) of seed 004."""
+        return ratio(self.weighted(k), self.TP + self.WT + self.WL + self.WTL + self.FP)
+
+    def recall(self, k: Sequence[Fraction] = DEFAULT_COEFFICIENTS) -> Fraction:
+        """Formula (38) of seed 004."""
+        return ratio(self.weighted(k), self.TP + self.WT + self.WL + self.WTL + self.FN)
+
+    def f1(self, k: Sequence[Fraction] = DEFAULT_COEFFICIENTS) -> Fraction:
+        """Formula (39) of seed 004."""
+        return harmonic(self.recall(k), self.precision(k))
+
+    @property
+    def attempted(self) -> bool:
+        """Did the response make any annotation of this class or type?"""
+        return self.TP + self.WT + self.WL + self.WTL + self.FP > 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {c: getattr(self, c) for c in CLASSES}
+
+
+@dataclass
+class TypedResult:
+    """Counts per class (first letter of the code) and per type (full code)."""
+
+    by_class: dict[str, TypedCounts] = field(default_factory=dict)
+    by_type: dict[str, TypedCounts] = field(default_factory=dict)
+
+    def add(self, code: str, name: str) -> None:
+        cls = code[:1] or "?"
+        self.by_class.setdefault(cls, TypedCounts()).add(name)
+        self.by_type.setdefault(code or "?", TypedCounts()).add(name)
+
+    def __add__(self, other: "TypedResult") -> "TypedResult":
+        out = TypedResult()
+        for mine, theirs, target in ((self.by_class, other.by_class, out.by_class),
+                                     (self.by_type, other.by_type, out.by_type)):
+            for key in set(mine) | set(theirs):
+                target[key] = mine.get(key, TypedCounts()) + theirs.get(key, TypedCounts())
+        return out
+
+    def micro(self) -> TypedCounts:
+        total = TypedCounts()
+        for c in self.by_class.values():
+            total = total + c
+        return total
+
+
+def micro_average(counts: Iterable[TypedCounts], k: Sequence[Fraction] = DEFAULT_COEFFICIENTS):
+    """(P, R, F) micro-averaged: pooled counts (seed 004 formulas 43-45)."""
+    total = TypedCounts()
+    for c in counts:
+        total = total + c
+    return total.precision(k), total.recall(k), total.f1(k)
+
+
+def macro_average(counts: Iterable[TypedCounts], k: Sequence[Fraction] = DEFAULT_COEFFICIENTS,
+                  n_classes: int | None = None):
+    """(P, R, F) averaged over classes (seed 004 formulas 40-42): the mean P and R of the
+    classes the response attempted (n_a); with ``n_classes`` = n, the scheme-coverage
+    scores of formulas 46-48 (same sums divided by n). F is the harmonic mean of the
+    averaged P and R."""
+    attempted = [c for c in counts if c.attempted]
+    n = n_classes if n_classes is not None else len(attempted)
+    if not n:
+        return Fraction(0), Fraction(0), Fraction(0)
+    p = sum((c.precision(k) for c in attempted), Fraction(0)) / n
+    r = sum((c.recall(k) for c in attempted), Fraction(0)) / n
+    return p, r, harmonic(r, p)
+
+
+# -- annotations from documents ----------------------------------------------------------------
+def _pos_of(doc: Document, m: Markable) -> list[str]:
+    attrs = doc.tokens.attributes
+    column = next((attrs[name] for name in ("pos", "xpos", "upos") if name in attrs), None)
+    if column is None:
+        return []
+    return [column[i] or "" for a, b in m.spans for i in range(a, b + 1)]
+
+
+def _kind(doc: Document, m: Markable, type_attr: str) -> str:
+    """proper | np | ellipsis | pronoun (pronouns and adverbs cannot be dominant)."""
+    code = str(m.attributes.get(type_attr, "") or "")
+    cls = code[:1]
+    if cls in ("p", "a"):
+        return "pronoun"
+    if cls == "e":
+        return "ellipsis"
+    pos = _pos_of(doc, m)
+    if pos and all(p in PRONOUN_POS for p in pos):
+        return "pronoun"
+    if pos and any(p in PROPER_POS for p in pos):
+        return "proper"
+    if cls == "d" and not pos:
+        return "proper"
+    return "np"
+
+
+def choose_dominant(doc: Document, chain: list[Markable], type_attr: str = "coref_type",
+                    dominant_attr: str = "dominant") -> Markable:
+    """The dominant mention of a chain: the flagged one, else the paper's rule (§4.2)."""
+    flagged = [m for m in chain if m.attributes.get(dominant_attr) in (True, "true", "True", "1", 1, "yes")]
+    if flagged:
+        return min(flagged, key=lambda m: m.spans)
+    kinds = {m.id: _kind(doc, m, type_attr) for m in chain}
+    eligible = [m for m in chain if kinds[m.id] != "pronoun"]
+    if not eligible:
+        return min(chain, key=lambda m: m.spans)
+    proper = [m for m in eligible if kinds[m.id] == "proper"]
+    forms = doc.tokens.forms
+
+    def tokens(m: Markable) -> list[str]:
+        return [forms[i] for a, b in m.spans for i in range(a, b + 1)]
+
+    abbreviated = {m.id for m in proper if any(_ABBREVIATION.match(t) for t in tokens(m))}
+    longest = max((len(tokens(m)) for m in proper if m.id not in abbreviated), default=0)
+
+    def rank(m: Markable) -> tuple:
+        kind = kinds[m.id]
+        if kind == "proper":
+            if m.id in abbreviated:
+                level = 1
+            elif len(tokens(m)) == longest:
+                level = 0
+            else:
+                level = 2
+        elif kind == "np":
+            level = 3
+        else:
+            level = 4
+        return (level, m.spans)
+
+    return min(eligible, key=rank)
+
+
+def annotations(doc: Document, type_attr: str = "coref_type", dominant_attr: str = "dominant"):
+    """{referent spans: (dominant spans, type code, chain id)} and {spans: chain id}."""
+    out: dict[tuple, tuple[tuple, str]] = {}
+    chain_of: dict[tuple, int] = {}
+    for c, chain in enumerate(doc.chains()):
+        for m in chain:
+            chain_of.setdefault(m.spans, c)
+        if len(chain) < 2:
+            continue
+        dominant = choose_dominant(doc, chain, type_attr, dominant_attr)
+        for m in chain:
+            if m is not dominant and m.spans != dominant.spans:
+                out.setdefault(m.spans, (dominant.spans, str(m.attributes.get(type_attr, "") or "")))
+    return out, chain_of
+
+
+def typed_evaluation(key: Document, response: Document, type_attr: str = "coref_type",
+                     dominant_attr: str = "dominant") -> TypedResult:
+    """Classify every annotation of one document pair (seed 004 §4.3)."""
+    gold, gold_chain = annotations(key, type_attr, dominant_attr)
+    resp, _ = annotations(response, type_attr, dominant_attr)
+    result = TypedResult()
+    for referent, (g_dom, g_type) in gold.items():
+        found = resp.get(referent)
+        if found is None:
+            result.add(g_type, "FN")
+            continue
+        r_dom, r_type = found
+        if r_dom == g_dom:
+            result.add(g_type, "TP" if r_type == g_type else "WT")
+        elif gold_chain.get(r_dom) is not None and gold_chain.get(r_dom) == gold_chain.get(referent):
+            result.add(g_type, "WL" if r_type == g_type else "WTL")
+        else:
+            result.add(g_type, "FN")
+            result.add(r_type, "FP")
+    for referent, (_, r_type) in resp.items():
+        if referent not in gold:
+            result.add(r_type, "FP")
+    return result
