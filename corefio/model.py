@@ -58,7 +58,7 @@ _setattr = object.__setattr__
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+    model_config = ConfigDict(extra="forbid", validate_assignment=False, defer_build=True)
 
     @classmethod
     def _make(cls, **values: Any):
@@ -292,13 +292,16 @@ class Document(_Model):
         entity_set = set(entity_ids)
         if len(entity_set) != len(entity_ids):
             out.append("duplicate entity ids: " + ", ".join(_duplicates(entity_ids)[:5]))
-        markable_ids: set[str] = set()
+        markable_ids = {m.id for m in self.markables}
         dup_markables: list[str] = []
+        if len(markable_ids) != len(self.markables):
+            dup_markables = _duplicates(m.id for m in self.markables)
         for m in self.markables:
-            if m.id in markable_ids:
-                dup_markables.append(m.id)
-            markable_ids.add(m.id)
             spans = m.spans
+            if len(spans) == 1 and m.head is None:
+                a, b = spans[0]
+                if 0 <= a <= b < n:
+                    continue  # the common case, checked in full below otherwise
             if not spans:
                 out.append(f"markable {m.id} has an empty target")
                 continue

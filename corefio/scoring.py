@@ -212,7 +212,7 @@ def match_documents(key: Corpus, response: Corpus, report: Report,
 @dataclass
 class DocumentScores:
     name: str
-    table: Contingency
+    table: Contingency | None
     results: dict[str, Any] = field(default_factory=dict)
 
 
@@ -510,7 +510,7 @@ def _finish(docs: list[DocumentScores], names: list[str], report: Report, k, sch
             for d in docs:
                 total = d.results[name] if total is None else total + d.results[name]
             corpus[name] = total if total is not None else (BlancScore.zero() if name == "blanc" else Score.zero())
-    _whole_metrics(corpus, names, [d.table for d in docs], k, scheme_classes)
+    _whole_metrics(corpus, names, [d.table for d in docs if d.table is not None], k, scheme_classes)
     if "typed" in names:
         total = TypedResult()
         for d in docs:
@@ -524,15 +524,19 @@ def _finish(docs: list[DocumentScores], names: list[str], report: Report, k, sch
 # -- streaming, in one or two processes -----------------------------------------------------------
 def _score_streaming(key: Path, response: Path, key_format: str, response_format: str, report: Report,
                      allow_missing: bool, options: dict, workers: int | None) -> list[DocumentScores]:
+    """Match documents from their headers, then score contiguous runs of them, one run
+    per process; each process reads only the bytes of its documents."""
     from .registry import get_format
 
     key_spec, response_spec = get_format(key_format), get_format(response_format)
-    key_keys = key_spec.scan_keys(key)
-    response_keys = response_spec.scan_keys(response)
-    pairs = match_keys(key_keys, response_keys, report, allow_missing)
+    key_docs = key_spec.scan_keys(key)
+    response_docs = response_spec.scan_keys(response)
+    pairs = match_keys([d[:2] for d in key_docs], [d[:2] for d in response_docs], report, allow_missing)
     n = _worker_count(workers, key, response)
-    shares = [pairs[w::n] for w in range(n)]
-    job = (str(key), str(response), key_format, response_format, options)
+    size = -(-len(pairs) // n) if pairs else 0
+    shares = [pairs[w * size:(w + 1) * size] for w in range(n)] if pairs else [[]]
+    sizes = (key.stat().st_size, response.stat().st_size)
+    job = (str(key), str(response), key_format, response_format, options, key_docs, response_docs, sizes)
     results: list[tuple[int, DocumentScores]] = []
     if n > 1:
         import concurrent.futures
@@ -541,7 +545,7 @@ def _score_streaming(key: Path, response: Path, key_format: str, response_format
         context = multiprocessing.get_context("fork")
         with concurrent.futures.ProcessPoolExecutor(n - 1, mp_context=context) as pool:
             futures = [pool.submit(_score_share, job, share) for share in shares[1:]]
-            mine, diagnostics = _score_share(job, shares[0])
+            mine, diagnostics = _score_share(job, shares[0], keep_tables=True)
             results += mine
             report.absorb(diagnostics)
             for future in futures:
@@ -549,11 +553,20 @@ def _score_streaming(key: Path, response: Path, key_format: str, response_format
                 results += theirs
                 report.absorb(diagnostics)
     else:
-        mine, diagnostics = _score_share(job, pairs)
+        mine, diagnostics = _score_share(job, pairs, keep_tables=True)
         results += mine
         report.absorb(diagnostics)
     results.sort(key=lambda r: r[0])
     return [ds for _, ds in results]
+
+
+def _byte_range(docs: list, wanted: list[int], file_size: int) -> tuple[int, int, int, int] | None:
+    """(start, end, first document number, first line) covering the wanted documents."""
+    if not wanted or len(docs[0]) < 4:
+        return None
+    first, last = wanted[0], wanted[-1]
+    end = docs[last + 1][2] if last + 1 < len(docs) else file_size
+    return (docs[first][2], end, first, docs[first][3])
 
 
 def _worker_count(workers: int | None, *paths: Path) -> int:
@@ -572,11 +585,16 @@ def _worker_count(workers: int | None, *paths: Path) -> int:
     return max(1, workers)
 
 
-def _score_share(job: tuple, share: list[tuple[int, int | None]]) -> tuple[list[tuple[int, DocumentScores]], list]:
-    """Score some document pairs (in this process or a worker)."""
+_UNION_METRICS = {"info", "dmt", "derr", "kappa"}
+
+
+def _score_share(job: tuple, share: list[tuple[int, int | None]],
+                 keep_tables: bool = False) -> tuple[list[tuple[int, DocumentScores]], list]:
+    """Score some document pairs (in this process or a worker). A worker sends its
+    contingency tables back only when a measure on the whole corpus needs them."""
     from .registry import get_format
 
-    key, response, key_format, response_format, options = job
+    key, response, key_format, response_format, options, key_docs, response_docs, sizes = job
     report = Report()
     key_stream = get_format(key_format).stream
     response_stream = get_format(response_format).stream
@@ -586,10 +604,12 @@ def _score_share(job: tuple, share: list[tuple[int, int | None]]) -> tuple[list[
     out = []
     with gc_paused():
         responses: dict[int, tuple] = {}
-        stream = response_stream(response, report=report, attributes=False, select=set(wanted_r))
+        stream = response_stream(response, report=report, attributes=False, select=set(wanted_r),
+                                 byte_range=_byte_range(response_docs, wanted_r, sizes[1]))
         for j, doc in zip(wanted_r, stream):
             responses[j] = (document_partition(doc, report, "response"), doc)
-        stream = key_stream(key, report=report, attributes=False, select=set(wanted_k))
+        stream = key_stream(key, report=report, attributes=False, select=set(wanted_k),
+                            byte_range=_byte_range(key_docs, wanted_k, sizes[0]))
         for i, kd in zip(wanted_k, stream):
             j = partner[i]
             if j is None:
@@ -597,6 +617,9 @@ def _score_share(job: tuple, share: list[tuple[int, int | None]]) -> tuple[list[
             else:
                 rp, rd = responses.pop(j)
                 out.append((i, _score_pair(kd, rd, report, options, response_partition=rp)))
+    if not keep_tables and not _UNION_METRICS & set(options["names"]):
+        for _, ds in out:
+            ds.table = None
     return out, report.diagnostics
 
 

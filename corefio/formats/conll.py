@@ -167,9 +167,10 @@ class _Parsed:
         self.trailing: list[tuple[int, str]] = []
         self.delimiter = "\t"  # or "space" (one space) or "aligned" (padded columns)
         self.n_cols = 0
-        #: mentions-only mode: the word forms and coreference cells, without rows
-        self.forms: list[str] | None = None
-        self.cells: list[str] | None = None
+        #: fast path: the columns (all of them, or only forms and cells in
+        #: mentions-only mode), without rows
+        self.columns: list[list[str]] | None = None
+        self.first: list[str] | None = None  # the first token line's fields
 
 
 class _Reader:
@@ -200,7 +201,12 @@ class _Reader:
 
     # -- splitting a document into rows ---------------------------------------------------
     def fast_block(self, p: _Parsed, block: str) -> bool:
-        """Split well-formed tab-separated lines at C speed; False if anything is unusual."""
+        """Split well-formed tab-separated lines at C speed; False if anything is unusual.
+
+        Each sentence is split once on TABs and newlines and the columns are taken by
+        slicing. A line with too many or too few fields shows in the field count or in the
+        first column, which in this layout holds the document id on every line.
+        """
         if block.endswith("\n"):
             block = block[:-1]
         if not block:
@@ -215,49 +221,26 @@ class _Reader:
         first_line = block[: block.find("\n")] if "\n" in block else block
         if "\t" not in first_line:
             return False
-        if not self.attributes:
-            return self.fast_mentions(p, block, first_line)
-        rows: list[list[str]] = []
-        sizes = p.sizes
+        first = first_line.split("\t")
+        n = len(first)
+        if n < 2 or numbered(first, p.name):
+            return False
+        form_index = column_names(n, first, p.name)[1]
+        wanted = range(n) if self.attributes else (form_index, n - 1)
+        columns: list[list[str]] = [[] for _ in wanted]
         for chunk in block.split("\n\n"):
             if not chunk or chunk[0] == "\n":
                 return False
-            lines = chunk.split("\n")
-            rows += [line.split("\t") for line in lines]
-            sizes.append(len(lines))
-        lengths = set(map(len, rows))
-        if len(lengths) != 1:
-            return False
-        p.n_cols = lengths.pop()
-        if p.n_cols < 2 or (numbered(rows[0], p.name) and any(
-                "-" in x or "." in x for x in (r[0] for r in rows))):
-            return False
-        p.rows = rows
-        p.comments = [[] for _ in sizes]
-        p.interleaved = [[] for _ in sizes]
-        return True
-
-    def fast_mentions(self, p: _Parsed, block: str, first_line: str) -> bool:
-        """Mentions-only fast path: forms and coreference cells, no other column."""
-        fields = first_line.split("\t")
-        p.n_cols = len(fields)
-        if p.n_cols < 2 or numbered(fields, p.name):
-            return False
-        form_index = column_names(p.n_cols, fields, p.name)[1]
-        tabs = p.n_cols - 1
-        count = str.count
-        forms: list[str] = []
-        cells: list[str] = []
-        for chunk in block.split("\n\n"):
-            if not chunk or chunk[0] == "\n":
+            lines = chunk.count("\n") + 1
+            flat = chunk.replace("\n", "\t").split("\t")
+            if len(flat) != n * lines or (lines > 1 and len(set(flat[0::n])) != 1):
                 return False
-            lines = chunk.split("\n")
-            if set(map(count, lines, ["\t"] * len(lines))) != {tabs}:
-                return False
-            cells += [line[line.rfind("\t") + 1:] for line in lines]
-            forms += [line.split("\t", form_index + 1)[form_index] for line in lines]
-            p.sizes.append(len(lines))
-        p.forms, p.cells, p.rows = forms, cells, [fields]
+            for column, i in zip(columns, wanted):
+                column += flat[i::n]
+            p.sizes.append(lines)
+        p.n_cols = n
+        p.first = first
+        p.columns = columns
         p.comments = [[] for _ in p.sizes]
         p.interleaved = [[] for _ in p.sizes]
         return True
@@ -267,7 +250,7 @@ class _Reader:
         p.rows, p.sizes, p.comments, p.interleaved, p.trailing = [], [], [], [], []
         p.row_line = []
         p.n_cols = 0
-        p.forms = p.cells = None
+        p.columns = p.first = None
         p.blank_before_end = False
         p.delimiter = "\t"
         comments: list[str] = []
@@ -335,45 +318,47 @@ class _Reader:
 
     # -- building the document --------------------------------------------------------------
     def build(self, p: _Parsed) -> Document:
-        rows = p.rows
-        n = len(rows) if p.cells is None else len(p.cells)
+        first = p.first if p.columns is not None else (p.rows[0] if p.rows else None)
+        if p.columns is not None:
+            columns = p.columns
+            n = len(columns[-1]) if columns else 0
+        else:
+            n = len(p.rows)
+            columns = [list(c) for c in zip(*p.rows)] if n else []
         line_of = p.row_line
-        names, form_index = column_names(p.n_cols, rows[0], p.name) if rows else (["FORM"], 0)
+        names, form_index = column_names(p.n_cols, first, p.name) if first else (["FORM"], 0)
         if n:
-            numeric = numbered(rows[0], p.name)
+            numeric = numbered(first, p.name)
             if p.n_cols < 12 and not numeric:
                 self.dialect("conll.few-columns", f"{p.n_cols}-column file (CoNLL-2012 has 12 or more)",
                              line_of[0] if line_of else p.header_line + 1)
             elif numeric and p.n_cols > 2:
                 self.dialect("conll.numbered-columns", "first column holds token numbers (not a document id)",
                              line_of[0] if line_of else p.header_line + 1)
-        if p.cells is not None:
-            columns = []
-            cells = p.cells
-        else:
-            columns = list(zip(*rows)) if n else [()] * max(p.n_cols, 1)
-            cells = columns[-1] if n else ()
+        cells = columns[-1] if n else []
+        if not self.attributes and p.columns is None and n:
+            columns = [columns[form_index], columns[-1]]
         slots, multi = self.parse_coref(p, cells)
-        # sentences
+        # sentences (mentions-only mode: none, scoring does not use them)
         sentences = []
         first = 0
-        for size, comments, inter in zip(p.sizes, p.comments, p.interleaved):
+        for size, comments, inter in zip(p.sizes, p.comments, p.interleaved) if self.attributes else ():
             sentences.append(Sentence._make(first=first, last=first + size - 1, id=None, comments=comments,
                                             interleaved=inter, attributes={}))
             first += size
-        if p.forms is not None:
-            forms = p.forms
-        else:
-            forms = list(columns[form_index]) if n else []
         attributes: dict[str, list[str | None]] = {}
-        if self.attributes:
+        if not self.attributes:
+            forms = columns[0] if n else []
+        else:
+            forms = columns[form_index] if n else []
             for i, name in enumerate(names):
                 if i != form_index:
-                    attributes[name] = list(columns[i]) if n else []
+                    attributes[name] = columns[i] if n else []
         markables = Markable._make_many(
             {"id": f"markable_{k}", "spans": ((a, e),), "entity": label, "head": None, "attributes": {}}
             for k, (label, a, e, _, _) in enumerate(slots, 1))
-        self.duplicates(p, markables)
+        if self.attributes:  # scoring (mentions only) reports repeated spans itself
+            self.duplicates(p, markables)
         if self.attributes:
             metadata = self.layout_metadata(p, cells, names, multi)
             hints = self.layout_hints(p, cells, slots, multi, metadata)
@@ -426,7 +411,7 @@ class _Reader:
             if m is not None:
                 single, opener, closer = m.groups()
                 if single is not None:
-                    slots.append([single, t, t, t, len(slots)])
+                    slots.append((single, t, t, t, len(slots)))
                 elif opener is not None:
                     slot = [opener, t, -1, t, len(slots)]
                     slots.append(slot)
@@ -678,11 +663,14 @@ def read(path: str | Path, *, report: Report | None = None, strict: bool = False
 
 
 def iter_documents(path: str | Path, *, report: Report | None = None, strict: bool = False,
-                   attributes: bool = True, select: set[int] | None = None):
+                   attributes: bool = True, select: set[int] | None = None,
+                   byte_range: tuple[int, int, int, int] | None = None):
     """Yield the documents of a file one at a time (memory of about one document).
 
     Gives the same documents as :func:`read`; each is yielded once the blank lines that
-    follow its ``#end document`` have been seen.
+    follow its ``#end document`` have been seen. ``byte_range`` = (start, end, first
+    document number, first line), from :func:`scan_documents`, reads only that part of
+    the file (``select`` numbers still count from the start of the file).
     """
     report = report if report is not None else Report(str(path))
     reader = _Reader(str(path), report, strict, attributes)
@@ -690,15 +678,22 @@ def iter_documents(path: str | Path, *, report: Report | None = None, strict: bo
     reader.select = select
     stem = Path(path).name.split(".")[0]
     pending: Document | None = None
+    start_byte, end_byte, first_number, start_line = byte_range if byte_range else (0, None, 0, 1)
+    reader.count = first_number
 
     def pieces():
         """Pieces of the file that end with an '#end document' line (1 MiB reads)."""
         end_mark = re.compile(rb"^#[ \t]*end[ \t]+document\b[^\n]*(\n|$)", re.M)
         buffer = b""
-        first_line = 1
+        first_line = start_line
+        left = None if end_byte is None else end_byte - start_byte
         with open(path, "rb") as f:
+            f.seek(start_byte)
             while True:
-                chunk = f.read(1 << 20)
+                size = 1 << 20 if left is None else min(1 << 20, left)
+                chunk = f.read(size) if size else b""
+                if left is not None:
+                    left -= len(chunk)
                 buffer += chunk
                 cut = -1
                 if chunk:
@@ -737,19 +732,33 @@ def iter_documents(path: str | Path, *, report: Report | None = None, strict: bo
         yield pending
 
 
+def scan_documents(path: str | Path) -> list[tuple[str, str | None, int, int]]:
+    """(name, part, byte offset, line) of every document's header (fast: the bytes are
+    searched, only header lines are decoded)."""
+    from ..files import read_bytes
+
+    data = read_bytes(path)
+    found = []
+    header = re.compile(rb"^#[ \t]*begin[ \t]+document\b ?([^\n]*)", re.M)
+    line, counted = 1, 0
+    pos = 0 if data.startswith(b"#") else data.find(b"\n#")
+    while pos >= 0:
+        start = pos if pos == 0 and data.startswith(b"#") else pos + 1
+        m = header.match(data, start)
+        if m is not None:
+            line += data.count(b"\n", counted, start)
+            counted = start
+            rest = m.group(1).rstrip(b"\r").decode("utf-8", "replace")
+            found.append((*parse_header(rest)[:2], start, line))
+        pos = data.find(b"\n#", start)
+    if not found and data.strip():
+        found.append((Path(path).name.split(".")[0], None, 0, 1))
+    return found
+
+
 def scan_document_keys(path: str | Path) -> list[tuple[str, str | None]]:
-    """(name, part) of every document of a file, from its headers only (fast)."""
-    text = read_text(path)
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-    keys = []
-    for m in _document_marks(text):
-        if m.group(1) == "begin":
-            rest = re.match(r"^#\s*begin\s+document\b ?(.*)$", m.group(0)).group(1)
-            keys.append(parse_header(rest)[:2])
-    if not keys and text.strip():
-        keys.append((Path(path).name.split(".")[0], None))
-    return keys
+    """(name, part) of every document of a file, from its header lines only."""
+    return [(name, part) for name, part, _, _ in scan_documents(path)]
 
 
 def _decode_piece(piece: list[bytes], path, first_line: int) -> str:
@@ -1076,6 +1085,6 @@ register(
         sniff=sniff,
         aliases=("conll2012", "conll-2012", "conll2011", "conll-2011"),
         stream=iter_documents,
-        scan_keys=scan_document_keys,
+        scan_keys=scan_documents,
     )
 )
