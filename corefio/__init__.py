@@ -19,18 +19,7 @@ from .errors import (
     UnknownFormatError,
     UnsafeInputError,
 )
-from .model import (
-    BRIDGING,
-    COREFERENCE,
-    SPLIT_ANTECEDENT,
-    Corpus,
-    Document,
-    Entity,
-    Link,
-    Markable,
-    Sentence,
-    Tokens,
-)
+from .chains import BRIDGING, COREFERENCE, SPLIT_ANTECEDENT, MentionChains
 from .registry import Capabilities, FormatSpec, all_formats, get_format, register
 
 __version__ = "0.1.0"
@@ -38,10 +27,23 @@ __version__ = "0.1.0"
 __all__ = [
     "BRIDGING", "COREFERENCE", "SPLIT_ANTECEDENT", "Capabilities", "Corpus", "CorefioError",
     "Diagnostic", "Document", "DocumentMismatchError", "Entity", "FormatError", "FormatSpec",
-    "Link", "LossError", "Markable", "ModelError", "OutputError", "Report", "Sentence",
+    "Link", "LossError", "Markable", "MentionChains", "ModelError", "OutputError", "Report", "Sentence",
     "StrictModeError", "Tokens", "UnknownFormatError", "UnsafeInputError", "all_formats",
     "convert", "dumps", "get_format", "read", "register", "validate", "write", "score",
 ]
+
+
+#: the pydantic model classes, imported when first asked for (``corefio.Document``):
+#: commands that never build a Document (scoring CoNLL files) start faster
+_MODEL_NAMES = {"Corpus", "Document", "Entity", "Link", "Markable", "Sentence", "Tokens"}
+
+
+def __getattr__(name: str):
+    if name in _MODEL_NAMES:
+        from . import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module 'corefio' has no attribute {name!r}")
 
 
 def score(key, response, **options):

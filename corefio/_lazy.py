@@ -16,4 +16,6 @@ class LazyModule:
     def __getattr__(self, attr: str) -> Any:
         if self._module is None:
             self._module = importlib.import_module(self._name)
-        return getattr(self._module, attr)
+        value = getattr(self._module, attr)
+        self.__dict__[attr] = value  # later look-ups are plain attribute reads
+        return value

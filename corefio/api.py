@@ -14,8 +14,11 @@ from typing import Any
 from .diagnostics import Report
 from .errors import CorefioError, LossError, UnknownFormatError
 from .files import atomic_write
-from .model import Corpus, Document
+from ._lazy import LazyModule
 from .registry import get_format, resolve_format
+
+#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+model = LazyModule("corefio.model")
 
 
 def read(
@@ -25,7 +28,7 @@ def read(
     strict: bool = False,
     report: Report | None = None,
     **options: Any,
-) -> Corpus:
+) -> model.Corpus:
     """Read ``path`` into a :class:`Corpus` (format from ``format``, extension or content)."""
     report = report if report is not None else Report(str(path))
     spec = resolve_format(path, format)
@@ -41,7 +44,7 @@ def read(
 
 
 def dumps(
-    corpus: Corpus | Document,
+    corpus: model.Corpus | model.Document,
     format: str,
     *,
     strict: bool = False,
@@ -49,8 +52,8 @@ def dumps(
     **options: Any,
 ) -> str | bytes:
     """Serialise to ``format`` in memory; losses go to ``report``."""
-    if isinstance(corpus, Document):
-        corpus = Corpus(documents=[corpus])
+    if isinstance(corpus, model.Document):
+        corpus = model.Corpus(documents=[corpus])
     report = report if report is not None else Report()
     spec = get_format(format)
     if not spec.can_write:
@@ -70,7 +73,7 @@ def dumps(
 
 
 def write(
-    corpus: Corpus | Document,
+    corpus: model.Corpus | model.Document,
     path: str | Path,
     format: str | None = None,
     *,

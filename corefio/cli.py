@@ -287,7 +287,8 @@ def score_command(
         raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
     report = Report()
     result = score(
-        key, response, metric, keep_singletons=keep_singletons, macro=macro, allow_missing=allow_missing,
+        key, response, metric, keep_singletons=keep_singletons, per_document=per_document, macro=macro,
+        allow_missing=allow_missing,
         report=report, key_format=key_format or from_format, response_format=response_format or from_format,
         coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
         dominant_attribute=dominant_attribute,
@@ -308,9 +309,21 @@ def score_command(
 
 
 def main() -> None:
-    """Console entry point."""
+    """Console entry point.
+
+    Once the command has finished and its output is flushed, the process ends with
+    ``os._exit``: freeing a large heap object by object at interpreter shutdown takes
+    longer than scoring a big corpus's last documents, and nothing is left to clean up
+    (outputs are written and renamed before the command returns).
+    """
     try:
         app()
+        code = 0
     except SystemExit as exc:  # typer/click exit codes pass through
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # the reader closed the pipe (``| head``): nothing to add
+        pass
+    os._exit(code)

@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections import Counter
 
 from .diagnostics import Report
-from .model import Document, is_identity
+from .chains import is_identity
+from ._lazy import LazyModule
+
+#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+model = LazyModule("corefio.model")
 
 
 class LossLog:
@@ -24,7 +28,7 @@ class LossLog:
         kind: str,
         message: str,
         *,
-        document: Document | None = None,
+        document: model.Document | None = None,
         count: int = 1,
         example: str | None = None,
         severity: str = "warning",
@@ -42,12 +46,12 @@ class LossLog:
         )
 
     # -- checks shared by several writers ------------------------------------------------
-    def non_identity_links(self, doc: Document) -> None:
+    def non_identity_links(self, doc: model.Document) -> None:
         by_type = Counter(link.type for link in doc.links if not is_identity(link.type))
         for ltype, n in sorted(by_type.items()):
             self.lose("link-type", f"{ltype!r} links", document=doc, count=n)
 
-    def identity_link_structure(self, doc: Document) -> None:
+    def identity_link_structure(self, doc: model.Document) -> None:
         n = sum(1 for link in doc.links if is_identity(link.type))
         self.lose(
             "link-structure",
@@ -56,7 +60,7 @@ class LossLog:
             count=n,
         )
 
-    def markable_attributes(self, doc: Document, keep: frozenset[str] = frozenset()) -> None:
+    def markable_attributes(self, doc: model.Document, keep: frozenset[str] = frozenset()) -> None:
         counts: Counter[str] = Counter()
         for m in doc.markables:
             for name in m.attributes:
@@ -65,7 +69,7 @@ class LossLog:
         for name, n in sorted(counts.items()):
             self.lose("markable-attribute", f"markable attribute {name!r}", document=doc, count=n)
 
-    def entity_attributes(self, doc: Document, keep: frozenset[str] = frozenset()) -> None:
+    def entity_attributes(self, doc: model.Document, keep: frozenset[str] = frozenset()) -> None:
         counts: Counter[str] = Counter()
         for e in doc.entities:
             for name in e.attributes:
@@ -74,25 +78,25 @@ class LossLog:
         for name, n in sorted(counts.items()):
             self.lose("entity-attribute", f"entity attribute {name!r}", document=doc, count=n)
 
-    def heads(self, doc: Document) -> None:
+    def heads(self, doc: model.Document) -> None:
         n = sum(1 for m in doc.markables if m.head is not None)
         self.lose("head", "markable heads (MIN spans)", document=doc, count=n)
 
-    def token_attributes(self, doc: Document, keep: frozenset[str] = frozenset()) -> None:
+    def token_attributes(self, doc: model.Document, keep: frozenset[str] = frozenset()) -> None:
         for name, column in doc.tokens.attributes.items():
             if name in keep or name.startswith("layout:"):
                 continue
             n = sum(1 for v in column if v is not None)
             self.lose("token-attribute", f"token attribute {name!r}", document=doc, count=n)
 
-    def whitespace_and_offsets(self, doc: Document) -> None:
+    def whitespace_and_offsets(self, doc: model.Document) -> None:
         if doc.tokens.whitespace is not None:
             self.lose("whitespace", "the exact whitespace between tokens", document=doc,
                       count=len(doc.tokens.forms))
         if doc.tokens.offsets is not None:
             self.lose("offsets", "character offsets of tokens", document=doc, count=len(doc.tokens.forms))
 
-    def discontinuous(self, doc: Document, instead: str) -> None:
+    def discontinuous(self, doc: model.Document, instead: str) -> None:
         found = [m for m in doc.markables if len(m.spans) > 1]
         self.lose(
             "discontinuous-mention",

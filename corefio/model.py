@@ -40,17 +40,16 @@ Span = tuple[int, int]
 #: attribute values are typed: the RAF writer records the type
 AttrValue = Union[StrictBool, StrictInt, StrictFloat, str]
 
-#: canonical name of the identity (coreference) link type
-COREFERENCE = "coreference"
-BRIDGING = "bridging"
-SPLIT_ANTECEDENT = "split_antecedent"
-#: link types that mean identity and therefore build chains
-IDENTITY_LINK_TYPES = frozenset({COREFERENCE, "identity", "ident", "coref", "IDENT"})
-
-
-def is_identity(link_type: str) -> bool:
-    """True when a link of this type makes its ends corefer."""
-    return link_type in IDENTITY_LINK_TYPES
+from .chains import (  # noqa: F401  (re-exported: the pydantic-free part of the model)
+    BRIDGING,
+    COREFERENCE,
+    IDENTITY_LINK_TYPES,
+    POS_COLUMNS,
+    SPLIT_ANTECEDENT,
+    MentionChains,
+    document_label,
+    is_identity,
+)
 
 
 _new = object.__new__
@@ -251,7 +250,7 @@ class Document(_Model):
 
     @property
     def label(self) -> str:
-        return self.name if self.part is None else f"{self.name} (part {self.part})"
+        return document_label(self.name, self.part)
 
     # -- invariants -------------------------------------------------------------------
     def problems(self) -> list[str]:
@@ -405,6 +404,20 @@ class Document(_Model):
         for i in range(len(markables)):
             groups.setdefault(find(i), []).append(i)
         return sorted(groups.values(), key=lambda g: g[0])
+
+    def mention_chains(self, pos: bool = True) -> "MentionChains":
+        """This document reduced to what scoring reads (see :class:`MentionChains`)."""
+        markables = self.markables
+        chains = self.chain_indices()
+        attrs = None
+        if any(m.attributes for m in markables):
+            attrs = [[markables[k].attributes for k in chain] for chain in chains]
+        column = None
+        if pos:
+            found = self.tokens.attributes
+            column = next((found[n] for n in POS_COLUMNS if n in found), None)
+        return MentionChains(self.label, self.tokens.forms, [[markables[k].spans for k in chain] for chain in chains],
+                             column, attrs)
 
     def span_text(self, span: Span) -> str:
         """The text of a span, using recorded whitespace when known."""

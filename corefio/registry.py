@@ -67,8 +67,9 @@ class FormatSpec:
     #: extensions shared with other formats (sniffing decides)
     ambiguous_extensions: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
-    #: ``stream(path, *, report, strict, attributes, select, byte_range) -> Iterator[Document]``:
-    #: the documents one at a time (``select``: numbers of the documents to build)
+    #: ``stream(path, *, report, strict, attributes, select, byte_range, chains, pos) ->
+    #: Iterator[Document]``: the documents one at a time (``select``: numbers of the
+    #: documents to build; ``chains=True``: :class:`~corefio.model.MentionChains` instead)
     stream: Callable[..., Any] | None = None
     #: ``scan_keys(path) -> [(name, part, byte offset, line), ...]``: the documents, cheaply
     scan_keys: Callable[[Any], list] | None = None

@@ -40,7 +40,11 @@ from .errors import CorefioError, DocumentMismatchError
 from .files import gc_paused
 from .metrics.base import BlancScore, Contingency, Score, Value
 from .metrics.typed import DEFAULT_COEFFICIENTS, TypedResult, macro_average, micro_average, typed_evaluation
-from .model import Corpus, Document
+from .chains import MentionChains
+from ._lazy import LazyModule
+
+#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+model = LazyModule("corefio.model")
 
 # name: (function of the table, description)
 _TABLE_METRICS: dict[str, tuple[Callable, str]] = {
@@ -104,34 +108,37 @@ def resolve_metrics(names: Iterable[str]) -> list[str]:
 Partition = list[list[tuple]]
 
 
-def document_partition(doc: Document, report: Report | None, side: str) -> Partition:
+def document_partition(doc: model.Document | MentionChains, report: Report | None, side: str) -> Partition:
     """The chains of ``doc`` as lists of mention spans, repeats removed (see module doc)."""
-    markables = doc.markables
-    spans_of = [m.spans for m in markables]
-    chains = doc.chain_indices()
-    if len(set(spans_of)) == len(spans_of):  # no repeated span: the common case
-        return [[spans_of[k] for k in chain] for chain in chains]
+    chains = doc.mention_chains(pos=False).chains
+    n = 0
     seen: set[tuple] = set()
+    for chain in chains:
+        n += len(chain)
+        seen.update(chain)
+    if len(seen) == n:  # no repeated span: the common case
+        return chains
+    seen = set()
     out: Partition = []
     repeats = 0
     example = None
     for chain in chains:
         cls = []
-        for k in chain:
-            spans = markables[k].spans
+        for spans in chain:
             if spans in seen:
                 repeats += 1
                 if example is None:
-                    example = f"{markables[k].id} at tokens {spans[0][0]}..{spans[-1][1]}"
+                    example = f"tokens {spans[0][0]}..{spans[-1][1]}"
                 continue
             seen.add(spans)
             cls.append(spans)
         if cls:
             out.append(cls)
     if repeats and report is not None:
+        label = doc.label
         report.warning("score.duplicate-mention",
                        f"repeated {side} mentions (same span) ignored after their first chain",
-                       count=repeats, merge=True, example=f"{doc.label!r}: {example}")
+                       count=repeats, merge=True, example=f"{label!r}: {example}")
     return out
 
 
@@ -200,8 +207,8 @@ def match_keys(key: Sequence[tuple[str, str | None]], response: Sequence[tuple[s
     return pairs
 
 
-def match_documents(key: Corpus, response: Corpus, report: Report,
-                    allow_missing: bool = False) -> list[tuple[Document, Document | None]]:
+def match_documents(key: model.Corpus, response: model.Corpus, report: Report,
+                    allow_missing: bool = False) -> list[tuple[model.Document, model.Document | None]]:
     """Pair key documents with response documents by name and part."""
     pairs = match_keys([(d.name, d.part) for d in key.documents], [(d.name, d.part) for d in response.documents],
                        report, allow_missing)
@@ -232,10 +239,11 @@ class Scores:
 
     # -- JSON -------------------------------------------------------------------------------
     def to_dict(self, per_document: bool = True) -> dict:
+        """The documented JSON shape; ``documents`` is empty unless per-document scores
+        were computed (``per_document=True`` when scoring)."""
         out: dict[str, Any] = {"corpus": {m: to_jsonable(self.corpus[m]) for m in self.metrics}}
-        if per_document:
-            out["documents"] = {d.name: {m: to_jsonable(d.results[m]) for m in self.metrics if m in d.results}
-                                for d in self.documents}
+        out["documents"] = {d.name: {m: to_jsonable(d.results[m]) for m in self.metrics if m in d.results}
+                            for d in self.documents} if per_document else {}
         if self.macro is not None:
             out["macro"] = self.macro
         out["diagnostics"] = [d.to_dict() for d in self.report]
@@ -391,11 +399,11 @@ def _text_block(metric: str, result: Any) -> list[str]:
 
 
 # -- scoring -----------------------------------------------------------------------------------
-def _as_corpus(x, report: Report, fmt: str | None) -> Corpus:
-    if isinstance(x, Corpus):
+def _as_corpus(x, report: Report, fmt: str | None) -> model.Corpus:
+    if isinstance(x, model.Corpus):
         return x
-    if isinstance(x, Document):
-        return Corpus(documents=[x])
+    if isinstance(x, model.Document):
+        return model.Corpus(documents=[x])
     if isinstance(x, (str, Path)):
         from .api import read
 
@@ -426,11 +434,12 @@ def typed_json(result: TypedResult, k: Sequence[Fraction], scheme_classes: int |
 
 
 def score(
-    key: Corpus | Document | str | Path,
-    response: Corpus | Document | str | Path,
+    key: model.Corpus | model.Document | str | Path,
+    response: model.Corpus | model.Document | str | Path,
     metrics: Iterable[str] = DEFAULT_METRICS,
     *,
     keep_singletons: bool = True,
+    per_document: bool = False,
     macro: bool = False,
     allow_missing: bool = False,
     report: Report | None = None,
@@ -444,86 +453,152 @@ def score(
 ) -> Scores:
     """Score ``response`` against ``key`` with the named metrics (see :data:`METRICS`).
 
-    Files in a streaming format (CoNLL) are read one document at a time, keeping only
-    what scoring needs (forms and mentions), and on large inputs the documents are
-    shared between this process and a forked worker (``workers``; default: 2 when the
-    machine has two cores and the files are larger than 4 MB; ``COREFIO_WORKERS``
-    overrides it). The counts are the same either way.
+    Corpus scores are always computed; ``per_document=True`` (or ``macro=True``) adds
+    every document's own. Files in a streaming format (CoNLL) are read one document at
+    a time, keeping only what scoring needs (forms and mention chains), and on large
+    inputs the documents are shared between this process and a forked worker
+    (``workers``; default: 2 when the machine has two cores and the files are larger
+    than 4 MB; ``COREFIO_WORKERS`` overrides it). The counts are the same either way.
     """
     report = report if report is not None else Report()
     names = resolve_metrics(metrics)
     k = tuple(Fraction(c) if not isinstance(c, Fraction) else c for c in coefficients)
-    options = dict(keep_singletons=keep_singletons, names=names, k=k, scheme_classes=scheme_classes)
-    if isinstance(key, (str, Path)) and isinstance(response, (str, Path)) and "typed" not in names:
+    options = dict(keep_singletons=keep_singletons, names=names, k=k, scheme_classes=scheme_classes,
+                   per_document=per_document or macro, type_attribute=type_attribute,
+                   dominant_attribute=dominant_attribute)
+    if isinstance(key, (str, Path)) and isinstance(response, (str, Path)):
         from .registry import resolve_format
 
         key_spec = resolve_format(key, key_format)
         response_spec = resolve_format(response, response_format)
         if key_spec.stream and key_spec.scan_keys and response_spec.stream and response_spec.scan_keys:
-            docs = _score_streaming(Path(key), Path(response), key_spec.name, response_spec.name,
-                                    report, allow_missing, options, workers)
-            return _finish(docs, names, report, k, scheme_classes, macro, keep_singletons, allow_missing)
+            shares = _score_streaming(Path(key), Path(response), key_spec.name, response_spec.name,
+                                      report, allow_missing, options, workers)
+            return _finish(shares, report, options, macro, allow_missing)
     key_corpus = _as_corpus(key, report, key_format)
     response_corpus = _as_corpus(response, report, response_format)
     pairs = match_documents(key_corpus, response_corpus, report, allow_missing)
-    docs = []
+    acc = _Accumulator(options, report)
     with gc_paused():
-        for kd, rd in pairs:
-            ds = _score_pair(kd, rd, report, options)
-            if "typed" in names:
-                result = typed_evaluation(kd, rd if rd is not None else Document(name=kd.name, tokens=kd.tokens),
-                                          type_attribute, dominant_attribute)
-                ds.results["_typed"] = result
-                ds.results["typed"] = {"typed": typed_json(result, k, scheme_classes)}
-            docs.append(ds)
-    return _finish(docs, names, report, k, scheme_classes, macro, keep_singletons, allow_missing)
+        for index, (kd, rd) in enumerate(pairs):
+            acc.add(index, kd, rd)
+    return _finish([acc.result()], report, options, macro, allow_missing)
 
 
-def _score_pair(kd: Document, rd: Document | None, report: Report, options: dict,
-                response_partition: Partition | None = None) -> DocumentScores:
-    """The counts of one document pair."""
-    if rd is not None:
-        _check_tokens(kd, rd, report)
-    kp = document_partition(kd, report, "key")
-    if response_partition is not None:
-        rp = response_partition
-    else:
-        rp = document_partition(rd, report, "response") if rd is not None else []
-    if not options["keep_singletons"]:
-        kp, rp = drop_singletons(kp), drop_singletons(rp)
-    table = Contingency.from_partitions(kp, rp)
-    ds = DocumentScores(kd.label, table)
+#: metrics whose corpus counts are those of the corpus seen as one document (the
+#: disjoint union of its documents' tables): all count-based ones but BLANC, whose
+#: non-coreference links would then cross documents
+_ADDITIVE = frozenset(_TABLE_METRICS) - {"blanc"}
+#: measures of the corpus as a whole that need the union table itself
+_UNION_METRICS = frozenset({"info", "dmt", "derr"})
+
+
+@dataclass
+class _Share:
+    """The results of scoring some of the document pairs (in this or another process)."""
+
+    totals: dict[str, Any]
+    n_pairs: int
+    table: Contingency | None
+    typed: TypedResult | None
+    documents: list[tuple[int, DocumentScores]]
+    diagnostics: list = field(default_factory=list)
+
+
+class _Accumulator:
+    """Scores document pairs one at a time and sums what the corpus needs."""
+
+    def __init__(self, options: dict, report: Report) -> None:
+        self.options = options
+        self.report = report
+        self.names = options["names"]
+        self.tables: list[Contingency] = []
+        self.blanc = BlancScore.zero()
+        self.n_pairs = 0
+        self.typed = TypedResult() if "typed" in self.names else None
+        self.documents: list[tuple[int, DocumentScores]] = []
+
+    def add(self, index: int, kd: model.Document | MentionChains, rd: model.Document | MentionChains | None,
+            response_partition: Partition | None = None) -> None:
+        report, options, names = self.report, self.options, self.names
+        typed = self.typed is not None
+        kv = kd.mention_chains(pos=typed)
+        rv = rd.mention_chains(pos=typed) if rd is not None else MentionChains(kv.label, kv.forms, [])
+        if rd is not None:
+            _check_tokens(kv, rv, report)
+        kp = document_partition(kv, report, "key")
+        rp = response_partition if response_partition is not None else document_partition(rv, report, "response")
+        if not options["keep_singletons"]:
+            kp, rp = drop_singletons(kp), drop_singletons(rp)
+        table = Contingency.from_partitions(kp, rp)
+        self.tables.append(table)
+        if "blanc" in names:
+            self.blanc = self.blanc + M.blanc(table)
+        self.n_pairs += self.n_pairs_of(table)
+        typed_result = None
+        if typed:
+            typed_result = typed_evaluation(kv, rv, options["type_attribute"], options["dominant_attribute"])
+            self.typed = self.typed + typed_result
+        if options["per_document"]:
+            ds = DocumentScores(kv.label, table)
+            for name in names:
+                if name in _TABLE_METRICS:
+                    ds.results[name] = _TABLE_METRICS[name][0](table)
+            muc = ds.results.get("muc") or M.muc(table)
+            _whole_metrics(ds.results, names, table, muc, self.n_pairs_of(table))
+            if typed_result is not None:
+                ds.results["typed"] = {"typed": typed_json(typed_result, options["k"], options["scheme_classes"])}
+            self.documents.append((index, ds))
+
+    @staticmethod
+    def n_pairs_of(table: Contingency) -> int:
+        return max(table.n_key + table.n_response - table.matched - 1, 0)
+
+    def result(self, keep_table: bool = True) -> _Share:
+        names = self.names
+        union = Contingency.union(self.tables)
+        totals: dict[str, Any] = {name: _TABLE_METRICS[name][0](union) for name in names if name in _ADDITIVE}
+        if "blanc" in names:
+            totals["blanc"] = self.blanc
+        if "kappa" in names and "muc" not in totals:
+            totals["muc"] = M.muc(union)
+        needed = keep_table or bool(_UNION_METRICS & set(names))
+        return _Share(totals, self.n_pairs, union if needed else None, self.typed, self.documents,
+                      self.report.diagnostics)
+
+
+def _finish(shares: list[_Share], report: Report, options: dict, macro: bool, allow_missing: bool) -> Scores:
     names = options["names"]
-    for name in names:
-        if name in _TABLE_METRICS:
-            ds.results[name] = _TABLE_METRICS[name][0](table)
-    _whole_metrics(ds.results, names, [table], options["k"], options["scheme_classes"])
-    return ds
-
-
-def _finish(docs: list[DocumentScores], names: list[str], report: Report, k, scheme_classes, macro: bool,
-            keep_singletons: bool, allow_missing: bool) -> Scores:
+    totals: dict[str, Any] = {}
+    for share in shares:
+        for name, value in share.totals.items():
+            totals[name] = value if name not in totals else totals[name] + value
     corpus: dict[str, Any] = {}
     for name in names:
         if name in _TABLE_METRICS:
-            total = None
-            for d in docs:
-                total = d.results[name] if total is None else total + d.results[name]
-            corpus[name] = total if total is not None else (BlancScore.zero() if name == "blanc" else Score.zero())
-    _whole_metrics(corpus, names, [d.table for d in docs if d.table is not None], k, scheme_classes)
+            corpus[name] = totals.get(name, BlancScore.zero() if name == "blanc" else Score.zero())
+    tables = [s.table for s in shares if s.table is not None]
+    union = None
+    if _UNION_METRICS & set(names):
+        union = tables[0] if len(tables) == 1 else Contingency.union(tables)
+    _whole_metrics(corpus, names, union, totals.get("muc", Score.zero()), sum(s.n_pairs for s in shares))
     if "typed" in names:
         total = TypedResult()
-        for d in docs:
-            total = total + d.results.pop("_typed")
-        corpus["typed"] = {"typed": typed_json(total, k, scheme_classes)}
+        for s in shares:
+            if s.typed is not None:
+                total = total + s.typed
+        corpus["typed"] = {"typed": typed_json(total, options["k"], options["scheme_classes"])}
+    documents = sorted((d for s in shares for d in s.documents), key=lambda d: d[0])
+    docs = [ds for _, ds in documents]
     macro_result = _macro(docs, names) if macro else None
     return Scores(names, corpus, docs, report, macro_result,
-                  {"keep_singletons": keep_singletons, "allow_missing": allow_missing})
+                  {"keep_singletons": options["keep_singletons"], "allow_missing": allow_missing,
+                   "per_document": options["per_document"]})
 
 
 # -- streaming, in one or two processes -----------------------------------------------------------
 def _score_streaming(key: Path, response: Path, key_format: str, response_format: str, report: Report,
-                     allow_missing: bool, options: dict, workers: int | None) -> list[DocumentScores]:
+                     allow_missing: bool, options: dict, workers: int | None) -> list[_Share]:
     """Match documents from their headers, then score contiguous runs of them, one run
     per process; each process reads only the bytes of its documents."""
     from .registry import get_format
@@ -534,10 +609,10 @@ def _score_streaming(key: Path, response: Path, key_format: str, response_format
     pairs = match_keys([d[:2] for d in key_docs], [d[:2] for d in response_docs], report, allow_missing)
     n = _worker_count(workers, key, response)
     size = -(-len(pairs) // n) if pairs else 0
-    shares = [pairs[w * size:(w + 1) * size] for w in range(n)] if pairs else [[]]
+    shares = [list(enumerate(pairs))[w * size:(w + 1) * size] for w in range(n)] if pairs else [[]]
     sizes = (key.stat().st_size, response.stat().st_size)
     job = (str(key), str(response), key_format, response_format, options, key_docs, response_docs, sizes)
-    results: list[tuple[int, DocumentScores]] = []
+    results: list[_Share] = []
     if n > 1:
         import concurrent.futures
         import multiprocessing
@@ -545,19 +620,13 @@ def _score_streaming(key: Path, response: Path, key_format: str, response_format
         context = multiprocessing.get_context("fork")
         with concurrent.futures.ProcessPoolExecutor(n - 1, mp_context=context) as pool:
             futures = [pool.submit(_score_share, job, share) for share in shares[1:]]
-            mine, diagnostics = _score_share(job, shares[0], keep_tables=True)
-            results += mine
-            report.absorb(diagnostics)
-            for future in futures:
-                theirs, diagnostics = future.result()
-                results += theirs
-                report.absorb(diagnostics)
+            results.append(_score_share(job, shares[0], in_worker=False))
+            results += [future.result() for future in futures]
     else:
-        mine, diagnostics = _score_share(job, pairs, keep_tables=True)
-        results += mine
-        report.absorb(diagnostics)
-    results.sort(key=lambda r: r[0])
-    return [ds for _, ds in results]
+        results.append(_score_share(job, shares[0], in_worker=False))
+    for share in results:
+        report.absorb(share.diagnostics)
+    return results
 
 
 def _byte_range(docs: list, wanted: list[int], file_size: int) -> tuple[int, int, int, int] | None:
@@ -585,67 +654,49 @@ def _worker_count(workers: int | None, *paths: Path) -> int:
     return max(1, workers)
 
 
-_UNION_METRICS = {"info", "dmt", "derr", "kappa"}
-
-
-def _score_share(job: tuple, share: list[tuple[int, int | None]],
-                 keep_tables: bool = False) -> tuple[list[tuple[int, DocumentScores]], list]:
-    """Score some document pairs (in this process or a worker). A worker sends its
-    contingency tables back only when a measure on the whole corpus needs them."""
+def _score_share(job: tuple, share: list[tuple[int, tuple[int, int | None]]], in_worker: bool = True) -> _Share:
+    """Score a run of document pairs ``(index, (key number, response number))``. A
+    worker sends back its union table only when a measure of the whole corpus needs it."""
     from .registry import get_format
 
     key, response, key_format, response_format, options, key_docs, response_docs, sizes = job
     report = Report()
+    typed = "typed" in options["names"]
     key_stream = get_format(key_format).stream
     response_stream = get_format(response_format).stream
-    wanted_r = sorted({j for _, j in share if j is not None})
-    wanted_k = sorted(i for i, _ in share)
-    partner = dict(share)
-    out = []
+    wanted_r = sorted({j for _, (_, j) in share if j is not None})
+    wanted_k = sorted(i for _, (i, _) in share)
+    partner = {i: (index, j) for index, (i, j) in share}
+    acc = _Accumulator(options, report)
     with gc_paused():
         responses: dict[int, tuple] = {}
-        stream = response_stream(response, report=report, attributes=False, select=set(wanted_r),
+        stream = response_stream(response, report=report, chains=True, pos=typed, select=set(wanted_r),
                                  byte_range=_byte_range(response_docs, wanted_r, sizes[1]))
         for j, doc in zip(wanted_r, stream):
             responses[j] = (document_partition(doc, report, "response"), doc)
-        stream = key_stream(key, report=report, attributes=False, select=set(wanted_k),
+        stream = key_stream(key, report=report, chains=True, pos=typed, select=set(wanted_k),
                             byte_range=_byte_range(key_docs, wanted_k, sizes[0]))
         for i, kd in zip(wanted_k, stream):
-            j = partner[i]
+            index, j = partner[i]
             if j is None:
-                out.append((i, _score_pair(kd, None, report, options)))
+                acc.add(index, kd, None)
             else:
                 rp, rd = responses.pop(j)
-                out.append((i, _score_pair(kd, rd, report, options, response_partition=rp)))
-    if not keep_tables and not _UNION_METRICS & set(options["names"]):
-        for _, ds in out:
-            ds.table = None
-    return out, report.diagnostics
+                acc.add(index, kd, rd, response_partition=rp)
+    return acc.result(keep_table=not in_worker)
 
 
-def _whole_metrics(results: dict, names: list[str], tables: list[Contingency],
-                   k: Sequence[Fraction], scheme_classes: int | None) -> None:
-    union = None
-
-    def whole() -> Contingency:
-        nonlocal union
-        if union is None:
-            union = tables[0] if len(tables) == 1 else Contingency.union(tables)
-        return union
-
+def _whole_metrics(results: dict, names: list[str], table: Contingency | None, muc_total: Score | None,
+                   n_pairs: int) -> None:
+    """Measures of a document or corpus as a whole (``table``: its, or their union)."""
     if "kappa" in names:
-        muc_total = Score.zero()
-        n_pairs = 0
-        for t in tables:
-            muc_total = muc_total + M.muc(t)
-            n_pairs += max(t.n_key + t.n_response - t.matched - 1, 0)
-        results["kappa"] = M.agreement.kappa_from_counts(muc_total, n_pairs)
+        results["kappa"] = M.agreement.kappa_from_counts(muc_total or Score.zero(), n_pairs)
     if "info" in names:
-        results["info"] = M.information(whole())
+        results["info"] = M.information(table if table is not None else Contingency([], []))
     if "dmt" in names:
-        results["dmt"] = M.dmt(whole())
+        results["dmt"] = M.dmt(table if table is not None else Contingency([], []))
     if "derr" in names:
-        results["derr"] = M.d_err(whole())
+        results["derr"] = M.d_err(table if table is not None else Contingency([], []))
     if "conll" in names:
         f1s = [results[m].f1 for m in ("muc", "bcub", "ceafe")]
         results["conll"] = {"f1": sum(f1s, Fraction(0)) / 3}
@@ -666,8 +717,8 @@ def _macro(docs: list[DocumentScores], names: list[str]) -> dict[str, dict[str, 
     return out
 
 
-def _check_tokens(key: Document, response: Document, report: Report) -> None:
-    kf, rf = key.tokens.forms, response.tokens.forms
+def _check_tokens(key: MentionChains, response: MentionChains, report: Report) -> None:
+    kf, rf = key.forms, response.forms
     if len(kf) != len(rf):
         report.warning("score.token-mismatch", "documents whose key and response have different numbers of "
                        "tokens (spans are compared by token position)", merge=True,

@@ -26,10 +26,14 @@ from pathlib import Path
 
 from .diagnostics import Report
 from .errors import CorefioError
-from .model import Corpus, Document, is_identity
+from .chains import is_identity
+from ._lazy import LazyModule
 from .registry import resolve_format
 from .resources import schema_path
 from .xmlsafe import parse_xml
+
+#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+model = LazyModule("corefio.model")
 
 #: XSD used for each XML format
 SCHEMAS = {"raf": "raf.xsd"}
@@ -87,7 +91,7 @@ def validate_file(path: str | Path, format: str | None = None, report: Report | 
     return report
 
 
-def check_corpus(corpus: Corpus, report: Report) -> None:
+def check_corpus(corpus: model.Corpus, report: Report) -> None:
     names = defaultdict(int)
     for doc in corpus.documents:
         names[doc.key] += 1
@@ -97,7 +101,7 @@ def check_corpus(corpus: Corpus, report: Report) -> None:
             report.warning("model.duplicate-document", f"{n} documents share the name {key[0]!r} part {key[1]!r}")
 
 
-def check_document(doc: Document, report: Report) -> None:
+def check_document(doc: model.Document, report: Report) -> None:
     """Semantic findings that are legal in the model but usually mistakes."""
     label = doc.label
     if not doc.tokens.forms:

@@ -7,9 +7,12 @@ from functools import lru_cache
 from lxml import etree
 
 from .errors import CorefioError
-from .model import Corpus
+from ._lazy import LazyModule
 from .resources import stylesheet_path
 from .xmlsafe import parse_xml
+
+#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+model = LazyModule("corefio.model")
 
 
 @lru_cache(maxsize=None)
@@ -30,7 +33,7 @@ def transform(name: str, xml: bytes) -> bytes:
     return bytes(result)
 
 
-def render_html(corpus: Corpus) -> bytes:
+def render_html(corpus: model.Corpus) -> bytes:
     """The HTML page ``raf-to-html.xsl`` makes of ``corpus`` (written as RAF first)."""
     from .formats import raf
 

@@ -53,8 +53,12 @@ from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from ..files import gc_paused, read_text
 from ..losses import LossLog
-from ..model import Corpus, Document, Entity, Markable, Sentence, Tokens
+from ..chains import MentionChains, POS_COLUMNS, document_label
+from .._lazy import LazyModule
 from ..registry import Capabilities, FormatSpec, register
+
+#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+model = LazyModule("corefio.model")
 
 EMPTY_VALUES = frozenset({"-", "_", ""})
 CANONICAL_EMPTY = "-"
@@ -174,12 +178,16 @@ class _Parsed:
 
 
 class _Reader:
-    def __init__(self, file: str | None, report: Report, strict: bool, attributes: bool = True) -> None:
+    def __init__(self, file: str | None, report: Report, strict: bool, attributes: bool = True,
+                 chains: bool = False, pos: bool = False) -> None:
         self.file = file
         self.report = report
         self.strict = strict
         #: False: keep only forms and mentions (scoring); token columns and layout are skipped
-        self.attributes = attributes
+        self.attributes = attributes and not chains
+        #: build :class:`MentionChains` (forms, POS if ``pos``, chains) instead of documents
+        self.chains = chains
+        self.pos = pos
         self.events: list[tuple[str, str, int | None]] = []
         #: build only these documents (numbers in file order); None: all
         self.select: set[int] | None = None
@@ -225,8 +233,12 @@ class _Reader:
         n = len(first)
         if n < 2 or numbered(first, p.name):
             return False
-        form_index = column_names(n, first, p.name)[1]
-        wanted = range(n) if self.attributes else (form_index, n - 1)
+        names, form_index = column_names(n, first, p.name)
+        if self.attributes:
+            wanted: list[int] | range = range(n)
+        else:
+            pos_index = self.pos_index(names)
+            wanted = [form_index] + ([pos_index] if pos_index is not None else []) + [n - 1]
         columns: list[list[str]] = [[] for _ in wanted]
         for chunk in block.split("\n\n"):
             if not chunk or chunk[0] == "\n":
@@ -244,6 +256,14 @@ class _Reader:
         p.comments = [[] for _ in p.sizes]
         p.interleaved = [[] for _ in p.sizes]
         return True
+
+    def pos_index(self, names: list[str]) -> int | None:
+        """The column of part-of-speech tags, when they are wanted (mentions-only mode)."""
+        if self.pos:
+            for name in POS_COLUMNS:
+                if name in names:
+                    return names.index(name)
+        return None
 
     def slow_block(self, p: _Parsed, lines: list[str], first_line: int) -> None:
         """Line by line, with line numbers, comments, MWT lines, trailing fields, spaces."""
@@ -317,7 +337,7 @@ class _Reader:
                 self.dialect("conll.comment-lines", "comment lines inside a document", first_line)
 
     # -- building the document --------------------------------------------------------------
-    def build(self, p: _Parsed) -> Document:
+    def build(self, p: _Parsed) -> model.Document:
         first = p.first if p.columns is not None else (p.rows[0] if p.rows else None)
         if p.columns is not None:
             columns = p.columns
@@ -336,14 +356,20 @@ class _Reader:
                 self.dialect("conll.numbered-columns", "first column holds token numbers (not a document id)",
                              line_of[0] if line_of else p.header_line + 1)
         cells = columns[-1] if n else []
-        if not self.attributes and p.columns is None and n:
-            columns = [columns[form_index], columns[-1]]
+        pos_column = None
+        if not self.attributes and n:
+            pos_index = self.pos_index(names)
+            if p.columns is None:
+                columns = [columns[form_index]] + ([columns[pos_index]] if pos_index is not None else []) + [cells]
+            pos_column = columns[1] if pos_index is not None else None
         slots, multi = self.parse_coref(p, cells)
+        if self.chains:
+            return self.mention_chains(p, columns[0] if n else [], pos_column, slots)
         # sentences (mentions-only mode: none, scoring does not use them)
         sentences = []
         first = 0
         for size, comments, inter in zip(p.sizes, p.comments, p.interleaved) if self.attributes else ():
-            sentences.append(Sentence._make(first=first, last=first + size - 1, id=None, comments=comments,
+            sentences.append(model.Sentence._make(first=first, last=first + size - 1, id=None, comments=comments,
                                             interleaved=inter, attributes={}))
             first += size
         attributes: dict[str, list[str | None]] = {}
@@ -354,7 +380,7 @@ class _Reader:
             for i, name in enumerate(names):
                 if i != form_index:
                     attributes[name] = columns[i] if n else []
-        markables = Markable._make_many(
+        markables = model.Markable._make_many(
             {"id": f"markable_{k}", "spans": ((a, e),), "entity": label, "head": None, "attributes": {}}
             for k, (label, a, e, _, _) in enumerate(slots, 1))
         if self.attributes:  # scoring (mentions only) reports repeated spans itself
@@ -371,20 +397,38 @@ class _Reader:
             for t, extra in p.trailing:
                 trailing[t] = extra
             attributes[TRAILING_HINT] = trailing
-        if slots and not "".join([slot[0] for slot in slots]).isdigit():
-            example = next(slot[0] for slot in slots if not slot[0].isdigit())
-            self.dialect("conll.label-not-numeric", f"non-numeric entity labels (e.g. {example!r})", p.header_line)
+        self.check_labels(p, slots)
         if n == 0:
             self.report.warning("conll.empty-document", f"document {p.name!r} has no tokens",
                                 line=p.header_line, file=self.file)
         try:
-            return Document.build(
+            return model.Document.build(
                 name=p.name, part=p.part, metadata=metadata,
-                tokens=Tokens._make(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
+                tokens=model.Tokens._make(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
                 sentences=sentences, markables=markables, entities=[], links=[],
             )
         except ModelError as exc:  # pragma: no cover - the reader builds valid documents
             raise self.error(str(exc), p.header_line) from None
+
+    def mention_chains(self, p: _Parsed, forms: list[str], pos: list[str] | None, slots: list) -> MentionChains:
+        """What scoring reads, straight from the mentions (no :class:`Document` built)."""
+        groups: dict[str, list[tuple]] = {}
+        for label, a, e, _, _ in slots:
+            chain = groups.get(label)
+            if chain is None:
+                groups[label] = [((a, e),)]
+            else:
+                chain.append(((a, e),))
+        self.check_labels(p, slots)
+        if not forms:
+            self.report.warning("conll.empty-document", f"document {p.name!r} has no tokens",
+                                line=p.header_line, file=self.file)
+        return MentionChains(document_label(p.name, p.part), forms, list(groups.values()), pos)
+
+    def check_labels(self, p: _Parsed, slots: list) -> None:
+        if slots and not "".join([slot[0] for slot in slots]).isdigit():
+            example = next(slot[0] for slot in slots if not slot[0].isdigit())
+            self.dialect("conll.label-not-numeric", f"non-numeric entity labels (e.g. {example!r})", p.header_line)
 
     def parse_coref(self, p: _Parsed, cells) -> tuple[list[list], list]:
         """Mentions from the coreference column.
@@ -456,8 +500,8 @@ class _Reader:
                 raise self.error(f"mention ({label} opened here is never closed", line(stack[0][3]))
         return slots, multi
 
-    def duplicates(self, p: _Parsed, markables: list[Markable]) -> None:
-        seen: dict[tuple, Markable] = {}
+    def duplicates(self, p: _Parsed, markables: list[model.Markable]) -> None:
+        seen: dict[tuple, model.Markable] = {}
         for m in markables:
             other = seen.get(m.spans)
             if other is None:
@@ -580,7 +624,7 @@ class _Reader:
                 continue
             raise self.error("token line outside a document", line + k + (1 if (seen or tail) else 0))
 
-    def finish_block(self, p: _Parsed, block: str, first_line: int) -> Document:
+    def finish_block(self, p: _Parsed, block: str, first_line: int) -> model.Document:
         if not self.fast_block(p, block):
             self.slow_block(p, block.split("\n")[:-1] if block.endswith("\n") else block.split("\n"), first_line)
         try:
@@ -592,10 +636,10 @@ class _Reader:
         self.flush_events()
         return doc
 
-    def read(self, text: str, stem: str) -> Corpus:
+    def read(self, text: str, stem: str) -> model.Corpus:
         self._preamble: list[str] = []
         self._last_doc_blank_after = 0
-        documents: list[Document] = []
+        documents: list[model.Document] = []
         names: Counter[tuple] = Counter()
         for doc in self.documents(text, stem):
             if documents and self._last_doc_blank_after:
@@ -612,7 +656,7 @@ class _Reader:
                 self.report.warning("conll.duplicate-document", f"{k} documents are named {name!r} part {part!r}",
                                     file=self.file)
         metadata = {"conll.preamble": "\n".join(self._preamble)} if self._preamble else {}
-        return Corpus._make(documents=documents, metadata=metadata)
+        return model.Corpus._make(documents=documents, metadata=metadata)
 
 
 def _canonical_cell(t: int, chunk_slots: list[list]) -> list[str]:
@@ -650,7 +694,7 @@ def _looks_like_token(line: str) -> bool:
 
 
 def read(path: str | Path, *, report: Report | None = None, strict: bool = False,
-         attributes: bool = True, **_: object) -> Corpus:
+         attributes: bool = True, **_: object) -> model.Corpus:
     """Read a CoNLL-2011/2012 file (every document in it).
 
     ``attributes=False`` keeps only word forms, sentences and mentions (what scoring
@@ -664,20 +708,23 @@ def read(path: str | Path, *, report: Report | None = None, strict: bool = False
 
 def iter_documents(path: str | Path, *, report: Report | None = None, strict: bool = False,
                    attributes: bool = True, select: set[int] | None = None,
-                   byte_range: tuple[int, int, int, int] | None = None):
+                   byte_range: tuple[int, int, int, int] | None = None, chains: bool = False,
+                   pos: bool = False):
     """Yield the documents of a file one at a time (memory of about one document).
 
     Gives the same documents as :func:`read`; each is yielded once the blank lines that
     follow its ``#end document`` have been seen. ``byte_range`` = (start, end, first
     document number, first line), from :func:`scan_documents`, reads only that part of
     the file (``select`` numbers still count from the start of the file).
+    ``chains=True`` yields :class:`~corefio.model.MentionChains` instead (what scoring
+    reads: forms, POS tags if ``pos``, chains), which is faster.
     """
     report = report if report is not None else Report(str(path))
-    reader = _Reader(str(path), report, strict, attributes)
+    reader = _Reader(str(path), report, strict, attributes, chains=chains, pos=pos)
     reader._preamble, reader._last_doc_blank_after = [], 0
     reader.select = select
     stem = Path(path).name.split(".")[0]
-    pending: Document | None = None
+    pending: model.Document | None = None
     start_byte, end_byte, first_number, start_line = byte_range if byte_range else (0, None, 0, 1)
     reader.count = first_number
 
@@ -718,7 +765,7 @@ def iter_documents(path: str | Path, *, report: Report | None = None, strict: bo
         for text, first_line in pieces():
             lead = text[: len(text) - len(text.lstrip("\n"))].count("\n") if pending is not None else 0
             if pending is not None:
-                if lead:
+                if lead and not chains:
                     pending.metadata["conll.blank_after_end"] = str(lead)
                 yield pending
                 pending = None
@@ -772,7 +819,7 @@ def _decode_piece(piece: list[bytes], path, first_line: int) -> str:
         raise
 
 
-def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Corpus:
+def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> model.Corpus:
     report = report if report is not None else Report(file)
     with gc_paused():
         return _Reader(file, report, strict).read(text, "document")
@@ -845,7 +892,7 @@ def mention_index(bounds: list[tuple[int, int]]) -> tuple[dict, dict]:
     return starts, ends
 
 
-def _chain_labels(doc: Document, keep_labels: bool, log: LossLog) -> list[str]:
+def _chain_labels(doc: model.Document, keep_labels: bool, log: LossLog) -> list[str]:
     """A CoNLL label for every markable: its chain's entity id when that is usable
     (one id per chain, distinct, bracket-safe, and numeric unless ``keep_labels``),
     otherwise chains numbered 0, 1, ... in order of their first mention."""
@@ -877,7 +924,7 @@ def _chain_labels(doc: Document, keep_labels: bool, log: LossLog) -> list[str]:
 _SOURCES = {"pos": ("pos", "xpos", "upos"), "speaker": ("speaker",)}
 
 
-def _column_values(doc: Document, names: list[str], log: LossLog) -> tuple[list[list[str]], set[str]]:
+def _column_values(doc: model.Document, names: list[str], log: LossLog) -> tuple[list[list[str]], set[str]]:
     """Values of the non-coreference columns, and the token attributes they used."""
     n = len(doc.tokens.forms)
     attrs = doc.tokens.attributes
@@ -912,7 +959,7 @@ def _column_values(doc: Document, names: list[str], log: LossLog) -> tuple[list[
     return out, used
 
 
-def _clean_form(form: str, log: LossLog, doc: Document) -> str:
+def _clean_form(form: str, log: LossLog, doc: model.Document) -> str:
     if form and not any(c.isspace() for c in form):
         return form
     log.lose("token-form", "empty token forms or forms containing whitespace (replaced by '_')",
@@ -920,14 +967,14 @@ def _clean_form(form: str, log: LossLog, doc: Document) -> str:
     return "_" if not form else re.sub(r"\s", "_", form)
 
 
-def _sentences(doc: Document) -> list[Sentence]:
+def _sentences(doc: model.Document) -> list[model.Sentence]:
     if doc.sentences:
         return doc.sentences
     n = len(doc.tokens.forms)
-    return [Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[], attributes={})] if n else []
+    return [model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[], attributes={})] if n else []
 
 
-def _header(doc: Document, from_conll: bool) -> str | None:
+def _header(doc: model.Document, from_conll: bool) -> str | None:
     """The '#begin document' line: the source's if it still names this document."""
     raw = doc.metadata.get("conll.begin") if from_conll else None
     if raw == "":
@@ -939,7 +986,7 @@ def _header(doc: Document, from_conll: bool) -> str | None:
     return canonical_header(doc.name, doc.part)
 
 
-def _write_document(doc: Document, out: list[str], report: Report, canonical: bool) -> None:
+def _write_document(doc: model.Document, out: list[str], report: Report, canonical: bool) -> None:
     log = LossLog(report, "CoNLL-2012")
     meta = doc.metadata
     n = len(doc.tokens.forms)
@@ -1009,7 +1056,7 @@ def _write_document(doc: Document, out: list[str], report: Report, canonical: bo
         out.extend([""] * int(meta["conll.blank_after_end"]))
 
 
-def _report_same_entity_crossing(doc: Document, log: LossLog) -> None:
+def _report_same_entity_crossing(doc: model.Document, log: LossLog) -> None:
     """Mentions of one chain that cross (overlap without nesting): corefio reads them
     back, the reference scorer does not (it pairs a token's openers before its closers)."""
     chains = doc.chain_indices()
@@ -1050,7 +1097,7 @@ def _format_rows(rows: list[tuple[str, ...]], delimiter: str) -> list[str]:
             for r in rows]
 
 
-def dumps(corpus: Corpus, *, report: Report | None = None, strict: bool = False,
+def dumps(corpus: model.Corpus, *, report: Report | None = None, strict: bool = False,
           canonical: bool = False, **_: object) -> str:
     """Serialise as CoNLL-2012 text (see the module docstring for layout rules)."""
     report = report if report is not None else Report()

@@ -39,8 +39,12 @@ from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from ..files import read_text
 from ..losses import LossLog
-from ..model import BRIDGING, SPLIT_ANTECEDENT, Corpus, Document, Entity, Link, Markable, Sentence, Tokens
+from ..chains import BRIDGING, SPLIT_ANTECEDENT
+from .._lazy import LazyModule
 from ..registry import Capabilities, FormatSpec, register
+
+#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+model = LazyModule("corefio.model")
 
 COLUMNS = ["id", "FORM", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc"]
 COREF_KEYS = ("Entity", "SplitAnte", "Bridge")
@@ -118,7 +122,7 @@ class _Doc:
         self.forms: list[str] = []
         self.columns: list[list[str]] = []
         self.misc_hints: dict[int, str] = {}
-        self.sentences: list[Sentence] = []
+        self.sentences: list[model.Sentence] = []
         self.fields = list(DEFAULT_FIELDS)
         self.mentions: list[_Mention] = []
         self.open: dict[str, list[_Mention]] = {}
@@ -224,7 +228,7 @@ class _Reader:
         d.forms.append(fields[1])
         d.columns.append([fields[0], *fields[2:9], clean])
 
-    def finish(self, d: _Doc) -> Document:
+    def finish(self, d: _Doc) -> model.Document:
         for eid, stack in d.open.items():
             if stack:
                 raise self.error(f"mention of {eid!r} opened here is never closed", stack[0].line)
@@ -239,7 +243,7 @@ class _Reader:
         by_start: dict[tuple[str, int], str] = {}
         for k, m in enumerate(d.mentions, 1):
             mid = f"markable_{k}"
-            markables.append(Markable.fast(mid, _merge(m.spans), m.eid, None, dict(m.fields)))
+            markables.append(model.Markable.fast(mid, _merge(m.spans), m.eid, None, dict(m.fields)))
             by_start.setdefault((m.eid, m.spans[0][0]), mid)
         links = []
         for k, (key, ante, anaphor, relation, t, lineno) in enumerate(d.links, 1):
@@ -256,20 +260,20 @@ class _Reader:
             if ante not in d.entities:
                 d.entities[ante] = None
             attrs = {"relation": relation} if relation is not None else {}
-            links.append(Link._make(id=f"link_{k}", type=SPLIT_ANTECEDENT if key == "SplitAnte" else BRIDGING,
+            links.append(model.Link._make(id=f"link_{k}", type=SPLIT_ANTECEDENT if key == "SplitAnte" else BRIDGING,
                                     source=source, target=ante, target_kind="entity", attributes=attrs))
         used = {m.eid for m in d.mentions}
         # declare only entities that no mention names (antecedents of SplitAnte/Bridge)
-        entities = [Entity._make(id=e, attributes={}) for e in d.entities if e not in used]
+        entities = [model.Entity._make(id=e, attributes={}) for e in d.entities if e not in used]
         metadata = {"conllu.source": "yes"}
         if d.has_global_entity:
             metadata["conllu.global.Entity"] = "-".join(d.fields)
         if d.part_fields != "all":
             metadata["conllu.part_fields"] = d.part_fields
         try:
-            doc = Document.build(
+            doc = model.Document.build(
                 name=d.name, part=None, metadata=metadata,
-                tokens=Tokens._make(forms=d.forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
+                tokens=model.Tokens._make(forms=d.forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
                 sentences=d.sentences, markables=markables, entities=entities, links=links,
             )
         except ModelError as exc:
@@ -285,8 +289,8 @@ class _Reader:
                 attributes[MISC_HINT] = hints
         return doc
 
-    def read(self, text: str, stem: str) -> Corpus:
-        docs: list[Document] = []
+    def read(self, text: str, stem: str) -> model.Corpus:
+        docs: list[model.Document] = []
         d: _Doc | None = None
         comments: list[str] = []
         interleaved: list[tuple[int, str]] = []
@@ -301,7 +305,7 @@ class _Reader:
         def end_sentence() -> None:
             nonlocal in_sentence, comments, interleaved
             if d is not None and len(d.forms) > sent_first:
-                d.sentences.append(Sentence._make(first=sent_first, last=len(d.forms) - 1, id=None,
+                d.sentences.append(model.Sentence._make(first=sent_first, last=len(d.forms) - 1, id=None,
                                                   comments=comments, interleaved=interleaved, attributes={}))
             comments, interleaved = [], []
             in_sentence = False
@@ -360,7 +364,7 @@ class _Reader:
         if comments:
             if docs:
                 docs[-1].metadata["conllu.trailing_comments"] = "\n".join(comments)
-        return Corpus._make(documents=docs, metadata={})
+        return model.Corpus._make(documents=docs, metadata={})
 
 
 def _merge(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -373,20 +377,20 @@ def _merge(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def read(path: str | Path, *, report: Report | None = None, strict: bool = False, **_: object) -> Corpus:
+def read(path: str | Path, *, report: Report | None = None, strict: bool = False, **_: object) -> model.Corpus:
     """Read a CorefUD CoNLL-U file."""
     report = report if report is not None else Report(str(path))
     return _Reader(str(path), report, strict).read(read_text(path), Path(path).name.split(".")[0])
 
 
-def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Corpus:
+def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> model.Corpus:
     return _Reader(file, report if report is not None else Report(file), strict).read(text, "document")
 
 
 # ==========================================================================================
 # writing
 # ==========================================================================================
-def _labels(doc: Document, log: LossLog) -> list[str]:
+def _labels(doc: model.Document, log: LossLog) -> list[str]:
     """An eid for every markable: its chain's entity id when usable, else e1, e2, ..."""
     chains = doc.chain_indices()
     chain_label = []
@@ -411,7 +415,7 @@ def _labels(doc: Document, log: LossLog) -> list[str]:
     return labels
 
 
-def _entity_values(doc: Document, labels: list[str], fields: list[str], part_fields: str = "all") -> dict[int, str]:
+def _entity_values(doc: model.Document, labels: list[str], fields: list[str], part_fields: str = "all") -> dict[int, str]:
     """The canonical ``Entity`` value of every token that has one (udapi's ordering).
 
     Mention parts are taken in text order (earlier start first, longer first, then by
@@ -468,7 +472,7 @@ def _coref_items(misc: str) -> dict[str, str]:
     return {k: v for k, _, v in (i.partition("=") for i in _misc_items(misc)) if k in COREF_KEYS}
 
 
-def misc_column(doc: Document, labels: list[str], fields: list[str], log: LossLog | None,
+def misc_column(doc: model.Document, labels: list[str], fields: list[str], log: LossLog | None,
                 hints: list[str | None] | None = None) -> list[str]:
     """The MISC value of every token: its other keys plus Entity / SplitAnte / Bridge."""
     n = len(doc.tokens.forms)
@@ -530,7 +534,7 @@ def misc_column(doc: Document, labels: list[str], fields: list[str], log: LossLo
     return out
 
 
-def _write_document(doc: Document, out: list[str], report: Report, canonical: bool) -> None:
+def _write_document(doc: model.Document, out: list[str], report: Report, canonical: bool) -> None:
     log = LossLog(report, "CorefUD CoNLL-U")
     meta = doc.metadata
     attrs = doc.tokens.attributes
@@ -554,7 +558,7 @@ def _write_document(doc: Document, out: list[str], report: Report, canonical: bo
     misc = misc_column(doc, labels, fields, log, None if canonical else attrs.get(MISC_HINT))
     start = len(out)
     ids = attrs.get("id")
-    sentences = doc.sentences or ([Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[], attributes={})] if n else [])
+    sentences = doc.sentences or ([model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[], attributes={})] if n else [])
     from_conllu = meta.get("conllu.source") == "yes"
     for s_index, s in enumerate(sentences):
         out.extend(_comments(doc, s, s_index, fields, from_conllu))
@@ -585,7 +589,7 @@ def _write_document(doc: Document, out: list[str], report: Report, canonical: bo
         _check_readable(doc, out[start:], log)
 
 
-def _same_entity_overlap(doc: Document, labels: list[str]) -> bool:
+def _same_entity_overlap(doc: model.Document, labels: list[str]) -> bool:
     """Do two mentions of one entity overlap? (Then closers may be ambiguous.)"""
     by_label: dict[str, list[tuple[int, int]]] = {}
     for k, m in enumerate(doc.markables):
@@ -598,7 +602,7 @@ def _same_entity_overlap(doc: Document, labels: list[str]) -> bool:
     return False
 
 
-def _check_readable(doc: Document, lines: list[str], log: LossLog) -> None:
+def _check_readable(doc: model.Document, lines: list[str], log: LossLog) -> None:
     """Read the written lines back: the mentions must be the ones we wrote."""
     try:
         back = _Reader(None, Report(), False).read("\n".join(lines) + "\n", "check").documents[0]
@@ -613,7 +617,7 @@ def _check_readable(doc: Document, lines: list[str], log: LossLog) -> None:
                  "brackets cannot tell them apart; they read back differently)", document=doc)
 
 
-def _interleaved_line(raw: str, log: LossLog, doc: Document) -> str | None:
+def _interleaved_line(raw: str, log: LossLog, doc: model.Document) -> str | None:
     """A multi-word-token line as CoNLL-U has it (10 columns), or None if it is not one."""
     fields = raw.split("\t")
     if len(fields) >= 10 and _RANGE_ID.match(fields[0]):
@@ -632,7 +636,7 @@ def _attr(attrs: dict, name: str, i: int) -> str:
     return column[i]
 
 
-def _comments(doc: Document, s: Sentence, index: int, fields: list[str], from_conllu: bool) -> list[str]:
+def _comments(doc: model.Document, s: model.Sentence, index: int, fields: list[str], from_conllu: bool) -> list[str]:
     """A sentence's comment lines.
 
     A document read from CoNLL-U keeps its own comments; other documents get
@@ -656,13 +660,13 @@ def _comments(doc: Document, s: Sentence, index: int, fields: list[str], from_co
     return out
 
 
-def _sentence_comments(doc: Document, s: Sentence, index: int) -> list[str]:
+def _sentence_comments(doc: model.Document, s: model.Sentence, index: int) -> list[str]:
     sid = s.id if s.id is not None else f"{doc.name}-{index + 1}"
     text = doc.span_text((s.first, s.last)).replace("\n", " ")
     return [f"# sent_id = {sid}", f"# text = {text}"]
 
 
-def dumps(corpus: Corpus, *, report: Report | None = None, strict: bool = False,
+def dumps(corpus: model.Corpus, *, report: Report | None = None, strict: bool = False,
           canonical: bool = False, **_: object) -> str:
     report = report if report is not None else Report()
     out: list[str] = []

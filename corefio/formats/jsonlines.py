@@ -26,8 +26,11 @@ from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from ..files import read_text
 from ..losses import LossLog
-from ..model import Corpus, Document, Entity, Markable, Sentence, Tokens
+from .._lazy import LazyModule
 from ..registry import Capabilities, FormatSpec, register
+
+#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+model = LazyModule("corefio.model")
 
 CORE_KEYS = ("doc_key", "sentences", "speakers", "clusters")
 _CONLL_KEY = re.compile(r"^\((.*)\); part (\S+)$")
@@ -40,7 +43,7 @@ def split_doc_key(key: str) -> tuple[str, str | None]:
     return key, None
 
 
-def _read_line(obj: object, lineno: int, file: str | None, report: Report) -> Document:
+def _read_line(obj: object, lineno: int, file: str | None, report: Report) -> model.Document:
     def fail(message: str) -> FormatError:
         return FormatError(message, file=file, line=lineno)
 
@@ -57,13 +60,13 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report) -> Do
         raise fail("sentences must be a list of lists of strings")
     forms = [w for s in sentences for w in s]
     n = len(forms)
-    bounds: list[Sentence] = []
+    bounds: list[model.Sentence] = []
     first = 0
     for s in sentences:
         if not s:
             report.warning("jsonlines.empty-sentence", "empty sentence ignored", line=lineno, merge=True, file=file)
             continue
-        bounds.append(Sentence._make(first=first, last=first + len(s) - 1, id=None, comments=[],
+        bounds.append(model.Sentence._make(first=first, last=first + len(s) - 1, id=None, comments=[],
                                      interleaved=[], attributes={}))
         first += len(s)
     attributes: dict[str, list[str | None]] = {}
@@ -76,14 +79,14 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report) -> Do
     clusters = obj["clusters"]
     if not isinstance(clusters, list):
         raise fail("clusters must be a list of clusters")
-    markables: list[Markable] = []
-    entities: list[Entity] = []
+    markables: list[model.Markable] = []
+    entities: list[model.Entity] = []
     seen: dict[tuple[int, int], str] = {}
     for c, cluster in enumerate(clusters):
         if not isinstance(cluster, list):
             raise fail(f"cluster {c} is not a list of [start, end] pairs")
         eid = str(c)
-        entities.append(Entity._make(id=eid, attributes={}))
+        entities.append(model.Entity._make(id=eid, attributes={}))
         for mention in cluster:
             if (not isinstance(mention, list) or len(mention) != 2
                     or not all(isinstance(x, int) and not isinstance(x, bool) for x in mention)):
@@ -95,7 +98,7 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report) -> Do
                 report.warning("jsonlines.duplicate-mention", "duplicate mentions (same span)", line=lineno,
                                merge=True, file=file, example=f"[{a}, {b}] in clusters {seen[(a, b)]} and {eid}")
             seen[(a, b)] = eid
-            markables.append(Markable.fast(f"markable_{len(markables) + 1}", ((a, b),), eid))
+            markables.append(model.Markable.fast(f"markable_{len(markables) + 1}", ((a, b),), eid))
     name, part = split_doc_key(doc_key)
     metadata = {"jsonlines.keys": json.dumps(list(obj))}
     if part is not None:
@@ -104,16 +107,16 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report) -> Do
         if key not in CORE_KEYS:
             metadata[f"jsonlines.{key}"] = json.dumps(value, ensure_ascii=False)
     try:
-        return Document.build(
+        return model.Document.build(
             name=name, part=part, metadata=metadata,
-            tokens=Tokens._make(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
+            tokens=model.Tokens._make(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
             sentences=bounds, markables=markables, entities=entities, links=[],
         )
     except ModelError as exc:  # pragma: no cover - checked above
         raise fail(str(exc)) from None
 
 
-def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Corpus:
+def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> model.Corpus:
     report = report if report is not None else Report(file)
     documents = []
     ascii_only = True
@@ -128,16 +131,16 @@ def loads(text: str, *, report: Report | None = None, strict: bool = False, file
             ascii_only = False
         documents.append(_read_line(obj, lineno, file, report))
     metadata = {} if ascii_only else {"jsonlines.ensure_ascii": "no"}
-    return Corpus._make(documents=documents, metadata=metadata)
+    return model.Corpus._make(documents=documents, metadata=metadata)
 
 
-def read(path: str | Path, *, report: Report | None = None, strict: bool = False, **_: object) -> Corpus:
+def read(path: str | Path, *, report: Report | None = None, strict: bool = False, **_: object) -> model.Corpus:
     """Read a jsonlines file (one document per line)."""
     return loads(read_text(path), report=report if report is not None else Report(str(path)),
                  strict=strict, file=str(path))
 
 
-def _document_object(doc: Document, report: Report) -> dict:
+def _document_object(doc: model.Document, report: Report) -> dict:
     log = LossLog(report, "jsonlines")
     log.discontinuous(doc, "the span from their first to their last token")
     log.non_identity_links(doc)
@@ -176,7 +179,7 @@ def _document_object(doc: Document, report: Report) -> dict:
     return ordered
 
 
-def dumps(corpus: Corpus, *, report: Report | None = None, strict: bool = False, **_: object) -> str:
+def dumps(corpus: model.Corpus, *, report: Report | None = None, strict: bool = False, **_: object) -> str:
     report = report if report is not None else Report()
     ensure_ascii = corpus.metadata.get("jsonlines.ensure_ascii") != "no"
     return "".join(json.dumps(_document_object(doc, report), ensure_ascii=ensure_ascii) + "\n"

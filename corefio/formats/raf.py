@@ -32,21 +32,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from .._lazy import LazyModule
-
-etree = LazyModule("lxml.etree")
-
 from ..diagnostics import Report
 from ..errors import CorefioError, FormatError, ModelError
-from ..model import AttrValue, Corpus, Document, Entity, Link, Markable, Sentence, Span, Tokens
 from ..registry import Capabilities, FormatSpec, register
 from ..xmlsafe import parse_xml
+
+etree = LazyModule("lxml.etree")
+#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+model = LazyModule("corefio.model")
 
 ROOT_TYPE = "reference_annotation_collection"
 VERSION = "1.0"
 
 
 # -- typed attribute values ---------------------------------------------------------------
-def encode_value(value: AttrValue) -> tuple[str, str]:
+def encode_value(value: model.AttrValue) -> tuple[str, str]:
     """(datatype, text) for an attribute value."""
     if isinstance(value, bool):
         return "boolean", "true" if value else "false"
@@ -57,7 +57,7 @@ def encode_value(value: AttrValue) -> tuple[str, str]:
     return "string", value
 
 
-def decode_value(datatype: str | None, text: str) -> AttrValue:
+def decode_value(datatype: str | None, text: str) -> model.AttrValue:
     if datatype in (None, "string"):
         return text
     if datatype == "boolean":
@@ -81,7 +81,7 @@ def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrib: st
     return el
 
 
-def _attribute_feats(parent: etree._Element, attributes: dict[str, AttrValue]) -> None:
+def _attribute_feats(parent: etree._Element, attributes: dict[str, model.AttrValue]) -> None:
     for name, value in attributes.items():
         datatype, text = encode_value(value)
         if datatype == "string":
@@ -90,12 +90,12 @@ def _attribute_feats(parent: etree._Element, attributes: dict[str, AttrValue]) -
             _sub(parent, "feat", text, type="attribute", name=name, datatype=datatype)
 
 
-def format_target(doc_ids: list[str], span: Span) -> str:
+def format_target(doc_ids: list[str], span: model.Span) -> str:
     a, b = span
     return doc_ids[a] if a == b else f"{doc_ids[a]}..{doc_ids[b]}"
 
 
-def _write_document(root: etree._Element, doc: Document) -> None:
+def _write_document(root: etree._Element, doc: model.Document) -> None:
     el = _sub(root, "struct", type="document", name=doc.name)
     if doc.part is not None:
         el.set("part", doc.part)
@@ -160,7 +160,7 @@ def _write_document(root: etree._Element, doc: Document) -> None:
         _attribute_feats(le, link.attributes)
 
 
-def dumps(corpus: Corpus, *, report: Report | None = None, strict: bool = False, **_: object) -> bytes:
+def dumps(corpus: model.Corpus, *, report: Report | None = None, strict: bool = False, **_: object) -> bytes:
     """Serialise a corpus as RAF XML (UTF-8 bytes). RAF expresses everything: no loss."""
     root = etree.Element("struct", {"type": ROOT_TYPE, "version": VERSION})
     try:
@@ -195,7 +195,7 @@ class _Reader:
             self.report.warning("raf.unexpected", f"ignored unexpected {what} in {where}",
                                 line=el.sourceline, file=self.file)
 
-    def attributes_of(self, feat: etree._Element) -> tuple[str, AttrValue] | None:
+    def attributes_of(self, feat: etree._Element) -> tuple[str, model.AttrValue] | None:
         name = feat.get("name")
         if not name:
             self.fail("attribute feat without a name", feat)
@@ -213,7 +213,7 @@ class _Reader:
         whitespace: list[str | None] = []
         offsets: list[tuple[int, int] | None] = []
         columns: dict[str, list[str | None]] = {}
-        sentences: list[Sentence] = []
+        sentences: list[model.Sentence] = []
         seen_ids: dict[str, int] = {}
         extra: list[tuple[int, str, str]] = []  # (token index, column, value)
 
@@ -275,7 +275,7 @@ class _Reader:
                 first = len(forms)
                 comments: list[str] = []
                 interleaved: list[tuple[int, str]] = []
-                sattrs: dict[str, AttrValue] = {}
+                sattrs: dict[str, model.AttrValue] = {}
                 for c in child:
                     if not isinstance(c.tag, str):
                         continue
@@ -298,7 +298,7 @@ class _Reader:
                 if len(forms) == first:
                     self.fail("sentence without words", child)
                     continue
-                sentences.append(Sentence._make(
+                sentences.append(model.Sentence._make(
                     first=first, last=len(forms) - 1, id=child.get("id"), comments=comments,
                     interleaved=interleaved, attributes=sattrs,
                 ))
@@ -318,7 +318,7 @@ class _Reader:
         if any(off_given) and not all(off_given):
             self.fail("offsets must be given on every word or on none", pd)
         default_ids = all(wid == f"word_{k + 1}" for k, wid in enumerate(ids))
-        tokens = Tokens._make(
+        tokens = model.Tokens._make(
             forms=forms,
             ids=None if default_ids else ids,
             whitespace=list(whitespace) if all(ws_given) and n else None,  # type: ignore[arg-type]
@@ -327,8 +327,8 @@ class _Reader:
         )
         return tokens, sentences, seen_ids
 
-    def parse_target(self, target: str, id_index: dict[str, int], el: etree._Element) -> list[Span] | None:
-        spans: list[Span] = []
+    def parse_target(self, target: str, id_index: dict[str, int], el: etree._Element) -> list[model.Span] | None:
+        spans: list[model.Span] = []
         for part in target.split(","):
             part = part.strip()
             if ".." in part:
@@ -347,16 +347,16 @@ class _Reader:
         return spans
 
     # documents ---------------------------------------------------------------------------
-    def document(self, el: etree._Element) -> Document | None:
+    def document(self, el: etree._Element) -> model.Document | None:
         name = el.get("name")
         if name is None:
             self.fail("document without a name attribute", el)
             name = ""
         metadata: dict[str, str] = {}
-        tokens, sentences, id_index = Tokens._make(forms=[], ids=None, whitespace=None, offsets=None, attributes={}), [], {}
-        entities: list[Entity] = []
-        markables: list[Markable] = []
-        links: list[Link] = []
+        tokens, sentences, id_index = model.Tokens._make(forms=[], ids=None, whitespace=None, offsets=None, attributes={}), [], {}
+        entities: list[model.Entity] = []
+        markables: list[model.Markable] = []
+        links: list[model.Link] = []
         lines: dict[str, int | None] = {}
         errors_before = self.errors
         for child in el:
@@ -376,7 +376,7 @@ class _Reader:
                 if not eid:
                     self.fail("entity without an id", child)
                     continue
-                attrs: dict[str, AttrValue] = {}
+                attrs: dict[str, model.AttrValue] = {}
                 for f in child:
                     if isinstance(f.tag, str) and f.tag == "feat" and f.get("type") == "attribute":
                         kv = self.attributes_of(f)
@@ -387,7 +387,7 @@ class _Reader:
                 if eid in lines:
                     self.fail(f"duplicate entity id {eid!r}", child, "raf.duplicate-id")
                 lines[eid] = child.sourceline
-                entities.append(Entity._make(id=eid, attributes=attrs))
+                entities.append(model.Entity._make(id=eid, attributes=attrs))
             elif child.tag == "struct" and t == "markable":
                 m = self.markable(child, id_index, tokens, markables)
                 if m is not None:
@@ -413,7 +413,7 @@ class _Reader:
         if self.errors > errors_before:
             return None
         try:
-            return Document.build(
+            return model.Document.build(
                 name=name, part=el.get("part"), metadata=metadata, tokens=tokens,
                 sentences=sentences, markables=markables, entities=entities, links=links,
             )
@@ -424,7 +424,7 @@ class _Reader:
 
     _lines: dict[tuple[str, str], etree._Element]
 
-    def markable(self, el, id_index, tokens, markables) -> Markable | None:
+    def markable(self, el, id_index, tokens, markables) -> model.Markable | None:
         mid = el.get("id")
         if not mid:
             self.fail("markable without an id", el)
@@ -432,11 +432,11 @@ class _Reader:
         if ("m", mid) in self._lines:
             self.fail(f"duplicate markable id {mid!r}", el, "raf.duplicate-id")
         self._lines[("m", mid)] = el
-        spans: list[Span] = []
+        spans: list[model.Span] = []
         texts: list[tuple[str, etree._Element]] = []
         entity = None
         head = None
-        attrs: dict[str, AttrValue] = {}
+        attrs: dict[str, model.AttrValue] = {}
         ok = True
         for f in el:
             if not isinstance(f.tag, str):
@@ -471,7 +471,7 @@ class _Reader:
             self.fail(f"markable {mid!r} has no sourcetext target", el, "raf.empty-target")
             return None
         normal = tuple(_normalise(spans))
-        m = Markable.fast(mid, normal, entity, head, attrs)
+        m = model.Markable.fast(mid, normal, entity, head, attrs)
         if len(texts) == len(spans) and len(normal) == len(spans):
             forms = tokens.forms
             for (text, f), span in zip(texts, spans):
@@ -486,7 +486,7 @@ class _Reader:
                         )
         return m
 
-    def reflink(self, el) -> Link | None:
+    def reflink(self, el) -> model.Link | None:
         lid = el.get("id")
         if not lid:
             self.fail("reflink without an id", el)
@@ -496,7 +496,7 @@ class _Reader:
         self._lines[("l", lid)] = el
         ltype = source = target = None
         kind = "markable"
-        attrs: dict[str, AttrValue] = {}
+        attrs: dict[str, model.AttrValue] = {}
         for f in el:
             if not isinstance(f.tag, str):
                 continue
@@ -522,9 +522,9 @@ class _Reader:
         if not ltype or source is None or target is None:
             self.fail(f"reflink {lid!r} needs reflinktype, source and target", el)
             return None
-        return Link._make(id=lid, type=ltype, source=source, target=target, target_kind=kind, attributes=attrs)
+        return model.Link._make(id=lid, type=ltype, source=source, target=target, target_kind=kind, attributes=attrs)
 
-    def corpus(self, tree: etree._ElementTree) -> Corpus:
+    def corpus(self, tree: etree._ElementTree) -> model.Corpus:
         root = tree.getroot()
         if root.tag != "struct" or root.get("type") != ROOT_TYPE:
             raise FormatError(
@@ -533,7 +533,7 @@ class _Reader:
                 file=self.file, line=root.sourceline,
             )
         metadata: dict[str, str] = {}
-        documents: list[Document] = []
+        documents: list[model.Document] = []
         for child in root:
             if not isinstance(child.tag, str):
                 continue
@@ -553,12 +553,12 @@ class _Reader:
                 f"{self.errors} error(s) in RAF file; first: {first.message}",
                 file=self.file, line=first.line,
             )
-        return Corpus._make(documents=documents, metadata=metadata)
+        return model.Corpus._make(documents=documents, metadata=metadata)
 
 
-def _normalise(spans: list[Span]) -> list[Span]:
+def _normalise(spans: list[model.Span]) -> list[model.Span]:
     """Sort spans and merge overlapping or adjacent ones (the model's canonical form)."""
-    out: list[Span] = []
+    out: list[model.Span] = []
     for a, b in sorted(spans):
         if out and a <= out[-1][1] + 1:
             out[-1] = (out[-1][0], max(out[-1][1], b))
@@ -567,14 +567,14 @@ def _normalise(spans: list[Span]) -> list[Span]:
     return out
 
 
-def _span_text(tokens: Tokens, span: Span) -> str:
+def _span_text(tokens: model.Tokens, span: model.Span) -> str:
     a, b = span
     if tokens.whitespace is None:
         return " ".join(tokens.forms[a : b + 1])
     return "".join(tokens.forms[i] + (tokens.whitespace[i] if i < b else "") for i in range(a, b + 1))
 
 
-def loads(data: bytes | str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Corpus:
+def loads(data: bytes | str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> model.Corpus:
     if isinstance(data, str):
         data = data.encode("utf-8")
     report = report if report is not None else Report(file)
@@ -582,7 +582,7 @@ def loads(data: bytes | str, *, report: Report | None = None, strict: bool = Fal
     return _Reader(file, report, strict).corpus(tree)
 
 
-def read(path: str | Path, *, report: Report | None = None, strict: bool = False, **_: object) -> Corpus:
+def read(path: str | Path, *, report: Report | None = None, strict: bool = False, **_: object) -> model.Corpus:
     """Read a RAF file. Raises :class:`FormatError` naming the first error's line."""
     report = report if report is not None else Report(str(path))
     tree = parse_xml(path)

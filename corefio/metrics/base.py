@@ -11,11 +11,9 @@ denominator is 0; F1 is 0 when recall + precision is 0.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 
 import numpy as np
 
@@ -115,8 +113,13 @@ def fraction_sum_arrays(nums: np.ndarray, dens: np.ndarray) -> Number:
     sums, exact in float64 below 2**53) and the few groups are added as fractions."""
     if len(nums) == 0:
         return 0
-    values, inverse = np.unique(dens, return_inverse=True)
-    sums = np.bincount(inverse, weights=nums)
+    if int(dens.max()) < 1 << 16:  # small denominators (class sizes): count by value
+        sums = np.bincount(dens, weights=nums)
+        values = np.flatnonzero(sums)
+        sums = sums[values]
+    else:
+        values, inverse = np.unique(dens, return_inverse=True)
+        sums = np.bincount(inverse, weights=nums)
     total: Number = 0
     for den, num in zip(values.tolist(), sums.tolist()):
         num = int(round(num))
@@ -135,18 +138,40 @@ def fraction_sum(pairs: Iterable[tuple[int, int]]) -> Number:
     return total
 
 
-@dataclass
 class Contingency:
-    """Key × response classes: sizes of each class and the sizes of their intersections.
+    """Key × response classes: the size of each class and of each non-empty intersection.
 
-    ``cells[(i, j)] = |K_i ∩ R_j|`` (only non-zero cells). Mentions are any hashable
-    values; a mention in the key and not in the response (or the reverse) is
-    *twinless* and counts only in its own side's class size.
+    Stored as int64 arrays: ``rows[c]``, ``cols[c]``, ``counts[c]`` say that key class
+    ``rows[c]`` and response class ``cols[c]`` share ``counts[c]`` mentions (one entry
+    per non-empty cell); ``key_sizes`` and ``response_sizes`` are the class sizes. A
+    mention in the key and not in the response (or the reverse) is *twinless* and counts
+    only in its own side's class size. Tables are treated as immutable.
     """
 
-    key_sizes: list[int]
-    response_sizes: list[int]
-    cells: dict[tuple[int, int], int] = field(default_factory=dict)
+    __slots__ = ("rows", "cols", "counts", "key_sizes", "response_sizes", "_cache")
+
+    def __init__(self, key_sizes, response_sizes, cells: dict[tuple[int, int], int] | None = None) -> None:
+        """From class sizes and a ``{(i, j): |K_i ∩ R_j|}`` mapping of the non-empty cells."""
+        cells = cells or {}
+        n = len(cells)
+        self.rows = np.fromiter((i for i, _ in cells), np.int64, n)
+        self.cols = np.fromiter((j for _, j in cells), np.int64, n)
+        self.counts = np.fromiter(cells.values(), np.int64, n)
+        self.key_sizes = np.asarray(key_sizes, np.int64).reshape(-1)
+        self.response_sizes = np.asarray(response_sizes, np.int64).reshape(-1)
+        self._cache: dict = {}
+
+    @classmethod
+    def from_arrays(cls, rows, cols, counts, key_sizes, response_sizes) -> "Contingency":
+        """From the arrays themselves (cells must be distinct and non-empty)."""
+        t = cls.__new__(cls)
+        t.rows = np.asarray(rows, np.int64)
+        t.cols = np.asarray(cols, np.int64)
+        t.counts = np.asarray(counts, np.int64)
+        t.key_sizes = np.asarray(key_sizes, np.int64)
+        t.response_sizes = np.asarray(response_sizes, np.int64)
+        t._cache = {}
+        return t
 
     @classmethod
     def from_partitions(cls, key: Iterable[Iterable[Hashable]],
@@ -158,15 +183,15 @@ class Contingency:
         where: dict[Hashable, int] = {}
         key_sizes: list[int] = []
         for i, cls_ in enumerate(key):
-            n = 0
+            before = len(where)
             for m in cls_:
-                if m not in where:
-                    where[m] = i
-                    n += 1
-            key_sizes.append(n)
+                where.setdefault(m, i)
+            key_sizes.append(len(where) - before)
         seen: set[Hashable] = set()
         response_sizes: list[int] = []
-        pairs = []
+        rows: list[int] = []
+        cols: list[int] = []
+        get = where.get
         for j, cls_ in enumerate(response):
             n = 0
             for m in cls_:
@@ -174,81 +199,114 @@ class Contingency:
                     continue
                 seen.add(m)
                 n += 1
-                i = where.get(m)
+                i = get(m)
                 if i is not None:
-                    pairs.append((i, j))
+                    rows.append(i)
+                    cols.append(j)
             response_sizes.append(n)
-        return cls(key_sizes, response_sizes, dict(Counter(pairs)))
+        return cls.from_pairs(rows, cols, key_sizes, response_sizes)
 
-    # -- derived quantities -------------------------------------------------------------
-    @cached_property
+    @classmethod
+    def from_pairs(cls, rows, cols, key_sizes, response_sizes) -> "Contingency":
+        """From one (key class, response class) pair per matched mention."""
+        n_response = max(len(response_sizes), 1)
+        codes = np.asarray(rows, np.int64) * n_response + np.asarray(cols, np.int64)
+        cells, counts = np.unique(codes, return_counts=True)
+        return cls.from_arrays(cells // n_response, cells % n_response, counts.astype(np.int64),
+                               key_sizes, response_sizes)
+
+    # -- views ------------------------------------------------------------------------------
+    @property
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(rows, cols, counts, key sizes, response sizes) as int64 arrays."""
-        if self.cells:
-            rows, cols = (np.fromiter(x, np.int64, len(self.cells)) for x in zip(*self.cells))
-            vals = np.fromiter(self.cells.values(), np.int64, len(self.cells))
-        else:
-            rows = cols = vals = np.zeros(0, np.int64)
-        return rows, cols, vals, np.asarray(self.key_sizes, np.int64), np.asarray(self.response_sizes, np.int64)
+        """(rows, cols, counts, key sizes, response sizes)."""
+        return self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes
 
     @property
+    def cells(self) -> dict[tuple[int, int], int]:
+        """``{(i, j): |K_i ∩ R_j|}`` for the non-empty cells."""
+        return dict(zip(zip(self.rows.tolist(), self.cols.tolist()), self.counts.tolist()))
+
+    def __repr__(self) -> str:
+        return (f"Contingency(key_sizes={self.key_sizes.tolist()}, "
+                f"response_sizes={self.response_sizes.tolist()}, cells={self.cells})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Contingency):
+            return NotImplemented
+        return (self.key_sizes.tolist() == other.key_sizes.tolist()
+                and self.response_sizes.tolist() == other.response_sizes.tolist()
+                and self.cells == other.cells)
+
+    def __getstate__(self):
+        return (self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes)
+
+    def __setstate__(self, state) -> None:
+        self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes = state
+        self._cache = {}
+
+    # -- derived quantities -------------------------------------------------------------
+    @property
     def n_key(self) -> int:
-        return sum(self.key_sizes)
+        return int(self.key_sizes.sum())
 
     @property
     def n_response(self) -> int:
-        return sum(self.response_sizes)
+        return int(self.response_sizes.sum())
 
     @property
     def matched(self) -> int:
         """Mentions in both key and response."""
-        return sum(self.cells.values())
+        return int(self.counts.sum())
 
-    def key_matched(self) -> list[int]:
-        out = [0] * len(self.key_sizes)
-        for (i, _), n in self.cells.items():
-            out[i] += n
-        return out
+    def key_matched(self) -> np.ndarray:
+        """Per key class, its mentions that the response has."""
+        return np.bincount(self.rows, weights=self.counts, minlength=len(self.key_sizes)).astype(np.int64)
 
-    def response_matched(self) -> list[int]:
-        out = [0] * len(self.response_sizes)
-        for (_, j), n in self.cells.items():
-            out[j] += n
-        return out
+    def response_matched(self) -> np.ndarray:
+        """Per response class, its mentions that the key has."""
+        return np.bincount(self.cols, weights=self.counts, minlength=len(self.response_sizes)).astype(np.int64)
 
     def transposed(self) -> "Contingency":
         """The same table with key and response swapped."""
-        return Contingency(self.response_sizes, self.key_sizes, {(j, i): n for (i, j), n in self.cells.items()})
+        return Contingency.from_arrays(self.cols, self.rows, self.counts, self.response_sizes, self.key_sizes)
+
+    def with_response_sizes(self, sizes) -> "Contingency":
+        """The same cells with other response class sizes (fewer twinless mentions)."""
+        return Contingency.from_arrays(self.rows, self.cols, self.counts, self.key_sizes, sizes)
 
     @classmethod
     def union(cls, tables: "Iterable[Contingency]") -> "Contingency":
         """The disjoint union of several tables (a corpus seen as one document)."""
-        key_sizes: list[int] = []
-        response_sizes: list[int] = []
-        cells: dict[tuple[int, int], int] = {}
-        for t in tables:
-            ko, ro = len(key_sizes), len(response_sizes)
-            key_sizes += t.key_sizes
-            response_sizes += t.response_sizes
-            for (i, j), n in t.cells.items():
-                cells[(i + ko, j + ro)] = n
-        return cls(key_sizes, response_sizes, cells)
+        tables = list(tables)
+        if not tables:
+            return cls([], [])
+        k_off = np.cumsum([0] + [len(t.key_sizes) for t in tables[:-1]])
+        r_off = np.cumsum([0] + [len(t.response_sizes) for t in tables[:-1]])
+        return cls.from_arrays(
+            np.concatenate([t.rows + o for t, o in zip(tables, k_off)]),
+            np.concatenate([t.cols + o for t, o in zip(tables, r_off)]),
+            np.concatenate([t.counts for t in tables]),
+            np.concatenate([t.key_sizes for t in tables]),
+            np.concatenate([t.response_sizes for t in tables]))
 
     def extended(self) -> "Contingency":
         """DEF.19 of seed 000: twinless mentions become singleton classes on the other side,
         so that both partitions cover E = E_K ∪ E_R."""
-        key_sizes = list(self.key_sizes)
-        response_sizes = list(self.response_sizes)
-        cells = dict(self.cells)
-        for i, (size, matched) in enumerate(zip(self.key_sizes, self.key_matched())):
-            for _ in range(size - matched):
-                response_sizes.append(1)
-                cells[(i, len(response_sizes) - 1)] = 1
-        for j, (size, matched) in enumerate(zip(self.response_sizes, self.response_matched())):
-            for _ in range(size - matched):
-                key_sizes.append(1)
-                cells[(len(key_sizes) - 1, j)] = 1
-        return Contingency(key_sizes, response_sizes, cells)
+        cached = self._cache.get("extended")
+        if cached is not None:
+            return cached
+        nk, nr = len(self.key_sizes), len(self.response_sizes)
+        twinless_key = self.key_sizes - self.key_matched()
+        twinless_response = self.response_sizes - self.response_matched()
+        tk, tr = int(twinless_key.sum()), int(twinless_response.sum())
+        table = Contingency.from_arrays(
+            np.concatenate([self.rows, np.repeat(np.arange(nk), twinless_key), nk + np.arange(tr)]),
+            np.concatenate([self.cols, nr + np.arange(tk), np.repeat(np.arange(nr), twinless_response)]),
+            np.concatenate([self.counts, np.ones(tk + tr, np.int64)]),
+            np.concatenate([self.key_sizes, np.ones(tr, np.int64)]),
+            np.concatenate([self.response_sizes, np.ones(tk, np.int64)]))
+        self._cache["extended"] = table
+        return table
 
 
 def partition_sizes(partition: Sequence[Sequence[Hashable]]) -> list[int]:

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import zip_longest
+
+import numpy as np
 
 from .base import Value
 from ._table import as_table
 
 
-def _profiles(key, response):
+def _profiles(key, response) -> tuple[np.ndarray, np.ndarray, int]:
+    """Class sizes of the extended partitions, largest first, padded with zeros to
+    the same length, and |E|."""
     t = as_table(key, response).extended()
-    k = sorted((s for s in t.key_sizes if s), reverse=True)
-    r = sorted((s for s in t.response_sizes if s), reverse=True)
-    pairs = list(zip_longest(k, r, fillvalue=0))
-    return pairs, t.n_key
+    k = np.sort(t.key_sizes[t.key_sizes > 0])[::-1]
+    r = np.sort(t.response_sizes[t.response_sizes > 0])[::-1]
+    n = max(len(k), len(r))
+    k = np.concatenate([k, np.zeros(n - len(k), np.int64)])
+    r = np.concatenate([r, np.zeros(n - len(r), np.int64)])
+    return k, r, t.n_key
 
 
 def dmt(key, response=None) -> Value:
@@ -25,10 +30,10 @@ def dmt(key, response=None) -> Value:
     (1, ..., 1); the printed DEF.18 lost it, the worked example (8/32, DMT = 75%)
     fixes it. DMT = 1 when |E| ≤ 1.
     """
-    pairs, e = _profiles(key, response)
+    k, r, e = _profiles(key, response)
     if e <= 1:
         return Value(Fraction(1))
-    return Value(1 - Fraction(sum(abs(a - b) for a, b in pairs), 2 * (e - 1)))
+    return Value(1 - Fraction(int(np.abs(k - r).sum()), 2 * (e - 1)))
 
 
 def d_err(key, response=None) -> Value:
@@ -45,12 +50,13 @@ def d_err(key, response=None) -> Value:
     of seed 000 Table 3 for its fully specified examples 1-3 (p, r, p); the printed
     magnitudes (34, 41, 51) come from an unpublished formula and are not reproduced.
     """
-    pairs, _ = _profiles(key, response)
-    white = [(pos, a - b) for pos, (a, b) in enumerate(pairs, 1) if a > b]
-    dark = [(pos, b - a) for pos, (a, b) in enumerate(pairs, 1) if b > a]
-    if not white or not dark:
+    k, r, _ = _profiles(key, response)
+    position = np.arange(1, len(k) + 1, dtype=np.int64)
+    white = np.maximum(k - r, 0)  # where the key class is larger
+    dark = np.maximum(r - k, 0)  # where the response class is larger
+    if not white.any() or not dark.any():
         return Value(Fraction(0), "-")
-    mean_w = Fraction(sum(p * w for p, w in white), sum(w for _, w in white))
-    mean_d = Fraction(sum(p * w for p, w in dark), sum(w for _, w in dark))
-    n = len(pairs)
+    mean_w = Fraction(int((position * white).sum()), int(white.sum()))
+    mean_d = Fraction(int((position * dark).sum()), int(dark.sum()))
+    n = len(k)
     return Value(abs(mean_d - mean_w) / (n - 1), "r" if mean_w < mean_d else "p")

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import math
+import numpy as np
 
 from .base import Value
 from ._table import as_table
 
 
-def _entropy(sizes, total) -> float:
-    return -sum(s / total * math.log(s / total) for s in sizes if s)
+def _entropy(sizes: np.ndarray, total: int) -> float:
+    p = sizes[sizes > 0] / total
+    return float(-(p * np.log(p)).sum())
 
 
 def information(key, response=None) -> tuple[Value, Value]:
@@ -20,13 +21,14 @@ def information(key, response=None) -> tuple[Value, Value]:
     Natural logarithms (the base cancels out).
     """
     t = as_table(key, response).extended()
+    rows, cols, vals, ks, rs = t.arrays
     e = t.n_key
     if e == 0:
         return Value(1.0), Value(1.0)
-    hk = _entropy(t.key_sizes, e)
-    hr = _entropy(t.response_sizes, e)
-    h_k_given_r = -sum(n / e * math.log(n / t.response_sizes[j]) for (i, j), n in t.cells.items())
-    h_r_given_k = -sum(n / e * math.log(n / t.key_sizes[i]) for (i, j), n in t.cells.items())
+    hk = _entropy(ks, e)
+    hr = _entropy(rs, e)
+    h_k_given_r = float(-(vals / e * np.log(vals / rs[cols])).sum())
+    h_r_given_k = float(-(vals / e * np.log(vals / ks[rows])).sum())
     hrs = 1.0 if hr == 0 else max(0.0, (hr - h_r_given_k) / hr)
     hps = 1.0 if hk == 0 else max(0.0, (hk - h_k_given_r) / hk)
     return Value(hrs), Value(hps)

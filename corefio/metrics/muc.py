@@ -15,6 +15,6 @@ def muc(key, response=None) -> Score:
     scorer.pl, a zero denominator gives 0 (seed 000 sets MRS = 1 instead).
     """
     t = as_table(key, response)
-    correct = t.matched - len(t.cells)
-    return Score(correct, sum(s - 1 for s in t.key_sizes if s),
-                 correct, sum(s - 1 for s in t.response_sizes if s))
+    correct = t.matched - len(t.counts)
+    ks, rs = t.key_sizes, t.response_sizes
+    return Score(correct, int((ks[ks > 0] - 1).sum()), correct, int((rs[rs > 0] - 1).sum()))

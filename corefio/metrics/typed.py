@@ -40,11 +40,11 @@ information the earliest mention is dominant.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..model import Document, Markable
 from .base import harmonic, ratio
 
 CLASSES = ("TP", "WT", "WL", "WTL", "FN", "FP")
@@ -102,10 +102,11 @@ class TypedResult:
     by_class: dict[str, TypedCounts] = field(default_factory=dict)
     by_type: dict[str, TypedCounts] = field(default_factory=dict)
 
-    def add(self, code: str, name: str) -> None:
+    def add(self, code: str, name: str, n: int = 1) -> None:
+        """Count ``n`` annotations of type ``code`` in class ``name`` (TP, WT, ...)."""
         cls = code[:1] or "?"
-        self.by_class.setdefault(cls, TypedCounts()).add(name)
-        self.by_type.setdefault(code or "?", TypedCounts()).add(name)
+        self.by_class.setdefault(cls, TypedCounts()).add(name, n)
+        self.by_type.setdefault(code or "?", TypedCounts()).add(name, n)
 
     def __add__(self, other: "TypedResult") -> "TypedResult":
         out = TypedResult()
@@ -146,105 +147,113 @@ def macro_average(counts: Iterable[TypedCounts], k: Sequence[Fraction] = DEFAULT
 
 
 # -- annotations from documents ----------------------------------------------------------------
-def _pos_of(doc: Document, m: Markable) -> list[str]:
-    attrs = doc.tokens.attributes
-    column = next((attrs[name] for name in ("pos", "xpos", "upos") if name in attrs), None)
-    if column is None:
-        return []
-    return [column[i] or "" for a, b in m.spans for i in range(a, b + 1)]
+_NO_ATTRIBUTES: dict = {}
 
 
-def _kind(doc: Document, m: Markable, type_attr: str) -> str:
+def _is_flagged(value: object) -> bool:
+    return value in (True, "true", "True", "1", 1, "yes")
+
+
+def _tokens(spans) -> list[int]:
+    return [i for a, b in spans for i in range(a, b + 1)]
+
+
+def _mention_kind(code: str, spans, pos: Sequence[str | None] | None) -> str:
     """proper | np | ellipsis | pronoun (pronouns and adverbs cannot be dominant)."""
-    code = str(m.attributes.get(type_attr, "") or "")
     cls = code[:1]
     if cls in ("p", "a"):
         return "pronoun"
     if cls == "e":
         return "ellipsis"
-    pos = _pos_of(doc, m)
-    if pos and all(p in PRONOUN_POS for p in pos):
-        return "pronoun"
-    if pos and any(p in PROPER_POS for p in pos):
-        return "proper"
-    if cls == "d" and not pos:
-        return "proper"
-    return "np"
+    if pos is not None:
+        if len(spans) == 1:
+            a, b = spans[0]
+            tags = set(pos[a:b + 1])
+        else:
+            tags = {pos[i] for i in _tokens(spans)}
+        if tags <= PRONOUN_POS:
+            return "pronoun"
+        return "proper" if tags & PROPER_POS else "np"
+    return "proper" if cls == "d" else "np"
 
 
-def choose_dominant(doc: Document, chain: list[Markable], type_attr: str = "coref_type",
-                    dominant_attr: str = "dominant") -> Markable:
-    """The dominant mention of a chain: the flagged one, else the paper's rule (§4.2)."""
-    flagged = [m for m in chain if m.attributes.get(dominant_attr) in (True, "true", "True", "1", 1, "yes")]
+def choose_dominant(chain: Sequence[tuple], attributes: Sequence[dict], forms: Sequence[str],
+                    pos: Sequence[str | None] | None = None, type_attr: str = "coref_type",
+                    dominant_attr: str = "dominant") -> int:
+    """The index in ``chain`` (mention spans) of its dominant mention: the flagged one,
+    else the paper's rule (§4.2, see the module docstring)."""
+    flagged = [k for k, a in enumerate(attributes) if a and _is_flagged(a.get(dominant_attr))]
     if flagged:
-        return min(flagged, key=lambda m: m.spans)
-    kinds = {m.id: _kind(doc, m, type_attr) for m in chain}
-    eligible = [m for m in chain if kinds[m.id] != "pronoun"]
+        return min(flagged, key=lambda k: chain[k])
+    kinds = [_mention_kind(str(a.get(type_attr, "") or "") if a else "", spans, pos)
+             for spans, a in zip(chain, attributes)]
+    eligible = [k for k, kind in enumerate(kinds) if kind != "pronoun"]
     if not eligible:
-        return min(chain, key=lambda m: m.spans)
-    proper = [m for m in eligible if kinds[m.id] == "proper"]
-    forms = doc.tokens.forms
+        return min(range(len(chain)), key=lambda k: chain[k])
+    proper = [k for k in eligible if kinds[k] == "proper"]
+    if not proper:
+        return min(eligible, key=lambda k: (3 if kinds[k] == "np" else 4, chain[k]))
+    abbreviated = {k for k in proper if any(_ABBREVIATION.match(forms[i]) for i in _tokens(chain[k]))}
+    length = {k: sum(b - a + 1 for a, b in chain[k]) for k in proper}
+    longest = max((length[k] for k in proper if k not in abbreviated), default=0)
 
-    def tokens(m: Markable) -> list[str]:
-        return [forms[i] for a, b in m.spans for i in range(a, b + 1)]
-
-    abbreviated = {m.id for m in proper if any(_ABBREVIATION.match(t) for t in tokens(m))}
-    longest = max((len(tokens(m)) for m in proper if m.id not in abbreviated), default=0)
-
-    def rank(m: Markable) -> tuple:
-        kind = kinds[m.id]
+    def rank(k: int) -> tuple:
+        kind = kinds[k]
         if kind == "proper":
-            if m.id in abbreviated:
-                level = 1
-            elif len(tokens(m)) == longest:
-                level = 0
-            else:
-                level = 2
+            level = 1 if k in abbreviated else 0 if length[k] == longest else 2
         elif kind == "np":
             level = 3
         else:
             level = 4
-        return (level, m.spans)
+        return (level, chain[k])
 
     return min(eligible, key=rank)
 
 
-def annotations(doc: Document, type_attr: str = "coref_type", dominant_attr: str = "dominant"):
-    """{referent spans: (dominant spans, type code, chain id)} and {spans: chain id}."""
+def annotations(doc, type_attr: str = "coref_type", dominant_attr: str = "dominant"):
+    """{referent spans: (dominant spans, type code)} and {spans: chain number} of a
+    :class:`~corefio.model.Document` or :class:`~corefio.model.MentionChains`."""
+    view = doc.mention_chains()
     out: dict[tuple, tuple[tuple, str]] = {}
     chain_of: dict[tuple, int] = {}
-    for c, chain in enumerate(doc.chains()):
-        for m in chain:
-            chain_of.setdefault(m.spans, c)
+    all_attrs = view.attributes
+    for c, chain in enumerate(view.chains):
+        for spans in chain:
+            chain_of.setdefault(spans, c)
         if len(chain) < 2:
             continue
-        dominant = choose_dominant(doc, chain, type_attr, dominant_attr)
-        for m in chain:
-            if m is not dominant and m.spans != dominant.spans:
-                out.setdefault(m.spans, (dominant.spans, str(m.attributes.get(type_attr, "") or "")))
+        attrs = all_attrs[c] if all_attrs is not None else [_NO_ATTRIBUTES] * len(chain)
+        dominant = chain[choose_dominant(chain, attrs, view.forms, view.pos, type_attr, dominant_attr)]
+        for spans, a in zip(chain, attrs):
+            if spans != dominant:
+                out.setdefault(spans, (dominant, str(a.get(type_attr, "") or "") if a else ""))
     return out, chain_of
 
 
-def typed_evaluation(key: Document, response: Document, type_attr: str = "coref_type",
+def typed_evaluation(key, response, type_attr: str = "coref_type",
                      dominant_attr: str = "dominant") -> TypedResult:
-    """Classify every annotation of one document pair (seed 004 §4.3)."""
+    """Classify every annotation of one document pair (seed 004 §4.3); documents or
+    :class:`~corefio.model.MentionChains`."""
     gold, gold_chain = annotations(key, type_attr, dominant_attr)
     resp, _ = annotations(response, type_attr, dominant_attr)
-    result = TypedResult()
+    counts: Counter[tuple[str, str]] = Counter()
     for referent, (g_dom, g_type) in gold.items():
         found = resp.get(referent)
         if found is None:
-            result.add(g_type, "FN")
+            counts[(g_type, "FN")] += 1
             continue
         r_dom, r_type = found
         if r_dom == g_dom:
-            result.add(g_type, "TP" if r_type == g_type else "WT")
+            counts[(g_type, "TP" if r_type == g_type else "WT")] += 1
         elif gold_chain.get(r_dom) is not None and gold_chain.get(r_dom) == gold_chain.get(referent):
-            result.add(g_type, "WL" if r_type == g_type else "WTL")
+            counts[(g_type, "WL" if r_type == g_type else "WTL")] += 1
         else:
-            result.add(g_type, "FN")
-            result.add(r_type, "FP")
+            counts[(g_type, "FN")] += 1
+            counts[(r_type, "FP")] += 1
     for referent, (_, r_type) in resp.items():
         if referent not in gold:
-            result.add(r_type, "FP")
+            counts[(r_type, "FP")] += 1
+    result = TypedResult()
+    for (code, name), n in counts.items():
+        result.add(code, name, n)
     return result

@@ -1,0 +1,5 @@
+"""``python -m corefio``: the command line."""
+
+from .cli import main
+
+main()
