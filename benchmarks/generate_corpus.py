@@ -121,11 +121,12 @@ def perturb(mentions, rng: random.Random, sentences):
     return kept
 
 
-def generate(outdir: Path) -> tuple[Path, Path]:
+def generate(outdir: Path, docs: int = DOCS) -> tuple[Path, Path]:
+    """Write the key and the response into ``outdir`` (``docs`` documents)."""
     rng = random.Random(SEED)
     outdir.mkdir(parents=True, exist_ok=True)
     key_parts, response_parts = [], []
-    for d in range(DOCS):
+    for d in range(docs):
         name, sentences, mentions = make_document(rng, d)
         key_parts.append(render(name, sentences, mentions, rng))
         response_parts.append(render(name, sentences, perturb(mentions, rng, sentences), rng))

@@ -17,6 +17,7 @@ from .errors import (
     OutputError,
     StrictModeError,
     UnknownFormatError,
+    UsageError,
     UnsafeInputError,
 )
 from .chains import BRIDGING, COREFERENCE, SPLIT_ANTECEDENT, MentionChains
@@ -28,7 +29,7 @@ __all__ = [
     "BRIDGING", "COREFERENCE", "SPLIT_ANTECEDENT", "Capabilities", "Corpus", "CorefioError",
     "Diagnostic", "Document", "DocumentMismatchError", "Entity", "FormatError", "FormatSpec",
     "Link", "LossError", "Markable", "MentionChains", "ModelError", "OutputError", "Report", "Sentence",
-    "StrictModeError", "Tokens", "UnknownFormatError", "UnsafeInputError", "all_formats",
+    "StrictModeError", "Tokens", "UnknownFormatError", "UnsafeInputError", "UsageError", "all_formats",
     "convert", "dumps", "get_format", "read", "register", "validate", "write", "score",
 ]
 

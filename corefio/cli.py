@@ -5,7 +5,7 @@ Exit codes (documented in README.md):
 == =====================================================================================
 0  success
 1  internal error (a bug: please report it; set COREFIO_DEBUG=1 for the traceback)
-2  usage error: bad option, unknown format name, format that cannot be guessed
+2  usage error: bad option, unknown format or metric name, format that cannot be guessed
 3  input error: missing or unreadable file, malformed or unsafe input, documents of key
    and response that do not match
 4  validation failed (``validate`` found errors, or warnings under ``--strict``)

@@ -56,10 +56,14 @@ class FormatError(CorefioError):
     """Input that does not follow its format (malformed bracket, unclosed mention...)."""
 
 
-class UnknownFormatError(CorefioError):
-    """A format name, extension or file content that no registered format claims."""
+class UsageError(CorefioError):
+    """A bad request: an unknown metric or option value (exit code 2, like a bad option)."""
 
     exit_code = 2
+
+
+class UnknownFormatError(UsageError):
+    """A format name, extension or file content that no registered format claims."""
 
 
 class UnsafeInputError(FormatError):

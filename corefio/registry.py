@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import UnknownFormatError
+from .errors import CorefioError, UnknownFormatError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .diagnostics import Report
@@ -143,6 +143,8 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
     """Choose a format for ``path`` from its extension, sniffing when ambiguous."""
     _ensure_loaded()
     path = Path(path)
+    if not for_writing and not path.exists():
+        raise CorefioError(f"no such file: {path}", file=path)
     matches = _extension_matches(path.name)
     if matches:
         best = max(m[0] for m in matches)

@@ -36,7 +36,7 @@ from typing import Any
 
 from . import metrics as M
 from .diagnostics import Report
-from .errors import CorefioError, DocumentMismatchError
+from .errors import DocumentMismatchError, UsageError
 from .files import gc_paused
 from .metrics.base import BlancScore, Contingency, Score, Value
 from .metrics.typed import DEFAULT_COEFFICIENTS, TypedResult, macro_average, micro_average, typed_evaluation
@@ -84,7 +84,9 @@ DEFAULT_METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", 
 
 
 def resolve_metrics(names: Iterable[str]) -> list[str]:
-    """Expand ``all`` and check names; keep the order of METRICS."""
+    """Expand ``all`` and ``default``, check names, add what is always reported
+    (mention identification) or needed (``conll`` needs muc, bcub, ceafe); keep the
+    order of :data:`METRICS`."""
     wanted: set[str] = set()
     for name in names:
         for part in name.split(","):
@@ -98,9 +100,10 @@ def resolve_metrics(names: Iterable[str]) -> list[str]:
             elif part in METRICS:
                 wanted.add(part)
             else:
-                raise CorefioError(f"unknown metric {part!r}; known: all, default, {', '.join(METRICS)}")
+                raise UsageError(f"unknown metric {part!r}; known: all, default, {', '.join(METRICS)}")
     if "conll" in wanted:
         wanted |= {"muc", "bcub", "ceafe"}
+    wanted.add("mentions")  # always reported, as scorer.pl reports it with every metric
     return [m for m in METRICS if m in wanted]
 
 

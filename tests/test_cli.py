@@ -1,0 +1,150 @@
+"""CLI transcripts: what each command prints and its documented exit code."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import DATA, SAMPLES
+
+KEY, RESPONSE = SAMPLES / "key.raf.xml", SAMPLES / "response.raf.xml"
+CASES = DATA / "scorer-testcases" / "DataFiles"
+
+
+def test_formats_lists_every_format_with_capabilities(cli):
+    result = cli("formats")
+    assert result.exit_code == 0
+    for name in ("raf", "conll", "conllu", "jsonlines"):
+        assert name in result.output
+    data = json.loads(cli("formats", "--format", "json").output)
+    conll = next(f for f in data if f["name"] == "conll")
+    assert ".v4_gold_conll" in conll["extensions"]
+    assert conll["capabilities"]["discontinuous"] is False
+
+
+def test_info_counts_what_a_file_holds(cli):
+    result = cli("info", KEY)
+    assert result.exit_code == 0
+    assert "116 tokens" in result.output and "17 markables" in result.output
+    data = json.loads(cli("info", RESPONSE, "--format", "json").output)
+    (document,) = data[0]["documents"]
+    assert (document["markables"], document["chains"]) == (17, 3)
+
+
+def test_convert_writes_the_target_and_reports_losses(cli, tmp_path):
+    target, log = tmp_path / "key.conll", tmp_path / "log.json"
+    result = cli("convert", KEY, target, "--log", log)
+    assert result.exit_code == 0, result.output
+    assert target.read_text().startswith("#begin document (peaks); part 000")
+    codes = {d["code"] for d in json.loads(log.read_text())}
+    assert "loss.link-structure" in codes  # reflinks become chains: the link layout is lost
+    assert "kind(s) of loss reported" in result.output
+
+
+def test_strict_convert_refuses_a_loss_and_writes_nothing(cli, tmp_path):
+    target = tmp_path / "key.conll"
+    result = cli("convert", KEY, target, "--strict")
+    assert result.exit_code == 5
+    assert "loss" in result.output
+    assert not target.exists()
+
+
+def test_an_input_is_never_overwritten(cli, tmp_path):
+    source = tmp_path / "key.raf.xml"
+    source.write_bytes(KEY.read_bytes())
+    result = cli("convert", source, source)
+    assert result.exit_code == 6
+    assert source.read_bytes() == KEY.read_bytes()
+
+
+def test_unknown_format_is_a_usage_error(cli, tmp_path):
+    result = cli("convert", KEY, tmp_path / "out.txt", "--to", "nope")
+    assert result.exit_code == 2
+    assert "nope" in result.output
+
+
+def test_missing_file_is_an_input_error(cli, tmp_path):
+    result = cli("info", tmp_path / "missing.xml")
+    assert result.exit_code == 3
+    assert "no such file" in result.output
+
+
+def test_broken_conll_names_file_and_line(cli, tmp_path):
+    broken = tmp_path / "broken.conll"
+    broken.write_text("#begin document (d); part 000\nd\t0\t0\tHello\t(1\nd\t0\t1\tworld\t2)\n\n#end document\n")
+    result = cli("info", broken)
+    assert result.exit_code == 3
+    assert f"{broken}:3" in result.output and "closer 2)" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_validate_passes_a_good_file_and_fails_a_bad_one(cli, tmp_path):
+    assert cli("validate", KEY).exit_code == 0
+    bad = tmp_path / "bad.raf.xml"
+    bad.write_text(KEY.read_text().replace('target="markable_1"', 'target="markable_999"', 1))
+    result = cli("validate", bad)
+    assert result.exit_code == 4
+    assert "INVALID" in result.output
+    data = json.loads(cli("validate", bad, "--format", "json").output)
+    assert data[0]["valid"] is False
+
+
+def test_score_prints_reference_style_totals(cli):
+    result = cli("score", CASES / "TC-A.key", CASES / "TC-A-2.response", "-m", "muc")
+    assert result.exit_code == 0
+    assert "Coreference: Recall: (1 / 3) 33.33%\tPrecision: (1 / 1) 100%\tF1: 50%" in result.output
+
+
+def test_score_json_csv_and_output_file(cli, tmp_path):
+    data = json.loads(cli("score", KEY, RESPONSE, "--format", "json", "--per-document").output)
+    assert data["corpus"]["muc"]["recall"]["num"] == 11
+    assert list(data["documents"]) == ["peaks (part 000)"]
+    csv_text = cli("score", KEY, RESPONSE, "--format", "csv", "-m", "bcub").output
+    assert csv_text.splitlines()[0].startswith("document,metric,recall_num")
+    out = tmp_path / "scores.json"
+    assert cli("score", KEY, RESPONSE, "--format", "json", "-o", out).exit_code == 0
+    assert json.loads(out.read_text())["corpus"]["mentions"]["f1"] == 1.0
+
+
+def test_score_with_mismatched_documents_is_an_input_error(cli, tmp_path):
+    other = tmp_path / "other.conll"
+    other.write_text((CASES / "TC-A-1.response").read_text().replace("(LuoTestCase)", "(Other)"))
+    result = cli("score", CASES / "TC-A.key", other)
+    assert result.exit_code == 3
+    assert "LuoTestCase" in result.output and "--allow-missing" in result.output
+
+
+def test_score_unknown_metric_is_a_usage_error(cli):
+    result = cli("score", KEY, RESPONSE, "-m", "mucc")
+    assert result.exit_code == 2
+    assert "unknown metric 'mucc'" in result.output
+
+
+def test_score_strict_fails_on_a_warning(cli):
+    # A9 repeats a response mention: a warning, scored anyway; --strict refuses
+    assert cli("score", CASES / "TC-A.key", CASES / "TC-A-9.response").exit_code == 0
+    result = cli("score", CASES / "TC-A.key", CASES / "TC-A-9.response", "--strict")
+    assert result.exit_code == 5
+
+
+def test_view_writes_a_page(cli, tmp_path):
+    page = tmp_path / "page.html"
+    result = cli("view", KEY, "-o", page)
+    assert result.exit_code == 0
+    assert "The western peak" in page.read_text()
+
+
+def test_the_console_entry_point_passes_exit_codes_and_flushes(tmp_path):
+    """``python -m corefio`` ends with os._exit: output must still be complete."""
+    env = dict(os.environ)
+    ok = subprocess.run([sys.executable, "-m", "corefio", "score", str(KEY), str(RESPONSE), "--format", "json"],
+                        capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert ok.returncode == 0
+    assert json.loads(ok.stdout)["corpus"]["mentions"]["f1"] == 1.0
+    bad = subprocess.run([sys.executable, "-m", "corefio", "info", str(Path(tmp_path) / "none.xml")],
+                         capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert bad.returncode == 3
+    assert bad.stderr.startswith("corefio: error: ")
