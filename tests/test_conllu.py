@@ -178,3 +178,16 @@ def test_same_entity_crossing_mentions_are_reported_as_loss():
     text = conllu.dumps(Corpus(documents=[doc2]), report=report)
     assert "loss.entity-crossing" not in report.codes()
     assert [m.spans for m in conllu.loads(text).documents[0].markables] == [((0, 3),), ((1, 2),)]
+
+
+def test_interleaved_discontinuous_mentions_of_one_entity_are_reported_as_loss():
+    """Found by hypothesis: parts of two discontinuous mentions of one entity alternate
+    (a1 b1 a2 b2); CorefUD's [1/2] [2/2] markers cannot say which part goes with which."""
+    doc = Document(name="x", tokens=Tokens(forms=list("abcd")),
+                   markables=[Markable(id="m1", spans=((1, 1), (3, 3)), entity="e1"),
+                              Markable(id="m2", spans=((0, 0), (2, 2)), entity="e1")])
+    report = Report()
+    text = conllu.dumps(Corpus(documents=[doc]), report=report)
+    back = conllu.loads(text).documents[0]
+    assert sorted(m.spans for m in back.markables) != sorted(m.spans for m in doc.markables)
+    assert "loss.entity-crossing" in report.codes()

@@ -362,9 +362,14 @@ class _Reader:
             if p.columns is None:
                 columns = [columns[form_index]] + ([columns[pos_index]] if pos_index is not None else []) + [cells]
             pos_column = columns[1] if pos_index is not None else None
-        slots, multi = self.parse_coref(p, cells)
         if self.chains:
-            return self.mention_chains(p, columns[0] if n else [], pos_column, slots)
+            groups = chain_groups(cells)
+            if groups is None:  # something unusual: the full parser explains it
+                groups = {}
+                for label, a, e, _, _ in self.parse_coref(p, cells)[0]:
+                    groups.setdefault(label, []).append(((a, e),))
+            return self.mention_chains(p, columns[0] if n else [], pos_column, groups)
+        slots, multi = self.parse_coref(p, cells)
         # sentences (mentions-only mode: none, scoring does not use them)
         sentences = []
         first = 0
@@ -410,16 +415,12 @@ class _Reader:
         except ModelError as exc:  # pragma: no cover - the reader builds valid documents
             raise self.error(str(exc), p.header_line) from None
 
-    def mention_chains(self, p: _Parsed, forms: list[str], pos: list[str] | None, slots: list) -> MentionChains:
+    def mention_chains(self, p: _Parsed, forms: list[str], pos: list[str] | None,
+                       groups: dict[str, list[tuple]]) -> MentionChains:
         """What scoring reads, straight from the mentions (no :class:`Document` built)."""
-        groups: dict[str, list[tuple]] = {}
-        for label, a, e, _, _ in slots:
-            chain = groups.get(label)
-            if chain is None:
-                groups[label] = [((a, e),)]
-            else:
-                chain.append(((a, e),))
-        self.check_labels(p, slots)
+        if groups and not "".join(groups).isdigit():
+            example = next(label for label in groups if not label.isdigit())
+            self.dialect("conll.label-not-numeric", f"non-numeric entity labels (e.g. {example!r})", p.header_line)
         if not forms:
             self.report.warning("conll.empty-document", f"document {p.name!r} has no tokens",
                                 line=p.header_line, file=self.file)
@@ -657,6 +658,75 @@ class _Reader:
                                     file=self.file)
         metadata = {"conll.preamble": "\n".join(self._preamble)} if self._preamble else {}
         return model.Corpus._make(documents=documents, metadata=metadata)
+
+
+def chain_groups(cells: list[str]) -> dict[str, list[tuple]] | None:
+    """The chains of a coreference column, ``{label: [spans, ...]}``, labels in the order
+    :meth:`_Reader.parse_coref` creates entities (so chain order is the same); mentions
+    inside a chain in the order they close. None when a cell is unusual or the brackets
+    do not pair up: the full parser then reports the problem with its line."""
+    groups: dict[str, list[tuple]] = {}
+    opens: dict[str, list[int]] = {}
+    empty = EMPTY_VALUES
+    safe = _SAFE_LABEL.match
+    for t, cell in enumerate(cells):
+        if cell in empty:
+            continue
+        if cell[0] == "(":
+            label = cell[1:-1] if cell[-1] == ")" else cell[1:]
+            if not label.isdigit() and safe(label) is None:
+                if _several_chunks(cell, t, groups, opens) is None:
+                    return None
+                continue
+            chain = groups.get(label)
+            if chain is None:
+                chain = groups[label] = []
+            if cell[-1] == ")":
+                chain.append(((t, t),))
+            else:
+                stack = opens.get(label)
+                if stack is None:
+                    opens[label] = [t]
+                else:
+                    stack.append(t)
+        elif cell[-1] == ")":
+            label = cell[:-1]
+            stack = opens.get(label)
+            if not stack or (not label.isdigit() and safe(label) is None):
+                if _several_chunks(cell, t, groups, opens) is None:
+                    return None
+                continue
+            groups[label].append(((stack.pop(), t),))
+        elif _several_chunks(cell, t, groups, opens) is None:
+            return None
+    if any(opens.values()):
+        return None
+    return groups
+
+
+def _several_chunks(cell: str, t: int, groups: dict, opens: dict) -> dict | None:
+    """One cell with several chunks (or an odd one), updating ``groups`` and ``opens``
+    as :meth:`_Reader.parse_coref` would; None if it is malformed or unpaired."""
+    chunks = split_chunks(cell)
+    if chunks is None:
+        return None
+    for kind, label in chunks:  # entities: single-token mentions first, then openers
+        if kind == "S":
+            groups.setdefault(label, [])
+    for kind, label in chunks:
+        if kind == "O":
+            groups.setdefault(label, [])
+    for kind, label in chunks:
+        if kind == "S":
+            groups[label].append(((t, t),))
+        elif kind == "O":
+            opens.setdefault(label, []).append(t)
+        else:
+            stack = opens.get(label)
+            if not stack:
+                return None
+            groups[label].append(((stack.pop(), t),))
+    return groups
 
 
 def _canonical_cell(t: int, chunk_slots: list[list]) -> list[str]:

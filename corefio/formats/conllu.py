@@ -590,10 +590,11 @@ def _write_document(doc: model.Document, out: list[str], report: Report, canonic
 
 
 def _same_entity_overlap(doc: model.Document, labels: list[str]) -> bool:
-    """Do two mentions of one entity overlap? (Then closers may be ambiguous.)"""
+    """Do the extents of two mentions of one entity overlap (nesting, crossing, or
+    interleaved discontinuous parts)? Then closers may be ambiguous."""
     by_label: dict[str, list[tuple[int, int]]] = {}
     for k, m in enumerate(doc.markables):
-        by_label.setdefault(labels[k], []).extend(m.spans)
+        by_label.setdefault(labels[k], []).append((m.spans[0][0], m.spans[-1][1]))
     for spans in by_label.values():
         spans.sort()
         for (a1, b1), (a2, b2) in zip(spans, spans[1:]):

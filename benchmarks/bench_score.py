@@ -1,0 +1,90 @@
+"""End-to-end speed and memory of ``corefio score`` on the benchmark corpus.
+
+    python benchmarks/bench_score.py          # generates benchmarks/data/ if missing
+
+Each figure is the best of three runs of the real command line in a fresh process
+(``python -m corefio score KEY RESPONSE ...``: interpreter start, imports, reading both
+files, every metric, printing), so it is what a user waits for. Baseline: a bare Python
+read of the two files (lines split into columns and coreference brackets paired, no
+model, no metric; see bench_conll.py). Memory: the peak resident size of the scoring
+processes (the forked worker included), measured from a small parent process.
+
+Targets (issue 4, 2-core machine): ``--metric all`` in under 1 second end to end and
+under 150 MB. For context, the issue states that the Perl reference scorer needs over
+two minutes for its five metrics on this corpus and coval about 7 seconds for four.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_conll import bare_reader, best_of  # noqa: E402
+
+_RUN = """
+import resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+elapsed = time.perf_counter() - start
+if done.returncode:
+    sys.stderr.write(done.stderr.decode())
+    sys.exit(done.returncode)
+print(elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def run_score(key: Path, response: Path, options: tuple[str, ...], env: dict) -> tuple[float, float]:
+    """(seconds, peak MB) of one ``corefio score`` run, in a fresh process."""
+    command = [sys.executable, "-m", "corefio", "score", str(key), str(response), *options]
+    out = subprocess.run([sys.executable, "-c", _RUN, *command], capture_output=True, text=True,
+                         check=True, cwd=HERE.parent, env=env)
+    seconds, kb = out.stdout.split()
+    return float(seconds), int(kb) / 1024
+
+
+def best_run(key: Path, response: Path, options: tuple[str, ...], env: dict,
+             repeat: int = 3) -> tuple[float, float]:
+    runs = [run_score(key, response, options, env) for _ in range(repeat)]
+    return min(r[0] for r in runs), max(r[1] for r in runs)
+
+
+def main() -> None:
+    key = HERE / "data" / "bench_key.v4_gold_conll"
+    response = HERE / "data" / "bench_response.v4_auto_conll"
+    if not key.exists() or not response.exists():
+        from generate_corpus import generate  # type: ignore
+
+        generate(HERE / "data")
+    t_bare, (kd, rd) = best_of(lambda: (bare_reader(key), bare_reader(response)))
+    print(f"corpus: {len(kd)} documents, {sum(map(len, kd)):,} key and {sum(map(len, rd)):,} response mentions")
+    print(f"{'bare read of both files (baseline)':<44}{t_bare:7.3f} s")
+    figures = {}
+    one_process = {**os.environ, "COREFIO_WORKERS": "1"}
+    for label, options, env in (("default metrics", (), dict(os.environ)),
+                                ("--metric all", ("--metric", "all"), dict(os.environ)),
+                                ("--metric all, one process", ("--metric", "all"), one_process)):
+        seconds, mb = best_run(key, response, options, env)
+        figures[label] = (seconds, mb)
+        print(f"{'corefio score, ' + label:<44}{seconds:7.3f} s  {seconds / t_bare:5.2f}x bare read  "
+              f"peak {mb:6.1f} MB")
+    # what --metric all computes, for the record
+    out = subprocess.run([sys.executable, "-m", "corefio", "score", str(key), str(response), "-m", "all",
+                          "--format", "json"], capture_output=True, text=True, check=True, cwd=HERE.parent)
+    corpus = json.loads(out.stdout)["corpus"]
+    print(f"metrics computed by --metric all: {len(corpus)} ({', '.join(corpus)})")
+    for name in ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea"):
+        print(f"  {name:<9} F1 {100 * corpus[name]['f1']:6.2f}")
+    print(f"  {'conll':<9} F1 {100 * corpus['conll']['f1']:6.2f}")
+    seconds, mb = figures["--metric all"]
+    ok = seconds < 1 and mb < 150
+    print("target (--metric all < 1 s end to end, < 150 MB):", "met" if ok else "NOT met")
+
+
+if __name__ == "__main__":
+    main()
