@@ -555,7 +555,7 @@ class _Accumulator:
 
     @staticmethod
     def n_pairs_of(table: Contingency) -> int:
-        return max(table.n_key + table.n_response - table.matched - 1, 0)
+        return M.agreement.link_count(table)
 
     def result(self, keep_table: bool = True) -> _Share:
         names = self.names

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from typer.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
 DATA = Path(__file__).resolve().parent / "data"
+
+# Hypothesis explores at random on developers' machines; CI (.ci/run sets
+# HYPOTHESIS_PROFILE=ci) uses a fixed seed, so that every run is reproducible.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture
@@ -23,3 +30,4 @@ def cli():
         return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
 
     return run
+

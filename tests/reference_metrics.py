@@ -291,7 +291,7 @@ def kappa(key, response):
     resp_links = sum(len(c) - 1 for c in response)
     c_ = key_links - a
     b = resp_links - a
-    n = len(mentions(key) | mentions(response)) - 1
+    n = max(len(mentions(key) | mentions(response)) - 1, a + b + c_)  # d >= 0
     d = n - a - b - c_
     if n <= 0:
         return Fraction(1)

@@ -161,6 +161,16 @@ def test_seed000_no_resolution_muc_precision_follows_the_reference_scorer():
     assert M.muc(TEN_KEY, NO_RESOLUTION).precision_den == 0
 
 
+def test_kappa_stays_a_kappa_when_the_links_outnumber_the_mentions():
+    """Found by hypothesis: MUC counts a=7, b=2, c=2 with |E| - 1 = 10 would need d = -1
+    (κ = -11/9); corefio takes d = 0 and N = 11."""
+    key = [[0, 1, 2, 3, 4, 5, 6, 7, 8], [9, 10]]
+    response = [[0, 1, 2, 3, 4, 5, 6, 7, 9], [8, 10]]
+    assert M.agreement.link_count(key, response) == 11
+    p_ao, p_ah = Fraction(7, 11), Fraction(9 * 9 + 2 * 2, 121)
+    assert M.kappa(key, response).value == (p_ao - p_ah) / (1 - p_ah)
+
+
 def test_seed000_worked_numbers_in_the_text():
     t = Contingency.from_partitions(SAMPLE_KEY, SAMPLE_RESPONSE)
     assert M.muc(t).recall == Fraction(11, 13) and M.muc(t).precision == Fraction(11, 14)
