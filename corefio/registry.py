@@ -144,7 +144,7 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
     _ensure_loaded()
     path = Path(path)
     if not for_writing and not path.exists():
-        raise CorefioError(f"no such file: {path}", file=path)
+        raise CorefioError("no such file", file=path)
     matches = _extension_matches(path.name)
     if matches:
         best = max(m[0] for m in matches)
