@@ -19,6 +19,14 @@ def document_label(name: str, part: str | None) -> str:
     return name if part is None else f"{name} (part {part})"
 
 
+def document_key(name: str, part: str | None) -> tuple[str, str | None]:
+    """What documents are matched by when scoring: (name, part), numeric parts compared
+    as numbers (CoNLL ``part 0`` and ``part 000`` are the same part)."""
+    if part is not None and part.isdigit():
+        part = str(int(part))
+    return (name, part)
+
+
 def is_identity(link_type: str) -> bool:
     """True when a link of this type makes its ends corefer."""
     return link_type in IDENTITY_LINK_TYPES

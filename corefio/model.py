@@ -33,13 +33,6 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, model_validator
 
-from .errors import ModelError
-
-#: one token range: (first, last), 0-based, inclusive
-Span = tuple[int, int]
-#: attribute values are typed: the RAF writer records the type
-AttrValue = Union[StrictBool, StrictInt, StrictFloat, str]
-
 from .chains import (  # noqa: F401  (re-exported: the pydantic-free part of the model)
     BRIDGING,
     COREFERENCE,
@@ -47,9 +40,16 @@ from .chains import (  # noqa: F401  (re-exported: the pydantic-free part of the
     POS_COLUMNS,
     SPLIT_ANTECEDENT,
     MentionChains,
+    document_key,
     document_label,
     is_identity,
 )
+from .errors import ModelError
+
+#: one token range: (first, last), 0-based, inclusive
+Span = tuple[int, int]
+#: attribute values are typed: the RAF writer records the type
+AttrValue = Union[StrictBool, StrictInt, StrictFloat, str]
 
 
 _new = object.__new__
@@ -241,12 +241,8 @@ class Document(_Model):
     # -- identity ---------------------------------------------------------------------
     @property
     def key(self) -> tuple[str, str | None]:
-        """What documents are matched by when scoring: (name, part), with numeric parts
-        compared as numbers (CoNLL ``part 0`` and ``part 000`` are the same part)."""
-        part = self.part
-        if part is not None and part.isdigit():
-            part = str(int(part))
-        return (self.name, part)
+        """What documents are matched by when scoring (see :func:`document_key`)."""
+        return document_key(self.name, self.part)
 
     @property
     def label(self) -> str:

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from .errors import CorefioError, UnknownFormatError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .diagnostics import Report
     from .model import Corpus
 
 
@@ -67,7 +66,7 @@ class FormatSpec:
     #: extensions shared with other formats (sniffing decides)
     ambiguous_extensions: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
-    #: ``stream(path, *, report, strict, attributes, select, byte_range, chains, pos) ->
+    #: ``stream(path, *, report, strict, select, byte_range, chains, pos) ->
     #: Iterator[Document]``: the documents one at a time (``select``: numbers of the
     #: documents to build; ``chains=True``: :class:`~corefio.model.MentionChains` instead)
     stream: Callable[..., Any] | None = None

@@ -40,7 +40,7 @@ from .errors import DocumentMismatchError, UsageError
 from .files import gc_paused
 from .metrics.base import BlancScore, Contingency, Score, Value
 from .metrics.typed import DEFAULT_COEFFICIENTS, TypedResult, macro_average, micro_average, typed_evaluation
-from .chains import MentionChains
+from .chains import MentionChains, document_key, document_label
 from ._lazy import LazyModule
 
 #: the pydantic model, imported on first use (scoring CoNLL never needs it)
@@ -150,16 +150,6 @@ def drop_singletons(partition: Partition) -> Partition:
 
 
 # -- matching documents -------------------------------------------------------------------------
-def _normal_key(name: str, part: str | None) -> tuple[str, str | None]:
-    if part is not None and part.isdigit():
-        part = str(int(part))
-    return (name, part)
-
-
-def _label(name: str, part: str | None) -> str:
-    return name if part is None else f"{name} (part {part})"
-
-
 def match_keys(key: Sequence[tuple[str, str | None]], response: Sequence[tuple[str, str | None]],
                report: Report, allow_missing: bool = False) -> list[tuple[int, int | None]]:
     """Pair key and response documents, given as (name, part), by position.
@@ -170,10 +160,10 @@ def match_keys(key: Sequence[tuple[str, str | None]], response: Sequence[tuple[s
     exact: dict[tuple, int] = {}
     by_name: dict[str, list[int]] = {}
     for j, (name, part) in enumerate(response):
-        nk = _normal_key(name, part)
+        nk = document_key(name, part)
         if nk in exact:
             report.warning("score.duplicate-document",
-                           f"the response has two documents {_label(name, part)!r}; the first is used")
+                           f"the response has two documents {document_label(name, part)!r}; the first is used")
             continue
         exact[nk] = j
         by_name.setdefault(name, []).append(j)
@@ -181,7 +171,7 @@ def match_keys(key: Sequence[tuple[str, str | None]], response: Sequence[tuple[s
     used: set[int] = set()
     missing = []
     for i, (name, part) in enumerate(key):
-        j = exact.get(_normal_key(name, part))
+        j = exact.get(document_key(name, part))
         if j is None or j in used:
             candidates = list(by_name.get(name, []))
             if part is not None and part.isdigit():
@@ -189,14 +179,14 @@ def match_keys(key: Sequence[tuple[str, str | None]], response: Sequence[tuple[s
             candidates = [c for c in candidates if c not in used]
             j = candidates[0] if len(candidates) == 1 else None
             if j is not None:
-                report.info("score.loose-match", f"key document {_label(name, part)!r} matched with "
-                                                 f"response {_label(*response[j])!r}")
+                report.info("score.loose-match", f"key document {document_label(name, part)!r} matched with "
+                                                 f"response {document_label(*response[j])!r}")
         if j is None:
-            missing.append(_label(name, part))
+            missing.append(document_label(name, part))
         else:
             used.add(j)
         pairs.append((i, j))
-    extra = [_label(*response[j]) for j in range(len(response)) if j not in used and j in exact.values()]
+    extra = [document_label(*response[j]) for j in range(len(response)) if j not in used and j in exact.values()]
     if missing or extra:
         parts = []
         if missing:
@@ -521,8 +511,8 @@ class _Accumulator:
         self.typed = TypedResult() if "typed" in self.names else None
         self.documents: list[tuple[int, DocumentScores]] = []
 
-    def add(self, index: int, kd: model.Document | MentionChains, rd: model.Document | MentionChains | None,
-            response_partition: Partition | None = None) -> None:
+    def add(self, index: int, kd: model.Document | MentionChains,
+            rd: model.Document | MentionChains | None) -> None:
         report, options, names = self.report, self.options, self.names
         typed = self.typed is not None
         kv = kd.mention_chains(pos=typed)
@@ -530,14 +520,15 @@ class _Accumulator:
         if rd is not None:
             _check_tokens(kv, rv, report)
         kp = document_partition(kv, report, "key")
-        rp = response_partition if response_partition is not None else document_partition(rv, report, "response")
+        rp = document_partition(rv, report, "response")
         if not options["keep_singletons"]:
             kp, rp = drop_singletons(kp), drop_singletons(rp)
         table = Contingency.from_partitions(kp, rp)
         self.tables.append(table)
         if "blanc" in names:
             self.blanc = self.blanc + M.blanc(table)
-        self.n_pairs += self.n_pairs_of(table)
+        n_pairs = M.agreement.link_count(table) if "kappa" in names else 0
+        self.n_pairs += n_pairs
         typed_result = None
         if typed:
             typed_result = typed_evaluation(kv, rv, options["type_attribute"], options["dominant_attribute"])
@@ -548,14 +539,10 @@ class _Accumulator:
                 if name in _TABLE_METRICS:
                     ds.results[name] = _TABLE_METRICS[name][0](table)
             muc = ds.results.get("muc") or M.muc(table)
-            _whole_metrics(ds.results, names, table, muc, self.n_pairs_of(table))
+            _whole_metrics(ds.results, names, table, muc, n_pairs)
             if typed_result is not None:
                 ds.results["typed"] = {"typed": typed_json(typed_result, options["k"], options["scheme_classes"])}
             self.documents.append((index, ds))
-
-    @staticmethod
-    def n_pairs_of(table: Contingency) -> int:
-        return M.agreement.link_count(table)
 
     def result(self, keep_table: bool = True) -> _Share:
         names = self.names
@@ -672,34 +659,29 @@ def _score_share(job: tuple, share: list[tuple[int, tuple[int, int | None]]], in
     partner = {i: (index, j) for index, (i, j) in share}
     acc = _Accumulator(options, report)
     with gc_paused():
-        responses: dict[int, tuple] = {}
         stream = response_stream(response, report=report, chains=True, pos=typed, select=set(wanted_r),
                                  byte_range=_byte_range(response_docs, wanted_r, sizes[1]))
-        for j, doc in zip(wanted_r, stream):
-            responses[j] = (document_partition(doc, report, "response"), doc)
+        responses = dict(zip(wanted_r, stream))
         stream = key_stream(key, report=report, chains=True, pos=typed, select=set(wanted_k),
                             byte_range=_byte_range(key_docs, wanted_k, sizes[0]))
         for i, kd in zip(wanted_k, stream):
             index, j = partner[i]
-            if j is None:
-                acc.add(index, kd, None)
-            else:
-                rp, rd = responses.pop(j)
-                acc.add(index, kd, rd, response_partition=rp)
+            acc.add(index, kd, responses.pop(j) if j is not None else None)
     return acc.result(keep_table=not in_worker)
 
 
 def _whole_metrics(results: dict, names: list[str], table: Contingency | None, muc_total: Score | None,
                    n_pairs: int) -> None:
     """Measures of a document or corpus as a whole (``table``: its, or their union)."""
+    table = table if table is not None else Contingency([], [])
     if "kappa" in names:
         results["kappa"] = M.agreement.kappa_from_counts(muc_total or Score.zero(), n_pairs)
     if "info" in names:
-        results["info"] = M.information(table if table is not None else Contingency([], []))
+        results["info"] = M.information(table)
     if "dmt" in names:
-        results["dmt"] = M.dmt(table if table is not None else Contingency([], []))
+        results["dmt"] = M.dmt(table)
     if "derr" in names:
-        results["derr"] = M.d_err(table if table is not None else Contingency([], []))
+        results["derr"] = M.d_err(table)
     if "conll" in names:
         f1s = [results[m].f1 for m in ("muc", "bcub", "ceafe")]
         results["conll"] = {"f1": sum(f1s, Fraction(0)) / 3}

@@ -14,10 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ._lazy import LazyModule
+from .errors import FormatError, UnsafeInputError
 
 etree = LazyModule("lxml.etree")
-
-from .errors import FormatError, UnsafeInputError
 
 
 def _parser() -> etree.XMLParser:

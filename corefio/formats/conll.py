@@ -178,14 +178,13 @@ class _Parsed:
 
 
 class _Reader:
-    def __init__(self, file: str | None, report: Report, strict: bool, attributes: bool = True,
-                 chains: bool = False, pos: bool = False) -> None:
+    def __init__(self, file: str | None, report: Report, strict: bool, chains: bool = False,
+                 pos: bool = False) -> None:
         self.file = file
         self.report = report
         self.strict = strict
-        #: False: keep only forms and mentions (scoring); token columns and layout are skipped
-        self.attributes = attributes and not chains
-        #: build :class:`MentionChains` (forms, POS if ``pos``, chains) instead of documents
+        #: build :class:`MentionChains` (forms, POS if ``pos``, chains) instead of documents;
+        #: the other columns and the layout are then skipped
         self.chains = chains
         self.pos = pos
         self.events: list[tuple[str, str, int | None]] = []
@@ -234,11 +233,11 @@ class _Reader:
         if n < 2 or numbered(first, p.name):
             return False
         names, form_index = column_names(n, first, p.name)
-        if self.attributes:
-            wanted: list[int] | range = range(n)
-        else:
+        if self.chains:
             pos_index = self.pos_index(names)
-            wanted = [form_index] + ([pos_index] if pos_index is not None else []) + [n - 1]
+            wanted: list[int] | range = [form_index] + ([pos_index] if pos_index is not None else []) + [n - 1]
+        else:
+            wanted = range(n)
         columns: list[list[str]] = [[] for _ in wanted]
         for chunk in block.split("\n\n"):
             if not chunk or chunk[0] == "\n":
@@ -258,7 +257,7 @@ class _Reader:
         return True
 
     def pos_index(self, names: list[str]) -> int | None:
-        """The column of part-of-speech tags, when they are wanted (mentions-only mode)."""
+        """The column of part-of-speech tags, when they are wanted (chains mode)."""
         if self.pos:
             for name in POS_COLUMNS:
                 if name in names:
@@ -356,56 +355,39 @@ class _Reader:
                 self.dialect("conll.numbered-columns", "first column holds token numbers (not a document id)",
                              line_of[0] if line_of else p.header_line + 1)
         cells = columns[-1] if n else []
-        pos_column = None
-        if not self.attributes and n:
-            pos_index = self.pos_index(names)
-            if p.columns is None:
-                columns = [columns[form_index]] + ([columns[pos_index]] if pos_index is not None else []) + [cells]
-            pos_column = columns[1] if pos_index is not None else None
-        if self.chains:
-            groups = chain_groups(cells)
-            if groups is None:  # something unusual: the full parser explains it
-                groups = {}
-                for label, a, e, _, _ in self.parse_coref(p, cells)[0]:
-                    groups.setdefault(label, []).append(((a, e),))
-            return self.mention_chains(p, columns[0] if n else [], pos_column, groups)
         slots, multi = self.parse_coref(p, cells)
-        # sentences (mentions-only mode: none, scoring does not use them)
+        if n == 0:
+            self.report.warning("conll.empty-document", f"document {p.name!r} has no tokens",
+                                line=p.header_line, file=self.file)
+        if self.chains:
+            pos_index = self.pos_index(names)
+            if p.columns is not None:  # the fast path kept only forms, POS, coreference
+                form_index, pos_index = 0, (1 if pos_index is not None else None)
+            return self.mention_chains(p, columns[form_index] if n else [],
+                                       columns[pos_index] if n and pos_index is not None else None, slots)
+        self.check_labels(p, [slot[0] for slot in slots])
         sentences = []
         first = 0
-        for size, comments, inter in zip(p.sizes, p.comments, p.interleaved) if self.attributes else ():
+        for size, comments, inter in zip(p.sizes, p.comments, p.interleaved):
             sentences.append(model.Sentence._make(first=first, last=first + size - 1, id=None, comments=comments,
-                                            interleaved=inter, attributes={}))
+                                                  interleaved=inter, attributes={}))
             first += size
-        attributes: dict[str, list[str | None]] = {}
-        if not self.attributes:
-            forms = columns[0] if n else []
-        else:
-            forms = columns[form_index] if n else []
-            for i, name in enumerate(names):
-                if i != form_index:
-                    attributes[name] = columns[i] if n else []
+        forms = columns[form_index] if n else []
+        attributes: dict[str, list[str | None]] = {
+            name: (columns[i] if n else []) for i, name in enumerate(names) if i != form_index}
         markables = model.Markable._make_many(
             {"id": f"markable_{k}", "spans": ((a, e),), "entity": label, "head": None, "attributes": {}}
             for k, (label, a, e, _, _) in enumerate(slots, 1))
-        if self.attributes:  # scoring (mentions only) reports repeated spans itself
-            self.duplicates(p, markables)
-        if self.attributes:
-            metadata = self.layout_metadata(p, cells, names, multi)
-            hints = self.layout_hints(p, cells, slots, multi, metadata)
-            if hints is not None:
-                attributes[LAYOUT_HINT] = hints
-        else:
-            metadata = {}
-        if p.trailing and self.attributes:
+        self.duplicates(p, markables)
+        metadata = self.layout_metadata(p, cells, names, multi)
+        hints = self.layout_hints(p, cells, slots, multi, metadata)
+        if hints is not None:
+            attributes[LAYOUT_HINT] = hints
+        if p.trailing:
             trailing: list[str | None] = [None] * n
             for t, extra in p.trailing:
                 trailing[t] = extra
             attributes[TRAILING_HINT] = trailing
-        self.check_labels(p, slots)
-        if n == 0:
-            self.report.warning("conll.empty-document", f"document {p.name!r} has no tokens",
-                                line=p.header_line, file=self.file)
         try:
             return model.Document.build(
                 name=p.name, part=p.part, metadata=metadata,
@@ -415,20 +397,23 @@ class _Reader:
         except ModelError as exc:  # pragma: no cover - the reader builds valid documents
             raise self.error(str(exc), p.header_line) from None
 
-    def mention_chains(self, p: _Parsed, forms: list[str], pos: list[str] | None,
-                       groups: dict[str, list[tuple]]) -> MentionChains:
-        """What scoring reads, straight from the mentions (no :class:`Document` built)."""
-        if groups and not "".join(groups).isdigit():
-            example = next(label for label in groups if not label.isdigit())
-            self.dialect("conll.label-not-numeric", f"non-numeric entity labels (e.g. {example!r})", p.header_line)
-        if not forms:
-            self.report.warning("conll.empty-document", f"document {p.name!r} has no tokens",
-                                line=p.header_line, file=self.file)
+    def mention_chains(self, p: _Parsed, forms: list[str], pos: list[str] | None, slots: list) -> MentionChains:
+        """What scoring reads, straight from the mentions (no :class:`Document` built):
+        chains in the order their entity was created, as :meth:`Document.chain_indices`
+        gives them for the document this reader would build."""
+        groups: dict[str, list[tuple]] = {}
+        for label, a, e, _, _ in slots:
+            chain = groups.get(label)
+            if chain is None:
+                groups[label] = [((a, e),)]
+            else:
+                chain.append(((a, e),))
+        self.check_labels(p, list(groups))
         return MentionChains(document_label(p.name, p.part), forms, list(groups.values()), pos)
 
-    def check_labels(self, p: _Parsed, slots: list) -> None:
-        if slots and not "".join([slot[0] for slot in slots]).isdigit():
-            example = next(slot[0] for slot in slots if not slot[0].isdigit())
+    def check_labels(self, p: _Parsed, labels: list[str]) -> None:
+        if labels and not "".join(labels).isdigit():
+            example = next(label for label in labels if not label.isdigit())
             self.dialect("conll.label-not-numeric", f"non-numeric entity labels (e.g. {example!r})", p.header_line)
 
     def parse_coref(self, p: _Parsed, cells) -> tuple[list[list], list]:
@@ -660,75 +645,6 @@ class _Reader:
         return model.Corpus._make(documents=documents, metadata=metadata)
 
 
-def chain_groups(cells: list[str]) -> dict[str, list[tuple]] | None:
-    """The chains of a coreference column, ``{label: [spans, ...]}``, labels in the order
-    :meth:`_Reader.parse_coref` creates entities (so chain order is the same); mentions
-    inside a chain in the order they close. None when a cell is unusual or the brackets
-    do not pair up: the full parser then reports the problem with its line."""
-    groups: dict[str, list[tuple]] = {}
-    opens: dict[str, list[int]] = {}
-    empty = EMPTY_VALUES
-    safe = _SAFE_LABEL.match
-    for t, cell in enumerate(cells):
-        if cell in empty:
-            continue
-        if cell[0] == "(":
-            label = cell[1:-1] if cell[-1] == ")" else cell[1:]
-            if not label.isdigit() and safe(label) is None:
-                if _several_chunks(cell, t, groups, opens) is None:
-                    return None
-                continue
-            chain = groups.get(label)
-            if chain is None:
-                chain = groups[label] = []
-            if cell[-1] == ")":
-                chain.append(((t, t),))
-            else:
-                stack = opens.get(label)
-                if stack is None:
-                    opens[label] = [t]
-                else:
-                    stack.append(t)
-        elif cell[-1] == ")":
-            label = cell[:-1]
-            stack = opens.get(label)
-            if not stack or (not label.isdigit() and safe(label) is None):
-                if _several_chunks(cell, t, groups, opens) is None:
-                    return None
-                continue
-            groups[label].append(((stack.pop(), t),))
-        elif _several_chunks(cell, t, groups, opens) is None:
-            return None
-    if any(opens.values()):
-        return None
-    return groups
-
-
-def _several_chunks(cell: str, t: int, groups: dict, opens: dict) -> dict | None:
-    """One cell with several chunks (or an odd one), updating ``groups`` and ``opens``
-    as :meth:`_Reader.parse_coref` would; None if it is malformed or unpaired."""
-    chunks = split_chunks(cell)
-    if chunks is None:
-        return None
-    for kind, label in chunks:  # entities: single-token mentions first, then openers
-        if kind == "S":
-            groups.setdefault(label, [])
-    for kind, label in chunks:
-        if kind == "O":
-            groups.setdefault(label, [])
-    for kind, label in chunks:
-        if kind == "S":
-            groups[label].append(((t, t),))
-        elif kind == "O":
-            opens.setdefault(label, []).append(t)
-        else:
-            stack = opens.get(label)
-            if not stack:
-                return None
-            groups[label].append(((stack.pop(), t),))
-    return groups
-
-
 def _canonical_cell(t: int, chunk_slots: list[list]) -> list[str]:
     """How :func:`render_cell` would write the chunks of token ``t``."""
     openers, singles, closers = [], [], []
@@ -764,20 +680,16 @@ def _looks_like_token(line: str) -> bool:
 
 
 def read(path: str | Path, *, report: Report | None = None, strict: bool = False,
-         attributes: bool = True, **_: object) -> model.Corpus:
-    """Read a CoNLL-2011/2012 file (every document in it).
-
-    ``attributes=False`` keeps only word forms, sentences and mentions (what scoring
-    needs), skipping the other columns and the layout details.
-    """
+         **_: object) -> model.Corpus:
+    """Read a CoNLL-2011/2012 file (every document in it)."""
     report = report if report is not None else Report(str(path))
     text = read_text(path)
     with gc_paused():
-        return _Reader(str(path), report, strict, attributes).read(text, Path(path).name.split(".")[0])
+        return _Reader(str(path), report, strict).read(text, Path(path).name.split(".")[0])
 
 
 def iter_documents(path: str | Path, *, report: Report | None = None, strict: bool = False,
-                   attributes: bool = True, select: set[int] | None = None,
+                   select: set[int] | None = None,
                    byte_range: tuple[int, int, int, int] | None = None, chains: bool = False,
                    pos: bool = False):
     """Yield the documents of a file one at a time (memory of about one document).
@@ -790,7 +702,7 @@ def iter_documents(path: str | Path, *, report: Report | None = None, strict: bo
     reads: forms, POS tags if ``pos``, chains), which is faster.
     """
     report = report if report is not None else Report(str(path))
-    reader = _Reader(str(path), report, strict, attributes, chains=chains, pos=pos)
+    reader = _Reader(str(path), report, strict, chains=chains, pos=pos)
     reader._preamble, reader._last_doc_blank_after = [], 0
     reader.select = select
     stem = Path(path).name.split(".")[0]

@@ -11,7 +11,7 @@ denominator is 0; F1 is 0 when recall + precision is 0.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -123,17 +123,6 @@ def fraction_sum_arrays(nums: np.ndarray, dens: np.ndarray) -> Number:
     total: Number = 0
     for den, num in zip(values.tolist(), sums.tolist()):
         num = int(round(num))
-        total += Fraction(num, den) if num % den else num // den
-    return total
-
-
-def fraction_sum(pairs: Iterable[tuple[int, int]]) -> Number:
-    """Σ numerator/denominator, exact, grouping equal denominators first (fast)."""
-    by_den: dict[int, int] = {}
-    for num, den in pairs:
-        by_den[den] = by_den.get(den, 0) + num
-    total: Number = 0
-    for den, num in by_den.items():
         total += Fraction(num, den) if num % den else num // den
     return total
 
@@ -266,10 +255,6 @@ class Contingency:
         """Per response class, its mentions that the key has."""
         return np.bincount(self.cols, weights=self.counts, minlength=len(self.response_sizes)).astype(np.int64)
 
-    def transposed(self) -> "Contingency":
-        """The same table with key and response swapped."""
-        return Contingency.from_arrays(self.cols, self.rows, self.counts, self.response_sizes, self.key_sizes)
-
     def with_response_sizes(self, sizes) -> "Contingency":
         """The same cells with other response class sizes (fewer twinless mentions)."""
         return Contingency.from_arrays(self.rows, self.cols, self.counts, self.key_sizes, sizes)
@@ -307,7 +292,3 @@ class Contingency:
             np.concatenate([self.response_sizes, np.ones(tk, np.int64)]))
         self._cache["extended"] = table
         return table
-
-
-def partition_sizes(partition: Sequence[Sequence[Hashable]]) -> list[int]:
-    return [len(c) for c in partition]

@@ -48,51 +48,28 @@ def exclusive_core(key, response=None) -> Score:
     """
     t = as_table(key, response)
     rows, cols, vals, ks, rs = t.arrays
-    twinless_key = ks - t.key_matched()
-    twinless_response = rs - t.response_matched()
-    correct = errors = 0
-    # a key class whose response classes overlap no other key class is never blocked:
-    # it takes its best one (largest overlap, then the earlier class)
-    contested_col = np.bincount(cols, minlength=len(rs)) > 1
-    contested_row = np.bincount(rows, weights=contested_col[cols], minlength=len(ks)) > 0
-    free = np.flatnonzero(~contested_row[rows])
-    if len(free):
-        order = free[np.lexsort((cols[free], -vals[free], rows[free]))]
-        first = np.ones(len(order), bool)
-        first[1:] = rows[order][1:] != rows[order][:-1]
-        best = order[first]
-        correct += int(vals[best].sum())
-        errors += int((rs[cols[best]] - vals[best]).sum())
-    taken = np.zeros(len(rs), bool)
-    took = np.zeros(len(ks), bool)
-    if len(free):
-        taken[cols[best]] = True
-        took[rows[best]] = True
-    # the others, greedily: largest key class first (ties: text order)
-    hard = np.flatnonzero(contested_row[rows])
+    twinless_key = (ks - t.key_matched()).tolist()
+    twinless_response = (rs - t.response_matched()).tolist()
     by_key: dict[int, list[tuple[int, int]]] = {}
-    order = hard[np.lexsort((cols[hard], -vals[hard]))]
+    order = np.lexsort((cols, -vals))  # largest overlap first, then the earlier class
     for i, j, n in zip(rows[order].tolist(), cols[order].tolist(), vals[order].tolist()):
         by_key.setdefault(i, []).append((n, j))
-    sizes = ks.tolist()
-    r_sizes = rs.tolist()
-    taken_set: set[int] = set()
-    took_list: list[int] = []
-    for i in sorted(by_key, key=lambda i: (-sizes[i], i)):
-        for n, j in by_key[i]:  # largest overlap first, then the earlier class
-            if j not in taken_set:
-                taken_set.add(j)
-                took_list.append(i)
+    sizes, r_sizes = ks.tolist(), rs.tolist()
+    taken: set[int] = set()
+    correct = errors = 0
+    for i in sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)):
+        for n, j in by_key.get(i, ()):  # an original response class wins ties with the singletons
+            if j not in taken:
+                taken.add(j)
                 correct += n
                 errors += r_sizes[j] - n
                 break
-    taken[list(taken_set)] = True
-    took[took_list] = True
-    # key classes that took nothing: one of their twinless mentions' singleton classes
-    correct += int(((twinless_key > 0) & ~took).sum())
-    # response classes still free: the first of their twinless mentions' singleton classes
-    left = (twinless_response > 0) & ~taken
-    correct += int(left.sum())
-    errors += int((rs[left] - 1).sum())
+        else:
+            if twinless_key[i]:
+                correct += 1  # a singleton class of one of its twinless mentions
+    for j, extra in enumerate(twinless_response):
+        if extra and j not in taken:  # the first of its twinless mentions' singletons takes it
+            correct += 1
+            errors += r_sizes[j] - 1
     e = t.n_key + t.n_response - t.matched
     return Score(correct, e, e - errors, e, empty=1)
