@@ -6,6 +6,8 @@ from the text to :class:`MentionChains`, never has to import pydantic.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 #: canonical name of the identity (coreference) link type
 COREFERENCE = "coreference"
 BRIDGING = "bridging"
@@ -36,17 +38,56 @@ def is_identity(link_type: str) -> bool:
 POS_COLUMNS = ("pos", "xpos", "upos")
 
 
-class MentionChains:
-    """A document reduced to what scoring reads: its label, word forms, optional POS tags,
-    and its chains (in document order) as lists of mention spans; ``attributes``, when
-    any markable has some, runs parallel to ``chains``. Readers can produce it without
-    building a :class:`Document` (the CoNLL reader does when scoring)."""
+def markable_ref(id: str, layer: str | None) -> str:
+    """How links name a markable: its id in the default layer, ``layer:id`` elsewhere
+    (MMAX2 writes cross-level pointers the same way: ``secmark:markable_12``)."""
+    return id if layer is None else f"{layer}:{id}"
 
-    __slots__ = ("label", "forms", "chains", "pos", "attributes")
 
-    def __init__(self, label: str, forms: list[str], chains: list[list[tuple]],
-                 pos: list[str | None] | None = None, attributes: list[list[dict]] | None = None) -> None:
-        self.label, self.forms, self.chains, self.pos, self.attributes = label, forms, chains, pos, attributes
+class Mention(NamedTuple):
+    """One mention as scoring, matching and synchronisation see it."""
 
-    def mention_chains(self, pos: bool = True) -> "MentionChains":
+    spans: tuple[tuple[int, int], ...]
+    id: str | None = None
+    layer: str | None = None
+    head: tuple[tuple[int, int], ...] | None = None
+    #: MUC MIN alternatives (each a contiguous span)
+    min: tuple[tuple[int, int], ...] | None = None
+    optional: bool = False
+    attributes: dict | None = None
+
+
+class MentionView:
+    """A document reduced to what scoring reads: its label, word forms, optional POS
+    tags, and its chains (in document order) as lists of :class:`Mention`.
+
+    :meth:`corefio.model.Document.mention_view` builds it; the CoNLL reader builds the
+    same view straight from its parser when scoring (without pydantic objects).
+    """
+
+    __slots__ = ("label", "forms", "mentions", "pos")
+
+    def __init__(self, label: str, forms: list[str], mentions: list[list[Mention]],
+                 pos: list[str | None] | None = None) -> None:
+        self.label, self.forms, self.mentions, self.pos = label, forms, mentions, pos
+
+    @property
+    def chains(self) -> list[list[tuple]]:
+        """The chains as lists of mention spans."""
+        return [[m.spans for m in chain] for chain in self.mentions]
+
+    @property
+    def attributes(self) -> list[list[dict]] | None:
+        """Markable attributes parallel to :attr:`chains` (None when no mention has any)."""
+        if not any(m.attributes for chain in self.mentions for m in chain):
+            return None
+        return [[m.attributes or {} for m in chain] for chain in self.mentions]
+
+    def mention_view(self, pos: bool = True) -> "MentionView":
         return self
+
+    mention_chains = mention_view
+
+
+#: former name of :class:`MentionView`
+MentionChains = MentionView

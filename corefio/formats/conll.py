@@ -53,7 +53,7 @@ from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from ..files import gc_paused, read_text
 from ..losses import LossLog
-from ..chains import MentionChains, POS_COLUMNS, document_label
+from ..chains import Mention, MentionChains, MentionView, POS_COLUMNS, document_label
 from .._lazy import LazyModule
 from ..registry import Capabilities, FormatSpec, register
 
@@ -409,7 +409,8 @@ class _Reader:
             else:
                 chain.append(((a, e),))
         self.check_labels(p, list(groups))
-        return MentionChains(document_label(p.name, p.part), forms, list(groups.values()), pos)
+        return MentionView(document_label(p.name, p.part), forms,
+                           [[Mention(spans) for spans in chain] for chain in groups.values()], pos)
 
     def check_labels(self, p: _Parsed, labels: list[str]) -> None:
         if labels and not "".join(labels).isdigit():

@@ -260,8 +260,8 @@ class _Reader:
             if ante not in d.entities:
                 d.entities[ante] = None
             attrs = {"relation": relation} if relation is not None else {}
-            links.append(model.Link._make(id=f"link_{k}", type=SPLIT_ANTECEDENT if key == "SplitAnte" else BRIDGING,
-                                    source=source, target=ante, target_kind="entity", attributes=attrs))
+            links.append(model.Link.fast(f"link_{k}", source, (ante,), SPLIT_ANTECEDENT if key == "SplitAnte"
+                                         else BRIDGING, "entity", attrs))
         used = {m.eid for m in d.mentions}
         # declare only entities that no mention names (antecedents of SplitAnte/Bridge)
         entities = [model.Entity._make(id=e, attributes={}) for e in d.entities if e not in used]

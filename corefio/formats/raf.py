@@ -522,7 +522,7 @@ class _Reader:
         if not ltype or source is None or target is None:
             self.fail(f"reflink {lid!r} needs reflinktype, source and target", el)
             return None
-        return model.Link._make(id=lid, type=ltype, source=source, target=target, target_kind=kind, attributes=attrs)
+        return model.Link.fast(lid, source, (target,), ltype, kind, attrs)
 
     def corpus(self, tree: etree._ElementTree) -> model.Corpus:
         root = tree.getroot()

@@ -28,23 +28,28 @@ violation without raising.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, model_validator
 
-from .chains import (  # noqa: F401  (re-exported: the pydantic-free part of the model)
+from ..chains import (  # noqa: F401  (re-exported: the pydantic-free part of the model)
     BRIDGING,
     COREFERENCE,
     IDENTITY_LINK_TYPES,
     POS_COLUMNS,
     SPLIT_ANTECEDENT,
+    Mention,
     MentionChains,
+    MentionView,
     document_key,
     document_label,
     is_identity,
+    markable_ref,
 )
-from .errors import ModelError
+from ..errors import ModelError
+from .layout import FormatLayout
+from .scheme import Scheme
 
 #: one token range: (first, last), 0-based, inclusive
 Span = tuple[int, int]
@@ -57,31 +62,30 @@ _setattr = object.__setattr__
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=False, defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     @classmethod
     def _make(cls, **values: Any):
         """Build without validation (readers' hot path; the document check follows).
 
-        Every field must be given. This is what ``model_construct`` does, without its
-        per-call bookkeeping, which costs several microseconds per object. All objects
-        of a class share one "fields set" (every field is set, so it never changes):
-        a set per object would be 10⁵ more objects for the garbage collector to scan.
+        Fields not given take their defaults. This is what ``model_construct`` does,
+        without its per-call bookkeeping, which costs several microseconds per object.
+        All objects of a class share one "fields set" (every field is set, so it never
+        changes): a set per object would be 10⁵ more objects for the garbage collector.
         """
-        obj = _new(cls)
-        _setattr(obj, "__dict__", values)
-        _setattr(obj, "__pydantic_fields_set__", cls._all_fields())
-        _setattr(obj, "__pydantic_extra__", None)
-        _setattr(obj, "__pydantic_private__", None)
-        return obj
+        return cls._make_many((values,))[0]
 
     @classmethod
     def _make_many(cls, values: Iterable[dict[str, Any]]) -> list:
         """:meth:`_make` for many objects at once (readers build 10⁵ markables)."""
         fields = cls._all_fields()
+        n = len(fields)
+        defaults = cls._defaults()
         out = []
         append = out.append
         for v in values:
+            if len(v) != n:
+                v = {**{k: make() for k, make in defaults.items() if k not in v}, **v}
             obj = _new(cls)
             _setattr(obj, "__dict__", v)
             _setattr(obj, "__pydantic_fields_set__", fields)
@@ -89,6 +93,20 @@ class _Model(BaseModel):
             _setattr(obj, "__pydantic_private__", None)
             append(obj)
         return out
+
+    @classmethod
+    def _defaults(cls) -> dict[str, Callable[[], Any]]:
+        """Field name → a function giving its default (fresh for mutable defaults)."""
+        found = cls.__dict__.get("_shared_defaults")
+        if found is None:
+            found = {}
+            for name, info in cls.model_fields.items():
+                if info.default_factory is not None:
+                    found[name] = info.default_factory
+                elif not info.is_required():
+                    found[name] = (lambda value: lambda: value)(info.default)
+            type.__setattr__(cls, "_shared_defaults", found)
+        return found
 
     @classmethod
     def _all_fields(cls) -> set[str]:
@@ -144,6 +162,18 @@ class Sentence(_Model):
     attributes: dict[str, AttrValue] = Field(default_factory=dict)
 
 
+class Region(_Model):
+    """A typed structural region of the source text (MUC's ``DOC``/``TEXT``/``p``/``s``/
+    ``HL`` sections, a brat paragraph...): characters ``start..end`` (end exclusive) of
+    :attr:`Document.text`. Regions nest; ``attributes`` keep what the source tag said."""
+
+    type: str
+    start: int
+    end: int
+    id: str | None = None
+    attributes: dict[str, str] = Field(default_factory=dict)
+
+
 class Entity(_Model):
     """An entity (set, cluster) declared with attributes. Its members are the markables
     naming it; an id that markables use needs no declaration (CoNLL labels, for one)."""
@@ -153,13 +183,36 @@ class Entity(_Model):
 
 
 class Markable(_Model):
-    """A referring expression: one or more token spans, attributes, optional entity."""
+    """A referring expression (or any annotated span of a layer).
+
+    * ``layer``: the markable layer (MMAX2 level: ``coref``, ``sentence``...); ``None``
+      is the default coreference layer. Ids are unique per layer; links and other
+      markables name a markable by its :attr:`ref` (``id``, or ``layer:id``).
+    * ``spans``: one or more token spans (several: a discontinuous markable).
+    * ``entity``: the identity set it belongs to (CoNLL label, CorefUD ``eid``, the MMAX2
+      set attribute declared as identity). Chains come from this and identity links.
+    * ``sets``: memberships of other named sets (MMAX2 ``markable_set`` attributes
+      that do not mean identity): attribute name → set id.
+    * ``head``: the head token span(s) (CorefUD head, MMAX2/MATE head).
+    * ``min``: MUC ``MIN``, the part a response must include: alternative token spans
+      (``MIN="A|B"``), each one contiguous.
+    * ``optional``: MUC ``STATUS="OPT"``: a key mention a response may leave out.
+    """
 
     id: str
     spans: tuple[Span, ...]
     entity: str | None = None
     head: tuple[Span, ...] | None = None
     attributes: dict[str, AttrValue] = Field(default_factory=dict)
+    layer: str | None = None
+    sets: dict[str, str] = Field(default_factory=dict)
+    min: tuple[Span, ...] | None = None
+    optional: bool = False
+
+    @property
+    def ref(self) -> str:
+        """How links name this markable: ``id`` in the default layer, else ``layer:id``."""
+        return markable_ref(self.id, self.layer)
 
     @property
     def first(self) -> int:
@@ -181,42 +234,86 @@ class Markable(_Model):
         entity: str | None = None,
         head: tuple[Span, ...] | None = None,
         attributes: dict[str, AttrValue] | None = None,
+        *,
+        layer: str | None = None,
+        sets: dict[str, str] | None = None,
+        min: tuple[Span, ...] | None = None,
+        optional: bool = False,
     ) -> "Markable":
         """Unvalidated constructor for readers; :meth:`Document.build` checks later."""
         return cls._make(
             id=id, spans=spans, entity=entity, head=head,
             attributes={} if attributes is None else attributes,
+            layer=layer, sets={} if sets is None else sets, min=min, optional=optional,
         )
 
 
 class Link(_Model):
-    """A typed relation from a markable to a markable or to an entity."""
+    """A typed relation from a markable to one or more markables or entities.
+
+    ``targets`` keeps a group together: an MMAX2 pointer ``markable_3;markable_7`` or a
+    MATE link with several anchors is one link with two targets, not two links. An
+    identity link makes its source corefer with every target. ``Link(target=...)`` is
+    accepted for the common single-target case.
+    """
 
     id: str
     type: str = COREFERENCE
     source: str
-    target: str
+    targets: tuple[str, ...]
     target_kind: Literal["markable", "entity"] = "markable"
     attributes: dict[str, AttrValue] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _single_target(cls, values: Any) -> Any:
+        if isinstance(values, dict) and "target" in values:
+            values = dict(values)
+            target = values.pop("target")
+            if "targets" in values:
+                raise ValueError("give target or targets, not both")
+            values["targets"] = (target,)
+        return values
+
+    @property
+    def target(self) -> str:
+        """The first (usually the only) target."""
+        return self.targets[0]
 
     @property
     def is_identity(self) -> bool:
         return is_identity(self.type)
 
+    @classmethod
+    def fast(cls, id: str, source: str, targets: tuple[str, ...], type: str = COREFERENCE,
+             target_kind: str = "markable", attributes: dict[str, AttrValue] | None = None) -> "Link":
+        """Unvalidated constructor for readers; :meth:`Document.build` checks later."""
+        return cls._make(id=id, type=type, source=source, targets=targets, target_kind=target_kind,
+                         attributes={} if attributes is None else attributes)
+
 
 class Document(_Model):
-    """One document: primary data, markables, entities and links."""
+    """One document: primary data, markables, entities and links.
+
+    ``text``, when present, is the exact source text (MUC with its SGML markup, a brat
+    ``.txt``): token offsets point into it and ``regions`` describe its sections.
+    ``layout`` holds what only one format can use (:mod:`corefio.model.layout`).
+    """
 
     name: str
     #: CoNLL part number as written (``"000"``, ``"0"``), or None
     part: str | None = None
-    #: free metadata; format modules keep layout details here under ``<format>.*`` keys
+    #: free metadata a user would want to keep in any format (title, source, ...);
+    #: layout details belong in ``layout``, not here
     metadata: dict[str, str] = Field(default_factory=dict)
     tokens: Tokens = Field(default_factory=Tokens)
     sentences: list[Sentence] = Field(default_factory=list)
     markables: list[Markable] = Field(default_factory=list)
     entities: list[Entity] = Field(default_factory=list)
     links: list[Link] = Field(default_factory=list)
+    text: str | None = None
+    regions: list[Region] = Field(default_factory=list)
+    layout: dict[str, FormatLayout] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _check_invariants(self) -> "Document":
@@ -237,6 +334,13 @@ class Document(_Model):
         if problems:
             raise ModelError(problems)
         return doc
+
+    def edit(self) -> "DocumentEditor":
+        """Start an edit (add, remove, renumber markables and links); see
+        :class:`~corefio.model.edit.DocumentEditor`."""
+        from .edit import DocumentEditor
+
+        return DocumentEditor(self)
 
     # -- identity ---------------------------------------------------------------------
     @property
@@ -263,10 +367,19 @@ class Document(_Model):
         if toks.ids is not None and len(set(toks.ids)) != len(toks.ids):
             out.append("duplicate token ids: " + ", ".join(_duplicates(toks.ids)[:5]))
         if toks.offsets is not None:
+            limit = len(self.text) if self.text is not None else None
             for i, (a, b) in enumerate(toks.offsets):
-                if a < 0 or b < a:
+                if a < 0 or b < a or (limit is not None and b > limit):
                     out.append(f"token {toks.token_id(i)} has invalid offsets ({a}, {b})")
                     break
+        if self.text is not None:
+            if toks.offsets is None and n:
+                out.append("a document with a source text needs token offsets into it")
+            for r in self.regions:
+                if not 0 <= r.start <= r.end <= len(self.text):
+                    out.append(f"region {r.type} {r.start}..{r.end} is outside the {len(self.text)} characters")
+        elif self.regions:
+            out.append("regions need the source text they point into")
         if self.sentences:
             expected = 0
             for s in self.sentences:
@@ -287,37 +400,35 @@ class Document(_Model):
         entity_set = set(entity_ids)
         if len(entity_set) != len(entity_ids):
             out.append("duplicate entity ids: " + ", ".join(_duplicates(entity_ids)[:5]))
-        markable_ids = {m.id for m in self.markables}
-        dup_markables: list[str] = []
-        if len(markable_ids) != len(self.markables):
-            dup_markables = _duplicates(m.id for m in self.markables)
+        refs = [m.ref for m in self.markables]
+        markable_refs = set(refs)
         for m in self.markables:
             spans = m.spans
-            if len(spans) == 1 and m.head is None:
+            if len(spans) == 1 and m.head is None and m.min is None:
                 a, b = spans[0]
                 if 0 <= a <= b < n:
                     continue  # the common case, checked in full below otherwise
             if not spans:
-                out.append(f"markable {m.id} has an empty target")
+                out.append(f"markable {m.ref} has an empty target")
                 continue
             prev = -1
             for a, b in spans:
                 if not (0 <= a <= b < n):
-                    out.append(f"markable {m.id} span {a}..{b} is outside the {n} tokens")
+                    out.append(f"markable {m.ref} span {a}..{b} is outside the {n} tokens")
                     break
                 if a <= prev + 1 and prev >= 0:
                     out.append(
-                        f"markable {m.id} spans must be in text order with a gap between "
+                        f"markable {m.ref} spans must be in text order with a gap between "
                         f"them (merge adjacent or overlapping spans)"
                     )
                     break
                 prev = b
-            if m.head is not None:
-                for a, b in m.head:
+            for what, extra in (("head", m.head), ("MIN", m.min)):
+                for a, b in extra or ():
                     if not (0 <= a <= b < n):
-                        out.append(f"markable {m.id} head {a}..{b} is outside the {n} tokens")
-        if dup_markables:
-            out.append("duplicate markable ids: " + ", ".join(dup_markables[:5]))
+                        out.append(f"markable {m.ref} {what} {a}..{b} is outside the {n} tokens")
+        if len(markable_refs) != len(refs):
+            out.append("duplicate markable ids: " + ", ".join(_duplicates(refs)[:5]))
         link_ids: set[str] = set()
         if any(link.target_kind == "entity" for link in self.links):
             entity_set |= {m.entity for m in self.markables if m.entity is not None}
@@ -327,13 +438,14 @@ class Document(_Model):
             link_ids.add(link.id)
             if not link.type:
                 out.append(f"link {link.id} has an empty type")
-            if link.source not in markable_ids:
+            if link.source not in markable_refs:
                 out.append(f"link {link.id} source {link.source!r} is not a markable")
-            if link.target_kind == "markable":
-                if link.target not in markable_ids:
-                    out.append(f"link {link.id} target {link.target!r} is not a markable")
-            elif link.target not in entity_set:
-                out.append(f"link {link.id} target {link.target!r} is not an entity")
+            if not link.targets:
+                out.append(f"link {link.id} has no target")
+            pool, kind = (markable_refs, "markable") if link.target_kind == "markable" else (entity_set, "entity")
+            for target in link.targets:
+                if target not in pool:
+                    out.append(f"link {link.id} target {target!r} is not {'a' if kind == 'markable' else 'an'} {kind}")
         return out
 
     def check(self) -> None:
@@ -344,7 +456,8 @@ class Document(_Model):
 
     # -- derived data -----------------------------------------------------------------
     def markable_index(self) -> dict[str, int]:
-        return {m.id: i for i, m in enumerate(self.markables)}
+        """Position of each markable in ``markables``, by :attr:`Markable.ref`."""
+        return {m.ref: i for i, m in enumerate(self.markables)}
 
     def chains(self) -> list[list[Markable]]:
         """Coreference chains: closure of identity links and shared entities.
@@ -353,13 +466,30 @@ class Document(_Model):
         """
         return [[self.markables[i] for i in group] for group in self.chain_indices()]
 
-    def chain_indices(self) -> list[list[int]]:
-        """Like :meth:`chains`, as lists of markable indices."""
+    def chain_indices(self, layer: str | None | bool = True) -> list[list[int]]:
+        """Like :meth:`chains`, as lists of markable indices.
+
+        ``layer=True`` (default) takes every markable that is in the coreference layer
+        or takes part in identity (an entity, an identity link); structural layers
+        (sentences, chunks) without identity annotation are left out.
+        """
         markables = self.markables
-        if not any(is_identity(link.type) for link in self.links):
+        identity_links = [link for link in self.links if is_identity(link.type)]
+        linked: set[str] = set()
+        for link in identity_links:
+            linked.add(link.source)
+            if link.target_kind == "markable":
+                linked.update(link.targets)
+
+        def wanted(m: Markable) -> bool:
+            return m.layer is None or m.entity is not None or m.ref in linked
+
+        if not identity_links:
             # no identity links: chains are the entities (and unattached singletons)
             groups: dict[object, list[int]] = {}
             for i, m in enumerate(markables):
+                if m.layer is not None and m.entity is None:
+                    continue
                 groups.setdefault(m.entity if m.entity is not None else ("", i), []).append(i)
             return list(groups.values())
         parent = list(range(len(markables)))
@@ -384,40 +514,45 @@ class Document(_Model):
                 j = first_of_entity.setdefault(m.entity, i)
                 if j != i:
                     union(i, j)
-        if self.links:
-            index = self.markable_index()
-            for link in self.links:
-                if not is_identity(link.type):
-                    continue
-                s = index[link.source]
+        index = self.markable_index()
+        for link in identity_links:
+            s = index[link.source]
+            for target in link.targets:
                 if link.target_kind == "markable":
-                    union(s, index[link.target])
+                    union(s, index[target])
                 else:
-                    j = first_of_entity.setdefault(link.target, s)
+                    j = first_of_entity.setdefault(target, s)
                     if j != s:
                         union(s, j)
-        groups: dict[int, list[int]] = {}
-        for i in range(len(markables)):
-            groups.setdefault(find(i), []).append(i)
-        return sorted(groups.values(), key=lambda g: g[0])
+        groups2: dict[int, list[int]] = {}
+        for i, m in enumerate(markables):
+            if wanted(m):
+                groups2.setdefault(find(i), []).append(i)
+        return sorted(groups2.values(), key=lambda g: g[0])
 
-    def mention_chains(self, pos: bool = True) -> "MentionChains":
-        """This document reduced to what scoring reads (see :class:`MentionChains`)."""
+    def mention_view(self, pos: bool = True) -> MentionView:
+        """What scoring, matching and synchronisation read: every mention of a chain
+        with its id, layer, spans, head, MIN, optional flag and attributes."""
         markables = self.markables
         chains = self.chain_indices()
-        attrs = None
-        if any(m.attributes for m in markables):
-            attrs = [[markables[k].attributes for k in chain] for chain in chains]
         column = None
         if pos:
             found = self.tokens.attributes
             column = next((found[n] for n in POS_COLUMNS if n in found), None)
-        return MentionChains(self.label, self.tokens.forms, [[markables[k].spans for k in chain] for chain in chains],
-                             column, attrs)
+        mentions = [[_mention(markables[k]) for k in chain] for chain in chains]
+        return MentionView(self.label, self.tokens.forms, mentions, column)
+
+    def mention_chains(self, pos: bool = True) -> MentionView:
+        """Former name of :meth:`mention_view`."""
+        return self.mention_view(pos)
 
     def span_text(self, span: Span) -> str:
-        """The text of a span, using recorded whitespace when known."""
+        """The text of a span: from the source text when there is one, else the forms
+        joined with the recorded whitespace (a space when unknown)."""
         a, b = span
+        offsets = self.tokens.offsets
+        if self.text is not None and offsets is not None:
+            return self.text[offsets[a][0]:offsets[b][1]]
         forms = self.tokens.forms
         ws = self.tokens.whitespace
         if ws is None:
@@ -448,17 +583,28 @@ class Document(_Model):
                 seen[m.entity] = None
         return list(seen)
 
+    def layers(self) -> list[str | None]:
+        """The markable layers in use, in order of first appearance."""
+        return list(dict.fromkeys(m.layer for m in self.markables))
+
     def iter_links(self, identity: bool | None = None) -> Iterator[Link]:
         for link in self.links:
             if identity is None or is_identity(link.type) == identity:
                 yield link
 
 
+def _mention(m: Markable) -> Mention:
+    return Mention(m.spans, m.id, m.layer, m.head, m.min, m.optional, m.attributes or None)
+
+
 class Corpus(_Model):
-    """A sequence of documents (one file usually holds one corpus)."""
+    """A sequence of documents (one file usually holds one corpus), with the annotation
+    schemes of its layers and corpus-wide format layout (an MMAX2 project's paths)."""
 
     documents: list[Document] = Field(default_factory=list)
     metadata: dict[str, str] = Field(default_factory=dict)
+    schemes: list[Scheme] = Field(default_factory=list)
+    layout: dict[str, FormatLayout] = Field(default_factory=dict)
 
     def __iter__(self) -> Iterator[Document]:  # type: ignore[override]
         return iter(self.documents)
@@ -474,6 +620,9 @@ class Corpus(_Model):
             if d.name == name and (part is None or d.part == part):
                 return d
         return None
+
+    def scheme(self, layer: str | None) -> Scheme | None:
+        return next((s for s in self.schemes if s.layer == layer), None)
 
 
 def _duplicates(values: Iterable[str]) -> list[str]:
