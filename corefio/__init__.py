@@ -6,7 +6,7 @@
 >>> scores = corefio.score(corpus, corefio.read("samples/response.raf.xml"))
 """
 
-from .api import convert, dumps, read, validate, write
+from .api import convert, dump_files, dumps, iter_read, loads, read, validate, write
 from .diagnostics import Diagnostic, Report
 from .errors import (
     CorefioError,
@@ -21,22 +21,23 @@ from .errors import (
     UnsafeInputError,
 )
 from .chains import BRIDGING, COREFERENCE, SPLIT_ANTECEDENT, MentionChains
-from .registry import Capabilities, FormatSpec, all_formats, get_format, register
+from .registry import Capabilities, FormatSpec, Option, all_formats, get_format, register
+from .source import Source
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BRIDGING", "COREFERENCE", "SPLIT_ANTECEDENT", "Capabilities", "Corpus", "CorefioError",
-    "Diagnostic", "Document", "DocumentMismatchError", "Entity", "FormatError", "FormatSpec",
-    "Link", "LossError", "Markable", "MentionChains", "ModelError", "OutputError", "Report", "Sentence",
+    "Diagnostic", "Document", "DocumentMismatchError", "Entity", "FormatError", "FormatSpec", "Option",
+    "Link", "LossError", "Markable", "Region", "Scheme", "Source", "MentionChains", "ModelError", "OutputError", "Report", "Sentence",
     "StrictModeError", "Tokens", "UnknownFormatError", "UnsafeInputError", "UsageError", "all_formats",
-    "convert", "dumps", "get_format", "read", "register", "validate", "write", "score",
+    "convert", "dump_files", "dumps", "iter_read", "loads", "get_format", "read", "register", "validate", "write", "score",
 ]
 
 
 #: the pydantic model classes, imported when first asked for (``corefio.Document``):
 #: commands that never build a Document (scoring CoNLL files) start faster
-_MODEL_NAMES = {"Corpus", "Document", "Entity", "Link", "Markable", "Sentence", "Tokens"}
+_MODEL_NAMES = {"Corpus", "Document", "Entity", "Link", "Markable", "Region", "Scheme", "Sentence", "Tokens"}
 
 
 def __getattr__(name: str):

@@ -1,95 +1,250 @@
-"""The public functions: read, write, dumps, convert, validate (score: corefio.scoring).
+"""The public functions: read, loads, iter_read, write, dumps, convert, validate.
 
-Every conversion is reader → pivot model → writer. Readers and writers add diagnostics to
-a :class:`~corefio.diagnostics.Report`; nothing is printed. ``strict=True`` turns any
-warning (a dialect deviation when reading, a loss when writing) into an exception.
+Every conversion is reader → pivot model → writer. Readers and writers add diagnostics
+to a :class:`~corefio.diagnostics.Report`; nothing is printed. Before a writer runs,
+:func:`corefio.losses.report_losses` compares each document with the target format's
+capabilities and reports what cannot be expressed. ``strict=True`` turns any warning (a
+dialect deviation when reading, a loss when writing) into an exception.
+
+Options are declared by each format (:class:`~corefio.registry.Option`); an unknown
+option is a :class:`~corefio.errors.UsageError`.
+
+Conversions stream: :func:`convert` reads one document, writes it, and forgets it, so
+its memory is bounded by the largest document, not by the corpus (for formats whose
+reader can stream; the others are read whole).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Report
 from .errors import CorefioError, LossError, UnknownFormatError
-from .files import atomic_write
-from ._lazy import LazyModule
-from .registry import get_format, resolve_format
+from . import files
+from .losses import report_losses
+from .registry import FormatSpec, get_format, resolve_format, sniff_format
+from .source import Source
 
-#: the pydantic model, imported on first use (scoring CoNLL never needs it)
-model = LazyModule("corefio.model")
+if TYPE_CHECKING:
+    from .model import Corpus, Document
+
+
+def _reader(source: Source, format: str | None) -> FormatSpec:
+    if format:
+        spec = get_format(format)
+    elif source.path is not None:
+        spec = resolve_format(source.path, None)
+    else:
+        spec = sniff_format(source.read_bytes()[:4096], source.name)
+    if not spec.can_read:
+        raise UnknownFormatError(f"format {spec.name!r} cannot be read", file=source.name)
+    return spec
 
 
 def read(
-    path: str | Path,
+    path: str | Path | Source,
     format: str | None = None,
     *,
     strict: bool = False,
     report: Report | None = None,
     **options: Any,
-) -> model.Corpus:
+) -> "Corpus":
     """Read ``path`` into a :class:`Corpus` (format from ``format``, extension or content)."""
-    report = report if report is not None else Report(str(path))
-    spec = resolve_format(path, format)
-    if not spec.can_read:
-        raise UnknownFormatError(f"format {spec.name!r} cannot be read", file=path)
+    source = Source.of(path)
+    report = report if report is not None else Report(source.name)
+    spec = _reader(source, format)
+    options = spec.check_options(options, "read")
     try:
-        corpus = spec.read(path, report=report, strict=strict, **options)
+        assert spec.read is not None
+        corpus = spec.read(source, report=report, strict=strict, **options)
     except CorefioError as exc:
-        raise exc.located(path)
+        raise exc.located(source.name)
     if strict:
         report.check_strict()
     return corpus
 
 
+def loads(
+    data: str | bytes,
+    format: str | None = None,
+    *,
+    strict: bool = False,
+    report: Report | None = None,
+    name: str | None = None,
+    **options: Any,
+) -> "Corpus":
+    """Read in-memory ``data`` (text or bytes); ``format`` or the content says which."""
+    source = Source.from_text(data, name) if isinstance(data, str) else Source.of(data, name)
+    return read(source, format, strict=strict, report=report, **options)
+
+
+def iter_read(
+    path: str | Path | Source,
+    format: str | None = None,
+    *,
+    strict: bool = False,
+    report: Report | None = None,
+    **options: Any,
+) -> Iterator["Document"]:
+    """The documents of ``path`` one at a time (streamed where the format can)."""
+    source = Source.of(path)
+    report = report if report is not None else Report(source.name)
+    spec = _reader(source, format)
+    options = spec.check_options(options, "read")
+    try:
+        if spec.stream is not None:
+            yield from spec.stream(source, report=report, strict=strict, **options)
+        else:
+            assert spec.read is not None
+            yield from spec.read(source, report=report, strict=strict, **options).documents
+    except CorefioError as exc:
+        raise exc.located(source.name)
+    if strict:
+        report.check_strict()
+
+
+def _header(corpus: "Corpus") -> "Corpus":
+    """The corpus without its documents (what a streaming writer gets besides them)."""
+    return corpus.model_copy(update={"documents": []})
+
+
+def _checked(documents: Iterable["Document"], spec: FormatSpec, report: Report, strict: bool) -> Iterator["Document"]:
+    """The documents, each after its losses were reported (refused in strict mode)."""
+    for doc in documents:
+        before = len(report)
+        report_losses(doc, spec.capabilities, report, spec.name)
+        if strict:
+            _refuse_losses(report, before, spec)
+        yield doc
+
+
+def _refuse_losses(report: Report, before: int, spec: FormatSpec) -> None:
+    losses = [d for d in report.diagnostics[before:] if d.severity in ("warning", "error")]
+    if losses:
+        first = losses[0]
+        raise LossError(
+            f"strict mode: writing {spec.name} would lose information "
+            f"({len(losses)} kind(s)); first: [{first.code}] {first.message}"
+            + (f" ({first.count} times)" if first.count > 1 else "")
+        )
+
+
+def _pieces(corpus: "Corpus", documents: Iterable["Document"], spec: FormatSpec, report: Report,
+            strict: bool, options: dict) -> Iterator[bytes]:
+    assert spec.write is not None
+    before = len(report)
+    for piece in spec.write(_checked(documents, spec, report, strict), corpus=corpus, report=report, **options):
+        yield piece.encode("utf-8") if isinstance(piece, str) else piece
+    if strict:
+        _refuse_losses(report, before, spec)
+
+
+def _writer(format: str) -> FormatSpec:
+    spec = get_format(format)
+    if not spec.can_write:
+        raise UnknownFormatError(f"format {spec.name!r} cannot be written")
+    return spec
+
+
+def _as_corpus(corpus: "Corpus | Document") -> "Corpus":
+    from .model import Corpus, Document
+
+    return Corpus(documents=[corpus]) if isinstance(corpus, Document) else corpus
+
+
 def dumps(
-    corpus: model.Corpus | model.Document,
+    corpus: "Corpus | Document",
     format: str,
     *,
     strict: bool = False,
     report: Report | None = None,
     **options: Any,
 ) -> str | bytes:
-    """Serialise to ``format`` in memory; losses go to ``report``."""
-    if isinstance(corpus, model.Document):
-        corpus = model.Corpus(documents=[corpus])
+    """Serialise to ``format`` in memory; losses go to ``report``. Text formats give
+    ``str``, XML formats ``bytes``; a multi-file format gives the bytes of its files
+    joined (use :func:`dump_files` for the files)."""
+    corpus = _as_corpus(corpus)
     report = report if report is not None else Report()
-    spec = get_format(format)
-    if not spec.can_write:
-        raise UnknownFormatError(f"format {spec.name!r} cannot be written")
+    spec = _writer(format)
+    options = spec.check_options(options, "write")
+    if spec.write is None:
+        files = dump_files(corpus, format, strict=strict, report=report, **options)
+        return b"".join(files[name] for name in sorted(files))
+    data = b"".join(_pieces(_header(corpus), corpus.documents, spec, report, strict, options))
+    return data if _binary(spec) else data.decode("utf-8")
+
+
+def _binary(spec: FormatSpec) -> bool:
+    return any(ext.endswith(".xml") for ext in spec.extensions + spec.ambiguous_extensions)
+
+
+def dump_files(
+    corpus: "Corpus | Document",
+    format: str,
+    *,
+    strict: bool = False,
+    report: Report | None = None,
+    **options: Any,
+) -> dict[str, bytes]:
+    """A multi-file format's files as ``{relative path: bytes}`` (a one-file format
+    gives one entry)."""
+    corpus = _as_corpus(corpus)
+    report = report if report is not None else Report()
+    spec = _writer(format)
+    options = spec.check_options(options, "write")
+    if spec.write_files is None:
+        data = b"".join(_pieces(_header(corpus), corpus.documents, spec, report, strict, options))
+        return {f"corpus{spec.extensions[0] if spec.extensions else ''}": data}
     before = len(report)
-    data = spec.dumps(corpus, report=report, strict=strict, **options)
+    for doc in corpus.documents:
+        report_losses(doc, spec.capabilities, report, spec.name)
     if strict:
-        losses = [d for d in report.diagnostics[before:] if d.severity in ("warning", "error")]
-        if losses:
-            first = losses[0]
-            raise LossError(
-                f"strict mode: writing {spec.name} would lose information "
-                f"({len(losses)} kind(s)); first: [{first.code}] {first.message}"
-                + (f" ({first.count} times)" if first.count > 1 else "")
-            )
-    return data
+        _refuse_losses(report, before, spec)
+    return spec.write_files(corpus, report=report, **options)
 
 
 def write(
-    corpus: model.Corpus | model.Document,
+    corpus: "Corpus | Document | Iterable[Document]",
     path: str | Path,
     format: str | None = None,
     *,
     strict: bool = False,
     report: Report | None = None,
     inputs: Iterable[str | Path] = (),
+    header: "Corpus | None" = None,
     **options: Any,
 ) -> Report:
-    """Write ``corpus`` to ``path`` atomically; never overwrite one of ``inputs``."""
+    """Write ``corpus`` (or documents one at a time, with ``header`` for corpus-level
+    data) to ``path`` atomically; never overwrite one of ``inputs``. A multi-file
+    format writes the directory ``path``."""
+    from .model import Corpus, Document
+
     report = report if report is not None else Report(str(path))
     spec = resolve_format(path, format, for_writing=True)
+    if not spec.can_write:
+        raise UnknownFormatError(f"format {spec.name!r} cannot be written", file=path)
+    options = spec.check_options(options, "write")
+    inputs = list(inputs)
     try:
-        data = dumps(corpus, spec.name, strict=strict, report=report, **options)
+        if spec.write is None:
+            whole = corpus if isinstance(corpus, Corpus) else Corpus(
+                documents=[corpus] if isinstance(corpus, Document) else list(corpus),
+                **({} if header is None else {"metadata": header.metadata, "schemes": header.schemes,
+                                              "layout": header.layout}))
+            files.atomic_write_tree(path, dump_files(whole, spec.name, strict=strict, report=report, **options),
+                              inputs=inputs)
+            return report
+        if isinstance(corpus, Document):
+            corpus = Corpus(documents=[corpus])
+        if isinstance(corpus, Corpus):
+            head, documents = _header(corpus), corpus.documents
+        else:
+            head, documents = (header if header is not None else Corpus()), corpus
+        files.atomic_write(path, _pieces(head, documents, spec, report, strict, options), inputs=inputs)
     except CorefioError as exc:
         raise exc.located(path)
-    atomic_write(path, data, inputs=inputs)
     return report
 
 
@@ -101,14 +256,22 @@ def convert(
     *,
     strict: bool = False,
     report: Report | None = None,
+    read_options: dict[str, Any] | None = None,
     **options: Any,
 ) -> Report:
-    """Read ``source``, write ``target`` (reader → pivot → writer)."""
+    """Read ``source``, write ``target`` (reader → pivot → writer), one document at a
+    time where the reader streams."""
     report = report if report is not None else Report(str(source))
-    corpus = read(source, from_format, strict=strict, report=report)
+    src = Source.of(source)
+    spec = _reader(src, from_format)
     write_report = Report(str(target))
     try:
-        write(corpus, target, to_format, strict=strict, report=write_report, inputs=[source], **options)
+        if spec.stream is not None:
+            documents = iter_read(src, spec.name, strict=strict, report=report, **(read_options or {}))
+            write(documents, target, to_format, strict=strict, report=write_report, inputs=[source], **options)
+        else:
+            corpus = read(src, spec.name, strict=strict, report=report, **(read_options or {}))
+            write(corpus, target, to_format, strict=strict, report=write_report, inputs=[source], **options)
     finally:
         report.extend(write_report)
     return report
@@ -116,6 +279,6 @@ def convert(
 
 def validate(path: str | Path, format: str | None = None) -> Report:
     """XSD (for XML formats) and semantic validation; returns every finding."""
-    from .validate import validate_file
+    from .validation import validate_file
 
     return validate_file(path, format)

@@ -1,107 +1,307 @@
-"""Loss reporting for writers: one diagnostic per kind of loss, with counts.
+"""Loss reports and projections, both driven by :class:`~corefio.registry.Capabilities`.
 
-A writer that cannot express something calls :meth:`LossLog.lose`; events of one kind in
-one document are merged into a single ``loss.<kind>`` diagnostic whose ``count`` says how
-many items were affected. In strict mode :func:`corefio.write` refuses to write when any
-loss was reported (exit code 5 on the command line).
+One table, :data:`FEATURES`, says for each capability how to find what a document uses
+of it (``usage``) and how to remove it (``strip``). From it:
+
+* :func:`report_losses` adds one ``loss.<feature>`` diagnostic per feature a document
+  uses and the target format cannot express, with a count and an example. The API runs
+  it before every writer, so writers never check for losses themselves.
+* :func:`project` gives the document as the target format can hold it: what a round
+  trip through that format must give back (the common round-trip test compares with it).
+
+Layout (``Document.layout``) is never a loss: another format's layout is ignored
+silently, and the owning format writes it back.
+
+Entity ids that are plain counters (``12``, ``set_4``, ``e7``) carry nothing a user
+needs when renumbered: losing them is reported as ``info``; other ids (``person-4``)
+as a warning.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from .diagnostics import Report
 from .chains import is_identity
-from ._lazy import LazyModule
+from .diagnostics import Report
 
-#: the pydantic model, imported on first use (scoring CoNLL never needs it)
-model = LazyModule("corefio.model")
+if TYPE_CHECKING:
+    from .model import Document
+    from .registry import Capabilities
+
+#: (count, example) of what a document uses of a feature
+Usage = tuple[int, str | None]
+_COUNTER_ID = re.compile(r"^[A-Za-z_]*\d+$")
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A capability: what it is called in messages, how to see and remove its use."""
+
+    name: str
+    message: str
+    usage: Callable[["Document", Any], Usage]
+    strip: Callable[["Document", Any], "Document"]
+    severity: Callable[["Document"], str] = lambda doc: "warning"
+
+
+def _not_kept(names: Iterable[str], allowed: Any) -> list[str]:
+    """Names a capability value (True, False or a frozenset) does not express."""
+    if allowed is True:
+        return []
+    if allowed is False:
+        return list(names)
+    return [n for n in names if n not in allowed]
+
+
+def _count(items: Iterable[Any]) -> Usage:
+    n = 0
+    example = None
+    for item in items:
+        n += 1
+        if example is None:
+            example = str(item)
+    return n, example
+
+
+def _copy(doc: "Document", **changes: Any) -> "Document":
+    return doc.model_copy(update=changes)
+
+
+# -- usage of each feature -------------------------------------------------------------------
+def _crossing_pairs(markables: list, same_chain: dict[str, int] | None = None) -> Iterable[str]:
+    """Refs of markables whose extent crosses an earlier one's (overlap, no containment);
+    with ``same_chain``, only pairs in one chain count."""
+    order = sorted(markables, key=lambda m: (m.first, -m.last))
+    open_: list = []
+    for m in order:
+        open_ = [o for o in open_ if o.last >= m.first]
+        for o in open_:
+            if o.first < m.first <= o.last < m.last:
+                if same_chain is None or same_chain.get(o.ref) == same_chain.get(m.ref):
+                    yield m.ref
+                    break
+        open_.append(m)
+
+
+def _chain_of(doc: "Document") -> dict[str, int]:
+    return {doc.markables[i].ref: k for k, chain in enumerate(doc.chain_indices()) for i in chain}
+
+
+def _sentence_crossing(doc: "Document") -> Iterable[str]:
+    if not doc.sentences:
+        return
+    sentence = doc.sentence_of_token()
+    for m in doc.markables:
+        if sentence[m.first] != sentence[m.last]:
+            yield m.ref
+
+
+def _non_numeric_entities(doc: "Document") -> str:
+    ids = doc.entity_ids()
+    return "info" if all(_COUNTER_ID.match(e) for e in ids) else "warning"
+
+
+def _attribute_counts(items: Iterable[dict], allowed: Any) -> Counter:
+    counts: Counter = Counter()
+    for attrs in items:
+        for name in _not_kept(attrs, allowed):
+            counts[name] += 1
+    return counts
+
+
+def _strip_markables(doc: "Document", **changes: Any) -> "Document":
+    return _copy(doc, markables=[m.model_copy(update=changes) for m in doc.markables])
+
+
+def _chains_as_entities(doc: "Document") -> "Document":
+    """Identity links replaced by the entity ids they imply (the chains stay)."""
+    if not any(is_identity(link.type) for link in doc.links):
+        return doc
+    entity: dict[int, str] = {}
+    for k, chain in enumerate(doc.chain_indices()):
+        named = next((doc.markables[i].entity for i in chain if doc.markables[i].entity is not None), None)
+        for i in chain:
+            entity[i] = named if named is not None else f"chain_{k + 1}"
+    markables = [m.model_copy(update={"entity": entity.get(i, m.entity)}) for i, m in enumerate(doc.markables)]
+    links = [link for link in doc.links if not is_identity(link.type)]
+    return _copy(doc, markables=markables, links=links)
+
+
+def _keep_attributes(attrs: dict, allowed: Any) -> dict:
+    drop = set(_not_kept(attrs, allowed))
+    return {k: v for k, v in attrs.items() if k not in drop}
+
+
+FEATURES: tuple[Feature, ...] = (
+    Feature("discontinuous", "discontinuous mentions",
+            lambda d, c: _count(m.ref for m in d.markables if len(m.spans) > 1),
+            lambda d, c: _strip_markables_each(d, lambda m: {"spans": ((m.first, m.last),)} if len(m.spans) > 1 else None)),
+    Feature("crossing", "mentions that overlap without nesting",
+            lambda d, c: _count(_crossing_pairs(d.markables)),
+            lambda d, c: d),
+    Feature("same_entity_overlap", "crossing mentions of one entity",
+            lambda d, c: _count(_crossing_pairs(d.markables, _chain_of(d))),
+            lambda d, c: d),
+    Feature("cross_sentence", "mentions that cross a sentence boundary",
+            lambda d, c: _count(_sentence_crossing(d)), lambda d, c: d),
+    Feature("link_structure", "which antecedent each identity link points to (only the chains are kept)",
+            lambda d, c: _count(link.id for link in d.links if is_identity(link.type)),
+            lambda d, c: _chains_as_entities(d)),
+    Feature("link_types", "non-identity links",
+            lambda d, c: _count(f"{link.id} ({link.type})" for link in d.links if not is_identity(link.type)),
+            lambda d, c: _copy(d, links=[link for link in d.links if is_identity(link.type)])),
+    Feature("multi_target_links", "links with several targets (each target kept as a link of its own)",
+            lambda d, c: _count(link.id for link in d.links if len(link.targets) > 1),
+            lambda d, c: d),
+    Feature("markable_attributes", "markable attributes",
+            lambda d, c: _count(f"{n} ×{k}" for n, k in sorted(_attribute_counts((m.attributes for m in d.markables), c).items())
+                                for _ in range(k)),
+            lambda d, c: _strip_markables_each(d, lambda m: {"attributes": _keep_attributes(m.attributes, c)}
+                                               if _not_kept(m.attributes, c) else None)),
+    Feature("entity_attributes", "entity attributes",
+            lambda d, c: _count(e.id for e in d.entities for _ in _not_kept(e.attributes, c)),
+            lambda d, c: _copy(d, entities=[e.model_copy(update={"attributes": _keep_attributes(e.attributes, c)})
+                                            for e in d.entities if _keep_attributes(e.attributes, c)
+                                            or any(link.target_kind == "entity" and e.id in link.targets
+                                                   for link in d.links)])),
+    Feature("link_attributes", "link attributes",
+            lambda d, c: _count(link.id for link in d.links if link.attributes),
+            lambda d, c: _copy(d, links=[link.model_copy(update={"attributes": {}}) for link in d.links])),
+    Feature("heads", "mention heads",
+            lambda d, c: _count(m.ref for m in d.markables if m.head is not None),
+            lambda d, c: _strip_markables(d, head=None)),
+    Feature("min", "MUC MIN spans",
+            lambda d, c: _count(m.ref for m in d.markables if m.min is not None),
+            lambda d, c: _strip_markables(d, min=None)),
+    Feature("optional", "optional mentions (STATUS=OPT)",
+            lambda d, c: _count(m.ref for m in d.markables if m.optional),
+            lambda d, c: _strip_markables(d, optional=False)),
+    Feature("layers", "markables of other layers than coreference",
+            lambda d, c: _count(m.ref for m in d.markables if m.layer is not None),
+            lambda d, c: _strip_layers(d)),
+    Feature("sets", "non-identity set memberships",
+            lambda d, c: _count(m.ref for m in d.markables if m.sets),
+            lambda d, c: _strip_markables(d, sets={})),
+    Feature("token_attributes", "token attributes",
+            lambda d, c: _count(f"{name} ×{sum(v is not None for v in col)}"
+                                for name, col in d.tokens.attributes.items()
+                                if name in _not_kept([name], c) and any(v is not None for v in col)),
+            lambda d, c: _copy(d, tokens=d.tokens.model_copy(update={"attributes": {
+                n: col for n, col in d.tokens.attributes.items() if not _not_kept([n], c)}}))),
+    Feature("token_ids", "token ids",
+            lambda d, c: (1, d.tokens.ids[0] if d.tokens.ids else None) if d.tokens.ids is not None else (0, None),
+            lambda d, c: _copy(d, tokens=d.tokens.model_copy(update={"ids": None}))),
+    Feature("whitespace", "the exact whitespace between tokens",
+            lambda d, c: (len(d.tokens.forms), None) if d.tokens.whitespace is not None and d.text is None else (0, None),
+            lambda d, c: _copy(d, tokens=d.tokens.model_copy(update={"whitespace": None}))),
+    Feature("offsets", "character offsets of tokens",
+            lambda d, c: (len(d.tokens.forms), None) if d.tokens.offsets is not None else (0, None),
+            lambda d, c: _copy(d, tokens=d.tokens.model_copy(update={"offsets": None}))),
+    Feature("text", "the exact source text (markup and all)",
+            lambda d, c: (1, None) if d.text is not None else (0, None),
+            lambda d, c: _copy(d, text=None, regions=[])),
+    Feature("regions", "structural regions of the source text",
+            lambda d, c: _count(r.type for r in d.regions), lambda d, c: _copy(d, regions=[])),
+    Feature("sentences", "sentence boundaries",
+            lambda d, c: (len(d.sentences), None) if len(d.sentences) > 1 else (0, None),
+            lambda d, c: _copy(d, sentences=[])),
+    Feature("sentence_attributes", "sentence ids, comments and attributes",
+            lambda d, c: _count(k for k, s in enumerate(d.sentences) if s.id is not None or s.comments
+                                or s.attributes or s.interleaved),
+            lambda d, c: _copy(d, sentences=[s.model_copy(update={"id": None, "comments": [], "attributes": {},
+                                                                 "interleaved": []}) for s in d.sentences])),
+    Feature("metadata", "document metadata",
+            lambda d, c: _count(d.metadata), lambda d, c: _copy(d, metadata={})),
+    Feature("entity_ids", "entity ids (renumbered)",
+            lambda d, c: _count(d.entity_ids()), lambda d, c: d, _non_numeric_entities),
+)
+FEATURE_NAMES = frozenset(f.name for f in FEATURES)
+
+
+def _strip_markables_each(doc: "Document", change: Callable[[Any], dict | None]) -> "Document":
+    out = []
+    for m in doc.markables:
+        update = change(m)
+        out.append(m if update is None else m.model_copy(update=update))
+    return _copy(doc, markables=out)
+
+
+def _strip_layers(doc: "Document") -> "Document":
+    """Markables of other layers: those in a chain move to the default layer, the rest go."""
+    in_chain = {doc.markables[i].ref for chain in doc.chain_indices() for i in chain}
+    kept = []
+    rename: dict[str, str] = {}
+    for m in doc.markables:
+        if m.layer is None:
+            kept.append(m)
+        elif m.ref in in_chain:
+            moved = m.model_copy(update={"layer": None})
+            rename[m.ref] = moved.ref
+            kept.append(moved)
+    gone = {m.ref for m in doc.markables} - {m.ref for m in kept} - set(rename)
+    links = []
+    for link in doc.links:
+        if link.source in gone:
+            continue
+        targets = tuple(rename.get(t, t) for t in link.targets if t not in gone) \
+            if link.target_kind == "markable" else link.targets
+        if targets:
+            links.append(link.model_copy(update={"source": rename.get(link.source, link.source),
+                                                 "targets": targets}))
+    return _copy(doc, markables=kept, links=links)
+
+
+def uses(doc: "Document", capabilities: "Capabilities") -> list[tuple[Feature, Usage]]:
+    """The features ``doc`` uses that ``capabilities`` does not (fully) express."""
+    out = []
+    for feature in FEATURES:
+        allowed = getattr(capabilities, feature.name)
+        if allowed is True:
+            continue
+        n, example = feature.usage(doc, allowed)
+        if n:
+            out.append((feature, (n, example)))
+    return out
+
+
+def report_losses(doc: "Document", capabilities: "Capabilities", report: Report, format_name: str) -> int:
+    """Add a ``loss.<feature>`` diagnostic for each feature ``doc`` uses that the format
+    cannot express; returns how many kinds of loss were found."""
+    found = uses(doc, capabilities)
+    for feature, (n, example) in found:
+        report.add(f"loss.{feature.name.replace('_', '-')}", feature.severity(doc),  # type: ignore[arg-type]
+                   f"{format_name} cannot express {feature.message}; dropped",
+                   document=doc.label, count=n, merge=True, example=example)
+    return len(found)
+
+
+def project(doc: "Document", capabilities: "Capabilities") -> "Document":
+    """``doc`` as a format with these capabilities can hold it: every feature it cannot
+    express removed, every other format's layout dropped."""
+    for feature in FEATURES:
+        allowed = getattr(capabilities, feature.name)
+        if allowed is not True:
+            doc = feature.strip(doc, allowed)
+    return _copy(doc, layout={})
 
 
 class LossLog:
+    """Loss events a writer can only notice while writing (a value it cannot encode);
+    most losses are found beforehand by :func:`report_losses`."""
+
     def __init__(self, report: Report, format_name: str) -> None:
         self.report = report
         self.format_name = format_name
 
-    def lose(
-        self,
-        kind: str,
-        message: str,
-        *,
-        document: model.Document | None = None,
-        count: int = 1,
-        example: str | None = None,
-        severity: str = "warning",
-    ) -> None:
+    def lose(self, kind: str, message: str, *, document: "Document | None" = None, count: int = 1,
+             example: str | None = None, severity: str = "warning") -> None:
         if count <= 0:
             return
-        self.report.add(
-            f"loss.{kind}",
-            severity,  # type: ignore[arg-type]
-            f"{self.format_name} cannot express {message}; dropped",
-            document=document.label if document is not None else None,
-            count=count,
-            merge=True,
-            example=example,
-        )
-
-    # -- checks shared by several writers ------------------------------------------------
-    def non_identity_links(self, doc: model.Document) -> None:
-        by_type = Counter(link.type for link in doc.links if not is_identity(link.type))
-        for ltype, n in sorted(by_type.items()):
-            self.lose("link-type", f"{ltype!r} links", document=doc, count=n)
-
-    def identity_link_structure(self, doc: model.Document) -> None:
-        n = sum(1 for link in doc.links if is_identity(link.type))
-        self.lose(
-            "link-structure",
-            "which antecedent each identity link points to (only the chains are kept)",
-            document=doc,
-            count=n,
-        )
-
-    def markable_attributes(self, doc: model.Document, keep: frozenset[str] = frozenset()) -> None:
-        counts: Counter[str] = Counter()
-        for m in doc.markables:
-            for name in m.attributes:
-                if name not in keep:
-                    counts[name] += 1
-        for name, n in sorted(counts.items()):
-            self.lose("markable-attribute", f"markable attribute {name!r}", document=doc, count=n)
-
-    def entity_attributes(self, doc: model.Document, keep: frozenset[str] = frozenset()) -> None:
-        counts: Counter[str] = Counter()
-        for e in doc.entities:
-            for name in e.attributes:
-                if name not in keep:
-                    counts[name] += 1
-        for name, n in sorted(counts.items()):
-            self.lose("entity-attribute", f"entity attribute {name!r}", document=doc, count=n)
-
-    def heads(self, doc: model.Document) -> None:
-        n = sum(1 for m in doc.markables if m.head is not None)
-        self.lose("head", "markable heads (MIN spans)", document=doc, count=n)
-
-    def token_attributes(self, doc: model.Document, keep: frozenset[str] = frozenset()) -> None:
-        for name, column in doc.tokens.attributes.items():
-            if name in keep or name.startswith("layout:"):
-                continue
-            n = sum(1 for v in column if v is not None)
-            self.lose("token-attribute", f"token attribute {name!r}", document=doc, count=n)
-
-    def whitespace_and_offsets(self, doc: model.Document) -> None:
-        if doc.tokens.whitespace is not None:
-            self.lose("whitespace", "the exact whitespace between tokens", document=doc,
-                      count=len(doc.tokens.forms))
-        if doc.tokens.offsets is not None:
-            self.lose("offsets", "character offsets of tokens", document=doc, count=len(doc.tokens.forms))
-
-    def discontinuous(self, doc: model.Document, instead: str) -> None:
-        found = [m for m in doc.markables if len(m.spans) > 1]
-        self.lose(
-            "discontinuous-mention",
-            f"discontinuous mentions (written as {instead})",
-            document=doc,
-            count=len(found),
-            example=found[0].id if found else None,
-        )
+        self.report.add(f"loss.{kind}", severity,  # type: ignore[arg-type]
+                        f"{self.format_name} cannot express {message}; dropped",
+                        document=document.label if document is not None else None,
+                        count=count, merge=True, example=example)

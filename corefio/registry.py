@@ -11,12 +11,12 @@ else — for ambiguous extensions such as ``.xml`` and for unknown ones — each
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import CorefioError, UnknownFormatError
+from .errors import CorefioError, UnknownFormatError, UsageError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import Corpus
@@ -24,54 +24,131 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What a format can express. Writers report a loss for every ``False`` in use."""
+    """What a format can express: the single source of loss reports.
+
+    :func:`corefio.losses.report_losses` compares what a document uses with these and
+    reports every difference as a ``loss.<feature>`` diagnostic before the writer runs;
+    writers do not check for losses themselves. :func:`corefio.losses.project` drops
+    the same things from a document, which is what a round trip must give back.
+
+    ``True``: expressed; ``False``: not expressed; a frozenset of names (attribute
+    features only): only attributes with these names are expressed.
+    """
 
     discontinuous: bool = False  #: markables made of several spans
     nested: bool = True  #: markables inside markables
+    crossing: bool = True  #: markables that overlap without one containing the other
+    same_entity_overlap: bool = True  #: overlapping markables of one entity (CoNLL brackets cannot)
     cross_sentence: bool = True  #: markables crossing a sentence boundary
-    singletons: bool = True  #: markables that corefer with nothing
-    entity_ids: bool = False  #: set / cluster ids are kept as written
+    entity_ids: bool = False  #: set / cluster ids are kept as written (not renumbered)
     link_structure: bool = False  #: mention→antecedent configuration of identity links
     link_types: bool = False  #: non-identity links (bridging, split antecedent, ...)
-    markable_attributes: bool = False  #: arbitrary attributes on markables
-    entity_attributes: bool = False  #: attributes on entities
-    heads: bool = False  #: head / MUC MIN spans
-    token_attributes: bool = False  #: per-token columns (POS, lemma, speaker, ...)
+    multi_target_links: bool = False  #: links with several targets kept as one group
+    markable_attributes: bool | frozenset[str] = False  #: attributes on markables
+    entity_attributes: bool | frozenset[str] = False  #: attributes on entities
+    link_attributes: bool = False  #: attributes on links
+    heads: bool = False  #: head spans
+    min: bool = False  #: MUC MIN spans
+    optional: bool = False  #: MUC STATUS=OPT
+    layers: bool = False  #: markables outside the default coreference layer
+    sets: bool = False  #: non-identity set memberships (MMAX2 markable_set attributes)
+    token_attributes: bool | frozenset[str] = False  #: per-token columns (POS, lemma, ...)
+    token_ids: bool = False  #: token ids other than the default word_1…word_n
     whitespace: bool = False  #: the exact text between tokens
     offsets: bool = False  #: character offsets of tokens
-    multiple_documents: bool = True  #: several documents in one file
+    text: bool = False  #: the exact source text (with its markup)
+    regions: bool = False  #: typed structural regions of the source text
+    sentences: bool = True  #: sentence boundaries
+    sentence_attributes: bool = False  #: sentence ids, comments, attributes
+    metadata: bool = False  #: document metadata
+    schemes: bool = False  #: annotation schemes
+    multiple_documents: bool = True  #: several documents in one file (or project)
 
-    def as_dict(self) -> dict[str, bool]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+    def as_dict(self) -> dict[str, bool | list[str]]:
+        out: dict[str, bool | list[str]] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = sorted(value) if isinstance(value, frozenset) else value
+        return out
 
 
+@dataclass(frozen=True)
+class Option:
+    """A reader or writer option a format declares (the CLI and the API check them)."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    #: ``"read"`` or ``"write"``
+    applies_to: str = "write"
+    choices: tuple[str, ...] | None = None
+
+    def check(self, value: Any, format_name: str) -> Any:
+        if value is None:
+            return value
+        if self.type is bool and not isinstance(value, bool):
+            raise UsageError(f"{format_name} option {self.name!r} takes true or false, not {value!r}")
+        if self.type is not bool and not isinstance(value, self.type):
+            try:
+                value = self.type(value)
+            except (TypeError, ValueError):
+                raise UsageError(f"{format_name} option {self.name!r} takes a {self.type.__name__}, "
+                                 f"not {value!r}") from None
+        if self.choices is not None and value not in self.choices:
+            raise UsageError(f"{format_name} option {self.name!r} is one of {', '.join(self.choices)}, "
+                             f"not {value!r}")
+        return value
+
+
+#: ``read(source, *, report, strict, **options) -> Corpus``
 Reader = Callable[..., "Corpus"]
-Writer = Callable[..., "str | bytes"]
+#: ``write(documents, *, corpus, report, **options) -> Iterator[bytes | str]``
+Writer = Callable[..., Iterator["bytes | str"]]
 
 
 @dataclass(frozen=True)
 class FormatSpec:
-    """A registered format: its names, extensions, reader, writer and capabilities."""
+    """A registered format: its names, extensions, reader, writer, options, capabilities.
+
+    A format stored in one file has ``write``: it yields the file's bytes piece by piece
+    (a header, one piece per document, a footer) so that a conversion holds one
+    document at a time. A format made of several files (an MMAX2 project) has
+    ``write_files`` instead, giving ``{relative path: bytes}``, and ``directory=True``:
+    it reads a directory or its project file.
+    """
 
     name: str
     description: str
     extensions: tuple[str, ...]
     capabilities: Capabilities
-    #: ``read(path, *, report, strict, **options) -> Corpus``
+    #: ``read(source, *, report, strict, **options) -> Corpus``
     read: Reader | None = None
-    #: ``dumps(corpus, *, report, strict, **options) -> str | bytes``
-    dumps: Writer | None = None
+    #: ``stream(source, *, report, strict, **options) -> Iterator[Document]``: the
+    #: documents one at a time (memory bounded by the largest document)
+    stream: Callable[..., Iterator[Any]] | None = None
+    #: ``write(documents, *, corpus, report, **options) -> Iterator[bytes | str]``;
+    #: ``corpus`` carries corpus metadata, schemes and layout (its documents may be
+    #: empty while the documents stream)
+    write: Writer | None = None
+    #: ``write_files(corpus, *, report, **options) -> {relative path: bytes}``
+    write_files: Callable[..., dict[str, bytes]] | None = None
+    #: options the reader and the writer accept
+    options: tuple[Option, ...] = ()
     #: ``sniff(head: bytes) -> bool``: does this file look like this format?
     sniff: Callable[[bytes], bool] | None = None
     #: extensions shared with other formats (sniffing decides)
     ambiguous_extensions: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
-    #: ``stream(path, *, report, strict, select, byte_range, chains, pos) ->
-    #: Iterator[Document]``: the documents one at a time (``select``: numbers of the
-    #: documents to build; ``chains=True``: :class:`~corefio.model.MentionChains` instead)
-    stream: Callable[..., Any] | None = None
-    #: ``scan_keys(path) -> [(name, part, byte offset, line), ...]``: the documents, cheaply
+    #: the input is a directory (or a project file inside one)
+    directory: bool = False
+    #: ``scan_keys(source) -> [(name, part, byte offset, line), ...]``: the documents,
+    #: cheaply (scoring pairs documents before reading them)
     scan_keys: Callable[[Any], list] | None = None
+    #: ``mention_views(source, *, report, strict, select, byte_range, pos) ->
+    #: Iterator[MentionView]``: the same views ``Document.mention_view`` gives, built
+    #: straight from the parser (scoring's fast path; optional)
+    mention_views: Callable[..., Iterator[Any]] | None = None
 
     @property
     def can_read(self) -> bool:
@@ -79,7 +156,19 @@ class FormatSpec:
 
     @property
     def can_write(self) -> bool:
-        return self.dumps is not None
+        return self.write is not None or self.write_files is not None
+
+    def check_options(self, options: dict[str, Any], applies_to: str) -> dict[str, Any]:
+        """``options`` checked against the declared ones (unknown: :class:`UsageError`)."""
+        declared = {o.name: o for o in self.options if o.applies_to == applies_to}
+        out = {}
+        for name, value in options.items():
+            option = declared.get(name)
+            if option is None:
+                known = ", ".join(sorted(declared)) or "none"
+                raise UsageError(f"format {self.name!r} has no {applies_to} option {name!r} (known: {known})")
+            out[name] = option.check(value, self.name)
+        return out
 
 
 _FORMATS: dict[str, FormatSpec] = {}
@@ -144,6 +233,13 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
     path = Path(path)
     if not for_writing and not path.exists():
         raise CorefioError("no such file", file=path)
+    if path.is_dir():
+        projects = [spec for spec in _FORMATS.values() if spec.directory]
+        if not projects:
+            raise CorefioError("is a directory, not a file", file=path)
+        if len(projects) == 1:
+            return projects[0]
+        raise UnknownFormatError(f"cannot tell the format of directory {path}; use --from", file=path)
     matches = _extension_matches(path.name)
     if matches:
         best = max(m[0] for m in matches)
@@ -178,6 +274,16 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
     )
 
 
+def sniff_format(head: bytes, name: str = "<string>") -> FormatSpec:
+    """The one format whose ``sniff`` claims ``head`` (in-memory input without a name)."""
+    _ensure_loaded()
+    sniffed = [s for s in _FORMATS.values() if s.sniff is not None and s.sniff(head)]
+    if len(sniffed) == 1:
+        return sniffed[0]
+    could = f" (could be: {', '.join(s.name for s in sniffed)})" if sniffed else ""
+    raise UnknownFormatError(f"cannot tell the format of {name}{could}; name the format")
+
+
 def resolve_format(path: str | Path, name: str | None, *, for_writing: bool = False) -> FormatSpec:
     """``name`` if given, else :func:`detect_format`."""
     if name:
@@ -192,5 +298,7 @@ def capability_summary(spec: FormatSpec) -> dict[str, Any]:
         "extensions": list(spec.extensions) + list(spec.ambiguous_extensions),
         "read": spec.can_read,
         "write": spec.can_write,
+        "options": [{"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help,
+                     "applies_to": o.applies_to} for o in spec.options],
         "capabilities": spec.capabilities.as_dict(),
     }

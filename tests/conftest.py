@@ -31,3 +31,18 @@ def cli():
 
     return run
 
+
+
+#: ../shared beside the clone: data whose licence keeps it out of the repository
+SHARED = REPO.parent / "shared"
+
+
+def shared_data(relative: str) -> Path:
+    """A path under ../shared; the test skips where it is absent, except in CI, where
+    ``COREFIO_REQUIRE_SHARED=1`` (set by .ci/run) turns the skip into a failure."""
+    path = SHARED / relative
+    if not path.exists():
+        if os.environ.get("COREFIO_REQUIRE_SHARED"):
+            pytest.fail(f"{path} is missing and COREFIO_REQUIRE_SHARED is set")
+        pytest.skip(f"{path} is not here (licensed data kept out of the repository)")
+    return path

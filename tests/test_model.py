@@ -11,6 +11,7 @@ from corefio.model import (
     Entity,
     Link,
     Markable,
+    Region,
     Sentence,
     Tokens,
     contiguous_spans,
@@ -173,3 +174,118 @@ def test_corpus_find_and_iterate():
     c = Corpus(documents=[doc(name="a"), doc(name="b", part="001")])
     assert [d.name for d in c] == ["a", "b"]
     assert c.find("b").part == "001" and c.find("zz") is None
+
+
+# -- pivot v2: layers, sets, MIN, optional flag, multi-target links, source text --------------
+def test_ids_are_unique_per_layer_and_links_name_markables_by_ref():
+    d = doc(markables=[Markable(id="m1", spans=((0, 0),)),
+                       Markable(id="m1", spans=((0, 2),), layer="sentence"),
+                       Markable(id="m2", spans=((2, 2),))],
+            links=[Link(id="l1", type="bridging", source="m2", target="sentence:m1")])
+    assert [m.ref for m in d.markables] == ["m1", "sentence:m1", "m2"]
+    p = problems_of(markables=[Markable(id="m1", spans=((0, 0),), layer="a"),
+                               Markable(id="m1", spans=((1, 1),), layer="a")])
+    assert p == ["duplicate markable ids: a:m1"]
+    p = problems_of(markables=[Markable(id="m1", spans=((0, 0),), layer="a")],
+                    links=[Link(id="l", source="m1", target="m1")])
+    assert "link l source 'm1' is not a markable" in p
+
+
+def test_structural_layers_stay_out_of_chains_unless_they_corefer():
+    d = doc(markables=[Markable(id="s1", spans=((0, 8),), layer="sentence"),
+                       Markable(id="m1", spans=((0, 0),)),
+                       Markable(id="x", spans=((2, 2),), layer="secmark")],
+            links=[Link(id="l", source="secmark:x", target="m1")])
+    assert [[m.ref for m in c] for c in d.chains()] == [["m1", "secmark:x"]]
+
+
+def test_a_link_with_several_targets_stays_one_link_and_joins_all_of_them():
+    d = doc(markables=[Markable(id=f"m{k}", spans=((k, k),)) for k in range(4)],
+            links=[Link(id="l", source="m3", targets=("m0", "m1"))])
+    assert d.links[0].targets == ("m0", "m1") and d.links[0].target == "m0"
+    assert [[m.id for m in c] for c in d.chains()] == [["m0", "m1", "m3"], ["m2"]]
+    p = problems_of(markables=[Markable(id="m0", spans=((0, 0),))],
+                    links=[Link(id="l", source="m0", targets=("m0", "zz"))])
+    assert p == ["link l target 'zz' is not a markable"]
+
+
+def test_min_and_optional_are_first_class_and_checked():
+    m = Markable(id="m", spans=((0, 3),), min=((1, 1), (3, 3)), optional=True)
+    d = doc(markables=[m])
+    view = d.mention_view()
+    assert view.mentions[0][0].min == ((1, 1), (3, 3)) and view.mentions[0][0].optional
+    p = problems_of(markables=[Markable(id="m", spans=((0, 0),), min=((20, 21),))])
+    assert p == ["markable m MIN 20..21 is outside the 9 tokens"]
+
+
+def test_source_text_offsets_and_regions():
+    text = "<p>John said</p>"
+    d = Document(name="d", text=text, tokens=Tokens(forms=["John", "said"], offsets=[(3, 7), (8, 12)]),
+                 regions=[Region(type="p", start=0, end=len(text))])
+    assert d.span_text((0, 1)) == "John said"
+    with pytest.raises(ModelError) as info:
+        Document(name="d", text="ab", tokens=Tokens(forms=["ab"], offsets=[(0, 5)]))
+    assert "invalid offsets" in str(info.value)
+    with pytest.raises(ModelError) as info:
+        Document(name="d", regions=[Region(type="p", start=0, end=1)])
+    assert "regions need the source text" in str(info.value)
+
+
+def test_documents_are_frozen():
+    d = doc()
+    with pytest.raises(Exception):
+        d.name = "other"  # type: ignore[misc]
+
+
+# -- the edit API ---------------------------------------------------------------------------
+def test_removing_a_markable_removes_or_trims_the_links_that_named_it():
+    from corefio.diagnostics import Report
+
+    d = doc(markables=[Markable(id=f"m{k}", spans=((k, k),)) for k in range(4)],
+            links=[Link(id="l1", source="m3", targets=("m0", "m1")), Link(id="l2", source="m2", target="m1")])
+    editor = d.edit()
+    assert editor.remove_markables({"m1"}) == 1
+    report = Report()
+    new = editor.commit(report)
+    assert [(link.id, link.targets) for link in new.links] == [("l1", ("m0",))]
+    assert report.codes() >= {"edit.link-removed", "edit.link-target-removed"}
+    assert len(d.markables) == 4  # the original is untouched
+
+
+def test_renumbering_follows_links_and_drops_layout_that_depends_on_markables():
+    from corefio.diagnostics import Report
+    from corefio.model import GenericLayout
+
+    class TokensOnly(GenericLayout):
+        depends_on = frozenset({"tokens"})
+
+    d = doc(markables=[Markable(id="a", spans=((0, 0),)), Markable(id="b", spans=((2, 2),))],
+            links=[Link(id="l", source="b", target="a")],
+            layout={"x": GenericLayout(owner="x"), "y": TokensOnly(owner="y")})
+    editor = d.edit()
+    mapping = editor.renumber_markables(lambda m, k: f"markable_{k + 1}")
+    report = Report()
+    new = editor.commit(report)
+    assert mapping == {"a": "markable_1", "b": "markable_2"}
+    assert (new.links[0].source, new.links[0].targets) == ("markable_2", ("markable_1",))
+    assert set(new.layout) == {"y"}
+    assert [d.code for d in report] == ["layout.dropped"]
+
+
+def test_an_edit_that_breaks_an_invariant_is_refused():
+    editor = doc().edit()
+    editor.add_markable(Markable(id="m", spans=((40, 41),)))
+    with pytest.raises(ModelError):
+        editor.commit()
+
+
+def test_scheme_values_compare_case_insensitively():
+    from corefio.model import Scheme, SchemeAttribute, SchemeValue
+
+    scheme = Scheme(layer="primmark", attributes=[
+        SchemeAttribute(name="Anaphor_antecedent", type="markable_pointer", identity=True),
+        SchemeAttribute(name="np_form", type="nominal_list", values=[SchemeValue(name="NE"), SchemeValue(name="PPER")])])
+    assert scheme.attribute("anaphor_antecedent").identity
+    assert scheme.attribute("NP_FORM").allows("pper") and not scheme.attribute("np_form").allows("defnp")
+    assert [a.name for a in scheme.identity_attributes()] == ["Anaphor_antecedent"]
+    assert Corpus(schemes=[scheme]).scheme("primmark") is scheme

@@ -1,0 +1,207 @@
+"""Mention matching: which response mention stands for which key mention.
+
+Scoring compares partitions of one set of mentions. When key and response mention
+boundaries differ, a matching decides which response mention counts as which key
+mention; after :func:`align` the response view names each matched mention exactly as
+the key does, and every unmatched one by a name no key mention has.
+
+Modes (``--match``):
+
+``exact``
+    the same tokens (today's scoring; the reference scorer's rule).
+``head``
+    the same head token (corefud-scorer's head matching). The exact step pairs mentions
+    with the same tokens *and* the same head; the rest may pair when their heads are the
+    same token, preferring the largest share of the key mention's tokens.
+``min``
+    MUC's rule: the response mention contains the key mention's MIN (one of its ``|``
+    alternatives) and lies inside the key mention's extent.
+``partial``
+    corefud-scorer's "partial-corefud": the response mention's tokens all belong to the
+    key mention (discontinuous mentions included) and include the key mention's head.
+
+Heads come from the model (``Markable.head``: CorefUD's head field, MMAX2/MATE heads).
+A mention without a head gets a documented default: its last token (the head of an
+English noun phrase without post-modifiers; a rough rule, reported as
+``match.default-head`` so that nobody mistakes it for annotation). ``min`` without a
+MIN falls back to the head rule.
+
+The one-to-one rule, as corefud-scorer v1.2 (which took it from the UA scorer 2.0):
+first pair identical mentions (step 1); then, among the mentions still unpaired, find a
+maximum-weight one-to-one assignment where a candidate pair weighs the share of the key
+mention's tokens that the response mention covers (scipy's ``linear_sum_assignment``;
+mentions ordered by first token, last token, length, so that ties go to the mention
+that starts, then ends, earlier). corefio solves each group of mutually overlapping
+mentions separately, which gives the same total weight as one big matrix.
+
+Optional key mentions (MUC ``STATUS="OPT"``): when no response mention matches one, it is
+removed from the key: it counts neither as missing nor as wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .chains import Mention, MentionView
+from .diagnostics import Report
+
+MatchMode = Literal["exact", "head", "min", "partial"]
+MATCH_MODES: tuple[str, ...] = ("exact", "head", "min", "partial")
+
+
+@dataclass
+class MatchResult:
+    """Pairs ``(key index, response index)`` over the flattened mention lists."""
+
+    pairs: list[tuple[int, int]] = field(default_factory=list)
+    exact: int = 0
+    default_heads: int = 0
+    optional_dropped: int = 0
+
+
+def _tokens(m: Mention) -> frozenset[int]:
+    return frozenset(i for a, b in m.spans for i in range(a, b + 1))
+
+
+def _head(m: Mention) -> tuple[frozenset[int], bool]:
+    """The head tokens and whether they came from the annotation."""
+    if m.head:
+        return frozenset(i for a, b in m.head for i in range(a, b + 1)), True
+    return frozenset({m.spans[-1][1]}), False
+
+
+def _order(m: Mention) -> tuple[int, int, int]:
+    """corefud-scorer's mention order: first token, last token, number of tokens."""
+    return (m.spans[0][0], m.spans[-1][1], sum(b - a + 1 for a, b in m.spans))
+
+
+def _weight(mode: str, key: Mention, response: Mention, kt: frozenset[int], rt: frozenset[int],
+            kh: frozenset[int], rh: frozenset[int]) -> float:
+    """How well ``response`` stands for ``key`` (0: not at all)."""
+    if mode == "head":
+        return len(kt & rt) / len(kt) if kh == rh else 0.0
+    if mode == "partial":
+        return len(kt & rt) / len(kt) if kh <= rt and rt <= kt else 0.0
+    # min
+    if key.min:
+        contains_min = any(set(range(a, b + 1)) <= rt for a, b in key.min)
+    else:
+        contains_min = kh <= rt
+    inside = key.spans[0][0] <= min(rt) and max(rt) <= key.spans[-1][1]
+    return len(kt & rt) / len(kt) if contains_min and inside else 0.0
+
+
+def match_mentions(key: list[Mention], response: list[Mention], mode: str, report: Report | None = None,
+                   label: str | None = None) -> MatchResult:
+    """The one-to-one matching of ``key`` and ``response`` mentions (see module doc)."""
+    from scipy.optimize import linear_sum_assignment
+
+    result = MatchResult()
+    kt = [_tokens(m) for m in key]
+    rt = [_tokens(m) for m in response]
+    heads_needed = mode != "exact"
+    kh: list[frozenset[int]] = []
+    rh: list[frozenset[int]] = []
+    if heads_needed:
+        for side, out in ((key, kh), (response, rh)):
+            for m in side:
+                h, given = _head(m)
+                out.append(h)
+                if not given and (mode != "min" or not m.min):
+                    result.default_heads += 1
+    # step 1: identical mentions (for head matching: identical tokens and head)
+    by_tokens: dict[tuple, list[int]] = {}
+    for j, t in enumerate(rt):
+        by_tokens.setdefault((t, rh[j]) if mode == "head" else (t,), []).append(j)
+    key_left, used = [], set()
+    for i, t in enumerate(kt):
+        candidates = by_tokens.get((t, kh[i]) if mode == "head" else (t,))
+        j = next((j for j in candidates if j not in used), None) if candidates else None
+        if j is None:
+            key_left.append(i)
+        else:
+            used.add(j)
+            result.pairs.append((i, j))
+    result.exact = len(result.pairs)
+    if mode == "exact" or not key_left:
+        return _finish(result, report, label)
+    response_left = [j for j in range(len(response)) if j not in used]
+    # step 2: weighted one-to-one assignment, one group of overlapping mentions at a time
+    key_left.sort(key=lambda i: _order(key[i]))
+    response_left.sort(key=lambda j: _order(response[j]))
+    for ks, rs in _overlap_groups(key_left, response_left, key, response):
+        weights = [[_weight(mode, key[i], response[j], kt[i], rt[j], kh[i], rh[j]) for j in rs] for i in ks]
+        if not any(any(row) for row in weights):
+            continue
+        rows, cols = linear_sum_assignment([[-w for w in row] for row in weights])
+        for r, c in zip(rows, cols):
+            if weights[r][c] > 0:
+                result.pairs.append((ks[r], rs[c]))
+    return _finish(result, report, label)
+
+
+def _finish(result: MatchResult, report: Report | None, label: str | None) -> MatchResult:
+    if report is not None and result.default_heads:
+        report.info("match.default-head", "mentions without a head: their last token was taken as head",
+                    count=result.default_heads, merge=True, document=label)
+    return result
+
+
+def _overlap_groups(ks: list[int], rs: list[int], key: list[Mention],
+                    response: list[Mention]) -> Iterable[tuple[list[int], list[int]]]:
+    """Groups of key and response mentions whose extents chain-overlap (a sweep over
+    extents); mentions in different groups can never be matched with each other."""
+    items = [(key[i].spans[0][0], key[i].spans[-1][1], 0, i) for i in ks]
+    items += [(response[j].spans[0][0], response[j].spans[-1][1], 1, j) for j in rs]
+    items.sort()
+    group_k: list[int] = []
+    group_r: list[int] = []
+    end = -1
+    for a, b, side, index in items:
+        if a > end and (group_k or group_r):
+            if group_k and group_r:
+                yield sorted(group_k, key=lambda i: _order(key[i])), sorted(group_r, key=lambda j: _order(response[j]))
+            group_k, group_r = [], []
+        (group_k if side == 0 else group_r).append(index)
+        end = max(end, b)
+    if group_k and group_r:
+        yield sorted(group_k, key=lambda i: _order(key[i])), sorted(group_r, key=lambda j: _order(response[j]))
+
+
+def align(key: MentionView, response: MentionView, mode: str = "exact",
+          report: Report | None = None) -> tuple[MentionView, MentionView]:
+    """Key and response views in which matched mentions have the same spans (the key's)
+    and unmatched response mentions have spans no key mention has; unmatched optional
+    key mentions are left out of the key."""
+    key_flat = [(c, m) for c, chain in enumerate(key.mentions) for m in chain]
+    response_flat = [(c, m) for c, chain in enumerate(response.mentions) for m in chain]
+    has_optional = any(m.optional for _, m in key_flat)
+    if mode == "exact" and not has_optional:
+        return key, response
+    result = match_mentions([m for _, m in key_flat], [m for _, m in response_flat], mode, report, key.label)
+    partner = dict(result.pairs)
+    renamed: dict[int, Mention] = {}
+    for i, j in result.pairs:
+        renamed[j] = response_flat[j][1]._replace(spans=key_flat[i][1].spans)
+    key_spans = {m.spans for _, m in key_flat}
+    for j, (_, m) in enumerate(response_flat):
+        if j not in renamed and m.spans in key_spans:
+            # unmatched, yet shaped like some key mention: give it a name of its own
+            renamed[j] = m._replace(spans=m.spans + ((-1, -1 - j),))
+    new_response: list[list[Mention]] = [[] for _ in response.mentions]
+    for j, (c, m) in enumerate(response_flat):
+        new_response[c].append(renamed.get(j, m))
+    new_key: list[list[Mention]] = [[] for _ in key.mentions]
+    dropped = 0
+    for i, (c, m) in enumerate(key_flat):
+        if m.optional and i not in partner:
+            dropped += 1
+            continue
+        new_key[c].append(m)
+    if dropped and report is not None:
+        report.info("match.optional-unmatched", "optional key mentions no response mention matched (not counted)",
+                    count=dropped, merge=True, document=key.label)
+    return (MentionView(key.label, key.forms, [c for c in new_key if c], key.pos),
+            MentionView(response.label, response.forms, new_response, response.pos))

@@ -1,0 +1,209 @@
+"""Markable synchronisation: re-indexing by targets and the four strategies of seed 003.
+
+Seed 003 (§2.2–2.3) scores from markable ids, so "markables pointing to the same primary
+data must have the same ID" in key and response. Its tool re-indexes both files: the
+markables are "sorted in ascending order of their *target* attributes" and numbered in
+that order, so that the same target gets the same id on both sides. When the two files
+do not hold the same markables, §2.3 offers four markable sets — the key's, the
+response's, their intersection and their union — and displays the scores of all four.
+
+corefio's reading of §2.3, written down:
+
+* a markable is identified by its **target**: its layer and its token spans
+  (discontinuous and nested markables included; a markable of another layer with the
+  same spans is another markable);
+* the chosen set S is the key's targets, the response's, their intersection or their
+  union;
+* on each side, a markable whose target is outside S is **removed** (with the links
+  that named it: :mod:`corefio.model.edit`), and a target of S that the side lacks is
+  **added** as a singleton (a new markable in no chain), so both sides end with exactly
+  the markables of S and only their links differ;
+* both sides are then re-indexed: markables sorted by (layer, spans) and renamed
+  ``markable_1 …`` in that order (``layer`` prefixes stay as they are); chains are
+  recomputed from the remaining entities and identity links.
+
+Two markables of one side with the same target are one markable for synchronisation:
+the later one is dropped and reported (``sync.duplicate-target``).
+
+When the two sides tokenise the text differently, the response is first carried over
+to the key's tokens (:mod:`corefio.alignment`); texts that differ are refused with the
+place where they diverge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from .alignment import map_span, map_tokens
+from .diagnostics import Report
+from .errors import UsageError
+
+if TYPE_CHECKING:
+    from .model import Corpus, Document, Markable
+
+Strategy = Literal["key", "response", "intersection", "union"]
+STRATEGIES: tuple[str, ...] = ("key", "response", "intersection", "union")
+
+Target = tuple[str | None, tuple[tuple[int, int], ...]]
+
+
+def target_of(m: "Markable") -> Target:
+    return (m.layer, m.spans)
+
+
+def _order(target: Target) -> tuple:
+    layer, spans = target
+    return ("" if layer is None else layer, spans)
+
+
+@dataclass
+class SyncCounts:
+    """What synchronisation did to one side of one document."""
+
+    added: int = 0
+    removed: int = 0
+    duplicates: int = 0
+
+
+@dataclass
+class SyncResult:
+    key: "Document"
+    response: "Document"
+    strategy: str
+    key_counts: SyncCounts = field(default_factory=SyncCounts)
+    response_counts: SyncCounts = field(default_factory=SyncCounts)
+
+
+def reindex(doc: "Document", report: Report | None = None) -> "Document":
+    """``doc`` with its markables sorted by target and renamed ``markable_1 …``."""
+    editor = doc.edit()
+    editor.set_markables(sorted(editor.markables, key=lambda m: _order(target_of(m))))
+    editor.renumber_markables(lambda m, k: f"markable_{k + 1}")
+    return editor.commit(report)
+
+
+def _drop_duplicate_targets(doc: "Document", report: Report | None, side: str) -> tuple["Document", int]:
+    seen: set[Target] = set()
+    repeats: list[str] = []
+    for m in doc.markables:
+        t = target_of(m)
+        if t in seen:
+            repeats.append(m.ref)
+        seen.add(t)
+    if not repeats:
+        return doc, 0
+    editor = doc.edit()
+    editor.remove_markables(repeats)
+    if report is not None:
+        report.warning("sync.duplicate-target", f"{side} markables with the same target as an earlier one dropped",
+                       document=doc.label, count=len(repeats), example=repeats[0])
+    return editor.commit(report), len(repeats)
+
+
+def _restrict(doc: "Document", chosen: set[Target], counts: SyncCounts, report: Report | None) -> "Document":
+    from .model import Markable
+
+    have = {target_of(m) for m in doc.markables}
+    editor = doc.edit()
+    gone = [m.ref for m in doc.markables if target_of(m) not in chosen]
+    counts.removed = editor.remove_markables(gone)
+    missing = sorted(chosen - have, key=_order)
+    for k, (layer, spans) in enumerate(missing):
+        editor.add_markable(Markable.fast(f"sync_added_{k + 1}", spans, layer=layer))
+    counts.added = len(missing)
+    return editor.commit(report)
+
+
+def carry_over(response: "Document", key: "Document", report: Report | None = None) -> "Document":
+    """``response`` moved onto the key's tokens when the two tokenise differently."""
+    if response.tokens.forms == key.tokens.forms:
+        return response
+    mapping = map_tokens(response.tokens.forms, key.tokens.forms, key.label)
+    widened = 0
+    lost: list[str] = []
+    markables = []
+    for m in response.markables:
+        spans = []
+        for span in m.spans:
+            mapped, wide = map_span(span, mapping)
+            widened += wide
+            if mapped is not None:
+                spans.append(mapped)
+        if not spans:
+            lost.append(m.ref)
+            continue
+        merged: list[tuple[int, int]] = []
+        for a, b in sorted(spans):
+            if merged and a <= merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+            else:
+                merged.append((a, b))
+        update: dict = {"spans": tuple(merged)}
+        for name in ("head", "min"):
+            value = getattr(m, name)
+            if value is not None:
+                moved = [map_span(s, mapping)[0] for s in value]
+                update[name] = tuple(s for s in moved if s is not None) or None
+        markables.append(m.model_copy(update=update))
+    if report is not None:
+        report.info("sync.retokenised", "response tokens carried over to the key's tokenisation",
+                    document=key.label, count=len(response.tokens.forms))
+        if widened:
+            report.warning("sync.boundary-inside-token",
+                           "response mention boundaries inside a key token (mention widened to whole tokens)",
+                           document=key.label, count=widened)
+        if lost:
+            report.warning("sync.unmapped-mention", "response mentions with no token in the key's text (dropped)",
+                           document=key.label, count=len(lost), example=lost[0])
+    editor = response.edit()
+    editor.remove_markables(lost)
+    editor.set_markables(markables)
+    values = {name: getattr(response, name) for name in type(response).model_fields}
+    moved_doc = editor.commit(None)
+    values.update(markables=moved_doc.markables, links=moved_doc.links, tokens=key.tokens, sentences=key.sentences,
+                  text=key.text, regions=key.regions, layout={})
+    from .model import Document
+
+    return Document.build(**values)
+
+
+def synchronise(key: "Document", response: "Document", strategy: str = "key",
+                report: Report | None = None) -> SyncResult:
+    """Both documents restricted to the same markable set and re-indexed (module doc)."""
+    if strategy not in STRATEGIES:
+        raise UsageError(f"unknown synchronisation strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    response = carry_over(response, key, report)
+    key, kdup = _drop_duplicate_targets(key, report, "key")
+    response, rdup = _drop_duplicate_targets(response, report, "response")
+    kt = {target_of(m) for m in key.markables}
+    rt = {target_of(m) for m in response.markables}
+    chosen = {"key": kt, "response": rt, "intersection": kt & rt, "union": kt | rt}[strategy]
+    result = SyncResult(key, response, strategy, SyncCounts(duplicates=kdup), SyncCounts(duplicates=rdup))
+    key = _restrict(key, chosen, result.key_counts, report)
+    response = _restrict(response, chosen, result.response_counts, report)
+    result.key, result.response = reindex(key, report), reindex(response, report)
+    if report is not None:
+        for side, counts in (("key", result.key_counts), ("response", result.response_counts)):
+            if counts.added:
+                report.info("sync.added", f"{strategy}: singleton markables added to the {side}",
+                            document=key.label, count=counts.added)
+            if counts.removed:
+                report.info("sync.removed", f"{strategy}: markables removed from the {side}",
+                            document=key.label, count=counts.removed)
+    return result
+
+
+def synchronise_corpora(key: "Corpus", response: "Corpus", strategy: str = "key", report: Report | None = None,
+                        pairs: Iterable[tuple[int, int]] | None = None) -> tuple["Corpus", "Corpus"]:
+    """Every document pair synchronised (pairs by position unless given)."""
+    from .model import Corpus
+
+    pairs = list(pairs) if pairs is not None else list(zip(range(len(key)), range(len(response))))
+    keys, responses = [], []
+    for i, j in pairs:
+        result = synchronise(key.documents[i], response.documents[j], strategy, report)
+        keys.append(result.key)
+        responses.append(result.response)
+    return (key.model_copy(update={"documents": keys}), response.model_copy(update={"documents": responses}))

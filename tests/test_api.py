@@ -1,0 +1,107 @@
+"""The public API around the registry: in-memory input, declared options, streaming."""
+
+from __future__ import annotations
+
+import pytest
+
+import corefio
+from corefio.diagnostics import Report
+from corefio.errors import CorefioError, UsageError
+from corefio.losses import FEATURE_NAMES, report_losses
+from corefio.model import Document, Link, Markable, Tokens
+from corefio.registry import Capabilities, Option, all_formats
+
+CONLL = "#begin document (d); part 000\nd\t0\t0\tJohn\t(1)\nd\t0\t1\tsaw\t-\nd\t0\t2\thim\t(1)\n\n#end document\n"
+
+
+def test_loads_reads_text_and_bytes_like_a_file(tmp_path):
+    path = tmp_path / "d.conll"
+    path.write_text(CONLL)
+    from_file = corefio.read(path)
+    assert corefio.loads(CONLL, "conll") == from_file
+    assert corefio.loads(CONLL.encode(), "conll") == from_file
+
+
+def test_loads_without_a_format_sniffs_the_content():
+    assert corefio.loads(CONLL).documents[0].name == "d"
+
+
+def test_messages_about_in_memory_input_say_string():
+    with pytest.raises(CorefioError) as info:
+        corefio.loads("#begin document (d); part 000\nd\t0\t0\tJohn\t(1\n\n#end document\n", "conll")
+    assert str(info.value).startswith("<string>:")
+
+
+def test_an_unknown_option_is_an_error_naming_the_known_ones():
+    doc = corefio.loads(CONLL, "conll")
+    with pytest.raises(UsageError) as info:
+        corefio.dumps(doc, "conll", no_such_option=True)
+    assert "no_such_option" in str(info.value) and "known:" in str(info.value)
+    with pytest.raises(UsageError):
+        corefio.loads(CONLL, "conll", no_such_option=1)
+
+
+def test_options_are_checked_against_their_declared_type():
+    option = Option("canonical", bool, False, "help")
+    with pytest.raises(UsageError):
+        option.check("yes", "conll")
+    assert option.check(True, "conll") is True
+    counted = Option("width", int, 0, "help")
+    assert counted.check("3", "x") == 3
+    with pytest.raises(UsageError):
+        Option("mode", str, "a", "help", choices=("a", "b")).check("c", "x")
+
+
+def test_every_format_declares_its_options_with_help():
+    for spec in all_formats():
+        for option in spec.options:
+            assert option.help and option.applies_to in ("read", "write"), (spec.name, option.name)
+
+
+def test_capabilities_and_features_name_the_same_things():
+    assert set(Capabilities().as_dict()) - {"multiple_documents", "nested"} == set(FEATURE_NAMES)
+
+
+def test_losses_are_counted_once_per_kind_with_an_example():
+    doc = Document(name="d", tokens=Tokens(forms=["a", "b", "c"]),
+                   markables=[Markable(id="m1", spans=((0, 0), (2, 2)), head=((0, 0),)),
+                              Markable(id="m2", spans=((1, 1),), head=((1, 1),))],
+                   links=[Link(id="l", type="bridging", source="m2", target="m1")])
+    report = Report()
+    kinds = report_losses(doc, Capabilities(), report, "demo")
+    by_code = {d.code: d for d in report}
+    assert kinds == len(by_code)
+    assert by_code["loss.heads"].count == 2 and by_code["loss.discontinuous"].examples == ["m1"]
+    assert by_code["loss.link-types"].count == 1
+    assert all(d.message.startswith("demo cannot express") for d in report)
+
+
+def test_counter_entity_ids_are_an_info_loss_and_named_ones_a_warning():
+    def severity(label: str) -> str:
+        doc = Document(name="d", tokens=Tokens(forms=["a"]), markables=[Markable(id="m", spans=((0, 0),), entity=label)])
+        report = Report()
+        report_losses(doc, Capabilities(), report, "demo")
+        return report.by_code("loss.entity-ids")[0].severity
+
+    assert severity("12") == "info" and severity("set_3") == "info"
+    assert severity("person-4") == "warning"
+
+
+def test_iter_read_streams_documents(tmp_path):
+    path = tmp_path / "two.conll"
+    path.write_text(CONLL + CONLL.replace("(d)", "(e)").replace("\nd\t", "\ne\t"))
+    names = [doc.name for doc in corefio.iter_read(path)]
+    assert names == ["d", "e"]
+
+
+def test_writing_documents_one_at_a_time_equals_writing_the_corpus(tmp_path):
+    corpus = corefio.loads(CONLL + CONLL.replace("(d)", "(e)").replace("\nd\t", "\ne\t"), "conll")
+    corefio.write(corpus, tmp_path / "a.conll")
+    corefio.write(iter(corpus.documents), tmp_path / "b.conll")
+    assert (tmp_path / "a.conll").read_bytes() == (tmp_path / "b.conll").read_bytes()
+
+
+def test_a_directory_is_not_a_file_for_single_file_formats(tmp_path):
+    with pytest.raises(CorefioError) as info:
+        corefio.read(tmp_path, "conll")
+    assert "directory" in str(info.value)

@@ -1,0 +1,147 @@
+"""Synchronisation (seed 003 §2.2–2.3) and token alignment, on hand-computed examples."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corefio.alignment import AlignmentError, map_span, map_tokens
+from corefio.diagnostics import Report
+from corefio.errors import UsageError
+from corefio.model import Document, Link, Markable, Tokens
+from corefio.sync import STRATEGIES, reindex, synchronise
+
+FORMS = ["John", "met", "Mary", ".", "He", "liked", "her", "."]
+
+
+def doc(markables, links=()) -> Document:
+    return Document(name="d", tokens=Tokens(forms=FORMS), markables=list(markables), links=list(links))
+
+
+def mk(id, a, b=None, entity=None, layer=None):
+    return Markable(id=id, spans=((a, a if b is None else b),), entity=entity, layer=layer)
+
+
+KEY = doc([mk("k1", 0, entity="j"), mk("k2", 2, entity="m"), mk("k3", 4, entity="j"), mk("k4", 6, entity="m")])
+# the response misses "her" and adds "liked her" (a markable the key lacks)
+RESPONSE = doc([mk("r9", 4, entity="a"), mk("r1", 0, entity="a"), mk("r2", 2, entity="b"), mk("r5", 5, 6, entity="b")])
+
+
+def targets(d: Document):
+    return [(m.id, m.spans) for m in d.markables]
+
+
+def chains(d: Document):
+    return sorted(sorted(m.spans for m in chain) for chain in d.chains())
+
+
+def test_reindexing_sorts_by_target_and_renumbers():
+    d = reindex(RESPONSE)
+    assert targets(d) == [("markable_1", ((0, 0),)), ("markable_2", ((2, 2),)), ("markable_3", ((4, 4),)),
+                          ("markable_4", ((5, 6),))]
+
+
+def test_nested_and_discontinuous_targets_sort_by_their_spans():
+    d = reindex(doc([Markable(id="x", spans=((0, 2),)), Markable(id="y", spans=((0, 0), (2, 2))),
+                     Markable(id="z", spans=((0, 0),))]))
+    assert [m.spans for m in d.markables] == [((0, 0),), ((0, 0), (2, 2)), ((0, 2),)]
+
+
+def test_the_four_strategies_on_a_hand_computed_example():
+    expected_sets = {
+        "key": [((0, 0),), ((2, 2),), ((4, 4),), ((6, 6),)],
+        "response": [((0, 0),), ((2, 2),), ((4, 4),), ((5, 6),)],
+        "intersection": [((0, 0),), ((2, 2),), ((4, 4),)],
+        "union": [((0, 0),), ((2, 2),), ((4, 4),), ((5, 6),), ((6, 6),)],
+    }
+    for strategy in STRATEGIES:
+        result = synchronise(KEY, RESPONSE, strategy)
+        assert [m.spans for m in result.key.markables] == expected_sets[strategy], strategy
+        assert targets(result.key) == targets(result.response), strategy
+    union = synchronise(KEY, RESPONSE, "union")
+    # the key gains "liked her" as a singleton; the response gains "her" as a singleton
+    assert chains(union.key) == [[((0, 0),), ((4, 4),)], [((2, 2),), ((6, 6),)], [((5, 6),)]]
+    assert chains(union.response) == [[((0, 0),), ((4, 4),)], [((2, 2),), ((5, 6),)], [((6, 6),)]]
+    assert (union.key_counts.added, union.response_counts.added) == (1, 1)
+    inter = synchronise(KEY, RESPONSE, "intersection")
+    assert (inter.key_counts.removed, inter.response_counts.removed) == (1, 1)
+    assert chains(inter.response) == [[((0, 0),), ((4, 4),)], [((2, 2),)]]
+
+
+def test_removing_a_markable_removes_its_links():
+    key = doc([mk("a", 0), mk("b", 4)], [Link(id="l", source="b", target="a")])
+    response = doc([mk("a", 0)])
+    result = synchronise(key, response, "response")
+    assert result.key.links == [] and len(result.key.markables) == 1
+
+
+def test_duplicate_targets_are_reported():
+    report = Report()
+    synchronise(doc([mk("a", 0), mk("b", 0)]), doc([mk("a", 0)]), "key", report)
+    assert report.by_code("sync.duplicate-target")[0].count == 1
+
+
+def test_unknown_strategy_is_a_usage_error():
+    with pytest.raises(UsageError):
+        synchronise(KEY, RESPONSE, "both")
+
+
+# -- properties -------------------------------------------------------------------------------
+@st.composite
+def docs(draw):
+    marks = []
+    for k in range(draw(st.integers(0, 6))):
+        a = draw(st.integers(0, 7))
+        b = draw(st.integers(a, 7))
+        marks.append(Markable(id=f"m{k}", spans=((a, b),), entity=draw(st.sampled_from(["1", "2", None]))))
+    return doc(marks)
+
+
+@settings(max_examples=80, deadline=None)
+@given(docs(), docs(), st.sampled_from(STRATEGIES))
+def test_synchronisation_is_idempotent_and_the_sets_nest(key, response, strategy):
+    once = synchronise(key, response, strategy)
+    twice = synchronise(once.key, once.response, strategy)
+    assert targets(twice.key) == targets(once.key) and chains(twice.key) == chains(once.key)
+    assert chains(twice.response) == chains(once.response)
+    sets = {s: {m.spans for m in synchronise(key, response, s).key.markables} for s in STRATEGIES}
+    assert sets["union"] >= sets["key"] >= sets["intersection"]
+    assert sets["union"] >= sets["response"] >= sets["intersection"]
+
+
+# -- tokenisations ----------------------------------------------------------------------------
+def test_same_characters_other_tokens_map_and_widen():
+    key = ["l'", "ordre", "des", "primates"]
+    response = ["l", "'", "ordre", "des", "primates"]
+    mapping = map_tokens(response, key)
+    assert mapping == [(0, 0), (0, 0), (1, 1), (2, 2), (3, 3)]
+    assert map_span((1, 2), mapping) == ((0, 1), True)   # starts inside "l'"
+    assert map_span((0, 2), mapping) == ((0, 1), False)
+
+
+def test_multi_word_token_surfaces_on_one_side_only():
+    key = ["ordre", "de", "les", "primates"]
+    response = ["ordre", "des", "de", "les", "primates"]   # the surface and its parts
+    mapping = map_tokens(response, key)
+    assert mapping == [(0, 0), None, (1, 1), (2, 2), (3, 3)]
+
+
+def test_different_texts_are_refused_with_the_place_they_diverge():
+    with pytest.raises(AlignmentError) as info:
+        map_tokens(["the", "cat", "sat", "down"], ["the", "dog", "sat", "down"], "doc1")
+    message = str(info.value)
+    assert "doc1" in message and "key token 2" in message and "cat" in message and "dog" in message
+
+
+def test_synchronising_different_tokenisations():
+    key = Document(name="d", tokens=Tokens(forms=["l'", "ordre", "des", "singes"]),
+                   markables=[Markable(id="a", spans=((0, 1),), entity="1"), Markable(id="b", spans=((3, 3),))])
+    response = Document(name="d", tokens=Tokens(forms=["l", "'", "ordre", "des", "singes"]),
+                        markables=[Markable(id="x", spans=((0, 2),), entity="1"),
+                                   Markable(id="y", spans=((4, 4),))])
+    report = Report()
+    result = synchronise(key, response, "intersection", report)
+    assert [m.spans for m in result.response.markables] == [((0, 1),), ((3, 3),)]
+    assert result.response.tokens.forms == key.tokens.forms
+    assert report.by_code("sync.retokenised")
