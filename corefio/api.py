@@ -16,6 +16,7 @@ reader can stream; the others are read whole).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .diagnostics import Report
 from .errors import CorefioError, LossError, UnknownFormatError
 from . import files
-from .losses import report_losses
+from .losses import report_corpus_losses, report_losses
 from .registry import FormatSpec, get_format, resolve_format, sniff_format
 from .source import Source
 
@@ -131,14 +132,21 @@ def _refuse_losses(report: Report, before: int, spec: FormatSpec) -> None:
         )
 
 
-def _pieces(corpus: "Corpus", documents: Iterable["Document"], spec: FormatSpec, report: Report,
-            strict: bool, options: dict) -> Iterator[bytes]:
+def _raw_pieces(corpus: "Corpus", documents: Iterable["Document"], spec: FormatSpec, report: Report,
+                strict: bool, options: dict) -> Iterator[bytes | str]:
+    """The writer's pieces as it gives them (text formats give str, XML formats bytes)."""
     assert spec.write is not None
     before = len(report)
-    for piece in spec.write(_checked(documents, spec, report, strict), corpus=corpus, report=report, **options):
-        yield piece.encode("utf-8") if isinstance(piece, str) else piece
+    report_corpus_losses(corpus, spec.capabilities, report, spec.name)
+    yield from spec.write(_checked(documents, spec, report, strict), corpus=corpus, report=report, **options)
     if strict:
         _refuse_losses(report, before, spec)
+
+
+def _pieces(corpus: "Corpus", documents: Iterable["Document"], spec: FormatSpec, report: Report,
+            strict: bool, options: dict) -> Iterator[bytes]:
+    for piece in _raw_pieces(corpus, documents, spec, report, strict, options):
+        yield piece.encode("utf-8") if isinstance(piece, str) else piece
 
 
 def _writer(format: str) -> FormatSpec:
@@ -163,7 +171,7 @@ def dumps(
     **options: Any,
 ) -> str | bytes:
     """Serialise to ``format`` in memory; losses go to ``report``. Text formats give
-    ``str``, XML formats ``bytes``; a multi-file format gives the bytes of its files
+    ``str``, XML formats ``bytes`` (whatever the writer yields); a multi-file format gives the bytes of its files
     joined (use :func:`dump_files` for the files)."""
     corpus = _as_corpus(corpus)
     report = report if report is not None else Report()
@@ -172,12 +180,10 @@ def dumps(
     if spec.write is None:
         files = dump_files(corpus, format, strict=strict, report=report, **options)
         return b"".join(files[name] for name in sorted(files))
-    data = b"".join(_pieces(_header(corpus), corpus.documents, spec, report, strict, options))
-    return data if _binary(spec) else data.decode("utf-8")
-
-
-def _binary(spec: FormatSpec) -> bool:
-    return any(ext.endswith(".xml") for ext in spec.extensions + spec.ambiguous_extensions)
+    pieces = list(_raw_pieces(_header(corpus), corpus.documents, spec, report, strict, options))
+    if all(isinstance(piece, str) for piece in pieces):
+        return "".join(pieces)  # type: ignore[arg-type]
+    return b"".join(p.encode("utf-8") if isinstance(p, str) else p for p in pieces)
 
 
 def dump_files(
@@ -198,6 +204,7 @@ def dump_files(
         data = b"".join(_pieces(_header(corpus), corpus.documents, spec, report, strict, options))
         return {f"corpus{spec.extensions[0] if spec.extensions else ''}": data}
     before = len(report)
+    report_corpus_losses(corpus, spec.capabilities, report, spec.name)
     for doc in corpus.documents:
         report_losses(doc, spec.capabilities, report, spec.name)
     if strict:
@@ -265,16 +272,33 @@ def convert(
     src = Source.of(source)
     spec = _reader(src, from_format)
     write_report = Report(str(target))
+    read_options = spec.check_options(read_options or {}, "read")
     try:
         if spec.stream is not None:
-            documents = iter_read(src, spec.name, strict=strict, report=report, **(read_options or {}))
-            write(documents, target, to_format, strict=strict, report=write_report, inputs=[source], **options)
+            stream = spec.stream(src, report=report, strict=strict, **read_options)
+            first = next(stream, None)
+            # corpus-level data (RAF metadata, schemes) is known once the first document is
+            header = getattr(stream, "header", None)
+            documents = itertools.chain([] if first is None else [first], stream)
+            if strict:  # a reading warning refuses the conversion before the output exists
+                documents = _strictly(documents, report)
+            write(documents, target, to_format, strict=strict, report=write_report, inputs=[source],
+                  header=header, **options)
         else:
-            corpus = read(src, spec.name, strict=strict, report=report, **(read_options or {}))
+            corpus = read(src, spec.name, strict=strict, report=report, **read_options)
             write(corpus, target, to_format, strict=strict, report=write_report, inputs=[source], **options)
+    except CorefioError as exc:
+        raise exc.located(src.name)
     finally:
         report.extend(write_report)
     return report
+
+
+def _strictly(documents: Iterable["Document"], report: Report) -> Iterator["Document"]:
+    for doc in documents:
+        report.check_strict()
+        yield doc
+    report.check_strict()
 
 
 def validate(path: str | Path, format: str | None = None) -> Report:

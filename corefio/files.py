@@ -1,22 +1,55 @@
-"""Reading text with clear encoding errors, and writing outputs atomically."""
+"""Reading text with clear encoding errors, and writing outputs atomically.
+
+Reading: input must be UTF-8 (one leading byte order mark is dropped). Files in UTF-16 or
+UTF-32, with a byte order mark or without one (recognised by the zero bytes of ASCII
+characters in the first 64 bytes), are refused at line 1 with a hint, rather than failing
+later with a confusing parse error.
+
+Writing (:func:`atomic_write`; the content may be given in pieces, which are consumed
+only after the output has been checked; :func:`atomic_write_tree` writes the files of a
+multi-file output, each one like this):
+
+* A regular output file is written to a temporary file in the same directory, flushed to
+  disk, then renamed over the output, so the output is either the old or the new content,
+  never a half-written file. The temporary file is named
+  ``.<name>.corefio-<pid>-<8 hex digits>.tmp`` (``<name>`` is the output's file name, cut
+  to its first 200 bytes when longer, ``<pid>`` the id of the writing process). If the
+  writer is killed before the rename, that file stays behind; every later write to the
+  same output first deletes the temporaries of that output whose process no longer runs
+  (temporaries of live processes and of other outputs are left alone).
+* An output that is a symbolic link is written through the link: the link stays, the
+  file it points to gets the new content (its temporary file sits next to that file).
+* An output that is a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a named
+  pipe) is opened and written directly, without a temporary file or a rename.
+* Overwriting a file keeps its permission bits; a new file gets ``0o666`` minus the umask.
+* An output that is one of the inputs (directly, through a link, or as a hard link) is
+  refused. Any failure is an :class:`~corefio.errors.OutputError` naming the output.
+"""
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
-import tempfile
-from collections.abc import Iterable, Iterator
+import re
+import stat
+import threading
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .errors import FormatError, OutputError
 
+# byte order mark → (name shown, name iconv understands: it reads and drops the mark)
 _BOMS = {
-    b"\xff\xfe\x00\x00": "UTF-32-LE",
-    b"\x00\x00\xfe\xff": "UTF-32-BE",
-    b"\xff\xfe": "UTF-16-LE",
-    b"\xfe\xff": "UTF-16-BE",
+    b"\xff\xfe\x00\x00": ("UTF-32-LE", "UTF-32"),
+    b"\x00\x00\xfe\xff": ("UTF-32-BE", "UTF-32"),
+    b"\xff\xfe": ("UTF-16-LE", "UTF-16"),
+    b"\xfe\xff": ("UTF-16-BE", "UTF-16"),
 }
+_UTF8_BOM = b"\xef\xbb\xbf"
+#: how many leading bytes are looked at to recognise UTF-16/32 without a byte order mark
+_SNIFF_BYTES = 64
 
 
 def read_bytes(path: str | Path) -> bytes:
@@ -32,16 +65,32 @@ def read_bytes(path: str | Path) -> bytes:
 
 def decode_utf8(data: bytes, path: str | Path | None) -> str:
     """Decode UTF-8 (a BOM is dropped); name the line and column of the first bad byte."""
-    for bom, name in _BOMS.items():
+    for bom, (name, iconv_name) in _BOMS.items():
         if data.startswith(bom):
             raise FormatError(
                 f"file is {name} encoded; corefio reads UTF-8 (convert it, e.g. "
-                f"`iconv -f {name} -t UTF-8`)",
+                f"`iconv -f {iconv_name} -t UTF-8`)",
                 file=path,
                 line=1,
             )
-    if data.startswith(b"\xef\xbb\xbf"):
+    guessed = _sniff_wide_encoding(data)
+    if guessed is not None:
+        iconv_name = guessed.replace("-LE", "LE").replace("-BE", "BE")  # UTF-16LE etc.
+        raise FormatError(
+            f"file looks {guessed} encoded (no byte order mark); corefio reads UTF-8 "
+            f"(convert it, e.g. `iconv -f {iconv_name} -t UTF-8`)",
+            file=path,
+            line=1,
+        )
+    if data.startswith(_UTF8_BOM):
         data = data[3:]
+        if data.startswith(_UTF8_BOM):
+            raise FormatError(
+                "a second byte order mark (U+FEFF) follows the first one; remove it",
+                file=path,
+                line=1,
+                column=1,
+            )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -58,6 +107,28 @@ def decode_utf8(data: bytes, path: str | Path | None) -> str:
         ) from None
 
 
+def _sniff_wide_encoding(data: bytes) -> str | None:
+    """``"UTF-16-LE"`` etc. when the start of ``data`` has the zero bytes of ASCII text in
+    UTF-16 or UTF-32 without a byte order mark, else None.
+
+    Only the first 64 bytes count. A code unit "looks ASCII" when its low byte is non-zero
+    and all its other bytes are zero; at least two units, and at least half of the units
+    looked at, must look ASCII for one byte order. UTF-8 text only gets there with a
+    dozen NUL characters in alternate positions at its very start.
+    """
+    head = data[:_SNIFF_BYTES]
+    for width, name in ((4, "UTF-32"), (2, "UTF-16")):
+        units = [head[i : i + width] for i in range(0, len(head) - width + 1, width)]
+        needed = max(2, len(units) // 2)
+        little = sum(1 for u in units if u[0] != 0 and not any(u[1:]))
+        if little >= needed:
+            return f"{name}-LE"
+        big = sum(1 for u in units if u[-1] != 0 and not any(u[:-1]))
+        if big >= needed:
+            return f"{name}-BE"
+    return None
+
+
 def _looks_latin1(data: bytes) -> bool:
     return b"\x00" not in data[:4096]
 
@@ -67,6 +138,71 @@ def read_text(path: str | Path) -> str:
     return decode_utf8(read_bytes(path), path)
 
 
+# ------------------------------------------------------------------------------------------
+# writing
+# ------------------------------------------------------------------------------------------
+#: names of the temporary files this process is writing right now (another thread's
+#: clean-up must not take them for leftovers of a dead process that had the same pid)
+_writing: set[str] = set()
+_writing_lock = threading.Lock()
+_TEMP_TAIL = re.compile(r"corefio-([0-9]+)-[0-9a-f]{8}\.tmp")
+
+
+def _temp_prefix(name: str) -> str:
+    """``.<name>.`` with ``name`` cut to 200 bytes, so the temporary name stays legal."""
+    while len(os.fsencode(name)) > 200:
+        name = name[:-1]
+    return f".{name}."
+
+
+def _process_gone(pid: int) -> bool:
+    """True only when no process ``pid`` exists (any doubt counts as alive)."""
+    if os.name != "posix" or pid <= 0:
+        # os.kill would end the process on Windows; pid 0 would mean our process group
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):
+        # PermissionError: it exists but belongs to someone else
+        return False
+    return False
+
+
+def _remove_stale_temporaries(directory: Path, prefix: str) -> None:
+    """Delete leftovers ``<prefix>corefio-<pid>-<hex>.tmp`` of processes that are gone.
+
+    A leftover carrying this process's own pid comes from an earlier process that had the
+    same pid, unless one of our threads is writing it. Failures are ignored: clean-up must
+    never stop a write.
+    """
+    me = os.getpid()
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.startswith(prefix):
+            continue
+        match = _TEMP_TAIL.fullmatch(entry.name, len(prefix))
+        if match is None:
+            continue
+        pid = int(match.group(1))
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            if pid == me:
+                with _writing_lock:
+                    stale = entry.name not in _writing
+            else:
+                stale = _process_gone(pid)
+            if stale:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+
+
 def _same_file(a: Path, b: Path) -> bool:
     try:
         return a.exists() and b.exists() and os.path.samefile(a, b)
@@ -74,42 +210,213 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def atomic_write(path: str | Path, data: str | bytes, *, inputs: Iterable[str | Path] = ()) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename.
-
-    Refuses to overwrite any of ``inputs``. The file appears complete or not at all.
-    """
-    path = Path(path)
+def _refuse_inputs(path: Path, inputs: Iterable[str | Path]) -> None:
     for source in inputs:
         if _same_file(path, Path(source)) or path.resolve() == Path(source).resolve():
             raise OutputError("refusing to overwrite an input file", file=path)
+
+
+#: what :func:`atomic_write` accepts: the whole content, or its pieces in order
+Content = str | bytes | Iterable[str | bytes]
+
+
+def atomic_write(path: str | Path, data: Content, *, inputs: Iterable[str | Path] = ()) -> None:
+    """Write ``data`` to ``path``: bytes, a ``str`` (written as UTF-8), or an iterable of
+    such pieces (consumed only once the output has been checked; an exception it raises
+    leaves a regular output untouched and propagates as it is).
+
+    A regular file is replaced through a temporary file and a rename, so it appears
+    complete or not at all; a symbolic link is written through; a character device or
+    FIFO is written directly. Refuses to overwrite any of ``inputs``. Every failure to
+    write is an :class:`~corefio.errors.OutputError`. The module docstring has the details.
+    """
+    path = Path(path)
+    with _output_errors(path):
+        try:
+            is_link = stat.S_ISLNK(os.lstat(path).st_mode)
+        except (FileNotFoundError, NotADirectoryError):
+            is_link = False
+        target = Path(os.path.realpath(path)) if is_link else path
+        try:
+            status: os.stat_result | None = os.stat(target)
+        except FileNotFoundError:
+            status = None
+
+    if status is not None and (stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode)):
+        # nothing to overwrite: a device or pipe consumes what it is given (so /dev/stdout
+        # may even be the terminal the input /dev/stdin is read from)
+        _write_stream(path, target, _pieces(data))
+        return
+    _refuse_inputs(path, inputs)
+    if status is not None and stat.S_ISDIR(status.st_mode):
+        raise OutputError("cannot write: is a directory", file=path)
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        raise OutputError("cannot write: not a regular file, character device or FIFO", file=path)
+    _replace_file(path, target, _pieces(data), status)
+
+
+def atomic_write_tree(directory: str | Path, files: Mapping[str, Content], *,
+                      inputs: Iterable[str | Path] = ()) -> None:
+    """Write a multi-file output: ``files`` maps paths relative to ``directory`` (``/``
+    separated) to their content.
+
+    ``directory`` is created when missing (its parent must exist), and so are the
+    subdirectories the paths name. Everything is checked before anything is written: a
+    path that is absolute or climbs out with ``..`` is refused, and so is any file that
+    would overwrite one of ``inputs`` or land inside an input directory. Each file is
+    then written by :func:`atomic_write`, so each appears whole; the set as a whole is
+    not atomic (a failure part way leaves the files written before it).
+    """
+    root = Path(directory)
+    targets: list[tuple[Path, Content]] = []
+    for name, content in files.items():
+        parts = PurePosixPath(name).parts
+        if not parts or PurePosixPath(name).is_absolute() or ".." in parts or "\\" in name:
+            raise OutputError(f"refusing to write {name!r}: not a path inside the output directory",
+                              file=root)
+        targets.append((root.joinpath(*parts), content))
+    sources = [Path(source) for source in inputs]
+    input_dirs = [source.resolve() for source in sources if os.path.isdir(source)]
+    for target, _ in targets:
+        _refuse_inputs(target, sources)
+        resolved = target.resolve()
+        if any(resolved.is_relative_to(d) for d in input_dirs):
+            raise OutputError("refusing to write inside an input directory", file=target)
+    with _output_errors(root):
+        if not root.parent.is_dir():
+            raise OutputError(f"directory {root.parent} does not exist", file=root)
+        if not root.is_dir():
+            os.mkdir(root)  # raises FileExistsError when root is a file
+        for target, _ in targets:
+            os.makedirs(target.parent, exist_ok=True)
+    for target, content in targets:
+        atomic_write(target, content, inputs=sources)
+
+
+def _pieces(data: Content) -> Iterator[bytes]:
     if isinstance(data, str):
-        data = data.encode("utf-8")
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise OutputError(f"directory {directory} does not exist", file=path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        yield data.encode("utf-8")
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        yield bytes(data) if isinstance(data, memoryview) else data
+    else:
+        for piece in data:
+            yield piece.encode("utf-8") if isinstance(piece, str) else piece
+
+
+@contextmanager
+def _output_errors(path: Path, target: Path | None = None) -> Iterator[None]:
+    """Turn an OSError of our own file operations into an OutputError naming ``path`` (and
+    ``target``, the file a link leads to, when it is another file)."""
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
+        yield
     except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        where = f" {target}" if target is not None and target != path else ""
+        raise OutputError(f"cannot write{where}: {exc.strerror or exc}", file=path) from None
+
+
+def _write_stream(path: Path, target: Path, pieces: Iterator[bytes]) -> None:
+    """Write to a character device or FIFO in place (a FIFO waits for its reader)."""
+    with _output_errors(path, target):
+        stream = os.fdopen(os.open(target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0)), "wb")
+    try:
+        for piece in pieces:
+            with _output_errors(path, target):
+                stream.write(piece)
+        with _output_errors(path, target):
+            stream.close()
+    finally:
+        if not stream.closed:
+            try:
+                stream.close()
+            except OSError:
+                pass  # already failing: the first error is the one to report
+
+
+def _replace_file(path: Path, target: Path, pieces: Iterator[bytes], status: os.stat_result | None) -> None:
+    """Write a temporary file next to ``target``, then rename it over ``target``."""
+    directory = target.parent
+    try:
+        directory_exists = stat.S_ISDIR(os.stat(directory).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        directory_exists = False
+    except OSError as exc:
         raise OutputError(f"cannot write: {exc.strerror}", file=path) from None
-    except BaseException:
+    if not directory_exists:
+        raise OutputError(f"directory {directory} does not exist", file=path)
+
+    prefix = _temp_prefix(target.name)
+    _remove_stale_temporaries(directory, prefix)
+    # a new file is created 0o666 and the kernel applies the umask; an existing file's
+    # permission bits are copied once the content is written
+    create_mode = 0o666 if status is None else 0o600
+    tmp: Path | None = None
+    stream = None
+    try:
+        with _output_errors(path, target):
+            fd, tmp = _create_temporary(directory, prefix, create_mode)
+            stream = os.fdopen(fd, "wb")
+        for piece in pieces:
+            with _output_errors(path, target):
+                stream.write(piece)
+        with _output_errors(path, target):
+            stream.flush()
+            if status is not None:
+                os.chmod(tmp, stat.S_IMODE(status.st_mode))
+            os.fsync(stream.fileno())
+            stream.close()
+            os.replace(tmp, target)
+        with _writing_lock:
+            _writing.discard(tmp.name)
+        tmp = None
+    finally:
+        if stream is not None and not stream.closed:
+            try:
+                stream.close()
+            except OSError:
+                pass  # already failing: the first error is the one to report
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            with _writing_lock:
+                _writing.discard(tmp.name)
+    _sync_directory(directory)
+
+
+def _create_temporary(directory: Path, prefix: str, mode: int) -> tuple[int, Path]:
+    """Create and open ``<prefix>corefio-<pid>-<random hex>.tmp`` (a name nobody uses)."""
+    for _ in range(100):
+        name = f"{prefix}corefio-{os.getpid()}-{os.urandom(4).hex()}.tmp"
+        with _writing_lock:
+            _writing.add(name)
+        created = False
         try:
-            os.unlink(tmp)
-        except OSError:
+            fd = os.open(directory / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            created = True
+        except FileExistsError:
             pass
-        raise
+        finally:
+            if not created:
+                with _writing_lock:
+                    _writing.discard(name)
+        if created:
+            return fd, directory / name
+    raise FileExistsError(errno.EEXIST, "no free temporary file name")
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename durable (best effort: not every system can open a directory)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 @contextmanager

@@ -29,7 +29,7 @@ from .chains import is_identity
 from .diagnostics import Report
 
 if TYPE_CHECKING:
-    from .model import Document
+    from .model import Corpus, Document
     from .registry import Capabilities
 
 #: (count, example) of what a document uses of a feature
@@ -277,6 +277,14 @@ def report_losses(doc: "Document", capabilities: "Capabilities", report: Report,
                    f"{format_name} cannot express {feature.message}; dropped",
                    document=doc.label, count=n, merge=True, example=example)
     return len(found)
+
+
+def report_corpus_losses(corpus: "Corpus", capabilities: "Capabilities", report: Report, format_name: str) -> None:
+    """Losses of corpus-level data (annotation schemes)."""
+    if corpus.schemes and not capabilities.schemes:
+        report.add("loss.schemes", "warning", f"{format_name} cannot express annotation schemes; dropped",
+                   count=len(corpus.schemes), merge=True,
+                   example=next((s.layer or s.name for s in corpus.schemes if s.layer or s.name), None))
 
 
 def project(doc: "Document", capabilities: "Capabilities") -> "Document":

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from .errors import CorefioError
-from ._lazy import LazyModule
 from .resources import stylesheet_path
 from .xmlsafe import parse_xml
 
-#: the pydantic model, imported on first use (scoring CoNLL never needs it)
-model = LazyModule("corefio.model")
+if TYPE_CHECKING:  # pragma: no cover
+    from .model import Corpus
 
 
 @lru_cache(maxsize=None)
@@ -33,8 +33,9 @@ def transform(name: str, xml: bytes) -> bytes:
     return bytes(result)
 
 
-def render_html(corpus: model.Corpus) -> bytes:
-    """The HTML page ``raf-to-html.xsl`` makes of ``corpus`` (written as RAF first)."""
+def render_html(corpus: "Corpus") -> bytes:
+    """The HTML page ``raf-to-html.xsl`` makes of ``corpus``, written as RAF 2.0 first
+    (the page shows the chains the RAF writer records on each markable)."""
     from .formats import raf
 
     return transform("raf-to-html.xsl", raf.dumps(corpus))

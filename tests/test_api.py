@@ -59,7 +59,18 @@ def test_every_format_declares_its_options_with_help():
 
 
 def test_capabilities_and_features_name_the_same_things():
-    assert set(Capabilities().as_dict()) - {"multiple_documents", "nested"} == set(FEATURE_NAMES)
+    # corpus-level (schemes) and structural (nesting, several documents) ones aside
+    assert set(Capabilities().as_dict()) - {"multiple_documents", "nested", "schemes"} == set(FEATURE_NAMES)
+
+
+def test_schemes_a_format_cannot_hold_are_a_loss():
+    from corefio.model import Corpus, Scheme, SchemeAttribute
+
+    corpus = Corpus(documents=[corefio.loads(CONLL, "conll").documents[0]],
+                    schemes=[Scheme(layer="coref", attributes=[SchemeAttribute(name="np_form")])])
+    report = Report()
+    corefio.dumps(corpus, "conll", report=report)
+    assert report.by_code("loss.schemes")[0].examples == ["coref"]
 
 
 def test_losses_are_counted_once_per_kind_with_an_example():

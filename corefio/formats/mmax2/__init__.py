@@ -1,0 +1,109 @@
+"""MMAX2 projects: reader and writer for every level, with sets and pointers.
+
+MMAX2 (Müller & Strube 2006, "Multi-level annotation of linguistic data with MMAX2";
+the tool's source: github.com/nlpAThits/MMAX2) stores a *project* as a directory of
+small XML files. What corefio reads and writes, as found in the MMAX2 documentation,
+its sample projects and real corpora (the Potsdam Commentary Corpus, PCC 2.0):
+
+``NAME.mmax``
+    one per document: ``<mmax_project><words>NAME_words.xml</words>…</mmax_project>``.
+    Levels listed here count only when ``common_paths.xml`` lists none. corefio adds
+    ``<corefio_document name=… part=…/>`` when the document's name cannot be the file
+    name (a ``/`` in a CoNLL name) or when it has a part number; MMAX2 ignores it.
+``common_paths.xml``
+    shared by every ``.mmax`` of the directory: ``basedata_path``, ``scheme_path``,
+    ``style_path``, ``customization_path``, ``markable_path`` (relative, ``\\``
+    accepted) and ``<annotations>`` with ``<level name=… schemefile=…
+    customization_file=…>$_LEVEL_level.xml</level>`` (``$``: the ``.mmax`` base name).
+base data (``Basedata/NAME_words.xml``)
+    ``<words><word id="word_1" …>form</word>…</words>``: ids of any prefix, numbered
+    from 0 or 1 (kept in ``Tokens.ids`` unless they are ``word_1…word_n``); other word
+    attributes become token attribute columns. A DOCTYPE naming a DTD is ignored (the
+    DTD is never loaded).
+level files (``Markables/NAME_LEVEL_level.xml``)
+    ``<markables xmlns="www.eml.org/NameSpaces/LEVEL"><markable id=… span=…
+    [mmax_level=…] attr=…/>``: ids unique per level, in any order; the span syntax is
+    in :mod:`.levels`.
+schemes (``Schemes/*.xml``)
+    the attributes of a level and their types (:mod:`.schemes`): ``nominal_button``,
+    ``nominal_list``, ``freetext``, ``markable_set`` (``set_N``; the same value on one
+    level is one set; ``empty`` = none) and ``markable_pointer`` (``markable_N``,
+    ``level:markable_N`` for another level, several joined by ``;``, ``empty`` = none).
+    MMAX2 lower-cases attribute names and values when it saves, so names are compared
+    case-insensitively.
+
+Mapping to the pivot model
+--------------------------
+* **Identity attributes** are the ``markable_set``/``markable_pointer`` attributes
+  whose name says coreference (``coref_set``, ``coref_class``, ``ref``,
+  ``anaphor_antecedent``, ``dir_antecedent``, ``antecedent``, any name containing
+  ``coref``); an ``mmax2.identity`` info diagnostic names those found, and the read
+  option ``identity_attribute`` (``attr`` or ``level:attr``, comma-separated, ``none``)
+  replaces the detection.
+* **The identity level**, the level with identity attributes (the one whose name
+  contains ``coref`` when several have them, else the first), becomes the default
+  coreference layer (``Markable.layer is None``), so that its singletons are mentions
+  and conversions to one-layer formats keep it whole. Every other level is the layer of
+  its name; links name their markables ``level:id``. The level's name is kept as the
+  scheme's ``name`` (``Corpus.scheme(None).name``) and written back.
+* Identity sets → ``Markable.entity`` (set ids are document-wide: the same id on two
+  levels is one chain); other sets → ``Markable.sets``. Identity pointers → one
+  identity ``Link`` per markable and attribute, its ``targets`` the ``;`` group as
+  written; other pointers → a ``Link`` typed by the attribute name. Other attributes →
+  ``Markable.attributes`` (text); the schemes → ``Corpus.schemes``.
+* A level called ``sentence`` whose markables tile the words exactly becomes
+  ``Document.sentences`` (ids kept as sentence ids); otherwise it stays a layer.
+* Layout (``Corpus.layout["mmax2"]``, ``Document.layout["mmax2"]``): the project's
+  paths and levels, the files corefio does not interpret (schemes, customizations,
+  style sheets, DTDs, ``common_paths.xml``, the ``.mmax`` files) byte for byte,
+  namespaces, DOCTYPEs, attribute order, spans and pointers written in another form
+  than the writer's (``word_3,word_4``), ``empty`` attributes left out. A project read
+  and written back is the same file by file after XML canonicalisation.
+
+Writer: a complete project (``.mmax`` files, ``common_paths.xml``, base data and DTD,
+one level file per layer and document, schemes — copied when still exact, else
+generated from the attributes in use —, customizations and a minimal style sheet).
+The write option ``chains`` is ``sets`` (every chain a ``coref_set`` set),
+``pointers`` (each mention points to the previous one of its chain), or unset: sets
+for entity ids, pointers for identity links, as the document has them.
+
+Problems found while reading (a dangling pointer, a span naming a missing word, a
+repeated id, a not-well-formed file that had to be repaired with
+:mod:`corefio.repair`) are warnings with file and line: lenient reading goes on without
+the faulty part, strict reading refuses.
+"""
+
+from __future__ import annotations
+
+from ...registry import Capabilities, FormatSpec, Option, register
+from .project import MMAX2Layout, MMAX2ProjectLayout
+from .reader import read
+from .writer import write_files
+
+CAPABILITIES = Capabilities(
+    discontinuous=True, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
+    entity_ids=True, link_structure=True, link_types=True, multi_target_links=True, markable_attributes=True,
+    entity_attributes=False, link_attributes=False, heads=False, min=False, optional=False, layers=True,
+    sets=True, token_attributes=True, token_ids=True, whitespace=False, offsets=False, text=False,
+    regions=False, sentences=True, sentence_attributes=False, metadata=False, schemes=True,
+    multiple_documents=True,
+)
+
+SPEC = register(FormatSpec(
+    name="mmax2",
+    description="MMAX2 project (directory or .mmax file): every level, sets and pointers",
+    extensions=(".mmax",),
+    capabilities=CAPABILITIES,
+    read=read,
+    write_files=write_files,
+    options=(
+        Option("identity_attribute", str, None,
+               "set/pointer attributes that mean coreference (attr or level:attr, comma-separated; "
+               "'none'); default: detected from the scheme names", applies_to="read"),
+        Option("chains", str, None, "write chains as 'sets' (coref_set) or 'pointers'; default: as the "
+               "document has them", applies_to="write", choices=("sets", "pointers")),
+    ),
+    directory=True,
+))
+
+__all__ = ["CAPABILITIES", "SPEC", "MMAX2Layout", "MMAX2ProjectLayout", "read", "write_files"]

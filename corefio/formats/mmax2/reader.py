@@ -1,0 +1,492 @@
+"""Reading an MMAX2 project (a directory, or one of its ``.mmax`` files) into a Corpus."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ...chains import COREFERENCE, markable_ref
+from ...diagnostics import Report
+from ...errors import FormatError, ModelError, UnsafeInputError
+from ...files import gc_paused
+from ...model import Corpus, Document, Link, Markable, Sentence, Tokens
+from ...model.scheme import Scheme, SchemeAttribute
+from ...source import Source
+from ...xmlsafe import etree, parse_xml
+from . import project as P
+from .levels import SpanError, parse_span, render_span
+from .schemes import RELATION_TYPES, parse_scheme, says_identity
+
+SENTENCE_LEVELS = ("sentence", "sentences", "s")
+
+
+def read(source: Source, *, report: Report, strict: bool = False, identity_attribute: str | None = None) -> Corpus:
+    """Every document of the project ``source`` names (a directory: all its ``.mmax``
+    files in name order; a ``.mmax`` file: that document)."""
+    if source.path is None:
+        raise FormatError("an MMAX2 project is read from its directory or .mmax file, not from memory",
+                          file=source.name)
+    path = source.path
+    if path.is_dir():
+        directory = path
+        mmax_files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".mmax" and p.is_file())
+        if not mmax_files:
+            raise FormatError("no .mmax file in this directory: not an MMAX2 project", file=path)
+    elif path.is_file():
+        directory = path.parent
+        mmax_files = [path]
+    else:
+        raise FormatError("no such file", file=path)
+    with gc_paused():
+        return _Project(directory, report, strict, identity_attribute).read(mmax_files)
+
+
+class _Project:
+    def __init__(self, directory: Path, report: Report, strict: bool, identity_option: str | None) -> None:
+        self.dir = directory
+        self.report = report
+        self.strict = strict
+        self.identity_option = identity_option
+        self.files: dict[str, bytes] = {}
+
+    # -- project files -----------------------------------------------------------------
+    def _keep(self, relative: str) -> bytes | None:
+        """A project file kept verbatim for the writer (``None`` when absent)."""
+        if relative in self.files:
+            return self.files[relative]
+        path = self.dir / relative
+        if not path.is_file():
+            return None
+        data = path.read_bytes()
+        self.files[relative] = data
+        return data
+
+    def _path(self, key: str, name: str) -> str:
+        return P.join(self.paths.get(key, ""), name)
+
+    def _parse(self, data: bytes, file: Path) -> Any:
+        """Parse safely; a not-well-formed file is repaired (and the repairs reported)."""
+        try:
+            return parse_xml(data, file=file)
+        except UnsafeInputError:
+            raise
+        except FormatError as exc:
+            if self.strict:
+                raise
+            from ...repair import repair_bytes
+
+            try:
+                fixed, changes = repair_bytes(data, kind="xml")
+                tree = parse_xml(fixed, file=file)
+            except FormatError:
+                raise exc from None
+            for change in changes:
+                self.report.warning("mmax2.repaired", f"not well-formed XML repaired: {change.message}",
+                                    file=str(file), line=change.line, column=change.column)
+            return tree
+
+    def read(self, mmax_files: list[Path]) -> Corpus:
+        common, raw = P.read_common_paths(self.dir, self.report)
+        if raw is not None:
+            self.files["common_paths.xml"] = raw
+        self.paths = common.paths
+        docs_info = []
+        for mmax in mmax_files:
+            words, own_levels, info, data = P.read_mmax(mmax)
+            levels = common.levels or own_levels
+            docs_info.append((mmax, words, levels, info, data))
+        levels_by_name: dict[str, P.Level] = {}
+        for _, _, levels, _, _ in docs_info:
+            for level in levels:
+                levels_by_name.setdefault(level.name, level)
+        for sheet in common.stylesheets:
+            self._keep(self._path("style_path", sheet))
+        schemes: dict[str, Scheme] = {}
+        scheme_files: dict[str, str] = {}
+        for level in levels_by_name.values():
+            attributes: list[SchemeAttribute] = []
+            if level.schemefile:
+                rel = self._path("scheme_path", level.schemefile)
+                scheme_data = self._keep(rel)
+                if scheme_data is None:
+                    self.report.warning("mmax2.missing-file", f"scheme file of level {level.name!r} is missing; "
+                                        "its attributes are read as free text", file=str(self.dir / rel))
+                else:
+                    scheme_files[level.name] = rel
+                    attributes = parse_scheme_file(self, scheme_data, self.dir / rel, level.name).attributes
+            if level.customization_file:
+                self._keep(self._path("customization_path", level.customization_file))
+            schemes[level.name] = Scheme(layer=level.name, name=level.name, attributes=attributes)
+        for key in ("basedata_path", "markable_path"):
+            base = self.dir / self.paths.get(key, "")
+            if base.is_dir():
+                for dtd in sorted(base.glob("*.dtd")):
+                    self._keep(P.join(self.paths.get(key, ""), dtd.name))
+        self.identity = self._identity(schemes)
+        self.identity_level = self._identity_level(list(levels_by_name))
+        corpus_schemes = []
+        for name, scheme in schemes.items():
+            attrs = []
+            for a in scheme.attributes:
+                ident = a.name.lower() in self.identity.get(name, ())
+                link_type = a.name.lower() if a.type == "markable_pointer" and not ident else None
+                attrs.append(a.model_copy(update={"identity": ident, "link_type": link_type}))
+            corpus_schemes.append(Scheme(layer=None if name == self.identity_level else name, name=name,
+                                         attributes=attrs))
+        self.schemes = {s.name or "": s for s in corpus_schemes}
+        documents = [self._document(*info) for info in docs_info]
+        layout = P.MMAX2ProjectLayout(paths=dict(self.paths), levels=list(levels_by_name.values()) if common.levels
+                                      else [], files=self.files, schemes={s.name or "": s for s in corpus_schemes},
+                                      scheme_files=scheme_files, identity_level=self.identity_level)
+        return Corpus(documents=documents, schemes=corpus_schemes, layout={P.FORMAT: layout})
+
+    # -- identity ----------------------------------------------------------------------
+    def _identity(self, schemes: dict[str, Scheme]) -> dict[str, set[str]]:
+        """Level → lower-cased names of its identity attributes."""
+        out: dict[str, set[str]] = {}
+        option = self.identity_option
+        if option is not None:
+            wanted = [w.strip() for w in option.split(",") if w.strip()]
+            if [w.lower() for w in wanted] == ["none"]:
+                wanted = []
+            for w in wanted:
+                level, _, name = w.rpartition(":")
+                hits = [(lv, a) for lv, s in schemes.items() for a in s.attributes
+                        if a.name.lower() == name.lower() and (not level or lv == level)]
+                if not hits:
+                    self.report.warning("mmax2.identity", f"identity attribute {w!r} is not declared by any scheme")
+                for lv, a in hits:
+                    if a.type not in RELATION_TYPES:
+                        self.report.warning("mmax2.identity", f"identity attribute {lv}:{a.name} is a {a.type}, "
+                                            "not a markable_set or markable_pointer; ignored")
+                        continue
+                    out.setdefault(lv, set()).add(a.name.lower())
+            how = "chosen"
+        else:
+            for lv, s in schemes.items():
+                for a in s.attributes:
+                    if a.type in RELATION_TYPES and says_identity(a.name):
+                        out.setdefault(lv, set()).add(a.name.lower())
+            how = "detected by name"
+        found = ", ".join(f"{lv}:{a} ({next(x.type for x in schemes[lv].attributes if x.name.lower() == a)})"
+                          for lv, names in out.items() for a in sorted(names))
+        self.report.info("mmax2.identity", f"coreference attributes {how}: {found or 'none'}; "
+                         "--identity-attribute chooses others")
+        return out
+
+    def _identity_level(self, level_names: list[str]) -> str | None:
+        candidates = [n for n in level_names if n in self.identity]
+        if not candidates:
+            return None
+        named = [n for n in candidates if "coref" in n.lower()]
+        return (named or candidates)[0]
+
+    # -- one document ------------------------------------------------------------------
+    def _document(self, mmax: Path, words_name: str, levels: list[P.Level], info: dict[str, str],
+                  mmax_data: bytes) -> Document:
+        report = self.report
+        stem = mmax.name[: -len(mmax.suffix)]
+        words_path = self.dir / self._path("basedata_path", words_name)
+        if not words_path.is_file() and (self.dir / words_name).is_file():
+            words_path = self.dir / words_name
+        try:
+            data = words_path.read_bytes()
+        except OSError:
+            raise FormatError(f"base data file {words_name!r} named by {mmax.name} is missing",
+                              file=words_path) from None
+        tree = self._parse(data, words_path)
+        wfile = str(words_path)
+        forms, ids, columns, index = _words(tree, data, wfile, report)
+        if all(i == f"word_{k + 1}" for k, i in enumerate(ids)):
+            token_ids = None
+        else:
+            token_ids = ids
+        tokens = Tokens._make(forms=forms, ids=token_ids, whitespace=None, offsets=None, attributes=columns)
+        layout = P.MMAX2Layout(stem=stem, mmax=mmax_data, words_file=words_name,
+                               words_doctype=_doctype(tree))
+        markables: list[Markable] = []
+        pending: list[tuple] = []
+        refs: set[str] = set()
+        level_names = {lv.name for lv in levels}
+        lower_levels = {lv.name.lower(): lv.name for lv in levels}
+        sentences: list[Sentence] = []
+        for level in levels:
+            rel = self._path("markable_path", level.file_for(stem))
+            lpath = self.dir / rel
+            if not lpath.is_file():
+                report.info("mmax2.missing-file", f"level file of {level.name!r} is missing: no markables",
+                            file=str(lpath))
+                continue
+            ltree = self._parse(lpath.read_bytes(), lpath)
+            lroot = ltree.getroot()
+            llayout = P.LevelLayout(namespace=lroot.nsmap.get(None), doctype=_doctype(ltree))
+            layout.levels[level.name] = llayout
+            layer = None if level.name == self.identity_level else level.name
+            scheme = self.schemes.get(level.name) or Scheme(layer=layer, name=level.name)
+            types = {a.name.lower(): a for a in scheme.attributes}
+            identity = self.identity.get(level.name, set())
+            relation_attrs = [a.name.lower() for a in scheme.attributes if a.type in RELATION_TYPES]
+            lfile = str(lpath)
+            seen: set[str] = set()
+            order: dict[str, None] = {}
+            no_level: set[str] = set()
+            level_values: list[dict[str, Any]] = []
+            kinds: dict[str, tuple[str, str, bool]] = {}
+            for el in lroot:
+                tag = el.tag
+                if not isinstance(tag, str):
+                    continue  # comments and processing instructions
+                if not tag.endswith("markable"):
+                    report.warning("mmax2.unknown-element", f"element <{etree.QName(tag).localname}> in a level "
+                                   "file is not a markable; ignored", file=lfile, line=el.sourceline)
+                    continue
+                attrib = dict(el.items())
+                mid = attrib.get("id")
+                span_text = attrib.get("span")
+                if mid is None or span_text is None:
+                    report.warning("mmax2.markable", "markable without id or span; ignored", file=lfile,
+                                   line=el.sourceline)
+                    continue
+                if mid in seen:
+                    report.warning("mmax2.duplicate-id", f"markable id {mid!r} repeated on level {level.name!r}; "
+                                   "the later one is ignored", file=lfile, line=el.sourceline)
+                    continue
+                spans = _simple_span(span_text, index)
+                if spans is None:
+                    try:
+                        spans = parse_span(span_text, index)
+                    except SpanError as exc:
+                        spans = exc.spans
+                        report.warning("mmax2.span", f"markable {mid}: {exc}" + (
+                            "; kept without it" if spans else "; markable ignored"), file=lfile, line=el.sourceline)
+                        if not spans:
+                            continue
+                seen.add(mid)
+                attributes: dict[str, Any] = {}
+                entity = None
+                sets: dict[str, str] = {}
+                present_rel: list[str] = []
+                for k, v in attrib.items():
+                    how = kinds.get(k)
+                    if how is None:
+                        low = k.lower()
+                        spec = types.get(low)
+                        kind: str = "skip" if k in ("id", "span", "mmax_level") else (
+                            spec.type if spec is not None else "freetext")
+                        how = kinds[k] = (kind, low, low in identity)
+                    order[k] = None
+                    kind = how[0]
+                    if kind == "skip":
+                        continue
+                    if kind == "markable_set":
+                        present_rel.append(how[1])
+                        if v and v != "empty" and v.lower() != "empty":
+                            if how[2] and entity is None:
+                                entity = v
+                            else:
+                                sets[k] = v
+                    elif kind == "markable_pointer":
+                        present_rel.append(how[1])
+                        if v and v != "empty" and v.lower() != "empty":
+                            pending.append((level.name, layer, mid, k, v, lfile, el.sourceline, how[2]))
+                    else:
+                        attributes[k] = v
+                if "mmax_level" not in attrib:
+                    no_level.add(mid)
+                if "," in span_text or " " in span_text or (".." in span_text and spans[0][0] == spans[-1][1]):
+                    if render_span(spans, ids) != span_text:
+                        llayout.raw.setdefault(mid, {})["span"] = span_text
+                if len(present_rel) != len(relation_attrs):
+                    for name in relation_attrs:
+                        if name not in present_rel:
+                            llayout.absent.setdefault(name, set()).add(mid)
+                level_values.append({"id": mid, "spans": spans, "entity": entity, "head": None,
+                                     "attributes": attributes, "layer": layer, "sets": sets, "min": None,
+                                     "optional": False})
+            level_markables: list[Markable] = Markable._make_many(level_values)
+            llayout.order = list(order)
+            llayout.no_level_attribute = no_level or None
+            got = None
+            if not sentences and layer is not None and level.name.lower() in SENTENCE_LEVELS and not relation_attrs:
+                got = _as_sentences(level_markables, len(forms))
+            if got is not None:
+                sentences, layout.sentence_order = got
+                layout.sentence_level = level.name
+                continue
+            markables.extend(level_markables)
+            refs.update(seen if layer is None else (markable_ref(mid, layer) for mid in seen))
+        links = self._links(pending, refs, lower_levels, level_names, layout)
+        name = info.get("name", stem)
+        try:
+            return Document.build(name=name, part=info.get("part"), tokens=tokens, sentences=sentences,
+                                  markables=markables, links=links, layout={P.FORMAT: layout})
+        except ModelError as exc:
+            raise FormatError(f"document {name!r}: {exc.message}", file=mmax) from None
+
+    def _links(self, pending: list[tuple], refs: set[str], lower_levels: dict[str, str], level_names: set[str],
+               layout: P.MMAX2Layout) -> list[Link]:
+        links: list[Link] = []
+        for level, layer, mid, attr, value, lfile, line, identity in pending:
+            source = markable_ref(mid, layer)
+            targets: list[str] = []
+            canonical: list[str] = []
+            for part in value.split(";"):
+                part = part.strip()
+                if not part:
+                    continue
+                if ":" in part:
+                    tlevel, _, tid = part.partition(":")
+                    tlevel = tlevel if tlevel in level_names else lower_levels.get(tlevel.lower(), tlevel)
+                else:
+                    tlevel, tid = level, part
+                tlayer = None if tlevel == self.identity_level else tlevel
+                ref = markable_ref(tid, tlayer)
+                if ref not in refs:
+                    self.report.warning("mmax2.dangling-pointer", f"markable {mid} attribute {attr} points to "
+                                        f"{part!r}, which does not exist; that target is dropped", file=lfile,
+                                        line=line)
+                    continue
+                targets.append(ref)
+                canonical.append(tid if tlevel == level else f"{tlevel}:{tid}")
+            if not targets:
+                continue
+            if ";".join(canonical) != value:
+                layout.levels[level].raw.setdefault(mid, {})[attr] = value
+            link_id = f"{source}#{attr}"
+            if identity:
+                links.append(Link.fast(link_id, source, tuple(targets), COREFERENCE))
+                layout.link_attribute[link_id] = attr
+            else:
+                links.append(Link.fast(link_id, source, tuple(targets), attr.lower()))
+        return links
+
+
+def parse_scheme_file(project: _Project, data: bytes, file: Path, level: str) -> Scheme:
+    try:
+        return parse_scheme(data, file, level, project.report)
+    except UnsafeInputError:
+        raise
+    except FormatError:
+        project._parse(data, file)  # raises when it cannot be repaired
+        from ...repair import repair_bytes
+
+        return parse_scheme(repair_bytes(data, kind="xml")[0], file, level, project.report)
+
+
+def _simple_span(text: str, index: dict[str, int]) -> tuple[tuple[int, int], ...] | None:
+    """The spans of ``word_3`` or ``word_3..word_9`` (most spans); ``None`` otherwise."""
+    first, dots, last = text.partition("..")
+    a = index.get(first)
+    b = index.get(last) if dots else a
+    if a is None or b is None or b < a:
+        return None
+    return ((a, b),)
+
+
+def _words(tree: Any, data: bytes, file: str, report: Report) -> tuple[list[str], list[str], dict, dict[str, int]]:
+    """Forms, ids, attribute columns and the id index of a base data file.
+
+    Most files write every word with the same attributes in the same order: those are
+    read by one regular expression over the text (after lxml has checked the file),
+    which is several times faster than visiting 10⁵ elements; the result is used only if
+    it finds exactly the words lxml found. Anything else is read element by element."""
+    root = tree.getroot()
+    for el in root:
+        if isinstance(el.tag, str) and el.tag != "word":
+            report.warning("mmax2.unknown-element", f"element <{el.tag}> in the base data is not a word; ignored",
+                           file=file, line=el.sourceline)
+    first = root.find("word")
+    n = int(_count_words(root))
+    got = _words_by_pattern(first, data, tree.docinfo.encoding, n) if first is not None else None
+    columns: dict[str, list[str | None]] = {}
+    if got is not None:
+        forms, ids, columns = got
+        words = None
+    else:
+        words = list(root.iter("word"))
+        forms = [e.text or "" for e in words]
+        ids = []
+        for k, e in enumerate(words):
+            found = dict(e.items())
+            ids.append(found.pop("id", None))
+            for name, value in found.items():
+                col = columns.get(name)
+                if col is None:
+                    col = columns[name] = [None] * len(words)
+                col[k] = value
+    index: dict[str, int] = {}
+    for k, wid in enumerate(ids):
+        if wid is None or wid in index:
+            new = f"{wid or 'word'}~{k}"
+            if words is None:
+                words = list(root.iter("word"))
+            report.warning("mmax2.word-id", f"word {'without id' if wid is None else 'id ' + repr(wid) + ' repeated'}"
+                           f": renamed {new!r}", file=file, line=words[k].sourceline)
+            ids[k] = wid = new
+        index[wid] = k
+    if len(index) != len(ids):  # a renamed id clashing with a later one: index them again
+        index = {wid: k for k, wid in enumerate(ids)}
+    return forms, ids, columns, index
+
+
+_XPATHS: dict[str, Any] = {}
+
+
+def _count_words(root: Any) -> float:
+    found = _XPATHS.get("count")
+    if found is None:
+        found = _XPATHS["count"] = etree.XPath("count(//word)")
+    return found(root)
+
+
+_ESCAPED = re.compile(r"[&\r\n\t]")
+
+
+def _words_by_pattern(first: Any, data: bytes, encoding: str | None,
+                      n: int) -> tuple[list[str], list[str], dict] | None:
+    keys = first.keys()
+    if not keys or keys[0] != "id" or b"<!--" in data or b"<![CDATA[" in data:
+        return None
+    try:
+        text = data.decode(encoding or "utf-8")
+    except (LookupError, UnicodeDecodeError):
+        return None
+    pattern = r"<word" + "".join(rf'\s+{re.escape(k)}\s*=\s*"([^"<]*)"' for k in keys) + r"\s*>([^<]*)</word\s*>"
+    found = re.findall(pattern, text)
+    if len(found) != n:
+        return None
+    cols = list(zip(*found)) if found else [()] * (len(keys) + 1)
+    fixed = []
+    for col in cols:
+        if any(map(_ESCAPED.search, col)):
+            return None  # entity references or line breaks: let lxml decode them
+        fixed.append(list(col))
+    return fixed[-1], fixed[0], {k: col for k, col in zip(keys[1:], fixed[1:-1])}
+
+
+def _doctype(tree: Any) -> tuple[str, str | None] | None:
+    info = tree.docinfo
+    if not info.doctype:
+        return None
+    return (info.root_name, info.system_url)
+
+
+def _as_sentences(markables: list[Markable], n: int) -> tuple[list[Sentence], list[int]] | None:
+    """The markables of a sentence level as sentences, when they tile the words exactly."""
+    if not markables or any(len(m.spans) != 1 or m.sets or m.entity for m in markables):
+        return None
+    order = sorted(range(len(markables)), key=lambda i: markables[i].spans[0])
+    expected = 0
+    for i in order:
+        a, b = markables[i].spans[0]
+        if a != expected:
+            return None
+        expected = b + 1
+    if expected != n:
+        return None
+    sentences = [Sentence._make(first=markables[i].spans[0][0], last=markables[i].spans[0][1],
+                                id=markables[i].id, comments=[], interleaved=[],
+                                attributes=dict(markables[i].attributes)) for i in order]
+    position = {i: k for k, i in enumerate(order)}
+    return sentences, [position[i] for i in range(len(markables))]

@@ -1,0 +1,488 @@
+"""Writing a corpus as an MMAX2 project: ``{relative path: bytes}``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ...chains import is_identity
+from ...diagnostics import Report
+from ...losses import LossLog
+from ...model import Corpus, Document, Markable
+from ...model.scheme import Scheme, SchemeAttribute
+from . import project as P
+from .levels import attr, clean, is_attribute_name, render_span, text
+from .schemes import scheme_xml
+
+DEFAULT_LEVEL = "coref"
+SET_ATTRIBUTE = "coref_set"
+POINTER_ATTRIBUTE = "anaphor_antecedent"
+SENTENCE_LEVEL = "sentence"
+_UNSAFE_NAME = re.compile(r'[\x00-\x1f/\\:*?"<>|%]')
+_NCNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+
+WORDS_DTD = b"""<!ELEMENT words (word*)>
+<!ELEMENT word (#PCDATA)>
+<!ATTLIST word id ID #REQUIRED>
+"""
+MARKABLES_DTD = b"""<!ELEMENT markables (markable*)>
+<!ATTLIST markable id ID #REQUIRED>
+<!ATTLIST markables xmlns CDATA #IMPLIED>
+"""
+CUSTOMIZATION = b'<?xml version="1.0" encoding="UTF-8"?>\n<customization>\n</customization>\n'
+
+
+def write_files(corpus: Corpus, *, report: Report, chains: str | None = None) -> dict[str, bytes]:
+    """The project's files. ``chains``: ``None`` keeps each document's encoding
+    (identity sets as ``markable_set`` values, identity links as pointers); ``"sets"``
+    writes every chain as a set, ``"pointers"`` every chain as antecedent pointers."""
+    return _Writer(corpus, report, chains).files()
+
+
+def file_stem(doc: Document) -> str:
+    """The ``.mmax`` base name of a document: its name with the characters a file name
+    cannot hold percent-encoded (the name itself goes into the ``.mmax`` file then)."""
+    name = doc.name or "document"
+    stem = _UNSAFE_NAME.sub(lambda m: "%%%02X" % ord(m.group()), name)
+    if stem.startswith("."):
+        stem = "%2E" + stem[1:]
+    return stem
+
+
+class _Writer:
+    def __init__(self, corpus: Corpus, report: Report, chains: str | None) -> None:
+        self.corpus = corpus
+        self.log = LossLog(report, "mmax2")
+        self.mode = chains
+        found = corpus.layout.get(P.FORMAT)
+        self.project: P.MMAX2ProjectLayout | None = found if isinstance(found, P.MMAX2ProjectLayout) else None
+        self.paths = dict(P.DEFAULT_PATHS) if self.project is None else {
+            k: self.project.paths.get(k, "") for k in P.PATH_KEYS}
+        default = corpus.scheme(None)
+        layer_names = {m.layer for d in corpus.documents for m in d.markables if m.layer is not None}
+        name = (self.project.identity_level if self.project and self.project.identity_level else None) \
+            or (default.name if default is not None and default.name else None) or DEFAULT_LEVEL
+        while name in layer_names:
+            name += "_default"
+        self.default_level = name
+
+    def level_of(self, layer: str | None) -> str:
+        return self.default_level if layer is None else layer
+
+    # -- what each level uses ----------------------------------------------------------
+    def files(self) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        docs = self.corpus.documents
+        plans = [self._plan(doc) for doc in docs]
+        levels: dict[str, dict[str, str]] = {}  # level → attribute (as written) → type
+        if self.project is not None:
+            for lv in self.project.levels:
+                levels.setdefault(lv.name, {})
+        levels.setdefault(self.default_level, {})
+        identity_names: dict[str, set[str]] = {}
+        for plan in plans:
+            for level, uses in plan["uses"].items():
+                got = levels.setdefault(level, {})
+                for name, kind in uses.items():
+                    got.setdefault(name, kind)
+            for level, names in plan["identity"].items():
+                identity_names.setdefault(level, set()).update(names)
+        # level schemes
+        schemes: dict[str, Scheme] = {}
+        for level, uses in levels.items():
+            layer = None if level == self.default_level else level
+            base = self.corpus.scheme(layer)
+            if base is None and layer is None:
+                base = next((s for s in self.corpus.schemes if s.name == level), None)
+            attrs = list(base.attributes) if base is not None else []
+            known = {a.name.lower() for a in attrs}
+            for name, kind in uses.items():
+                if name.lower() not in known:
+                    attrs.append(SchemeAttribute(name=name, type=kind,  # type: ignore[arg-type]
+                                                 identity=name in identity_names.get(level, ())))
+                    known.add(name.lower())
+            schemes[level] = Scheme(layer=layer, name=level, attributes=attrs)
+        # project files
+        stems = self._stems(docs)
+        order = list(levels)
+        common = self._common_paths(order)
+        out["common_paths.xml"] = common
+        for level in order:
+            scheme_rel, custom_rel = self._level_files(level)
+            copied = None
+            if self.project is not None and level in self.project.scheme_files:
+                old = self.project.schemes.get(level)
+                if old is not None and old.attributes == schemes[level].attributes:
+                    copied = self.project.files.get(self.project.scheme_files[level])
+            out[scheme_rel] = copied if copied is not None else scheme_xml(schemes[level])
+            if custom_rel not in out:
+                out[custom_rel] = (self.project.files.get(custom_rel) if self.project else None) or CUSTOMIZATION
+        if self.project is not None:
+            for rel, data in self.project.files.items():
+                out.setdefault(rel, data)
+        out.setdefault(P.join(self.paths["basedata_path"], "words.dtd"), WORDS_DTD)
+        out.setdefault(P.join(self.paths["markable_path"], "markables.dtd"), MARKABLES_DTD)
+        if not (self.project and any(rel.startswith(self.paths["style_path"]) and rel.endswith(".xsl")
+                                     for rel in self.project.files)):
+            out[P.join(self.paths["style_path"], "default_style.xsl")] = _style(order)
+        for doc, plan, stem in zip(docs, plans, stems):
+            self._document(doc, plan, stem, order, schemes, out)
+        return out
+
+    def _stems(self, docs: list[Document]) -> list[str]:
+        stems, seen = [], set()
+        for doc in docs:
+            found = doc.layout.get(P.FORMAT)
+            stem = found.stem if isinstance(found, P.MMAX2Layout) and found.stem else file_stem(doc)
+            base, k = stem, 1
+            while stem.lower() in seen:
+                k += 1
+                stem = f"{base}_{k}"
+            seen.add(stem.lower())
+            stems.append(stem)
+        return stems
+
+    def _level_files(self, level: str) -> tuple[str, str]:
+        if self.project is not None:
+            for lv in self.project.levels:
+                if lv.name == level:
+                    return (P.join(self.paths["scheme_path"], lv.schemefile or f"{level}_scheme.xml"),
+                            P.join(self.paths["customization_path"], lv.customization_file
+                                   or f"{level}_customization.xml"))
+        return (P.join(self.paths["scheme_path"], f"{level}_scheme.xml"),
+                P.join(self.paths["customization_path"], f"{level}_customization.xml"))
+
+    def _level_pattern(self, level: str) -> str:
+        if self.project is not None:
+            for lv in self.project.levels:
+                if lv.name == level:
+                    return lv.pattern
+        return f"$_{level}_level.xml"
+
+    def _common_paths(self, order: list[str]) -> bytes:
+        p = self.project
+        if p is not None and "common_paths.xml" in p.files and [lv.name for lv in p.levels] == order:
+            return p.files["common_paths.xml"]
+        sheets = [rel.rsplit("/", 1)[-1] for rel in (p.files if p else {})
+                  if rel.endswith(".xsl") and rel.startswith(self.paths["style_path"])] or ["default_style.xsl"]
+        lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<!DOCTYPE common_paths>", "<common_paths>"]
+        for key in P.PATH_KEYS:
+            lines.append(f"<{key}>{text(self.paths[key])}</{key}>")
+        lines.append("<views>")
+        lines.extend(f"<stylesheet>{text(s)}</stylesheet>" for s in sheets)
+        lines.append("</views>")
+        lines.append("<annotations>")
+        for level in order:
+            scheme_rel, custom_rel = self._level_files(level)
+            other = ""
+            if p is not None:
+                for lv in p.levels:
+                    if lv.name == level:
+                        other = "".join(f' {k}="{attr(v)}"' for k, v in lv.other.items())
+            lines.append(f'<level name="{attr(level)}" schemefile="{attr(scheme_rel.rsplit("/", 1)[-1])}" '
+                         f'customization_file="{attr(custom_rel.rsplit("/", 1)[-1])}"{other}>'
+                         f"{text(self._level_pattern(level))}</level>")
+        lines.append("</annotations>")
+        lines.append("</common_paths>")
+        return ("\n".join(lines) + "\n").encode("utf-8")
+
+    # -- one document ------------------------------------------------------------------
+    def _plan(self, doc: Document) -> dict[str, Any]:
+        """Set values and pointer values per markable, and the attributes each level uses."""
+        log = self.log
+        found = doc.layout.get(P.FORMAT)
+        layout = found if isinstance(found, P.MMAX2Layout) else None
+        index = doc.markable_index()
+        markables = doc.markables
+        values: list[dict[str, str]] = [{} for _ in markables]
+        uses: dict[str, dict[str, str]] = {}
+        identity: dict[str, set[str]] = {}
+        scheme_set = self._identity_attribute(None, "markable_set")
+        scheme_pointer = self._identity_attribute(None, "markable_pointer")
+
+        def use(level: str, name: str, kind: str, ident: bool = False) -> None:
+            uses.setdefault(level, {}).setdefault(name, kind)
+            if ident:
+                identity.setdefault(level, set()).add(name)
+
+        for i, m in enumerate(markables):
+            level = self.level_of(m.layer)
+            for name in m.attributes:
+                use(level, name, "freetext")
+            for name, value in m.sets.items():
+                values[i][name] = value
+                use(level, name, "markable_set")
+        mode = self.mode
+        identity_links = [link for link in doc.links if is_identity(link.type)]
+        # the default level always declares an identity attribute: that is how a reader
+        # recognises it as the coreference level, even when no chain has two mentions
+        declared = self.corpus.scheme(None)
+        if mode == "pointers":
+            use(self.default_level, scheme_pointer, "markable_pointer", True)
+        elif mode == "sets" or declared is None or not declared.identity_attributes():
+            use(self.default_level, scheme_set, "markable_set", True)
+        if mode == "sets" or (mode is None and not identity_links):
+            if identity_links:
+                log.lose("link-structure", "which antecedent each identity link points to (chains written as sets)",
+                         document=doc, count=len(identity_links))
+            self._sets(doc, values, use, scheme_set)
+        elif mode == "pointers":
+            if any(m.entity is not None for m in markables):
+                log.lose("entity-ids", "set ids (chains written as pointers)", document=doc)
+            chains = doc.chain_indices()
+            for chain in chains:
+                ordered = sorted(chain, key=lambda k: (markables[k].first, -markables[k].last))
+                for prev, k in zip(ordered, ordered[1:]):
+                    level = self.level_of(markables[k].layer)
+                    name = scheme_pointer
+                    values[k][name] = self._pointer(markables[k], [markables[prev]])
+                    use(level, name, "markable_pointer", True)
+        else:
+            self._sets(doc, values, use, scheme_set, only_entities=True)
+            for link in identity_links:
+                source = index[link.source]
+                m = markables[source]
+                level = self.level_of(m.layer)
+                if link.target_kind != "markable":
+                    log.lose("value", "identity links to an entity from a markable of another entity",
+                             document=doc, example=link.id)
+                    continue
+                name = (layout.link_attribute.get(link.id) if layout else None) or scheme_pointer
+                targets = [markables[index[t]] for t in link.targets]
+                old = values[source].get(name)
+                value = self._pointer(m, targets)
+                values[source][name] = value if old is None else old + ";" + value
+                use(level, name, "markable_pointer", True)
+        for link in doc.links:
+            if is_identity(link.type):
+                continue
+            source = index[link.source]
+            m = markables[source]
+            level = self.level_of(m.layer)
+            name = link.type
+            if not is_attribute_name(name) or name in m.attributes or name in m.sets:
+                log.lose("label", "link types that are not attribute names", document=doc, example=name)
+                continue
+            if link.target_kind != "markable":
+                log.lose("value", "links to an entity", document=doc, example=link.id)
+                continue
+            value = self._pointer(m, [markables[index[t]] for t in link.targets])
+            if name in values[source]:
+                log.lose("value", "several links of one type from one markable (merged into one pointer)",
+                         document=doc, example=link.id)
+                value = values[source][name] + ";" + value
+            values[source][name] = value
+            use(level, name, "markable_pointer")
+        if doc.sentences and not (layout and layout.sentence_level):
+            uses.setdefault(SENTENCE_LEVEL, {})
+        elif layout and layout.sentence_level:
+            uses.setdefault(layout.sentence_level, {})
+        return {"values": values, "uses": uses, "identity": identity, "layout": layout}
+
+    def _identity_attribute(self, layer: str | None, kind: str) -> str:
+        scheme = self.corpus.scheme(layer)
+        if scheme is not None:
+            for a in scheme.attributes:
+                if a.identity and a.type == kind:
+                    return a.name.lower()
+        return SET_ATTRIBUTE if kind == "markable_set" else POINTER_ATTRIBUTE
+
+    def _sets(self, doc: Document, values: list[dict[str, str]], use: Any, name: str,
+              only_entities: bool = False) -> None:
+        markables = doc.markables
+        if only_entities:
+            groups: dict[str, list[int]] = {}
+            for i, m in enumerate(markables):
+                if m.entity is not None:
+                    groups.setdefault(m.entity, []).append(i)
+            chains: list[tuple[str | None, list[int]]] = [(e, g) for e, g in groups.items()]
+        else:
+            chains = []
+            for chain in doc.chain_indices():
+                named = [e for e in (markables[i].entity for i in chain) if e is not None]
+                if len(set(named)) > 1:
+                    self.log.lose("value", "several set ids in one chain (the first is kept)", document=doc,
+                                  example=", ".join(sorted(set(named))))
+                chains.append((named[0] if named else None, chain))
+        used = {e for e, _ in chains if e is not None}
+        counter = 0
+        for entity, chain in chains:
+            if entity is None:
+                if len(chain) < 2:
+                    continue
+                counter += 1
+                while f"set_{counter}" in used:
+                    counter += 1
+                entity = f"set_{counter}"
+            if entity.lower() == "empty" or ";" in entity:
+                self.log.lose("value", "set ids MMAX2 reads as no set", document=doc, example=entity)
+                continue
+            for i in chain:
+                values[i][name] = entity
+                use(self.level_of(markables[i].layer), name, "markable_set", True)
+
+    def _pointer(self, source: Markable, targets: Iterable[Markable]) -> str:
+        level = self.level_of(source.layer)
+        parts = []
+        for t in targets:
+            tlevel = self.level_of(t.layer)
+            parts.append(t.id if tlevel == level else f"{tlevel}:{t.id}")
+        return ";".join(parts)
+
+    def _document(self, doc: Document, plan: dict[str, Any], stem: str, order: list[str],
+                  schemes: dict[str, Scheme], out: dict[str, bytes]) -> None:
+        log = self.log
+        layout: P.MMAX2Layout | None = plan["layout"]
+        words_file = f"{stem}_words.xml"
+        if layout is not None and layout.stem == stem and layout.words_file:
+            words_file = layout.words_file
+        # .mmax
+        if layout is not None and layout.mmax is not None and layout.stem == stem:
+            out[f"{stem}.mmax"] = layout.mmax
+        else:
+            extra = ""
+            if doc.name != stem or doc.part is not None:
+                part = f' part="{attr(doc.part)}"' if doc.part is not None else ""
+                extra = f'<corefio_document name="{attr(clean(doc.name)[0])}"{part}/>\n'
+            out[f"{stem}.mmax"] = (f'<?xml version="1.0" encoding="UTF-8"?>\n<mmax_project>\n'
+                                   f"<words>{text(words_file)}</words>\n{extra}<keyactions/>\n<gestures/>\n"
+                                   "</mmax_project>\n").encode("utf-8")
+        # base data
+        tokens = doc.tokens
+        ids = tokens.all_ids()
+        columns = []
+        for name, col in tokens.attributes.items():
+            if is_attribute_name(name):
+                columns.append((name, col))
+            else:
+                log.lose("label", "token attribute names that are not XML names", document=doc, example=name)
+        doctype = layout.words_doctype if layout is not None and layout.words_doctype else ("words", "words.dtd")
+        parts = ['<?xml version="1.0" encoding="UTF-8"?>\n', _doctype_line(doctype), "<words>\n"]
+        append = parts.append
+        bad_forms = 0
+        for i, form in enumerate(tokens.forms):
+            extra = ""
+            for name, col in columns:
+                v = col[i]
+                if v is not None:
+                    v, bad = clean(v)
+                    if bad:
+                        log.lose("value", "characters XML cannot hold", document=doc)
+                    extra += f' {name}="{attr(v)}"'
+            form, bad = clean(form)
+            bad_forms += bad
+            append(f'<word id="{attr(ids[i])}"{extra}>{text(form)}</word>\n')
+        append("</words>\n")
+        if bad_forms:
+            log.lose("form", "characters XML cannot hold in word forms", document=doc, count=bad_forms)
+        out[P.join(self.paths["basedata_path"], words_file)] = "".join(parts).encode("utf-8")
+        # levels
+        by_level: dict[str, list[int]] = {level: [] for level in order}
+        for i, m in enumerate(doc.markables):
+            by_level.setdefault(self.level_of(m.layer), []).append(i)
+        sentence_level = layout.sentence_level if layout and layout.sentence_level else (
+            SENTENCE_LEVEL if doc.sentences else None)
+        values = plan["values"]
+        for level in order:
+            llayout = layout.levels.get(level) if layout is not None else None
+            if layout is not None and llayout is None and not by_level.get(level) and level != sentence_level:
+                continue  # the source had no file for this level either
+            scheme = schemes[level]
+            relation = [a.name.lower() for a in scheme.attributes if a.type in ("markable_set", "markable_pointer")]
+            ns = llayout.namespace if llayout and llayout.namespace else f"www.eml.org/NameSpaces/{level}"
+            dt = llayout.doctype if llayout and llayout.doctype else ("markables", "markables.dtd")
+            parts = ['<?xml version="1.0" encoding="UTF-8"?>\n', _doctype_line(dt),
+                     f'<markables xmlns="{attr(ns)}">\n']
+            append = parts.append
+            key_order = llayout.order if llayout else ["mmax_level"]
+            if level == sentence_level and doc.sentences and not by_level.get(level):
+                sentences = doc.sentences
+                positions = layout.sentence_order if layout and len(layout.sentence_order) == len(sentences) \
+                    else range(len(sentences))
+                for k in positions:
+                    s = sentences[k]
+                    sid = s.id or f"markable_{k + 1}"
+                    span = render_span(((s.first, s.last),), ids)
+                    sentence_attrs = {"mmax_level": level, **{n: str(v) for n, v in s.attributes.items()}}
+                    if llayout and llayout.no_level_attribute and sid in llayout.no_level_attribute:
+                        del sentence_attrs["mmax_level"]
+                    append(_markable(sid, span, sentence_attrs, key_order))
+            for i in by_level.get(level, ()):
+                m = doc.markables[i]
+                raw = llayout.raw.get(m.id, {}) if llayout else {}
+                span = render_span(m.spans, ids)
+                if "span" in raw:
+                    span = raw["span"]
+                attrs: dict[str, str] = {}
+                if not (llayout and llayout.no_level_attribute and m.id in llayout.no_level_attribute):
+                    attrs["mmax_level"] = level
+                for name, value in m.attributes.items():
+                    if not is_attribute_name(name):
+                        log.lose("label", "attribute names that are not XML names", document=doc, example=name)
+                        continue
+                    if not isinstance(value, str):
+                        log.lose("value", "typed attribute values (written as text)", document=doc,
+                                 example=f"{name}={value!r}")
+                        value = str(value).lower() if isinstance(value, bool) else str(value)
+                    value, bad = clean(value)
+                    if bad:
+                        log.lose("value", "characters XML cannot hold", document=doc)
+                    attrs[name] = value
+                mine = values[i]
+                absent = llayout.absent if llayout else {}
+                for name in relation:
+                    if name in absent and m.id in absent[name]:
+                        continue
+                    if not any(k.lower() == name for k in mine):
+                        attrs[name] = "empty"
+                for name, value in mine.items():
+                    attrs[name] = raw.get(name, value) if name in raw else value
+                append(_markable(m.id, span, attrs, key_order))
+            append("</markables>\n")
+            rel = P.join(self.paths["markable_path"], self._level_pattern(level).replace("$", stem))
+            out[rel] = "".join(parts).encode("utf-8")
+
+
+def _markable(mid: str, span: str, attrs: dict[str, str], order: list[str]) -> str:
+    keys = [k for k in order if k in attrs] + [k for k in attrs if k not in order] if order else list(attrs)
+    body = "".join(f' {k}="{attr(attrs[k])}"' for k in keys)
+    return f'<markable id="{attr(mid)}" span="{attr(span)}"{body}/>\n'
+
+
+def _doctype_line(doctype: tuple[str, str | None]) -> str:
+    root, system = doctype
+    return f'<!DOCTYPE {root} SYSTEM "{system}">\n' if system else f"<!DOCTYPE {root}>\n"
+
+
+def _style(levels: list[str]) -> bytes:
+    """A minimal MMAX2 style sheet: words separated by spaces, markables in brackets."""
+    prefixes = [level if _NCNAME.match(level) and not level.lower().startswith("xml") and level not in ("xsl", "mmax")
+                else f"l{k}" for k, level in enumerate(levels)]
+    ns = "".join(f' xmlns:{p}="www.eml.org/NameSpaces/{attr(level)}"' for p, level in zip(prefixes, levels))
+    out = ['<?xml version="1.0" encoding="UTF-8"?>\n',
+           '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform" '
+           f'xmlns:mmax="org.eml.MMAX2.discourse.MMAX2DiscourseLoader"{ns}>\n',
+           '<xsl:output method="text" indent="no" omit-xml-declaration="yes"/>\n',
+           '<xsl:strip-space elements="*"/>\n',
+           '<xsl:template match="words"><xsl:apply-templates/></xsl:template>\n',
+           '<xsl:template match="word">\n',
+           '  <xsl:value-of select="mmax:registerDiscourseElement(@id)"/>\n',
+           '  <xsl:apply-templates select="mmax:getStartedMarkables(@id)" mode="opening"/>\n',
+           '  <xsl:value-of select="mmax:setDiscourseElementStart()"/>\n',
+           '  <xsl:apply-templates/>\n',
+           '  <xsl:value-of select="mmax:setDiscourseElementEnd()"/>\n',
+           '  <xsl:apply-templates select="mmax:getEndedMarkables(@id)" mode="closing"/>\n',
+           '  <xsl:text> </xsl:text>\n',
+           '</xsl:template>\n']
+    for p, level in zip(prefixes, levels):
+        if level == SENTENCE_LEVEL:
+            out.append(f'<xsl:template match="{p}:markable" mode="opening"/>\n'
+                       f'<xsl:template match="{p}:markable" mode="closing"><xsl:text>\n</xsl:text>'
+                       "</xsl:template>\n")
+            continue
+        for mode, fn, mark in (("opening", "addLeftMarkableHandle", "["), ("closing", "addRightMarkableHandle", "]")):
+            out.append(f'<xsl:template match="{p}:markable" mode="{mode}">'
+                       f"<xsl:value-of select=\"mmax:{fn}(@mmax_level, @id, '{mark}')\"/></xsl:template>\n")
+    out.append("</xsl:stylesheet>\n")
+    return "".join(out).encode("utf-8")
