@@ -15,6 +15,10 @@ Exit codes (documented in README.md):
 
 Library errors are caught here and only here; the user sees one line naming the file,
 line and column, never a traceback.
+
+When the reader of the standard output goes away (``corefio formats | head -1``), the
+rest of the output is discarded quietly and the command still ends with its own exit
+code: ``validate`` exits 4 for an invalid file even if nobody read the verdict.
 """
 
 from __future__ import annotations
@@ -25,23 +29,43 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import Any, Callable, List, Optional
 
 import typer
+from typer.core import TyperGroup
 
-from . import api
+from . import __version__, api
 from .diagnostics import Report
 from .errors import CorefioError
 
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_INPUT, EXIT_INVALID, EXIT_STRICT, EXIT_OUTPUT = range(7)
 
+
+class _TopLevel(TyperGroup):
+    """The ``corefio`` command group; its help ends with the registered formats.
+
+    The list comes from the registry when the help is shown, not when this module is
+    imported: importing every format module is not free, and ``--version`` or a command
+    that fails on its options should not pay for it.
+    """
+
+    def format_help_text(self, ctx, formatter) -> None:
+        super().format_help_text(ctx, formatter)
+        from .registry import all_formats
+
+        names = ", ".join(spec.name for spec in all_formats())
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(f"Formats: {names} ('corefio formats' tells what each can express).")
+
+
 app = typer.Typer(
+    cls=_TopLevel,
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
-    help="Convert, validate, view and score coreference annotations (MUC, CoNLL, CorefUD, "
-    "jsonlines, RAF...) through one pivot model.",
+    help="Convert, validate, view and score coreference annotations through one pivot model.",
 )
 
 
@@ -50,8 +74,57 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
+def _silence(stream) -> None:
+    """Point the file descriptor of ``stream`` (stdout or stderr) at the null device.
+
+    Called once the reader of a stream has gone: what is still to be printed, and the
+    interpreter's own flush at exit, then succeed silently instead of raising
+    BrokenPipeError again (the recipe of the Python documentation, "Note on SIGPIPE").
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor behind the stream (a test runner)
+        pass
+
+
+def _out(text: str, *, nl: bool = True) -> None:
+    """Print command output on stdout; a closed pipe discards it (see the module notes).
+
+    Only the CLI's own printing treats BrokenPipeError as benign: elsewhere (a pipe to
+    a worker process) it remains an error.
+    """
+    try:
+        typer.echo(text, nl=nl)
+    except BrokenPipeError:
+        _silence(sys.stdout)
+
+
 def _echo_err(message: str) -> None:
-    typer.echo(message, err=True)
+    """Print a diagnostic on stderr; if nobody reads stderr, the exit code still tells."""
+    try:
+        typer.echo(message, err=True)
+    except BrokenPipeError:
+        _silence(sys.stderr)
+
+
+def _check_input(path: Path, format: Optional[str]) -> None:
+    """Refuse an input that cannot be read, before any work is done: a missing path, or
+    a directory when no format reads directories (or ``--from`` names one that does not).
+
+    Every command checks its inputs here, so that they all fail the same way (exit 3,
+    one line). A directory that a format may read (an MMAX2 project) goes on to the
+    registry, which picks that format, and its reader says what is missing.
+    """
+    if path.is_dir():
+        from .registry import all_formats, get_format
+
+        candidates = [get_format(format)] if format else all_formats()
+        if not any(spec.directory for spec in candidates):
+            raise CorefioError("is a directory, not a file", file=path)
+    elif not path.exists():
+        raise CorefioError("no such file", file=path)
 
 
 def _print_report(report: Report, *, min_severity: str = "info") -> None:
@@ -86,6 +159,21 @@ def edge(func: Callable) -> Callable:
     return wrapper
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        _out(f"corefio {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    # no docstring: the group's help is the one given to typer.Typer above
+    pass
+
+
 # -- formats --------------------------------------------------------------------------------
 @app.command("formats")
 @edge
@@ -97,37 +185,19 @@ def formats_command(
 
     specs = [capability_summary(s) for s in all_formats()]
     if output is OutputFormat.json:
-        typer.echo(json.dumps(specs, indent=2))
+        _out(json.dumps(specs, indent=2))
         return
     for s in specs:
         rw = ("r" if s["read"] else "-") + ("w" if s["write"] else "-")
-        typer.echo(f"{s['name']:<10} {rw}  {', '.join(s['extensions'])}")
-        typer.echo(f"{'':<14}{s['description']}")
+        _out(f"{s['name']:<10} {rw}  {', '.join(s['extensions'])}")
+        _out(f"{'':<14}{s['description']}")
         yes = [k for k, v in s["capabilities"].items() if v]
         no = [k for k, v in s["capabilities"].items() if not v]
-        typer.echo(f"{'':<14}expresses: {', '.join(yes) or '-'}")
-        typer.echo(f"{'':<14}cannot:    {', '.join(no) or '-'}")
+        _out(f"{'':<14}expresses: {', '.join(yes) or '-'}")
+        _out(f"{'':<14}cannot:    {', '.join(no) or '-'}")
 
 
 # -- info -----------------------------------------------------------------------------------
-def document_info(doc) -> dict:
-    from collections import Counter
-
-    chains = doc.chain_indices()
-    return {
-        "name": doc.name,
-        "part": doc.part,
-        "tokens": len(doc.tokens.forms),
-        "sentences": len(doc.sentences),
-        "markables": len(doc.markables),
-        "discontinuous": sum(1 for m in doc.markables if len(m.spans) > 1),
-        "entities": len(doc.entities),
-        "chains": len(chains),
-        "singletons": sum(1 for c in chains if len(c) == 1),
-        "links": dict(sorted(Counter(link.type for link in doc.links).items())),
-    }
-
-
 @app.command("info")
 @edge
 def info_command(
@@ -135,27 +205,31 @@ def info_command(
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
     output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json"),
 ) -> None:
-    """Documents, tokens, markables, chains, singletons and links by type."""
+    """Documents, tokens, markables, entities, chains, singletons and links by type."""
+    from .info import corpus_info
+
+    for path in files:
+        _check_input(path, from_format)
     result = []
     for path in files:
         report = Report(str(path))
         corpus = api.read(path, from_format, report=report)
         _print_report(report, min_severity="warning")
-        result.append({"file": str(path), "documents": [document_info(d) for d in corpus]})
+        result.append((path, corpus_info(corpus)))
     if output is OutputFormat.json:
-        typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
+        _out(json.dumps([{"file": str(path), "documents": [d.as_dict() for d in docs]} for path, docs in result],
+                        indent=2, ensure_ascii=False))
         return
-    for entry in result:
-        docs = entry["documents"]
-        typer.echo(f"{entry['file']}: {len(docs)} document(s)")
+    for path, docs in result:
+        _out(f"{path}: {len(docs)} document(s)")
         for d in docs:
-            part = f" part {d['part']}" if d["part"] is not None else ""
-            links = ", ".join(f"{k}: {v}" for k, v in d["links"].items()) or "none"
-            typer.echo(
-                f"  {d['name']!r}{part}: {d['tokens']} tokens, {d['sentences']} sentences, "
-                f"{d['markables']} markables ({d['discontinuous']} discontinuous), "
-                f"{d['chains']} chains ({d['singletons']} singletons), "
-                f"{d['entities']} entities, links: {links}"
+            part = f" part {d.part}" if d.part is not None else ""
+            links = ", ".join(f"{k}: {v}" for k, v in d.links.items()) or "none"
+            _out(
+                f"  {d.name!r}{part}: {d.tokens} tokens, {d.sentences} sentences, "
+                f"{d.markables} markables ({d.discontinuous} discontinuous), "
+                f"{d.chains} chains ({d.singletons} singletons), "
+                f"{d.entities} entities, links: {links}"
             )
 
 
@@ -173,8 +247,9 @@ def convert_command(
     log: Optional[Path] = typer.Option(None, "--log", help="write all diagnostics as JSON here"),
 ) -> None:
     """Convert between formats (reader → pivot → writer), reporting every loss."""
+    _check_input(source, from_format)
     report = Report(str(source))
-    options = {"canonical": True} if canonical else {}
+    options: dict[str, Any] = {"canonical": True} if canonical else {}
     try:
         api.convert(source, target, from_format, to_format, strict=strict, report=report, **options)
     finally:
@@ -184,7 +259,7 @@ def convert_command(
 
             atomic_write(log, report.to_json() + "\n", inputs=[source])
     losses = sum(1 for d in report if d.code.startswith("loss.") and d.severity != "info")
-    typer.echo(f"converted {source} -> {target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
+    _out(f"converted {source} -> {target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
 
 
 # -- validate -------------------------------------------------------------------------------
@@ -197,25 +272,25 @@ def validate_command(
     strict: bool = typer.Option(False, "--strict", help="warnings count as failures"),
 ) -> None:
     """XSD validation (XML formats) and semantic checks: ids, references, spans, crossing."""
-    from .validate import validate_file
-
+    for path in files:
+        _check_input(path, from_format)
     failed = False
     results = []
     for path in files:
-        report = validate_file(path, from_format)
-        bad = report.errors or (strict and report.warnings)
-        failed = failed or bool(bad)
-        results.append((path, report, bool(bad)))
+        report = api.validate(path, from_format)
+        bad = bool(report.errors or (strict and report.warnings))
+        failed = failed or bad
+        results.append((path, report, bad))
     if output is OutputFormat.json:
-        typer.echo(json.dumps(
+        _out(json.dumps(
             [{"file": str(p), "valid": not bad, "diagnostics": [d.to_dict() for d in r]}
              for p, r, bad in results], indent=2, ensure_ascii=False))
     else:
         for path, report, bad in results:
             for d in report:
-                typer.echo(d.format())
+                _out(d.format())
             e, w = len(report.errors), len(report.warnings)
-            typer.echo(f"{path}: {'INVALID' if bad else 'valid'} ({e} error(s), {w} warning(s))")
+            _out(f"{path}: {'INVALID' if bad else 'valid'} ({e} error(s), {w} warning(s))")
     if failed:
         raise typer.Exit(EXIT_INVALID)
 
@@ -232,11 +307,12 @@ def view_command(
     from .files import atomic_write
     from .xslt import render_html
 
+    _check_input(source, from_format)
     report = Report(str(source))
     corpus = api.read(source, from_format, report=report)
     _print_report(report, min_severity="warning")
     atomic_write(output, render_html(corpus), inputs=[source])
-    typer.echo(f"wrote {output}")
+    _out(f"wrote {output}")
 
 
 # -- score -----------------------------------------------------------------------------------
@@ -285,6 +361,8 @@ def score_command(
             raise ValueError
     except (ValueError, ZeroDivisionError):
         raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
+    _check_input(key, key_format or from_format)
+    _check_input(response, response_format or from_format)
     report = Report()
     result = score(
         key, response, metric, keep_singletons=keep_singletons, per_document=per_document, macro=macro,
@@ -305,25 +383,20 @@ def score_command(
     if out is not None:
         atomic_write(out, text, inputs=[key, response])
     else:
-        typer.echo(text, nl=False)
+        _out(text, nl=False)
 
 
 def main() -> None:
-    """Console entry point.
-
-    Once the command has finished and its output is flushed, the process ends with
-    ``os._exit``: freeing a large heap object by object at interpreter shutdown takes
-    longer than scoring a big corpus's last documents, and nothing is left to clean up
-    (outputs are written and renamed before the command returns).
-    """
+    """Console entry point (``corefio``, ``python -m corefio``)."""
     try:
         app()
-        code = 0
-    except SystemExit as exc:  # typer/click exit codes pass through
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):  # the reader closed the pipe (``| head``): nothing to add
-        pass
-    os._exit(code)
+    finally:
+        # typer ends with SystemExit carrying the exit code; output still buffered is
+        # written now, so that a closed pipe is dealt with here rather than reported by
+        # the interpreter at exit ("Exception ignored ... BrokenPipeError")
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:  # None: started with the descriptor closed (``>&-``)
+                    stream.flush()
+            except BrokenPipeError:
+                _silence(stream)

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+import corefio
+from corefio.info import DocumentInfo, corpus_info
+from corefio.registry import all_formats
 
 from .conftest import DATA, SAMPLES
 
@@ -32,6 +41,32 @@ def test_info_counts_what_a_file_holds(cli):
     data = json.loads(cli("info", RESPONSE, "--format", "json").output)
     (document,) = data[0]["documents"]
     assert (document["markables"], document["chains"]) == (17, 3)
+
+
+def test_info_counts_the_entities_conll_labels_name(cli, tmp_path):
+    # CoNLL never declares entities: its labels are entity ids the markables use
+    conll = tmp_path / "two.conll"
+    conll.write_text("#begin document (two); part 000\n"
+                     "two\t0\t0\tAnna\t(1)\n"
+                     "two\t0\t1\tmet\t-\n"
+                     "two\t0\t2\tBen\t(2)\n"
+                     "two\t0\t3\t;\t-\n"
+                     "two\t0\t4\tshe\t(1)\n"
+                     "\n#end document\n")
+    result = cli("info", conll)
+    assert result.exit_code == 0, result.output
+    assert "3 markables (0 discontinuous), 2 chains (1 singletons), 2 entities" in result.output
+    assert "5-column file" in result.stderr  # a warning, not part of the figures
+    (document,) = json.loads(cli("info", conll, "--format", "json").stdout)[0]["documents"]
+    assert (document["markables"], document["entities"], document["chains"]) == (3, 2, 2)
+
+
+def test_the_info_figures_come_from_the_library():
+    (info,) = corpus_info(corefio.read(KEY))
+    assert isinstance(info, DocumentInfo)
+    # the key's chains are made by reflinks: no entity ids
+    assert (info.tokens, info.markables, info.chains, info.entities) == (116, 17, 4, 0)
+    assert info.as_dict()["links"] == info.links and sum(info.links.values()) > 0
 
 
 def test_convert_writes_the_target_and_reports_losses(cli, tmp_path):
@@ -70,6 +105,57 @@ def test_missing_file_is_an_input_error(cli, tmp_path):
     result = cli("info", tmp_path / "missing.xml")
     assert result.exit_code == 3
     assert "no such file" in result.output
+
+
+def test_validate_a_missing_file_is_an_input_error_too(cli, tmp_path):
+    missing = tmp_path / "missing.conll"
+    result = cli("validate", missing)
+    assert result.exit_code == 3
+    assert result.output == f"corefio: error: {missing}: no such file\n"
+
+
+@pytest.mark.parametrize("command", [
+    ["info", "{dir}"],
+    ["validate", "{dir}"],
+    ["convert", "{dir}", "{tmp}/out.conll"],
+    ["view", "{dir}", "-o", "{tmp}/page.html"],
+    ["score", "{dir}", str(KEY)],
+    ["score", str(KEY), "{dir}"],
+])
+def test_a_directory_is_not_an_input_of_a_file_format(cli, tmp_path, command):
+    directory = tmp_path / "corpus.conll"
+    directory.mkdir()
+    result = cli(*[arg.format(dir=directory, tmp=tmp_path) for arg in command], "--from", "conll")
+    assert result.exit_code == 3
+    assert result.output == f"corefio: error: {directory}: is a directory, not a file\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.conll"]  # nothing written
+
+
+def test_a_directory_without_from_is_an_input_error(cli, tmp_path):
+    # refused up front, or (when a format reads directories: an MMAX2 project) by
+    # that format's reader, which finds no project in it. (``validate`` then reports
+    # the reader's finding and exits 4, as for any file it cannot read.)
+    directory = tmp_path / "corpus.conll"
+    directory.mkdir()
+    for command in (["info", directory], ["score", directory, directory], ["score", KEY, directory]):
+        result = cli(*command)
+        assert result.exit_code == 3, command
+        assert result.output.startswith(f"corefio: error: {directory}: ") and "directory" in result.output
+
+
+def test_version(cli):
+    result = cli("--version")
+    assert result.exit_code == 0
+    assert result.output == f"corefio {corefio.__version__}\n"
+
+
+def test_the_help_names_the_registered_formats_and_no_others(cli):
+    result = cli("--help")
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())  # undo the help's line wrapping
+    listed = re.search(r"Formats: ([^(]*) \(", text).group(1)
+    assert listed.split(", ") == [spec.name for spec in all_formats()]
+    assert "(MUC, CoNLL" not in text
 
 
 def test_broken_conll_names_file_and_line(cli, tmp_path):
@@ -138,7 +224,7 @@ def test_view_writes_a_page(cli, tmp_path):
 
 
 def test_the_console_entry_point_passes_exit_codes_and_flushes(tmp_path):
-    """``python -m corefio`` ends with os._exit: output must still be complete."""
+    """``python -m corefio`` prints its whole output and passes the exit code on."""
     env = dict(os.environ)
     ok = subprocess.run([sys.executable, "-m", "corefio", "score", str(KEY), str(RESPONSE), "--format", "json"],
                         capture_output=True, text=True, env=env, cwd=tmp_path)
@@ -148,3 +234,35 @@ def test_the_console_entry_point_passes_exit_codes_and_flushes(tmp_path):
                          capture_output=True, text=True, env=env, cwd=tmp_path)
     assert bad.returncode == 3
     assert bad.stderr.startswith("corefio: error: ")
+
+
+COREFIO = shlex.join([sys.executable, "-m", "corefio"])
+
+
+def _piped(command: str, reader: str, cwd: Path) -> subprocess.CompletedProcess:
+    """Run ``corefio COMMAND | READER`` in bash; with pipefail, the status is corefio's."""
+    return subprocess.run(["bash", "-c", f"set -o pipefail; {COREFIO} {command} | {reader}"],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash for a real shell pipe")
+def test_a_reader_that_stops_early_is_no_error(tmp_path):
+    result = _piped("formats", "head -n 1", tmp_path)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.startswith(all_formats()[0].name)
+    assert len(result.stdout.splitlines()) == 1
+    # ``true`` reads nothing and exits before corefio has started: every write fails
+    for command in ("formats", "formats --format json", f"info {shlex.quote(str(KEY))}", "--version"):
+        result = _piped(command, "true", tmp_path)
+        assert (result.returncode, result.stderr) == (0, ""), command
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash for a real shell pipe")
+def test_a_closed_pipe_keeps_the_exit_code_of_the_command(tmp_path):
+    bad = tmp_path / "bad.raf.xml"
+    bad.write_text(KEY.read_text().replace('target="markable_1"', 'target="markable_999"', 1))
+    result = _piped(f"validate {shlex.quote(str(bad))}", "true", tmp_path)
+    assert (result.returncode, result.stderr) == (4, "")
+    # nobody reads the error message either: the exit code still says what went wrong
+    result = _piped("info missing.conll 2>&1", "true", tmp_path)
+    assert (result.returncode, result.stderr) == (3, "")
