@@ -245,13 +245,32 @@ def convert_command(
     canonical: bool = typer.Option(False, "--canonical",
                                    help="ignore the source's layout; write the format's canonical form"),
     log: Optional[Path] = typer.Option(None, "--log", help="write all diagnostics as JSON here"),
+    identity_attribute: Optional[str] = typer.Option(
+        None, "--identity-attribute",
+        help="MMAX2: the set or pointer attribute that means coreference (ATTR, LEVEL:ATTR or 'none')"),
+    chains: Optional[str] = typer.Option(None, "--chains", help="MMAX2 output: chains as 'sets' or 'pointers'"),
+    read_option: List[str] = typer.Option([], "--read-option", "-r", metavar="NAME=VALUE",
+                                          help="a reader option the input format declares (see `corefio formats`)"),
+    write_option: List[str] = typer.Option([], "--write-option", "-w", metavar="NAME=VALUE",
+                                           help="a writer option the output format declares"),
 ) -> None:
     """Convert between formats (reader → pivot → writer), reporting every loss."""
+    from .registry import resolve_format
+
     _check_input(source, from_format)
     report = Report(str(source))
-    options: dict[str, Any] = {"canonical": True} if canonical else {}
+    target_spec = resolve_format(target, to_format, for_writing=True)
+    reading = _named_options(read_option, "--read-option")
+    writing = _named_options(write_option, "--write-option")
+    if identity_attribute is not None:
+        reading["identity_attribute"] = identity_attribute
+    if chains is not None:
+        writing["chains"] = chains
+    if canonical and any(o.name == "canonical" for o in target_spec.options):
+        writing["canonical"] = True
     try:
-        api.convert(source, target, from_format, to_format, strict=strict, report=report, **options)
+        api.convert(source, target, from_format, target_spec.name, strict=strict, report=report,
+                    read_options=reading, **writing)
     finally:
         _print_report(report)
         if log is not None:
@@ -260,6 +279,94 @@ def convert_command(
             atomic_write(log, report.to_json() + "\n", inputs=[source])
     losses = sum(1 for d in report if d.code.startswith("loss.") and d.severity != "info")
     _out(f"converted {source} -> {target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
+
+
+def _named_options(items: List[str], flag: str) -> dict[str, Any]:
+    """``NAME=VALUE`` pairs; values ``true``/``false`` become booleans (each format
+    checks the names and types it declares)."""
+    out: dict[str, Any] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise typer.BadParameter(f"expected NAME=VALUE, got {item!r}", param_hint=flag)
+        out[name.strip().replace("-", "_")] = {"true": True, "false": False}.get(value.lower(), value)
+    return out
+
+
+# -- repair ---------------------------------------------------------------------------------
+@app.command("repair")
+@edge
+def repair_command(
+    source: Path = typer.Argument(..., help="MUC SGML, an MMAX2 level file, RAF or any XML-ish file"),
+    output: Path = typer.Option(..., "-o", "--output", help="the repaired XML (written atomically)"),
+    report_path: Optional[Path] = typer.Option(None, "--report", help="write every change as JSON here"),
+    strict: bool = typer.Option(False, "--strict", help="refuse (exit 5, nothing written) if anything needs repair"),
+) -> None:
+    """Make malformed SGML/XML well-formed, reporting every change with line:column."""
+    from .repair import repair_file
+
+    _check_input(source, None)
+    report = repair_file(source, output, report_path=report_path, strict=strict)
+    _print_report(report)
+    _out(f"repaired {source} -> {output} ({len(report)} change(s))")
+
+
+# -- sync -----------------------------------------------------------------------------------
+class Strategy(str, Enum):
+    key = "key"
+    response = "response"
+    intersection = "intersection"
+    union = "union"
+
+
+class PairBy(str, Enum):
+    name = "name"
+    order = "order"
+
+
+@app.command("sync")
+@edge
+def sync_command(
+    key: Path = typer.Argument(..., help="the key file, any readable format"),
+    response: Path = typer.Argument(..., help="the response file, any readable format"),
+    outdir: Path = typer.Option(..., "-o", "--output", help="directory for the two synchronised files"),
+    strategy: Strategy = typer.Option(Strategy.key, "--strategy",
+                                      help="which markable set both sides keep (seed 003 §2.3)"),
+    to_format: str = typer.Option("raf", "--to", help="format of the synchronised files"),
+    pair_by: PairBy = typer.Option(PairBy.name, "--pair-by", help="pair documents by name or by order"),
+    pairs: Optional[Path] = typer.Option(None, "--pairs",
+                                         help="a file of 'KEY-NAME<TAB>RESPONSE-NAME' lines pairing documents"),
+    from_format: Optional[str] = typer.Option(None, "--from", help="format of both inputs (default: guess)"),
+) -> None:
+    """Re-index key and response markables by their targets and give both the same
+    markable set; write the two synchronised files and report what changed."""
+    from .registry import get_format
+    from .sync import pair_documents, synchronise_corpora
+
+    _check_input(key, from_format)
+    _check_input(response, from_format)
+    spec = get_format(to_format)
+    report = Report()
+    key_corpus = api.read(key, from_format, report=report)
+    response_corpus = api.read(response, from_format, report=report)
+    pairing = pair_documents(key_corpus, response_corpus, pair_by.value, pairs, report)
+    key_sync, response_sync = synchronise_corpora(key_corpus, response_corpus, strategy.value, report, pairing)
+    if not outdir.is_dir():
+        try:
+            outdir.mkdir(parents=True)
+        except OSError as exc:
+            from .errors import OutputError
+
+            raise OutputError(f"cannot create the directory: {exc.strerror}", file=outdir) from None
+    extension = next((e for e in spec.extensions if e.endswith(".xml")), spec.extensions[0] if spec.extensions
+                     else f".{spec.name}")
+    written = []
+    for side, corpus, path in (("key", key_sync, key), ("response", response_sync, response)):
+        target = outdir / f"{side}{extension}"
+        api.write(corpus, target, spec.name, report=report, inputs=[key, response])
+        written.append(str(target))
+    _print_report(report)
+    _out(f"synchronised ({strategy.value}): " + ", ".join(written))
 
 
 # -- validate -------------------------------------------------------------------------------

@@ -41,6 +41,8 @@ from .diagnostics import Report
 from .errors import UsageError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .model import Corpus, Document, Markable
 
 Strategy = Literal["key", "response", "intersection", "union"]
@@ -207,3 +209,70 @@ def synchronise_corpora(key: "Corpus", response: "Corpus", strategy: str = "key"
         keys.append(result.key)
         responses.append(result.response)
     return (key.model_copy(update={"documents": keys}), response.model_copy(update={"documents": responses}))
+
+
+# -- pairing documents ------------------------------------------------------------------------
+def read_pairs_file(path: "str | Path") -> list[tuple[str, str]]:
+    """``KEY-NAME<TAB>RESPONSE-NAME`` lines (``#`` comments and blank lines skipped)."""
+    from .errors import FormatError
+    from .files import read_text
+
+    out = []
+    for number, line in enumerate(read_text(path).splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 2 or not all(f.strip() for f in fields):
+            raise FormatError("expected two names separated by a TAB", file=path, line=number)
+        out.append((fields[0].strip(), fields[1].strip()))
+    return out
+
+
+def pair_keys(key: list[tuple[str, str | None]], response: list[tuple[str, str | None]], pair_by: str = "name",
+              pairs_file: "str | Path | None" = None, report: Report | None = None,
+              allow_missing: bool = False) -> list[tuple[int, int | None]]:
+    """Pair documents given as (name, part): by name (and part), by order, or as a
+    pairs file says. Unpaired documents are an error listing them on both sides
+    (``allow_missing``: a warning, the key document scored against nothing)."""
+    from .chains import document_label
+    from .errors import DocumentMismatchError
+
+    report = report if report is not None else Report()
+    if pairs_file is None and pair_by == "name":
+        from .scoring.documents import match_keys
+
+        return match_keys(key, response, report, allow_missing)
+    out: list[tuple[int, int | None]] = []
+    if pairs_file is not None:
+        labels_k = {document_label(*k): i for i, k in enumerate(key)} | {k[0]: i for i, k in enumerate(key)}
+        labels_r = {document_label(*r): j for j, r in enumerate(response)} | {r[0]: j for j, r in enumerate(response)}
+        wanted = dict(read_pairs_file(pairs_file))
+        unknown = [n for n in wanted if n not in labels_k] + [n for n in wanted.values() if n not in labels_r]
+        if unknown:
+            raise DocumentMismatchError("the pairs file names documents that are not there: "
+                                        + ", ".join(map(repr, unknown[:10])), file=str(pairs_file))
+        by_key = {labels_k[k]: labels_r[r] for k, r in wanted.items()}
+        out = [(i, by_key.get(i)) for i in range(len(key))]
+    elif pair_by == "order":
+        out = [(i, i if i < len(response) else None) for i in range(len(key))]
+    else:
+        raise UsageError(f"unknown way to pair documents {pair_by!r} (name, order, or a pairs file)")
+    used = {j for _, j in out if j is not None}
+    missing = [document_label(*key[i]) for i, j in out if j is None]
+    extra = [document_label(*response[j]) for j in range(len(response)) if j not in used]
+    if missing or extra:
+        message = "; ".join(filter(None, [
+            f"{len(missing)} key document(s) unpaired: " + ", ".join(map(repr, missing[:10])) if missing else "",
+            f"{len(extra)} response document(s) unpaired: " + ", ".join(map(repr, extra[:10])) if extra else ""]))
+        if not allow_missing:
+            raise DocumentMismatchError(message)
+        report.warning("score.document-mismatch", message)
+    return out
+
+
+def pair_documents(key: "Corpus", response: "Corpus", pair_by: str = "name",
+                   pairs_file: "str | Path | None" = None, report: Report | None = None) -> list[tuple[int, int]]:
+    """Document pairs for synchronisation (every key document needs a response)."""
+    pairs = pair_keys([(d.name, d.part) for d in key.documents], [(d.name, d.part) for d in response.documents],
+                      pair_by, pairs_file, report)
+    return [(i, j) for i, j in pairs if j is not None]

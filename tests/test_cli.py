@@ -266,3 +266,46 @@ def test_a_closed_pipe_keeps_the_exit_code_of_the_command(tmp_path):
     # nobody reads the error message either: the exit code still says what went wrong
     result = _piped("info missing.conll 2>&1", "true", tmp_path)
     assert (result.returncode, result.stderr) == (3, "")
+
+
+# -- repair and sync (pivot v2 commands) ------------------------------------------------------------
+def test_repair_transcript_lists_changes_and_strict_refuses(cli, tmp_path):
+    from .conftest import DATA
+
+    source = DATA / "muc" / "malformed.sgm"
+    out = tmp_path / "fixed.xml"
+    result = cli("repair", source, "-o", out, "--report", tmp_path / "changes.json")
+    assert result.exit_code == 0, result.output
+    assert out.exists() and "change(s)" in result.output
+    changes = json.loads((tmp_path / "changes.json").read_text())["changes"]
+    assert changes and all("line" in c for c in changes)
+    strict = cli("repair", source, "-o", tmp_path / "strict.xml", "--strict")
+    assert strict.exit_code == 5 and not (tmp_path / "strict.xml").exists()
+    assert cli("repair", tmp_path / "missing.sgm", "-o", tmp_path / "x.xml").exit_code == 3
+
+
+def test_sync_writes_two_files_with_the_same_markables(cli, tmp_path):
+    import corefio
+
+    result = cli("sync", SAMPLES / "key.raf.xml", SAMPLES / "response.raf.xml", "-o", tmp_path / "out",
+                 "--strategy", "union")
+    assert result.exit_code == 0, result.output
+    key = corefio.read(tmp_path / "out" / "key.raf.xml").documents[0]
+    response = corefio.read(tmp_path / "out" / "response.raf.xml").documents[0]
+    assert [(m.id, m.spans) for m in key.markables] == [(m.id, m.spans) for m in response.markables]
+
+
+def test_sync_pairing_errors_list_unpaired_documents(cli, tmp_path):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("peaks\tnowhere\n")
+    result = cli("sync", SAMPLES / "key.raf.xml", SAMPLES / "response.raf.xml", "-o", tmp_path / "out",
+                 "--pairs", pairs)
+    assert result.exit_code == 3 and "nowhere" in result.output
+
+
+def test_convert_passes_declared_options_and_refuses_unknown_ones(cli, tmp_path):
+    source = SAMPLES / "key.raf.xml"
+    bad = cli("convert", source, tmp_path / "k.conll", "-w", "no_such=1")
+    assert bad.exit_code == 2 and "no_such" in bad.output
+    good = cli("convert", source, tmp_path / "k.conll", "--canonical")
+    assert good.exit_code == 0, good.output
