@@ -10,7 +10,10 @@ Prints, for the 280-document corpus (about 270,000 tokens, 75,000 mentions):
 * corefio's read (full pivot model, invariants checked), tokens per second and ratios;
 * corefio's write of the corpus it read (and whether the bytes are identical);
 * peak memory (RSS, each in a fresh process): reading the whole corpus versus streaming
-  it one document at a time with ``corefio.formats.conll.iter_documents``.
+  it one document at a time with ``corefio.iter_read``;
+* with ``--convert``: peak memory (``/usr/bin/time -v``) of ``corefio convert`` of the key
+  to jsonlines and CoNLL-U and back, and of a corpus ten times as large
+  (``generate_corpus.py --scale 10``) in every pair of the three formats.
 
 Targets (2-core machine): read < 1 s and within 3x of the bare read; write < 1 s;
 streaming memory about one document's worth.
@@ -27,8 +30,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+import corefio  # noqa: E402
 from corefio.diagnostics import Report  # noqa: E402
-from corefio.formats import conll  # noqa: E402
 
 _CHUNK = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 
@@ -80,14 +83,13 @@ def best_of(fn, repeat: int = 3) -> tuple[float, object]:
 _MEMORY_SCRIPT = """
 import sys
 sys.path.insert(0, {root!r})
-from corefio.formats import conll
-from corefio.diagnostics import Report
+import corefio
 path = {path!r}
 if sys.argv[1] == "read":
-    corpus = conll.read(path, report=Report())
+    corpus = corefio.read(path, "conll")
     n = sum(len(d.markables) for d in corpus.documents)
 elif sys.argv[1] == "stream":
-    n = sum(len(d.markables) for d in conll.iter_documents(path, report=Report()))
+    n = sum(len(d.markables) for d in corefio.iter_read(path, "conll"))
 else:
     import corefio.model  # what reading imports (pydantic), so that only data is compared
     n = 0
@@ -114,11 +116,11 @@ def main() -> None:
     size_mb = key.stat().st_size / 1e6
     t_split, _ = best_of(lambda: split_baseline(key))
     t_bare, bare = best_of(lambda: bare_reader(key))
-    t_read, corpus = best_of(lambda: conll.read(key, report=Report()))
+    t_read, corpus = best_of(lambda: corefio.read(key, "conll", report=Report()))
     tokens = sum(len(d.tokens.forms) for d in corpus.documents)
     mentions = sum(len(d.markables) for d in corpus.documents)
     assert mentions == sum(len(d) for d in bare), "bare reader and corefio disagree"
-    t_write, text = best_of(lambda: conll.dumps(corpus))
+    t_write, text = best_of(lambda: corefio.dumps(corpus, "conll", report=Report()))
     identical = text == key.read_text(encoding="utf-8")
     print(f"corpus: {key.name}, {size_mb:.1f} MB, {len(corpus.documents)} documents, "
           f"{tokens:,} tokens, {mentions:,} mentions")
@@ -138,6 +140,53 @@ def main() -> None:
           f"{(rss_read - base) / max(rss_stream - base, 0.1):.0f}x less)")
     ok = t_read < 1 and t_write < 1 and t_read <= 3 * t_bare
     print("targets (read < 1 s, within 3x bare, write < 1 s):", "met" if ok else "NOT met")
+    if "--convert" in sys.argv:
+        convert_memory(key)
+
+
+EXTENSIONS = {"conll": ".v4_gold_conll", "jsonlines": ".jsonlines", "conllu": ".conllu"}
+
+
+def time_v(args: list[str]) -> tuple[float, float]:
+    """(seconds, peak MB) of a command, from /usr/bin/time -v."""
+    out = subprocess.run(["/usr/bin/time", "-v", *args], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed: {out.stderr[-2000:]}")
+    peak = float(re.search(r"Maximum resident set size \(kbytes\): (\d+)", out.stderr).group(1)) / 1024
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", out.stderr).group(1)
+    seconds = sum(float(x) * 60 ** i for i, x in enumerate(reversed(wall.split(":"))))
+    return seconds, peak
+
+
+def convert_memory(key: Path) -> None:
+    """Peak memory of streaming conversions: the key, and ten times the key, in every
+    pair of CoNLL, CoNLL-U and jsonlines (target: 300 MB)."""
+    data = HERE / "data"
+    big = data / "bench_key_x10.v4_gold_conll"
+    if not big.exists():
+        from generate_corpus import DOCS, generate  # type: ignore
+
+        generate(data, DOCS * 10, "_x10")
+    cli = [sys.executable, "-m", "corefio", "convert"]
+    for label, source in (("benchmark", key), ("10x", big)):
+        made = {"conll": source}
+        stem = data / f"conv_{label}"
+        worst = 0.0
+        for target in ("jsonlines", "conllu"):
+            out = stem.with_suffix(EXTENSIONS[target])
+            seconds, peak = time_v([*cli, str(source), str(out)])
+            made[target] = out
+            worst = max(worst, peak)
+            print(f"{'convert ' + label + ' conll -> ' + target:<40}{seconds:8.1f} s  peak {peak:7.1f} MB")
+        for a, b in (("jsonlines", "conll"), ("conllu", "conll"), ("jsonlines", "conllu"), ("conllu", "jsonlines")):
+            out = data / f"conv_{label}_{a}_to_{b}{EXTENSIONS[b]}"
+            seconds, peak = time_v([*cli, str(made[a]), str(out)])
+            worst = max(worst, peak)
+            print(f"{'convert ' + label + ' ' + a + ' -> ' + b:<40}{seconds:8.1f} s  peak {peak:7.1f} MB")
+            out.unlink()
+        for target in ("jsonlines", "conllu"):
+            made[target].unlink()
+        print(f"{'worst peak, ' + label:<40}{worst:8.1f} MB  (target 300 MB: {'met' if worst <= 300 else 'NOT met'})")
 
 
 if __name__ == "__main__":

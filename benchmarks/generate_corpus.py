@@ -5,13 +5,13 @@ nesting, many singletons and a few long chains; 12 tab-separated columns. The re
 drops about 10% of the mentions, adds spurious ones, shifts a few boundaries and
 re-attaches about 15% of the mentions to another entity. Deterministic (fixed seed).
 
-    python benchmarks/generate_corpus.py [OUTDIR]      # default: benchmarks/data
+    python benchmarks/generate_corpus.py [OUTDIR]             # default: benchmarks/data
+    python benchmarks/generate_corpus.py --scale 10 [OUTDIR]  # ten times as many documents
 """
 
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 DOCS = 280
@@ -121,23 +121,29 @@ def perturb(mentions, rng: random.Random, sentences):
     return kept
 
 
-def generate(outdir: Path, docs: int = DOCS) -> tuple[Path, Path]:
-    """Write the key and the response into ``outdir`` (``docs`` documents)."""
+def generate(outdir: Path, docs: int = DOCS, suffix: str = "") -> tuple[Path, Path]:
+    """Write the key and the response into ``outdir`` (``docs`` documents), one document
+    at a time (a large corpus is never held in memory). ``suffix`` goes into the file
+    names (``bench_key_x10.v4_gold_conll``)."""
     rng = random.Random(SEED)
     outdir.mkdir(parents=True, exist_ok=True)
-    key_parts, response_parts = [], []
-    for d in range(docs):
-        name, sentences, mentions = make_document(rng, d)
-        key_parts.append(render(name, sentences, mentions, rng))
-        response_parts.append(render(name, sentences, perturb(mentions, rng, sentences), rng))
-    key = outdir / "bench_key.v4_gold_conll"
-    response = outdir / "bench_response.v4_auto_conll"
-    key.write_text("".join(key_parts), encoding="utf-8")
-    response.write_text("".join(response_parts), encoding="utf-8")
+    key = outdir / f"bench_key{suffix}.v4_gold_conll"
+    response = outdir / f"bench_response{suffix}.v4_auto_conll"
+    with open(key, "w", encoding="utf-8", newline="") as k, open(response, "w", encoding="utf-8", newline="") as r:
+        for d in range(docs):
+            name, sentences, mentions = make_document(rng, d)
+            k.write(render(name, sentences, mentions, rng))
+            r.write(render(name, sentences, perturb(mentions, rng, sentences), rng))
     return key, response
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "data"
-    k, r = generate(target)
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("outdir", nargs="?", type=Path, default=Path(__file__).resolve().parent / "data")
+    parser.add_argument("--scale", type=int, default=1,
+                        help="documents = 280 x SCALE; the files are named bench_key_xSCALE... when SCALE > 1")
+    args = parser.parse_args()
+    k, r = generate(args.outdir, DOCS * args.scale, f"_x{args.scale}" if args.scale > 1 else "")
     print(k, r)

@@ -24,8 +24,8 @@ def document_label(name: str, part: str | None) -> str:
 def document_key(name: str, part: str | None) -> tuple[str, str | None]:
     """What documents are matched by when scoring: (name, part), numeric parts compared
     as numbers (CoNLL ``part 0`` and ``part 000`` are the same part)."""
-    if part is not None and part.isdigit():
-        part = str(int(part))
+    if part is not None and part.isascii() and part.isdigit():
+        part = part.lstrip("0") or "0"  # not int(): a 5,000-digit part is still a part
     return (name, part)
 
 

@@ -54,6 +54,25 @@ def b_cubed(key: Partition, response: Partition):
     return side(key, response), side(response, key)
 
 
+def mention_identification(key: Partition, response: Partition):
+    found = mentions(key) & mentions(response)
+    return frac(len(found), len(mentions(key))), frac(len(found), len(mentions(response)))
+
+
+def b_cubed_class(key: Partition, response: Partition):
+    """Each class weighs 1/|classes|; within a class, each mention 1/|class|."""
+    def side(a, b):
+        where = class_of(b)
+        total = Fraction(0)
+        for c in a:
+            for m in c:
+                if m in where:
+                    total += Fraction(len(set(c) & set(b[where[m]])), len(c) * len(c))
+        return frac(total, len(a))
+
+    return side(key, response), side(response, key)
+
+
 def ceaf(key: Partition, response: Partition, phi: str):
     """CEAF with the best alignment found by exhaustive search (memoised over the set of
     response entities already used; entities without overlap are left out)."""
@@ -283,15 +302,18 @@ def d_err(key, response):
     return abs(mean_d - mean_w) / (len(pairs) - 1), ("r" if mean_w < mean_d else "p")
 
 
-def kappa(key, response):
-    """κ of seed 000 DEF.7 from the MUC counts (a, b, c, d) and N = |E| − 1."""
+def kappa(key, response, d0=False):
+    """κ of seed 000 DEF.7 from the MUC counts (a, b, c) and N = |E| − 1, d = N − a − b − c
+    (negative when the links outnumber the mentions); ``d0=True``: N at least a + b + c."""
     where_r = class_of(response)
     a = sum(len(c) - len({where_r.get(m, ("alone", m)) for m in c}) for c in key)
     key_links = sum(len(c) - 1 for c in key)
     resp_links = sum(len(c) - 1 for c in response)
     c_ = key_links - a
     b = resp_links - a
-    n = max(len(mentions(key) | mentions(response)) - 1, a + b + c_)  # d >= 0
+    n = max(len(mentions(key) | mentions(response)) - 1, 0)
+    if d0:
+        n = max(n, a + b + c_)
     d = n - a - b - c_
     if n <= 0:
         return Fraction(1)

@@ -33,20 +33,21 @@ def reference_read(text: str) -> dict[str, list[list[tuple[int, int]]]]:
         entities: list[list[tuple[int, int]]] = []
         half: dict[int, list[int]] = {}
         n = 0
-        for l in lines:
-            l = re.sub(r"^\s+$", "", l)
-            if l == "":
+        for row in lines:
+            row = re.sub(r"^\s+$", "", row)
+            if row == "":
                 continue
-            if re.search(r"#\s*end document", l):
+            if re.search(r"#\s*end document", row):
                 if any(v for v in half.values()):
                     raise ReferenceError_("Error: some mentions in the document do not close")
                 break
-            columns = [c for c in l.split("\t")]
+            columns = [c for c in row.split("\t")]
             while columns and columns[-1] == "":  # Perl's split drops trailing empty fields
                 columns.pop()
             cell = columns[-1]
             if cell != "_":
-                def entity(label: str) -> int:
+                def entity(label: str, index: dict[str, int] = index,
+                           entities: list[list[tuple[int, int]]] = entities) -> int:
                     if label not in index:
                         index[label] = len(index)
                         entities.append([])

@@ -105,3 +105,56 @@ def documents(draw, *, forms=None, min_tokens: int = 1, max_tokens: int = 25,
 def corpora(draw, **kw):
     docs = draw(st.lists(documents(**kw), min_size=1, max_size=3))
     return Corpus(documents=docs, metadata=draw(st.dictionaries(NAME, XML_TEXT, max_size=2)))
+
+
+@st.composite
+def partitions(draw, universe: range = range(12), min_mentions: int = 0, max_classes: int | None = None):
+    """A partition of a random subset of ``universe`` (mentions in random order)."""
+    chosen = draw(st.lists(st.sampled_from(list(universe)), unique=True, min_size=min_mentions))
+    n_classes = max(1, len(chosen))
+    if max_classes is not None:
+        n_classes = min(n_classes, max_classes)
+    labels = draw(st.lists(st.integers(0, n_classes - 1), min_size=len(chosen), max_size=len(chosen)))
+    classes: dict[int, list] = {}
+    for m, label in zip(chosen, labels):
+        classes.setdefault(label, []).append(m)
+    return list(classes.values())
+
+
+WORD = st.text(alphabet="abcdefghij", min_size=1, max_size=5)
+
+
+@st.composite
+def _chains_over(draw, n: int, sentences: list[tuple[int, int]]):
+    """Markables over n tokens: contiguous spans inside one sentence, in up to four
+    entities (or none: a singleton)."""
+    markables = []
+    for k in range(draw(st.integers(0, 7))):
+        first, last = draw(st.sampled_from(sentences))
+        a = draw(st.integers(first, last))
+        b = draw(st.integers(a, min(last, a + 3)))
+        entity = draw(st.one_of(st.none(), st.sampled_from(["e0", "e1", "e2", "e3"])))
+        markables.append(Markable(id=f"markable_{k}", spans=((a, b),), entity=entity))
+    return markables
+
+
+@st.composite
+def scoring_corpora(draw, max_documents: int = 3):
+    """A key and a response corpus for scoring: the same documents (names, parts,
+    tokens, sentences) with independently drawn mentions and chains. Kept to what
+    every format can write (plain words, contiguous mentions within a sentence)."""
+    names = draw(st.lists(st.text(alphabet="abcdefgh", min_size=1, max_size=6), min_size=1,
+                          max_size=max_documents, unique=True))
+    key_docs, response_docs = [], []
+    for name in names:
+        n = draw(st.integers(1, 12))
+        forms = draw(st.lists(WORD, min_size=n, max_size=n))
+        cuts = sorted(set(draw(st.lists(st.integers(1, max(1, n - 1)), max_size=2))) - {n})
+        bounds = [0, *cuts, n]
+        spans = [(a, b - 1) for a, b in zip(bounds, bounds[1:]) if b > a]
+        part = draw(st.sampled_from(["000", "001"]))
+        for docs in (key_docs, response_docs):
+            docs.append(Document(name=name, part=part, tokens=Tokens(forms=forms),
+                                 sentences=[Sentence(first=a, last=b) for a, b in spans],
+                                 markables=draw(_chains_over(n, spans))))
+    return Corpus(documents=key_docs), Corpus(documents=response_docs)

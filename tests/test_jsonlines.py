@@ -12,7 +12,7 @@ import corefio
 from corefio.diagnostics import Report
 from corefio.errors import FormatError
 from corefio.formats import jsonlines
-from corefio.model import Corpus, Tokens
+from corefio.model import Corpus, Document, Link, Markable, Tokens
 
 from .conftest import DATA
 from .strategies import documents
@@ -28,7 +28,10 @@ def test_singe_round_trips_byte_for_byte():
     chains = doc.chains()
     assert len(chains) == 388 and sum(1 for c in chains if len(c) == 1) == 321
     assert sum(len(c) for c in chains) == 562
-    assert json.loads(doc.metadata["jsonlines.paragraphs"])[:2] == [[0, 0], [1, 36]]
+    layout = doc.layout["jsonlines"]
+    assert json.loads(doc.metadata["paragraphs"])[:2] == [[0, 0], [1, 36]]
+    assert layout.keys == ["doc_key", "clusters", "sentences", "speakers", "paragraphs"]
+    assert layout.json_fields == ["paragraphs"]
     assert jsonlines.dumps(corpus) == SINGE.read_text(encoding="utf-8")
 
 
@@ -39,7 +42,8 @@ def test_clusters_and_speakers():
     assert doc.name == "bc/x_0" and doc.part is None
     assert doc.tokens.attributes["speaker"] == ["A", "A", "B", "B"]
     assert [[m.spans for m in c] for c in doc.chains()] == [[((0, 0),)], [((2, 2),)]]
-    assert jsonlines.dumps(jsonlines.loads(line)) == line + "\n"
+    assert jsonlines.dumps(jsonlines.loads(line + "\n")) == line + "\n"
+    assert jsonlines.dumps(jsonlines.loads(line)) == line  # no final line end: none written
 
 
 @pytest.mark.parametrize("line, words", [
@@ -58,11 +62,56 @@ def test_bad_lines_name_the_line(line, words):
 
 
 def test_losses_are_reported():
-    corpus = corefio.read(DATA / "golden" / "features.raf.xml")
+    doc = Document(name="x", metadata={"title": "t"},
+                   tokens=Tokens(forms=list("abc"), whitespace=[" ", " ", ""], attributes={"pos": ["A", "B", "C"]}),
+                   markables=[Markable(id="m1", spans=((0, 0), (2, 2)), attributes={"k": "v"}),
+                              Markable(id="m2", spans=((1, 1),))],
+                   links=[Link(id="l", type="bridging", source="m2", target="m1")])
     report = Report()
-    jsonlines.dumps(corpus, report=report)
-    assert {"loss.discontinuous-mention", "loss.link-type", "loss.markable-attribute",
-            "loss.whitespace", "loss.metadata"} <= report.codes()
+    corefio.dumps(doc, "jsonlines", report=report)
+    assert {"loss.discontinuous", "loss.link-types", "loss.markable-attributes", "loss.whitespace",
+            "loss.token-attributes"} <= report.codes()
+    assert "loss.metadata" not in report.codes()  # metadata becomes fields
+
+
+def test_part_and_unknown_fields_survive_conversions(tmp_path):
+    """The doc_key part is the document's part: CoNLL writes it in its header; unknown
+    fields stay in the jsonlines layout and come back when the document returns."""
+    corpus = corefio.read(SINGE)
+    report = Report()
+    conll_text = corefio.dumps(corpus, "conll", report=report)
+    assert conll_text.startswith("#begin document (ge/articleswiki_singe.xml); part 000\n")
+    # paragraphs are document data CoNLL cannot hold: reported, not dropped silently
+    (loss,) = report.by_code("loss.metadata")
+    assert loss.examples == ["paragraphs"] and loss.severity == "warning"
+    report = Report()
+    corefio.dumps(corpus, "conllu", report=report)
+    assert report.by_code("loss.metadata")
+    back = corefio.loads(conll_text, "conll").documents[0]
+    assert back.key == corpus.documents[0].key
+    report = Report()
+    again = corefio.dumps(corpus, "jsonlines", report=report)
+    assert again == SINGE.read_text(encoding="utf-8")
+    assert not [d for d in report if d.severity == "warning"]
+
+
+def test_metadata_of_other_formats_becomes_fields_and_reads_back():
+    doc = Document(name="x", metadata={"title": "[1, 2]", "source": "web"}, tokens=Tokens(forms=["a"]))
+    text = corefio.dumps(doc, "jsonlines")
+    assert json.loads(text)["title"] == "[1, 2]"  # a string stays a string
+    assert corefio.loads(text, "jsonlines").documents[0].metadata == {"title": "[1, 2]", "source": "web"}
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"doc_key": "a", "sentences": [["x"]], "clusters": [[[0, ' + "1" * 5000 + ']]]}\n', "not valid JSON"),
+    ('{"doc_key": "(a); part \u00b2", "sentences": [["x"]], "clusters": []}\n', "ASCII"),
+    ('{"doc_key": "a", "sentences": [["x"]], "clusters": []}\r\n{"doc_key": "b", "sentences": [], "clusters": []}\n',
+     "line ends mix"),
+])
+def test_hostile_lines_are_located_errors(text, words):
+    with pytest.raises(FormatError) as info:
+        jsonlines.loads(text, file="t.jsonlines")
+    assert info.value.line in (1, 2) and words in str(info.value)
 
 
 FORM = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=5)

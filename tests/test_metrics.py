@@ -161,14 +161,39 @@ def test_seed000_no_resolution_muc_precision_follows_the_reference_scorer():
     assert M.muc(TEN_KEY, NO_RESOLUTION).precision_den == 0
 
 
-def test_kappa_stays_a_kappa_when_the_links_outnumber_the_mentions():
-    """Found by hypothesis: MUC counts a=7, b=2, c=2 with |E| - 1 = 10 would need d = -1
-    (κ = -11/9); corefio takes d = 0 and N = 11."""
-    key = [[0, 1, 2, 3, 4, 5, 6, 7, 8], [9, 10]]
-    response = [[0, 1, 2, 3, 4, 5, 6, 7, 9], [8, 10]]
-    assert M.agreement.link_count(key, response) == 11
-    p_ao, p_ah = Fraction(7, 11), Fraction(9 * 9 + 2 * 2, 121)
-    assert M.kappa(key, response).value == (p_ao - p_ah) / (1 - p_ah)
+# classes of 9 and 2 mentions, one mention swapped: a = 7 links in common, b = c = 2,
+# |E| - 1 = 10 < a + b + c = 11 (found by hypothesis)
+CROWDED_KEY = [[0, 1, 2, 3, 4, 5, 6, 7, 8], [9, 10]]
+CROWDED_RESPONSE = [[0, 1, 2, 3, 4, 5, 6, 7, 9], [8, 10]]
+
+
+def test_kappa_follows_def7_as_printed_and_falls_below_minus_one():
+    """N = |E| - 1 = 10, d = 10 - 7 - 2 - 2 = -1: p_Ao = 6/10, p_Ah = (9*9 + 1*1)/100,
+    kappa = (3/5 - 41/50) / (9/50) = -11/9 (seed 003 reports such values)."""
+    counts = M.kappa_counts(CROWDED_KEY, CROWDED_RESPONSE)
+    assert (counts.a, counts.b, counts.c, counts.n, counts.d) == (7, 2, 2, 10, -1)
+    assert M.kappa(CROWDED_KEY, CROWDED_RESPONSE).value == Fraction(-11, 9)
+
+
+def test_kappa_d0_keeps_d_non_negative():
+    """N raised to a + b + c = 11, d = 0: p_Ao = 7/11, p_Ah = (81 + 4)/121,
+    kappa = (77 - 85)/121 / (36/121) = -2/9."""
+    counts = M.kappa_counts(CROWDED_KEY, CROWDED_RESPONSE, d0=True)
+    assert (counts.n, counts.d) == (11, 0)
+    assert M.kappa_d0(CROWDED_KEY, CROWDED_RESPONSE).value == Fraction(-2, 9)
+
+
+def test_both_kappas_agree_when_d_is_not_negative():
+    """Seed 000's sample: a = 11, key links 13, response links 14, |E| - 1 = 16, so
+    b = 3, c = 2, d = 0: p_Ao = 11/16, p_Ah = (13*14 + 2*3)/256 = 188/256,
+    kappa = (176 - 188)/256 / (68/256) = -3/17 (printed: -0.18)."""
+    assert M.kappa(SAMPLE_KEY, SAMPLE_RESPONSE).value == Fraction(-3, 17)
+    assert M.kappa_d0(SAMPLE_KEY, SAMPLE_RESPONSE).value == Fraction(-3, 17)
+
+
+def test_kappa_without_a_possible_link_is_one():
+    assert M.kappa([[0]], [[0]]).value == 1
+    assert M.kappa([], []).value == 1
 
 
 def test_seed000_worked_numbers_in_the_text():
@@ -335,3 +360,31 @@ def test_seed004_appendix_c_formulas_61_62():
     assert (total.TP, total.WT, total.WL, total.WTL, total.FN, total.FP) == (1, 0, 1, 0, 1, 0)
     assert total.precision(K) == Fraction(3, 4)
     assert total.recall(K) == Fraction(1, 2)
+
+
+def test_the_solver_loaded_on_its_own_is_scipys_public_one():
+    """corefio loads SciPy's compiled assignment module without ``scipy.optimize``
+    (see corefio/metrics/_assignment.py for the measured reason); in a fresh process,
+    it must not import ``scipy.optimize`` and must be the very function that
+    ``scipy.optimize.linear_sum_assignment`` names, with the same results."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+import numpy as np
+from corefio.metrics._assignment import load_compiled
+compiled = load_compiled()
+assert "scipy.optimize" not in sys.modules
+rng = np.random.default_rng(7)
+matrices = [rng.random((n, m)) for n, m in [(2, 2), (3, 5), (6, 4), (25, 25)]]
+found = [compiled(m, maximize=True) for m in matrices]
+from scipy.optimize import linear_sum_assignment as public
+assert public is compiled
+for m, (rows, cols) in zip(matrices, found):
+    r, c = public(m, maximize=True)
+    assert (r == rows).all() and (c == cols).all()
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

@@ -11,7 +11,7 @@ import pytest
 
 import corefio
 from corefio.diagnostics import Report
-from corefio.validate import validate_file
+from corefio.validation import validate_file
 
 from .conftest import DATA
 
@@ -85,8 +85,9 @@ def test_democrat_conll_and_jsonlines_disagree_on_tokens_only():
     jl = corefio.read(CORPORA / "democrat-singe-jsonlines/singe.jsonlines").documents[0]
     assert (len(conll.tokens.forms), len(jl.tokens.forms)) == (1932, 1988)
     position, j = [], 0
-    for s in conll.sentences:
-        before = {off for off, _ in s.interleaved}
+    layout = conll.layout["conll"]
+    for k_sentence, s in enumerate(conll.sentences):
+        before = {off for off, _ in layout.interleaved.get(k_sentence, ())}
         for k in range(s.last - s.first + 1):
             if k in before:
                 j += 1  # the surface form
@@ -151,3 +152,48 @@ def test_mmax_style_report_is_clean_for_conversions_without_loss(tmp_path: Path)
     report = Report()
     corefio.convert(FILES[0], tmp_path / "x.raf.xml", report=report)
     assert [d for d in report if d.code.startswith("loss.")] == []
+
+
+def test_litbank_conll_to_jsonlines_reports_only_real_losses():
+    """The CoNLL columns document_id, part_number and word_number are layout, not data:
+    converting LitBank to jsonlines reports the token attributes jsonlines has no room
+    for (POS, parse bits...), never those columns nor a metadata loss."""
+    corpus = corefio.read(CORPORA / "litbank/coref/conll/11_alices_adventures_in_wonderland_brat.conll")
+    doc = corpus.documents[0]
+    assert doc.metadata == {}
+    assert not {"document_id", "part_number", "word_number"} & set(doc.tokens.attributes)
+    assert not any(name.startswith("layout") for name in doc.tokens.attributes)
+    report = Report()
+    corefio.dumps(corpus, "jsonlines", report=report)
+    assert "loss.metadata" not in report.codes()
+    (tokens,) = report.by_code("loss.token-attributes")
+    assert not any(column in example for example in tokens.examples
+                   for column in ("document_id", "part_number", "word_number"))
+    # CoNLL to CoNLL loses nothing at all
+    report = Report()
+    corefio.dumps(corpus, "conll", report=report, strict=True)
+    assert [d for d in report if d.code.startswith("loss.")] == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(CORPORA)))
+def test_same_format_conversion_reports_no_loss(path: Path):
+    """Writing a document back in its own format loses nothing, so strict mode accepts it."""
+    fmt = corefio.registry.detect_format(path).name
+    report = Report()
+    corefio.dumps(corefio.read(path), fmt, report=report, strict=True)
+    assert [d for d in report if d.severity != "info"] == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(CORPORA)))
+def test_streamed_documents_are_the_read_ones(path: Path):
+    assert list(corefio.iter_read(path)) == corefio.read(path).documents
+
+
+def test_corefud_heads_are_markable_heads():
+    """A CoNLL-U file has markable heads exactly when it declares a head field (the GUM
+    files declare none); a head value never stays a plain attribute."""
+    for path in sorted((CORPORA / "gum").rglob("*.conllu")):
+        doc = corefio.read(path).documents[0]
+        fields = doc.layout["conllu"].fields or []
+        assert ("head" in fields) == any(m.head is not None for m in doc.markables), path
+        assert not any("head" in m.attributes for m in doc.markables if m.head is not None)

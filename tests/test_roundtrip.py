@@ -82,8 +82,24 @@ def content(doc: Document) -> dict:
     chains = frozenset(frozenset(key(doc.markables[i]) for i in chain) for chain in doc.chain_indices())
     markables = sorted((key(m), m.head, m.min, m.optional, tuple(sorted(m.attributes.items())),
                         tuple(sorted(m.sets.items()))) for m in doc.markables)
-    links = sorted((link.type, key(refs[link.source]),
-                    tuple(key(refs[t]) if link.target_kind == "markable" else t for t in link.targets))
+    chain_of = {}
+    for chain in doc.chain_indices():
+        members = frozenset(key(doc.markables[i]) for i in chain)
+        for i in chain:
+            chain_of[doc.markables[i].ref] = members
+    by_entity: dict[str, frozenset] = {}
+    for m in doc.markables:
+        if m.entity is not None:
+            by_entity[m.entity] = chain_of.get(m.ref, frozenset())
+
+    def target(link, t):
+        # a link's target as the chain it names: CorefUD, for one, links to entities
+        return chain_of.get(t, frozenset()) if link.target_kind == "markable" else by_entity.get(t, t)
+
+    # non-identity links compared between chains: CorefUD's Bridge and SplitAnte join
+    # entities, so which mention of an entity a link starts from is not content there
+    links = sorted((link.type, sorted(chain_of[link.source]),
+                    tuple(sorted(map(sorted, (target(link, t) for t in link.targets)))))
                    for link in doc.links if not link.is_identity)
     return {"forms": doc.tokens.forms, "whitespace": doc.tokens.whitespace, "offsets": doc.tokens.offsets,
             "token attributes": doc.tokens.attributes, "sentences": [(s.first, s.last) for s in doc.sentences]
@@ -117,7 +133,10 @@ def round_trip(doc: Document, fmt: str) -> tuple[Document, Report]:
 def test_write_then_read_gives_the_projected_document(spec, doc):
     caps = spec.capabilities
     assume(not any(feature.name in NOT_PROJECTABLE for feature, _ in uses(doc, caps)))
-    back, _ = round_trip(doc, spec.name)
+    back, report = round_trip(doc, spec.name)
+    # a loss the writer could only see while writing is reported, and the projection
+    # does not describe it: such examples prove nothing here
+    assume(not any(d.code in WRITE_TIME_LOSSES for d in report))
     expected = content(project(doc, caps))
     got = content(back)
     for name in expected:
@@ -140,7 +159,7 @@ def test_every_loss_is_reported_and_nothing_else(spec, doc):
 
 
 #: losses a writer can only notice while writing (values it cannot encode)
-WRITE_TIME_LOSSES = {"loss.form", "loss.label", "loss.value"}
+WRITE_TIME_LOSSES = {"loss.form", "loss.label", "loss.value", "loss.interleaved-parts"}
 
 
 def test_the_pivot_loses_nothing():

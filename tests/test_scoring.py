@@ -10,6 +10,7 @@ import json
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import corefio
 from corefio.api import read, write
@@ -20,6 +21,7 @@ from corefio.model import Corpus, Document, Markable, Tokens
 from corefio.scoring import METRICS, score
 
 from .conftest import DATA, REPO, SAMPLES
+from .strategies import scoring_corpora
 
 CASES = DATA / "scorer-testcases" / "DataFiles"
 
@@ -234,3 +236,234 @@ def test_kappa_of_a_corpus_uses_summed_counts():
     p_ao = Fraction(a + d, 4)
     p_ah = Fraction((a + c) * (a + b) + (c + d) * (b + d), 16)
     assert result["kappa"].value == (p_ao - p_ah) / (1 - p_ah)
+
+
+# -- kappa as printed, and its d >= 0 variant -------------------------------------------------
+CROWDED_KEY = [[(i, i) for i in range(9)], [(9, 9), (10, 10)]]
+CROWDED_RESPONSE = [[(i, i) for i in (0, 1, 2, 3, 4, 5, 6, 7, 9)], [(8, 8), (10, 10)]]
+
+
+def test_kappa_below_minus_one_is_kept_and_reported():
+    """a = 7, b = c = 2, |E| - 1 = 10: DEF.7 gives d = -1 and kappa = -11/9 (seed 003
+    observed such values); kappa_d0 takes d = 0: -2/9 (tests/test_metrics.py)."""
+    key = Corpus(documents=[doc("a", CROWDED_KEY)])
+    response = Corpus(documents=[doc("a", CROWDED_RESPONSE)])
+    report = Report()
+    result = score(key, response, ["kappa", "kappa_d0"], per_document=True, report=report)
+    assert result["kappa"].value == Fraction(-11, 9)
+    assert result["kappa_d0"].value == Fraction(-2, 9)
+    assert result.documents[0].results["kappa"].value == Fraction(-11, 9)
+    found = report.by_code("score.kappa-out-of-range")
+    assert len(found) == 1 and found[0].severity == "warning"
+    assert found[0].count == 2  # the document and the corpus
+    assert any("-1.22222" in example for example in found[0].examples)
+
+
+def test_kappa_in_range_is_not_reported():
+    key = Corpus(documents=[doc("a", [[(0, 0), (1, 1)], [(2, 2)]])])
+    response = Corpus(documents=[doc("a", [[(0, 0)], [(1, 1), (2, 2)]])])
+    report = Report()
+    score(key, response, ["kappa", "kappa_d0"], report=report)
+    assert not report.by_code("score.kappa-out-of-range")
+
+
+def test_kappa_of_a_corpus_sums_the_def7_counts_even_when_d_is_negative():
+    """Document a: a=7, b=2, c=2, N=10; document b: a=1, b=0, c=0, N=1 (two mentions,
+    linked on both sides). Summed: a=8, b=2, c=2, N=11, d=-1: p_Ao = 7/11,
+    p_Ah = (10*10 + 1*1)/121, kappa = (77 - 101)/121 / (20/121) = -6/5."""
+    key = Corpus(documents=[doc("a", CROWDED_KEY), doc("b", [[(0, 0), (1, 1)]])])
+    response = Corpus(documents=[doc("a", CROWDED_RESPONSE), doc("b", [[(0, 0), (1, 1)]])])
+    result = score(key, response, ["kappa"])
+    assert result["kappa"].value == Fraction(-6, 5)
+
+
+# -- outputs --------------------------------------------------------------------------------
+def test_csv_has_the_macro_rows():
+    key = Corpus(documents=[doc("a", [[(0, 0), (1, 1)]]), doc("b", [[(0, 0), (1, 1), (2, 2)]])])
+    response = Corpus(documents=[doc("a", [[(0, 0), (1, 1)]]), doc("b", [[(0, 0)], [(1, 1), (2, 2)]])])
+    result = score(key, response, ["muc", "blanc"], macro=True)
+    rows = list(csv.reader(io.StringIO(result.to_csv(per_document=False))))
+    macro = {r[1]: r for r in rows if r[0] == "#macro"}
+    assert set(macro) == {"mentions", "muc", "blanc"}
+    # MUC: document a 1/1, 1/1; document b recall 1/2, precision 1/1
+    assert float(macro["muc"][4]) == pytest.approx((1 + 0.5) / 2)
+    assert float(macro["muc"][7]) == pytest.approx(1.0)
+    assert float(macro["muc"][8]) == pytest.approx((1 + 2 / 3) / 2)
+    assert macro["muc"][8] == str(result.macro["muc"]["f1"])
+    plain = score(key, response, ["muc"])
+    assert "#macro" not in plain.to_csv()
+
+
+# -- the fast path: mention views from a format's parser ------------------------------------
+class ViewsFormat:
+    """A format as scoring's fast path sees it (``scan_keys`` and ``mention_views``),
+    stored as RAF underneath; records what the scorer asked for."""
+
+    def __init__(self):
+        self.calls = []
+
+    def scan_keys(self, source):
+        corpus = read(source.path, "raf")
+        return [(d.name, d.part, k, k + 1) for k, d in enumerate(corpus.documents)]
+
+    def mention_views(self, source, *, report, strict, select, byte_range, pos):
+        self.calls.append((frozenset(select), byte_range, pos))
+        for k, d in enumerate(read(source.path, "raf").documents):
+            if k in select:
+                yield d.mention_view(pos)
+
+    def spec(self):
+        from corefio.registry import Capabilities, FormatSpec
+
+        return FormatSpec("views-test", "test double", (".views",), Capabilities(),
+                          scan_keys=self.scan_keys, mention_views=self.mention_views)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_fast_path_gives_what_documents_give(small_corpus, tmp_path, workers):
+    from corefio.scoring import engine
+    from corefio.scoring.registry import resolve_metrics
+    from corefio.source import Source
+
+    key, response = small_corpus
+    key_corpus, response_corpus = read(key), read(response)
+    k, r = tmp_path / "key.raf.xml", tmp_path / "response.raf.xml"
+    write(key_corpus, k)
+    # the response lists its documents in the opposite order: views wait for their key
+    write(Corpus(documents=list(reversed(response_corpus.documents))), r)
+    fmt = ViewsFormat()
+    options = engine.Options(resolve_metrics(["all"]), per_document=True)
+    report = Report()
+    shares = engine.score_fast(Source.of(k), Source.of(r), fmt.spec(), fmt.spec(), report, False, options,
+                               workers=workers)
+    fast = engine.finish(shares, report, options, macro=False, allow_missing=False).to_dict()
+    expected = score(key_corpus, response_corpus, ["all"], per_document=True).to_dict()
+    assert fast["corpus"] == expected["corpus"]
+    assert fast["documents"] == expected["documents"]
+    if workers == 1:  # (a forked worker's calls are recorded in its own process)
+        assert len(fmt.calls) == 2
+        assert {n for select, _, _ in fmt.calls for n in select} == set(range(12))
+        assert all(byte_range is not None for _, byte_range, _ in fmt.calls)
+
+
+def test_the_fast_path_reports_a_format_that_skips_a_document(tmp_path):
+    from corefio.scoring import engine
+    from corefio.scoring.registry import resolve_metrics
+    from corefio.source import Source
+
+    class Forgetful(ViewsFormat):
+        def mention_views(self, source, **kw):
+            yield from list(super().mention_views(source, **kw))[:-1]
+
+    k = tmp_path / "key.raf.xml"
+    write(Corpus(documents=[doc("a", [[(0, 0), (1, 1)]]), doc("b", [[(0, 0)]])]), k)
+    fmt = Forgetful()
+    with pytest.raises(RuntimeError, match="no document 'b'"):
+        engine.score_fast(Source.of(k), Source.of(k), fmt.spec(), fmt.spec(), Report(), False,
+                          engine.Options(resolve_metrics(["muc"])))
+
+
+# -- scoring files = scoring what corefio.read gives, in every format ------------------------
+def _readable_writable_formats():
+    from corefio.registry import all_formats
+
+    return [spec for spec in all_formats() if spec.can_read and spec.can_write]
+
+
+def _variants(data: bytes) -> dict[str, bytes]:
+    """The file as written, with a UTF-8 byte order mark, and with CRLF line ends."""
+    return {"plain": data, "bom": b"\xef\xbb\xbf" + data, "crlf": data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")}
+
+
+def _inputs(spec, folder, key, response):
+    """{variant: (key path, response path)}: one-file formats as written and in their
+    BOM and CRLF variants; a directory format (MMAX2) as written."""
+    extension = spec.extensions[0] if spec.extensions else ""
+    written = []
+    for side, corpus in (("key", key), ("response", response)):
+        path = folder / f"{side}{extension}" if not spec.directory else folder / f"{side}-{spec.name}"
+        write(corpus, path, spec.name)
+        written.append(path)
+    if spec.directory:
+        return {"plain": tuple(written)}
+    out = {}
+    for variant in ("plain", "bom", "crlf"):
+        paths = []
+        for path in written:
+            copy = folder / f"{path.stem}.{variant}{extension}"
+            copy.write_bytes(_variants(path.read_bytes())[variant])
+            paths.append(copy)
+        out[variant] = tuple(paths)
+    return out
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(scoring_corpora())
+def test_scoring_files_equals_scoring_what_read_gives(tmp_path_factory, pair):
+    """The reliability property: whatever path a file takes through the scorer (a
+    format's mention-view fast path, or documents read one at a time), the scores are
+    those of the corpus :func:`corefio.read` gives for the same file."""
+    key, response = pair
+    names = ["all"]
+    folder = tmp_path_factory.mktemp("formats")
+    for spec in _readable_writable_formats():
+        fmt = spec.name
+        for variant, (k, r) in _inputs(spec, folder, key, response).items():
+            try:
+                expected = score(read(k, fmt), read(r, fmt), names, per_document=True).to_dict()
+            except CorefioError as exc:  # a variant the format refuses: scoring the files refuses it too
+                with pytest.raises(type(exc)):
+                    score(k, r, names, per_document=True, key_format=fmt, response_format=fmt)
+                continue
+            got = score(k, r, names, per_document=True, key_format=fmt, response_format=fmt,
+                        workers=1).to_dict()
+            assert got["corpus"] == expected["corpus"], (fmt, variant)
+            assert got["documents"] == expected["documents"], (fmt, variant)
+
+
+# -- the registry as the command line and the README see it ----------------------------------
+def test_the_markdown_table_lists_every_metric_once():
+    from corefio.scoring import REGISTRY, markdown_table
+
+    table = markdown_table()
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == list(REGISTRY)
+    assert all(row.count(" | ") == 4 for row in rows)
+    assert "| `kappa_d0` |" in table and "bounded [-1, 1]" in table
+
+
+def test_the_metric_help_names_every_metric():
+    from corefio.scoring import REGISTRY, metric_help
+
+    text = metric_help()
+    assert all(name in text for name in REGISTRY)
+    assert "'default' (mentions, muc, bcub, ceafm, ceafe, blanc, lea, conll)" in text
+
+
+def test_metric_names_expand_as_documented():
+    from corefio.scoring import DEFAULT_METRICS, resolve_metrics
+
+    assert resolve_metrics(["default"]) == list(DEFAULT_METRICS)
+    assert resolve_metrics(["conll"]) == ["mentions", "muc", "bcub", "ceafe", "conll"]
+    assert resolve_metrics(["kappa, KAPPA_D0"]) == ["mentions", "kappa", "kappa_d0"]
+    assert resolve_metrics(["all"]) == list(METRICS)
+
+
+def test_an_error_in_the_forked_worker_reaches_the_caller(small_corpus, tmp_path):
+    """The second half of the documents is scored in a forked process: a broken
+    document there is reported as if it were read here (file and line)."""
+    key, response = small_corpus
+    lines = response.read_text(encoding="utf-8").split("\n")
+    last = max(i for i, line in enumerate(lines) if line.startswith("#begin document"))
+    row = next(i for i in range(last + 1, len(lines)) if lines[i].strip())
+    columns = lines[row].split()
+    columns[-1] = "(7"  # an opener never closed
+    lines[row] = "\t".join(columns)
+    broken = tmp_path / "broken.v4_auto_conll"
+    broken.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(CorefioError) as one:
+        score(key, broken, ["muc"], workers=1)
+    with pytest.raises(CorefioError) as two:
+        score(key, broken, ["muc"], workers=2)
+    assert type(one.value) is type(two.value)
+    assert str(one.value) == str(two.value)

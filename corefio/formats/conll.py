@@ -10,6 +10,10 @@ File structure::
                                            <- a blank line ends a sentence
     #end document
 
+A header line is ``#``, optional blanks, ``begin``, blanks, ``document``, then the end of
+the line or a blank: ``#begin documenté`` is refused (it is neither a header nor a
+comment one can trust), by the reader and by :func:`scan_keys` alike.
+
 The coreference column, as a grammar::
 
     cell   := EMPTY | chunk (SEP? chunk)*
@@ -24,38 +28,55 @@ Chunks are read left to right. A closer closes the most recently opened, still o
 mention with the same label, so ``(1(1`` … ``1)1)`` nests two mentions of entity 1.
 (The reference scorer reads single-token chunks first, then openers, then closers; the
 two readings differ only on ``N)(N`` in one cell, where it pairs the closer with the new
-opener. corefio follows the text order.) Entities are numbered in the order the
-reference scorer first meets their label: in each cell, labels of ``(N)`` chunks before
-labels of ``(N`` chunks. That order matters when scoring duplicate mentions.
+opener. corefio follows the text order.) Mentions are numbered ``markable_1``… in the
+order they are created: in each cell, ``(N)`` chunks before ``(N`` chunks, which is the
+order in which the reference scorer first meets the labels; entities (chains) follow
+the order of their first mention. That order matters when scoring duplicate mentions.
 
 The writer's canonical cell puts openers first (the longest mention first), then
 single-token mentions, then closers (the shortest mention first), separated by ``|``;
-brackets are thus properly nested. A document read from CoNLL keeps what its source
-looked like (header, empty marker, separator, chunk order, column layout, comments,
-multi-word-token lines), recorded as ``conll.*`` metadata and ``layout:conll.coref``
-token hints, so writing it back gives the same bytes. ``canonical=True`` ignores
-those and writes the form the reference scorer expects: numeric labels, ``-`` and
-``|``, 12 or more columns.
+brackets are thus properly nested. What only CoNLL can use about a document — header
+and end lines as written, the empty marker, the separator, the column layout and
+delimiter, cells written in another order, comment and multi-word-token lines, lines
+between documents, line ends — is kept in a :class:`ConllLayout` in
+``Document.layout["conll"]``, so writing the document back gives the same bytes.
+``canonical=True`` ignores it and writes what the reference scorer expects: numeric
+labels, ``-`` and ``|``, 12 or more columns.
+
+The columns ``document_id``, ``part_number`` and ``word_number`` (and unnamed columns
+of files with 3 or 4 columns) say nothing the document does not already say: they are
+layout, kept only where they differ from what the writer derives. The other columns
+(POS, parse bits, speaker, named entities, predicate arguments, and the CoNLL-U-like
+columns of numbered files) are token attributes.
 
 Dialects read without fuss (reported as warnings; ``strict`` refuses them): ``part 0``,
 ``# begin document NAME`` without parentheses or part, an empty name, ``_`` or an empty
 string as the empty value, chunks without ``|``, non-numeric labels (``person-6``),
-2-, 3- or 5-column files, CoNLL-U-like files with multi-word-token lines.
+2-, 3- or 5-column files, CoNLL-U-like files with multi-word-token lines, comment lines.
+Refused with the file and line: a document mixing TAB-separated and space-separated
+token lines (written back, one of them would change), line ends that mix CRLF and LF,
+part numbers that are not ASCII digits or longer than 18 digits, text other than
+comments and blank lines outside documents. A file holding only comments and blank
+lines has no document; its lines are kept in ``Corpus.layout["conll"]`` (``before``).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from pathlib import Path
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..files import gc_paused, read_text
 from ..losses import LossLog
-from ..chains import Mention, MentionChains, MentionView, POS_COLUMNS, document_label
+from ..chains import Mention, MentionView, POS_COLUMNS, document_label
 from .._lazy import LazyModule
-from ..registry import Capabilities, FormatSpec, register
+from ..model.layout import FormatLayout
+from ..registry import Capabilities, FormatSpec, Option, register
+from ..source import Source
+from ._lines import check_encoding_head, check_part, decode_piece, numeric_part, split_newlines
 
 #: the pydantic model, imported on first use (scoring CoNLL never needs it)
 model = LazyModule("corefio.model")
@@ -63,12 +84,11 @@ model = LazyModule("corefio.model")
 EMPTY_VALUES = frozenset({"-", "_", ""})
 CANONICAL_EMPTY = "-"
 CANONICAL_SEPARATOR = "|"
-LAYOUT_HINT = "layout:conll.coref"
-TRAILING_HINT = "layout:conll.trailing"
 
 _CHUNK_RE = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|(\|)|(\S)")
-_BEGIN_RE = re.compile(r"^#\s*begin\s+document\b ?(.*)$")
-_END_RE = re.compile(r"^#\s*end\s+document\b")
+_MARK = r"^#[ \t]*(begin|end)[ \t]+document([^\n]*)"
+_MARK_RE = re.compile(_MARK, re.M)
+_MARK_RE_BYTES = re.compile(_MARK.encode(), re.M)
 _HEADER_RE = re.compile(r"^\((.*)\);\s*part\s+(\S+)\s*$")
 _HEADER_NOPART_RE = re.compile(r"^\((.*)\);?\s*$")
 _NUMERIC_ID = re.compile(r"^\d+([-.]\d+)?$")
@@ -82,10 +102,66 @@ CONLL2012_COLUMNS = [
 ]
 #: column names of a CoNLL-U-like layout (first column numeric)
 CONLLU_COLUMNS = ["id", "FORM", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc"]
+#: columns that are layout (derived by the writer), never token attributes
+LAYOUT_COLUMNS = frozenset({"document_id", "part_number", "word_number", "id"})
+#: predicate argument columns the canonical writer writes (OntoNotes has up to ~35)
+_MAX_PREDICATE_COLUMNS = 99
+#: the token attributes a canonical CoNLL-2012 file holds
+CANONICAL_ATTRIBUTES = frozenset(
+    [c for c in CONLL2012_COLUMNS if c not in LAYOUT_COLUMNS and c != "FORM"]
+    + [f"predicate_arguments_{i}" for i in range(1, _MAX_PREDICATE_COLUMNS + 1)]
+)
+_CONLLU_ATTRIBUTES = frozenset(CONLLU_COLUMNS) - LAYOUT_COLUMNS - {"FORM"}
+#: the token attributes CoNLL files hold: those of CoNLL-2012, and the CoNLL-U columns
+#: of numbered files, which only a document read from such a file (with its layout)
+#: gets back; the canonical writer reports them lost while writing
+TOKEN_ATTRIBUTES = CANONICAL_ATTRIBUTES | (frozenset(CONLLU_COLUMNS) - LAYOUT_COLUMNS - {"FORM"})
+
+
+@dataclass
+class ConllLayout(FormatLayout):
+    """How one document looked in its CoNLL file (see the module docstring)."""
+
+    format: ClassVar[str] = "conll"
+
+    #: names of the columns before the coreference column, in file order
+    columns: tuple[str, ...] = ()
+    #: layout columns (document id, part, word number, unnamed columns) whose values
+    #: differ from what the writer derives: column name → value of every token
+    fixed: dict[str, list[str]] = field(default_factory=dict)
+    #: the header line as written when it is not the canonical one; "" = no header
+    begin: str | None = None
+    #: the end line as written when it is not ``#end document``
+    end: str | None = None
+    empty: str = CANONICAL_EMPTY
+    separator: str = CANONICAL_SEPARATOR
+    #: "\t", "space" (one space) or "aligned" (padded columns)
+    delimiter: str = "\t"
+    #: blank and comment lines between the last word and the end line
+    tail: list[str] = field(default_factory=lambda: [""])
+    #: raw coreference cells that differ from the writer's rendering: token → cell
+    cells: dict[int, str] = field(default_factory=dict)
+    #: trailing empty fields (tabs) after the coreference cell: token → text
+    trailing: dict[int, str] = field(default_factory=dict)
+    #: comment lines before each sentence: sentence index → lines
+    comments: dict[int, list[str]] = field(default_factory=dict)
+    #: lines among the words that are not words (CoNLL-U multi-word-token ranges):
+    #: sentence index → [(offset in the sentence, raw line)]
+    interleaved: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    #: blank and comment lines before the header (the first document) and after the
+    #: end line (up to the next document); in ``Corpus.layout["conll"]`` of a file
+    #: without documents, ``before`` holds its lines
+    before: list[str] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
+    #: "\n", "\r\n" or "\r"
+    newline: str = "\n"
+    #: False when the file does not end with a line end (last document only)
+    final_newline: bool = True
 
 
 def parse_header(rest: str) -> tuple[str, str | None, bool]:
     """(name, part, canonical?) from what follows ``#begin document``."""
+    rest = rest.lstrip(" \t")
     m = _HEADER_RE.match(rest)
     if m:
         return m.group(1), m.group(2), True
@@ -130,10 +206,14 @@ def column_names(n_cols: int, first_fields: list[str], name: str | None = None) 
     return names, 1
 
 
+def _is_layout_column(name: str) -> bool:
+    return name in LAYOUT_COLUMNS or (name.startswith("col") and name[3:].isdigit())
+
+
 def split_chunks(cell: str) -> list[tuple[str, str]] | None:
     """``[(kind, label)]`` with kind O/S/C, or None if the cell is malformed."""
     out = []
-    for single, opener, closer, sep, junk in _CHUNK_RE.findall(cell):
+    for single, opener, closer, _sep, junk in _CHUNK_RE.findall(cell):
         if single:
             out.append(("S", single))
         elif opener:
@@ -145,10 +225,17 @@ def split_chunks(cell: str) -> list[tuple[str, str]] | None:
     return out
 
 
+def _mark_error(rest: str, kind: str, file: str | None, line: int) -> FormatError | None:
+    """An error for ``#begin document…`` lines whose keyword runs on (``documenté``)."""
+    if rest and rest[0] not in " \t\r":
+        return FormatError(f"malformed '#{kind} document' line: 'document' must be followed by a blank or "
+                           "the end of the line", file=file, line=line)
+    return None
+
+
 # ==========================================================================================
 # reading
 # ==========================================================================================
-_MARK_RE = re.compile(r"^#[ \t]*(begin|end)[ \t]+document\b[^\n]*", re.M)
 _SINGLE_CHUNK = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)")
 
 
@@ -162,7 +249,8 @@ class _Parsed:
     def __init__(self, name: str, part: str | None, header: str, header_line: int) -> None:
         self.name, self.part, self.header, self.header_line = name, part, header, header_line
         self.end_raw: str | None = None
-        self.blank_before_end = False
+        #: blank and comment lines between the last word and the end line
+        self.tail: list[str] = []
         self.rows: list[list[str]] = []
         self.sizes: list[int] = []  # tokens per sentence
         self.comments: list[list[str]] = []  # per sentence
@@ -171,26 +259,32 @@ class _Parsed:
         self.trailing: list[tuple[int, str]] = []
         self.delimiter = "\t"  # or "space" (one space) or "aligned" (padded columns)
         self.n_cols = 0
-        #: fast path: the columns (all of them, or only forms and cells in
-        #: mentions-only mode), without rows
+        #: fast path: the columns (all of them, or only forms, POS and cells when
+        #: building mention views), without rows
         self.columns: list[list[str]] | None = None
         self.first: list[str] | None = None  # the first token line's fields
+        self.before: list[str] = []
+        self.after: list[str] = []
 
 
 class _Reader:
-    def __init__(self, file: str | None, report: Report, strict: bool, chains: bool = False,
+    """The one CoNLL parser: it builds documents, or mention views (``views=True``:
+    forms, POS tags if ``pos``, and mentions, without the other columns and layout)."""
+
+    def __init__(self, file: str | None, report: Report, strict: bool, views: bool = False,
                  pos: bool = False) -> None:
         self.file = file
         self.report = report
         self.strict = strict
-        #: build :class:`MentionChains` (forms, POS if ``pos``, chains) instead of documents;
-        #: the other columns and the layout are then skipped
-        self.chains = chains
+        self.views = views
         self.pos = pos
         self.events: list[tuple[str, str, int | None]] = []
         #: build only these documents (numbers in file order); None: all
         self.select: set[int] | None = None
         self.count = 0
+        self.newline = "\n"
+        #: the line end of the pieces read so far (None: none seen yet)
+        self.newline_seen: str | None = None
 
     def error(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, file=self.file, line=line)
@@ -218,10 +312,11 @@ class _Reader:
             block = block[:-1]
         if not block:
             return True
-        if block.startswith(("\n", "#")) or "\n#" in block or "\r" in block:
+        if block.startswith(("\n", "#")) or "\n#" in block:
             return False
+        p.tail = []
         if block.endswith("\n"):
-            p.blank_before_end = True
+            p.tail = [""]
             block = block[:-1]
             if block.endswith("\n"):
                 return False
@@ -230,21 +325,20 @@ class _Reader:
             return False
         first = first_line.split("\t")
         n = len(first)
-        if n < 2 or numbered(first, p.name):
+        if n < 2 or numbered(first, p.name) or first[-1] == "":
             return False
         names, form_index = column_names(n, first, p.name)
-        if self.chains:
-            pos_index = self.pos_index(names)
-            wanted: list[int] | range = [form_index] + ([pos_index] if pos_index is not None else []) + [n - 1]
+        if self.views:
+            wanted: list[int] | range = [form_index] + self.pos_indices(names) + [n - 1]
         else:
             wanted = range(n)
         columns: list[list[str]] = [[] for _ in wanted]
         for chunk in block.split("\n\n"):
-            if not chunk or chunk[0] == "\n":
+            if not chunk or chunk[0] == "\n" or chunk[-1] == "\t":
                 return False
             lines = chunk.count("\n") + 1
             flat = chunk.replace("\n", "\t").split("\t")
-            if len(flat) != n * lines or (lines > 1 and len(set(flat[0::n])) != 1):
+            if len(flat) != n * lines or (lines > 1 and len(set(flat[0::n])) != 1) or " " in flat[0]:
                 return False
             for column, i in zip(columns, wanted):
                 column += flat[i::n]
@@ -256,13 +350,12 @@ class _Reader:
         p.interleaved = [[] for _ in p.sizes]
         return True
 
-    def pos_index(self, names: list[str]) -> int | None:
-        """The column of part-of-speech tags, when they are wanted (chains mode)."""
-        if self.pos:
-            for name in POS_COLUMNS:
-                if name in names:
-                    return names.index(name)
-        return None
+    def pos_indices(self, names: list[str]) -> list[int]:
+        """The columns that may hold part-of-speech tags, in order of preference, when
+        they are wanted (views); the first that is not all placeholders is taken."""
+        if not self.pos:
+            return []
+        return [names.index(name) for name in POS_COLUMNS if name in names]
 
     def slow_block(self, p: _Parsed, lines: list[str], first_line: int) -> None:
         """Line by line, with line numbers, comments, MWT lines, trailing fields, spaces."""
@@ -270,12 +363,12 @@ class _Reader:
         p.row_line = []
         p.n_cols = 0
         p.columns = p.first = None
-        p.blank_before_end = False
         p.delimiter = "\t"
         comments: list[str] = []
         interleaved: list[tuple[int, str]] = []
         sent_rows = 0
         form_index = None
+        first_tab: int | None = None  # line of the first token line, and whether it had TABs
 
         def end_sentence() -> None:
             nonlocal comments, interleaved, sent_rows
@@ -285,18 +378,25 @@ class _Reader:
                 p.interleaved.append(interleaved)
                 comments, interleaved, sent_rows = [], [], 0
 
-        for lineno, line in enumerate(lines, first_line):
+        last_word_at = -1
+        for at, line in enumerate(lines):
+            lineno = first_line + at
             if not line.strip():
                 end_sentence()
-                p.blank_before_end = True
                 continue
-            p.blank_before_end = False
             if line.startswith("#") and not _looks_like_token(line):
                 if sent_rows:
                     end_sentence()
                 comments.append(line)
                 continue
-            if "\t" in line:
+            tab = "\t" in line
+            if first_tab is None:
+                first_tab = lineno if tab else -lineno
+            elif (first_tab > 0) != tab:
+                kinds = ("TAB-separated", "space-separated") if first_tab > 0 else ("space-separated", "TAB-separated")
+                raise self.error(f"token lines mix TAB-separated and space-separated columns: line "
+                                 f"{abs(first_tab)} is {kinds[0]}, this one {kinds[1]}", lineno)
+            if tab:
                 fields = line.split("\t")
             else:
                 fields = line.split()
@@ -327,16 +427,20 @@ class _Reader:
             p.rows.append(fields)
             p.row_line.append(lineno)
             sent_rows += 1
+            last_word_at = at
         end_sentence()
-        if comments or interleaved:
-            # comments after the last sentence: keep them with it
-            if p.sizes:
-                p.comments[-1] += comments if not p.comments[-1] else []
-            if comments:
-                self.dialect("conll.comment-lines", "comment lines inside a document", first_line)
+        # what follows the last word (blank lines, comments, stray lines) is kept as is
+        p.tail = lines[last_word_at + 1 :]
+        if last_word_at < 0:
+            p.comments, p.interleaved = [], []
+        elif p.interleaved[-1] and p.interleaved[-1][-1][0] == p.sizes[-1]:
+            # lines after the last word are in the tail already
+            p.interleaved[-1] = [x for x in p.interleaved[-1] if x[0] < p.sizes[-1]]
+        if any(p.comments) or any(x.startswith("#") for x in p.tail):
+            self.dialect("conll.comment-lines", "comment lines inside a document", first_line)
 
     # -- building the document --------------------------------------------------------------
-    def build(self, p: _Parsed) -> model.Document:
+    def build(self, p: _Parsed):
         first = p.first if p.columns is not None else (p.rows[0] if p.rows else None)
         if p.columns is not None:
             columns = p.columns
@@ -346,7 +450,7 @@ class _Reader:
             columns = [list(c) for c in zip(*p.rows)] if n else []
         line_of = p.row_line
         names, form_index = column_names(p.n_cols, first, p.name) if first else (["FORM"], 0)
-        if n:
+        if n and first:
             numeric = numbered(first, p.name)
             if p.n_cols < 12 and not numeric:
                 self.dialect("conll.few-columns", f"{p.n_cols}-column file (CoNLL-2012 has 12 or more)",
@@ -359,74 +463,80 @@ class _Reader:
         if n == 0:
             self.report.warning("conll.empty-document", f"document {p.name!r} has no tokens",
                                 line=p.header_line, file=self.file)
-        if self.chains:
-            pos_index = self.pos_index(names)
-            if p.columns is not None:  # the fast path kept only forms, POS, coreference
-                form_index, pos_index = 0, (1 if pos_index is not None else None)
-            return self.mention_chains(p, columns[form_index] if n else [],
-                                       columns[pos_index] if n and pos_index is not None else None, slots)
+        if self.views:
+            candidates = self.pos_indices(names)
+            if p.columns is not None:  # the fast path kept only forms, POS columns, coreference
+                candidates = [1 + k for k in range(len(candidates))]
+                form_index = 0
+            pos_column: list[str | None] | None = None
+            for i, k in zip(candidates, (names.index(c) for c in POS_COLUMNS if c in names)):
+                if n and not _all_placeholder(names[k], columns[i]):
+                    pos_column = list(columns[i])
+                    break
+            return self.mention_view(p, columns[form_index] if n else [], pos_column, slots)
         self.check_labels(p, [slot[0] for slot in slots])
         sentences = []
-        first = 0
-        for size, comments, inter in zip(p.sizes, p.comments, p.interleaved):
-            sentences.append(model.Sentence._make(first=first, last=first + size - 1, id=None, comments=comments,
-                                                  interleaved=inter, attributes={}))
-            first += size
+        start = 0
+        for size in p.sizes:
+            sentences.append(model.Sentence._make(first=start, last=start + size - 1, id=None, comments=[],
+                                                  interleaved=[], attributes={}))
+            start += size
         forms = columns[form_index] if n else []
-        attributes: dict[str, list[str | None]] = {
-            name: (columns[i] if n else []) for i, name in enumerate(names) if i != form_index}
+        attributes: dict[str, Any] = {}
+        fixed: dict[str, list[str]] = {}
+        for i, name in enumerate(names):
+            if i == form_index:
+                continue
+            values = columns[i] if n else []
+            if _is_layout_column(name):
+                if not _derivable(name, values, p):
+                    fixed[name] = values
+            elif not _all_placeholder(name, values):
+                attributes[name] = values
         markables = model.Markable._make_many(
-            {"id": f"markable_{k}", "spans": ((a, e),), "entity": label, "head": None, "attributes": {}}
+            {"id": f"markable_{k}", "spans": ((a, e),), "entity": label, "head": None, "attributes": {},
+             "layer": None, "sets": {}, "min": None, "optional": False}
             for k, (label, a, e, _, _) in enumerate(slots, 1))
         self.duplicates(p, markables)
-        metadata = self.layout_metadata(p, cells, names, multi)
-        hints = self.layout_hints(p, cells, slots, multi, metadata)
-        if hints is not None:
-            attributes[LAYOUT_HINT] = hints
-        if p.trailing:
-            trailing: list[str | None] = [None] * n
-            for t, extra in p.trailing:
-                trailing[t] = extra
-            attributes[TRAILING_HINT] = trailing
+        layout = self.layout(p, cells, names, multi, fixed)
         try:
             return model.Document.build(
-                name=p.name, part=p.part, metadata=metadata,
+                name=p.name, part=p.part, metadata={},
                 tokens=model.Tokens._make(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
-                sentences=sentences, markables=markables, entities=[], links=[],
+                sentences=sentences, markables=markables, entities=[], links=[], layout={"conll": layout},
             )
         except ModelError as exc:  # pragma: no cover - the reader builds valid documents
             raise self.error(str(exc), p.header_line) from None
 
-    def mention_chains(self, p: _Parsed, forms: list[str], pos: list[str] | None, slots: list) -> MentionChains:
-        """What scoring reads, straight from the mentions (no :class:`Document` built):
-        chains in the order their entity was created, as :meth:`Document.chain_indices`
-        gives them for the document this reader would build."""
-        groups: dict[str, list[tuple]] = {}
-        for label, a, e, _, _ in slots:
+    def mention_view(self, p: _Parsed, forms: list[str], pos: list[str | None] | None, slots: list) -> MentionView:
+        """What :meth:`Document.mention_view` gives for the document :meth:`build` would
+        make, straight from the mentions: chains in the order of their first mention,
+        mentions with the same ids, in the same order."""
+        groups: dict[str, list[Mention]] = {}
+        for k, (label, a, e, _, _) in enumerate(slots, 1):
+            mention = Mention(((a, e),), f"markable_{k}")
             chain = groups.get(label)
             if chain is None:
-                groups[label] = [((a, e),)]
+                groups[label] = [mention]
             else:
-                chain.append(((a, e),))
+                chain.append(mention)
         self.check_labels(p, list(groups))
-        return MentionView(document_label(p.name, p.part), forms,
-                           [[Mention(spans) for spans in chain] for chain in groups.values()], pos)
+        return MentionView(document_label(p.name, p.part), forms, list(groups.values()), pos)
 
     def check_labels(self, p: _Parsed, labels: list[str]) -> None:
         if labels and not "".join(labels).isdigit():
             example = next(label for label in labels if not label.isdigit())
             self.dialect("conll.label-not-numeric", f"non-numeric entity labels (e.g. {example!r})", p.header_line)
 
-    def parse_coref(self, p: _Parsed, cells) -> tuple[list[list], list]:
+    def parse_coref(self, p: _Parsed, cells) -> tuple[list, list]:
         """Mentions from the coreference column.
 
         Returns the slots ``[label, first, last, row, index]`` in creation order and the
-        cells with several chunks (for layout hints). Chunks pair up in text order; in a
+        cells with several chunks (for the layout). Chunks pair up in text order; in a
         cell, single-token mentions are created before opened ones, which is the order
-        in which the reference scorer first meets entity labels (entity order matters
-        when scoring duplicate mentions).
+        in which the reference scorer first meets entity labels.
         """
-        slots: list[list] = []
+        slots: list = []
         multi: list[tuple[int, str, list[list]]] = []  # (row, raw cell, slot of each chunk)
         opens: dict[str, list[list]] = {}
         fullmatch = _SINGLE_CHUNK.fullmatch
@@ -487,8 +597,8 @@ class _Reader:
                 raise self.error(f"mention ({label} opened here is never closed", line(stack[0][3]))
         return slots, multi
 
-    def duplicates(self, p: _Parsed, markables: list[model.Markable]) -> None:
-        seen: dict[tuple, model.Markable] = {}
+    def duplicates(self, p: _Parsed, markables: list) -> None:
+        seen: dict[tuple, Any] = {}
         for m in markables:
             other = seen.get(m.spans)
             if other is None:
@@ -502,148 +612,226 @@ class _Reader:
                 example=f"{p.name!r} tokens {a}..{e}: ({other.entity}) and ({m.entity})",
             )
 
-    def layout_metadata(self, p: _Parsed, cells, names: list[str], multi) -> dict[str, str]:
-        meta: dict[str, str] = {"conll.columns": ",".join(names)}
+    def layout(self, p: _Parsed, cells, names: list[str], multi, fixed: dict[str, list[str]]) -> ConllLayout:
+        lay = ConllLayout(columns=tuple(names), fixed=fixed, newline=self.newline,
+                          before=p.before, after=p.after, tail=p.tail)
         if p.header != canonical_header(p.name, p.part):
-            meta["conll.begin"] = p.header
+            lay.begin = p.header
         if p.end_raw is not None and p.end_raw != "#end document":
-            meta["conll.end"] = p.end_raw
+            lay.end = p.end_raw
         used = EMPTY_VALUES.intersection(cells)
         if used:
-            empty = max(sorted(used), key=cells.count) if len(used) > 1 else next(iter(used))
-            if empty != CANONICAL_EMPTY:
-                meta["conll.empty"] = empty
+            lay.empty = max(sorted(used), key=cells.count) if len(used) > 1 else next(iter(used))
         with_bar = sum(1 for _, raw, chunk_slots in multi if len(chunk_slots) > 1 and "|" in raw)
         without = sum(1 for _, raw, chunk_slots in multi if len(chunk_slots) > 1 and "|" not in raw)
         if without > with_bar:
-            meta["conll.separator"] = ""
-        if p.delimiter != "\t":
-            meta["conll.delimiter"] = p.delimiter
-        if not p.blank_before_end:
-            meta["conll.blank_before_end"] = "no"
-        return meta
-
-    def layout_hints(self, p: _Parsed, cells, slots, multi, meta) -> list[str | None] | None:
-        """Raw cells whose chunk order, separator or empty marker differ from our rendering."""
-        n = len(cells)
-        hints: list[str | None] | None = None
-        sep = meta.get("conll.separator", CANONICAL_SEPARATOR)
+            lay.separator = ""
+        lay.delimiter = p.delimiter
         for t, raw, chunk_slots in multi:
-            if sep.join(_canonical_cell(t, chunk_slots)) != raw:
-                if hints is None:
-                    hints = [None] * n
-                hints[t] = raw
-        empty = meta.get("conll.empty", CANONICAL_EMPTY)
-        if len(EMPTY_VALUES.intersection(cells)) > 1:
+            if lay.separator.join(_canonical_cell(t, chunk_slots)) != raw:
+                lay.cells[t] = raw
+        if len(used) > 1:
             for t, cell in enumerate(cells):
-                if cell in EMPTY_VALUES and cell != empty:
-                    if hints is None:
-                        hints = [None] * n
-                    hints[t] = cell
-        return hints
+                if cell in EMPTY_VALUES and cell != lay.empty:
+                    lay.cells[t] = cell
+        lay.trailing = dict(p.trailing)
+        lay.comments = {k: c for k, c in enumerate(p.comments) if c}
+        lay.interleaved = {k: c for k, c in enumerate(p.interleaved) if c}
+        return lay
 
     # -- whole file ---------------------------------------------------------------------------
-    def documents(self, text: str, stem: str, line_offset: int = 0):
-        """Yield the documents of ``text`` (one CoNLL file, or a piece of one).
+    def documents(self, text: str, stem: str, line_offset: int = 0, start: bool = True) -> Iterator:
+        """Yield the documents of ``text``: a whole CoNLL file, or a piece of one that
+        ends after an ``#end document`` line (``start``: the piece begins the file).
 
         With ``self.select`` (a set of document numbers, counted from 0 over the whole
-        file), documents not in it are skipped without being built.
+        file), documents not in it are skipped without being built (``None`` is yielded
+        in their place). Blank and comment lines after a document's end line go to its
+        layout, those before the file's first header to the first document's. Lines of
+        a later piece before its first header are left in ``self.leading``: they follow
+        the previous piece's last document.
         """
+        raw_has_newline = "\n" in text or "\r" in text
         if "\r" in text:
-            text = text.replace("\r\n", "\n")
+            text, newline = split_newlines(text, self.file)
+        else:
+            newline = "\n"
+        if raw_has_newline:
+            if self.newline_seen is None:
+                self.newline_seen = self.newline = newline
+            elif newline != self.newline_seen:
+                raise self.error("line ends mix CRLF, LF and/or CR; use one kind throughout (e.g. `dos2unix`)",
+                                 line_offset + 1)
+        self.final_newline = text.endswith("\n")
         marks = _document_marks(text)
-        pos = 0
-        line = 1 + line_offset
+        line0 = 1 + line_offset
+        self.leading: list[str] = []
+        if not marks:
+            lines = _lines_of(text)
+            if start and any(x.strip() and not x.startswith("#") for x in lines):
+                self.dialect("conll.no-header", "no '#begin document' line: the file is read as one document", line0)
+                self.flush_events()
+                p = _Parsed(stem, None, "", line0)
+                yield self.finish_block(p, text if text.endswith("\n") else text + "\n", line0)
+                return
+            self.leading = self.outside(lines, line0)
+            return
+        pos, line = 0, line0
         header: re.Match | None = None
         header_line = 0
-        seen = 0
-        if not marks and text.strip():
-            self.dialect("conll.no-header", "no '#begin document' line: the file is read as one document", line)
-            self.flush_events()
-            p = _Parsed(stem, None, "", line)
-            yield self.finish_block(p, text, line)
-            return
+        previous: tuple | None = None  # (parsed, block, first line, number, end mark, end line)
+        first_before: list[str] = []
         for m in marks:
             m_line = line + text.count("\n", pos, m.start())
-            if m.group(1) == "begin":
+            kind = m.group(1)
+            error = _mark_error(m.group(2), kind, self.file, m_line)
+            if error is not None:
+                raise error
+            if kind == "begin":
                 if header is not None:
                     raise self.error(f"'#begin document' inside document opened on line {header_line} "
                                      "that never ended", m_line)
-                self.outside(text[pos : m.start()], line, seen)
+                if previous is None:
+                    outside = self.outside(_lines_of(text[: m.start()]), line0)
+                    if start:
+                        first_before = outside
+                    else:
+                        self.leading = outside
+                else:
+                    yield self.finish_or_skip(previous, text[previous[4].end() + 1 : m.start()])
+                    previous = None
                 header, header_line = m, m_line
             else:
                 if header is None:
                     raise self.error("'#end document' without '#begin document'", m_line)
-                rest = re.match(r"^#\s*begin\s+document\b ?(.*)$", header.group(0)).group(1)
-                name, part, canonical = parse_header(rest)
+                name, part, canonical = parse_header(header.group(2))
+                check_part(part, self.file, header_line)
                 if not canonical:
                     self.dialect("conll.header", f"non-canonical document header {header.group(0)!r}", header_line)
-                elif not (part.isdigit() and len(part) == 3):
+                elif part is None or not (part.isdigit() and len(part) == 3):
                     self.dialect("conll.header", f"part number {part!r} is not 3 digits", header_line)
                 number = self.count
                 self.count += 1
-                if self.select is None or number in self.select:
-                    p = _Parsed(name, part, header.group(0), header_line)
-                    p.end_raw = m.group(0)
-                    block = text[header.end() + 1 : m.start()] if header.end() < m.start() else ""
-                    yield self.finish_block(p, block, header_line + 1)
-                seen += 1
+                p = _Parsed(name, part, header.group(0), header_line)
+                p.end_raw = m.group(0)
+                p.before, first_before = first_before, []
+                block = text[header.end() + 1 : m.start()] if header.end() < m.start() else ""
+                previous = (p, block, header_line + 1, number, m, m_line)
                 header = None
             line = m_line
             pos = m.start()
         if header is not None:
             raise self.error(f"document starting on line {header_line} never ends: missing "
                              "'#end document' (truncated file?)", line + text[pos:].rstrip("\n").count("\n"))
-        self.outside(text[pos:], line, seen, tail=True)
+        assert previous is not None
+        yield self.finish_or_skip(previous, text[previous[4].end() + 1 :])
 
-    def outside(self, gap: str, line: int, seen: int, tail: bool = False) -> None:
-        """Text between documents: blank lines (counted) and comments (kept)."""
-        lines = gap.split("\n")
-        if seen or tail:
-            lines = lines[1:]  # the rest of the previous mark's line
+    def finish_or_skip(self, previous: tuple, after: str):
+        """Build a document once the lines after its end line are known."""
+        p, block, first_line, number, _, end_line = previous
+        p.after = self.outside(_lines_of(after), end_line + 1)
+        if self.select is not None and number not in self.select:
+            return None
+        return self.finish_block(p, block, first_line)
+
+    def outside(self, lines: list[str], line: int) -> list[str]:
+        """Lines between documents: blank lines and comments (kept); anything else is an error."""
         for k, text in enumerate(lines):
-            if not text.strip():
-                if k < len(lines) - 1 and seen:
-                    self._last_doc_blank_after += 1
-                continue
-            if text.startswith("#"):
-                self._preamble.append(text)
-                continue
-            raise self.error("token line outside a document", line + k + (1 if (seen or tail) else 0))
+            if text.strip() and not text.startswith("#"):
+                raise self.error("token line outside a document", line + k)
+        return lines
 
-    def finish_block(self, p: _Parsed, block: str, first_line: int) -> model.Document:
+    def finish_block(self, p: _Parsed, block: str, first_line: int):
         if not self.fast_block(p, block):
-            self.slow_block(p, block.split("\n")[:-1] if block.endswith("\n") else block.split("\n"), first_line)
+            self.slow_block(p, _lines_of(block), first_line)
         try:
             doc = self.build(p)
         except _Retry:
             self.events = []
-            self.slow_block(p, block.split("\n")[:-1] if block.endswith("\n") else block.split("\n"), first_line)
+            self.slow_block(p, _lines_of(block), first_line)
             doc = self.build(p)
         self.flush_events()
         return doc
 
-    def read(self, text: str, stem: str) -> model.Corpus:
-        self._preamble: list[str] = []
-        self._last_doc_blank_after = 0
-        documents: list[model.Document] = []
-        names: Counter[tuple] = Counter()
-        for doc in self.documents(text, stem):
-            if documents and self._last_doc_blank_after:
-                documents[-1].metadata["conll.blank_after_end"] = str(self._last_doc_blank_after)
-            self._last_doc_blank_after = 0
-            documents.append(doc)
-            names[doc.key] += 1
-        if documents and self._last_doc_blank_after:
-            documents[-1].metadata["conll.blank_after_end"] = str(self._last_doc_blank_after)
-        if documents and documents[-1].metadata.get("conll.begin") == "":
-            documents[-1].metadata["conll.end"] = ""
+    def read(self, text: str, stem: str) -> Any:
+        documents = [d for d in self.documents(text, stem) if d is not None]
+        if documents and not self.final_newline:
+            documents[-1].layout["conll"].final_newline = False
+        self.check_duplicates(documents)
+        corpus_layout = {}
+        if not documents and self.leading:
+            corpus_layout["conll"] = ConllLayout(before=self.leading, newline=self.newline,
+                                                 final_newline=self.final_newline)
+        return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout=corpus_layout)
+
+    def check_duplicates(self, documents: list) -> None:
+        names: Counter[tuple] = Counter(doc.key for doc in documents)
         for (name, part), k in names.items():
             if k > 1:
                 self.report.warning("conll.duplicate-document", f"{k} documents are named {name!r} part {part!r}",
                                     file=self.file)
-        metadata = {"conll.preamble": "\n".join(self._preamble)} if self._preamble else {}
-        return model.Corpus._make(documents=documents, metadata=metadata)
+
+
+def placeholder(name: str) -> str:
+    """What a column holds where a token has no value: ``*`` in the parse and named
+    entity columns, ``_`` in CoNLL-U-like columns, ``-`` elsewhere. A column holding
+    only that is no token attribute (the writer fills it in again)."""
+    if name in ("parse_bit", "named_entities"):
+        return "*"
+    if name in _CONLLU_ATTRIBUTES:
+        return "_"
+    return "-"
+
+
+def _all_placeholder(name: str, values: list[str]) -> bool:
+    return values.count(placeholder(name)) == len(values)
+
+
+def _derivable(name: str, values: list[str], p: _Parsed) -> bool:
+    """Are the values of a layout column what the writer derives for it?"""
+    if name == "document_id":
+        return bool(p.name) and values.count(p.name) == len(values)
+    if name == "part_number":
+        part = p.part if p.part is not None else "0"
+        want = numeric_part(part) if part.isdigit() and part.isascii() else part
+        return values.count(want) == len(values)
+    if name in ("word_number", "id"):
+        numbers = _NUMBERS if name == "word_number" else _NUMBERS[1:]
+        expected: list[str] = []
+        for size in p.sizes:
+            if size >= len(numbers):
+                numbers = [str(i + (name == "id")) for i in range(size + 1)]
+            expected += numbers[:size]
+        return values == expected
+    return False
+
+
+#: word numbers as text (a sentence rarely has more words)
+_NUMBERS = [str(i) for i in range(1001)]
+
+
+def _document_marks(text: str) -> list[re.Match]:
+    """The ``#begin document`` / ``#end document`` lines (str.find is five times faster
+    than a multi-line regular expression on a large text)."""
+    marks = []
+    match = _MARK_RE.match
+    pos = 0 if text.startswith("#") else text.find("\n#")
+    while pos >= 0:
+        start = pos if pos == 0 and text.startswith("#") else pos + 1
+        m = match(text, start)
+        if m is not None:
+            marks.append(m)
+        pos = text.find("\n#", start)
+    return marks
+
+
+def _lines_of(text: str, skip_first: bool = False) -> list[str]:
+    """The lines of ``text`` (no empty last element for a final line end);
+    ``skip_first``: drop the rest of a line that began before ``text``."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines[1:] if skip_first else lines
 
 
 def _canonical_cell(t: int, chunk_slots: list[list]) -> list[str]:
@@ -661,151 +849,186 @@ def _canonical_cell(t: int, chunk_slots: list[list]) -> list[str]:
     return [x[2] for x in openers] + singles + [x[2] for x in closers]
 
 
-def _document_marks(text: str) -> list[re.Match]:
-    """The ``#begin document`` / ``#end document`` lines (str.find: 5x faster than re.M)."""
-    marks = []
-    match = _MARK_RE.match
-    pos = 0 if text.startswith("#") else text.find("\n#")
-    while pos >= 0:
-        start = pos if pos == 0 and text.startswith("#") else pos + 1
-        m = match(text, start)
-        if m is not None:
-            marks.append(m)
-        pos = text.find("\n#", start)
-    return marks
-
-
 def _looks_like_token(line: str) -> bool:
     """'#' starting a token line (a word '#') rather than a comment."""
     return "\t" in line and line.split("\t", 1)[0] == "#"
 
 
-def read(path: str | Path, *, report: Report | None = None, strict: bool = False,
-         **_: object) -> model.Corpus:
+def _stem(source: Source) -> str:
+    return source.stem
+
+
+def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     """Read a CoNLL-2011/2012 file (every document in it)."""
-    report = report if report is not None else Report(str(path))
-    text = read_text(path)
-    with gc_paused():
-        return _Reader(str(path), report, strict).read(text, Path(path).name.split(".")[0])
+    text = source.read_text()
+    return _Reader(source.name, report, strict).read(text, _stem(source))
 
 
-def iter_documents(path: str | Path, *, report: Report | None = None, strict: bool = False,
-                   select: set[int] | None = None,
-                   byte_range: tuple[int, int, int, int] | None = None, chains: bool = False,
-                   pos: bool = False):
-    """Yield the documents of a file one at a time (memory of about one document).
+def _pieces(source: Source, start: int, end: int | None, first_line: int) -> Iterator[tuple[str, int, bool]]:
+    """``(text, first line, begins the file?)``: pieces of the file that end just after
+    an ``#end document`` line (read 1 MiB at a time), and what follows the last one."""
+    end_mark = re.compile(rb"^#[ \t]*end[ \t]+document[^\n]*(\n|$)", re.M)
+    buffer = b""
+    left = None if end is None else end - start
+    first = start == 0
+    with source.open() as f:
+        f.seek(start)
+        while True:
+            size = 1 << 20 if left is None else min(1 << 20, left)
+            chunk = f.read(size) if size else b""
+            if left is not None:
+                left -= len(chunk)
+            buffer += chunk
+            cut = -1
+            if chunk:
+                # the last complete "#...end document" line of the buffer
+                pos = buffer.rfind(b"\n#")
+                while pos >= 0:
+                    m = end_mark.match(buffer, pos + 1)
+                    if m is not None and m.group(1):
+                        cut = m.end()
+                        break
+                    pos = buffer.rfind(b"\n#", 0, pos)
+                if cut < 0 and buffer.startswith(b"#"):
+                    m = end_mark.match(buffer, 0)
+                    if m is not None and m.group(1):
+                        cut = m.end()
+            else:
+                cut = len(buffer)
+            if cut > 0 or (not chunk and first):
+                piece, buffer = buffer[:cut], buffer[cut:]
+                yield decode_piece(piece, source.name, first_line, first), first_line, first
+                first_line += piece.count(b"\n")
+                first = False
+            if not chunk:
+                break
 
-    Gives the same documents as :func:`read`; each is yielded once the blank lines that
-    follow its ``#end document`` have been seen. ``byte_range`` = (start, end, first
-    document number, first line), from :func:`scan_documents`, reads only that part of
-    the file (``select`` numbers still count from the start of the file).
-    ``chains=True`` yields :class:`~corefio.model.MentionChains` instead (what scoring
-    reads: forms, POS tags if ``pos``, chains), which is faster.
-    """
-    report = report if report is not None else Report(str(path))
-    reader = _Reader(str(path), report, strict, chains=chains, pos=pos)
-    reader._preamble, reader._last_doc_blank_after = [], 0
+
+def _stream(source: Source, report: Report, strict: bool, views: bool, pos: bool,
+            select: set[int] | None, byte_range: tuple[int, int, int, int] | None) -> Iterator:
+    reader = _Reader(source.name, report, strict, views=views, pos=pos)
     reader.select = select
-    stem = Path(path).name.split(".")[0]
-    pending: model.Document | None = None
     start_byte, end_byte, first_number, start_line = byte_range if byte_range else (0, None, 0, 1)
     reader.count = first_number
-
-    def pieces():
-        """Pieces of the file that end with an '#end document' line (1 MiB reads)."""
-        end_mark = re.compile(rb"^#[ \t]*end[ \t]+document\b[^\n]*(\n|$)", re.M)
-        buffer = b""
-        first_line = start_line
-        left = None if end_byte is None else end_byte - start_byte
-        with open(path, "rb") as f:
-            f.seek(start_byte)
-            while True:
-                size = 1 << 20 if left is None else min(1 << 20, left)
-                chunk = f.read(size) if size else b""
-                if left is not None:
-                    left -= len(chunk)
-                buffer += chunk
-                cut = -1
-                if chunk:
-                    # the last complete "#...end document" line of the buffer
-                    pos = buffer.rfind(b"\n#")
-                    while pos >= 0:
-                        m = end_mark.match(buffer, pos + 1)
-                        if m is not None and m.group(1):
-                            cut = m.end()
-                            break
-                        pos = buffer.rfind(b"\n#", 0, pos)
-                else:
-                    cut = len(buffer)
-                if cut > 0:
-                    piece, buffer = buffer[:cut], buffer[cut:]
-                    yield _decode_piece([piece], path, first_line), first_line
-                    first_line += piece.count(b"\n")
-                if not chunk:
-                    break
-
-    with gc_paused():
-        for text, first_line in pieces():
-            lead = text[: len(text) - len(text.lstrip("\n"))].count("\n") if pending is not None else 0
-            if pending is not None:
-                if lead and not chains:
-                    pending.metadata["conll.blank_after_end"] = str(lead)
-                yield pending
-                pending = None
-            if not text.strip():
-                continue
-            docs = list(reader.documents(text, stem, line_offset=first_line - 1))
-            for doc in docs[:-1]:
-                yield doc
-            pending = docs[-1] if docs else None
+    stem = _stem(source)
+    pending = None
+    for text, first_line, begins in _pieces(source, start_byte, end_byte, start_line):
+        items = list(reader.documents(text, stem, first_line - 1, start=begins))
+        if pending is not None:
+            if reader.leading and not views:
+                pending.layout["conll"].after = reader.leading
+            yield pending
+            pending = None
+        for item in items[:-1]:
+            if item is not None:
+                yield item
+        if items:
+            pending = items[-1]
     if pending is not None:
+        if not reader.final_newline and not views:
+            pending.layout["conll"].final_newline = False
         yield pending
 
 
-def scan_documents(path: str | Path) -> list[tuple[str, str | None, int, int]]:
-    """(name, part, byte offset, line) of every document's header (fast: the bytes are
-    searched, only header lines are decoded)."""
-    from ..files import read_bytes
+def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator:
+    """The documents of a file one at a time (memory of about one document), the same
+    as :func:`read` gives."""
+    yield from _stream(source, report, strict, False, False, None, None)
 
-    data = read_bytes(path)
-    found = []
-    header = re.compile(rb"^#[ \t]*begin[ \t]+document\b ?([^\n]*)", re.M)
+
+def mention_views(source: Source | Any, *, report: Report, strict: bool = False,
+                  select: set[int] | None = None, byte_range: tuple[int, int, int, int] | None = None,
+                  pos: bool = False) -> Iterator[MentionView]:
+    """What scoring reads, document by document: the :class:`MentionView` that
+    ``Document.mention_view(pos)`` gives for each document :func:`read` builds (same
+    labels, forms, chains, mention ids and order), from the same parser, without the
+    pydantic model. ``select`` (document numbers from 0) skips the others;
+    ``byte_range`` = (start, end, number of the first document, its line), from
+    :func:`scan_keys`, reads only that part of the file."""
+    source = Source.of(source)
+    for view in _stream(source, report, strict, True, pos, select, byte_range):
+        if view is not None:
+            yield view
+
+
+def scan_keys(source: Source | Any) -> list[tuple[str, str | None, int, int]]:
+    """``(name, part, byte offset, line)`` of every document's header, fast: the bytes
+    are searched and only header lines are decoded. What :func:`read` would refuse in
+    what this looks at is refused the same way (same message, same line): encodings
+    and byte order marks, malformed, unpaired or unclosed header and end lines, part
+    numbers, and text other than comments before the first header or after the last
+    end line. (Errors inside documents show when the documents are read.)"""
+    source = Source.of(source)
+    data = source.read_bytes()
+    file = source.name
+    base = check_encoding_head(data, file)
+    if base:
+        data = data[base:]  # offsets are shifted back below
+    if b"\r" in data and b"\n" not in data:
+        data = data.replace(b"\r", b"\n")  # CR-only line ends: one byte for one, offsets stay
+    found: list[tuple[str, str | None, int, int]] = []
     line, counted = 1, 0
+    first_begin: re.Match | None = None
+    last_end: re.Match | None = None
+    open_line: int | None = None
+    match = _MARK_RE_BYTES.match
     pos = 0 if data.startswith(b"#") else data.find(b"\n#")
     while pos >= 0:
         start = pos if pos == 0 and data.startswith(b"#") else pos + 1
-        m = header.match(data, start)
-        if m is not None:
-            line += data.count(b"\n", counted, start)
-            counted = start
-            rest = m.group(1).rstrip(b"\r").decode("utf-8", "replace")
-            found.append((*parse_header(rest)[:2], start, line))
         pos = data.find(b"\n#", start)
-    if not found and data.strip():
-        found.append((Path(path).name.split(".")[0], None, 0, 1))
+        m = match(data, start)
+        if m is None:
+            continue
+        line += data.count(b"\n", counted, start)
+        counted = start
+        rest = m.group(2).rstrip(b"\r").decode("utf-8", "replace")
+        kind = m.group(1).decode()
+        error = _mark_error(rest, kind, file, line)
+        if error is not None:
+            raise error
+        if kind == "end":
+            if open_line is None:
+                raise FormatError("'#end document' without '#begin document'", file=file, line=line)
+            open_line = None
+            last_end = m
+            continue
+        if open_line is not None:
+            raise FormatError(f"'#begin document' inside document opened on line {open_line} that never "
+                              "ended", file=file, line=line)
+        open_line = line
+        if first_begin is None:
+            first_begin = m
+        name, part, _ = parse_header(rest)
+        check_part(part, file, line)
+        found.append((name, part, start + base, line))
+    if open_line is not None:
+        raise FormatError(f"document starting on line {open_line} never ends: missing '#end document' "
+                          "(truncated file?)", file=file, line=data.rstrip(b"\r\n").count(b"\n") + 1)
+    if first_begin is None:
+        text = split_newlines(decode_piece(data, file, 1, True), file)[0]
+        if any(x.strip() and not x.startswith("#") for x in _lines_of(text)):
+            return [(source.stem, None, 0, 1)]
+        return []
+    # what read() refuses outside documents is refused here too
+    reader = _Reader(file, Report(), False)
+    head = decode_piece(data[: first_begin.start()], file, 1, False)
+    reader.outside(_lines_of(split_newlines(head, file)[0]), 1)
+    assert last_end is not None
+    end_line = line + data.count(b"\n", counted, last_end.start())
+    tail = decode_piece(data[last_end.end() + 1 :], file, end_line + 1, False)
+    reader.outside(_lines_of(split_newlines(tail, file)[0]), end_line + 1)
     return found
 
 
-def scan_document_keys(path: str | Path) -> list[tuple[str, str | None]]:
+def scan_document_keys(source: Source | Any) -> list[tuple[str, str | None]]:
     """(name, part) of every document of a file, from its header lines only."""
-    return [(name, part) for name, part, _, _ in scan_documents(path)]
+    return [(name, part) for name, part, _, _ in scan_keys(source)]
 
 
-def _decode_piece(piece: list[bytes], path, first_line: int) -> str:
-    from ..errors import FormatError as _FE
-    from ..files import decode_utf8
-
-    try:
-        return decode_utf8(b"".join(piece), path)
-    except _FE as exc:
-        exc.line = (exc.line or 1) + first_line - 1
-        raise
-
-
-def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> model.Corpus:
+def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Any:
+    """Read CoNLL text (a shortcut of ``corefio.loads(text, "conll")`` for tests)."""
     report = report if report is not None else Report(file)
-    with gc_paused():
-        return _Reader(file, report, strict).read(text, "document")
+    return _Reader(file, report, strict).read(text, "document")
 
 
 # ==========================================================================================
@@ -866,199 +1089,234 @@ def render_cells(n: int, bounds: list[tuple[int, int]], labels: list[str], sep: 
     return cells
 
 
-def mention_index(bounds: list[tuple[int, int]]) -> tuple[dict, dict]:
-    starts: dict[int, list[int]] = {}
-    ends: dict[int, list[int]] = {}
-    for k, (a, e) in enumerate(bounds):
-        starts.setdefault(a, []).append(k)
-        ends.setdefault(e, []).append(k)
-    return starts, ends
 
 
-def _chain_labels(doc: model.Document, keep_labels: bool, log: LossLog) -> list[str]:
-    """A CoNLL label for every markable: its chain's entity id when that is usable
-    (one id per chain, distinct, bracket-safe, and numeric unless ``keep_labels``),
-    otherwise chains numbered 0, 1, ... in order of their first mention."""
+def _chain_labels(doc, log: LossLog, keep_labels: bool) -> list[str]:
+    """A CoNLL label for every markable: its chain's entity id when that is usable (one
+    id per chain, bracket-safe, and a number unless ``keep_labels``: the reference
+    scorer reads numbers only); the other chains get the smallest numbers no chain
+    uses, in order of their first mention."""
     chains = doc.chain_indices()
     markables = doc.markables
-    chain_label: list[str] = []
+    chain_label: list[str | None] = []
+    taken: set[str] = set()
+    unusable: list[str] = []
     for chain in chains:
-        ids = {markables[k].entity for k in chain}
-        label = ids.pop() if len(ids) == 1 else None
-        if label is None or not _SAFE_LABEL.match(label) or not (keep_labels or label.isdigit()):
-            break
+        # the chain's first entity id (the one a chain of merged entities keeps)
+        label = next((markables[k].entity for k in chain if markables[k].entity is not None), None)
+        if label is not None and (not _SAFE_LABEL.match(label) or not (keep_labels or label.isdigit())
+                                  or label in taken):
+            unusable.append(label)
+            label = None
         chain_label.append(label)
+        if label is not None:
+            taken.add(label)
     labels: list[str] = [""] * len(markables)
-    if len(chain_label) == len(chains) and len(set(chain_label)) == len(chains):
-        for label, chain in zip(chain_label, chains):
-            for k in chain:
-                labels[k] = label
-        return labels
-    for number, chain in enumerate(chains):
+    number = 0
+    for label, chain in zip(chain_label, chains):
+        if label is None:
+            while str(number) in taken:
+                number += 1
+            label = str(number)
+            taken.add(label)
         for k in chain:
-            labels[k] = str(number)
-    if any(m.entity is not None for m in markables):
-        log.lose("entity-id", "the entity ids as written (chains renumbered 0, 1, ...)",
-                 document=doc, count=len(chains), severity="info")
+            labels[k] = label
+    renamed = unusable
+    if renamed:
+        counters = all(_COUNTER_ID.match(e) for e in renamed)
+        log.lose("label", "entity ids other than numbers (chains numbered)", document=doc,
+                 count=len(renamed), example=renamed[0], severity="info" if counters else "warning")
     return labels
 
+
+_COUNTER_ID = re.compile(r"^[A-Za-z_]*\d+$")
+_LINE_BREAKING = re.compile(r"[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 
 #: where the canonical layout takes a column's values from, in order of preference
 _SOURCES = {"pos": ("pos", "xpos", "upos"), "speaker": ("speaker",)}
 
 
-def _column_values(doc: model.Document, names: list[str], log: LossLog) -> tuple[list[list[str]], set[str]]:
-    """Values of the non-coreference columns, and the token attributes they used."""
+def _column_values(doc, names: list[str], fixed: dict[str, list[str]], log: LossLog) -> list[list[str]]:
+    """Values of the non-coreference columns."""
     n = len(doc.tokens.forms)
     attrs = doc.tokens.attributes
-    used: set[str] = set()
     forms = doc.tokens.forms
     if "" in forms or _WHITESPACE.search("\x00".join(forms)):
         forms = [_clean_form(f, log, doc) for f in forms]
+    out = []
+    derived: dict[str, list[str]] = {}
+    for name in names:
+        if name == "FORM":
+            out.append(forms)
+            continue
+        if name in fixed and len(fixed[name]) == n:
+            out.append(fixed[name])
+            continue
+        source = name if name in attrs else next((a for a in _SOURCES.get(name, ()) if a in attrs), None)
+        if source is not None:
+            values = attrs[source]
+            if None in values:
+                values = [v if v is not None else placeholder(name) for v in values]
+            if _LINE_BREAKING.search("\x00".join(values)):
+                log.lose("value", "TABs and line breaks in token attribute values "
+                         "(replaced by '_')", document=doc, example=source)
+                values = [_LINE_BREAKING.sub("_", v) for v in values]
+            out.append(values)
+            continue
+        if not derived:
+            derived = _derived_columns(doc)
+        out.append(derived.get(name) or [placeholder(name)] * n)
+    return out
+
+
+def _derived_columns(doc) -> dict[str, list[str]]:
+    n = len(doc.tokens.forms)
     word_numbers = [""] * n
     for s in _sentences(doc):
         for i in range(s.first, s.last + 1):
             word_numbers[i] = str(i - s.first)
     part = doc.part if doc.part is not None else "0"
-    defaults = {
-        "document_id": [doc.name or "-"] * n,
-        "part_number": [str(int(part)) if part.isdigit() else part] * n,
+    return {
+        "document_id": [_document_id(doc.name)] * n,
+        "part_number": [numeric_part(part) if part.isdigit() and part.isascii() else part] * n,
         "word_number": word_numbers,
         "id": [str(int(w) + 1) for w in word_numbers],
-        "parse_bit": ["*"] * n,
-        "named_entities": ["*"] * n,
     }
-    out = []
-    for name in names:
-        source = name if name in attrs else next((a for a in _SOURCES.get(name, ()) if a in attrs), None)
-        if name == "FORM":
-            out.append(forms)
-        elif source is not None:
-            used.add(source)
-            values = attrs[source]
-            out.append(values if None not in values else [v if v is not None else "-" for v in values])
-        else:
-            out.append(defaults.get(name, ["-"] * n))
-    return out, used
 
 
-def _clean_form(form: str, log: LossLog, doc: model.Document) -> str:
+def _document_id(name: str) -> str:
+    """The first column's value: the document name, unless it would not read back as
+    one (empty, starting with '#' like a comment, or with a TAB or line break)."""
+    if not name or name.startswith("#") or _LINE_BREAKING.search(name):
+        return "-"
+    return name
+
+
+def _clean_form(form: str, log: LossLog, doc) -> str:
     if form and not any(c.isspace() for c in form):
         return form
-    log.lose("token-form", "empty token forms or forms containing whitespace (replaced by '_')",
+    log.lose("form", "empty token forms or forms containing whitespace (replaced by '_')",
              document=doc, example=repr(form))
     return "_" if not form else re.sub(r"\s", "_", form)
 
 
-def _sentences(doc: model.Document) -> list[model.Sentence]:
+def _sentences(doc) -> list:
     if doc.sentences:
         return doc.sentences
     n = len(doc.tokens.forms)
     return [model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[], attributes={})] if n else []
 
 
-def _header(doc: model.Document, from_conll: bool) -> str | None:
+def _header(doc, lay: ConllLayout | None) -> str | None:
     """The '#begin document' line: the source's if it still names this document."""
-    raw = doc.metadata.get("conll.begin") if from_conll else None
+    raw = lay.begin if lay is not None else None
     if raw == "":
         return None  # the source had no header
     if raw is not None:
-        m = _BEGIN_RE.match(raw)
-        if m and parse_header(m.group(1))[:2] == (doc.name, doc.part):
+        m = _MARK_RE.match(raw)
+        if m and m.group(1) == "begin" and parse_header(m.group(2))[:2] == (doc.name, doc.part):
             return raw
     return canonical_header(doc.name, doc.part)
 
 
-def _write_document(doc: model.Document, out: list[str], report: Report, canonical: bool) -> None:
+def _usable_layout(doc, canonical: bool) -> ConllLayout | None:
+    """The document's CoNLL layout, unless ``canonical`` (a column whose attribute the
+    document lacks is written with placeholders, as it was read)."""
+    if canonical:
+        return None
+    lay = doc.layout.get("conll")
+    return lay if isinstance(lay, ConllLayout) else None
+
+
+def _predicate_columns(attrs: dict) -> list[str]:
+    out = []
+    for i in range(1, _MAX_PREDICATE_COLUMNS + 1):
+        name = f"predicate_arguments_{i}"
+        if name not in attrs:
+            break
+        out.append(name)
+    return out
+
+
+def _coreference_only(doc):
+    """The document without the markables that are in no chain (structural layers,
+    whose loss the capabilities report), and without the links that name them."""
+    in_chain = {k for chain in doc.chain_indices() for k in chain}
+    if len(in_chain) == len(doc.markables):
+        return doc
+    gone = {m.ref for k, m in enumerate(doc.markables) if k not in in_chain}
+    markables = [m for k, m in enumerate(doc.markables) if k in in_chain]
+    links = [link for link in doc.links
+             if link.source not in gone and not (link.target_kind == "markable" and gone & set(link.targets))]
+    return doc.model_copy(update={"markables": markables, "links": links})
+
+
+def _write_document(doc, report: Report, canonical: bool) -> list[str]:
+    """The lines of one document (without line ends)."""
     log = LossLog(report, "CoNLL-2012")
-    meta = doc.metadata
+    doc = _coreference_only(doc)
     n = len(doc.tokens.forms)
-    attrs = doc.tokens.attributes
-    names = meta.get("conll.columns", "").split(",")
-    # keep the source's layout when the document was read from CoNLL and is complete
-    from_conll = (not canonical and "conll.columns" in meta
-                  and all(name == "FORM" or name in attrs for name in names))
-    if not from_conll:
-        names = list(CONLL2012_COLUMNS)
-    # what CoNLL cannot express
-    log.discontinuous(doc, "the span from their first to their last token")
-    log.non_identity_links(doc)
-    log.identity_link_structure(doc)
-    log.markable_attributes(doc)
-    log.entity_attributes(doc)
-    log.heads(doc)
-    log.whitespace_and_offsets(doc)
-    if doc.sentences and not from_conll:
-        sent = doc.sentence_of_token()
-        crossing = [m for m in doc.markables if sent[m.first] != sent[m.last]]
-        log.lose("cross-sentence-mention", "mentions crossing a sentence boundary (written across it)",
-                 document=doc, count=len(crossing), example=crossing[0].id if crossing else None)
-    _report_same_entity_crossing(doc, log)
-    columns, used = _column_values(doc, names, log)
-    log.token_attributes(doc, keep=frozenset(set(names) | used))
-    labels = _chain_labels(doc, keep_labels=from_conll, log=log)
-    sep = meta.get("conll.separator", CANONICAL_SEPARATOR) if from_conll else CANONICAL_SEPARATOR
-    empty = meta.get("conll.empty", CANONICAL_EMPTY) if from_conll else CANONICAL_EMPTY
-    delimiter = meta.get("conll.delimiter", "\t") if from_conll else "\t"
-    header = _header(doc, from_conll)
+    lay = _usable_layout(doc, canonical)
+    if lay is not None:
+        names = list(lay.columns)
+        fixed = lay.fixed
+    else:
+        names = list(CONLL2012_COLUMNS) + _predicate_columns(doc.tokens.attributes)
+        fixed = {}
+        used = set(names) | ({next((a for a in _SOURCES["pos"] if a in doc.tokens.attributes), "pos")})
+        unwritten = sorted(a for a in doc.tokens.attributes if a in TOKEN_ATTRIBUTES and a not in used)
+        if unwritten:
+            log.lose("token-attributes", "token attributes of CoNLL-U-like columns (a canonical CoNLL-2012 "
+                     "file has no such column)", document=doc, count=len(unwritten), example=unwritten[0])
+    columns = _column_values(doc, names, fixed, log)
+    labels = _chain_labels(doc, log, keep_labels=lay is not None)
+    sep = lay.separator if lay is not None else CANONICAL_SEPARATOR
+    empty = lay.empty if lay is not None else CANONICAL_EMPTY
+    delimiter = lay.delimiter if lay is not None else "\t"
+    out: list[str] = list(lay.before) if lay is not None else []
+    header = _header(doc, lay)
     if header is not None:
         out.append(header)
-    # coreference cells
     bounds = [(m.spans[0][0], m.spans[-1][1]) for m in doc.markables]
     cells = render_cells(n, bounds, labels, sep, empty)
-    hints = attrs.get(LAYOUT_HINT) if from_conll else None
-    if hints is not None:
-        for t, raw in enumerate(hints):
-            if raw is not None and _same_chunks(raw, cells[t]):
+    if lay is not None:
+        for t, raw in lay.cells.items():
+            if t < n and _same_chunks(raw, cells[t]):
                 cells[t] = raw
-    trailing = attrs.get(TRAILING_HINT) if from_conll else None
-    if trailing is not None:
-        cells = [c if extra is None else c + extra for c, extra in zip(cells, trailing)]
+        for t, extra in lay.trailing.items():
+            if t < n:
+                cells[t] += extra
     columns.append(cells)
+    if delimiter != "\t" and not _space_delimitable(columns):
+        delimiter = "\t"
     rows = list(zip(*columns))
     sentences = _sentences(doc)
-    if not from_conll:
-        log.lose("sentence-comment", "comment lines of sentences", document=doc,
-                 count=sum(len(s.comments) for s in sentences))
-        log.lose("interleaved-line", "multi-word-token / empty-node lines", document=doc,
-                 count=sum(len(s.interleaved) for s in sentences))
     for k, s in enumerate(sentences):
         if k:
             out.append("")
         block = _format_rows(rows[s.first : s.last + 1], delimiter)
-        if from_conll:
-            out.extend(s.comments)
-            for off, raw in sorted(s.interleaved, key=lambda x: x[0], reverse=True):
+        if lay is not None:
+            out.extend(lay.comments.get(k, ()))
+            for off, raw in sorted(lay.interleaved.get(k, ()), key=lambda x: x[0], reverse=True):
                 block.insert(off, raw)
         out.extend(block)
-    if sentences and not (from_conll and meta.get("conll.blank_before_end") == "no"):
-        out.append("")
+    out.extend(lay.tail if lay is not None else ([""] if sentences else []))
     if header is not None:
-        out.append(meta.get("conll.end", "#end document") if from_conll else "#end document")
-    if from_conll and meta.get("conll.blank_after_end"):
-        out.extend([""] * int(meta["conll.blank_after_end"]))
+        out.append(lay.end if lay is not None and lay.end is not None else "#end document")
+    if lay is not None:
+        out.extend(lay.after)
+    if header is None and out and out[0].startswith("\ufeff"):
+        # a file cannot start with U+FEFF (a reader takes it for a byte order mark):
+        # the document gets a header (naming it as read, part and all)
+        out.insert(0, canonical_header(doc.name, doc.part) if doc.part is not None
+                   else f"#begin document ({doc.name})")
+        out.append("#end document")
+    return out
 
 
-def _report_same_entity_crossing(doc: model.Document, log: LossLog) -> None:
-    """Mentions of one chain that cross (overlap without nesting): corefio reads them
-    back, the reference scorer does not (it pairs a token's openers before its closers)."""
-    chains = doc.chain_indices()
-    crossing = 0
-    for chain in chains:
-        if len(chain) < 2:
-            continue
-        bounds = sorted(((doc.markables[k].first, doc.markables[k].last) for k in chain),
-                        key=lambda b: (b[0], -b[1]))
-        stack: list[int] = []
-        for a, e in bounds:
-            while stack and stack[-1] < a:
-                stack.pop()
-            if stack and stack[-1] < e:
-                crossing += 1
-            stack.append(e)
-    log.lose("same-entity-crossing", "mentions of one chain that cross each other (brackets close the "
-             "latest open mention of a label, so they read back nested or, for scorer.pl, as other spans)",
-             document=doc, count=crossing)
+def _space_delimitable(columns: list[list[str]]) -> bool:
+    """Can every value be written between spaces (none empty, none with a blank)?"""
+    return not any(not v or " " in v for column in columns for v in column)
 
 
 def _same_chunks(raw: str, rendered: str) -> bool:
@@ -1080,22 +1338,38 @@ def _format_rows(rows: list[tuple[str, ...]], delimiter: str) -> list[str]:
             for r in rows]
 
 
-def dumps(corpus: model.Corpus, *, report: Report | None = None, strict: bool = False,
-          canonical: bool = False, **_: object) -> str:
-    """Serialise as CoNLL-2012 text (see the module docstring for layout rules)."""
+def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool = False) -> Iterator[str]:
+    """CoNLL-2012 text, one piece per document (see the module docstring for layout)."""
+    pending: tuple[list[str], str, bool] | None = None
+    for doc in documents:
+        if pending is not None:
+            yield _join(pending[0], pending[1], True)
+        lines = _write_document(doc, report, canonical)
+        lay = _usable_layout(doc, canonical)
+        pending = (lines, lay.newline if lay is not None else "\n",
+                   lay.final_newline if lay is not None else True)
+    if pending is not None:
+        yield _join(*pending)
+        return
+    head = corpus.layout.get("conll") if not canonical else None
+    if isinstance(head, ConllLayout) and head.before:
+        yield _join(head.before, head.newline, head.final_newline)
+
+
+def _join(lines: list[str], newline: str, final: bool) -> str:
+    text = newline.join(lines)
+    return text + newline if final else text
+
+
+def dumps(corpus: Any, *, report: Report | None = None, canonical: bool = False) -> str:
+    """CoNLL text of a corpus (a shortcut of ``corefio.dumps(corpus, "conll")`` that
+    reports no losses: for tests)."""
     report = report if report is not None else Report()
-    out: list[str] = []
-    preamble = corpus.metadata.get("conll.preamble")
-    if preamble and not canonical:
-        out.extend(preamble.split("\n"))
-    with gc_paused():
-        for doc in corpus.documents:
-            _write_document(doc, out, report, canonical)
-        return "\n".join(out) + "\n"
+    return "".join(write(corpus.documents, corpus=corpus, report=report, canonical=canonical))
 
 
 def sniff(head: bytes) -> bool:
-    return bool(re.search(rb"(^|\n)#\s*begin\s+document", head))
+    return bool(re.search(rb"(^|\n)(\xef\xbb\xbf)?#\s*begin\s+document", head))
 
 
 register(
@@ -1106,15 +1380,23 @@ register(
                     ".gold_conll", ".auto_conll", ".v2_gold_conll", ".v2_auto_conll", ".v9_gold_conll",
                     ".v9_auto_conll", ".key", ".response"),
         capabilities=Capabilities(
-            discontinuous=False, nested=True, cross_sentence=False, singletons=True, entity_ids=True,
-            link_structure=False, link_types=False, markable_attributes=False, entity_attributes=False,
-            heads=False, token_attributes=True, whitespace=False, offsets=False, multiple_documents=True,
+            discontinuous=False, nested=True, crossing=True, same_entity_overlap=False, cross_sentence=False,
+            entity_ids=True, link_structure=False, link_types=False, multi_target_links=False,
+            markable_attributes=False, entity_attributes=False, link_attributes=False, heads=False,
+            min=False, optional=False, layers=False, sets=False, token_attributes=TOKEN_ATTRIBUTES,
+            token_ids=False, whitespace=False, offsets=False, text=False, regions=False, sentences=True,
+            sentence_attributes=False, metadata=False, schemes=False, multiple_documents=True,
         ),
         read=read,
-        dumps=dumps,
+        stream=stream,
+        write=write,
+        options=(
+            Option("canonical", bool, False, "ignore the source layout; write what the reference scorer "
+                   "reads (numeric labels, '-', '|', 12 or more TAB-separated columns)", applies_to="write"),
+        ),
         sniff=sniff,
         aliases=("conll2012", "conll-2012", "conll2011", "conll-2011"),
-        stream=iter_documents,
-        scan_keys=scan_documents,
+        scan_keys=scan_keys,
+        mention_views=mention_views,
     )
 )

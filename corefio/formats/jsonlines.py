@@ -10,30 +10,61 @@
 
 Every cluster becomes an entity (``"0"``, ``"1"``, ... in file order) with one markable
 per mention; singleton clusters stay. ``speakers`` become the ``speaker`` token
-attribute. Other keys (``paragraphs``, ``pos``, ...) are kept as JSON in the document
-metadata (``jsonlines.<key>``), with the original key order and ASCII escaping, so a
-file is written back identical. A ``doc_key`` of the form ``(NAME); part NNN`` is
-split into name and part like a CoNLL header; any other key is the document name.
+attribute. A ``doc_key`` of the form ``(NAME); part NNN`` is split into the document's
+name and part like a CoNLL header (the part must be ASCII digits, at most 18); any other
+key is the document name.
+
+Every other field (``paragraphs``, ``pos``, ``ner``, ...) is document data: it goes to
+``Document.metadata`` under its own name, a string as it is, any other value as JSON
+text (the layout remembers which). So converting to a format without document metadata
+reports their loss (``loss.metadata``), and the jsonlines writer writes every metadata
+entry back as a field (a string field, unless the layout says it held JSON). The key
+order, the doc_key style, ASCII escaping and line ends of the source are kept in the
+document's :class:`JsonlinesLayout`, so a file is written back identical.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..files import read_text
 from ..losses import LossLog
 from .._lazy import LazyModule
+from ..model.layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, register
+from ..source import Source
+from ._lines import SourceLines, check_part
 
-#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+#: the pydantic model, imported on first use
 model = LazyModule("corefio.model")
 
 CORE_KEYS = ("doc_key", "sentences", "speakers", "clusters")
 _CONLL_KEY = re.compile(r"^\((.*)\); part (\S+)$")
+
+
+@dataclass
+class JsonlinesLayout(FormatLayout):
+    """How one document's line looked (``extra``: the fields corefio does not read)."""
+
+    format: ClassVar[str] = "jsonlines"
+    depends_on: ClassVar[frozenset[str]] = frozenset({"tokens", "sentences"})
+
+    #: the object's keys in source order
+    keys: list[str] = field(default_factory=list)
+    #: "conll" for ``(NAME); part NNN`` keys, "plain" otherwise
+    doc_key_style: str = "plain"
+    #: False when the line holds non-ASCII characters unescaped
+    ensure_ascii: bool = True
+    #: metadata entries that hold a field's JSON value (not a string)
+    json_fields: list[str] = field(default_factory=list)
+    newline: str = "\n"
+    #: False when the file's last line has no line end
+    final_newline: bool = True
 
 
 def split_doc_key(key: str) -> tuple[str, str | None]:
@@ -43,7 +74,8 @@ def split_doc_key(key: str) -> tuple[str, str | None]:
     return key, None
 
 
-def _read_line(obj: object, lineno: int, file: str | None, report: Report) -> model.Document:
+def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii_only: bool,
+               newline: str) -> Any:
     def fail(message: str) -> FormatError:
         return FormatError(message, file=file, line=lineno)
 
@@ -60,27 +92,30 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report) -> mo
         raise fail("sentences must be a list of lists of strings")
     forms = [w for s in sentences for w in s]
     n = len(forms)
-    bounds: list[model.Sentence] = []
+    bounds = []
     first = 0
     for s in sentences:
         if not s:
             report.warning("jsonlines.empty-sentence", "empty sentence ignored", line=lineno, merge=True, file=file)
             continue
         bounds.append(model.Sentence._make(first=first, last=first + len(s) - 1, id=None, comments=[],
-                                     interleaved=[], attributes={}))
+                                           interleaved=[], attributes={}))
         first += len(s)
     attributes: dict[str, list[str | None]] = {}
     if "speakers" in obj:
         speakers = obj["speakers"]
         if (not isinstance(speakers, list) or len(speakers) != len(sentences)
-                or any(not isinstance(sp, list) or len(sp) != len(s) for sp, s in zip(speakers, sentences))):
-            raise fail("speakers must have the same shape as sentences")
-        attributes["speaker"] = [str(w) for sp in speakers for w in sp]
+                or any(not isinstance(sp, list) or len(sp) != len(s) for sp, s in zip(speakers, sentences))
+                or any(not isinstance(w, str) for sp in speakers for w in sp)):
+            raise fail("speakers must have the same shape as sentences, with strings")
+        values = [w for sp in speakers for w in sp]
+        if values.count("-") != len(values):  # "-" everywhere: no speaker is known
+            attributes["speaker"] = values
     clusters = obj["clusters"]
     if not isinstance(clusters, list):
         raise fail("clusters must be a list of clusters")
-    markables: list[model.Markable] = []
-    entities: list[model.Entity] = []
+    markables: list[Any] = []
+    entities: list[Any] = []
     seen: dict[tuple[int, int], str] = {}
     for c, cluster in enumerate(clusters):
         if not isinstance(cluster, list):
@@ -90,104 +125,155 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report) -> mo
         for mention in cluster:
             if (not isinstance(mention, list) or len(mention) != 2
                     or not all(isinstance(x, int) and not isinstance(x, bool) for x in mention)):
-                raise fail(f"cluster {c}: mention {mention!r} is not [start, end]")
+                raise fail(f"cluster {c}: mention {_short(mention)} is not [start, end]")
             a, b = mention
             if not 0 <= a <= b < n:
-                raise fail(f"cluster {c}: mention [{a}, {b}] is outside the {n} tokens")
+                raise fail(f"cluster {c}: mention {_short(mention)} is outside the {n} tokens")
             if (a, b) in seen:
                 report.warning("jsonlines.duplicate-mention", "duplicate mentions (same span)", line=lineno,
                                merge=True, file=file, example=f"[{a}, {b}] in clusters {seen[(a, b)]} and {eid}")
             seen[(a, b)] = eid
             markables.append(model.Markable.fast(f"markable_{len(markables) + 1}", ((a, b),), eid))
     name, part = split_doc_key(doc_key)
-    metadata = {"jsonlines.keys": json.dumps(list(obj))}
-    if part is not None:
-        metadata["jsonlines.doc_key_style"] = "conll"
+    check_part(part, file, lineno)
+    layout = JsonlinesLayout(keys=list(obj), doc_key_style="conll" if part is not None else "plain",
+                             ensure_ascii=ascii_only, newline=newline)
+    metadata: dict[str, str] = {}
     for key, value in obj.items():
-        if key not in CORE_KEYS:
-            metadata[f"jsonlines.{key}"] = json.dumps(value, ensure_ascii=False)
+        if key in CORE_KEYS:
+            continue
+        if isinstance(value, str):
+            metadata[key] = value
+        else:
+            metadata[key] = json.dumps(value, ensure_ascii=False)
+            layout.json_fields.append(key)
     try:
         return model.Document.build(
             name=name, part=part, metadata=metadata,
             tokens=model.Tokens._make(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
-            sentences=bounds, markables=markables, entities=entities, links=[],
+            sentences=bounds, markables=markables, entities=entities, links=[], layout={"jsonlines": layout},
         )
     except ModelError as exc:  # pragma: no cover - checked above
         raise fail(str(exc)) from None
 
 
-def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> model.Corpus:
-    report = report if report is not None else Report(file)
-    documents = []
-    ascii_only = True
-    for lineno, line in enumerate(text.split("\n"), 1):
+def _short(value: object) -> str:
+    """A value for a message, cut to a readable length (integers can have 5,000 digits)."""
+    try:
+        text = json.dumps(value)
+    except ValueError:
+        text = "a huge number"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _documents(lines: Iterable[str], file: str | None, report: Report) -> Iterator[Any]:
+    newline = getattr(lines, "newline", "\n")
+    last = None
+    for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise FormatError(f"not valid JSON: {exc.msg}", file=file, line=lineno, column=exc.colno) from None
-        if not line.isascii():
-            ascii_only = False
-        documents.append(_read_line(obj, lineno, file, report))
-    metadata = {} if ascii_only else {"jsonlines.ensure_ascii": "no"}
-    return model.Corpus._make(documents=documents, metadata=metadata)
+        except ValueError as exc:  # an integer beyond the interpreter's digit limit, ...
+            raise FormatError(f"not valid JSON: {str(exc).split(';')[0]}", file=file, line=lineno) from None
+        except RecursionError:
+            raise FormatError("not valid JSON: nested too deeply", file=file, line=lineno) from None
+        newline = getattr(lines, "newline", "\n")
+        if last is not None:
+            yield last
+        last = _read_line(obj, lineno, file, report, line.isascii(), newline)
+    if last is not None:
+        if not getattr(lines, "final_newline", True):
+            last.layout["jsonlines"].final_newline = False
+        yield last
 
 
-def read(path: str | Path, *, report: Report | None = None, strict: bool = False, **_: object) -> model.Corpus:
+def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     """Read a jsonlines file (one document per line)."""
-    return loads(read_text(path), report=report if report is not None else Report(str(path)),
-                 strict=strict, file=str(path))
+    return model.Corpus._make(documents=list(_documents(SourceLines(source), source.name, report)),
+                              metadata={}, schemes=[], layout={})
 
 
-def _document_object(doc: model.Document, report: Report) -> dict:
-    log = LossLog(report, "jsonlines")
-    log.discontinuous(doc, "the span from their first to their last token")
-    log.non_identity_links(doc)
-    log.identity_link_structure(doc)
-    log.markable_attributes(doc)
-    log.entity_attributes(doc)
-    log.heads(doc)
-    log.whitespace_and_offsets(doc)
-    log.token_attributes(doc, keep=frozenset({"speaker"}))
+def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:
+    """The documents one at a time, reading the file line by line."""
+    yield from _documents(SourceLines(source), source.name, report)
+
+
+def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Any:
+    """Read jsonlines text (a shortcut of ``corefio.loads(text, "jsonlines")`` for tests)."""
+    return read(Source.from_text(text, file), report=report if report is not None else Report(file), strict=strict)
+
+
+def _document_object(doc: Any, report: Report) -> tuple[dict, JsonlinesLayout | None]:
+    lay = doc.layout.get("jsonlines")
+    lay = lay if isinstance(lay, JsonlinesLayout) else None
     forms = doc.tokens.forms
     sentences = [(s.first, s.last) for s in doc.sentences] or ([(0, len(forms) - 1)] if forms else [])
     speaker = doc.tokens.attributes.get("speaker")
-    meta = doc.metadata
-    if meta.get("jsonlines.doc_key_style") == "conll" or (doc.part is not None and "jsonlines.keys" not in meta):
+    style = lay.doc_key_style if lay is not None else ("conll" if doc.part is not None else "plain")
+    if style == "conll" or doc.part is not None:
         doc_key = f"({doc.name}); part {doc.part if doc.part is not None else '000'}"
     else:
-        doc_key = doc.name if doc.part is None else f"{doc.name}_{int(doc.part) if doc.part.isdigit() else doc.part}"
+        doc_key = doc.name
     clusters = [[[doc.markables[k].first, doc.markables[k].last] for k in chain] for chain in doc.chain_indices()]
-    values = {
+    values: dict[str, Any] = {
         "doc_key": doc_key,
         "sentences": [forms[a : b + 1] for a, b in sentences],
         "speakers": [[(speaker[i] if speaker is not None and speaker[i] is not None else "-") for i in range(a, b + 1)]
                      for a, b in sentences],
         "clusters": clusters,
     }
-    keys = json.loads(meta["jsonlines.keys"]) if "jsonlines.keys" in meta else list(CORE_KEYS)
-    for key in keys:
-        if key not in values and f"jsonlines.{key}" in meta:
-            values[key] = json.loads(meta[f"jsonlines.{key}"])
-    ordered = {key: values[key] for key in keys if key in values}
+    if lay is not None and "speakers" not in lay.keys and speaker is None:
+        del values["speakers"]
+    json_fields = set(lay.json_fields) if lay is not None else set()
+    clashing = [key for key in doc.metadata if key in CORE_KEYS]
+    if clashing:
+        LossLog(report, "jsonlines").lose("metadata", "metadata entries named like a jsonlines field",
+                                          document=doc, count=len(clashing), example=clashing[0])
+    for key, value in doc.metadata.items():
+        if key in CORE_KEYS:
+            continue
+        if key in json_fields:
+            try:
+                values[key] = json.loads(value)
+                continue
+            except ValueError:
+                pass
+        values[key] = value
+    if lay is None:
+        return values, None
+    for key, value in lay.extra.items():
+        values.setdefault(key, value)
+    ordered = {key: values[key] for key in lay.keys if key in values}
     for key, value in values.items():
         ordered.setdefault(key, value)
-    other_meta = [k for k in meta if not k.startswith("jsonlines.")]
-    log.lose("metadata", "document metadata", document=doc, count=len(other_meta),
-             example=other_meta[0] if other_meta else None)
-    return ordered
+    return ordered, lay
 
 
-def dumps(corpus: model.Corpus, *, report: Report | None = None, strict: bool = False, **_: object) -> str:
-    report = report if report is not None else Report()
-    ensure_ascii = corpus.metadata.get("jsonlines.ensure_ascii") != "no"
-    return "".join(json.dumps(_document_object(doc, report), ensure_ascii=ensure_ascii) + "\n"
-                   for doc in corpus.documents)
+def write(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[str]:
+    """One JSON object per line, one piece per document."""
+    pending: str | None = None
+    final = True
+    for doc in documents:
+        if pending is not None:
+            yield pending
+        obj, lay = _document_object(doc, report)
+        newline = lay.newline if lay is not None else "\n"
+        pending = json.dumps(obj, ensure_ascii=lay.ensure_ascii if lay is not None else True) + newline
+        final = lay.final_newline if lay is not None else True
+    if pending is not None:
+        yield pending if final else pending.rstrip("\r\n")
+
+
+def dumps(corpus: Any, *, report: Report | None = None) -> str:
+    """jsonlines text of a corpus (a shortcut for tests that reports no losses)."""
+    return "".join(write(corpus.documents, corpus=corpus, report=report if report is not None else Report()))
 
 
 def sniff(head: bytes) -> bool:
-    return head.lstrip().startswith(b"{") and b'"doc_key"' in head
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and b'"doc_key"' in head
 
 
 register(
@@ -196,12 +282,16 @@ register(
         description="e2e-coref jsonlines (doc_key, sentences, speakers, clusters)",
         extensions=(".jsonlines", ".jsonl"),
         capabilities=Capabilities(
-            discontinuous=False, nested=True, cross_sentence=True, singletons=True, entity_ids=False,
-            link_structure=False, link_types=False, markable_attributes=False, entity_attributes=False,
-            heads=False, token_attributes=False, whitespace=False, offsets=False, multiple_documents=True,
+            discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
+            entity_ids=False, link_structure=False, link_types=False, multi_target_links=False,
+            markable_attributes=False, entity_attributes=False, link_attributes=False, heads=False,
+            min=False, optional=False, layers=False, sets=False, token_attributes=frozenset({"speaker"}),
+            token_ids=False, whitespace=False, offsets=False, text=False, regions=False, sentences=True,
+            sentence_attributes=False, metadata=True, schemes=False, multiple_documents=True,
         ),
         read=read,
-        dumps=dumps,
+        stream=stream,
+        write=write,
         sniff=sniff,
         aliases=("e2e", "jsonl"),
     )

@@ -188,9 +188,9 @@ class Contingency:
                     continue
                 seen.add(m)
                 n += 1
-                i = get(m)
-                if i is not None:
-                    rows.append(i)
+                found = get(m)
+                if found is not None:
+                    rows.append(found)
                     cols.append(j)
             response_sizes.append(n)
         return cls.from_pairs(rows, cols, key_sizes, response_sizes)

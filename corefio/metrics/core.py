@@ -50,25 +50,31 @@ def exclusive_core(key, response=None) -> Score:
     rows, cols, vals, ks, rs = t.arrays
     twinless_key = (ks - t.key_matched()).tolist()
     twinless_response = (rs - t.response_matched()).tolist()
-    by_key: dict[int, list[tuple[int, int]]] = {}
-    order = np.lexsort((cols, -vals))  # largest overlap first, then the earlier class
-    for i, j, n in zip(rows[order].tolist(), cols[order].tolist(), vals[order].tolist()):
-        by_key.setdefault(i, []).append((n, j))
-    sizes, r_sizes = ks.tolist(), rs.tolist()
-    taken: set[int] = set()
+    nk = len(ks)
+    # key classes, largest first (ties in class order), and their cells in that order,
+    # each class's cells by decreasing overlap, then by response class
+    by_size = np.lexsort((np.arange(nk), -ks))
+    rank = np.empty(nk, np.int64)
+    rank[by_size] = np.arange(nk)
+    order = np.lexsort((cols, -vals, rank[rows]))
+    cell_cols, cell_vals = cols[order].tolist(), vals[order].tolist()
+    bounds = np.searchsorted(rank[rows][order], np.arange(nk + 1)).tolist()
+    r_sizes = rs.tolist()
+    taken = bytearray(len(rs))
     correct = errors = 0
-    for i in sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)):
-        for n, j in by_key.get(i, ()):  # an original response class wins ties with the singletons
-            if j not in taken:
-                taken.add(j)
-                correct += n
-                errors += r_sizes[j] - n
+    for r, i in enumerate(by_size.tolist()):
+        for k in range(bounds[r], bounds[r + 1]):  # an original response class wins ties with the singletons
+            j = cell_cols[k]
+            if not taken[j]:
+                taken[j] = 1
+                correct += cell_vals[k]
+                errors += r_sizes[j] - cell_vals[k]
                 break
         else:
             if twinless_key[i]:
                 correct += 1  # a singleton class of one of its twinless mentions
     for j, extra in enumerate(twinless_response):
-        if extra and j not in taken:  # the first of its twinless mentions' singletons takes it
+        if extra and not taken[j]:  # the first of its twinless mentions' singletons takes it
             correct += 1
             errors += r_sizes[j] - 1
     e = t.n_key + t.n_response - t.matched

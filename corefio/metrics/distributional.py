@@ -4,22 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
-
 from .base import Value
-from ._table import as_table
-
-
-def _profiles(key, response) -> tuple[np.ndarray, np.ndarray, int]:
-    """Class sizes of the extended partitions, largest first, padded with zeros to
-    the same length, and |E|."""
-    t = as_table(key, response).extended()
-    k = np.sort(t.key_sizes[t.key_sizes > 0])[::-1]
-    r = np.sort(t.response_sizes[t.response_sizes > 0])[::-1]
-    n = max(len(k), len(r))
-    k = np.concatenate([k, np.zeros(n - len(k), np.int64)])
-    r = np.concatenate([r, np.zeros(n - len(r), np.int64)])
-    return k, r, t.n_key
+from .profile import as_profile
 
 
 def dmt(key, response=None) -> Value:
@@ -30,10 +16,12 @@ def dmt(key, response=None) -> Value:
     (1, ..., 1); the printed DEF.18 lost it, the worked example (8/32, DMT = 75%)
     fixes it. DMT = 1 when |E| ≤ 1.
     """
-    k, r, e = _profiles(key, response)
+    profile = as_profile(key, response)
+    e = profile.mentions
     if e <= 1:
         return Value(Fraction(1))
-    return Value(1 - Fraction(int(np.abs(k - r).sum()), 2 * (e - 1)))
+    distance = sum(length * abs(k - r) for _, length, k, r in profile.segments())
+    return Value(1 - Fraction(distance, 2 * (e - 1)))
 
 
 def d_err(key, response=None) -> Value:
@@ -50,13 +38,18 @@ def d_err(key, response=None) -> Value:
     of seed 000 Table 3 for its fully specified examples 1-3 (p, r, p); the printed
     magnitudes (34, 41, 51) come from an unpublished formula and are not reproduced.
     """
-    k, r, _ = _profiles(key, response)
-    position = np.arange(1, len(k) + 1, dtype=np.int64)
-    white = np.maximum(k - r, 0)  # where the key class is larger
-    dark = np.maximum(r - k, 0)  # where the response class is larger
-    if not white.any() or not dark.any():
+    white = dark = white_moment = dark_moment = n = 0
+    for first, length, k, r in as_profile(key, response).segments():
+        positions = length * (2 * first + length - 1) // 2  # the sum of the run's positions
+        if k > r:  # white: the key class is larger
+            white += length * (k - r)
+            white_moment += positions * (k - r)
+        elif r > k:  # dark: the response class is larger
+            dark += length * (r - k)
+            dark_moment += positions * (r - k)
+        n = first + length - 1
+    if not white or not dark:
         return Value(Fraction(0), "-")
-    mean_w = Fraction(int((position * white).sum()), int(white.sum()))
-    mean_d = Fraction(int((position * dark).sum()), int(dark.sum()))
-    n = len(k)
+    mean_w = Fraction(white_moment, white)
+    mean_d = Fraction(dark_moment, dark)
     return Value(abs(mean_d - mean_w) / (n - 1), "r" if mean_w < mean_d else "p")

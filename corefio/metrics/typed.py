@@ -210,7 +210,7 @@ def choose_dominant(chain: Sequence[tuple], attributes: Sequence[dict], forms: S
     return min(eligible, key=rank)
 
 
-def annotations(doc, type_attr: str = "coref_type", dominant_attr: str = "dominant"):
+def typed_annotations(doc, type_attr: str = "coref_type", dominant_attr: str = "dominant"):
     """{referent spans: (dominant spans, type code)} and {spans: chain number} of a
     :class:`~corefio.model.Document` or :class:`~corefio.model.MentionChains`."""
     view = doc.mention_chains()
@@ -234,8 +234,8 @@ def typed_evaluation(key, response, type_attr: str = "coref_type",
                      dominant_attr: str = "dominant") -> TypedResult:
     """Classify every annotation of one document pair (seed 004 §4.3); documents or
     :class:`~corefio.model.MentionChains`."""
-    gold, gold_chain = annotations(key, type_attr, dominant_attr)
-    resp, _ = annotations(response, type_attr, dominant_attr)
+    gold, gold_chain = typed_annotations(key, type_attr, dominant_attr)
+    resp, _ = typed_annotations(response, type_attr, dominant_attr)
     counts: Counter[tuple[str, str]] = Counter()
     for referent, (g_dom, g_type) in gold.items():
         found = resp.get(referent)

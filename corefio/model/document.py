@@ -400,7 +400,8 @@ class Document(_Model):
         entity_set = set(entity_ids)
         if len(entity_set) != len(entity_ids):
             out.append("duplicate entity ids: " + ", ".join(_duplicates(entity_ids)[:5]))
-        refs = [m.ref for m in self.markables]
+        # Markable.ref inlined: this runs once per markable of every document read
+        refs = [m.id if m.layer is None else f"{m.layer}:{m.id}" for m in self.markables]
         markable_refs = set(refs)
         for m in self.markables:
             spans = m.spans

@@ -1,0 +1,141 @@
+"""Helpers shared by the line-based formats (CoNLL, CorefUD CoNLL-U, jsonlines).
+
+* Line ends: a file uses LF, CRLF or CR-only line ends throughout. :func:`split_newlines`
+  turns the text into LF text and says which style it had, so that the owning writer can
+  give it back; a file that mixes styles is refused at the first line that differs
+  (reading it would leave stray ``\\r`` characters inside values).
+* Part numbers: a CoNLL part is compared as a number when scoring, so it must be written
+  with ASCII digits (``"²"`` passes ``str.isdigit`` but is no number) and be of a sane
+  length; :func:`check_part` refuses the rest with a located error.
+* :class:`SourceLines` gives the lines of a file one at a time, with the same checks.
+* Decoding a piece of a file read in pieces: the first piece goes through
+  :func:`corefio.files.decode_utf8` (byte order marks, UTF-16/32 detection), later
+  pieces are plain UTF-8 with the line of a bad byte counted from the file start.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..errors import FormatError
+from ..files import decode_utf8
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..source import Source
+
+#: longest part number accepted (a part is a small counter in every corpus known)
+MAX_PART_DIGITS = 18
+
+
+def split_newlines(text: str, file: str | None) -> tuple[str, str]:
+    """``(text with LF line ends, the line end the source used)``."""
+    if "\r" not in text:
+        return text, "\n"
+    crlf = text.count("\r\n")
+    if crlf and crlf == text.count("\n") == text.count("\r"):
+        return text.replace("\r\n", "\n"), "\r\n"
+    if not crlf and "\n" not in text:
+        return text.replace("\r", "\n"), "\r"
+    # mixed: the first line whose end differs from the first line's
+    ends = re.finditer(r"\r\n|\r|\n", text)
+    first = next(ends).group()
+    line = 2
+    for m in ends:
+        if m.group() != first:
+            break
+        line += 1
+    raise FormatError("line ends mix CRLF, LF and/or CR; use one kind throughout (e.g. `dos2unix`)",
+                      file=file, line=line)
+
+
+def check_part(part: str | None, file: str | None, line: int | None) -> None:
+    """Refuse part numbers that scoring cannot compare (see the module docstring)."""
+    if part is None or part.isascii():
+        if part is not None and part.isdigit() and len(part) > MAX_PART_DIGITS:
+            raise FormatError(f"part number of {len(part)} digits (at most {MAX_PART_DIGITS} are accepted)",
+                              file=file, line=line)
+        return
+    if any(c.isdigit() for c in part):
+        raise FormatError(f"part number {part!r} uses digits other than ASCII 0-9", file=file, line=line)
+
+
+def numeric_part(part: str) -> str:
+    """A numeric part without leading zeros (``"000"`` → ``"0"``), without ``int()``."""
+    return part.lstrip("0") or "0"
+
+
+def decode_piece(data: bytes, file: str | None, first_line: int, first: bool) -> str:
+    """Decode one piece of a file; ``first``: the piece starts the file."""
+    if first:
+        return decode_utf8(data, file)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + first_line
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise FormatError(f"not valid UTF-8: byte 0x{data[exc.start:exc.start + 1].hex()} cannot be decoded; "
+                          "re-encode the file as UTF-8", file=file, line=line, column=column) from None
+
+
+def check_encoding_head(data: bytes, file: str | None) -> int:
+    """Apply the decoding rules of :func:`decode_utf8` to the start of ``data`` (byte
+    order marks, UTF-16/32, a doubled mark) and return where the text starts (3 after a
+    UTF-8 byte order mark, else 0)."""
+    head = data[:4096]
+    cut = head.rfind(b"\n")
+    head = head[: cut + 1] if cut >= 0 and len(data) > len(head) else head
+    try:
+        decode_utf8(head, file)
+    except FormatError as exc:
+        if exc.line in (None, 1) or len(data) <= 4096:
+            raise
+        # a bad byte further on: reported when that part is read, with its line
+    return 3 if data.startswith(b"\xef\xbb\xbf") else 0
+
+
+class SourceLines:
+    """The lines of a source, decoded one at a time (memory of one line), with the line
+    end style checked: ``newline`` and ``final_newline`` are known once iterated."""
+
+    def __init__(self, source: "Source") -> None:
+        self.source = source
+        self.newline = "\n"
+        self.final_newline = True
+
+    def __iter__(self) -> Iterator[str]:
+        name = self.source.name
+        with self.source.open() as f:
+            head = f.read(1 << 16)
+            start = check_encoding_head(head, name)
+            first_end = re.search(rb"\r\n|\r|\n", head)
+            if first_end is not None and first_end.group() == b"\r":
+                # CR-only line ends cannot be read line by line: the text is read whole
+                text, self.newline = split_newlines(decode_piece(head + f.read(), name, 1, True), name)
+                self.final_newline = text.endswith("\n") or not text
+                lines = text.split("\n")
+                if lines[-1] == "":
+                    lines.pop()
+                yield from lines
+                return
+            crlf = first_end is not None and first_end.group() == b"\r\n"
+            self.newline = "\r\n" if crlf else "\n"
+            f.seek(start)
+            for lineno, raw in enumerate(f, 1):
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    decode_piece(raw, name, lineno, False)  # raises with the line and column
+                    raise  # pragma: no cover
+                if line.endswith("\n"):
+                    line = line[:-1]
+                    if line.endswith("\r") != crlf:
+                        raise FormatError("line ends mix CRLF, LF and/or CR; use one kind throughout "
+                                          "(e.g. `dos2unix`)", file=name, line=lineno)
+                    if crlf:
+                        line = line[:-1]
+                else:
+                    self.final_newline = False
+                yield line

@@ -1,0 +1,416 @@
+"""Scoring documents one pair at a time and forming corpus scores.
+
+Steps for a key and a response (corpora, documents or files of any readable format):
+
+1. **Match documents** (:mod:`.documents`).
+2. **One path to the metrics** (:mod:`.views`): each document becomes a mention view,
+   key and response views go through :func:`~.views.synchronise`, then become
+   partitions and one contingency table.
+3. **Singletons** are kept by default (as the reference scorer); ``keep_singletons=False``
+   removes one-mention chains from both sides first (as coval's option does).
+4. **Corpus scores** are formed as the registry says (:mod:`.registry`): the sums of
+   document counts (the reference scorer's micro-average), κ from the summed DEF.7
+   counts, H, DMT and D-err on the corpus as one document (from its summed profile),
+   the CoNLL average from the corpus scores. ``macro=True`` adds the mean of document
+   values.
+
+Only what the corpus scores need is kept while documents stream past: the running
+sums, a profile (counts), and, for metrics whose union counts are sums
+(``additive``), the tables of the documents not yet summed, summed in batches (one
+computation per batch is much faster than one per document; the batch bounds the
+memory). Per-document results are kept only when asked for.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .. import metrics as M
+from ..chains import MentionView
+from ..diagnostics import Diagnostic, Report
+from ..metrics.agreement import KappaCounts
+from ..metrics.base import BlancScore, Contingency, Score, Value
+from ..metrics.profile import Profile
+from ..metrics.typed import DEFAULT_COEFFICIENTS, TypedResult, typed_evaluation
+from ..source import Source
+from . import documents as D
+from . import views as V
+from .registry import DEFAULT_METRICS, REGISTRY, resolve_metrics
+from .render import DocumentScores, Scores, typed_json
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..registry import FormatSpec
+
+#: cells of pending tables that trigger a batch computation of the additive metrics
+BATCH_CELLS = 50_000
+_KAPPAS = {"kappa": False, "kappa_d0": True}  # name: d >= 0
+
+
+@dataclass(frozen=True)
+class Options:
+    names: list[str]
+    keep_singletons: bool = True
+    per_document: bool = False
+    k: tuple[Fraction, ...] = DEFAULT_COEFFICIENTS
+    scheme_classes: int | None = None
+    type_attribute: str = "coref_type"
+    dominant_attribute: str = "dominant"
+
+    @property
+    def pos(self) -> bool:
+        """Views need POS tags (the typed evaluation's dominant-mention rule reads them)."""
+        return "typed" in self.names
+
+
+@dataclass
+class Share:
+    """What scoring some of the document pairs gave (in this or another process)."""
+
+    sums: dict[str, Any] = field(default_factory=dict)
+    kappa: dict[str, KappaCounts] = field(default_factory=dict)
+    profile: Profile | None = None
+    typed: TypedResult | None = None
+    documents: list[tuple[int, DocumentScores]] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def _add(sums: dict[str, Any], name: str, value: Any) -> None:
+    sums[name] = value if name not in sums else sums[name] + value
+
+
+class Accumulator:
+    """Scores document pairs one at a time and keeps what the corpus scores need."""
+
+    def __init__(self, options: Options, report: Report) -> None:
+        self.options = options
+        self.report = report
+        names = options.names
+        metrics = [REGISTRY[n] for n in names]
+        #: per-document sums; the additive ones go through batches unless every
+        #: document's results are computed anyway
+        self.summed = [m for m in metrics if m.corpus == "sum"]
+        self.batched = [] if options.per_document else [m for m in self.summed if m.has("additive")]
+        self.each = [m for m in self.summed if m not in self.batched]
+        self.kappas = [n for n in names if n in _KAPPAS]
+        self.profiled = [m for m in metrics if m.corpus == "profile"]
+        self.share = Share(profile=Profile.zero() if self.profiled else None,
+                           typed=TypedResult() if "typed" in names else None)
+        self.pending: list[Contingency] = []
+        self.pending_cells = 0
+
+    def add(self, index: int, key: MentionView, response: MentionView | None) -> None:
+        options, share = self.options, self.share
+        table, kv, rv = V.table(key, response, self.report, options.keep_singletons)
+        results: dict[str, Any] = {}
+        for m in self.each:
+            assert m.function is not None
+            results[m.name] = m.function(table)
+            _add(share.sums, m.name, results[m.name])
+        if self.batched or self.profiled:
+            self.pending.append(table)
+            self.pending_cells += len(table.counts) + len(table.key_sizes) + len(table.response_sizes)
+            if self.pending_cells >= BATCH_CELLS:
+                self.flush()
+        if self.kappas:
+            muc = results["muc"] if "muc" in results else M.muc(table)
+            mentions = table.n_key + table.n_response - table.matched
+            for name in self.kappas:
+                counts = KappaCounts.of(muc, mentions, _KAPPAS[name])
+                _add(share.kappa, name, counts)
+                if options.per_document:
+                    results[name] = Value(counts.value)
+        typed = None
+        if share.typed is not None:
+            typed = typed_evaluation(kv, rv, options.type_attribute, options.dominant_attribute)
+            share.typed = share.typed + typed
+        if options.per_document:
+            for m in self.profiled:
+                results[m.name] = m.function(table) if m.function is not None else None
+            if "conll" in options.names:
+                results["conll"] = _conll(results)
+            if typed is not None:
+                results["typed"] = {"typed": typed_json(typed, options.k, options.scheme_classes)}
+            for name in self.kappas:
+                _check_kappa(results[name], self.report, kv.label)
+            share.documents.append((index, DocumentScores(kv.label, {n: results[n] for n in options.names})))
+
+    def flush(self) -> None:
+        """Sum the additive metrics and the profile over the pending tables."""
+        if not self.pending:
+            return
+        union = self.pending[0] if len(self.pending) == 1 else Contingency.union(self.pending)
+        self.pending, self.pending_cells = [], 0
+        for m in self.batched:
+            assert m.function is not None
+            _add(self.share.sums, m.name, m.function(union))
+        if self.share.profile is not None:
+            self.share.profile = self.share.profile + Profile.of(union)
+
+    def result(self) -> Share:
+        self.flush()
+        self.share.diagnostics = self.report.diagnostics
+        return self.share
+
+
+def _conll(results: dict[str, Any]) -> dict[str, Fraction]:
+    return {"f1": sum((results[m].f1 for m in ("muc", "bcub", "ceafe")), Fraction(0)) / 3}
+
+
+def _check_kappa(value: Value, report: Report, where: str) -> None:
+    """κ as printed in DEF.7 may leave [−1, 1] (seed 003 observed it): say so."""
+    if not -1 <= value.value <= 1:
+        report.warning("score.kappa-out-of-range",
+                       "kappa outside [-1, 1]: the MUC links outnumber |E| - 1, so d < 0 in seed 000 DEF.7 "
+                       "(kappa_d0 keeps d >= 0)", merge=True, example=f"{where}: {float(value.value):.6g}")
+
+
+def finish(shares: list[Share], report: Report, options: Options, macro: bool, allow_missing: bool) -> Scores:
+    """Corpus scores from the shares, in registry order."""
+    names = options.names
+    sums: dict[str, Any] = {}
+    kappa: dict[str, KappaCounts] = {}
+    profile: Profile | None = None
+    typed: TypedResult | None = None
+    for share in shares:
+        for name, value in share.sums.items():
+            _add(sums, name, value)
+        for name, counts in share.kappa.items():
+            _add(kappa, name, counts)
+        if share.profile is not None:
+            profile = share.profile if profile is None else profile + share.profile
+        if share.typed is not None:
+            typed = share.typed if typed is None else typed + share.typed
+    empty = Contingency([], [])
+    corpus: dict[str, Any] = {}
+    for name in names:
+        metric = REGISTRY[name]
+        if metric.corpus == "sum":
+            assert metric.function is not None
+            corpus[name] = sums[name] if name in sums else metric.function(empty)
+        elif metric.corpus == "counts":
+            corpus[name] = Value(kappa.get(name, KappaCounts.zero()).value)
+            _check_kappa(corpus[name], report, "corpus")
+        elif metric.corpus == "profile":
+            assert metric.function is not None
+            corpus[name] = metric.function(profile if profile is not None else Profile.zero())
+        elif metric.corpus == "typed":
+            corpus[name] = {"typed": typed_json(typed if typed is not None else TypedResult(), options.k,
+                                                options.scheme_classes)}
+    if "conll" in names:
+        corpus["conll"] = _conll(corpus)
+    documents = sorted((d for s in shares for d in s.documents), key=lambda d: d[0])
+    docs = [ds for _, ds in documents]
+    return Scores(names, corpus, docs, report, _macro(docs, names) if macro else None,
+                  {"keep_singletons": options.keep_singletons, "allow_missing": allow_missing,
+                   "per_document": options.per_document})
+
+
+def _macro(docs: list[DocumentScores], names: list[str]) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for name in names:
+        values = []
+        for d in docs:
+            r = d.results.get(name)
+            if isinstance(r, (Score, BlancScore)):
+                values.append((float(r.recall), float(r.precision), float(r.f1)))
+        if values:
+            n = len(values)
+            out[name] = {"recall": sum(v[0] for v in values) / n, "precision": sum(v[1] for v in values) / n,
+                         "f1": sum(v[2] for v in values) / n}
+    return out
+
+
+# -- the two ways in ----------------------------------------------------------------------------
+def _is_path(x: Any) -> bool:
+    return isinstance(x, (str, Path, Source))
+
+
+def _side(x: Any, fmt: str | None, report: Report, pos: bool) -> D.Side:
+    from ..model import Corpus, Document
+
+    if isinstance(x, Corpus):
+        return D.in_memory(x, pos)
+    if isinstance(x, Document):
+        return D.in_memory(Corpus(documents=[x]), pos)
+    if _is_path(x):
+        return D.read_views(x, fmt, report, pos)
+    raise TypeError(f"cannot score {type(x).__name__}: give a Corpus, a Document or a path")
+
+
+def score_views(key: D.Side, response: D.Side, options: Options, report: Report, macro: bool = False,
+                allow_missing: bool = False) -> Scores:
+    """Score two sides document pair by document pair, in this process."""
+    pairs = D.match_keys(key.keys, response.keys, report, allow_missing)
+    acc = Accumulator(options, report)
+    for index, (i, j) in enumerate(pairs):
+        acc.add(index, key.view(i), response.view(j) if j is not None else None)
+    return finish([acc.result()], report, options, macro, allow_missing)
+
+
+def score(
+    key: Any,
+    response: Any,
+    metrics: Iterable[str] = DEFAULT_METRICS,
+    *,
+    keep_singletons: bool = True,
+    per_document: bool = False,
+    macro: bool = False,
+    allow_missing: bool = False,
+    report: Report | None = None,
+    key_format: str | None = None,
+    response_format: str | None = None,
+    coefficients: Sequence[Fraction | float] = DEFAULT_COEFFICIENTS,
+    scheme_classes: int | None = None,
+    type_attribute: str = "coref_type",
+    dominant_attribute: str = "dominant",
+    workers: int | None = None,
+) -> Scores:
+    """Score ``response`` against ``key`` with the named metrics (see :data:`METRICS`).
+
+    ``key`` and ``response`` are corpora, documents or files (paths or
+    :class:`~corefio.source.Source`) of any readable format. Corpus scores are always
+    computed; ``per_document=True`` (or ``macro=True``) adds every document's own.
+    Files whose format gives mention views straight from its parser are read only as
+    far as scoring needs, and on large inputs the documents are shared between this
+    process and a forked one (``workers``; default: 2 when the machine has two cores
+    and the files hold more than 4 MB; ``COREFIO_WORKERS`` overrides it). The counts
+    are the same either way.
+    """
+    report = report if report is not None else Report()
+    options = Options(resolve_metrics(metrics), keep_singletons, per_document or macro,
+                      tuple(c if isinstance(c, Fraction) else Fraction(c) for c in coefficients),
+                      scheme_classes, type_attribute, dominant_attribute)
+    if _is_path(key) and _is_path(response):
+        from ..registry import resolve_format
+
+        key_source, response_source = Source.of(key), Source.of(response)
+        key_spec = _spec(key_source, key_format, resolve_format)
+        response_spec = _spec(response_source, response_format, resolve_format)
+        if D.has_fast_path(key_spec) and D.has_fast_path(response_spec):
+            shares = score_fast(key_source, response_source, key_spec, response_spec, report, allow_missing,
+                                options, workers)
+            return finish(shares, report, options, macro, allow_missing)
+        key_format, response_format = key_spec.name, response_spec.name
+    key_side = _side(key, key_format, report, options.pos)
+    response_side = _side(response, response_format, report, options.pos)
+    return score_views(key_side, response_side, options, report, macro, allow_missing)
+
+
+def _spec(source: Source, name: str | None, resolve: Callable[..., "FormatSpec"]) -> "FormatSpec":
+    if source.path is None:
+        from ..registry import get_format, sniff_format
+
+        return get_format(name) if name else sniff_format(source.read_bytes()[:4096], source.name)
+    return resolve(source.path, name)
+
+
+# -- the fast path: views from the parser, in one or two processes ------------------------------
+@dataclass(frozen=True)
+class _Job:
+    key: Source
+    response: Source
+    key_spec: "FormatSpec"
+    response_spec: "FormatSpec"
+    key_docs: list
+    response_docs: list
+    options: Options
+
+
+def score_fast(key: Source, response: Source, key_spec: "FormatSpec", response_spec: "FormatSpec",
+               report: Report, allow_missing: bool, options: Options, workers: int | None = None) -> list[Share]:
+    """Match documents from what ``scan_keys`` finds, then score contiguous runs of
+    pairs, one run per process; each process reads only the bytes of its documents."""
+    assert key_spec.scan_keys is not None and response_spec.scan_keys is not None
+    key_docs = key_spec.scan_keys(key)
+    response_docs = response_spec.scan_keys(response)
+    pairs = D.match_keys([tuple(d[:2]) for d in key_docs], [tuple(d[:2]) for d in response_docs],
+                         report, allow_missing)
+    n = worker_count(workers, key, response) if pairs else 1
+    size = -(-len(pairs) // n) if pairs else 0
+    indexed = list(enumerate(pairs))
+    runs = [indexed[w * size:(w + 1) * size] for w in range(n)] if pairs else [[]]
+    job = _Job(key, response, key_spec, response_spec, key_docs, response_docs, options)
+    children = [_start(functools.partial(_score_run, job, run)) for run in runs[1:]]
+    results = [_score_run(job, runs[0])]
+    results += [_collect(child) for child in children]
+    for share in results:
+        report.absorb(share.diagnostics)
+    return results
+
+
+def worker_count(workers: int | None, *sources: Source) -> int:
+    if workers is None:
+        env = os.environ.get("COREFIO_WORKERS")
+        if env:
+            workers = int(env)
+        else:
+            big = sum(s.size() for s in sources) > 4_000_000
+            workers = 2 if big and (os.cpu_count() or 1) >= 2 else 1
+    if workers > 1 and "fork" not in multiprocessing.get_all_start_methods():
+        workers = 1
+    return max(1, workers)
+
+
+def _score_run(job: _Job, run: list[tuple[int, tuple[int, int | None]]]) -> Share:
+    """Score a run of pairs ``(index, (key number, response number))``. Response
+    views are read in file order and kept only until their key document comes (one at
+    a time when both files list the documents in the same order)."""
+    report = Report()
+    options = job.options
+    wanted_k = [i for _, (i, _) in run]
+    wanted_r = sorted({j for _, (_, j) in run if j is not None})
+    partner = {i: (index, j) for index, (i, j) in run}
+    responses = D.fast_views(job.response_spec, job.response, job.response_docs, wanted_r, report, options.pos)
+    waiting: dict[int, MentionView] = {}
+    acc = Accumulator(options, report)
+    for i, kv in D.fast_views(job.key_spec, job.key, job.key_docs, sorted(wanted_k), report, options.pos):
+        index, j = partner[i]
+        rv = None
+        if j is not None:
+            while j not in waiting:
+                number, view = next(responses)  # fast_views raises if a document is missing
+                waiting[number] = view
+            rv = waiting.pop(j)
+        acc.add(index, kv, rv)
+    return acc.result()
+
+
+def _run_in_child(conn: Any, run: Callable[[], Share]) -> None:
+    try:
+        outcome: tuple[str, Any] = ("ok", run())
+    except BaseException as exc:  # sent to the parent, which raises it
+        outcome = ("error", exc)
+    conn.send(outcome)
+    conn.close()
+
+
+def _start(run: Callable[[], Share]) -> tuple[Any, Any]:
+    """Run ``run`` in a forked process (nothing is pickled on the way in)."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_run_in_child, args=(sender, run), daemon=True)
+    process.start()
+    sender.close()
+    return process, receiver
+
+
+def _collect(child: tuple[Any, Any]) -> Share:
+    process, receiver = child
+    try:
+        kind, value = receiver.recv()
+    except EOFError:
+        process.join()
+        raise RuntimeError(f"the scoring worker ended without a result (exit code {process.exitcode})") from None
+    finally:
+        receiver.close()
+    process.join()
+    if kind == "error":
+        raise value
+    return value

@@ -1,0 +1,229 @@
+"""Score results and their outputs: JSON, CSV and the reference scorer's text layout."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..diagnostics import Report
+from ..metrics.base import BlancScore, Score, Value
+from ..metrics.typed import TypedResult, macro_average, micro_average
+
+
+@dataclass
+class DocumentScores:
+    """One document's results, by metric name."""
+
+    name: str
+    results: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Scores:
+    """Corpus and per-document results, and the diagnostics of the run."""
+
+    metrics: list[str]
+    corpus: dict[str, Any]
+    documents: list[DocumentScores]
+    report: Report
+    macro: dict[str, dict[str, float]] | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, metric: str) -> Any:
+        return self.corpus[metric]
+
+    # -- JSON -------------------------------------------------------------------------------
+    def to_dict(self, per_document: bool = True) -> dict:
+        """The documented JSON shape; ``documents`` is empty unless per-document scores
+        were computed (``per_document=True`` when scoring)."""
+        out: dict[str, Any] = {"corpus": {m: to_jsonable(self.corpus[m]) for m in self.metrics}}
+        out["documents"] = {d.name: {m: to_jsonable(d.results[m]) for m in self.metrics if m in d.results}
+                            for d in self.documents} if per_document else {}
+        if self.macro is not None:
+            out["macro"] = self.macro
+        out["diagnostics"] = [d.to_dict() for d in self.report]
+        return out
+
+    def to_json(self, per_document: bool = True) -> str:
+        return json.dumps(self.to_dict(per_document), indent=2, ensure_ascii=False)
+
+    # -- CSV --------------------------------------------------------------------------------
+    def to_csv(self, per_document: bool = True) -> str:
+        """One row per metric (and BLANC half, typed level): the corpus (``#corpus``),
+        every document with ``per_document``, and the means of document values
+        (``#macro``, recall, precision and F1 only) when they were computed."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["document", "metric", "recall_num", "recall_den", "recall", "precision_num",
+                    "precision_den", "precision", "f1", "value"])
+        rows = [("#corpus", self.corpus)]
+        if per_document:
+            rows += [(d.name, d.results) for d in self.documents]
+        for name, results in rows:
+            for m in self.metrics:
+                if m not in results:
+                    continue
+                for label, item in _flat(m, to_jsonable(results[m])):
+                    w.writerow([name, label, *item])
+        for m, v in (self.macro or {}).items():
+            w.writerow(["#macro", m, "", "", v["recall"], "", "", v["precision"], v["f1"], ""])
+        return buf.getvalue()
+
+    # -- text -------------------------------------------------------------------------------
+    def to_text(self, per_document: bool = False) -> str:
+        lines: list[str] = []
+        for m in self.metrics:
+            if m == "mentions":
+                continue
+            lines.append(f"METRIC {m}:")
+            if per_document:
+                for d in self.documents:
+                    if m in d.results:
+                        lines.append(f"{d.name}:")
+                        lines.extend(_text_block(m, d.results[m]))
+            lines.append("")
+            lines.append("====== TOTALS =======")
+            if "mentions" in self.corpus:
+                lines.append("Identification of Mentions: " + _rpf(self.corpus["mentions"]))
+                lines.append("-" * 74)
+            lines.extend(_text_block(m, self.corpus[m]))
+            lines.append("")
+        if self.metrics == ["mentions"]:
+            lines.append("Identification of Mentions: " + _rpf(self.corpus["mentions"]))
+        if self.macro:
+            lines.append("Macro averages over documents (R / P / F1, %):")
+            for m, v in self.macro.items():
+                lines.append(f"  {m:<12} {100 * v['recall']:6.2f}  {100 * v['precision']:6.2f}  {100 * v['f1']:6.2f}")
+        return "\n".join(lines).rstrip() + "\n"
+
+
+
+def _num(x) -> int | float:
+    if isinstance(x, Fraction):
+        return x.numerator if x.denominator == 1 else float(x)
+    return x
+
+
+def to_jsonable(result: Any) -> dict:
+    """The documented JSON shape of one metric's result."""
+    if isinstance(result, Score):
+        return {"recall": {"num": _num(result.recall_num), "den": _num(result.recall_den), "value": float(result.recall)},
+                "precision": {"num": _num(result.precision_num), "den": _num(result.precision_den),
+                              "value": float(result.precision)},
+                "f1": float(result.f1)}
+    if isinstance(result, BlancScore):
+        return {"recall": {"num": None, "den": None, "value": float(result.recall)},
+                "precision": {"num": None, "den": None, "value": float(result.precision)},
+                "f1": float(result.f1),
+                "coreference_links": to_jsonable(result.coref),
+                "non_coreference_links": to_jsonable(result.noncoref)}
+    if isinstance(result, Value):
+        out: dict[str, Any] = {"value": float(result.value)}
+        if result.direction is not None:
+            out["direction"] = result.direction
+        return out
+    if isinstance(result, dict) and "typed" in result:
+        return result["typed"]
+    if isinstance(result, tuple) and len(result) == 2 and all(isinstance(v, Value) for v in result):
+        r, p = (float(v.value) for v in result)
+        f = 2 * r * p / (r + p) if r + p else 0.0
+        return {"recall": {"num": None, "den": None, "value": r}, "precision": {"num": None, "den": None, "value": p},
+                "f1": f}
+    if isinstance(result, dict) and "f1" in result:
+        return {"f1": float(result["f1"])}
+    raise TypeError(f"cannot serialise {result!r}")
+
+
+def _flat(metric: str, data: dict) -> list[tuple[str, list]]:
+    if "recall" in data:
+        r, p = data["recall"], data["precision"]
+        rows = [(metric, [r["num"], r["den"], r["value"], p["num"], p["den"], p["value"], data["f1"], ""])]
+        for half in ("coreference_links", "non_coreference_links"):
+            if half in data:
+                rows += _flat(f"{metric}.{half}", data[half])
+        return rows
+    if "value" in data:
+        return [(metric, ["", "", "", "", "", "", "", data["value"]])]
+    if "f1" in data and len(data) == 1:
+        return [(metric, ["", "", "", "", "", "", data["f1"], ""])]
+    rows = []
+    for level in ("micro", "macro", "scheme"):
+        if level in data:
+            d = data[level]
+            rows.append((f"{metric}.{level}", ["", "", d["recall"], "", "", d["precision"], d["f1"], ""]))
+    return rows
+
+
+def _pct(x: float) -> str:
+    """Percentages truncated to two decimals, as scorer.pl prints them."""
+    return f"{int(x * 10000) / 100:g}%"
+
+
+def _count(x) -> str:
+    x = _num(x)
+    return f"{x:.15g}" if isinstance(x, float) else str(x)
+
+
+def _rpf(s: Score) -> str:
+    return (f"Recall: ({_count(s.recall_num)} / {_count(s.recall_den)}) {_pct(float(s.recall))}\t"
+            f"Precision: ({_count(s.precision_num)} / {_count(s.precision_den)}) {_pct(float(s.precision))}\t"
+            f"F1: {_pct(float(s.f1))}")
+
+
+def _text_block(metric: str, result: Any) -> list[str]:
+    dash = "-" * 74
+    if isinstance(result, Score):
+        return ["Coreference: " + _rpf(result), dash]
+    if isinstance(result, BlancScore):
+        return ["Coreference links: " + _rpf(result.coref), dash,
+                "Non-coreference links: " + _rpf(result.noncoref), dash,
+                f"BLANC: Recall: ({_count(float(result.recall))} / 1) {_pct(float(result.recall))}\t"
+                f"Precision: ({_count(float(result.precision))} / 1) {_pct(float(result.precision))}\t"
+                f"F1: {_pct(float(result.f1))}", dash]
+    data = to_jsonable(result)
+    if "recall" in data:
+        return [f"Coreference: Recall: {_pct(data['recall']['value'])}\tPrecision: {_pct(data['precision']['value'])}"
+                f"\tF1: {_pct(data['f1'])}", dash]
+    if "value" in data:
+        direction = f" ({data['direction']})" if "direction" in data else ""
+        return [f"{metric}: {data['value']:.6g}{direction}", dash]
+    if "micro" in data:
+        out = []
+        for level in ("micro", "macro", "scheme"):
+            d = data[level]
+            out.append(f"{level}: Recall: {_pct(d['recall'])}\tPrecision: {_pct(d['precision'])}\tF1: {_pct(d['f1'])}")
+        for cls, d in sorted(data["classes"].items()):
+            counts = " ".join(f"{k}={v}" for k, v in d["counts"].items())
+            out.append(f"  class {cls}: {counts}  R {_pct(d['recall'])} P {_pct(d['precision'])} F1 {_pct(d['f1'])}")
+        return out + [dash]
+    return [f"F1: {_pct(data['f1'])}", dash]
+
+
+
+def typed_json(result: TypedResult, k: Sequence[Fraction], scheme_classes: int | None) -> dict:
+    classes = result.by_class
+    n_scheme = scheme_classes if scheme_classes is not None else len(classes)
+
+    def block(counts):
+        return {"counts": counts.as_dict(), "recall": float(counts.recall(k)),
+                "precision": float(counts.precision(k)), "f1": float(counts.f1(k))}
+
+    micro = micro_average(classes.values(), k)
+    macro = macro_average(classes.values(), k)
+    scheme = macro_average(classes.values(), k, n_classes=n_scheme)
+
+    def prf(t):
+        p, r, f = t
+        return {"recall": float(r), "precision": float(p), "f1": float(f)}
+
+    return {"micro": prf(micro), "macro": prf(macro), "scheme": prf(scheme),
+            "classes": {c: block(v) for c, v in sorted(classes.items())},
+            "types": {c: block(v) for c, v in sorted(result.by_type.items())},
+            "coefficients": [float(x) for x in k], "scheme_classes": n_scheme}
+
+
