@@ -48,8 +48,8 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'corefio' has no attribute {name!r}")
 
 
-def score(key, response, **options):
+def score(key, response, *args, **options):
     """Score ``response`` against ``key`` (corpora, documents or paths); see :mod:`corefio.scoring`."""
     from .scoring import score as _score
 
-    return _score(key, response, **options)
+    return _score(key, response, *args, **options)

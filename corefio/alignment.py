@@ -23,6 +23,7 @@ The rule:
 from __future__ import annotations
 
 from collections.abc import Sequence
+import unicodedata
 from difflib import SequenceMatcher
 
 from .errors import CorefioError
@@ -39,8 +40,10 @@ def _squash(text: str) -> str:
     return "".join(text.split())
 
 
-def map_tokens(source: Sequence[str], target: Sequence[str], label: str = "document") -> TokenMap:
-    """For each token of ``source``, the tokens of ``target`` with the same characters."""
+def map_tokens(source: Sequence[str], target: Sequence[str], label: str = "document",
+               names: tuple[str, str] = ("response", "key")) -> TokenMap:
+    """For each token of ``source``, the tokens of ``target`` with the same characters
+    (``names``: what messages call the source and the target)."""
     if list(source) == list(target):
         return [(i, i) for i in range(len(source))]
     out: TokenMap = [None] * len(source)
@@ -55,7 +58,7 @@ def map_tokens(source: Sequence[str], target: Sequence[str], label: str = "docum
             continue
         if _surfaces_of_parts(source, a1, a2, out, target, b1, b2):
             continue
-        raise AlignmentError(_divergence(source, target, a1, b1, label))
+        raise AlignmentError(_divergence(source, target, a1, b1, label, names))
     return out
 
 
@@ -91,20 +94,26 @@ def _surfaces_of_parts(source: Sequence[str], a1: int, a2: int, out: TokenMap, t
 
 
 def _looks_like_contraction(surface: str, parts: Sequence[str]) -> bool:
-    """``des`` + (``de``, ``les``), ``du`` + (``de``, ``le``), ``zum`` + (``zu``, ``dem``):
-    the surface starts like the first part and ends like the last."""
+    """``des`` = ``de les``, ``du`` = ``de le``, ``au`` = ``à le``, ``zum`` = ``zu dem``:
+    a short word that starts like the first of the words after it (accents aside) and
+    is shorter than those words together."""
     if len(parts) < 2 or not surface:
         return False
-    first, last = parts[0], parts[-1]
-    return (surface[:1].lower() == first[:1].lower() and surface[-1:].lower() == last[-1:].lower()
-            and len(surface) < sum(len(p) for p in parts))
+    return _base(surface[:1]) == _base(parts[0][:1]) and len(surface) < sum(len(p) for p in parts)
 
 
-def _divergence(source: Sequence[str], target: Sequence[str], i: int, j: int, label: str) -> str:
-    left = " ".join(source[max(0, i - 3): i + 4])
-    right = " ".join(target[max(0, j - 3): j + 4])
-    return (f"{label}: the key and the response do not have the same text; they diverge at key token "
-            f"{i + 1} / response token {j + 1}: key «{left}» vs response «{right}»")
+def _base(char: str) -> str:
+    """A letter without its accents, lower case."""
+    return unicodedata.normalize("NFD", char)[:1].lower()
+
+
+def _divergence(source: Sequence[str], target: Sequence[str], i: int, j: int, label: str,
+                names: tuple[str, str]) -> str:
+    (sname, tname) = names
+    here = " ".join(source[max(0, i - 3): i + 4])
+    there = " ".join(target[max(0, j - 3): j + 4])
+    return (f"{label}: the {tname} and the {sname} do not have the same text; they diverge at {tname} token "
+            f"{j + 1} / {sname} token {i + 1}: {tname} «{there}» vs {sname} «{here}»")
 
 
 def map_span(span: tuple[int, int], mapping: TokenMap) -> tuple[tuple[int, int] | None, bool]:

@@ -429,14 +429,18 @@ class ScoreFormat(str, Enum):
     csv = "csv"
 
 
+def _metric_help() -> str:
+    from .scoring.registry import metric_help
+
+    return metric_help()
+
+
 @app.command("score")
 @edge
 def score_command(
     key: Path = typer.Argument(..., help="the key (gold) file, any readable format"),
     response: Path = typer.Argument(..., help="the response (system) file, any readable format"),
-    metric: List[str] = typer.Option(["default"], "--metric", "-m",
-                                     help="metric name(s), repeatable or comma-separated; 'all' or 'default' "
-                                          "(mentions, muc, bcub, ceafm, ceafe, blanc, lea, conll)"),
+    metric: List[str] = typer.Option(["default"], "--metric", "-m", help=_metric_help()),
     per_document: bool = typer.Option(False, "--per-document", help="also show every document's scores"),
     keep_singletons: bool = typer.Option(True, "--keep-singletons/--drop-singletons",
                                          help="keep one-mention chains (default, as the reference scorer)"),
@@ -455,6 +459,15 @@ def score_command(
                                                  help="typed evaluation: number of classes of the scheme (n)"),
     type_attribute: str = typer.Option("coref_type", "--type-attribute", help="typed: markable attribute with the type code"),
     dominant_attribute: str = typer.Option("dominant", "--dominant-attribute", help="typed: markable attribute flagging dominant mentions"),
+    match: str = typer.Option("exact", "--match",
+                              help="mention matching: exact, head (same head token), min (MUC MIN rule), "
+                                   "partial (corefud-scorer's partial-corefud)"),
+    sync: Optional[str] = typer.Option(None, "--sync",
+                                       help="score synchronisation strategies side by side: all, or some of "
+                                            "key,response,intersection,union (seed 003 §2.3)"),
+    pair_by: PairBy = typer.Option(PairBy.name, "--pair-by", help="pair documents by name or by order"),
+    pairs: Optional[Path] = typer.Option(None, "--pairs",
+                                         help="a file of 'KEY-NAME<TAB>RESPONSE-NAME' lines pairing documents"),
 ) -> None:
     """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
     from fractions import Fraction
@@ -476,7 +489,7 @@ def score_command(
         allow_missing=allow_missing,
         report=report, key_format=key_format or from_format, response_format=response_format or from_format,
         coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
-        dominant_attribute=dominant_attribute,
+        dominant_attribute=dominant_attribute, match=match, sync=sync, pair_by=pair_by.value, pairs_file=pairs,
     )
     _print_report(report, min_severity="warning")
     if strict:
@@ -494,7 +507,17 @@ def score_command(
 
 
 def main() -> None:
-    """Console entry point (``corefio``, ``python -m corefio``)."""
+    """Console entry point (``corefio``, ``python -m corefio``).
+
+    The command line owns its process, so it tunes the garbage collector for it: readers
+    build 10⁵–10⁶ small objects that all live on, and with the default threshold (a
+    collection every 700 allocations) the cyclic collector walks them again and again,
+    a third of the reading time. A larger first threshold keeps cycles collected while
+    costing little. The library never changes this (it is process-wide).
+    """
+    import gc
+
+    gc.set_threshold(100_000, 50, 100)
     try:
         app()
     finally:

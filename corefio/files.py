@@ -29,7 +29,6 @@ multi-file output, each one like this):
 from __future__ import annotations
 
 import errno
-import gc
 import os
 import re
 import stat
@@ -417,21 +416,3 @@ def _sync_directory(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building many objects.
-
-    Readers create hundreds of thousands of lists and objects that all stay alive; the
-    collector would scan them again and again (it tripled the reading time of the
-    benchmark corpus). Reference counting still frees memory; the collector resumes
-    afterwards if it was running.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()

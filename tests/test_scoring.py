@@ -195,9 +195,19 @@ def test_any_readable_format_gives_the_same_scores(small_corpus, tmp_path):
         assert score(k, r, ["default"]).to_dict()["corpus"] == expected, extension
 
 
-def test_token_mismatch_is_reported():
+def test_a_response_with_another_text_is_refused_where_it_diverges():
+    from corefio.alignment import AlignmentError
+
     key = Corpus(documents=[doc("a", [[(0, 0), (1, 1)]], n=12)])
     response = Corpus(documents=[doc("a", [[(0, 0), (1, 1)]], n=11)])
+    with pytest.raises(AlignmentError, match="diverge"):
+        score(key, response, ["muc"])
+
+
+def test_same_number_of_tokens_with_other_words_is_a_warning_as_in_scorer_pl():
+    key = Corpus(documents=[doc("a", [[(0, 0), (1, 1)]], n=4)])
+    other = key.documents[0].tokens.model_copy(update={"forms": ["x", "y", "z", "w"]})
+    response = Corpus(documents=[key.documents[0].model_copy(update={"tokens": other})])
     report = Report()
     score(key, response, ["muc"], report=report)
     assert "score.token-mismatch" in report.codes()

@@ -95,7 +95,6 @@ not written: the DOC is made from the tokens and the loss is reported.
 from __future__ import annotations
 
 import bisect
-import gc
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -342,13 +341,7 @@ class _Reader:
             yield doc
 
     def document(self, raw: str, prefix: str, base: int, k: int) -> model.Document:
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return self._document(raw, prefix, base, k)
-        finally:
-            if enabled:
-                gc.enable()
+        return self._document(raw, prefix, base, k)
 
     def _documents(self) -> Iterator[model.Document]:
         text = self.text_of()

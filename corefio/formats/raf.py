@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import gc
 import json
 import re
 import sys
@@ -1428,15 +1427,7 @@ class RafStream:
         r = self.reader
         tag = el.tag
         if tag == "struct" and el.get("type") == "document":
-            # a document is 10⁴–10⁶ new acyclic objects: the cyclic collector, run every
-            # 700 allocations, would spend 40% of the time walking them
-            enabled = gc.isenabled()
-            gc.disable()
-            try:
-                return r.document(el)
-            finally:
-                if enabled:
-                    gc.enable()
+            return r.document(el)
         if tag == "feat":
             h = self.header
             r.top_feat(el, h.metadata, h.schemes, h.layout)
@@ -1509,15 +1500,7 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     """The whole corpus. Raises :class:`FormatError` naming the first error's line after
     every error of the file has been added to ``report``."""
     s = RafStream(Source.of(source), report, strict)
-    # the corpus is built of acyclic objects only: without the cyclic collector, which
-    # would walk every document already read again and again, reading is 2-3x faster
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        documents = list(s)
-    finally:
-        if enabled:
-            gc.enable()
+    documents = list(s)
     h = s.header
     return model.Corpus._make(documents=documents, metadata=h.metadata, schemes=h.schemes, layout=h.layout)
 

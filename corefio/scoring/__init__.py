@@ -12,11 +12,11 @@ compared with the registered metrics.
 from .documents import match_documents, match_keys
 from .engine import score, score_views
 from .registry import DEFAULT_METRICS, METRICS, REGISTRY, Metric, get_metric, markdown_table, metric_help, resolve_metrics
-from .render import DocumentScores, Scores, to_jsonable, typed_json
+from .render import DocumentScores, Scores, SyncScores, to_jsonable, typed_json
 from .views import drop_singletons, partition, synchronise
 
 __all__ = [
-    "DEFAULT_METRICS", "METRICS", "REGISTRY", "DocumentScores", "Metric", "Scores", "drop_singletons",
+    "DEFAULT_METRICS", "METRICS", "REGISTRY", "DocumentScores", "SyncScores", "Metric", "Scores", "drop_singletons",
     "get_metric", "markdown_table", "match_documents", "metric_help", "match_keys", "partition", "resolve_metrics", "score",
     "score_views", "synchronise", "to_jsonable", "typed_json",
 ]

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from .. import metrics as M
 from ..chains import MentionView
 from ..diagnostics import Diagnostic, Report
+from ..errors import UsageError
 from ..metrics.agreement import KappaCounts
 from ..metrics.base import BlancScore, Contingency, Score, Value
 from ..metrics.profile import Profile
@@ -43,7 +44,7 @@ from ..source import Source
 from . import documents as D
 from . import views as V
 from .registry import DEFAULT_METRICS, REGISTRY, resolve_metrics
-from .render import DocumentScores, Scores, typed_json
+from .render import DocumentScores, Scores, SyncScores, typed_json
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..registry import FormatSpec
@@ -62,6 +63,10 @@ class Options:
     scheme_classes: int | None = None
     type_attribute: str = "coref_type"
     dominant_attribute: str = "dominant"
+    #: mention matching mode (:mod:`corefio.matching`)
+    match: str = "exact"
+    #: synchronisation strategies to score side by side (empty: plain scoring)
+    strategies: tuple[str, ...] = ()
 
     @property
     def pos(self) -> bool:
@@ -79,6 +84,8 @@ class Share:
     typed: TypedResult | None = None
     documents: list[tuple[int, DocumentScores]] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: with synchronisation: each strategy's share (this share holds mention identification)
+    sync: dict[str, "Share"] | None = None
 
 
 def _add(sums: dict[str, Any], name: str, value: Any) -> None:
@@ -106,8 +113,13 @@ class Accumulator:
         self.pending_cells = 0
 
     def add(self, index: int, key: MentionView, response: MentionView | None) -> None:
+        kv, rv = V.prepare(key, response, self.report, self.options.match)
+        self.add_prepared(index, kv, rv)
+
+    def add_prepared(self, index: int, kv: MentionView, rv: MentionView) -> None:
+        """Score two views already aligned and matched (:func:`~.views.prepare`)."""
         options, share = self.options, self.share
-        table, kv, rv = V.table(key, response, self.report, options.keep_singletons)
+        table = V.table(kv, rv, self.report, options.keep_singletons)
         results: dict[str, Any] = {}
         for m in self.each:
             assert m.function is not None
@@ -159,6 +171,41 @@ class Accumulator:
         return self.share
 
 
+class SyncAccumulator:
+    """Seed 003's score sets: each synchronisation strategy scored on the same aligned
+    and matched views, side by side, and mention identification once, before any
+    strategy changes the mention sets."""
+
+    def __init__(self, options: Options, report: Report) -> None:
+        from dataclasses import replace
+
+        self.report = report
+        self.options = options
+        self.mentions = Accumulator(replace(options, names=["mentions"], strategies=()), report)
+        # each strategy's own findings (repeated mentions...) would repeat the plain
+        # ones once per strategy: they go to a report of their own
+        self.by_strategy = {s: Accumulator(replace(options, strategies=()), Report()) for s in options.strategies}
+
+    def add(self, index: int, key: MentionView, response: MentionView | None) -> None:
+        kv, rv = V.prepare(key, response, self.report, self.options.match)
+        self.mentions.add_prepared(index, kv, rv)
+        for strategy, acc in self.by_strategy.items():
+            acc.add_prepared(index, *V.apply_strategy(kv, rv, strategy))
+
+    def result(self) -> Share:
+        share = self.mentions.result()
+        share.sync = {}
+        for strategy, acc in self.by_strategy.items():
+            sub = acc.result()
+            sub.diagnostics = []
+            share.sync[strategy] = sub
+        return share
+
+
+def accumulator(options: Options, report: Report) -> "Accumulator | SyncAccumulator":
+    return SyncAccumulator(options, report) if options.strategies else Accumulator(options, report)
+
+
 def _conll(results: dict[str, Any]) -> dict[str, Fraction]:
     return {"f1": sum((results[m].f1 for m in ("muc", "bcub", "ceafe")), Fraction(0)) / 3}
 
@@ -171,8 +218,22 @@ def _check_kappa(value: Value, report: Report, where: str) -> None:
                        "(kappa_d0 keeps d >= 0)", merge=True, example=f"{where}: {float(value.value):.6g}")
 
 
-def finish(shares: list[Share], report: Report, options: Options, macro: bool, allow_missing: bool) -> Scores:
-    """Corpus scores from the shares, in registry order."""
+def finish(shares: list[Share], report: Report, options: Options, macro: bool,
+           allow_missing: bool) -> "Scores | SyncScores":
+    """Corpus scores from the shares, in registry order (one set per strategy when
+    synchronising)."""
+    if options.strategies:
+        from dataclasses import replace
+
+        plain = replace(options, strategies=())
+        sets = {s: _finish(plain, [share.sync[s] for share in shares if share.sync is not None], report, macro,
+                           allow_missing) for s in options.strategies}
+        mentions = _finish(replace(plain, names=["mentions"]), shares, report, False, allow_missing)
+        return SyncScores(sets, mentions, report, {"match": options.match})
+    return _finish(options, shares, report, macro, allow_missing)
+
+
+def _finish(options: Options, shares: list[Share], report: Report, macro: bool, allow_missing: bool) -> Scores:
     names = options.names
     sums: dict[str, Any] = {}
     kappa: dict[str, KappaCounts] = {}
@@ -209,7 +270,7 @@ def finish(shares: list[Share], report: Report, options: Options, macro: bool, a
     docs = [ds for _, ds in documents]
     return Scores(names, corpus, docs, report, _macro(docs, names) if macro else None,
                   {"keep_singletons": options.keep_singletons, "allow_missing": allow_missing,
-                   "per_document": options.per_document})
+                   "per_document": options.per_document, "match": options.match})
 
 
 def _macro(docs: list[DocumentScores], names: list[str]) -> dict[str, dict[str, float]]:
@@ -245,10 +306,13 @@ def _side(x: Any, fmt: str | None, report: Report, pos: bool) -> D.Side:
 
 
 def score_views(key: D.Side, response: D.Side, options: Options, report: Report, macro: bool = False,
-                allow_missing: bool = False) -> Scores:
+                allow_missing: bool = False, pair_by: str = "name",
+                pairs_file: str | Path | None = None) -> "Scores | SyncScores":
     """Score two sides document pair by document pair, in this process."""
-    pairs = D.match_keys(key.keys, response.keys, report, allow_missing)
-    acc = Accumulator(options, report)
+    from ..sync import pair_keys
+
+    pairs = pair_keys(key.keys, response.keys, pair_by, pairs_file, report, allow_missing)
+    acc = accumulator(options, report)
     for index, (i, j) in enumerate(pairs):
         acc.add(index, key.view(i), response.view(j) if j is not None else None)
     return finish([acc.result()], report, options, macro, allow_missing)
@@ -271,7 +335,11 @@ def score(
     type_attribute: str = "coref_type",
     dominant_attribute: str = "dominant",
     workers: int | None = None,
-) -> Scores:
+    match: str = "exact",
+    sync: str | Sequence[str] | None = None,
+    pair_by: str = "name",
+    pairs_file: str | Path | None = None,
+) -> "Scores | SyncScores":
     """Score ``response`` against ``key`` with the named metrics (see :data:`METRICS`).
 
     ``key`` and ``response`` are corpora, documents or files (paths or
@@ -282,12 +350,33 @@ def score(
     process and a forked one (``workers``; default: 2 when the machine has two cores
     and the files hold more than 4 MB; ``COREFIO_WORKERS`` overrides it). The counts
     are the same either way.
+
+    ``match`` chooses how response mentions are matched to key mentions (``exact``,
+    ``head``, ``min``, ``partial``: :mod:`corefio.matching`). ``sync`` scores the
+    synchronisation strategies of seed 003 side by side (``"all"`` or some of ``key``,
+    ``response``, ``intersection``, ``union``) and returns :class:`SyncScores`.
+    Documents are paired by name (``pair_by="order"``, or a ``pairs_file`` of
+    ``KEY<TAB>RESPONSE`` names, otherwise).
     """
+    from ..matching import MATCH_MODES
+    from ..sync import STRATEGIES
+
     report = report if report is not None else Report()
+    if match not in MATCH_MODES:
+        raise UsageError(f"unknown matching mode {match!r} (known: {', '.join(MATCH_MODES)})")
+    strategies: tuple[str, ...] = ()
+    if sync is not None:
+        wanted = [sync] if isinstance(sync, str) else list(sync)
+        wanted = [w.strip() for item in wanted for w in item.split(",") if w.strip()]
+        strategies = STRATEGIES if "all" in wanted else tuple(s for s in STRATEGIES if s in wanted)
+        unknown = [w for w in wanted if w != "all" and w not in STRATEGIES]
+        if unknown or not strategies:
+            raise UsageError(f"unknown synchronisation strategy {', '.join(unknown) or sync!r} "
+                             f"(known: all, {', '.join(STRATEGIES)})")
     options = Options(resolve_metrics(metrics), keep_singletons, per_document or macro,
                       tuple(c if isinstance(c, Fraction) else Fraction(c) for c in coefficients),
-                      scheme_classes, type_attribute, dominant_attribute)
-    if _is_path(key) and _is_path(response):
+                      scheme_classes, type_attribute, dominant_attribute, match, strategies)
+    if _is_path(key) and _is_path(response) and pair_by == "name" and pairs_file is None:
         from ..registry import resolve_format
 
         key_source, response_source = Source.of(key), Source.of(response)
@@ -300,7 +389,7 @@ def score(
         key_format, response_format = key_spec.name, response_spec.name
     key_side = _side(key, key_format, report, options.pos)
     response_side = _side(response, response_format, report, options.pos)
-    return score_views(key_side, response_side, options, report, macro, allow_missing)
+    return score_views(key_side, response_side, options, report, macro, allow_missing, pair_by, pairs_file)
 
 
 def _spec(source: Source, name: str | None, resolve: Callable[..., "FormatSpec"]) -> "FormatSpec":
@@ -369,7 +458,7 @@ def _score_run(job: _Job, run: list[tuple[int, tuple[int, int | None]]]) -> Shar
     partner = {i: (index, j) for index, (i, j) in run}
     responses = D.fast_views(job.response_spec, job.response, job.response_docs, wanted_r, report, options.pos)
     waiting: dict[int, MentionView] = {}
-    acc = Accumulator(options, report)
+    acc = accumulator(options, report)
     for i, kv in D.fast_views(job.key_spec, job.key, job.key_docs, sorted(wanted_k), report, options.pos):
         index, j = partner[i]
         rv = None

@@ -191,10 +191,12 @@ def get_metric(name: str) -> Metric:
         raise UsageError(f"unknown metric {name!r}; known: all, default, {', '.join(_REGISTRY)}") from None
 
 
-def resolve_metrics(names: Iterable[str]) -> list[str]:
+def resolve_metrics(names: str | Iterable[str]) -> list[str]:
     """Expand ``all`` and ``default``, check names, add what is always reported
     (mention identification) or needed (``conll`` needs muc, bcub, ceafe); keep the
-    order of the registry."""
+    order of the registry. One string may name several metrics (``"muc,bcub"``)."""
+    if isinstance(names, str):
+        names = [names]
     wanted: set[str] = set()
     for name in names:
         for part in name.split(","):

@@ -102,6 +102,100 @@ class Scores:
         return "\n".join(lines).rstrip() + "\n"
 
 
+@dataclass
+class SyncScores:
+    """Seed 003's score sets: one :class:`Scores` per synchronisation strategy, side by
+    side, and mention identification once (computed before any strategy changes the
+    mention sets).
+
+    JSON shape::
+
+        {"sync": {"key": {metric: result, ...}, "response": {...}, "intersection": {...},
+                  "union": {...}},
+         "mentions": {"recall": ..., "precision": ..., "f1": ...},
+         "documents": {"key": {document: {metric: result}}, ...},   (with per_document)
+         "options": {"match": "exact"},
+         "diagnostics": [...]}
+    """
+
+    sets: dict[str, Scores]
+    mentions: Scores
+    report: Report
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, strategy: str) -> Scores:
+        return self.sets[strategy]
+
+    @property
+    def metrics(self) -> list[str]:
+        return next(iter(self.sets.values())).metrics
+
+    def to_dict(self, per_document: bool = True) -> dict:
+        out: dict[str, Any] = {
+            "sync": {s: {m: to_jsonable(sc.corpus[m]) for m in sc.metrics if m != "mentions"}
+                     for s, sc in self.sets.items()},
+            "mentions": to_jsonable(self.mentions.corpus["mentions"]),
+        }
+        out["documents"] = {s: sc.to_dict(True)["documents"] for s, sc in self.sets.items()} if per_document else {}
+        out["options"] = self.options
+        out["diagnostics"] = [d.to_dict() for d in self.report]
+        return out
+
+    def to_json(self, per_document: bool = True) -> str:
+        return json.dumps(self.to_dict(per_document), indent=2, ensure_ascii=False)
+
+    def to_csv(self, per_document: bool = True) -> str:
+        """The rows of :meth:`Scores.to_csv` with the strategy in front."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        header_written = False
+        for strategy, scores in [("-", self.mentions), *self.sets.items()]:
+            rows = list(csv.reader(io.StringIO(scores.to_csv(per_document))))
+            if not header_written:
+                w.writerow(["strategy", *rows[0]])
+                header_written = True
+            for row in rows[1:]:
+                if strategy != "-" and row[1] == "mentions":
+                    continue
+                w.writerow([strategy, *row])
+        return buf.getvalue()
+
+    def to_text(self, per_document: bool = False) -> str:
+        """Every metric's recall / precision / F1 (%), one column per strategy."""
+        strategies = list(self.sets)
+        width = 24
+        lines = ["Identification of Mentions: " + _rpf(self.mentions.corpus["mentions"]), ""]
+        lines.append(f"{'metric':<12}" + "".join(f"{s:>{width}}" for s in strategies))
+        lines.append(f"{'':<12}" + "".join(f"{'R / P / F1':>{width}}" for _ in strategies))
+        for m in self.metrics:
+            if m == "mentions":
+                continue
+            cells = []
+            for s in strategies:
+                data = to_jsonable(self.sets[s].corpus[m])
+                cells.append(_cell(data))
+            lines.append(f"{m:<12}" + "".join(f"{c:>{width}}" for c in cells))
+        if per_document:
+            for s in strategies:
+                lines.append("")
+                lines.append(f"== {s} ==")
+                lines.append(self.sets[s].to_text(True).rstrip())
+        return "\n".join(lines).rstrip() + "\n"
+
+
+def _cell(data: dict) -> str:
+    if "recall" in data and isinstance(data["recall"], dict):
+        return (f"{100 * data['recall']['value']:.2f} / {100 * data['precision']['value']:.2f} / "
+                f"{100 * data['f1']:.2f}")
+    if "value" in data:
+        return f"{data['value']:.4g}"
+    if "f1" in data and len(data) == 1:
+        return f"F1 {100 * data['f1']:.2f}"
+    if "micro" in data:
+        d = data["micro"]
+        return f"{100 * d['recall']:.2f} / {100 * d['precision']:.2f} / {100 * d['f1']:.2f}"
+    return "-"
+
 
 def _num(x) -> int | float:
     if isinstance(x, Fraction):

@@ -3,8 +3,9 @@
 Every input reaches the metrics the same way: a document's
 :class:`~corefio.chains.MentionView` (from :meth:`corefio.model.Document.mention_view`
 or from a format's ``mention_views`` fast path, which builds the same views), then
-:func:`synchronise` (the place where matching of key and response mentions will go;
-today it changes nothing), then the partitions (:func:`partition`) and their table.
+:func:`synchronise` (different tokenisations aligned, mentions matched), then, when
+asked, a synchronisation strategy of seed 003 (:func:`apply_strategy`), then the
+partitions (:func:`partition`) and their table.
 
 Partitions: the chains of a view as lists of mention spans. As scorer.pl v8.01 does, a
 span that occurs again in a later chain (chains in the order their first mention
@@ -17,21 +18,92 @@ way (scorer.pl would count them twice).
 
 from __future__ import annotations
 
-from ..chains import MentionView
+from ..alignment import map_span, map_tokens
+from ..chains import Mention, MentionView
 from ..diagnostics import Report
+from ..matching import align
 from ..metrics.base import Contingency
 
 Partition = list[list[tuple]]
 
 
-def synchronise(key: MentionView, response: MentionView) -> tuple[MentionView, MentionView]:
-    """Align the mentions of key and response before they are compared.
+def synchronise(key: MentionView, response: MentionView, match: str = "exact",
+                report: Report | None = None) -> tuple[MentionView, MentionView]:
+    """Key and response views made comparable, mention by mention:
 
-    Mentions are compared by their token spans, unchanged: this is the hook where
-    matching (MIN spans, heads, optional mentions) and the synchronisation strategies
-    of seed 003 (intersection, union, key or response mention set) will be applied.
+    1. a response tokenised differently from the key (another number of tokens) is
+       carried over to the key's tokens (:mod:`corefio.alignment`; texts that differ are
+       an error naming where). With as many tokens on both sides, tokens are compared
+       by position, as the reference scorer does, and different words are a warning
+       (``score.token-mismatch``): its own test cases have responses whose words differ;
+    2. response mentions are matched to key mentions (:mod:`corefio.matching`: exact,
+       head, MIN or partial) and take the spans of the key mention they stand for;
+       unmatched optional key mentions leave the key.
     """
-    return key, response
+    if len(key.forms) != len(response.forms):
+        response = carry_over(response, key, report)
+    elif key.forms != response.forms and report is not None:
+        differ = sum(1 for a, b in zip(key.forms, response.forms) if a != b)
+        report.warning("score.token-mismatch", "tokens that differ between key and response (compared by "
+                       "position)", merge=True, count=differ, example=f"{key.label!r}: {differ}")
+    return align(key, response, match, report)
+
+
+def carry_over(response: MentionView, key: MentionView, report: Report | None) -> MentionView:
+    """``response`` with its spans on the key's tokens (see :mod:`corefio.alignment`)."""
+    mapping = map_tokens(response.forms, key.forms, key.label)
+    widened = 0
+    lost = 0
+    chains: list[list[Mention]] = []
+    for chain in response.mentions:
+        moved: list[Mention] = []
+        for m in chain:
+            spans: list[tuple[int, int]] = []
+            for span in m.spans:
+                new, wide = map_span(span, mapping)
+                widened += wide
+                if new is not None:
+                    if spans and new[0] <= spans[-1][1] + 1:
+                        spans[-1] = (spans[-1][0], max(new[1], spans[-1][1]))
+                    else:
+                        spans.append(new)
+            if not spans:
+                lost += 1
+                continue
+            head = tuple(h for h in (map_span(s, mapping)[0] for s in m.head or ()) if h is not None) or None
+            moved.append(m._replace(spans=tuple(spans), head=head))
+        if moved:
+            chains.append(moved)
+    if report is not None:
+        report.info("score.retokenised", "response tokens carried over to the key's tokenisation",
+                    document=key.label, merge=True)
+        if widened:
+            report.warning("score.boundary-inside-token", "response mention boundaries inside a key token "
+                           "(mention widened to whole tokens)", document=key.label, count=widened, merge=True)
+        if lost:
+            report.warning("score.unmapped-mention", "response mentions with no token in the key's text "
+                           "(left out)", document=key.label, count=lost, merge=True)
+    return MentionView(response.label, key.forms, chains, key.pos)
+
+
+def restrict(view: MentionView, chosen: set[tuple], have: set[tuple]) -> MentionView:
+    """``view`` with exactly the mentions ``chosen`` (by spans): others removed, missing
+    ones added as singletons (seed 003 §2.3; see :mod:`corefio.sync`)."""
+    chains = [[m for m in chain if m.spans in chosen] for chain in view.mentions]
+    chains = [c for c in chains if c]
+    chains += [[Mention(spans)] for spans in sorted(chosen - have)]
+    return MentionView(view.label, view.forms, chains, view.pos)
+
+
+def apply_strategy(key: MentionView, response: MentionView,
+                   strategy: str | None) -> tuple[MentionView, MentionView]:
+    """Both views restricted to the key's, the response's, the common or all mentions."""
+    if strategy is None:
+        return key, response
+    kt = {m.spans for chain in key.mentions for m in chain}
+    rt = {m.spans for chain in response.mentions for m in chain}
+    chosen = {"key": kt, "response": rt, "intersection": kt & rt, "union": kt | rt}[strategy]
+    return restrict(key, chosen, kt), restrict(response, chosen, rt)
 
 
 def partition(view: MentionView, report: Report | None, side: str) -> Partition:
@@ -71,36 +143,24 @@ def drop_singletons(chains: Partition) -> Partition:
     return [c for c in chains if len(c) > 1]
 
 
-def check_tokens(key: MentionView, response: MentionView, report: Report) -> None:
-    """Warn when key and response do not have the same tokens (spans are compared by
-    token position, so different tokens make the comparison meaningless)."""
-    kf, rf = key.forms, response.forms
-    if len(kf) != len(rf):
-        report.warning("score.token-mismatch", "documents whose key and response have different numbers of "
-                       "tokens (spans are compared by token position)", merge=True,
-                       example=f"{key.label!r}: {len(kf)} vs {len(rf)}")
-    elif kf != rf:
-        differ = sum(1 for a, b in zip(kf, rf) if a != b)
-        report.warning("score.token-mismatch", "tokens that differ between key and response", merge=True,
-                       count=differ, example=f"{key.label!r}: {differ}")
-
-
 def empty_view(like: MentionView) -> MentionView:
     """A response without mentions for ``like`` (a key document the response lacks)."""
     return MentionView(like.label, like.forms, [], None)
 
 
-def table(key: MentionView, response: MentionView | None, report: Report,
-          keep_singletons: bool = True) -> tuple[Contingency, MentionView, MentionView]:
-    """The contingency table of a key view and its response view (None: a missing
-    response, scored as empty), and the two views after :func:`synchronise`."""
+def prepare(key: MentionView, response: MentionView | None, report: Report,
+            match: str = "exact") -> tuple[MentionView, MentionView]:
+    """The two views after :func:`synchronise` (None: a missing response, empty)."""
     if response is None:
-        response = empty_view(key)
-    else:
-        check_tokens(key, response, report)
-    key, response = synchronise(key, response)
+        return key, empty_view(key)
+    return synchronise(key, response, match, report)
+
+
+def table(key: MentionView, response: MentionView, report: Report,
+          keep_singletons: bool = True) -> Contingency:
+    """The contingency table of two prepared views (:func:`prepare`)."""
     kp = partition(key, report, "key")
     rp = partition(response, report, "response")
     if not keep_singletons:
         kp, rp = drop_singletons(kp), drop_singletons(rp)
-    return Contingency.from_partitions(kp, rp), key, response
+    return Contingency.from_partitions(kp, rp)

@@ -9,7 +9,6 @@ from typing import Any
 from ...chains import COREFERENCE, markable_ref
 from ...diagnostics import Report
 from ...errors import FormatError, ModelError, UnsafeInputError
-from ...files import gc_paused
 from ...model import Corpus, Document, Link, Markable, Sentence, Tokens
 from ...model.scheme import Scheme, SchemeAttribute
 from ...source import Source
@@ -38,8 +37,7 @@ def read(source: Source, *, report: Report, strict: bool = False, identity_attri
         mmax_files = [path]
     else:
         raise FormatError("no such file", file=path)
-    with gc_paused():
-        return _Project(directory, report, strict, identity_attribute).read(mmax_files)
+    return _Project(directory, report, strict, identity_attribute).read(mmax_files)
 
 
 class _Project:
