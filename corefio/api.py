@@ -61,7 +61,7 @@ def read(
         assert spec.read is not None
         corpus = spec.read(source, report=report, strict=strict, **options)
     except CorefioError as exc:
-        raise exc.located(source.name)
+        raise exc.located(source.name) from None
     if strict:
         report.check_strict()
     return corpus
@@ -101,7 +101,7 @@ def iter_read(
             assert spec.read is not None
             yield from spec.read(source, report=report, strict=strict, **options).documents
     except CorefioError as exc:
-        raise exc.located(source.name)
+        raise exc.located(source.name) from None
     if strict:
         report.check_strict()
 
@@ -236,22 +236,24 @@ def write(
     inputs = list(inputs)
     try:
         if spec.write is None:
-            whole = corpus if isinstance(corpus, Corpus) else Corpus(
-                documents=[corpus] if isinstance(corpus, Document) else list(corpus),
-                **({} if header is None else {"metadata": header.metadata, "schemes": header.schemes,
-                                              "layout": header.layout}))
+            documents = [corpus] if isinstance(corpus, Document) else list(corpus) \
+                if not isinstance(corpus, Corpus) else corpus.documents
+            whole = corpus if isinstance(corpus, Corpus) else (
+                Corpus(documents=documents) if header is None
+                else header.model_copy(update={"documents": documents}))
             files.atomic_write_tree(path, dump_files(whole, spec.name, strict=strict, report=report, **options),
                               inputs=inputs)
             return report
         if isinstance(corpus, Document):
             corpus = Corpus(documents=[corpus])
+        stream: Iterable[Document]
         if isinstance(corpus, Corpus):
-            head, documents = _header(corpus), corpus.documents
+            head, stream = _header(corpus), corpus.documents
         else:
-            head, documents = (header if header is not None else Corpus()), corpus
-        files.atomic_write(path, _pieces(head, documents, spec, report, strict, options), inputs=inputs)
+            head, stream = (header if header is not None else Corpus()), corpus
+        files.atomic_write(path, _pieces(head, stream, spec, report, strict, options), inputs=inputs)
     except CorefioError as exc:
-        raise exc.located(path)
+        raise exc.located(path) from None
     return report
 
 
@@ -279,7 +281,7 @@ def convert(
             first = next(stream, None)
             # corpus-level data (RAF metadata, schemes) is known once the first document is
             header = getattr(stream, "header", None)
-            documents = itertools.chain([] if first is None else [first], stream)
+            documents: Iterable[Document] = itertools.chain([] if first is None else [first], stream)
             if strict:  # a reading warning refuses the conversion before the output exists
                 documents = _strictly(documents, report)
             write(documents, target, to_format, strict=strict, report=write_report, inputs=[source],
@@ -288,7 +290,7 @@ def convert(
             corpus = read(src, spec.name, strict=strict, report=report, **read_options)
             write(corpus, target, to_format, strict=strict, report=write_report, inputs=[source], **options)
     except CorefioError as exc:
-        raise exc.located(src.name)
+        raise exc.located(src.name) from None
     finally:
         report.extend(write_report)
     return report

@@ -361,7 +361,7 @@ def sync_command(
     extension = next((e for e in spec.extensions if e.endswith(".xml")), spec.extensions[0] if spec.extensions
                      else f".{spec.name}")
     written = []
-    for side, corpus, path in (("key", key_sync, key), ("response", response_sync, response)):
+    for side, corpus in (("key", key_sync), ("response", response_sync)):
         target = outdir / f"{side}{extension}"
         api.write(corpus, target, spec.name, report=report, inputs=[key, response])
         written.append(str(target))

@@ -115,15 +115,16 @@ def match_mentions(key: list[Mention], response: list[Mention], mode: str, repor
     by_tokens: dict[tuple, list[int]] = {}
     for j, t in enumerate(rt):
         by_tokens.setdefault((t, rh[j]) if mode == "head" else (t,), []).append(j)
-    key_left, used = [], set()
+    key_left: list[int] = []
+    used: set[int] = set()
     for i, t in enumerate(kt):
         candidates = by_tokens.get((t, kh[i]) if mode == "head" else (t,))
-        j = next((j for j in candidates if j not in used), None) if candidates else None
-        if j is None:
+        found = next((j for j in candidates if j not in used), None) if candidates else None
+        if found is None:
             key_left.append(i)
         else:
-            used.add(j)
-            result.pairs.append((i, j))
+            used.add(found)
+            result.pairs.append((i, found))
     result.exact = len(result.pairs)
     if mode == "exact" or not key_left:
         return _finish(result, report, label)

@@ -200,8 +200,6 @@ def synchronise(key: "Document", response: "Document", strategy: str = "key",
 def synchronise_corpora(key: "Corpus", response: "Corpus", strategy: str = "key", report: Report | None = None,
                         pairs: Iterable[tuple[int, int]] | None = None) -> tuple["Corpus", "Corpus"]:
     """Every document pair synchronised (pairs by position unless given)."""
-    from .model import Corpus
-
     pairs = list(pairs) if pairs is not None else list(zip(range(len(key)), range(len(response))))
     keys, responses = [], []
     for i, j in pairs:

@@ -13,10 +13,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from ._lazy import LazyModule
 from .errors import FormatError, UnsafeInputError
 
-etree = LazyModule("lxml.etree")
+if TYPE_CHECKING:
+    from lxml import etree
+else:  # imported on first use: scoring CoNLL never parses XML
+    etree = LazyModule("lxml.etree")
 
 
 def _parser() -> etree.XMLParser:

@@ -233,7 +233,9 @@ def test_source_text_offsets_and_regions():
 
 def test_documents_are_frozen():
     d = doc()
-    with pytest.raises(Exception):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="frozen"):
         d.name = "other"  # type: ignore[misc]
 
 

@@ -74,8 +74,6 @@ def documents(draw, name: str = "doc") -> Document:
 
 def content(doc: Document) -> dict:
     """What a round trip must keep, independent of ids and of the order of markables."""
-    refs = {m.ref: m for m in doc.markables}
-
     def key(m: Markable) -> tuple:
         return ("" if m.layer is None else m.layer, m.spans)
 

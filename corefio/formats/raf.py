@@ -733,7 +733,7 @@ class _Reader:
             if e.id in seen_entities:
                 self.fail(f"duplicate entity id {e.id!r}", el, "raf.duplicate-id")
             seen_entities[e.id] = None
-        markables = []
+        markables: list[Any] = []
         chains: list[str | None] = []
         refs: dict[str, Any] = {}
         simple: list[tuple[int, dict]] = []

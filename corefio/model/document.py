@@ -29,7 +29,7 @@ violation without raising.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, model_validator
 
@@ -50,6 +50,9 @@ from ..chains import (  # noqa: F401  (re-exported: the pydantic-free part of th
 from ..errors import ModelError
 from .layout import FormatLayout
 from .scheme import Scheme
+
+if TYPE_CHECKING:
+    from .edit import DocumentEditor
 
 #: one token range: (first, last), 0-based, inclusive
 Span = tuple[int, int]
@@ -81,7 +84,7 @@ class _Model(BaseModel):
         fields = cls._all_fields()
         n = len(fields)
         defaults = cls._defaults()
-        out = []
+        out: list = []
         append = out.append
         for v in values:
             if len(v) != n:
@@ -358,12 +361,14 @@ class Document(_Model):
         out: list[str] = []
         toks = self.tokens
         n = len(toks.forms)
-        for what, column in (("ids", toks.ids), ("whitespace", toks.whitespace), ("offsets", toks.offsets)):
+        columns: tuple[tuple[str, Sequence[object] | None], ...] = (
+            ("ids", toks.ids), ("whitespace", toks.whitespace), ("offsets", toks.offsets))
+        for what, column in columns:
             if column is not None and len(column) != n:
                 out.append(f"token {what} has {len(column)} entries for {n} tokens")
-        for name, column in toks.attributes.items():
-            if len(column) != n:
-                out.append(f"token attribute {name!r} has {len(column)} values for {n} tokens")
+        for name, values in toks.attributes.items():
+            if len(values) != n:
+                out.append(f"token attribute {name!r} has {len(values)} values for {n} tokens")
         if toks.ids is not None and len(set(toks.ids)) != len(toks.ids):
             out.append("duplicate token ids: " + ", ".join(_duplicates(toks.ids)[:5]))
         if toks.offsets is not None:
