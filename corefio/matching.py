@@ -72,6 +72,11 @@ def _head(m: Mention) -> tuple[frozenset[int], bool]:
     return frozenset({m.spans[-1][1]}), False
 
 
+def _head_key(m: Mention) -> tuple:
+    """The head as step 1 compares it: as annotated, or the default (last token)."""
+    return m.head if m.head else ((m.spans[-1][1], m.spans[-1][1]),)
+
+
 def _order(m: Mention) -> tuple[int, int, int]:
     """corefud-scorer's mention order: first token, last token, number of tokens."""
     return (m.spans[0][0], m.spans[-1][1], sum(b - a + 1 for a, b in m.spans))
@@ -96,29 +101,22 @@ def _weight(mode: str, key: Mention, response: Mention, kt: frozenset[int], rt: 
 def match_mentions(key: list[Mention], response: list[Mention], mode: str, report: Report | None = None,
                    label: str | None = None) -> MatchResult:
     """The one-to-one matching of ``key`` and ``response`` mentions (see module doc)."""
-    from scipy.optimize import linear_sum_assignment
+    from .metrics._assignment import linear_sum_assignment
 
     result = MatchResult()
-    kt = [_tokens(m) for m in key]
-    rt = [_tokens(m) for m in response]
-    heads_needed = mode != "exact"
-    kh: list[frozenset[int]] = []
-    rh: list[frozenset[int]] = []
-    if heads_needed:
-        for side, out in ((key, kh), (response, rh)):
-            for m in side:
-                h, given = _head(m)
-                out.append(h)
-                if not given and (mode != "min" or not m.min):
-                    result.default_heads += 1
-    # step 1: identical mentions (for head matching: identical tokens and head)
-    by_tokens: dict[tuple, list[int]] = {}
-    for j, t in enumerate(rt):
-        by_tokens.setdefault((t, rh[j]) if mode == "head" else (t,), []).append(j)
+    head_mode = mode == "head"
+    if mode != "exact":
+        result.default_heads = sum(1 for side in (key, response) for m in side
+                                   if not m.head and (mode != "min" or not m.min))
+    # step 1: identical mentions (for head matching: identical tokens and head). Spans
+    # are canonical (ordered, merged), so equal spans are equal token sets.
+    by_shape: dict[tuple, list[int]] = {}
+    for j, m in enumerate(response):
+        by_shape.setdefault((m.spans, _head_key(m)) if head_mode else m.spans, []).append(j)
     key_left: list[int] = []
     used: set[int] = set()
-    for i, t in enumerate(kt):
-        candidates = by_tokens.get((t, kh[i]) if mode == "head" else (t,))
+    for i, m in enumerate(key):
+        candidates = by_shape.get((m.spans, _head_key(m)) if head_mode else m.spans)
         found = next((j for j in candidates if j not in used), None) if candidates else None
         if found is None:
             key_left.append(i)
@@ -129,7 +127,12 @@ def match_mentions(key: list[Mention], response: list[Mention], mode: str, repor
     if mode == "exact" or not key_left:
         return _finish(result, report, label)
     response_left = [j for j in range(len(response)) if j not in used]
-    # step 2: weighted one-to-one assignment, one group of overlapping mentions at a time
+    # step 2: weighted one-to-one assignment, one group of overlapping mentions at a
+    # time; token sets and heads only for the mentions step 1 left
+    kt = {i: _tokens(key[i]) for i in key_left}
+    rt = {j: _tokens(response[j]) for j in response_left}
+    kh = {i: _head(key[i])[0] for i in key_left}
+    rh = {j: _head(response[j])[0] for j in response_left}
     key_left.sort(key=lambda i: _order(key[i]))
     response_left.sort(key=lambda j: _order(response[j]))
     for ks, rs in _overlap_groups(key_left, response_left, key, response):
@@ -183,12 +186,15 @@ def align(key: MentionView, response: MentionView, mode: str = "exact",
         return key, response
     result = match_mentions([m for _, m in key_flat], [m for _, m in response_flat], mode, report, key.label)
     partner = dict(result.pairs)
+    matched = set(partner.values())
     renamed: dict[int, Mention] = {}
     for i, j in result.pairs:
-        renamed[j] = response_flat[j][1]._replace(spans=key_flat[i][1].spans)
+        spans = key_flat[i][1].spans
+        if response_flat[j][1].spans != spans:
+            renamed[j] = response_flat[j][1]._replace(spans=spans)
     key_spans = {m.spans for _, m in key_flat}
     for j, (_, m) in enumerate(response_flat):
-        if j not in renamed and m.spans in key_spans:
+        if j not in matched and m.spans in key_spans:
             # unmatched, yet shaped like some key mention: give it a name of its own
             renamed[j] = m._replace(spans=m.spans + ((-1, -1 - j),))
     new_response: list[list[Mention]] = [[] for _ in response.mentions]
