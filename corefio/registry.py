@@ -302,3 +302,20 @@ def capability_summary(spec: FormatSpec) -> dict[str, Any]:
                      "applies_to": o.applies_to} for o in spec.options],
         "capabilities": spec.capabilities.as_dict(),
     }
+
+
+def capability_table() -> str:
+    """The formats as a Markdown table: what each can express and what a conversion to
+    it reports as lost (the same capabilities drive :mod:`corefio.losses`)."""
+    specs = all_formats()
+    rows = ["| format | extensions | read/write | expresses | cannot express (reported as `loss.*`) |",
+            "|---|---|---|---|---|"]
+    for spec in specs:
+        caps = spec.capabilities.as_dict()
+        yes = [name if value is True else f"{name} ({', '.join(value)})" for name, value in caps.items()
+               if value is True or (isinstance(value, list) and value)]
+        no = [name for name, value in caps.items() if value is False]
+        rw = ("r" if spec.can_read else "") + ("w" if spec.can_write else "")
+        exts = ", ".join(f"`{e}`" for e in spec.extensions + spec.ambiguous_extensions) or "a directory"
+        rows.append(f"| `{spec.name}` | {exts} | {rw} | {', '.join(yes) or '—'} | {', '.join(no) or '—'} |")
+    return "\n".join(rows)

@@ -78,3 +78,13 @@ def test_setup_commands_are_the_documented_ones():
                              "samples/response.raf.xml")
     assert sh[1].strip() == "python -m pip install -e '.[test]' && python -m pytest"
     assert sh[1].strip() in (REPO / ".ci" / "run").read_text()
+
+
+def test_the_tables_are_those_the_registries_generate():
+    """The formats and metrics tables come from the registries: a format or metric
+    added or changed without the README following fails here."""
+    from corefio.registry import capability_table
+    from corefio.scoring import markdown_table
+
+    assert capability_table() in README
+    assert markdown_table() in README
