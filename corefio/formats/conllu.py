@@ -808,12 +808,17 @@ def _overlapping(doc) -> list[int]:
 
 
 def _reads_back(doc, lines: list[str]) -> bool:
-    """Do the written lines read back to the same mentions and chains?"""
+    """Do the written lines read back to the same mentions (with their heads and
+    attributes) and chains?"""
     try:
         back = loads("\n".join(lines) + "\n").documents[0]
     except FormatError:
         return False
-    return sorted(m.spans for m in doc.markables) == sorted(m.spans for m in back.markables) and \
+
+    def shapes(d) -> list:
+        return sorted((m.spans, m.head or (), sorted(map(str, m.attributes.items()))) for m in d.markables)
+
+    return shapes(doc) == shapes(back) and \
         sorted(sorted(m.spans for m in c) for c in back.chains()) == \
         sorted(sorted(m.spans for m in c) for c in doc.chains())
 
