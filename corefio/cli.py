@@ -234,6 +234,16 @@ def info_command(
 
 
 # -- convert --------------------------------------------------------------------------------
+class Engine(str, Enum):
+    python = "python"
+    xslt = "xslt"
+
+
+class Processor(str, Enum):
+    lxml = "lxml"
+    xsltproc = "xsltproc"
+
+
 @app.command("convert")
 @edge
 def convert_command(
@@ -253,6 +263,11 @@ def convert_command(
                                           help="a reader option the input format declares (see `corefio formats`)"),
     write_option: List[str] = typer.Option([], "--write-option", "-w", metavar="NAME=VALUE",
                                            help="a writer option the output format declares"),
+    engine: Engine = typer.Option(Engine.python, "--engine",
+                                  help="python (the readers and writers) or xslt (xslt/*-to-raf.xsl and "
+                                       "raf-to-*.xsl: MUC, MATE, MMAX2, with the rules they applied)"),
+    processor: Processor = typer.Option(Processor.lxml, "--xslt-processor",
+                                        help="with --engine xslt: lxml, or the xsltproc program"),
 ) -> None:
     """Convert between formats (reader → pivot → writer), reporting every loss."""
     from .registry import resolve_format
@@ -269,8 +284,19 @@ def convert_command(
     if canonical and any(o.name == "canonical" for o in target_spec.options):
         writing["canonical"] = True
     try:
-        api.convert(source, target, from_format, target_spec.name, strict=strict, report=report,
-                    read_options=reading, **writing)
+        if engine is Engine.xslt:
+            from .registry import resolve_format as _resolve
+            from .xslt_engine import convert as xslt_convert
+
+            if reading or writing:
+                from .errors import UsageError
+
+                raise UsageError("format options (--read-option, --write-option…) do not apply to --engine xslt")
+            xslt_convert(source, target, _resolve(source, from_format).name, target_spec.name, report=report,
+                         processor=processor.value)
+        else:
+            api.convert(source, target, from_format, target_spec.name, strict=strict, report=report,
+                        read_options=reading, **writing)
     finally:
         _print_report(report)
         if log is not None:

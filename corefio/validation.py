@@ -71,7 +71,7 @@ model = LazyModule("corefio.model")
 etree = LazyModule("lxml.etree")
 
 #: XSD used for each XML format
-SCHEMAS = {"raf": "raf.xsd"}
+SCHEMAS = {"raf": "raf.xsd", "mate": "mate.xsd"}
 
 
 @lru_cache(maxsize=None)
@@ -114,6 +114,8 @@ def validate_file(path: str | Path, format: str | None = None, report: Report | 
     if spec.name == "raf":
         _validate_raf(source, report)
         return report
+    if spec.name == "mate":
+        _validate_mate_schema(source, report)
     before = len(report.errors)
     try:
         assert spec.read is not None
@@ -124,6 +126,17 @@ def validate_file(path: str | Path, format: str | None = None, report: Report | 
         return report
     check_corpus(corpus, report)
     return report
+
+
+def _validate_mate_schema(source: Source, report: Report) -> None:
+    """The MATE XSD, for files in the ``coref:`` namespace (files whose elements carry
+    no namespace, which the reader accepts too, are checked by the reader alone)."""
+    try:
+        tree = parse_xml(source.read_bytes(), file=source.name)
+    except CorefioError:
+        return  # the reader reports it, with its line
+    if etree.QName(tree.getroot()).localname in ("mate", "words") and tree.getroot().nsmap.get("coref"):
+        schema_errors(tree, SCHEMAS["mate"], report, source.name)
 
 
 def _validate_raf(source: Source, report: Report) -> None:

@@ -1,16 +1,26 @@
 """The XSLT conversion engine (``corefio convert --engine xslt``).
 
-A format with a stylesheet to RAF (``xslt/<format>-to-raf.xsl``) is read by running that
-stylesheet and reading its RAF 2.0 result with the Python RAF reader; a format with a
-stylesheet from RAF (``xslt/raf-to-<format>.xsl``) is written by writing RAF and running
-that stylesheet. The stylesheets report the rules they applied with ``xsl:message``;
-each message becomes an ``xslt.rule`` info diagnostic (``xslt.error`` for a message that
-stops the transformation).
+Reading: ``xslt/<format>-to-raf.xsl`` (mate, muc, mmax2) turns the input into RAF 2.0,
+which the Python RAF reader reads (under lxml it walks the result tree directly). MUC
+SGML is first made XML by :func:`corefio.repair.repair_bytes` (``kind="muc"``); an MMAX2
+project is read one ``.mmax`` file at a time (the stylesheet loads ``common_paths.xml``,
+the base data, the schemes and the level files with ``document()``).
+
+Writing: ``xslt/raf-to-<format>.xsl`` turns the RAF the Python writer makes into the
+format: mate and muc in one run (:func:`from_raf`), an MMAX2 project one file per run,
+the stylesheet's ``manifest`` run listing the files (:func:`from_raf_files`).
+:func:`convert` combines both; a target without a stylesheet is written by its Python
+writer.
+
+The stylesheets name the rules they applied in ``xsl:message``s (``rule …``); each
+becomes an ``xslt.rule`` info diagnostic, ``dropped: …`` an ``xslt.warning`` and the
+message of a stylesheet that stops (``error: …``) the error raised. Other lines on the
+processor's error channel (the XML parser's own warnings) are not reported.
 
 Two processors run the same files: lxml (:func:`transform`, the default) and the
-``xsltproc`` program (:func:`run_xsltproc`). Neither may write files or use the network;
-reading files is allowed because standoff stylesheets load their base files with
-``document()``.
+``xsltproc`` program (:func:`run_xsltproc`). Neither may write files or use the
+network; reading local files is allowed (``document()``), and under lxml a missing file
+gives an empty ``corefio-missing-file`` document, as xsltproc gives an empty node-set.
 """
 
 from __future__ import annotations
@@ -30,7 +40,7 @@ from .xmlsafe import _parser, _refuse_entity_declarations_early
 
 #: format → stylesheet to RAF; format → stylesheet from RAF (only those that exist)
 TO_RAF = {"mate": "mate-to-raf.xsl", "mmax2": "mmax2-to-raf.xsl", "muc": "muc-to-raf.xsl"}
-FROM_RAF = {"mate": "raf-to-mate.xsl"}
+FROM_RAF = {"mate": "raf-to-mate.xsl", "muc": "raf-to-muc.xsl", "mmax2": "raf-to-mmax2.xsl"}
 
 
 #: what document() gives for a file that does not exist, under lxml (xsltproc gives an
@@ -68,11 +78,8 @@ def _quote(value: str) -> str:
     return etree.XSLT.strparam(value)
 
 
-def transform(name: str, data: bytes, *, base_url: str | None = None,
-              params: dict[str, str] | None = None) -> tuple[bytes, list[str]]:
-    """Run ``xslt/<name>`` on ``data`` with lxml: (result bytes, the stylesheet's messages).
-
-    ``base_url`` is where ``document()`` resolves relative names (the input's path)."""
+def _apply(name: str, data: bytes, base_url: str | None, params: dict[str, str] | None) -> tuple[object, list[str]]:
+    """The lxml result tree of ``xslt/<name>`` on ``data``, and the stylesheet's messages."""
     _refuse_entity_declarations_early(data, base_url)
     try:
         root = etree.fromstring(data, _input_parser(), base_url=base_url)
@@ -85,8 +92,16 @@ def transform(name: str, data: bytes, *, base_url: str | None = None,
         messages = [entry.message for entry in xslt.error_log]
         stop = next((m for m in reversed(messages) if m.startswith("error:")), str(exc))
         raise CorefioError(f"stylesheet {name} stopped: {stop}", file=base_url) from None
-    messages = [entry.message for entry in xslt.error_log]
-    return bytes(result), messages
+    return result, [entry.message for entry in xslt.error_log]
+
+
+def transform(name: str, data: bytes, *, base_url: str | None = None,
+              params: dict[str, str] | None = None) -> tuple[bytes, list[str]]:
+    """Run ``xslt/<name>`` on ``data`` with lxml: (result bytes, the stylesheet's messages).
+
+    ``base_url`` is where ``document()`` resolves relative names (the input's path)."""
+    result, messages = _apply(name, data, base_url, params)
+    return bytes(result), messages  # type: ignore[call-overload]
 
 
 def xsltproc_available() -> bool:
@@ -198,14 +213,26 @@ def to_raf(path: str | Path, format: str, *, report: Report | None = None, proce
 
 
 def read(path: str | Path, format: str, *, report: Report | None = None, processor: str = "lxml"):
-    """Read ``path`` through its stylesheet to RAF and the Python RAF reader."""
+    """Read ``path`` through its stylesheet to RAF and the Python RAF reader. Under lxml
+    the reader walks the stylesheet's result tree (no serialising and parsing again)."""
     from . import api
+    from .formats.raf import RafStream
     from .model import Corpus
 
     report = report if report is not None else Report(str(path))
+    if processor != "lxml":
+        documents = []
+        for raf in to_raf_files(path, format, report=report, processor=processor):
+            documents.extend(api.loads(raf, "raf", report=report).documents)
+        return Corpus(documents=documents)
+    name = TO_RAF.get(format)
+    if name is None:
+        raise UsageError(f"no stylesheet converts {format} to RAF (there are: {', '.join(sorted(TO_RAF))})")
     documents = []
-    for raf in to_raf_files(path, format, report=report, processor=processor):
-        documents.extend(api.loads(raf, "raf", report=report).documents)
+    for file, stem in _inputs(Path(path), format):
+        tree, messages = _apply(name, _prepare(file, format, report), str(file.resolve()), {"stem": stem})
+        _record(report, name, messages, str(file))
+        documents.extend(RafStream(Source(f"{file} ({name})"), report, False, tree=tree))
     return Corpus(documents=documents)
 
 
@@ -220,8 +247,50 @@ def from_raf(raf: bytes, format: str, *, report: Report | None = None) -> bytes:
     return data
 
 
+def _file_stem(name: str, taken: set[str]) -> str:
+    """A file stem for a document name (``/`` and ``%`` quoted, repeats numbered)."""
+    stem = name.replace("%", "%25").replace("/", "%2F") or "document"
+    base, k = stem, 1
+    while stem in taken:
+        k += 1
+        stem = f"{base}~{k}"
+    taken.add(stem)
+    return stem
+
+
+def from_raf_files(raf: bytes, format: str, *, report: Report | None = None) -> dict[str, bytes]:
+    """A multi-file format made from RAF 2.0 bytes: ``xslt/raf-to-mmax2.xsl`` run once per
+    project file (its ``manifest`` run lists them): ``{relative path: bytes}``."""
+    if format != "mmax2":
+        data = from_raf(raf, format, report=report)
+        return {f"corpus.{format}": data}
+    name = "raf-to-mmax2.xsl"
+
+    def run(**params: str) -> bytes:
+        data, messages = transform(name, raf, params=params)
+        if report is not None:
+            _record(report, name, messages, None)
+        return data
+
+    manifest = etree.fromstring(run(file="manifest"))
+    files: dict[str, bytes] = {"common_paths.xml": run(file="common_paths")}
+    for entry in manifest.iter("file"):
+        level = entry.get("level", "")
+        files[f"Schemes/{level}_scheme.xml"] = run(file="scheme", level=level)
+    taken: set[str] = set()
+    for document in manifest.iter("document"):
+        n = document.get("n", "1")
+        stem = _file_stem(document.get("name", ""), taken)
+        files[f"{stem}.mmax"] = run(file="mmax", doc=n, stem=stem)
+        files[f"Basedata/{stem}_words.xml"] = run(file="words", doc=n, stem=stem)
+        for level in document.iter("level"):
+            lname = level.get("name", "")
+            files[f"Markables/{stem}_{lname}_level.xml"] = run(file="level", doc=n, level=lname, stem=stem)
+    return files
+
+
 def convert(source: str | Path, target: str | Path, from_format: str, to_format: str, *,
-            report: Report | None = None) -> Report:
+            report: Report | None = None, processor: str = "lxml") -> Report:
     """``corefio convert --engine xslt``: read with the source format's stylesheet (or
     the Python reader when the source is RAF), write with the target's stylesheet (or
     the Python writer when there is none), atomically."""
@@ -232,7 +301,11 @@ def convert(source: str | Path, target: str | Path, from_format: str, to_format:
     if from_format == "raf":
         corpus = api.read(source, "raf", report=report)
     else:
-        corpus = read(source, from_format, report=report)
+        corpus = read(source, from_format, report=report, processor=processor)
+    if to_format == "mmax2":
+        tree = from_raf_files(raf_format.dumps(corpus, report=report), to_format, report=report)
+        files.atomic_write_tree(target, tree, inputs=[source])
+        return report
     if to_format in FROM_RAF:
         data = from_raf(raf_format.dumps(corpus, report=report), to_format, report=report)
         files.atomic_write(target, [data], inputs=[source])

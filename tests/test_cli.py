@@ -309,3 +309,28 @@ def test_convert_passes_declared_options_and_refuses_unknown_ones(cli, tmp_path)
     assert bad.exit_code == 2 and "no_such" in bad.output
     good = cli("convert", source, tmp_path / "k.conll", "--canonical")
     assert good.exit_code == 0, good.output
+
+
+def test_convert_with_the_xslt_engine_shows_the_rules_and_agrees_with_python(cli, tmp_path):
+    import corefio
+
+    source = SAMPLES / "muc" / "muc7.key.sgm"
+    result = cli("convert", source, tmp_path / "x.raf.xml", "--engine", "xslt")
+    assert result.exit_code == 0, result.output
+    assert "xslt.rule" in result.output and "muc-to-raf.xsl" in result.output
+    assert cli("convert", source, tmp_path / "p.raf.xml").exit_code == 0
+    by_xslt = corefio.read(tmp_path / "x.raf.xml").documents[0]
+    by_python = corefio.read(tmp_path / "p.raf.xml").documents[0]
+    assert [[m.spans for m in c] for c in by_xslt.chains()] == [[m.spans for m in c] for c in by_python.chains()]
+    bad = cli("convert", source, tmp_path / "y.raf.xml", "--engine", "xslt", "-w", "x=1")
+    assert bad.exit_code == 2
+
+
+def test_validate_checks_mate_files_against_their_schema(cli, tmp_path):
+    text = (SAMPLES / "mate" / "key.mate.xml").read_text(encoding="utf-8")
+    assert cli("validate", SAMPLES / "mate" / "key.mate.xml").exit_code == 0
+    broken = tmp_path / "broken.mate.xml"
+    broken.write_text(text.replace('<coref:doc name="peaks"', '<coref:doc colour="red" name="peaks"', 1),
+                      encoding="utf-8")
+    result = cli("validate", broken)
+    assert result.exit_code == 4 and "schema" in result.output

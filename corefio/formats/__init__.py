@@ -1,3 +1,3 @@
 """Format modules. Importing this package registers every format (one import each)."""
 
-from . import conll, conllu, jsonlines, mmax2, muc, raf  # noqa: F401
+from . import conll, conllu, jsonlines, mate, mmax2, muc, raf  # noqa: F401

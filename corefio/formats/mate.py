@@ -58,7 +58,8 @@ un-prefixed ``<de>``/``<link>`` files (GNOME style) are read too. Inline variant
 * ``href`` values: ``#id(X)`` (the guidelines' form), also read as ``#X`` or ``X``.
 
 Standoff variant (write option ``standoff``; the writer makes two or more files, so it
-is :func:`write_files`: ``corpus.mate.xml`` and one ``words_<k>.xml`` per document)::
+is :func:`write_files`: ``corpus.mate.xml`` and one base file per document, named as the
+source named it, else ``words_<k>.xml``)::
 
     <coref:doc name="peaks" words="words_1.xml">
     <coref:de ID="m1" href="words_1.xml#id(w_1)..id(w_3)"/>
@@ -67,7 +68,9 @@ is :func:`write_files`: ``corpus.mate.xml`` and one ``words_<k>.xml`` per docume
 
 The base file (root ``words``) holds the document's words (``s`` and ``w`` as above; ids
 required); ``de`` elements are empty and point to a word or a range of words; the file
-part of an ``href`` is resolved next to the coreference file.
+part of an ``href`` is resolved next to the coreference file (**decided**: a relative
+path without ``..``; anything else is refused, so a file cannot make the reader open
+files elsewhere).
 
 Chains: ident links and shared entities. A document whose markables carry entity ids (a
 CoNLL cluster) is written with one ident link from each mention to the previous mention
@@ -250,13 +253,15 @@ class _DocReader:
         self.links.append((el.get("ID"), source, targets, el.get("type") or IDENT, attrs, el))
 
     # -- standoff -----------------------------------------------------------------------
-    def base_words(self, file_part: str, el: Any) -> dict[str, int]:
+    def base_words(self, file_part: str, el: Any) -> "_DocReader":
         """Read the base file of words once; its word ids → positions."""
         if file_part in self.base_cache:
             words = self.base_cache[file_part]
         else:
             if self.source.path is None:
                 raise self.fail(f"standoff MATE in memory cannot open its base file {file_part!r}", el)
+            if Path(file_part).is_absolute() or ".." in Path(file_part).parts or "://" in file_part:
+                raise self.fail(f"the base file {file_part!r} must be a relative path below the MATE file", el)
             path = Path(self.source.path).parent / file_part
             from ..xmlsafe import parse_xml
 

@@ -1,0 +1,80 @@
+"""Speed of the XSLT engine on the benchmark corpus's MMAX2 rendering.
+
+    python benchmarks/bench_xslt.py          # generates benchmarks/data/ if missing
+
+Reads the CoNLL key of the benchmark corpus, writes it as one MMAX2 project
+(``corefio.dump_files(corpus, "mmax2")``) in a temporary directory, then reads the project
+with the Python MMAX2 reader and with the XSLT engine (``xslt/mmax2-to-raf.xsl`` under
+lxml, one run per ``.mmax`` file, each RAF result read by the Python RAF reader), best of
+three runs each, alternating. Prints both times and their ratio (target: the XSLT
+engine at most 3x the Python reader) and whether both give the same documents.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import corefio  # noqa: E402
+import corefio.formats.mmax2  # noqa: E402,F401  (registers the format)
+from corefio import xslt_engine  # noqa: E402
+from corefio.diagnostics import Report  # noqa: E402
+
+
+def timed(fn) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def same(a, b) -> bool:
+    """Same tokens, sentences, markables, links and chains, document by document."""
+    if len(a.documents) != len(b.documents):
+        return False
+    for x, y in zip(a.documents, b.documents):
+        if (x.name, x.part, x.tokens.forms, x.tokens.ids, [(s.first, s.last) for s in x.sentences],
+                x.markables, x.links, x.chain_indices()) != \
+                (y.name, y.part, y.tokens.forms, y.tokens.ids, [(s.first, s.last) for s in y.sentences],
+                 y.markables, y.links, y.chain_indices()):
+            return False
+    return True
+
+
+def main() -> None:
+    data = HERE / "data"
+    key = data / "bench_key.v4_gold_conll"
+    if not key.exists():
+        subprocess.run([sys.executable, str(HERE / "generate_corpus.py"), str(data)], check=True)
+    corpus = corefio.read(key)
+    tokens = sum(len(d.tokens) for d in corpus.documents)
+    print(f"corpus: {len(corpus.documents)} documents, {tokens:,} tokens, "
+          f"{sum(len(d.markables) for d in corpus.documents):,} mentions")
+    files = corefio.dump_files(corpus, "mmax2", report=Report())
+    del corpus
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "project"
+        for rel, content in files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content)
+        del files
+        python_times, xslt_times = [], []
+        for _ in range(3):
+            took, by_python = timed(lambda: corefio.read(root, "mmax2"))
+            python_times.append(took)
+            took, by_xslt = timed(lambda: xslt_engine.read(root, "mmax2", report=Report()))
+            xslt_times.append(took)
+        py, xs = min(python_times), min(xslt_times)
+        print(f"Python MMAX2 reader: {py:6.2f} s")
+        print(f"XSLT engine (lxml):  {xs:6.2f} s  ({xs / py:.2f}x the Python reader; target <= 3x)")
+        print(f"same documents: {same(by_python, by_xslt)}")
+
+
+if __name__ == "__main__":
+    main()

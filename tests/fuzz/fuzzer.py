@@ -1,0 +1,1178 @@
+"""A mutation fuzzer over every registered reader (issue 13).
+
+Seeds are the files of ``tests/data/`` and ``samples/`` whose format the registry
+recognises (a format with few seed files also gets seeds converted from other formats'
+files by corefio's own writers). Each input is a seed after one to four mutations
+(:mod:`tests.fuzz.mutations`); every eighth input is a seed as it is, until each was
+tried. Input ``i`` of format ``f`` under campaign seed ``s`` depends on ``(s, f, i)`` and
+on the seed files present only, so a campaign is reproducible and any input can be
+replayed alone (``python -m tests.fuzz --seed S --replay f:i``).
+
+Inputs are checked in forked children (:class:`Pool`), so that a hang, a crash or a
+memory blow-up costs one input, not the campaign. The oracle:
+
+``exception``
+    only :class:`corefio.errors.CorefioError` may escape ``read``, ``dumps`` and
+    ``score``;
+``location``
+    an error refusing the input names the file, and a line when the format is
+    line-based (every format that is not XML);
+``hang``
+    no step (read, write, re-read, one scoring) takes more than 5 s;
+``memory``
+    the child's peak RSS stays below a limit (and its address space is capped, so a
+    blow-up ends in ``MemoryError`` rather than in the machine's OOM killer);
+``crash``
+    the child dies from a signal or exits without a result;
+``roundtrip``
+    what the reader accepts, the same format's writer writes and the reader reads back
+    to the same content (document labels, word forms, markable spans, chains as sets of
+    spans; ids ignored), unless the writer reported a loss that can explain the change;
+    the output must be readable in any case;
+``equivalence``
+    after mutations that keep the meaning of the text (other line ends, a UTF-8 BOM,
+    UTF-16 or UTF-32 with a BOM), the reader refuses the input or reads the same content
+    as from its plain form (UTF-8 without BOM, LF line ends);
+``score``
+    ``corefio.score(path, path)`` equals ``corefio.score(read(path), read(path))`` (corpus
+    values of ``to_dict()``), and the same with the original seed as response; either both
+    give numbers or both refuse with a ``CorefioError``.
+
+A failing input is minimised (delta debugging on lines, then on bytes) while it keeps
+failing the same way (same *signature*: format, check, kind, and the step for the
+checks where the step matters).
+"""
+
+from __future__ import annotations
+
+import codecs
+import gc
+import hashlib
+import json
+import os
+import random
+import re
+import resource
+import select
+import shutil
+import signal
+import tempfile
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .mutations import EQUIVALENT, Mutation, mutate, mutations_for
+
+REPO = Path(__file__).resolve().parents[2]
+SEED_ROOTS = (REPO / "tests" / "data", REPO / "samples")
+#: where minimised failing inputs are kept
+REGRESSIONS = REPO / "tests" / "data" / "regressions" / "fuzz"
+#: a step taking longer than this is a hang
+STEP_TIMEOUT = 5.0
+#: peak RSS a child may reach above the parent's, in MB
+MEMORY_LIMIT_MB = 768
+#: seed files larger than this are not used (they slow the campaign down)
+MAX_SEED_BYTES = 200_000
+#: a format with fewer seed files gets converted seeds as well
+MIN_FILE_SEEDS = 5
+#: losses that cannot explain a change in labels, forms, markable spans or chains
+CONTENT_NEUTRAL_LOSSES = frozenset({
+    "link-structure", "link-types", "multi-target-links", "markable-attributes", "entity-attributes",
+    "link-attributes", "heads", "min", "optional", "sets", "token-attributes", "token-ids",
+    "whitespace", "offsets", "regions", "sentences", "sentence-attributes", "metadata", "schemes",
+    "entity-ids",
+})
+
+
+# ---------------------------------------------------------------------------------------------
+# targets and seeds
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Seed:
+    path: Path
+    data: bytes
+    #: the file it was converted from, for converted seeds
+    converted_from: str | None = None
+
+    @property
+    def label(self) -> str:
+        shown = _relative(self.path) if self.converted_from is None else f"{self.converted_from} (converted)"
+        return shown
+
+
+@dataclass
+class Target:
+    """A format under test."""
+
+    name: str
+    extension: str
+    xml: bool
+    json: bool
+    writable: bool
+    seeds: list[Seed] = field(default_factory=list)
+
+    @property
+    def line_based(self) -> bool:
+        return not self.xml
+
+    @property
+    def mutations(self) -> list[Mutation]:
+        kinds = {"any"} | ({"xml"} if self.xml else set()) | ({"json"} if self.json else set())
+        return mutations_for(kinds)
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(REPO))
+    except ValueError:
+        return str(path)
+
+
+def _is_xml(spec: Any) -> bool:
+    return any(ext.endswith(".xml") for ext in tuple(spec.extensions) + tuple(spec.ambiguous_extensions))
+
+
+def _is_json(spec: Any) -> bool:
+    return any(".json" in ext for ext in spec.extensions)
+
+
+def discover(formats: Sequence[str] | None, workdir: Path, log: Callable[[str], None],
+             extra_seeds: dict[str, list[Path]] | None = None, convert: bool = True) -> list[Target]:
+    """The formats to fuzz, each with its seeds; ``log`` gets what is skipped and why."""
+    from corefio import registry
+
+    specs = [s for s in registry.all_formats() if s.can_read]
+    wanted = {s.name for s in specs}
+    if formats:
+        for name in formats:
+            if name not in wanted:
+                log(f"{name}: not a registered readable format (known: {', '.join(sorted(wanted))})")
+        wanted &= set(formats)
+    # every format gets its seeds (converting needs the others' files), then the wanted stay
+    targets: dict[str, Target] = {}
+    for spec in specs:
+        if spec.directory:
+            if spec.name in wanted:
+                log(f"{spec.name}: skipped: multi-file/directory format (the fuzzer mutates single files)")
+            continue
+        extension = (tuple(spec.extensions) + tuple(spec.ambiguous_extensions) + ("",))[0]
+        targets[spec.name] = Target(spec.name, extension, _is_xml(spec), _is_json(spec), spec.write is not None)
+    for path in _seed_files():
+        try:
+            spec = registry.detect_format(path)
+        except Exception:  # noqa: BLE001 - a file no format claims is not a seed
+            continue
+        if spec.name in targets:
+            targets[spec.name].seeds.append(Seed(path, path.read_bytes()))
+    for name, paths in (extra_seeds or {}).items():
+        if name in targets:
+            targets[name].seeds.extend(Seed(Path(p), Path(p).read_bytes()) for p in paths)
+    if convert:
+        _add_converted_seeds(targets, workdir, log, wanted)
+    out = []
+    for target in targets.values():
+        if target.name not in wanted:
+            continue
+        if not target.seeds:
+            log(f"{target.name}: skipped: no seed file in tests/data or samples, and no conversion gave one")
+            continue
+        out.append(target)
+    return out
+
+
+def _seed_files() -> list[Path]:
+    """Files under the seed roots, except the fuzzer's own regressions (they are replayed
+    by the tests; as seeds they would make every campaign rediscover known defects, and
+    saving one would change the inputs of the next campaign)."""
+    files: list[Path] = []
+    for root in SEED_ROOTS:
+        if root.is_dir():
+            files.extend(p for p in root.rglob("*") if p.is_file() and p.stat().st_size <= MAX_SEED_BYTES
+                         and REGRESSIONS not in p.parents)
+    return sorted(files)
+
+
+def _add_converted_seeds(targets: dict[str, Target], workdir: Path, log: Callable[[str], None],
+                         wanted: set[str]) -> None:
+    """Seeds for formats with few files: up to eight small seeds of other formats,
+    spread over sizes and sources, converted by corefio's writers."""
+    import corefio
+
+    small = sorted((s for t in targets.values() for s in t.seeds if len(s.data) <= 20_000),
+                   key=lambda s: (len(s.data), str(s.path)))
+    for target in targets.values():
+        if target.name not in wanted or len(target.seeds) >= MIN_FILE_SEEDS or not target.writable:
+            continue
+        own = {s.path for s in target.seeds}
+        candidates = [s for s in small if s.path not in own]
+        # evenly spaced over the sizes, then the rest in order (when conversions fail)
+        spread = candidates[::max(1, len(candidates) // 8)]
+        order = spread + [s for s in candidates if s not in spread]
+        added = 0
+        for seed in order:
+            if added >= 8:
+                break
+            try:
+                with _time_limit(10):
+                    source_format = corefio.registry.detect_format(seed.path).name
+                    corpus = corefio.read(seed.path, source_format)
+                    data = corefio.dumps(corpus, target.name)
+            except (Exception, _TimeUp):  # noqa: BLE001 - formats are in flux; a seed that fails is left out
+                continue
+            data = data.encode("utf-8") if isinstance(data, str) else data
+            path = workdir / "seeds" / target.name / f"{seed.path.name}{target.extension or '.seed'}"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            target.seeds.append(Seed(path, data, _relative(seed.path)))
+            added += 1
+        if added:
+            log(f"{target.name}: {added} seed(s) converted from other formats' files")
+
+
+class _TimeUp(BaseException):
+    """Raised by :class:`_time_limit` (not an ``Exception``: code under test that catches
+    every ``Exception`` must not swallow it)."""
+
+
+class _time_limit:
+    """Raise :class:`_TimeUp` in this process after ``seconds`` (work done in the parent
+    before forking must not hang the campaign)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def __enter__(self) -> None:
+        def ring(signum: int, frame: Any) -> None:
+            raise _TimeUp(f"over {self.seconds} s")
+
+        self.previous = signal.signal(signal.SIGALRM, ring)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *exc: Any) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self.previous)
+
+
+# ---------------------------------------------------------------------------------------------
+# inputs
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Input:
+    format: str
+    index: int
+    data: bytes
+    seed: Seed
+    mutations: tuple[str, ...]
+
+
+def make_input(target: Target, campaign_seed: int, index: int) -> Input:
+    """Input ``index`` of ``target``: every eighth input is a seed as it is (until each
+    was tried once), the others are mutated seeds."""
+    if index % 8 == 0 and index // 8 < len(target.seeds):
+        seed = target.seeds[index // 8]
+        return Input(target.name, index, seed.data, seed, ())
+    rng = random.Random(f"{campaign_seed}/{target.name}/{index}")
+    seed = rng.choice(target.seeds)
+    pool = [s.data for s in target.seeds if s is not seed]
+    data, names = mutate(rng, seed.data, pool, target.mutations)
+    return Input(target.name, index, data, seed, tuple(names))
+
+
+# ---------------------------------------------------------------------------------------------
+# the checks (run in the child)
+# ---------------------------------------------------------------------------------------------
+def _innermost_frame(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    inside = [f for f in frames if "corefio" in f.filename and "/tests/" not in f.filename] or frames
+    if not inside:
+        return "?"
+    f = inside[-1]
+    return f"{Path(f.filename).name}:{f.lineno} in {f.name}"
+
+
+def _shape(message: str) -> str:
+    """A message with its variable parts (numbers, quoted values) blanked, for grouping."""
+    message = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", message)
+    message = re.sub(r"\d+", "N", message)
+    return message[:80]
+
+
+class Checker:
+    """Runs the oracle on one input; ``emit`` sends progress to the parent."""
+
+    def __init__(self, fmt: str, path: Path, seed_path: Path | None, line_based: bool,
+                 emit: Callable[[dict], None], equivalent: tuple[str, ...] = ()) -> None:
+        self.fmt, self.path, self.seed_path, self.line_based, self.emit = fmt, path, seed_path, line_based, emit
+        #: the mutations, when each of them keeps the meaning of the seed
+        self.equivalent = equivalent
+        self.findings: list[dict] = []
+
+    def finding(self, check: str, step: str, kind: str, message: str) -> None:
+        # the temporary directory says nothing: keep the file names only
+        message = message.replace(f"{self.path.parent}/", "")
+        self.findings.append({"check": check, "step": step, "kind": kind, "message": message[:600]})
+
+    def call(self, step: str, fn: Callable[[], Any], *, locate: bool = False) -> tuple[str, Any]:
+        """``("ok", value)``, ``("refused", error)`` (a CorefioError) or ``("crashed", error)``."""
+        from corefio.errors import CorefioError
+
+        self.emit({"step": step})
+        try:
+            return "ok", fn()
+        except CorefioError as exc:
+            if locate:
+                self._check_location(step, exc)
+            return "refused", exc
+        except MemoryError as exc:
+            self.finding("memory", step, "MemoryError", f"MemoryError at {_innermost_frame(exc)}")
+            return "crashed", exc
+        except Exception as exc:  # noqa: BLE001 - this is what the oracle looks for
+            where = _innermost_frame(exc)
+            self.finding("exception", step, f"{type(exc).__name__} at {where.split(':')[0]}",
+                         f"{type(exc).__name__}: {exc} (at {where})")
+            return "crashed", exc
+
+    def _check_location(self, step: str, exc: Any) -> None:
+        name = type(exc).__name__
+        if not exc.file:
+            self.finding("location", step, f"{name} without file: {_shape(exc.message)}",
+                         f"{name} names no file: {exc}")
+        elif self.line_based and exc.line is None:
+            self.finding("location", step, f"{name} without line: {_shape(exc.message)}",
+                         f"{name} names no line: {exc}")
+
+    # -- the whole oracle ---------------------------------------------------------------------
+    def run(self) -> dict:
+        import corefio
+
+        fmt, path = self.fmt, self.path
+        status, first = self.call("read", lambda: corefio.read(path, fmt), locate=True)
+        accepted = status == "ok"
+        if accepted and self.equivalent:
+            self._same_as_plain(first)
+        if accepted:
+            self._roundtrip(first)
+        corpus, error = (first, None) if accepted else (None, first)
+        self._score_pair("score-self", path, corpus, status, error, path)
+        if self.seed_path is not None:
+            self._score_pair("score-seed", path, corpus, status, error, self.seed_path)
+        return {"accepted": accepted, "status": status, "findings": self.findings}
+
+    def _same_as_plain(self, corpus: Any) -> None:
+        """After mutations that keep the meaning (line ends, a BOM, UTF-16/32), an input
+        the reader accepts must read as its plain form (UTF-8, no BOM, LF) does."""
+        import corefio
+
+        data = self.path.read_bytes()
+        plain = plain_form(data)
+        if plain is None or plain == data:
+            return
+        # under the input's file name: readers may name documents after the file
+        original = self.path.parent / "plain" / self.path.name
+        original.parent.mkdir(exist_ok=True)
+        original.write_bytes(plain)
+        status, expected = self.call("read-plain", lambda: corefio.read(original, self.fmt))
+        original.unlink()
+        how = "+".join(dict.fromkeys(self.equivalent))
+        if status == "refused":
+            self.finding("equivalence", "read", f"accepted after {how}, plain form refused",
+                         f"accepted after {how}, although its plain form (UTF-8, LF) is refused ({expected})")
+        elif status == "ok":
+            difference = compare(content(expected), content(corpus))
+            if difference is not None:
+                self.finding("equivalence", "read", f"read differently after {how}",
+                             f"after {how}, the input reads differently from its plain form (UTF-8, LF): "
+                             f"{difference}")
+
+    def _roundtrip(self, corpus: Any) -> None:
+        import corefio
+        from corefio.registry import get_format
+
+        spec = get_format(self.fmt)
+        if spec.write is None:
+            return
+        report = corefio.Report()
+        status, out = self.call("write", lambda: corefio.dumps(corpus, self.fmt, report=report))
+        if status == "refused":
+            self.finding("roundtrip", "write", f"writer refused: {type(out).__name__}",
+                         f"the writer refused a corpus the reader accepted: {out}")
+        if status != "ok":
+            return
+        # read back from a file of the same name, so that a reader naming documents
+        # after their file gives the same names
+        try:
+            data = out.encode("utf-8") if isinstance(out, str) else out
+        except UnicodeEncodeError as exc:
+            self.finding("roundtrip", "write", "text output not encodable",
+                         f"dumps() gave text that UTF-8 cannot encode ({exc}): no file can hold it")
+            return
+        written = self.path.parent / "written" / self.path.name
+        written.parent.mkdir(exist_ok=True)
+        written.write_bytes(data)
+        status, again = self.call("reread", lambda: corefio.read(written, self.fmt))
+        written.unlink()
+        losses = sorted(c[5:] for c in report.codes() if c.startswith("loss."))
+        if status == "refused":
+            self.finding("roundtrip", "reread", f"output unreadable: {type(again).__name__}",
+                         f"the written output cannot be read back: {again}"
+                         + (f" (losses reported: {', '.join(losses)})" if losses else ""))
+            return
+        if status != "ok":
+            return
+        difference = compare(content(corpus), content(again))
+        if difference is None:
+            return
+        explaining = [name for name in losses if name not in CONTENT_NEUTRAL_LOSSES]
+        if not explaining:
+            self.finding("roundtrip", "compare", f"changed: {difference.split(':')[0]}",
+                         f"read → write → read changed the document without a loss explaining it: {difference}"
+                         + (f" (losses reported: {', '.join(losses)})" if losses else " (no loss reported)"))
+
+    def _score_pair(self, step: str, key_path: Path, key_corpus: Any, key_status: str,
+                    key_error: Any, response_path: Path) -> None:
+        """Scoring from paths must equal scoring what ``read`` gives."""
+        import corefio
+
+        fmt = self.fmt
+        status_paths, by_paths = self.call(
+            f"{step}-paths",
+            lambda: corefio.score(key_path, response_path, key_format=fmt, response_format=fmt),
+            locate=False)
+        if status_paths == "refused" and _is_format_error(by_paths) and not by_paths.file:
+            self.finding("location", f"{step}-paths", f"{type(by_paths).__name__} without file",
+                         f"scoring from paths refused without naming a file: {by_paths}")
+        if key_status == "crashed" or status_paths == "crashed":
+            return
+        if key_status == "ok":
+            status_read, by_read = self.call(
+                f"{step}-read", lambda: corefio.score(key_corpus, corefio.read(response_path, fmt)))
+        else:  # read() refused the key: scoring what it returns is refusing too
+            status_read, by_read = "refused", key_error
+        if status_read == "crashed":
+            return
+        if status_paths == "refused" and status_read == "refused":
+            return
+        if status_paths != status_read:
+            if status_paths == "refused":
+                self.finding("score", step, "paths refuse, read accepts",
+                             f"scoring from paths refused ({by_paths}) what read() accepts and scores")
+            else:
+                self.finding("score", step, "paths score, read refuses",
+                             f"scoring from paths gave numbers for what read() refuses ({by_read}); "
+                             f"paths gave {_short_scores(by_paths)}")
+            return
+        a, b = _corpus_values(by_paths), _corpus_values(by_read)
+        if a != b:
+            metric = next(m for m in sorted(set(a) | set(b)) if a.get(m) != b.get(m))
+            self.finding("score", step, "different numbers",
+                         f"{metric}: from paths {json.dumps(a.get(metric))}, from read() {json.dumps(b.get(metric))}")
+
+
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
+         (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+
+def plain_form(data: bytes) -> bytes | None:
+    """``data`` as UTF-8 without BOM, with LF line ends and a final LF: what the
+    meaning-keeping mutations undo (None when the encoding its BOM names does not decode)."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                data = data[len(bom):].decode(encoding).encode("utf-8")
+            except UnicodeError:
+                return None
+            break
+    data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if data and not data.endswith(b"\n"):
+        data += b"\n"
+    return data
+
+
+def _is_format_error(exc: Any) -> bool:
+    from corefio.errors import FormatError
+
+    return isinstance(exc, FormatError)
+
+
+def _corpus_values(scores: Any) -> dict:
+    return json.loads(json.dumps(scores.to_dict(per_document=False)["corpus"], sort_keys=True, default=str))
+
+
+def _short_scores(scores: Any) -> str:
+    values = _corpus_values(scores)
+    muc = values.get("muc")
+    return f"muc {json.dumps(muc)}" if muc is not None else json.dumps(values)[:200]
+
+
+# -- content ----------------------------------------------------------------------------------
+def content(corpus: Any) -> list[tuple]:
+    """What a round trip must keep, ids aside: per document its label, word forms, the
+    sorted markable spans and the chains as sets of spans."""
+    out = []
+    for doc in corpus.documents:
+        spans = [tuple(tuple(s) for s in m.spans) for m in doc.markables]
+        chains = frozenset(frozenset(spans[i] for i in chain) for chain in doc.chain_indices())
+        out.append((doc.label, tuple(doc.tokens.forms), tuple(sorted(spans)), chains))
+    return out
+
+
+def compare(before: list[tuple], after: list[tuple]) -> str | None:
+    """None when equal, else where the first difference is."""
+    if len(before) != len(after):
+        return (f"documents: {len(before)} became {len(after)} "
+                f"({[d[0] for d in before][:3]} → {[d[0] for d in after][:3]})")
+    for k, (a, b) in enumerate(zip(before, after)):
+        if a[0] != b[0]:
+            return f"label: document {k + 1} {a[0]!r} became {b[0]!r}"
+        if a[1] != b[1]:
+            if len(a[1]) != len(b[1]):
+                return f"forms: document {a[0]!r} had {len(a[1])} tokens, now {len(b[1])}"
+            i = next(i for i, (x, y) in enumerate(zip(a[1], b[1])) if x != y)
+            return f"forms: document {a[0]!r} token {i + 1} {a[1][i]!r} became {b[1][i]!r}"
+        if a[2] != b[2]:
+            gone = sorted(set(a[2]) - set(b[2]))[:3]
+            new = sorted(set(b[2]) - set(a[2]))[:3]
+            return (f"markables: document {a[0]!r} had {len(a[2])}, now {len(b[2])} "
+                    f"(lost {gone}, gained {new})")
+        if a[3] != b[3]:
+            gone = sorted((sorted(c) for c in a[3] - b[3]), key=str)[:2]
+            return f"chains: document {a[0]!r} chains differ (e.g. lost {gone})"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# the worker pool: forked children, each checking a small batch of inputs
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Result:
+    input: Input
+    accepted: bool | None
+    findings: list[dict]
+    seconds: float
+    #: the child's peak RSS when this input was done
+    rss_mb: float
+
+
+@dataclass
+class _Running:
+    pid: int
+    fd: int
+    batch: list[Input]
+    slot: int
+    #: how many inputs of the batch are done
+    done: int = 0
+    step: str = "start"
+    started: float = 0.0
+    step_started: float = 0.0
+    buffer: bytes = b""
+    fatal: str | None = None
+    killed: bool = False
+    #: the deadline passed: the child left the rest of its batch unchecked
+    stopped: bool = False
+    rss_mb: float = 0.0
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _vm_size() -> int:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+class Pool:
+    """Up to ``jobs`` forked children at a time, each checking a batch of up to
+    ``batch`` inputs one after the other (a fork per input would cost as much as the
+    checks).
+
+    A child writes JSON lines to a pipe: ``{"step": ...}`` when a step starts and
+    ``{"result": ...}`` when an input is done. A step running over ``timeout`` seconds
+    gets the child killed: that input is a ``hang``, and the rest of its batch goes to
+    another child. A child dying any other way (a signal, an exit without result) is a
+    ``crash`` of the input it was on (``memory`` for SIGKILL, what the kernel's OOM
+    killer sends). The child's address space is capped at the parent's plus twice
+    ``memory_mb``, so that most blow-ups end in ``MemoryError``; its peak RSS, reported
+    after each input, is compared with the parent's plus ``memory_mb``.
+    """
+
+    def __init__(self, targets: dict[str, Target], workdir: Path, jobs: int = 2,
+                 timeout: float = STEP_TIMEOUT, memory_mb: int = MEMORY_LIMIT_MB, batch: int = 8) -> None:
+        self.targets, self.workdir, self.jobs = targets, workdir, max(1, jobs)
+        self.timeout, self.memory_mb, self.batch = timeout, memory_mb, max(1, batch)
+        self.base_rss = _rss_mb()
+        self.base_vm = _vm_size()
+        self.rss_limit = self.base_rss + memory_mb
+
+    def run(self, inputs: Iterator[Input], on_result: Callable[[Result], None],
+            deadline: float | None = None) -> None:
+        """Check ``inputs`` (until ``deadline``, a ``time.monotonic()`` value, if given:
+        children stop between two inputs when it has passed)."""
+        def stop() -> bool:
+            return deadline is not None and time.monotonic() >= deadline
+
+        running: dict[int, _Running] = {}
+        free = list(range(self.jobs))
+        pending: list[Input] = []  # inputs of a batch whose child was killed
+        exhausted = False
+        try:
+            while True:
+                while free and (pending or not exhausted):
+                    batch = pending[:self.batch]
+                    del pending[:len(batch)]
+                    while len(batch) < self.batch and not exhausted:
+                        item = None if stop() else next(inputs, None)
+                        if item is None:
+                            exhausted = True
+                        else:
+                            batch.append(item)
+                    if not batch:
+                        break
+                    child = self._start(batch, free.pop(0), deadline)
+                    running[child.fd] = child
+                if not running:
+                    break
+                ready, _, _ = select.select(list(running), [], [], 0.05)
+                for fd in ready:
+                    child = running[fd]
+                    chunk = _read_some(fd)
+                    if chunk:
+                        for result in self._take(child, chunk):
+                            on_result(result)
+                        continue
+                    del running[fd]
+                    free.append(child.slot)
+                    last = self._finish(child)
+                    if last is not None:
+                        on_result(last)
+                    if not child.stopped:
+                        pending[:0] = child.batch[child.done + 1:]
+                now = time.monotonic()
+                for child in running.values():
+                    if not child.killed and now - child.step_started > self.timeout:
+                        child.killed = True
+                        _kill(child.pid)
+        finally:
+            for child in running.values():
+                _kill(child.pid)
+                os.close(child.fd)
+                _reap(child.pid)
+
+    def check(self, item: Input) -> Result:
+        """One input, synchronously (minimisation, replay)."""
+        results: list[Result] = []
+        self.run(iter([item]), results.append)
+        return results[0]
+
+    def _start(self, batch: list[Input], slot: int, deadline: float | None) -> _Running:
+        directory = self.workdir / f"slot{slot}"
+        directory.mkdir(parents=True, exist_ok=True)
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child
+            os.close(r)
+            _child(batch, directory, self.targets, w, self.base_vm, self.memory_mb, deadline)
+            os._exit(0)  # not reached
+        os.close(w)
+        now = time.monotonic()
+        return _Running(pid, r, batch, slot, started=now, step_started=now)
+
+    def _take(self, child: _Running, chunk: bytes) -> list[Result]:
+        """Results of the inputs the child finished in ``chunk``."""
+        child.buffer += chunk
+        out = []
+        while b"\n" in child.buffer:
+            line, child.buffer = child.buffer.split(b"\n", 1)
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            now = time.monotonic()
+            if "step" in message:
+                child.step, child.step_started = message["step"], now
+            elif "fatal" in message:
+                child.fatal = message["fatal"]
+            elif "stopped" in message:
+                child.stopped = True
+            elif "result" in message and child.done < len(child.batch):
+                payload = message["result"]
+                findings = list(payload["findings"])
+                rss = payload.get("rss_kb", 0) / 1024
+                if rss > self.rss_limit >= child.rss_mb:
+                    findings.append({"check": "memory", "step": "all", "kind": "peak RSS",
+                                     "message": f"peak RSS {rss:.0f} MB (limit {self.rss_limit:.0f} MB)"})
+                child.rss_mb = rss
+                out.append(Result(child.batch[child.done], payload["accepted"], findings, now - child.started, rss))
+                child.done += 1
+                child.step, child.started, child.step_started = "start", now, now
+        return out
+
+    def _finish(self, child: _Running) -> Result | None:
+        """The result of the input the child was on when it ended, if it had not finished."""
+        os.close(child.fd)
+        status, rss_kb = _reap(child.pid)
+        if child.done >= len(child.batch) or (child.stopped and os.WIFEXITED(status)
+                                              and os.WEXITSTATUS(status) == 0):
+            return None
+        seconds = time.monotonic() - child.started
+        step = child.step
+        if child.fatal is not None:
+            last = child.fatal.strip().splitlines()[-1]
+            finding = {"check": "crash", "step": step, "kind": "harness error in child",
+                       "message": f"{last} (the fuzzer's own code failed; traceback: {child.fatal[-500:]})"}
+        elif child.killed:
+            finding = {"check": "hang", "step": step, "kind": f"over {self.timeout:g} s",
+                       "message": f"step {step!r} ran over {self.timeout:g} s; killed"}
+        elif os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            finding = {"check": "memory" if sig == signal.SIGKILL else "crash", "step": step,
+                       "kind": f"signal {sig}", "message": f"the child died from signal {sig} during {step!r}"}
+        else:
+            finding = {"check": "crash", "step": step, "kind": "no result",
+                       "message": f"the child exited ({status}) without a result during {step!r}"}
+        return Result(child.batch[child.done], None, [finding], seconds, rss_kb / 1024)
+
+
+def _read_some(fd: int) -> bytes:
+    try:
+        return os.read(fd, 65536)
+    except InterruptedError:
+        return b""  # select() reported it readable: the next round reads it
+    except OSError:
+        return b""
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _reap(pid: int) -> tuple[int, int]:
+    while True:
+        try:
+            _, status, usage = os.wait4(pid, 0)
+            return status, usage.ru_maxrss
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return 0, 0
+
+
+def _child(batch: list[Input], directory: Path, targets: dict[str, Target], fd: int, base_vm: int,
+           memory_mb: int, deadline: float | None) -> None:
+    """The child's whole life: cap memory, check each input of the batch, exit."""
+    code = 0
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        quiet = os.open(os.devnull, os.O_WRONLY)  # warnings printed by the code under test
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        if base_vm:
+            limit = base_vm + 2 * memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+        def emit(message: dict) -> None:
+            os.write(fd, (json.dumps(message) + "\n").encode())
+
+        for k, item in enumerate(batch):
+            if k and deadline is not None and time.monotonic() >= deadline:
+                emit({"stopped": k})
+                break
+            target = targets[item.format]
+            path = directory / f"input{target.extension or '.txt'}"
+            path.write_bytes(item.data)
+            seed_path = item.seed.path if item.mutations else None
+            equivalent = item.mutations if item.mutations and EQUIVALENT.issuperset(item.mutations) else ()
+            result = Checker(item.format, path, seed_path, target.line_based, emit, equivalent).run()
+            result["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            emit({"result": result})
+    except BaseException:  # noqa: BLE001 - the parent must hear about it
+        code = 70
+        try:
+            os.write(fd, (json.dumps({"fatal": traceback.format_exc()}) + "\n").encode())
+        except BaseException:  # noqa: BLE001
+            pass
+    finally:
+        os._exit(code)
+
+
+# ---------------------------------------------------------------------------------------------
+# minimisation
+# ---------------------------------------------------------------------------------------------
+#: checks whose defect does not depend on the step it showed in (the same exception
+#: escapes ``read`` and the scoring that reads)
+_STEP_FREE = frozenset({"exception", "location", "memory", "crash"})
+
+
+def signature(fmt: str, f: dict) -> tuple[str, str, str, str]:
+    """What makes two findings the same defect."""
+    return (fmt, f["check"], "*" if f["check"] in _STEP_FREE else f["step"], f["kind"])
+
+
+def _ddmin(items: list[bytes], fails: Callable[[list[bytes]], bool], deadline: float) -> list[bytes]:
+    """Delta debugging (complements only): a smaller list that still fails."""
+    n = 2
+    while len(items) >= 2 and time.monotonic() < deadline:
+        size = -(-len(items) // n)
+        for start in range(0, len(items), size):
+            complement = items[:start] + items[start + size:]
+            if time.monotonic() >= deadline:
+                return items
+            if fails(complement):
+                items = complement
+                n = max(n - 1, 2)
+                break
+        else:
+            if n >= len(items):
+                break
+            n = min(len(items), n * 2)
+    return items
+
+
+def minimise(pool: Pool, item: Input, wanted: tuple, seconds: float) -> tuple[bytes, dict | None]:
+    """The smallest input found in ``seconds`` that fails with signature ``wanted``,
+    and its finding (None if even the input given no longer fails that way)."""
+    deadline = time.monotonic() + seconds
+    found: dict[bytes, dict] = {}
+
+    def fails_with(data: bytes) -> bool:
+        probe = Input(item.format, item.index, data, item.seed, item.mutations or ("minimised",))
+        result = pool.check(probe)
+        for f in result.findings:
+            if signature(item.format, f) == wanted:
+                found[data] = f
+                return True
+        return False
+
+    if not fails_with(item.data):  # flaky (a hang on a busy machine, say): leave it as it is
+        return item.data, None
+
+    data = item.data
+    lines = data.splitlines(keepends=True)
+    lines = _ddmin(lines, lambda part: fails_with(b"".join(part)), deadline)
+    data = b"".join(lines)
+    if len(data) <= 4096:
+        pieces = [bytes([b]) for b in data]
+        data = b"".join(_ddmin(pieces, lambda part: fails_with(b"".join(part)), deadline))
+    return data, found.get(data)
+
+
+# ---------------------------------------------------------------------------------------------
+# the campaign
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Defect:
+    signature: tuple[str, str, str, str]
+    message: str
+    first: Input
+    #: the step of the first input (the signature may leave it out)
+    step: str = ""
+    count: int = 0
+    minimised: bytes | None = None
+    #: the input did not fail again when minimisation began
+    flaky: bool = False
+    saved: str | None = None
+
+    def as_dict(self) -> dict:
+        fmt, check, _, kind = self.signature
+        return {"format": fmt, "check": check, "step": self.step, "kind": kind, "message": self.message,
+                "count": self.count, "seed": self.first.seed.label, "index": self.first.index,
+                "mutations": list(self.first.mutations), "input_bytes": len(self.first.data),
+                "minimised_bytes": None if self.minimised is None else len(self.minimised),
+                "preview": repr((self.minimised if self.minimised is not None else self.first.data)[:300]),
+                "flaky": self.flaky, "saved": self.saved}
+
+
+@dataclass
+class Stats:
+    tried: int = 0
+    accepted: int = 0
+    refused: int = 0
+    failed: Counter = field(default_factory=Counter)
+    seconds: float = 0.0
+
+
+@dataclass
+class Campaign:
+    """A fuzzing campaign; :meth:`run` returns the summary that ``--json`` writes."""
+
+    seed: int = 0
+    seconds: float = 60.0
+    formats: Sequence[str] | None = None
+    jobs: int = 2
+    count: int | None = None
+    minimise_seconds: float = 10.0
+    minimise_total: float = 60.0
+    save: Path | None = None
+    #: seconds a step may take
+    timeout: float = STEP_TIMEOUT
+    #: more seed files per format name (beside those found in tests/data and samples)
+    extra_seeds: dict[str, list[Path]] = field(default_factory=dict)
+    #: give formats with few seed files seeds converted from other formats
+    convert_seeds: bool = True
+    log: Callable[[str], None] = print
+    notes: list[str] = field(default_factory=list)
+
+    def run(self) -> dict:
+        workdir = Path(tempfile.mkdtemp(prefix="corefio-fuzz-"))
+        try:
+            return self._run(workdir)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    def _note(self, message: str) -> None:
+        self.notes.append(message)
+        self.log(message)
+
+    def _run(self, workdir: Path) -> dict:
+        start = time.monotonic()
+        try:
+            targets = discover(self.formats, workdir, self._note, self.extra_seeds, self.convert_seeds)
+        except Exception:  # noqa: BLE001 - a registry that does not load is the finding
+            message = traceback.format_exc(limit=6)
+            self._note("the format registry does not load:\n" + message)
+            return {"seed": self.seed, "error": "registry: " + message.strip().splitlines()[-1],
+                    "formats": {}, "defects": [], "notes": self.notes}
+        if not targets:
+            return {"seed": self.seed, "error": "no format to fuzz", "formats": {}, "defects": [],
+                    "notes": self.notes}
+        by_name = {t.name: t for t in targets}
+        for target in targets:
+            warm_up(target, workdir)
+        gc.collect()
+        gc.freeze()  # the children do not scan (and so copy) the parent's objects
+        pool = Pool(by_name, workdir, self.jobs, self.timeout)
+        stats = {t.name: Stats() for t in targets}
+        defects: dict[tuple, Defect] = {}
+        share = self.seconds / len(targets)
+        for target in targets:
+            self.log(f"{target.name}: {len(target.seeds)} seed(s), "
+                     f"{'all inputs' if self.count else f'{share:.0f} s'}")
+            self._fuzz(pool, target, stats[target.name], defects, share)
+        fuzz_seconds = time.monotonic() - start
+        self._minimise_all(pool, defects)
+        if self.save is not None:
+            for defect in defects.values():
+                if not defect.flaky:
+                    save_regression(defect, self.save)
+        summary = {
+            "seed": self.seed,
+            "seconds": round(time.monotonic() - start, 1),
+            "fuzz_seconds": round(fuzz_seconds, 1),
+            "formats": {name: {"tried": s.tried, "accepted": s.accepted, "refused": s.refused,
+                               "failed": dict(s.failed), "seconds": round(s.seconds, 1)}
+                        for name, s in stats.items()},
+            "defects": [d.as_dict() for d in defects.values()],
+            "notes": self.notes,
+        }
+        return summary
+
+    def _fuzz(self, pool: Pool, target: Target, stats: Stats, defects: dict, seconds: float) -> None:
+        began = time.monotonic()
+        deadline = began + seconds
+        indices = iter(range(self.count)) if self.count is not None else _count_up()
+        inputs = (make_input(target, self.seed, i) for i in indices)
+
+        def on_result(result: Result) -> None:
+            stats.tried += 1
+            if result.accepted:
+                stats.accepted += 1
+            elif result.accepted is False:
+                stats.refused += 1
+            for f in result.findings:
+                sig = signature(target.name, f)
+                stats.failed[f["check"]] += 1
+                defect = defects.get(sig)
+                if defect is None:
+                    defect = defects[sig] = Defect(sig, f["message"], result.input, step=f["step"])
+                    self.log(f"  NEW {target.name} [{f['check']}/{f['step']}] {f['kind']}: "
+                             f"{f['message'][:300]} (input {result.input.index}, seed {result.input.seed.label}, "
+                             f"mutations {'+'.join(result.input.mutations) or 'none'})")
+                elif len(result.input.data) < len(defect.first.data):
+                    defect.first, defect.message, defect.step = result.input, f["message"], f["step"]
+                defect.count += 1
+
+        pool.run(inputs, on_result, None if self.count is not None else deadline)
+        stats.seconds = time.monotonic() - began
+
+    def _minimise_all(self, pool: Pool, defects: dict[tuple, Defect]) -> None:
+        if self.minimise_seconds <= 0:
+            return
+        budget_end = time.monotonic() + self.minimise_total
+        for defect in sorted(defects.values(), key=lambda d: len(d.first.data)):
+            left = budget_end - time.monotonic()
+            if left <= 0:
+                self._note("minimisation budget spent; some defects are not minimised")
+                break
+            data, finding = minimise(pool, defect.first, defect.signature, min(self.minimise_seconds, left))
+            if finding is None:
+                defect.flaky = True
+                self._note(f"{defect.signature}: the first failing input did not fail again")
+                continue
+            defect.minimised, defect.message, defect.step = data, finding["message"], finding["step"]
+
+
+def warm_up(target: Target, workdir: Path) -> None:
+    """Run the checks once in this process on the smallest seed, so that the lazy imports
+    and the models' first build happen before forking, not in every child. What goes
+    wrong here shows again in the children, where it is reported."""
+    seed = min(target.seeds, key=lambda s: len(s.data))
+    path = workdir / "warm-up" / f"input{target.extension or '.txt'}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(seed.data)
+    try:
+        with _time_limit(20):
+            Checker(target.name, path, seed.path, target.line_based, lambda message: None).run()
+    except (Exception, _TimeUp):  # noqa: BLE001 - see the docstring
+        pass
+
+
+def _count_up() -> Iterator[int]:
+    i = 0
+    while True:
+        yield i
+        i += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# regressions
+# ---------------------------------------------------------------------------------------------
+MANIFEST = "manifest.json"
+
+
+def save_regression(defect: Defect, directory: Path) -> None:
+    """Keep the (minimised) input in ``directory``, listed in its manifest and README."""
+    from corefio.registry import get_format
+
+    data = defect.minimised if defect.minimised is not None else defect.first.data
+    fmt, check, _, kind = defect.signature
+    step = defect.step
+    spec = get_format(fmt)
+    extension = (tuple(spec.extensions) + tuple(spec.ambiguous_extensions) + (".txt",))[0]
+    digest = hashlib.sha1(data).hexdigest()[:8]
+    name = f"{fmt}-{check}-{step}-{digest}{extension}"
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / name).write_bytes(data)
+    manifest = load_manifest(directory)
+    seed = defect.first.seed
+    manifest[name] = {
+        "format": fmt, "check": check, "step": step, "kind": kind, "message": defect.message,
+        # a converted seed lives in a temporary directory: the scoring checks against a seed
+        # replay only with seeds from the repository
+        "seed": _relative(seed.path) if seed.converted_from is None else None,
+        "mutated": bool(defect.first.mutations),
+    }
+    (directory / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    write_readme(directory, manifest)
+    defect.saved = _relative(directory / name)
+
+
+def load_manifest(directory: Path) -> dict:
+    path = directory / MANIFEST
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text())
+
+
+def write_readme(directory: Path, manifest: dict) -> None:
+    lines = [
+        "# Fuzzer regressions",
+        "",
+        "Inputs found by the mutation fuzzer (`python -m tests.fuzz`, see `tests/fuzz/fuzzer.py`),",
+        "minimised. `tests/fuzz/test_fuzz_budget.py` runs the fuzzer's checks on each of them:",
+        "each must pass every check. One line per file: the check it failed when it was found",
+        "and the seed it was mutated from (the response of the `score-seed` check).",
+        "",
+        f"- `{MANIFEST}`: format, check, step, message and seed of each file (the test reads it)",
+    ]
+    for name in sorted(manifest):
+        entry = manifest[name]
+        seed = f"; seed `{entry['seed']}`" if entry.get("seed") else ""
+        message = entry["message"].replace("\n", " ")
+        if len(message) > 160:
+            message = message[:157] + "..."
+        lines.append(f"- `{name}` ({entry['format']}, check `{entry['check']}` at `{entry['step']}`{seed}): {message}")
+    (directory / "README.md").write_text("\n".join(lines) + "\n")
+
+
+def replay_regressions(directory: Path = REGRESSIONS, jobs: int = 1, only: str | None = None
+                       ) -> list[tuple[str, list[dict]]]:
+    """Run the oracle on every file of the manifest (or on the one called ``only``);
+    ``[(file, findings)]``."""
+    from corefio import registry
+
+    manifest = load_manifest(directory)
+    if only is not None:
+        manifest = {name: entry for name, entry in manifest.items() if name == only}
+    out: list[tuple[str, list[dict]]] = []
+    if not manifest:
+        return out
+    workdir = Path(tempfile.mkdtemp(prefix="corefio-fuzz-replay-"))
+    try:
+        targets: dict[str, Target] = {}
+        inputs = []
+        for name, entry in sorted(manifest.items()):
+            fmt = entry["format"]
+            if fmt not in targets:
+                spec = registry.get_format(fmt)
+                extension = (tuple(spec.extensions) + tuple(spec.ambiguous_extensions) + ("",))[0]
+                targets[fmt] = Target(fmt, extension, _is_xml(spec), _is_json(spec), spec.write is not None)
+            path = directory / name
+            seed_path = REPO / entry["seed"] if entry.get("seed") else path
+            if not seed_path.exists():
+                out.append((name, [{"check": "regression", "step": "seed", "kind": "seed missing",
+                                    "message": f"the seed {entry['seed']} this input is scored against is gone"}]))
+                continue
+            seed = Seed(seed_path, b"")
+            mutations = ("regression",) if entry.get("seed") else ()
+            inputs.append((name, Input(fmt, 0, path.read_bytes(), seed, mutations)))
+        pool = Pool(targets, workdir, jobs)
+        for name, item in inputs:
+            out.append((name, pool.check(item).findings))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# printing
+# ---------------------------------------------------------------------------------------------
+def format_summary(summary: dict) -> str:
+    lines = [f"corefio fuzz: seed {summary['seed']}"
+             + (f", {summary['seconds']} s" if "seconds" in summary else "")]
+    if summary.get("error"):
+        lines.append(f"ERROR: {summary['error']}")
+    for name, s in summary["formats"].items():
+        failed = ", ".join(f"{k} ×{v}" for k, v in sorted(s["failed"].items())) or "none"
+        lines.append(f"  {name:<10} {s['tried']:>7} inputs ({s['accepted']} read, {s['refused']} refused) "
+                     f"in {s['seconds']} s; failed checks: {failed}")
+    defects = summary["defects"]
+    lines.append(f"{len(defects)} distinct defect(s)")
+    for d in defects:
+        size = f"{d['input_bytes']} bytes" + (f", minimised to {d['minimised_bytes']}"
+                                               if d["minimised_bytes"] is not None else "")
+        if d.get("flaky"):
+            size += ", did not fail again"
+        lines.append(f"- {d['format']} [{d['check']} at {d['step']}] {d['kind']} — {d['count']} input(s)")
+        lines.append(f"    {d['message'][:400]}")
+        lines.append(f"    first: input {d['index']} from {d['seed']}, mutations "
+                     f"{'+'.join(d['mutations']) or 'none'} ({size})" + (f"; saved as {d['saved']}" if d["saved"] else ""))
+        lines.append(f"    input: {d['preview'][:200]}")
+    return "\n".join(lines)
+
+
+def iter_inputs(target: Target, seed: int, indices: Iterable[int]) -> Iterator[Input]:
+    for i in indices:
+        yield make_input(target, seed, i)

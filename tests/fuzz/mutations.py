@@ -1,0 +1,491 @@
+"""The mutations the fuzzer applies to seed files.
+
+Each mutation is a function ``(rng, data, pool) -> bytes`` where ``pool`` holds the
+other seeds of the same format (for splicing). They work on bytes, so a mutation can
+produce anything a user's disk might hold: broken UTF-8, other encodings, stray control
+characters. Line-level mutations keep the line ends they find.
+"""
+
+from __future__ import annotations
+
+import codecs
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+Mutator = Callable[[random.Random, bytes, Sequence[bytes]], bytes]
+
+#: single bytes a parser cares about
+_INTERESTING_BYTES = b"()|\t \n\r#-_=;:\"'<>&/\\*0123456789\x00\x7f\x80\xc3\xff"
+#: short byte strings worth inserting anywhere
+_TOKENS = (
+    b"(", b")", b"|", b"(1", b"1)", b"(1)", b"\t", b" ", b"\n", b"\r", b"\r\n", b"#", b"-", b"_",
+    b"\x00", b"\xff", b"\xc3", b"\xe9", b"\xef\xbb\xbf", "\u00b2".encode(), b"\\", b"\"", b"'",
+    b"&", b"<", b">", b"=", b";", b"\n\n", b"# begin document (x); part 000\n", b"#end document\n",
+)
+_SYNTHETIC_LINES = (
+    b"", b"#", b"# comment", b"#begin document (fz); part 000", b"# begin document fz",
+    b"#end document", b"# newdoc id = fz", b"# sent_id = fz-1", b"# text = a b",
+    b"1\tx\t_\t_\t_\t_\t_\t_\t_\t_", b"1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_", b"fz 0 0 x - (1)", b"\t", b" ",
+    b"{}", b"[]", b"{\"doc_key\": \"fz\", \"sentences\": [[\"a\"]], \"clusters\": [[[0, 0]]]}",
+)
+_BRACKET_FIELDS = (
+    b"-", b"_", b"(", b")", b"|", b"(1)", b"(1", b"1)", b"((1)", b"(1))", b"(1)|(2)", b"(1|(2",
+    b"(1)(1)", b"1)(1", b"(x)", b"(-1)", b"(1)|", b"|(1)", b"()", b"(0)", b"(99999999999999999999)",
+    b"Entity=(e1)", b"Entity=e1)", b"Entity=(e1", b"Entity=(e1-x-1-)", b"SplitAnte=e1<e2",
+    b"Bridge=e1<e2", b"Entity=(e1)|Entity=(e2)",
+)
+_HUGE_NUMBERS = (b"9" * 5000, b"1" + b"0" * 30, b"-1", b"0", b"4294967296", b"18446744073709551617",
+                 b"1e309", b"01", b"+1", b"1.5", b"NaN")
+_UNICODE_DIGITS = tuple(c.encode() for c in "\u00b2\u00b9\u0663\uff13\U0001d7d9\u2075\u09e8\u0e52")
+_UNICODE_NOISE = tuple(c.encode("utf-8", "surrogatepass") for c in (
+    "\u200b", "\u202e", "\u0301", "\ufeff", "\u2028", "\u2029", "\u0085", "\u000b", "\u000c", "\u001c",
+    "\ud800", "\U0010ffff", "\ufffe", "\u00a0", "\u3000",
+)) + (b"\xe9", b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80")
+_XML_ENTITIES = (b"&undefined;", b"&amp;", b"&#0;", b"&#x110000;", b"&lt;", b"&#65;", b"&#xD800;",
+                 b"&", b"&amp", b"&#;", b"&#x;", b"&nbsp;", b"&#99999999999;")
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.splitlines(keepends=True)
+
+
+def _line_end(line: bytes) -> bytes:
+    for end in (b"\r\n", b"\n", b"\r"):
+        if line.endswith(end):
+            return end
+    return b""
+
+
+def _content_line_indices(lines: list[bytes]) -> list[int]:
+    return [i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(b"#")]
+
+
+# -- byte level ------------------------------------------------------------------------------
+def flip_bits(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    if not data:
+        return bytes([rng.randrange(256)])
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(out))
+        out[i] ^= 1 << rng.randrange(8)
+    return bytes(out)
+
+
+def set_byte(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    if not data:
+        return bytes([rng.choice(_INTERESTING_BYTES)])
+    out = bytearray(data)
+    out[rng.randrange(len(out))] = rng.choice(_INTERESTING_BYTES)
+    return bytes(out)
+
+
+def insert_token(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    i = rng.randint(0, len(data))
+    return data[:i] + rng.choice(_TOKENS) + data[i:]
+
+
+def delete_bytes(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    if not data:
+        return data
+    i = rng.randrange(len(data))
+    return data[:i] + data[i + rng.randint(1, 16):]
+
+
+def truncate(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    return data[:rng.randint(0, len(data))]
+
+
+# -- line level ------------------------------------------------------------------------------
+def truncate_lines(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    lines = _lines(data)
+    return b"".join(lines[:rng.randint(0, len(lines))])
+
+
+def delete_lines(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    lines = _lines(data)
+    if not lines:
+        return data
+    i = rng.randrange(len(lines))
+    del lines[i:i + rng.randint(1, 3)]
+    return b"".join(lines)
+
+
+def duplicate_lines(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    lines = _lines(data)
+    if not lines:
+        return data
+    i = rng.randrange(len(lines))
+    block = lines[i:i + rng.randint(1, 5)]
+    if block and not _line_end(block[-1]):
+        block[-1] += b"\n"
+    lines[i:i] = block
+    return b"".join(lines)
+
+
+def move_line(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    lines = _lines(data)
+    if len(lines) < 2:
+        return data
+    line = lines.pop(rng.randrange(len(lines)))
+    if not _line_end(line):
+        line += b"\n"
+    lines.insert(rng.randrange(len(lines) + 1), line)
+    return b"".join(lines)
+
+
+def insert_line(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    lines = _lines(data)
+    end = _line_end(lines[0]) if lines else b"\n"
+    if pool and rng.random() < 0.3:
+        other = _lines(rng.choice(pool))
+        new = other[rng.randrange(len(other))] if other else b"\n"
+    else:
+        new = rng.choice(_SYNTHETIC_LINES) + (end or b"\n")
+    i = rng.randint(0, len(lines))
+    if i == len(lines) and lines and not _line_end(lines[-1]):
+        lines[-1] += b"\n"
+    lines.insert(i, new)
+    return b"".join(lines)
+
+
+def bracket_edit(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """Edit the last column of a word line (CoNLL's chains, CoNLL-U's MISC)."""
+    lines = _lines(data)
+    candidates = _content_line_indices(lines)
+    if not candidates:
+        return data
+    i = rng.choice(candidates)
+    line = lines[i]
+    end = _line_end(line)
+    body = line[:len(line) - len(end)]
+    cut = max(body.rfind(b"\t"), body.rfind(b" ")) + 1
+    head, field = body[:cut], body[cut:]
+    choice = rng.randrange(5)
+    if choice == 0 or not field:
+        field = rng.choice(_BRACKET_FIELDS)
+    elif choice == 1:
+        k = rng.randint(0, len(field))
+        field = field[:k] + bytes([rng.choice(b"()|")]) + field[k:]
+    elif choice == 2:
+        k = rng.randrange(len(field))
+        field = field[:k] + field[k + 1:]
+    elif choice == 3:
+        field = re.sub(rb"\d+", lambda m: str(rng.choice((0, 1, 2, 7, 10, 123))).encode(), field, count=1)
+    else:
+        field = field + rng.choice((b"|", b"(1)", b")", b"|(2"))
+    lines[i] = head + field + end
+    return b"".join(lines)
+
+
+def splice(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """The head of this input followed by the tail of another seed (line boundaries)."""
+    if not pool:
+        return data
+    mine, other = _lines(data), _lines(rng.choice(pool))
+    a = mine[:rng.randint(0, len(mine))]
+    b = other[rng.randint(0, len(other)):]
+    if a and not _line_end(a[-1]):
+        a[-1] += b"\n"
+    return b"".join(a + b)
+
+
+def repeat_block(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """A block of lines repeated many times (long documents, many mentions)."""
+    lines = _lines(data)
+    if not lines:
+        return data
+    i = rng.randrange(len(lines))
+    block = b"".join(lines[i:i + rng.randint(1, 4)])
+    if not block.endswith((b"\n", b"\r")):
+        block += b"\n"
+    times = rng.choice((50, 500, 5000))
+    # at most ~150 kB more: larger inputs test speed more than robustness, and a
+    # slow step on a busy machine must not pass for a hang
+    times = max(1, min(times, 150_000 // max(1, len(block))))
+    return b"".join(lines[:i]) + block * times + b"".join(lines[i:])
+
+
+# -- encodings and line ends ---------------------------------------------------------------
+def _text(data: bytes) -> str:
+    """The text of UTF-8 ``data`` without its BOM (the other encodings add their own)."""
+    return data.decode("utf-8", "replace").removeprefix("\ufeff")
+
+
+def bom_utf8(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    return codecs.BOM_UTF8 + data
+
+
+def bom_odd(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """Two BOMs, a BOM of another encoding before UTF-8, or a BOM starting a later line."""
+    choice = rng.randrange(3)
+    if choice == 0:
+        return codecs.BOM_UTF8 + codecs.BOM_UTF8 + data
+    if choice == 1:
+        return rng.choice((codecs.BOM_UTF16_LE, codecs.BOM_UTF32_LE, codecs.BOM_UTF16_BE)) + data
+    lines = _lines(data)
+    if not lines:
+        return codecs.BOM_UTF8
+    i = rng.randrange(len(lines))
+    lines[i] = codecs.BOM_UTF8 + lines[i]
+    return b"".join(lines)
+
+
+def utf16(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """The same text in UTF-16 with its BOM (little or big endian)."""
+    if rng.random() < 0.5:
+        return codecs.BOM_UTF16_LE + _text(data).encode("utf-16-le")
+    return codecs.BOM_UTF16_BE + _text(data).encode("utf-16-be")
+
+
+def utf32(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """The same text in UTF-32 with its BOM."""
+    if rng.random() < 0.5:
+        return codecs.BOM_UTF32_LE + _text(data).encode("utf-32-le")
+    return codecs.BOM_UTF32_BE + _text(data).encode("utf-32-be")
+
+
+def utf16_no_bom(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    return _text(data).encode("utf-16-le")
+
+
+def crlf(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+
+
+def cr_only(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r")
+
+
+def mixed_line_ends(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    lines = data.replace(b"\r\n", b"\n").split(b"\n")
+    ends = [rng.choice((b"\n", b"\r\n", b"\r")) for _ in lines[:-1]]
+    return b"".join(line + end for line, end in zip(lines, ends)) + lines[-1]
+
+
+def no_final_newline(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    return data.rstrip(b"\r\n")
+
+
+def extra_final_newlines(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    return data + rng.choice((b"\n", b"\r\n", b"\n\n", b"\n\n\n"))
+
+
+def delimiters(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """Mix TAB and space delimiters on some lines."""
+    lines = _lines(data)
+    candidates = _content_line_indices(lines)
+    if not candidates:
+        return data
+    for i in rng.sample(candidates, min(len(candidates), rng.randint(1, 3))):
+        line = lines[i]
+        choice = rng.randrange(4)
+        if b"\t" in line and choice == 0:
+            lines[i] = line.replace(b"\t", b" ")
+        elif b"\t" in line and choice == 1:
+            k = rng.randrange(line.count(b"\t"))
+            parts = line.split(b"\t")
+            lines[i] = b"\t".join(parts[:k + 1]) + rng.choice((b" ", b"   ")) + b"\t".join(parts[k + 1:])
+        elif choice == 2:
+            lines[i] = line.replace(b" ", b"\t")
+        else:
+            lines[i] = re.sub(rb"[ \t]", lambda m: m.group(0) * 2, line, count=1)
+    return b"".join(lines)
+
+
+# -- numbers and characters ------------------------------------------------------------------
+def huge_number(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    runs = list(re.finditer(rb"\d+", data))
+    if not runs:
+        return data
+    m = rng.choice(runs)
+    return data[:m.start()] + rng.choice(_HUGE_NUMBERS) + data[m.end():]
+
+
+def unicode_digit(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    runs = list(re.finditer(rb"\d", data))
+    if not runs:
+        return data
+    m = rng.choice(runs)
+    return data[:m.start()] + rng.choice(_UNICODE_DIGITS) + data[m.end():]
+
+
+def unicode_noise(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    i = rng.randint(0, len(data))
+    # keep UTF-8 sequences whole: move to a character start
+    while 0 < i < len(data) and 0x80 <= data[i] < 0xC0:
+        i -= 1
+    return data[:i] + rng.choice(_UNICODE_NOISE) + data[i:]
+
+
+# -- JSON ------------------------------------------------------------------------------------
+def json_token(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """Swap a JSON token for another (a list for a number, null for a string...)."""
+    found = list(re.finditer(rb'-?\d+|"(?:[^"\\]|\\.)*"|\[|\]|\{|\}|,|:|null|true|false', data))
+    if not found:
+        return data
+    m = rng.choice(found)
+    new = rng.choice((b"null", b"true", b"[]", b"{}", b'""', b"0", b"-1", b"1.5", b'"x"', b"[[0, 0]]",
+                      b"[0, 0, 0]", b"[1, 0]", b'"\\ud800"', b'"\\u0000"', b"", b",", b"]", b"}", b"1e999"))
+    return data[:m.start()] + new + data[m.end():]
+
+
+# -- XML -------------------------------------------------------------------------------------
+def xml_entity(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    spots = [m.end() for m in re.finditer(rb'>|="', data)]
+    i = rng.choice(spots) if spots else rng.randint(0, len(data))
+    return data[:i] + rng.choice(_XML_ENTITIES) + data[i:]
+
+
+def xml_unclosed(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    choice = rng.randrange(4)
+    if choice == 0:
+        closers = list(re.finditer(rb"</[^>]*>", data))
+        if closers:
+            m = rng.choice(closers)
+            return data[:m.start()] + data[m.end():]
+    if choice == 1:
+        ends = [m.start() for m in re.finditer(rb">", data)]
+        if ends:
+            i = rng.choice(ends)
+            return data[:i] + data[i + 1:]
+    if choice == 2:
+        empties = [m.start() for m in re.finditer(rb"/>", data)]
+        if empties:
+            i = rng.choice(empties)
+            return data[:i] + data[i + 1:]
+    opens = list(re.finditer(rb"<([A-Za-z_][\w.-]*)[^>]*>", data))
+    if not opens:
+        return data
+    m = rng.choice(opens)
+    return data[:m.end()] + b"<" + m.group(1) + b">" + data[m.end():]
+
+
+def xml_quote(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    attrs = list(re.finditer(rb'(\s)([\w:.-]+)="([^"<]*)"', data))
+    if not attrs:
+        return data
+    m = rng.choice(attrs)
+    space, name, value = m.group(1), m.group(2), m.group(3)
+    choice = rng.randrange(6)
+    if choice == 0:
+        new = space + name + b"='" + value + b"'"
+    elif choice == 1:
+        new = space + name + b'="' + value
+    elif choice == 2:
+        new = space + name + b"=" + value
+    elif choice == 3:
+        new = space + name + b'="' + value + rng.choice((b'"', b"<", b"&", b"'")) + b'x"'
+    elif choice == 4:
+        new = m.group(0) + m.group(0)
+    else:
+        new = space + name + b'=""'
+    return data[:m.start()] + new + data[m.end():]
+
+
+def xml_ids(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """Point a reference elsewhere: another id, a missing one, a duplicate."""
+    values = list(re.finditer(rb'="([\w:.#-]+)"', data))
+    if len(values) < 2:
+        return data
+    m = rng.choice(values)
+    other = rng.choice(values).group(1)
+    new = rng.choice((other, b"missing_id", b"", other + b" " + other, b"#" + other))
+    return data[:m.start(1)] + new + data[m.end(1):]
+
+
+def xml_structure(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    choice = rng.randrange(4)
+    decl = re.search(rb"<\?xml[^>]*\?>", data)
+    after = decl.end() if decl else 0
+    if choice == 0:
+        doctype = rng.choice((b'<!DOCTYPE x [<!ENTITY a "b">]>', b"<!DOCTYPE struct>",
+                              b'<!DOCTYPE x SYSTEM "file:///etc/passwd">'))
+        return data[:after] + doctype + data[after:]
+    if choice == 1:
+        opens = [m.end() for m in re.finditer(rb"<[A-Za-z][^>]*[^/]>", data)]
+        i = rng.choice(opens) if opens else after
+        depth = rng.choice((10, 1000, 20000))
+        return data[:i] + b"<struct>" * depth + b"</struct>" * depth + data[i:]
+    if choice == 2:
+        elements = list(re.finditer(rb"<([A-Za-z][\w.-]*)\b[^>]*/>|<([A-Za-z][\w.-]*)\b[^>]*>[^<]*</\2>", data))
+        if elements:
+            m = rng.choice(elements)
+            return data[:m.end()] + m.group(0) + data[m.end():]
+        return data
+    spots = [m.end() for m in re.finditer(rb">", data)]
+    i = rng.choice(spots) if spots else after
+    return data[:i] + rng.choice((b"<![CDATA[x]]>", b"<!-- c -->", b"<?pi x?>", b"text", b"<x/>")) + data[i:]
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    apply: Mutator
+    weight: float
+    #: which inputs it is for: "any", "xml" or "json"
+    kind: str = "any"
+    #: the text means the same after it (other line ends, an encoding named by a BOM):
+    #: a reader must read the same document or refuse
+    equivalent: bool = False
+
+
+MUTATIONS: tuple[Mutation, ...] = (
+    Mutation("flip_bits", flip_bits, 2),
+    Mutation("set_byte", set_byte, 2),
+    Mutation("insert_token", insert_token, 2),
+    Mutation("delete_bytes", delete_bytes, 1),
+    Mutation("truncate", truncate, 1),
+    Mutation("truncate_lines", truncate_lines, 1),
+    Mutation("delete_lines", delete_lines, 2),
+    Mutation("duplicate_lines", duplicate_lines, 2),
+    Mutation("move_line", move_line, 1),
+    Mutation("insert_line", insert_line, 2),
+    Mutation("bracket_edit", bracket_edit, 4),
+    Mutation("splice", splice, 1),
+    Mutation("repeat_block", repeat_block, 0.3),
+    Mutation("bom_utf8", bom_utf8, 0.6, equivalent=True),
+    Mutation("bom_odd", bom_odd, 0.4),
+    Mutation("utf16", utf16, 0.3, equivalent=True),
+    Mutation("utf32", utf32, 0.2, equivalent=True),
+    Mutation("utf16_no_bom", utf16_no_bom, 0.2),
+    Mutation("crlf", crlf, 0.6, equivalent=True),
+    Mutation("cr_only", cr_only, 0.5, equivalent=True),
+    Mutation("mixed_line_ends", mixed_line_ends, 0.4, equivalent=True),
+    Mutation("no_final_newline", no_final_newline, 0.3, equivalent=True),
+    Mutation("extra_final_newlines", extra_final_newlines, 0.3),
+    Mutation("delimiters", delimiters, 2),
+    Mutation("huge_number", huge_number, 1.5),
+    Mutation("unicode_digit", unicode_digit, 1),
+    Mutation("unicode_noise", unicode_noise, 1),
+    Mutation("json_token", json_token, 3, "json"),
+    Mutation("xml_entity", xml_entity, 2, "xml"),
+    Mutation("xml_unclosed", xml_unclosed, 2, "xml"),
+    Mutation("xml_quote", xml_quote, 2, "xml"),
+    Mutation("xml_ids", xml_ids, 2, "xml"),
+    Mutation("xml_structure", xml_structure, 1, "xml"),
+)
+
+
+#: names of the mutations after which the text means the same
+EQUIVALENT = frozenset(m.name for m in MUTATIONS if m.equivalent)
+
+
+def mutations_for(kinds: set[str]) -> list[Mutation]:
+    """The mutations that fit an input of these kinds (``{"any", "xml"}`` for XML)."""
+    return [m for m in MUTATIONS if m.kind in kinds]
+
+
+def mutate(rng: random.Random, data: bytes, pool: Sequence[bytes], available: Sequence[Mutation]
+           ) -> tuple[bytes, list[str]]:
+    """``data`` after one to four mutations (fewer more often); returns their names too."""
+    count = 1
+    while count < 4 and rng.random() < 0.35:
+        count += 1
+    weights = [m.weight for m in available]
+    names = []
+    for mutation in rng.choices(available, weights=weights, k=count):
+        data = mutation.apply(rng, data, pool)
+        names.append(mutation.name)
+    return data, names

@@ -1,0 +1,65 @@
+"""A toy format with planted defects, to show that the fuzzer finds each kind.
+
+Only ``test_fuzz_budget.py`` imports it, in a child process: registering it in the
+test process would put it in front of every other test that walks the registry.
+
+The format: one sentence per line, tokens separated by spaces or tabs, ``#`` lines are
+comments. The planted defects:
+
+* a ``(`` anywhere makes the reader raise ``KeyError`` (check ``exception``);
+* two TABs in a row make it sleep for a minute (check ``hang``);
+* a ``|`` makes it refuse the input without naming the line (check ``location``);
+* a digit makes it ask for 64 GB (check ``memory``: the child's address space is capped);
+* it knows LF line ends only: with CR line ends, the whole file is one line, a comment
+  when the file starts with one (check ``equivalence``);
+* the writer leaves out tokens that start with ``a`` (check ``roundtrip``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+
+from corefio.errors import FormatError
+from corefio.model import Corpus, Document, Sentence, Tokens
+from corefio.registry import Capabilities, FormatSpec, register
+
+NAME = "fuzzplanted"
+
+
+def read(source, *, report, strict) -> Corpus:
+    text = source.read_text()
+    if "(" in text:
+        raise KeyError("planted: an opening bracket")
+    if "\t\t" in text:
+        time.sleep(60)
+    if any(c in text for c in "0123456789"):
+        bytearray(64 << 30)
+    if "|" in text:
+        raise FormatError("planted: a vertical bar")
+    forms: list[str] = []
+    sentences = []
+    for line in text.split("\n"):
+        if line.startswith("#"):
+            continue
+        words = line.split()
+        if words:
+            sentences.append(Sentence(first=len(forms), last=len(forms) + len(words) - 1))
+            forms.extend(words)
+    return Corpus(documents=[Document(name=source.stem, tokens=Tokens(forms=forms), sentences=sentences)])
+
+
+def write(documents: Iterable[Document], *, corpus: Corpus, report) -> Iterator[str]:
+    for doc in documents:
+        for s in doc.sentences:
+            yield " ".join(f for f in doc.tokens.forms[s.first:s.last + 1] if not f.startswith("a")) + "\n"
+
+
+register(FormatSpec(
+    name=NAME,
+    description="toy format with planted defects (fuzzer self-test)",
+    extensions=(".fuzzplanted",),
+    capabilities=Capabilities(multiple_documents=False),
+    read=read,
+    write=write,
+))

@@ -1,0 +1,153 @@
+"""The fuzzer in CI (issue 13).
+
+* ``test_fuzz_budget``: a campaign with a fixed seed over every readable format, about
+  60 s in all (``COREFIO_FUZZ_SECONDS`` changes it); it fails while the fuzzer finds any
+  defect, and its message lists them with their minimised sizes.
+* ``test_saved_regression``: every input kept in ``tests/data/regressions/fuzz/`` passes
+  all the fuzzer's checks.
+* the self-tests: the campaign finds each kind of planted defect in a toy format, and
+  a campaign is reproducible.
+
+The campaigns run in a child Python (``python -m tests.fuzz``): the fuzzer forks
+processes to check inputs in, which is best done away from pytest's own process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.fuzz import fuzzer
+
+SEED = 13
+HERE = Path(__file__).resolve().parent
+
+
+def _budget() -> float:
+    return float(os.environ.get("COREFIO_FUZZ_SECONDS", "60"))
+
+
+def test_fuzz_budget(tmp_path: Path):
+    seconds = _budget()
+    out = tmp_path / "summary.json"
+    command = [sys.executable, "-m", "tests.fuzz", "--seconds", str(seconds), "--seed", str(SEED),
+               "--json", str(out), "--quiet", "--minimise-seconds", "5", "--minimise-total", "30"]
+    done = subprocess.run(command, cwd=fuzzer.REPO, capture_output=True, text=True, timeout=seconds * 2 + 300)
+    assert out.exists(), f"the fuzzer did not finish:\n{done.stdout}\n{done.stderr}"
+    summary = json.loads(out.read_text())
+    assert not summary.get("error"), fuzzer.format_summary(summary)
+    assert summary["formats"], fuzzer.format_summary(summary)
+    for name, stats in summary["formats"].items():
+        assert stats["tried"] > 0, f"{name}: no input tried\n" + fuzzer.format_summary(summary)
+    # a hang that does not happen again when minimisation starts is the machine being
+    # busy, not a defect; every other finding counts
+    defects = [d for d in summary["defects"] if not (d["check"] == "hang" and d["flaky"])]
+    assert not defects, "the fuzzer found defects:\n" + fuzzer.format_summary(summary)
+
+
+def _regressions() -> list[str]:
+    return sorted(fuzzer.load_manifest(fuzzer.REGRESSIONS))
+
+
+def test_regressions_are_listed():
+    """Every file of the regression directory is in the manifest and in the README."""
+    names = set(_regressions())
+    present = {p.name for p in fuzzer.REGRESSIONS.iterdir()} - {"README.md", fuzzer.MANIFEST}
+    assert present == names
+    readme = (fuzzer.REGRESSIONS / "README.md").read_text()
+    for name in names | {fuzzer.MANIFEST}:
+        assert f"`{name}`" in readme
+
+
+@pytest.fixture(scope="module")
+def replayed() -> dict[str, list[dict]]:
+    """The fuzzer's findings on every saved regression (one child Python for all)."""
+    script = "import json; from tests.fuzz import fuzzer; print(json.dumps(fuzzer.replay_regressions()))"
+    done = subprocess.run([sys.executable, "-c", script], cwd=fuzzer.REPO, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("name", _regressions())
+def test_saved_regression(name: str, replayed: dict[str, list[dict]]):
+    findings = replayed[name]
+    shown = "\n".join(f"[{f['check']} at {f['step']}] {f['message']}" for f in findings)
+    assert not findings, f"{name} still fails:\n{shown}"
+
+
+def _planted_campaign(count: int) -> dict:
+    script = textwrap.dedent(f"""
+        import json
+        from pathlib import Path
+        import corefio
+        from tests.fuzz import planted
+        from tests.fuzz.fuzzer import Campaign
+        campaign = Campaign(seed=7, count={count}, formats=[planted.NAME], minimise_seconds=3,
+                            minimise_total=30, timeout=1.0, log=lambda message: None, convert_seeds=False,
+                            extra_seeds={{planted.NAME: [Path({str(HERE / 'planted_seed.fuzzplanted')!r})]}})
+        print(json.dumps(campaign.run()))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], cwd=fuzzer.REPO, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def planted_name() -> str:
+    return "fuzzplanted"  # planted.NAME, without registering the toy format here
+
+
+def test_planted_defects_are_found_and_minimised():
+    summary = _planted_campaign(400)
+    assert not summary.get("error"), summary
+    found = {d["check"]: d for d in summary["defects"]}
+    assert set(found) == {"equivalence", "exception", "hang", "location", "memory", "roundtrip"}, \
+        fuzzer.format_summary(summary)
+    # only CR line ends (all of them, or some) can trip this reader
+    for d in summary["defects"]:
+        if d["check"] == "equivalence":
+            assert "cr_only" in d["kind"] or "mixed_line_ends" in d["kind"], d
+    assert "MemoryError" in found["memory"]["message"]
+    assert "KeyError" in found["exception"]["message"]
+    assert "names no line" in found["location"]["message"]
+    assert found["roundtrip"]["step"] == "compare"
+    # minimised: "(" alone raises, "|" alone is refused
+    assert found["exception"]["minimised_bytes"] == 1
+    assert found["location"]["minimised_bytes"] == 1
+    for d in summary["defects"]:
+        assert d["minimised_bytes"] is not None and d["minimised_bytes"] <= d["input_bytes"]
+    assert summary["formats"][planted_name()]["tried"] == 400
+
+
+def test_inputs_depend_on_seed_format_and_index_only():
+    target = fuzzer.Target("x", ".x", xml=False, json=False, writable=False,
+                           seeds=[fuzzer.Seed(HERE / "planted_seed.fuzzplanted",
+                                              (HERE / "planted_seed.fuzzplanted").read_bytes())])
+    first = [fuzzer.make_input(target, 5, i) for i in range(50)]
+    again = [fuzzer.make_input(target, 5, i) for i in reversed(range(50))][::-1]
+    assert [(i.data, i.mutations) for i in first] == [(i.data, i.mutations) for i in again]
+    other = [fuzzer.make_input(target, 6, i) for i in range(50)]
+    assert [i.data for i in first] != [i.data for i in other]
+    assert first[0].mutations == () and first[0].data == target.seeds[0].data
+
+
+def test_content_ignores_ids_but_not_spans():
+    from corefio.model import Corpus, Document, Markable, Tokens
+
+    def doc(ids, spans):
+        return Corpus(documents=[Document(name="d", tokens=Tokens(forms=["a", "b", "c"]), markables=[
+            Markable(id=i, spans=(s,), entity="e1") for i, s in zip(ids, spans)])])
+
+    same = fuzzer.compare(fuzzer.content(doc(["m1", "m2"], [(0, 0), (2, 2)])),
+                          fuzzer.content(doc(["x", "y"], [(0, 0), (2, 2)])))
+    assert same is None
+    moved = fuzzer.compare(fuzzer.content(doc(["m1", "m2"], [(0, 0), (2, 2)])),
+                           fuzzer.content(doc(["m1", "m2"], [(0, 0), (1, 2)])))
+    assert moved is not None and moved.startswith("markables")

@@ -1,0 +1,735 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- One MMAX2 document (its .mmax file) to RAF 2.0: the twin of the Python reader
+     (corefio/formats/mmax2/reader.py) for the documents of a well-formed project.
+     Input: the .mmax file; common_paths.xml (next to it), the base data, the scheme files
+     and the level files are read with document(). Parameter stem: the .mmax file name
+     without ".mmax" (XSLT 1.0 cannot see the input's name), which level file patterns
+     use ("$_coref_level.xml").
+     As in Python: identity attributes are the markable_set / markable_pointer attributes
+     of the schemes whose name says coreference (coref anywhere in it, or ref,
+     antecedent, anaphor_antecedent, dir_antecedent, coref_set, coref_class, coref_chain,
+     coreference, identity, ident), compared in lower case (ASCII); the identity level is
+     the first level with one (the first whose name contains "coref" when there are
+     several) and becomes the default layer; identity sets give entity ids, other sets
+     set memberships, pointers links (identity pointers: coreference; others: the
+     attribute name in lower case); a level named sentence/sentences/s without relation
+     attributes whose markables tile the words gives the sentences.
+     Not done here (the Python reader does it): repairing files that are not well-formed,
+     the identity_attribute option, renaming repeated word ids. Word positions are found
+     through keys (linear time). Rules applied are reported with xsl:message. -->
+<xsl:stylesheet version="1.0"
+                xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:exsl="http://exslt.org/common"
+                extension-element-prefixes="exsl">
+  <xsl:output method="xml" encoding="UTF-8" indent="no"/>
+  <xsl:param name="stem" select="'document'"/>
+
+  <xsl:variable name="nl" select="'&#10;'"/>
+  <xsl:variable name="upper" select="'ABCDEFGHIJKLMNOPQRSTUVWXYZ'"/>
+  <xsl:variable name="lower" select="'abcdefghijklmnopqrstuvwxyz'"/>
+  <xsl:variable name="identity-names"
+                select="' ref anaphor_antecedent dir_antecedent antecedent coref_set coref_class coref_chain coreference identity ident '"/>
+
+  <xsl:key name="pos" match="p" use="@id"/>
+  <xsl:key name="ref" match="m" use="@ref"/>
+
+  <xsl:variable name="mmax" select="/mmax_project"/>
+  <xsl:variable name="common" select="document('common_paths.xml', /)/common_paths"/>
+
+  <xsl:template name="join">
+    <xsl:param name="dir"/>
+    <xsl:param name="name"/>
+    <xsl:variable name="d" select="translate(normalize-space($dir), '\', '/')"/>
+    <xsl:call-template name="uri-escape">
+      <xsl:with-param name="text">
+        <xsl:value-of select="$d"/>
+        <xsl:if test="$d != '' and substring($d, string-length($d)) != '/'">/</xsl:if>
+        <xsl:value-of select="translate(normalize-space($name), '\', '/')"/>
+      </xsl:with-param>
+    </xsl:call-template>
+  </xsl:template>
+
+  <!-- a relative file name as a URI reference for document(): "%" (corefio writes
+       "bench%2Fdoc.mmax" for a document named "bench/doc") must stay a percent sign -->
+  <xsl:template name="uri-escape">
+    <xsl:param name="text"/>
+    <xsl:choose>
+      <xsl:when test="contains($text, '%')">
+        <xsl:value-of select="concat(substring-before($text, '%'), '%25')"/>
+        <xsl:call-template name="uri-escape"><xsl:with-param name="text" select="substring-after($text, '%')"/></xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <xsl:template match="/">
+    <xsl:variable name="levels-el" select="$common/annotations/level[1]/.. | $mmax[not($common/annotations/level)]/annotations"/>
+    <xsl:variable name="levels" select="$levels-el/level"/>
+    <xsl:variable name="words-name" select="translate(normalize-space($mmax/words), '\', '/')"/>
+    <xsl:variable name="words-rel">
+      <xsl:call-template name="join">
+        <xsl:with-param name="dir" select="$common/basedata_path"/>
+        <xsl:with-param name="name" select="$words-name"/>
+      </xsl:call-template>
+    </xsl:variable>
+    <xsl:variable name="plain-rel">
+      <xsl:call-template name="join">
+        <xsl:with-param name="dir" select="''"/>
+        <xsl:with-param name="name" select="$words-name"/>
+      </xsl:call-template>
+    </xsl:variable>
+    <!-- the base data under basedata_path, else next to the .mmax file (no copy: keys
+         and positions work on the parsed file itself) -->
+    <xsl:variable name="in-path" select="document(string($words-rel), /)/*[local-name() != 'corefio-missing-file']"/>
+    <xsl:variable name="words-root"
+                  select="$in-path | document(string($plain-rel), /)/*[local-name() != 'corefio-missing-file'][not($in-path)]"/>
+    <xsl:if test="not($words-root)">
+      <xsl:message terminate="yes">error: base data file <xsl:value-of select="$words-name"/> is missing</xsl:message>
+    </xsl:if>
+    <xsl:variable name="words" select="$words-root//word"/>
+    <xsl:message>rule basedata-words: <xsl:value-of select="count($words)"/> words from <xsl:value-of select="$words-name"/></xsl:message>
+
+    <!-- the schemes: level, attribute name (lower case), type, identity -->
+    <xsl:variable name="scheme-table">
+      <xsl:for-each select="$levels">
+        <xsl:variable name="level" select="@name"/>
+        <xsl:if test="@schemefile">
+          <xsl:variable name="rel">
+            <xsl:call-template name="join">
+              <xsl:with-param name="dir" select="$common/scheme_path"/>
+              <xsl:with-param name="name" select="@schemefile"/>
+            </xsl:call-template>
+          </xsl:variable>
+          <xsl:for-each select="document($rel, /)//attribute[@name != '']">
+            <xsl:variable name="low" select="translate(@name, $upper, $lower)"/>
+            <xsl:variable name="type">
+              <xsl:choose>
+                <xsl:when test="@type"><xsl:value-of select="translate(@type, $upper, $lower)"/></xsl:when>
+                <xsl:otherwise>freetext</xsl:otherwise>
+              </xsl:choose>
+            </xsl:variable>
+            <a level="{$level}" name="{$low}" type="{$type}">
+              <xsl:if test="($type = 'markable_set' or $type = 'markable_pointer')
+                            and (contains($low, 'coref') or contains($identity-names, concat(' ', $low, ' ')))">
+                <xsl:attribute name="identity">yes</xsl:attribute>
+              </xsl:if>
+            </a>
+          </xsl:for-each>
+        </xsl:if>
+      </xsl:for-each>
+    </xsl:variable>
+    <xsl:variable name="schemes" select="exsl:node-set($scheme-table)/a"/>
+    <xsl:variable name="identity-levels" select="$levels[@name = $schemes[@identity]/@level]"/>
+    <xsl:variable name="identity-level"
+                  select="string(($identity-levels[contains(translate(@name, $upper, $lower), 'coref')] | $identity-levels[not($identity-levels[contains(translate(@name, $upper, $lower), 'coref')])])[1]/@name)"/>
+    <xsl:message>rule identity-by-name: identity attributes <xsl:for-each select="$schemes[@identity]"><xsl:value-of select="concat(@level, ':', @name, ' ')"/></xsl:for-each>; identity level <xsl:value-of select="$identity-level"/></xsl:message>
+
+    <!-- word positions and ids -->
+    <!-- ids other than word_1 ... word_n in order: then (only) a table of positions -->
+    <xsl:variable name="explicit" select="boolean($words[not(@id) or @id != concat('word_', position())])"/>
+    <xsl:variable name="ptable">
+      <xsl:if test="$explicit">
+        <xsl:for-each select="$words">
+          <p id="{@id}" n="{position()}"/>
+        </xsl:for-each>
+      </xsl:if>
+    </xsl:variable>
+    <xsl:variable name="positions" select="exsl:node-set($ptable)"/>
+    <xsl:variable name="nwords" select="count($words)"/>
+    <xsl:variable name="flat-words" select="count($words-root/word) = $nwords"/>
+    <xsl:variable name="ctable">
+      <xsl:call-template name="column-names">
+        <xsl:with-param name="attributes" select="$words/@*[name() != 'id']"/>
+      </xsl:call-template>
+    </xsl:variable>
+    <xsl:variable name="columns" select="exsl:node-set($ctable)/c"/>
+    <xsl:variable name="c1" select="string($columns[1]/@name)"/>
+    <xsl:variable name="c2" select="string($columns[2]/@name)"/>
+    <xsl:variable name="c3" select="string($columns[3]/@name)"/>
+
+    <!-- every markable of every level: level, layer, ref, spans as "a..b,c..d" -->
+    <xsl:variable name="mtable">
+      <xsl:for-each select="$levels">
+        <xsl:variable name="level" select="string(@name)"/>
+        <xsl:variable name="rel">
+          <xsl:call-template name="join">
+            <xsl:with-param name="dir" select="$common/markable_path"/>
+            <xsl:with-param name="name">
+              <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="normalize-space(.)"/></xsl:call-template>
+            </xsl:with-param>
+          </xsl:call-template>
+        </xsl:variable>
+        <xsl:variable name="file" select="document(string($rel), /)"/>
+        <xsl:variable name="relations" select="$schemes[@level = $level][@type = 'markable_set' or @type = 'markable_pointer']"/>
+        <!-- this level's attribute names by kind, as " a b c " strings (tested with contains) -->
+        <xsl:variable name="set-names">
+          <xsl:text> </xsl:text>
+          <xsl:for-each select="$schemes[@level = $level][@type = 'markable_set']"><xsl:value-of select="concat(@name, ' ')"/></xsl:for-each>
+        </xsl:variable>
+        <xsl:variable name="pointer-names">
+          <xsl:text> </xsl:text>
+          <xsl:for-each select="$schemes[@level = $level][@type = 'markable_pointer']"><xsl:value-of select="concat(@name, ' ')"/></xsl:for-each>
+        </xsl:variable>
+        <xsl:variable name="identity-attrs">
+          <xsl:text> </xsl:text>
+          <xsl:for-each select="$schemes[@level = $level][@identity]"><xsl:value-of select="concat(@name, ' ')"/></xsl:for-each>
+        </xsl:variable>
+        <level name="{$level}" relations="{count($relations)}">
+          <xsl:for-each select="$file/*/*[substring(local-name(), string-length(local-name()) - 7) = 'markable'][@id and @span]">
+            <xsl:variable name="text" select="string(@span)"/>
+            <xsl:variable name="span">
+              <xsl:choose>
+                <xsl:when test="not(contains($text, ','))">
+                  <!-- one fragment (most spans): looked up directly -->
+                  <xsl:variable name="x" select="normalize-space(substring-before(concat($text, '..'), '..'))"/>
+                  <xsl:variable name="y" select="normalize-space(substring-after($text, '..'))"/>
+                  <xsl:variable name="xn" select="number(substring-after($x, 'word_'))"/>
+                  <xsl:variable name="yn" select="number(substring-after($y, 'word_'))"/>
+                  <xsl:choose>
+                    <!-- the ids are word_1 ... word_n in order (checked once for the whole
+                         file): a position is the number in the id -->
+                    <xsl:when test="not($explicit) and starts-with($x, 'word_') and $xn &gt;= 1 and $xn &lt;= $nwords and $xn = floor($xn)
+                                    and ($y = '' or (starts-with($y, 'word_') and $yn &gt;= $xn and $yn &lt;= $nwords and $yn = floor($yn)))">
+                      <xsl:choose>
+                        <xsl:when test="$y = '' or $yn = $xn"><xsl:value-of select="$xn"/></xsl:when>
+                        <xsl:otherwise><xsl:value-of select="concat($xn, '..', $yn)"/></xsl:otherwise>
+                      </xsl:choose>
+                    </xsl:when>
+                    <xsl:otherwise>
+                  <xsl:for-each select="$positions">
+                    <xsl:variable name="a" select="key('pos', $x)/@n"/>
+                    <xsl:variable name="b" select="key('pos', $y)/@n"/>
+                    <xsl:choose>
+                      <xsl:when test="not($a) or ($y != '' and (not($b) or number($b) &lt; number($a)))">
+                        <xsl:message>dropped: span <xsl:value-of select="$text"/> names no word of the base data (or runs backwards)</xsl:message>
+                      </xsl:when>
+                      <xsl:when test="$y = '' or $b = $a"><xsl:value-of select="$a"/></xsl:when>
+                      <xsl:otherwise><xsl:value-of select="concat($a, '..', $b)"/></xsl:otherwise>
+                    </xsl:choose>
+                  </xsl:for-each>
+                    </xsl:otherwise>
+                  </xsl:choose>
+                </xsl:when>
+                <xsl:otherwise>
+                  <xsl:call-template name="span">
+                    <xsl:with-param name="text" select="$text"/>
+                    <xsl:with-param name="positions" select="$positions"/>
+                    <xsl:with-param name="explicit" select="$explicit"/>
+                    <xsl:with-param name="nwords" select="$nwords"/>
+                  </xsl:call-template>
+                </xsl:otherwise>
+              </xsl:choose>
+            </xsl:variable>
+            <xsl:if test="$span != ''">
+            <m id="{@id}" level="{$level}" span="{$span}">
+              <xsl:attribute name="ref">
+                <xsl:if test="$level != $identity-level"><xsl:value-of select="concat($level, ':')"/></xsl:if>
+                <xsl:value-of select="@id"/>
+              </xsl:attribute>
+              <xsl:if test="$level != $identity-level"><xsl:attribute name="layer"><xsl:value-of select="$level"/></xsl:attribute></xsl:if>
+              <xsl:for-each select="@*[name() != 'id' and name() != 'span' and name() != 'mmax_level']">
+                <xsl:variable name="key" select="concat(' ', translate(name(), $upper, $lower), ' ')"/>
+                <xsl:choose>
+                  <xsl:when test="contains($set-names, $key)">
+                    <xsl:if test="not(string(.) = '' or translate(string(.), $upper, $lower) = 'empty')">
+                      <set name="{name()}" identity="{contains($identity-attrs, $key)}" value="{.}"/>
+                    </xsl:if>
+                  </xsl:when>
+                  <xsl:when test="contains($pointer-names, $key)">
+                    <xsl:if test="not(string(.) = '' or translate(string(.), $upper, $lower) = 'empty')">
+                      <pointer name="{name()}" identity="{contains($identity-attrs, $key)}" value="{.}"/>
+                    </xsl:if>
+                  </xsl:when>
+                  <xsl:otherwise><attr name="{name()}" value="{.}"/></xsl:otherwise>
+                </xsl:choose>
+              </xsl:for-each>
+            </m>
+            </xsl:if>
+          </xsl:for-each>
+        </level>
+      </xsl:for-each>
+    </xsl:variable>
+    <xsl:variable name="all-levels" select="exsl:node-set($mtable)/level"/>
+    <!-- the sentence level, when it tiles the words -->
+    <xsl:variable name="candidate"
+                  select="$all-levels[@name != $identity-level][@relations = 0]
+                          [translate(@name, $upper, $lower) = 'sentence' or translate(@name, $upper, $lower) = 'sentences' or translate(@name, $upper, $lower) = 's'][m][1]"/>
+    <xsl:variable name="sorted">
+      <xsl:for-each select="$candidate/m[not(contains(@span, ','))]">
+        <xsl:sort select="substring-before(concat(@span, '..'), '..')" data-type="number"/>
+        <xsl:variable name="f" select="substring-before(concat(@span, '..'), '..')"/>
+        <m f="{$f}">
+          <xsl:attribute name="l">
+            <xsl:choose>
+              <xsl:when test="contains(@span, '..')"><xsl:value-of select="substring-after(@span, '..')"/></xsl:when>
+              <xsl:otherwise><xsl:value-of select="@span"/></xsl:otherwise>
+            </xsl:choose>
+          </xsl:attribute>
+          <xsl:copy-of select="@id | @span | attr"/>
+        </m>
+      </xsl:for-each>
+    </xsl:variable>
+    <xsl:variable name="sentence-ms" select="exsl:node-set($sorted)/m"/>
+    <xsl:variable name="tiles" select="count($sentence-ms) = count($candidate/m) and $sentence-ms
+        and $sentence-ms[1]/@f = 1 and $sentence-ms[last()]/@l = count($words)
+        and not($sentence-ms[following-sibling::m[1]/@f != @l + 1])"/>
+    <xsl:variable name="sentence-level" select="string($candidate[$tiles]/@name)"/>
+    <xsl:if test="$sentence-level != ''">
+      <xsl:message>rule sentence-level: level <xsl:value-of select="$sentence-level"/> gives <xsl:value-of select="count($sentence-ms)"/> sentences</xsl:message>
+    </xsl:if>
+    <xsl:variable name="ms" select="$all-levels[@name != $sentence-level]/m"/>
+    <xsl:message>rule level-markables: <xsl:value-of select="count($ms)"/> markables</xsl:message>
+
+    <struct type="reference_annotation_collection" version="2.0">
+      <xsl:value-of select="$nl"/>
+      <struct type="document">
+        <xsl:attribute name="name">
+          <xsl:choose>
+            <xsl:when test="$mmax/corefio_document/@name"><xsl:value-of select="$mmax/corefio_document/@name"/></xsl:when>
+            <xsl:otherwise><xsl:value-of select="$stem"/></xsl:otherwise>
+          </xsl:choose>
+        </xsl:attribute>
+        <xsl:if test="$mmax/corefio_document/@part">
+          <xsl:attribute name="part"><xsl:value-of select="$mmax/corefio_document/@part"/></xsl:attribute>
+        </xsl:if>
+        <xsl:value-of select="$nl"/>
+        <struct type="primary_data">
+          <xsl:if test="$explicit"><xsl:attribute name="ids">yes</xsl:attribute></xsl:if>
+          <xsl:value-of select="$nl"/>
+          <xsl:for-each select="$columns">
+            <feat type="column" name="{@name}"/>
+            <xsl:value-of select="$nl"/>
+          </xsl:for-each>
+          <xsl:choose>
+            <xsl:when test="$sentence-level != ''">
+              <xsl:for-each select="$sentence-ms">
+                <xsl:variable name="first" select="number(@f)"/>
+                <xsl:variable name="last" select="number(@l)"/>
+                <struct type="sentence" id="{@id}">
+                  <xsl:for-each select="attr">
+                    <feat type="attribute" name="{@name}"><xsl:value-of select="@value"/></feat>
+                  </xsl:for-each>
+                  <xsl:value-of select="$nl"/>
+                  <!-- the sentence's words: its first word (by position) and those after it -->
+                  <xsl:for-each select="$words-root">
+                    <xsl:variable name="start" select="$words[number($first)]"/>
+                    <!-- words that are children of the root (as MMAX2 writes them): the
+                         sibling axis, which is cheaper than the following axis -->
+                    <xsl:choose>
+                      <xsl:when test="$flat-words">
+                    <xsl:for-each select="$start | $start/following-sibling::word[position() &lt;= $last - $first]">
+                      <w n="{$first + position() - 1}">
+                        <xsl:if test="$explicit"><xsl:attribute name="id"><xsl:value-of select="@id"/></xsl:attribute></xsl:if>
+                        <xsl:if test="$columns">
+                        <!-- plain values (the common case) written directly, others packed -->
+                        <xsl:variable name="v1" select="@*[name() = $c1]"/>
+                        <xsl:variable name="v2" select="@*[name() = $c2]"/>
+                        <xsl:choose>
+                          <xsl:when test="$c3 = '' and $v1 != '' and ($c2 = '' or $v2 != '')
+                                          and not(contains($v1, '|') or contains($v1, '\') or contains($v2, '|') or contains($v2, '\'))">
+                            <xsl:attribute name="v">
+                              <xsl:value-of select="$v1"/>
+                              <xsl:if test="$c2 != ''"><xsl:value-of select="concat('|', $v2)"/></xsl:if>
+                            </xsl:attribute>
+                          </xsl:when>
+                          <xsl:otherwise>
+                            <xsl:call-template name="packed"><xsl:with-param name="columns" select="$columns"/><xsl:with-param name="c1" select="$c1"/><xsl:with-param name="c2" select="$c2"/><xsl:with-param name="c3" select="$c3"/></xsl:call-template>
+                          </xsl:otherwise>
+                        </xsl:choose>
+                      </xsl:if>
+                        <xsl:value-of select="."/>
+                      </w>
+                      <xsl:value-of select="$nl"/>
+                    </xsl:for-each>
+                      </xsl:when>
+                      <xsl:otherwise>
+                    <xsl:for-each select="$start | $start/following::word[position() &lt;= $last - $first]">
+                      <w n="{$first + position() - 1}">
+                        <xsl:if test="$explicit"><xsl:attribute name="id"><xsl:value-of select="@id"/></xsl:attribute></xsl:if>
+                        <xsl:if test="$columns">
+                        <!-- plain values (the common case) written directly, others packed -->
+                        <xsl:variable name="v1" select="@*[name() = $c1]"/>
+                        <xsl:variable name="v2" select="@*[name() = $c2]"/>
+                        <xsl:choose>
+                          <xsl:when test="$c3 = '' and $v1 != '' and ($c2 = '' or $v2 != '')
+                                          and not(contains($v1, '|') or contains($v1, '\') or contains($v2, '|') or contains($v2, '\'))">
+                            <xsl:attribute name="v">
+                              <xsl:value-of select="$v1"/>
+                              <xsl:if test="$c2 != ''"><xsl:value-of select="concat('|', $v2)"/></xsl:if>
+                            </xsl:attribute>
+                          </xsl:when>
+                          <xsl:otherwise>
+                            <xsl:call-template name="packed"><xsl:with-param name="columns" select="$columns"/><xsl:with-param name="c1" select="$c1"/><xsl:with-param name="c2" select="$c2"/><xsl:with-param name="c3" select="$c3"/></xsl:call-template>
+                          </xsl:otherwise>
+                        </xsl:choose>
+                      </xsl:if>
+                        <xsl:value-of select="."/>
+                      </w>
+                      <xsl:value-of select="$nl"/>
+                    </xsl:for-each>
+                      </xsl:otherwise>
+                    </xsl:choose>
+
+                  </xsl:for-each>
+                </struct>
+                <xsl:value-of select="$nl"/>
+              </xsl:for-each>
+            </xsl:when>
+            <xsl:otherwise>
+              <xsl:for-each select="$words">
+                <w n="{position()}">
+                  <xsl:if test="$explicit"><xsl:attribute name="id"><xsl:value-of select="@id"/></xsl:attribute></xsl:if>
+                  <xsl:if test="$columns">
+                        <!-- plain values (the common case) written directly, others packed -->
+                        <xsl:variable name="v1" select="@*[name() = $c1]"/>
+                        <xsl:variable name="v2" select="@*[name() = $c2]"/>
+                        <xsl:choose>
+                          <xsl:when test="$c3 = '' and $v1 != '' and ($c2 = '' or $v2 != '')
+                                          and not(contains($v1, '|') or contains($v1, '\') or contains($v2, '|') or contains($v2, '\'))">
+                            <xsl:attribute name="v">
+                              <xsl:value-of select="$v1"/>
+                              <xsl:if test="$c2 != ''"><xsl:value-of select="concat('|', $v2)"/></xsl:if>
+                            </xsl:attribute>
+                          </xsl:when>
+                          <xsl:otherwise>
+                            <xsl:call-template name="packed"><xsl:with-param name="columns" select="$columns"/><xsl:with-param name="c1" select="$c1"/><xsl:with-param name="c2" select="$c2"/><xsl:with-param name="c3" select="$c3"/></xsl:call-template>
+                          </xsl:otherwise>
+                        </xsl:choose>
+                      </xsl:if>
+                  <xsl:value-of select="."/>
+                </w>
+                <xsl:value-of select="$nl"/>
+              </xsl:for-each>
+            </xsl:otherwise>
+          </xsl:choose>
+        </struct>
+        <xsl:value-of select="$nl"/>
+        <xsl:for-each select="$ms">
+          <struct type="markable" id="{@id}" span="{@span}">
+            <xsl:if test="@layer"><xsl:attribute name="layer"><xsl:value-of select="@layer"/></xsl:attribute></xsl:if>
+            <xsl:variable name="entity" select="set[@identity = 'true'][1]"/>
+            <xsl:if test="$entity"><xsl:attribute name="entity"><xsl:value-of select="$entity/@value"/></xsl:attribute></xsl:if>
+            <xsl:for-each select="attr">
+              <feat type="attribute" name="{@name}"><xsl:value-of select="@value"/></feat>
+            </xsl:for-each>
+            <xsl:for-each select="set[generate-id() != generate-id($entity)]">
+              <feat type="set" name="{@name}"><xsl:value-of select="@value"/></feat>
+            </xsl:for-each>
+          </struct>
+          <xsl:value-of select="$nl"/>
+        </xsl:for-each>
+        <!-- pointers: one link per markable and attribute, targets grouped -->
+        <xsl:variable name="level-names" select="$all-levels/@name"/>
+        <xsl:variable name="pointers" select="$ms/pointer"/>
+        <xsl:if test="$pointers">
+          <xsl:message>rule pointer-links: <xsl:value-of select="count($pointers)"/> pointer attributes with a value</xsl:message>
+        </xsl:if>
+        <xsl:for-each select="$pointers">
+          <xsl:variable name="level" select="string(../@level)"/>
+          <xsl:variable name="targets">
+            <xsl:call-template name="targets">
+              <xsl:with-param name="text" select="@value"/>
+              <xsl:with-param name="level" select="$level"/>
+              <xsl:with-param name="identity-level" select="$identity-level"/>
+              <xsl:with-param name="sentence-level" select="$sentence-level"/>
+              <xsl:with-param name="levels" select="$all-levels"/>
+            </xsl:call-template>
+          </xsl:variable>
+          <xsl:variable name="ts" select="exsl:node-set($targets)/t"/>
+          <xsl:if test="$ts">
+            <struct type="reflink" id="{../@ref}#{@name}" source="{../@ref}">
+              <xsl:attribute name="reflinktype">
+                <xsl:choose>
+                  <xsl:when test="@identity = 'true'">coreference</xsl:when>
+                  <xsl:otherwise><xsl:value-of select="translate(@name, $upper, $lower)"/></xsl:otherwise>
+                </xsl:choose>
+              </xsl:attribute>
+              <xsl:if test="count($ts) = 1"><xsl:attribute name="target"><xsl:value-of select="$ts"/></xsl:attribute></xsl:if>
+              <xsl:if test="count($ts) &gt; 1">
+                <xsl:for-each select="$ts"><feat type="target" target="{.}"/></xsl:for-each>
+              </xsl:if>
+            </struct>
+            <xsl:value-of select="$nl"/>
+          </xsl:if>
+        </xsl:for-each>
+      </struct>
+      <xsl:value-of select="$nl"/>
+    </struct>
+    <xsl:value-of select="$nl"/>
+  </xsl:template>
+
+  <!-- the distinct attribute names, in order of first appearance: one pass over the
+       attributes per name (a key would build a node-set as large as the corpus per word) -->
+  <xsl:template name="column-names">
+    <xsl:param name="attributes"/>
+    <xsl:param name="seen" select="' '"/>
+    <xsl:variable name="next" select="$attributes[not(contains($seen, concat(' ', name(), ' ')))][1]"/>
+    <xsl:if test="$next">
+      <c name="{name($next)}"/>
+      <xsl:call-template name="column-names">
+        <xsl:with-param name="attributes" select="$attributes"/>
+        <xsl:with-param name="seen" select="concat($seen, name($next), ' ')"/>
+      </xsl:call-template>
+    </xsl:if>
+  </xsl:template>
+
+  <xsl:template name="replace-dollar">
+    <xsl:param name="text"/>
+    <xsl:choose>
+      <xsl:when test="contains($text, '$')">
+        <xsl:value-of select="concat(substring-before($text, '$'), $stem)"/>
+        <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="substring-after($text, '$')"/></xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- pointer targets: existing markables only (a dangling one is dropped), as refs -->
+  <xsl:template name="targets">
+    <xsl:param name="text"/>
+    <xsl:param name="level"/>
+    <xsl:param name="identity-level"/>
+    <xsl:param name="sentence-level"/>
+    <xsl:param name="levels"/>
+    <xsl:variable name="part" select="normalize-space(substring-before(concat($text, ';'), ';'))"/>
+    <xsl:if test="$part != ''">
+      <xsl:variable name="tlevel-raw">
+        <xsl:choose>
+          <xsl:when test="contains($part, ':')"><xsl:value-of select="substring-before($part, ':')"/></xsl:when>
+          <xsl:otherwise><xsl:value-of select="$level"/></xsl:otherwise>
+        </xsl:choose>
+      </xsl:variable>
+      <xsl:variable name="tid">
+        <xsl:choose>
+          <xsl:when test="contains($part, ':')"><xsl:value-of select="substring-after($part, ':')"/></xsl:when>
+          <xsl:otherwise><xsl:value-of select="$part"/></xsl:otherwise>
+        </xsl:choose>
+      </xsl:variable>
+      <xsl:variable name="tlevel">
+        <xsl:choose>
+          <xsl:when test="$levels[@name = $tlevel-raw]"><xsl:value-of select="$tlevel-raw"/></xsl:when>
+          <xsl:when test="$levels[translate(@name, $upper, $lower) = translate($tlevel-raw, $upper, $lower)]">
+            <xsl:value-of select="$levels[translate(@name, $upper, $lower) = translate($tlevel-raw, $upper, $lower)][1]/@name"/>
+          </xsl:when>
+          <xsl:otherwise><xsl:value-of select="$tlevel-raw"/></xsl:otherwise>
+        </xsl:choose>
+      </xsl:variable>
+      <xsl:variable name="ref">
+        <xsl:if test="$tlevel != $identity-level"><xsl:value-of select="concat($tlevel, ':')"/></xsl:if>
+        <xsl:value-of select="$tid"/>
+      </xsl:variable>
+      <xsl:for-each select="$levels[1]">
+        <xsl:choose>
+          <xsl:when test="key('ref', $ref)[../@name != $sentence-level]"><t><xsl:value-of select="$ref"/></t></xsl:when>
+          <xsl:otherwise>
+            <xsl:message>dropped: a pointer target <xsl:value-of select="$part"/> does not exist; dropped</xsl:message>
+          </xsl:otherwise>
+        </xsl:choose>
+      </xsl:for-each>
+    </xsl:if>
+    <xsl:if test="contains($text, ';')">
+      <xsl:call-template name="targets">
+        <xsl:with-param name="text" select="substring-after($text, ';')"/>
+        <xsl:with-param name="level" select="$level"/>
+        <xsl:with-param name="identity-level" select="$identity-level"/>
+        <xsl:with-param name="sentence-level" select="$sentence-level"/>
+        <xsl:with-param name="levels" select="$levels"/>
+      </xsl:call-template>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- "w1..w3,w5" as word positions "1..3,5", fragments sorted and merged as the Python
+       reader's contiguous spans -->
+  <xsl:template name="span">
+    <xsl:param name="text"/>
+    <xsl:param name="positions"/>
+    <xsl:param name="explicit"/>
+    <xsl:param name="nwords"/>
+    <xsl:variable name="frags">
+      <xsl:call-template name="fragments">
+        <xsl:with-param name="text" select="$text"/>
+        <xsl:with-param name="positions" select="$positions"/>
+                    <xsl:with-param name="explicit" select="$explicit"/>
+                    <xsl:with-param name="nwords" select="$nwords"/>
+      </xsl:call-template>
+    </xsl:variable>
+    <xsl:variable name="fs" select="exsl:node-set($frags)/f"/>
+    <xsl:choose>
+      <xsl:when test="count($fs) = 1">
+        <xsl:value-of select="$fs/@a"/>
+        <xsl:if test="$fs/@b != $fs/@a"><xsl:value-of select="concat('..', $fs/@b)"/></xsl:if>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:variable name="sorted">
+          <xsl:for-each select="$fs">
+            <xsl:sort select="@a" data-type="number"/>
+            <xsl:copy-of select="."/>
+          </xsl:for-each>
+        </xsl:variable>
+        <xsl:call-template name="merge">
+          <xsl:with-param name="f" select="exsl:node-set($sorted)/f[1]"/>
+          <xsl:with-param name="a" select="number(exsl:node-set($sorted)/f[1]/@a)"/>
+          <xsl:with-param name="b" select="number(exsl:node-set($sorted)/f[1]/@b)"/>
+          <xsl:with-param name="first" select="true()"/>
+        </xsl:call-template>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <xsl:template name="merge">
+    <xsl:param name="f"/>
+    <xsl:param name="a"/>
+    <xsl:param name="b"/>
+    <xsl:param name="first"/>
+    <xsl:variable name="next" select="$f/following-sibling::f[1]"/>
+    <xsl:choose>
+      <xsl:when test="$next and number($next/@a) &lt;= $b + 1">
+        <xsl:call-template name="merge">
+          <xsl:with-param name="f" select="$next"/>
+          <xsl:with-param name="a" select="$a"/>
+          <xsl:with-param name="b" select="($b &gt;= number($next/@b)) * $b + ($b &lt; number($next/@b)) * number($next/@b)"/>
+          <xsl:with-param name="first" select="$first"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:if test="not($first)">,</xsl:if>
+        <xsl:value-of select="$a"/>
+        <xsl:if test="$b != $a"><xsl:value-of select="concat('..', $b)"/></xsl:if>
+        <xsl:if test="$next">
+          <xsl:call-template name="merge">
+            <xsl:with-param name="f" select="$next"/>
+            <xsl:with-param name="a" select="number($next/@a)"/>
+            <xsl:with-param name="b" select="number($next/@b)"/>
+            <xsl:with-param name="first" select="false()"/>
+          </xsl:call-template>
+        </xsl:if>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <xsl:template name="fragments">
+    <xsl:param name="text"/>
+    <xsl:param name="positions"/>
+    <xsl:param name="explicit"/>
+    <xsl:param name="nwords"/>
+    <xsl:variable name="frag" select="normalize-space(substring-before(concat($text, ','), ','))"/>
+    <xsl:if test="$frag != ''">
+      <xsl:variable name="x" select="normalize-space(substring-before(concat($frag, '..'), '..'))"/>
+      <xsl:variable name="y" select="normalize-space(substring-after($frag, '..'))"/>
+      <xsl:variable name="xn" select="number(substring-after($x, 'word_'))"/>
+      <xsl:variable name="yn" select="number(substring-after($y, 'word_'))"/>
+      <xsl:choose>
+        <!-- default ids: the number in the id is the position -->
+        <xsl:when test="not($explicit)">
+          <xsl:choose>
+            <xsl:when test="starts-with($x, 'word_') and $xn &gt;= 1 and $xn &lt;= $nwords and $xn = floor($xn)
+                            and ($y = '' or (starts-with($y, 'word_') and $yn &gt;= $xn and $yn &lt;= $nwords and $yn = floor($yn)))">
+              <f a="{$xn}">
+                <xsl:attribute name="b">
+                  <xsl:choose>
+                    <xsl:when test="$y = ''"><xsl:value-of select="$xn"/></xsl:when>
+                    <xsl:otherwise><xsl:value-of select="$yn"/></xsl:otherwise>
+                  </xsl:choose>
+                </xsl:attribute>
+              </f>
+            </xsl:when>
+            <xsl:otherwise>
+              <xsl:message>dropped: span fragment <xsl:value-of select="$frag"/> names no word of the base data (or runs backwards); dropped</xsl:message>
+            </xsl:otherwise>
+          </xsl:choose>
+        </xsl:when>
+        <xsl:otherwise>
+      <xsl:for-each select="$positions">
+        <xsl:variable name="a" select="key('pos', $x)/@n"/>
+        <xsl:variable name="b" select="key('pos', $y)/@n | key('pos', $x)[$y = '']/@n"/>
+        <xsl:choose>
+          <xsl:when test="not($a) or not($b) or number($b) &lt; number($a)">
+            <xsl:message>dropped: span fragment <xsl:value-of select="$frag"/> names no word of the base data (or runs backwards); dropped</xsl:message>
+          </xsl:when>
+          <xsl:otherwise><f a="{$a}" b="{$b}"/></xsl:otherwise>
+        </xsl:choose>
+      </xsl:for-each>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:if>
+    <xsl:if test="contains($text, ',')">
+      <xsl:call-template name="fragments">
+        <xsl:with-param name="text" select="substring-after($text, ',')"/>
+        <xsl:with-param name="positions" select="$positions"/>
+                    <xsl:with-param name="explicit" select="$explicit"/>
+                    <xsl:with-param name="nwords" select="$nwords"/>
+      </xsl:call-template>
+    </xsl:if>
+  </xsl:template>
+
+  <!-- the v attribute of the current word: its column values, packed as RAF says; the
+       first three columns by name (variables computed once), any others in a loop -->
+  <xsl:template name="packed">
+    <xsl:param name="columns"/>
+    <xsl:param name="c1"/>
+    <xsl:param name="c2"/>
+    <xsl:param name="c3"/>
+    <xsl:variable name="w" select="."/>
+    <xsl:attribute name="v">
+      <xsl:variable name="v1" select="@*[name() = $c1]"/>
+      <xsl:choose>
+        <xsl:when test="not($v1)"/>
+        <xsl:when test="$v1 = '' or contains($v1, '\') or contains($v1, '|')">
+          <xsl:call-template name="pack"><xsl:with-param name="value" select="string($v1)"/></xsl:call-template>
+        </xsl:when>
+        <xsl:otherwise><xsl:value-of select="$v1"/></xsl:otherwise>
+      </xsl:choose>
+      <xsl:if test="$c2 != ''">
+        <xsl:text>|</xsl:text>
+        <xsl:variable name="v2" select="@*[name() = $c2]"/>
+        <xsl:choose>
+          <xsl:when test="not($v2)"/>
+          <xsl:when test="$v2 = '' or contains($v2, '\') or contains($v2, '|')">
+            <xsl:call-template name="pack"><xsl:with-param name="value" select="string($v2)"/></xsl:call-template>
+          </xsl:when>
+          <xsl:otherwise><xsl:value-of select="$v2"/></xsl:otherwise>
+        </xsl:choose>
+      </xsl:if>
+      <xsl:if test="$c3 != ''">
+        <xsl:text>|</xsl:text>
+        <xsl:call-template name="field"><xsl:with-param name="value" select="@*[name() = $c3]"/></xsl:call-template>
+      </xsl:if>
+      <xsl:for-each select="$columns[position() &gt; 3]">
+        <xsl:text>|</xsl:text>
+        <xsl:call-template name="field"><xsl:with-param name="value" select="$w/@*[name() = current()/@name]"/></xsl:call-template>
+      </xsl:for-each>
+    </xsl:attribute>
+  </xsl:template>
+
+  <xsl:template name="field">
+    <xsl:param name="value"/>
+    <xsl:choose>
+      <xsl:when test="not($value)"/>
+      <xsl:when test="$value = '' or contains($value, '\') or contains($value, '|')">
+        <xsl:call-template name="pack"><xsl:with-param name="value" select="string($value)"/></xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$value"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <xsl:template name="pack">
+    <xsl:param name="value"/>
+    <xsl:choose>
+      <xsl:when test="$value = ''">\e</xsl:when>
+      <xsl:when test="contains($value, '\') or contains($value, '|')">
+        <xsl:call-template name="pack-rest"><xsl:with-param name="value" select="$value"/></xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$value"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <xsl:template name="pack-rest">
+    <xsl:param name="value"/>
+    <xsl:variable name="c" select="substring($value, 1, 1)"/>
+    <xsl:if test="$c = '\' or $c = '|'">\</xsl:if>
+    <xsl:value-of select="$c"/>
+    <xsl:if test="string-length($value) &gt; 1">
+      <xsl:call-template name="pack-rest"><xsl:with-param name="value" select="substring($value, 2)"/></xsl:call-template>
+    </xsl:if>
+  </xsl:template>
+</xsl:stylesheet>
