@@ -6,7 +6,7 @@
 >>> scores = corefio.score(corpus, corefio.read("samples/response.raf.xml"))
 """
 
-from .api import convert, dump_files, dumps, iter_read, loads, read, validate, write
+from .api import convert, dump_files, dumps, iter_read, loads, read, sync, validate, write
 from .diagnostics import Diagnostic, Report
 from .errors import (
     CorefioError,
@@ -31,7 +31,7 @@ __all__ = [
     "Diagnostic", "Document", "DocumentMismatchError", "Entity", "FormatError", "FormatSpec", "Option",
     "Link", "LossError", "Markable", "Region", "Scheme", "Source", "MentionChains", "ModelError", "OutputError", "Report", "Sentence",
     "StrictModeError", "Tokens", "UnknownFormatError", "UnsafeInputError", "UsageError", "all_formats",
-    "convert", "dump_files", "dumps", "iter_read", "loads", "get_format", "read", "register", "validate", "write", "score",
+    "convert", "dump_files", "dumps", "iter_read", "loads", "get_format", "read", "register", "sync", "validate", "write", "score",
 ]
 
 

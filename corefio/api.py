@@ -296,6 +296,37 @@ def convert(
     return report
 
 
+def sync(
+    key: "str | Path | Corpus | Document",
+    response: "str | Path | Corpus | Document",
+    strategy: str = "key",
+    *,
+    pair_by: str = "name",
+    pairs_file: str | Path | None = None,
+    report: Report | None = None,
+    key_format: str | None = None,
+    response_format: str | None = None,
+) -> tuple["Corpus", "Corpus"]:
+    """Key and response (paths, corpora or documents) synchronised: markables re-indexed
+    by their targets and both sides given the ``strategy``'s markable set (``key``,
+    ``response``, ``intersection``, ``union``; :mod:`corefio.synchronisation`)."""
+    from .model import Corpus, Document
+    from .synchronisation import pair_documents, synchronise_corpora
+
+    report = report if report is not None else Report()
+
+    def corpus(x: "str | Path | Corpus | Document", fmt: str | None) -> Corpus:
+        if isinstance(x, Corpus):
+            return x
+        if isinstance(x, Document):
+            return Corpus(documents=[x])
+        return read(x, fmt, report=report)
+
+    k, r = corpus(key, key_format), corpus(response, response_format)
+    pairs = pair_documents(k, r, pair_by, pairs_file, report)
+    return synchronise_corpora(k, r, strategy, report, pairs)
+
+
 def _strictly(documents: Iterable["Document"], report: Report) -> Iterator["Document"]:
     for doc in documents:
         report.check_strict()

@@ -367,7 +367,7 @@ def sync_command(
     """Re-index key and response markables by their targets and give both the same
     markable set; write the two synchronised files and report what changed."""
     from .registry import get_format
-    from .sync import pair_documents, synchronise_corpora
+    from .synchronisation import pair_documents, synchronise_corpora
 
     _check_input(key, from_format)
     _check_input(response, from_format)

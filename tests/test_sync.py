@@ -10,7 +10,7 @@ from corefio.alignment import AlignmentError, map_span, map_tokens
 from corefio.diagnostics import Report
 from corefio.errors import UsageError
 from corefio.model import Document, Link, Markable, Tokens
-from corefio.sync import STRATEGIES, reindex, synchronise
+from corefio.synchronisation import STRATEGIES, reindex, synchronise
 
 FORMS = ["John", "met", "Mary", ".", "He", "liked", "her", "."]
 
@@ -145,3 +145,15 @@ def test_synchronising_different_tokenisations():
     assert [m.spans for m in result.response.markables] == [((0, 1),), ((3, 3),)]
     assert result.response.tokens.forms == key.tokens.forms
     assert report.by_code("sync.retokenised")
+
+
+def test_the_public_sync_function_reads_paths_and_keeps_working_after_imports():
+    import corefio
+    import corefio.synchronisation  # noqa: F401  (the module must not shadow the function)
+
+    from .conftest import SAMPLES
+
+    key, response = corefio.sync(SAMPLES / "key.raf.xml", SAMPLES / "response.raf.xml", strategy="union")
+    assert [(m.id, m.spans) for m in key.documents[0].markables] == \
+        [(m.id, m.spans) for m in response.documents[0].markables]
+    assert callable(corefio.sync) and callable(corefio.validate)

@@ -309,7 +309,7 @@ def score_views(key: D.Side, response: D.Side, options: Options, report: Report,
                 allow_missing: bool = False, pair_by: str = "name",
                 pairs_file: str | Path | None = None) -> "Scores | SyncScores":
     """Score two sides document pair by document pair, in this process."""
-    from ..sync import pair_keys
+    from ..synchronisation import pair_keys
 
     pairs = pair_keys(key.keys, response.keys, pair_by, pairs_file, report, allow_missing)
     acc = accumulator(options, report)
@@ -359,7 +359,7 @@ def score(
     ``KEY<TAB>RESPONSE`` names, otherwise).
     """
     from ..matching import MATCH_MODES
-    from ..sync import STRATEGIES
+    from ..synchronisation import STRATEGIES
 
     report = report if report is not None else Report()
     if match not in MATCH_MODES:

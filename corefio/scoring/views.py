@@ -88,7 +88,7 @@ def carry_over(response: MentionView, key: MentionView, report: Report | None) -
 
 def restrict(view: MentionView, chosen: set[tuple], have: set[tuple]) -> MentionView:
     """``view`` with exactly the mentions ``chosen`` (by spans): others removed, missing
-    ones added as singletons (seed 003 §2.3; see :mod:`corefio.sync`)."""
+    ones added as singletons (seed 003 §2.3; see :mod:`corefio.synchronisation`)."""
     chains = [[m for m in chain if m.spans in chosen] for chain in view.mentions]
     chains = [c for c in chains if c]
     chains += [[Mention(spans)] for spans in sorted(chosen - have)]
