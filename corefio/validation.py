@@ -47,6 +47,7 @@ code                                severity  meaning
 ``model.self-link``                 warning   a link whose source is one of its targets
 ``model.empty-document``            warning   a document without tokens
 ``model.unused-entity``             info      a declared entity no markable or link uses
+``model.scheme-value``              warning   a markable attribute value its layer's scheme does not list
 ``model.mixed-entities``            warning   identity links join markables of different entities
 =================================== ========= =================================================
 """
@@ -186,7 +187,24 @@ def check_corpus(corpus, report: Report) -> None:
     for doc in corpus.documents:
         names[doc.key] += 1
         check_document(doc, report)
+        if corpus.schemes:
+            check_scheme_values(doc, corpus.schemes, report)
     _duplicate_documents(names, report)
+
+
+def check_scheme_values(doc, schemes, report: Report) -> None:
+    """Markable attribute values outside the closed value lists of their layer's scheme
+    (names and values compared case-insensitively, as MMAX2 does)."""
+    by_layer = {s.layer: s for s in schemes}
+    for m in doc.markables:
+        scheme = by_layer.get(m.layer)
+        if scheme is None:
+            continue
+        for name, value in m.attributes.items():
+            attribute = scheme.attribute(name)
+            if attribute is not None and isinstance(value, str) and not attribute.allows(value):
+                report.warning("model.scheme-value", f"attribute {attribute.name!r} has a value its scheme does "
+                               "not allow", document=doc.label, merge=True, example=f"{m.ref}: {value!r}")
 
 
 def _duplicate_documents(names: dict[tuple, int], report: Report) -> None:

@@ -173,3 +173,19 @@ def test_word_numbers_that_are_not_positions_are_reported(tmp_path):
     found = [d for d in report if d.code == "raf.word-number"]
     assert len(found) == 1 and found[0].line == 6 and "word 2" in found[0].examples[0]
     check_documented(report)
+
+
+def test_attribute_values_are_checked_against_the_scheme():
+    from corefio.diagnostics import Report
+    from corefio.model import Corpus, Document, Markable, Scheme, SchemeAttribute, SchemeValue, Tokens
+    from corefio.validation import check_corpus
+
+    scheme = Scheme(layer=None, attributes=[SchemeAttribute(name="NP_Form", type="nominal_list",
+                                                            values=[SchemeValue(name="NE"), SchemeValue(name="PPER")])])
+    doc = Document(name="d", tokens=Tokens(forms=["a", "b"]),
+                   markables=[Markable(id="m1", spans=((0, 0),), attributes={"np_form": "pper"}),
+                              Markable(id="m2", spans=((1, 1),), attributes={"np_form": "defnp"})])
+    report = Report()
+    check_corpus(Corpus(documents=[doc], schemes=[scheme]), report)
+    found = report.by_code("model.scheme-value")
+    assert len(found) == 1 and found[0].examples == ["m2: 'defnp'"]
