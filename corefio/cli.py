@@ -532,6 +532,25 @@ def score_command(
         _out(text, nl=False)
 
 
+# -- serve ----------------------------------------------------------------------------------
+@app.command("serve")
+@edge
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (127.0.0.1: this machine only)"),
+    port: int = typer.Option(8000, "--port", help="TCP port"),
+    max_upload_mb: float = typer.Option(50, "--max-upload-mb", help="largest request accepted, in MB (larger: 413)"),
+    time_limit: float = typer.Option(60, "--time-limit", help="seconds one scoring request may take"),
+) -> None:
+    """Run the online evaluator (seed 003) as a local web application (needs corefio[web])."""
+    from .errors import UsageError
+
+    try:
+        from .web import serve
+    except ImportError as exc:
+        raise UsageError(f"corefio serve needs the web extra: pip install 'corefio[web]' ({exc})") from None
+    serve(host=host, port=port, max_upload_mb=max_upload_mb, time_limit=time_limit)
+
+
 def main() -> None:
     """Console entry point (``corefio``, ``python -m corefio``).
 

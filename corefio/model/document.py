@@ -589,6 +589,19 @@ class Document(_Model):
                 seen[m.entity] = None
         return list(seen)
 
+    def chain_markables_only(self) -> "Document":
+        """This document without the markables that are in no chain (structural layers:
+        sentences, chunks) and without the links that name them; itself when every
+        markable is in a chain. One-layer formats write this."""
+        in_chain = {k for chain in self.chain_indices() for k in chain}
+        if len(in_chain) == len(self.markables):
+            return self
+        gone = {m.ref for k, m in enumerate(self.markables) if k not in in_chain}
+        markables = [m for k, m in enumerate(self.markables) if k in in_chain]
+        links = [link for link in self.links
+                 if link.source not in gone and not (link.target_kind == "markable" and gone & set(link.targets))]
+        return self.model_copy(update={"markables": markables, "links": links})
+
     def layers(self) -> list[str | None]:
         """The markable layers in use, in order of first appearance."""
         return list(dict.fromkeys(m.layer for m in self.markables))
