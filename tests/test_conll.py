@@ -406,3 +406,41 @@ def test_streaming_over_many_pieces_gives_what_read_gives(newline):
     assert len(streamed) == 1200 and streamed == read_whole
     assert streamed[0].layout["conll"].after == ["# between", ""]
     assert corefio.dumps(corefio.model.Corpus(documents=streamed), "conll") == text
+
+
+# -- fuzzer regressions: mixed line ends before the first header -----------------------------------
+@pytest.mark.parametrize("name", ["conll-score-score-self-07be3b89.conll", "conll-score-score-seed-a80b5c4f.conll"])
+def test_fuzz_mixed_line_ends_before_a_header_are_refused_by_read_scan_and_score(name):
+    """``b'\\r\\n#begin document\\n#end document'``: read() refuses the mixed line ends, but
+    scoring from paths (scan_keys, then mention_views from the header's byte offset on)
+    never saw the CRLF before the header and gave numbers."""
+    path = DATA / "regressions" / "fuzz" / name
+    with pytest.raises(FormatError, match="line ends mix") as from_read:
+        corefio.read(path, "conll")
+    assert from_read.value.line == 2 and name in str(from_read.value.file)
+    with pytest.raises(FormatError) as from_scan:
+        conll.scan_keys(path)
+    assert str(from_scan.value) == str(from_read.value)
+    with pytest.raises(FormatError) as from_score:
+        corefio.score(path, path, ["muc"])
+    assert str(from_score.value) == str(from_read.value)
+    with pytest.raises(FormatError, match="line ends mix"):
+        list(corefio.iter_read(path, "conll"))
+
+
+@pytest.mark.parametrize("data", [
+    b"\r\n#begin document (a); part 000\na\t(1)\n#end document\n",
+    b"#begin document (a); part 000\na\t(1)\n#end document\n\r\n",
+    b"#begin document (a); part 000\r\na\t(1)\r\n#end document\r\n#begin document (b); part 000\na\t(1)\n"
+    b"#end document\n",
+    b"#begin document (a); part 000\r\na\t(1)\r\n#end document\r\n#begin document (b); part 000\r\na\r\t(1)\r\n"
+    b"#end document\r\n",
+])
+def test_scan_keys_refuses_mixed_line_ends_like_read(data, tmp_path):
+    path = tmp_path / "mixed.conll"
+    path.write_bytes(data)
+    with pytest.raises(FormatError, match="line ends mix") as from_read:
+        corefio.read(path, "conll")
+    with pytest.raises(FormatError) as from_scan:
+        conll.scan_keys(path)
+    assert str(from_scan.value) == str(from_read.value)

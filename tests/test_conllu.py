@@ -213,3 +213,30 @@ def test_interleaved_discontinuous_mentions_of_one_entity_are_reported_as_loss()
     back = conllu.loads(text).documents[0]
     assert sorted(m.spans for m in back.markables) != sorted(m.spans for m in doc.markables)
     assert {"loss.same-entity-overlap", "loss.interleaved-parts"} & report.codes()
+
+
+# -- fuzzer regression: a CR alone inside a line ---------------------------------------------------
+def test_fuzz_cr_inside_a_comment_of_a_crlf_file_is_a_located_error():
+    """conllu-roundtrip-compare-9074608a.conllu: ``#newdoc id=c\\r2`` in a CRLF file gave
+    the label ``'c\\r2'``, written back as ``'c 2'``; a CR alone is a line end of a third
+    kind, refused as mixed line ends (as a whole-text reading refuses them)."""
+    path = DATA / "regressions" / "fuzz" / "conllu-roundtrip-compare-9074608a.conllu"
+    with pytest.raises(FormatError, match="line ends mix") as info:
+        corefio.read(path, "conllu")
+    error = info.value
+    assert error.file is not None and path.name in str(error.file)
+    assert (error.line, error.column) == (2, len("#newdoc id=c") + 1)
+    with pytest.raises(FormatError, match="line ends mix"):
+        list(corefio.iter_read(path, "conllu"))
+
+
+@pytest.mark.parametrize("data, line", [
+    (b"# newdoc id = a\n# text = x\ry\n1\tx\t_\t_\t_\t_\t0\troot\t_\t_\n\n", 2),  # LF file
+    (b"# newdoc id = a\r\n1\tx\t_\t_\t_\t_\t0\troot\t_\tA=b\rc\r\n\r\n", 2),  # CRLF file, in MISC
+    (b"# newdoc id = a\r\n1\tx\t_\t_\t_\t_\t0\troot\t_\t_\r\n\r\r\n", 3),  # CR CR LF
+    (b"# newdoc id = a\n1\tx\t_\t_\t_\t_\t0\troot\t_\t_\n\n# x\r", 4),  # last line, no LF
+])
+def test_a_lone_cr_inside_a_line_is_refused(data, line):
+    with pytest.raises(FormatError, match="line ends mix") as info:
+        corefio.loads(data, "conllu", name="x.conllu")
+    assert info.value.line == line and "x.conllu" in str(info.value.file)

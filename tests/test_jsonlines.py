@@ -129,3 +129,57 @@ def test_random_documents_round_trip(doc):
     assert sorted(sorted(m.spans for m in c) for c in back.chains()) == \
         sorted(sorted(m.spans for m in c) for c in doc.chains())
     assert jsonlines.dumps(jsonlines.loads(text)) == text
+
+
+# -- fuzzer regression: a lone surrogate escape ----------------------------------------------------
+def test_fuzz_lone_surrogate_is_a_located_error():
+    """jsonlines-roundtrip-write-e1d68711.jsonlines: a form ``"\\ud800"`` was read, and
+    dumps() then gave text with U+D800, which no UTF-8 file can hold."""
+    path = DATA / "regressions" / "fuzz" / "jsonlines-roundtrip-write-e1d68711.jsonlines"
+    with pytest.raises(FormatError, match="lone surrogate") as info:
+        corefio.read(path, "jsonlines")
+    error = info.value
+    assert error.file is not None and path.name in str(error.file)
+    assert error.line == 1
+    raw = path.read_text(encoding="utf-8").splitlines()[0]
+    assert raw[error.column - 1 : error.column - 1 + 6].lower() == "\\ud800"
+    with pytest.raises(FormatError, match="lone surrogate"):
+        list(corefio.iter_read(path, "jsonlines"))
+
+
+def _line(form: str) -> str:
+    return '{"doc_key": "d", "sentences": [["a", %s]], "clusters": []}\n' % form
+
+
+@pytest.mark.parametrize("form, lone", [
+    ('"\\ud800"', 0), ('"x\\uDBFF"', 0), ('"\\udc00\\ud800"', 0), ('"\\ud800\\ud800\\udc00"', 0),
+    ('"\\ud800\\udc00\\udc00"', 2), ('"\\\\ud800\\udc01"', 1),
+])
+def test_lone_surrogates_are_refused(form, lone):
+    """The error points at the ``lone``-th ``\\u`` of the line (pairs are no error)."""
+    line = _line(form)
+    column = [i for i in range(len(line)) if line.startswith("\\u", i)][lone] + 1
+    text = '{"doc_key": "d", "sentences": [["a"]], "clusters": []}\n' + line
+    with pytest.raises(FormatError, match="lone surrogate") as info:
+        jsonlines.loads(text, file="x.jsonlines")
+    assert (info.value.line, info.value.column) == (2, column)
+
+
+def test_lone_surrogate_in_a_key_or_metadata_is_refused():
+    with pytest.raises(FormatError, match="lone surrogate"):
+        jsonlines.loads('{"doc_key": "d", "sentences": [["a"]], "clusters": [], "\\udfff": 1}\n')
+    with pytest.raises(FormatError, match="lone surrogate"):
+        jsonlines.loads('{"doc_key": "d", "sentences": [["a"]], "clusters": [], "x": ["\\ud812"]}\n')
+
+
+@pytest.mark.parametrize("form, read_as", [
+    ('"\\ud83d\\ude00"', "\U0001F600"),  # a pair is one character
+    ('"\\\\ud800"', "\\ud800"),  # an escaped backslash: the text \ud800, no escape
+    ('"\\u00e9"', "é"),
+])
+def test_surrogate_pairs_and_escaped_backslashes_are_read(form, read_as):
+    corpus = jsonlines.loads(_line(form))
+    assert corpus.documents[0].tokens.forms == ["a", read_as]
+    text = jsonlines.dumps(corpus)
+    text.encode("utf-8")
+    assert jsonlines.loads(text).documents == corpus.documents

@@ -477,3 +477,48 @@ def test_an_error_in_the_forked_worker_reaches_the_caller(small_corpus, tmp_path
         score(key, broken, ["muc"], workers=2)
     assert type(one.value) is type(two.value)
     assert str(one.value) == str(two.value)
+
+
+# -- fuzzer regressions: part numbers written with non-ASCII digits --------------------------------
+FUZZ = DATA / "regressions" / "fuzz"
+
+
+@pytest.mark.parametrize("name, fmt, seed", [
+    ("raf-exception-score-self-paths-1644a978.raf", "raf", DATA / "golden" / "features.raf.xml"),
+    ("raf-exception-score-self-paths-7b8502c3.raf", "raf", DATA / "golden" / "features.raf.xml"),
+    ("muc-exception-score-seed-paths-117cbc8f.sgm", "muc", DATA / "muc" / "generated.sgm"),
+])
+def test_fuzz_non_ascii_part_numbers_score_or_mismatch(name, fmt, seed):
+    """``part="²01"``, ``"00²"``, ``"²"``: "²".isdigit() is true but int("²") raises; the
+    loose NAME_PART match in match_keys took such a part for a number (ValueError)."""
+    path = FUZZ / name
+    corpus = read(path, fmt)
+    assert not corpus.documents[0].part.isascii()
+    assert score(path, path, ["muc"], key_format=fmt, response_format=fmt)["muc"] == \
+        score(corpus, read(path, fmt), ["muc"])["muc"]
+    # against the seed: no document pairs up, from paths as from memory (not a ValueError)
+    with pytest.raises(DocumentMismatchError) as from_paths:
+        score(path, seed, ["muc"], key_format=fmt)
+    with pytest.raises(DocumentMismatchError) as from_memory:
+        score(corpus, read(seed), ["muc"])
+    assert str(from_paths.value) == str(from_memory.value)
+
+
+@pytest.mark.parametrize("part", ["²", "0¹0", "00²", "٣"])
+def test_non_ascii_digit_parts_match_only_exactly(part):
+    key = Corpus(documents=[doc("a", [[(0, 0), (1, 1)]], part=part)])
+    same = Corpus(documents=[doc("a", [[(0, 0), (1, 1)]], part=part)])
+    assert score(key, same, ["muc"])["muc"].f1 == 1
+    # no NAME_PART response is looked for: the part is no number
+    other = Corpus(documents=[doc(f"a_{part}", [[(0, 0), (1, 1)]]), doc("a_2", [])])
+    with pytest.raises(DocumentMismatchError):
+        score(key, other, ["muc"])
+
+
+def test_a_huge_part_matches_name_part_without_int():
+    """int() refuses strings of over 4,300 digits; a part is compared as digits."""
+    key = Corpus(documents=[doc("a", [[(0, 0), (1, 1)]], part="0" * 5000 + "7")])
+    response = Corpus(documents=[doc("a_7", [[(0, 0), (1, 1)]])])
+    report = Report()
+    assert score(key, response, ["muc"], report=report)["muc"].f1 == 1
+    assert "score.loose-match" in report.codes()

@@ -3,7 +3,8 @@
 * Line ends: a file uses LF, CRLF or CR-only line ends throughout. :func:`split_newlines`
   turns the text into LF text and says which style it had, so that the owning writer can
   give it back; a file that mixes styles is refused at the first line that differs
-  (reading it would leave stray ``\\r`` characters inside values).
+  (reading it would leave stray ``\\r`` characters inside values). A CR alone inside a
+  line of an LF or CRLF file counts as such a line end: it is refused too.
 * Part numbers: a CoNLL part is compared as a number when scoring, so it must be written
   with ASCII digits (``"²"`` passes ``str.isdigit`` but is no number) and be of a sane
   length; :func:`check_part` refuses the rest with a located error.
@@ -138,4 +139,10 @@ class SourceLines:
                         line = line[:-1]
                 else:
                     self.final_newline = False
+                if "\r" in line:
+                    # a CR alone inside a line is a line end of a third kind (what
+                    # split_newlines refuses in a whole text): refused, not kept in a value
+                    raise FormatError("line ends mix CRLF, LF and/or CR: a carriage return (CR) inside the line; "
+                                      "use one kind throughout (e.g. `dos2unix`)", file=name, line=lineno,
+                                      column=line.index("\r") + 1)
                 yield line

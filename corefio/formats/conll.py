@@ -955,7 +955,7 @@ def scan_keys(source: Source | Any) -> list[tuple[str, str | None, int, int]]:
     """``(name, part, byte offset, line)`` of every document's header, fast: the bytes
     are searched and only header lines are decoded. What :func:`read` would refuse in
     what this looks at is refused the same way (same message, same line): encodings
-    and byte order marks, malformed, unpaired or unclosed header and end lines, part
+    and byte order marks, mixed line ends (anywhere in the file), malformed, unpaired or unclosed header and end lines, part
     numbers, and text other than comments before the first header or after the last
     end line. (Errors inside documents show when the documents are read.)"""
     source = Source.of(source)
@@ -964,6 +964,15 @@ def scan_keys(source: Source | Any) -> list[tuple[str, str | None, int, int]]:
     base = check_encoding_head(data, file)
     if base:
         data = data[base:]  # offsets are shifted back below
+    if b"\r" in data:
+        # read() refuses mixed line ends anywhere before it looks at a header (and the
+        # byte ranges mention_views reads may leave the offending line out): same here
+        crlf = data.count(b"\r\n")
+        lf, cr = data.count(b"\n"), data.count(b"\r")
+        if not (crlf == lf == cr or (not crlf and not lf)):
+            split_newlines(decode_piece(data, file, 1, True), file)  # raises, located
+            raise FormatError("line ends mix CRLF, LF and/or CR; use one kind throughout (e.g. `dos2unix`)",
+                              file=file)  # pragma: no cover - split_newlines raised
     if b"\r" in data and b"\n" not in data:
         data = data.replace(b"\r", b"\n")  # CR-only line ends: one byte for one, offsets stay
     found: list[tuple[str, str | None, int, int]] = []
@@ -1238,23 +1247,10 @@ def _predicate_columns(attrs: dict) -> list[str]:
     return out
 
 
-def _coreference_only(doc):
-    """The document without the markables that are in no chain (structural layers,
-    whose loss the capabilities report), and without the links that name them."""
-    in_chain = {k for chain in doc.chain_indices() for k in chain}
-    if len(in_chain) == len(doc.markables):
-        return doc
-    gone = {m.ref for k, m in enumerate(doc.markables) if k not in in_chain}
-    markables = [m for k, m in enumerate(doc.markables) if k in in_chain]
-    links = [link for link in doc.links
-             if link.source not in gone and not (link.target_kind == "markable" and gone & set(link.targets))]
-    return doc.model_copy(update={"markables": markables, "links": links})
-
-
 def _write_document(doc, report: Report, canonical: bool) -> list[str]:
     """The lines of one document (without line ends)."""
     log = LossLog(report, "CoNLL-2012")
-    doc = _coreference_only(doc)
+    doc = doc.chain_markables_only()
     n = len(doc.tokens.forms)
     lay = _usable_layout(doc, canonical)
     if lay is not None:

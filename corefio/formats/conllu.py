@@ -734,7 +734,7 @@ def _write_document(doc, report: Report, canonical: bool, last: bool) -> list[st
     readable and means what it says.
     """
     log = LossLog(report, "CorefUD CoNLL-U")
-    doc = _coreference_only(doc)
+    doc = doc.chain_markables_only()
     lines = _render_document(doc, log, canonical, last)
     if not _same_entity_overlap(doc, _labels(doc, LossLog(Report(), ""))):
         return lines
@@ -774,19 +774,6 @@ def _extents_cross(doc) -> bool:
                 if b2 > b1:
                     return True
     return False
-
-
-def _coreference_only(doc):
-    """The document without the markables that are in no chain (structural layers,
-    whose loss the capabilities report), and without the links that name them."""
-    in_chain = {k for chain in doc.chain_indices() for k in chain}
-    if len(in_chain) == len(doc.markables):
-        return doc
-    gone = {m.ref for k, m in enumerate(doc.markables) if k not in in_chain}
-    markables = [m for k, m in enumerate(doc.markables) if k in in_chain]
-    links = [link for link in doc.links
-             if link.source not in gone and not (link.target_kind == "markable" and gone & set(link.targets))]
-    return doc.model_copy(update={"markables": markables, "links": links})
 
 
 def _overlapping(doc) -> list[int]:

@@ -12,7 +12,8 @@ Every cluster becomes an entity (``"0"``, ``"1"``, ... in file order) with one m
 per mention; singleton clusters stay. ``speakers`` become the ``speaker`` token
 attribute. A ``doc_key`` of the form ``(NAME); part NNN`` is split into the document's
 name and part like a CoNLL header (the part must be ASCII digits, at most 18); any other
-key is the document name.
+key is the document name. A string escape of half a surrogate pair (``"\\ud800"`` alone)
+is refused with its line and column: no UTF-8 file could hold what it reads as.
 
 Every other field (``paragraphs``, ``pos``, ``ner``, ...) is document data: it goes to
 ``Document.metadata`` under its own name, a string as it is, any other value as JSON
@@ -45,6 +46,11 @@ model = LazyModule("corefio.model")
 
 CORE_KEYS = ("doc_key", "sentences", "speakers", "clusters")
 _CONLL_KEY = re.compile(r"^\((.*)\); part (\S+)$")
+#: a ``\\uD800``-``\\uDFFF`` escape: JSON lets it stand alone, but a lone surrogate is no
+#: character and no UTF-8 file can hold it
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+#: one escape of a JSON string (group 1: the hex digits of a ``\\uXXXX``)
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
 
 
 @dataclass
@@ -157,6 +163,54 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii
         raise fail(str(exc)) from None
 
 
+def _has_surrogate(value: object) -> bool:
+    """A lone surrogate in a string (or key) of a decoded JSON value."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and any("\ud800" <= c <= "\udfff" for c in item):
+                return True
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+    return False
+
+
+def _lone_surrogate(line: str) -> tuple[int, str] | None:
+    """(column, escape) of the first lone surrogate escape of a JSON line: a
+    ``\\uD800``-``\\uDBFF`` not followed at once by a ``\\uDC00``-``\\uDFFF``, or the
+    latter alone. Escapes are taken left to right, so ``\\\\`` hides what follows it."""
+    pending: re.Match | None = None  # a high surrogate escape waiting for its low half
+    for m in _ESCAPE.finditer(line):
+        code = int(m.group(1), 16) if m.group(1) else None
+        if pending is not None:
+            if code is not None and 0xDC00 <= code <= 0xDFFF and m.start() == pending.end():
+                pending = None
+                continue
+            break
+        if code is None or not 0xD800 <= code <= 0xDFFF:
+            continue
+        if code >= 0xDC00:
+            return m.start() + 1, m.group(0)
+        pending = m
+    return (pending.start() + 1, pending.group(0)) if pending is not None else None
+
+
+def _check_surrogates(obj: object, line: str, lineno: int, file: str | None) -> None:
+    """Refuse a lone surrogate escape (``"\\ud800"`` without its pair): the document
+    could be read but never written to a file. Only a line that holds such an escape is
+    looked at closer."""
+    if not _SURROGATE_ESCAPE.search(line) or not _has_surrogate(obj):
+        return
+    found = _lone_surrogate(line)
+    column, example = (found[0], f" ({found[1]})") if found is not None else (None, "")
+    raise FormatError(f"a lone surrogate escape{example}: half of a UTF-16 pair is no character, and no UTF-8 "
+                      "file can hold it", file=file, line=lineno, column=column)
+
+
 def _short(value: object) -> str:
     """A value for a message, cut to a readable length (integers can have 5,000 digits)."""
     try:
@@ -180,6 +234,7 @@ def _documents(lines: Iterable[str], file: str | None, report: Report) -> Iterat
             raise FormatError(f"not valid JSON: {str(exc).split(';')[0]}", file=file, line=lineno) from None
         except RecursionError:
             raise FormatError("not valid JSON: nested too deeply", file=file, line=lineno) from None
+        _check_surrogates(obj, line, lineno, file)
         newline = getattr(lines, "newline", "\n")
         if last is not None:
             yield last

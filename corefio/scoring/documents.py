@@ -56,8 +56,9 @@ def match_keys(key: Sequence[tuple[str, str | None]], response: Sequence[tuple[s
         j: int | None = exact.get(document_key(name, part))
         if j is None or j in used:
             candidates = list(by_name.get(name, []))
-            if part is not None and part.isdigit():
-                candidates += by_name.get(f"{name}_{int(part)}", [])
+            if part is not None and part.isascii() and part.isdigit():
+                # not int(): "²".isdigit() is true, and a 5,000-digit part is still a part
+                candidates += by_name.get(f"{name}_{part.lstrip('0') or '0'}", [])
             candidates = [c for c in candidates if c not in used]
             j = candidates[0] if len(candidates) == 1 else None
             if j is not None:
