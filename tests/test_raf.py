@@ -522,3 +522,19 @@ def test_external_dtd_is_neither_fetched_nor_needed():
            b'<struct type="reference_annotation_collection" version="2.0"><struct type="document" name="d">'
            b'<struct type="primary_data"><w>ok</w></struct></struct></struct>')
     assert raf.loads(xml).documents[0].tokens.forms == ["ok"]
+
+
+def test_lenient_reading_repairs_a_file_that_is_not_well_formed_and_says_what_it_did():
+    import corefio
+    from corefio.diagnostics import Report
+
+    data = (SAMPLES / "key.raf.xml").read_bytes()
+    bad = data.replace(b'<w n="2">western</w>', b"<w n=2>western</w>", 1)
+    assert bad != data
+    report = Report()
+    corpus = corefio.loads(bad, "raf", report=report)
+    assert corpus == corefio.loads(data, "raf")
+    changes = report.by_code("repair.attribute-quotes")
+    assert changes and changes[0].line == 8
+    with pytest.raises(corefio.CorefioError, match="not well-formed"):
+        corefio.loads(bad, "raf", strict=True)

@@ -1455,6 +1455,7 @@ class RafStream:
                 options["schema"] = self._schema
             parser = etree.iterparse(stream, events=("start", "end"), tag=("struct", "feat"), **options)
             root: Any = None
+            given = False
             try:
                 for event, el in parser:
                     if event == "start":
@@ -1472,6 +1473,7 @@ class RafStream:
                             self.reader.unexpected(first, "the collection")
                         del root[0]
                     if doc is not None:
+                        given = True
                         yield doc
                 if root is None:
                     self._check_root(parser.root)
@@ -1479,8 +1481,35 @@ class RafStream:
                     if c.tag not in ("struct", "feat"):
                         self.reader.unexpected(c, "the collection")
             except etree.XMLSyntaxError as exc:
-                raise _syntax_error(exc, self.source.name) from None
-        self._finish()
+                error: FormatError | None = _syntax_error(exc, self.source.name)
+                if self.reader.strict or given or self._schema is not None:
+                    raise error from None
+            else:
+                error = None
+        if error is None:
+            self._finish()
+            return
+        # lenient reading of a file that is not well-formed (unquoted attributes, an
+        # undeclared entity, a stray end tag…): repaired (corefio.repair), every change
+        # reported, then read again
+        yield from self._repaired(error)
+
+    def _repaired(self, error: FormatError) -> Iterator[Any]:
+        from ..repair import changes_report, repair_bytes
+
+        try:
+            data, changes = repair_bytes(self.source.read_bytes(), kind="xml")
+        except FormatError:
+            raise error from None
+        # RAF is written by programs, not by hand: a file cut short (elements left open at
+        # its end) or in another encoding is damage that repair would only hide
+        if not changes or any(c.fixer == "encoding" or (c.fixer == "nesting" and c.message.endswith("at the end"))
+                              for c in changes):
+            raise error
+        self.reader.report.extend(changes_report(changes, self.source.name))
+        again = RafStream(Source(self.source.name + " (repaired)", None, data), self.reader.report, False)
+        yield from again
+        self.header = again.header
 
     def _finish(self) -> None:
         r = self.reader
