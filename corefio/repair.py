@@ -25,7 +25,9 @@ The fixers, in the order :func:`repair_text` runs them:
                             :func:`restore_sgml` (and the MUC reader) can write them as
                             entity references again; or (``entities="declare"``) they
                             stay and a ``<!DOCTYPE … [<!ENTITY MD "&#38;#38;MD;">]>``
-                            declares each as the text of its own reference
+                            declares each as the text of its own reference;
+                            a character reference to a code point XML cannot hold
+                            (``&#xD800;``, ``&#0;``) becomes the text ``&amp;#xD800;``
 ``stray-ampersand``         a ``&`` or ``<`` that starts no reference or tag becomes
                             ``&amp;`` or ``&lt;``
 ``nesting``                 end tags: a stray one (nothing to close) is dropped; an end
@@ -45,7 +47,8 @@ The fixers, in the order :func:`repair_text` runs them:
 The guarantee (property-tested on randomly damaged well-formed files): the character
 data of the repaired file equals the character data of the input, where character data
 is the text outside markup with the XML predefined entities and character references
-decoded, any other entity reference counted as itself (``&MD;``), and a stray ``&`` or
+decoded (a reference to a code point XML cannot hold, such as a surrogate, counted as
+itself), any other entity reference counted as itself (``&MD;``), and a stray ``&`` or
 ``<`` as itself (:func:`character_data`).
 """
 
@@ -222,13 +225,34 @@ def character_data(text: str) -> str:
     return "".join(out)
 
 
+def xml_char(code: int) -> bool:
+    """Can an XML document (and a UTF-8 file) hold the character ``code``? XML 1.0
+    ``Char``: TAB, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF; not the
+    surrogates, which no UTF-8 file can hold."""
+    return (0x20 <= code <= 0xD7FF or code in (0x9, 0xA, 0xD) or 0xE000 <= code <= 0xFFFD
+            or 0x10000 <= code <= 0x10FFFF)
+
+
+def bad_char_ref(raw: str) -> bool:
+    """Is ``raw`` (``&#...;``) a character reference to a code point XML cannot hold
+    (a surrogate, NUL, a control character, beyond U+10FFFF)?"""
+    try:
+        code = int(raw[3:-1], 16) if raw[2:3] in ("x", "X") else int(raw[2:-1])
+    except ValueError:
+        return True
+    return not xml_char(code)
+
+
 def _decode_ref(raw: str) -> str:
+    """The character a reference stands for; a character reference to a code point XML
+    cannot hold (``&#xD800;``, ``&#0;``) and any other entity reference stay as written."""
     name = raw[1:-1]
     if name.startswith("#"):
         try:
-            return chr(int(name[2:], 16) if name[1:2] == "x" else int(name[1:]))
-        except (ValueError, OverflowError):
+            code = int(name[2:], 16) if name[1:2] == "x" else int(name[1:])
+        except ValueError:
             return raw
+        return chr(code) if xml_char(code) else raw
     return PREDEFINED.get(name, raw)
 
 
@@ -314,7 +338,11 @@ def fix_entities(tokens: list[Tok], mapped: set[str] | None = None, *, declare: 
     for t in tokens:
         if t.kind == "ref":
             name = t.raw[1:-1]
-            if not name.startswith("#") and name not in PREDEFINED:
+            if name.startswith("#") and bad_char_ref(t.raw):
+                changes.append(Change("entities", t.line, t.column, f"character reference {t.raw} names no "
+                                      f"character XML can hold: written as text &amp;{name};"))
+                t.raw = f"&amp;{name};"
+            elif not name.startswith("#") and name not in PREDEFINED:
                 if declare:
                     if name not in mapped:
                         changes.append(Change("entities", t.line, t.column, f"entity &{name}; declared"))
@@ -343,7 +371,9 @@ def _value_ref(m: re.Match, mapped: set[str], declare: bool) -> str:
     if raw == "<":
         return "&lt;"
     name = m.group(1)
-    if name is None or name in PREDEFINED:
+    if name is None:
+        return "&amp;" + raw[1:] if bad_char_ref(raw) else raw
+    if name in PREDEFINED:
         return raw
     mapped.add(name)
     return raw if declare else f"&amp;{name};"
@@ -540,13 +570,20 @@ def decode(data: bytes) -> tuple[str, list[Change]]:
     """Bytes to text: a byte order mark or a declared encoding is obeyed; otherwise UTF-8,
     and input that is not UTF-8 is read as Windows-1252 (Latin-1 where that fails).
     Every decision that is not plain UTF-8 is a change located at the first byte
-    concerned."""
+    concerned. Bytes that a byte order mark names the encoding of but that are not in
+    it (a UTF-8 BOM and a truncated sequence, a UTF-16 BOM and an odd number of bytes)
+    raise a :class:`FormatError` at the line and column of the first bad byte. A declared
+    encoding that cannot decode the bytes, is no text encoding (``base64``) or gives
+    surrogates (``UTF-7``) is ignored."""
     changes: list[Change] = []
     for bom, name in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"),
                       (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
                       (codecs.BOM_UTF16_BE, "utf-16")):
         if data.startswith(bom):
-            text = data.decode(name)
+            try:
+                text = data.decode(name)
+            except UnicodeDecodeError as exc:
+                raise _bad_encoding(data, name, exc) from None
             if name != "utf-8-sig":
                 changes.append(Change("encoding", 1, 1, f"decoded {name.upper()} (byte order mark) to UTF-8"))
             else:
@@ -562,11 +599,37 @@ def decode(data: bytes) -> tuple[str, list[Change]]:
         if norm is not None and norm != "utf-8":
             try:
                 text = data.decode(norm)
-            except UnicodeDecodeError:
+            except (UnicodeError, LookupError, ValueError):  # LookupError: not a text codec (base64)
                 pass
             else:
+                if _SURROGATE.search(text):  # UTF-7, unicode_escape can give lone surrogates
+                    changes.append(Change("encoding", 1, 1, f"the declared encoding {enc} gives text "
+                                          "no UTF-8 file can hold (surrogates): ignored"))
+                    return _decode_undeclared(data, changes)
                 changes.append(Change("encoding", 1, 1, f"decoded declared encoding {enc} to UTF-8"))
                 return _declare_utf8(text, changes), changes
+    return _decode_undeclared(data, changes)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _bad_encoding(data: bytes, name: str, exc: UnicodeDecodeError) -> FormatError:
+    """The error for bytes that a byte order mark says are ``name`` and are not: located
+    at the line and column (in characters) of the first bad byte."""
+    bad = exc.start + (len(codecs.BOM_UTF8) if name == "utf-8-sig" else 0)  # utf-8-sig counts after its BOM
+    before = data[:bad].decode(name, "replace")
+    if before.startswith("\ufeff"):
+        before = before[1:]
+    line = before.count("\n") + 1
+    column = len(before) - (before.rfind("\n") + 1) + 1
+    label = {"utf-8-sig": "UTF-8"}.get(name, name.upper())
+    return FormatError(f"the byte order mark says {label}, but the bytes are not {label} "
+                       f"(byte {bad}: {exc.reason})", line=line, column=column)
+
+
+def _decode_undeclared(data: bytes, changes: list[Change]) -> tuple[str, list[Change]]:
+    """:func:`decode` without a byte order mark or a declared encoding."""
     try:
         return data.decode("utf-8"), changes
     except UnicodeDecodeError as exc:
@@ -710,8 +773,9 @@ def repair_file(in_path: str | Path, out_path: str | Path, *, report_path: str |
 
 
 __all__ = [
-    "Change", "FIXERS", "changes_report", "character_data", "decode", "decode_entities", "fix_attribute_case",
+    "Change", "FIXERS", "bad_char_ref", "changes_report", "character_data", "decode", "decode_entities",
+    "fix_attribute_case",
     "fix_attribute_quotes", "fix_duplicate_attributes", "fix_entities", "fix_nesting", "fix_root",
     "fix_stray_markup_characters", "lex", "render", "repair_bytes", "repair_file", "repair_text",
-    "restore_sgml",
+    "restore_sgml", "xml_char",
 ]

@@ -467,3 +467,130 @@ def test_canonical_writes_every_tag_afresh():
     assert chains(back) == chains(corpus) and back.documents[0].text == corpus.documents[0].text
     assert [(m.min, m.optional) for m in back.documents[0].markables] == \
         [(m.min, m.optional) for m in corpus.documents[0].markables]
+
+
+# -- fuzzer regressions (tests/data/regressions/fuzz/) --------------------------------------------
+FUZZ = DATA / "regressions" / "fuzz"
+
+
+@pytest.mark.parametrize("name", ["muc-exception-read-5fdc1a3f.sgm", "muc-exception-read-d4bc87ec.sgm"])
+def test_fuzz_bytes_against_their_bom_are_a_located_format_error(name):
+    path = FUZZ / name
+    with pytest.raises(FormatError) as caught:
+        corefio.read(path, "muc")
+    assert caught.value.file == str(path) and caught.value.line == 1 and caught.value.column is not None
+    assert "byte order mark says UTF-16" in caught.value.message
+    with pytest.raises(FormatError) as caught:
+        read(b"\xef\xbb\xbf<DOC>\n\xef")
+    assert (caught.value.file, caught.value.line, caught.value.column) == ("t.sgm", 2, 1)
+
+
+def test_fuzz_surrogate_reference_is_kept_as_written_and_written_back():
+    """muc-roundtrip-write-935bc3fa.sgm: &#xD800; gave a form U+D800 that no file holds."""
+    corpus = corefio.read(FUZZ / "muc-roundtrip-write-935bc3fa.sgm", "muc")
+    assert corpus.documents[0].tokens.forms == ["&#xD800;"]
+    out = corefio.dumps(corpus, "muc")
+    out.encode("utf-8")
+    again, _ = read(out)
+    assert again.documents[0].tokens.forms == ["&#xD800;"]
+    corpus, report = read("<DOC><DOCNO>d</DOCNO><TEXT>a &#xD800; &#0; &#x110000; &#65; &#x42;</TEXT></DOC>\n")
+    assert corpus.documents[0].tokens.forms == ["a", "&#xD800;", "&#0;", "&#x110000;", "A", "B"]
+    assert [(d.code, d.line, d.column) for d in report if d.code == "muc.bad-char-ref"] == [
+        ("muc.bad-char-ref", 1, 30), ("muc.bad-char-ref", 1, 39), ("muc.bad-char-ref", 1, 44)]
+    with pytest.raises(FormatError, match="&#xD800;"):
+        read("<DOC><DOCNO>d</DOCNO><TEXT>a &#xD800;</TEXT></DOC>\n", strict=True)
+
+
+def test_fuzz_part_of_a_docno_is_a_printable_word():
+    """muc-exception-score-seed-paths-117cbc8f.sgm: a part '²' (a digit to isdigit(), not to int())."""
+    doc = corefio.read(FUZZ / "muc-exception-score-seed-paths-117cbc8f.sgm", "muc").documents[0]
+    assert (doc.name, doc.part) == ("e", "²")
+    corefio.score(FUZZ / "muc-exception-score-seed-paths-117cbc8f.sgm",
+                  FUZZ / "muc-exception-score-seed-paths-117cbc8f.sgm", key_format="muc", response_format="muc")
+    doc = read("<DOC><DOCNO> a (part 1\x00) </DOCNO><TEXT>x</TEXT></DOC>\n")[0].documents[0]
+    assert (doc.name, doc.part) == ("a (part 1\x00)", None)
+
+
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_fuzz_cr_and_crlf_line_ends_read_as_lf(end):
+    """muc-equivalence-read-a85cf3d9.sgm: a period before a CR line end stayed on its word."""
+    data = (FUZZ / "muc-equivalence-read-a85cf3d9.sgm").read_bytes().replace(b"\r", b"\n")
+    plain = read(data)[0].documents[0]
+    other = read(data.replace(b"\n", end.encode()))[0].documents[0]
+    assert plain.tokens.forms == other.tokens.forms == ["d", ".", "<"]
+    text = ("<DOC>\n<DOCNO> x </DOCNO>\n<TEXT>\nIt ended.\nThe <COREF ID=\"1\">officer</COREF>.</COREF>\n"
+            "</TEXT>\n</DOC>\n")
+    plain, plain_report = read(text)
+    other, report = read(text.replace("\n", end))
+    assert [d.tokens.forms for d in other.documents] == [d.tokens.forms for d in plain.documents]
+    assert [m.spans for m in other.documents[0].markables] == [m.spans for m in plain.documents[0].markables]
+    located = [(d.code, d.line, d.column) for d in report if d.code.startswith("muc.")]
+    assert located == [(d.code, d.line, d.column) for d in plain_report if d.code.startswith("muc.")]
+    assert located == [("muc.stray-end-tag", 5, 35)]  # lines counted at CR too
+
+
+def test_fuzz_docno_closed_by_the_end_of_input_keeps_its_name():
+    """muc-roundtrip-compare-cd64cc55.sgm: 'c' became 'input-1' after write and re-read."""
+    corpus = corefio.read(FUZZ / "muc-roundtrip-compare-cd64cc55.sgm", "muc")
+    assert [d.label for d in corpus.documents] == ["c"]
+    again, _ = read(corefio.dumps(corpus, "muc"))
+    assert [d.label for d in again.documents] == ["c"]
+
+
+def test_fuzz_deep_nesting_is_refused_quickly_and_located():
+    """1.7 MB of 100,000 nested tags took 12 s: nesting beyond MAX_DEPTH is refused."""
+    import time
+
+    n = 100_000
+    deep = "<DOC>\n<DOCNO> d </DOCNO>\n<TEXT>\n" + "<struct>" * n + "x" + "</struct>" * n + "\n</TEXT>\n</DOC>\n"
+    started = time.perf_counter()
+    for strict in (False, True):
+        with pytest.raises(FormatError, match="nest deeper than 100") as caught:
+            read(deep, strict=strict)
+        assert (caught.value.file, caught.value.line) == ("t.sgm", 4)
+        assert caught.value.column == 1 + 8 * (muc.MAX_DEPTH - 2)  # DOC and TEXT are open already
+    corefs = "<DOC><DOCNO>d</DOCNO><TEXT>" + '<COREF ID="a">w ' * n + "</COREF>" * n + "</TEXT></DOC>\n"
+    with pytest.raises(FormatError, match="nest deeper"):
+        read(corefs)
+    # at the limit, and many stray end tags: read in linear time
+    ok = ("<DOC><DOCNO>d</DOCNO><TEXT>" + ("<s>" * 90 + "w" + "</s>" * 90) * 200 + "</b>" * n
+          + "</TEXT></DOC>\n")
+    corpus, _ = read(ok)
+    assert len(corpus.documents[0].tokens.forms) == 200
+    assert time.perf_counter() - started < 5
+
+
+def test_fuzz_surrogates_of_another_format_are_not_written_raw():
+    doc = Document.build(name="d", tokens=Tokens(forms=["a", "x\ud800y"]))
+    report = Report()
+    out = write(Corpus(documents=[doc]), report)
+    out.encode("utf-8")
+    assert "x&#xD800;y" in out and "loss.token-form" in report.codes()
+    assert read(out)[0].documents[0].tokens.forms == ["a", "x&#xD800;y"]
+
+
+@pytest.mark.parametrize("text", [
+    'aw <COREF IF> and <COREF ID="7">neveed\n',  # found by the fuzzer (seed 13, input 990)
+    "<DOC><DOCNO>d</DOCNO><TEXT><COREF>a <COREF ID=7>b </COREF></COREF></TEXT></DOC>\n",
+])
+def test_fuzz_new_tag_around_a_tag_as_written_nests_by_tokens(text):
+    """A COREF written afresh (here: it had no ID) ends at its last word; one inside it
+    kept as written may end after a space: the outer tag now reaches as far (the inner
+    one was silently left out as crossing)."""
+    corpus, _ = read(text)
+    again, _ = read(write(corpus))
+    assert [m.spans for m in again.documents[0].markables] == [m.spans for m in corpus.documents[0].markables]
+
+
+def test_fuzz_docid_name_runs_over_coref_tags():
+    """Found by the fuzzer (seed 7, input 1829): a DOCID holding COREF tags was named by
+    its text up to the first tag; the writer drops those empty COREFs, and the name read
+    back was longer. The name is the DOCID's text without the COREF tags, both times."""
+    text = ('<DOC>\n<TEXT>\n<DOCID> bad-001 \n<COREF ID="2" TYPE="IDENT" REF="1">Lind</COREF> saw '
+            '<COREF ID="5">x</COREF.\n<COREF ID="6">the sky</COREF> an')
+    corpus, _ = read(text)
+    assert [d.label for d in corpus.documents] == ["bad-001 Lind saw x</COREF. the sky an"]
+    again, _ = read(write(corpus))
+    assert [d.label for d in again.documents] == [d.label for d in corpus.documents]
+    corpus, _ = read("<DOC><DOCNO></DOCNO><DOCID> a <!-- c --> b </DOCID><TEXT>x</TEXT></DOC>\n")
+    assert corpus.documents[0].label == "a"

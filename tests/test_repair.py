@@ -346,3 +346,47 @@ def test_deep_and_long_inputs_are_handled_without_recursion():
     assert character_data(fixed) == "x" * 3000 and repair.repair_text(fixed)[1] == []
     small = "<a><b>x" * 60 + "</a></b>" * 60  # lxml refuses more than 256 levels
     assert parses(repair.repair_text(small)[0])
+
+
+# -- fuzzer regressions (tests/data/regressions/fuzz/) --------------------------------------------
+def test_decode_refuses_bytes_that_contradict_their_bom():
+    """muc-exception-read-5fdc1a3f.sgm, muc-exception-read-d4bc87ec.sgm: a UnicodeDecodeError
+    escaped from decode; now a FormatError at the line and column of the first bad byte."""
+    import codecs
+
+    from .conftest import DATA
+
+    fuzz = DATA / "regressions" / "fuzz"
+    for name in ("muc-exception-read-5fdc1a3f.sgm", "muc-exception-read-d4bc87ec.sgm"):
+        with pytest.raises(FormatError, match="byte order mark says UTF-16"):
+            repair.decode((fuzz / name).read_bytes())
+    with pytest.raises(FormatError, match="says UTF-8") as caught:
+        repair.decode(b"\xef\xbb\xbf\xef")
+    assert (caught.value.line, caught.value.column) == (1, 1)
+    with pytest.raises(FormatError, match="says UTF-16") as caught:
+        repair.decode("<a>\nbc".encode("utf-16-be").join([b"\xfe\xff", b"\x00"]))  # odd length
+    assert (caught.value.line, caught.value.column) == (2, 3)
+    with pytest.raises(FormatError):
+        repair.decode(codecs.BOM_UTF16_LE + "x".encode("utf-16-le") + b"\x00\xd8")  # lone surrogate
+    with pytest.raises(FormatError):
+        repair.repair_bytes(b"\xef\xbb\xbf<DOC>\xff</DOC>")
+
+
+def test_decode_ignores_declared_encodings_that_give_no_text():
+    for enc, data in (("base64", b"<a/>"), ("rot13", b"<a/>"), ("utf-7", b"<a>+2AA-</a>")):
+        text, _ = repair.decode(f'<?xml version="1.0" encoding="{enc}"?>'.encode() + data)
+        assert not any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+        text.encode("utf-8")
+
+
+def test_character_references_xml_cannot_hold_are_kept_as_text():
+    """muc-roundtrip-write-935bc3fa.sgm: &#xD800; decoded to a lone surrogate."""
+    assert repair.decode_entities("&#xD800;&#0;&#x110000;&#99999999999999999999;&#65;&#x1F600;") == \
+        "&#xD800;&#0;&#x110000;&#99999999999999999999;A\U0001F600"
+    assert character_data("a&#xDFFF;b") == "a&#xDFFF;b"
+    source = '<a x="&#xD800;">&#xD800; &#1; &#9;</a>'
+    fixed, changes = repair.repair_text(source)
+    assert fixed.endswith('<a x="&amp;#xD800;">&amp;#xD800; &amp;#1; &#9;</a>')
+    assert [c.fixer for c in changes].count("entities") == 3
+    assert character_data(fixed) == character_data(source)
+    etree.fromstring(fixed.encode("utf-8"))

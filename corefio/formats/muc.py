@@ -33,7 +33,10 @@ and transitive closure of REF.
 Model mapping (reading):
 
 * one :class:`~corefio.model.Document` per ``DOC``; its name is the content of DOCID or
-  DOCNO (``name (part P)`` gives a part, as this writer writes CoNLL parts).
+  DOCNO up to its end or the next markup other than a COREF tag (COREF tags left out, as
+  in the text), entity references decoded (``name (part P)`` gives a part, as this writer writes
+  CoNLL parts; ``P`` is any printable word, as in CoNLL, so not always a number: ``²``).
+  A DOCID or DOCNO that the end of the input closes still names the document.
 * ``Document.text`` is the source of the DOC (from ``<DOC>`` to ``</DOC>`` and the line
   break after it) **without the COREF tags**: section markup and entity references stay
   exactly as written (``&MD;`` is five characters of the text). COREF tags are kept in
@@ -41,16 +44,20 @@ Model mapping (reading):
 * tokens (:func:`_tokenize` has the rules): the character data between two section tags
   is cut at white space and where a COREF tag stood (``<COREF>Michigan</COREF>'s`` gives
   ``Michigan`` and ``'s``); then, with the default read option ``tokens="words"``,
-  leading and trailing punctuation, the clitic ``'s`` and a period that ends a line come
-  off as tokens of their own. The rules look at the text without COREF tags, so a key
-  and a response of one text get the same tokens (scoring compares token spans), except
-  where a COREF boundary cuts a word. ``tokens="spaces"`` cuts at white space only. The
+  leading and trailing punctuation, the clitic ``'s`` and a period that ends a line (LF,
+  CRLF or CR: a file reads the same with any of them) come off as tokens of their own.
+  The rules look at the text without COREF tags, so a key and a response of one text
+  get the same tokens (scoring compares token spans), except where a COREF boundary
+  cuts a word. ``tokens="spaces"`` cuts at white space only. The
   DOCs this writer makes from tokens carry the comment ``SPACES_MARK``: they are read
   that way and given back as the documents they were made from (no text, offsets or
   regions, which they never had). Entity references stay inside tokens. The
   content of DOCID, DOCNO and STORYID (identifiers, never annotated) is not tokenised.
   Token forms decode the XML predefined entities and character references (``&amp;`` →
-  ``&``) and keep any other entity reference as written; offsets point into the text.
+  ``&``) and keep any other entity reference as written; offsets point into the text. A
+  character reference to a code point that XML or a UTF-8 file cannot hold (a surrogate
+  such as ``&#xD800;``, ``&#0;``, beyond U+10FFFF) is malformed: it stays as written in
+  the form (reported, refused in strict mode).
 * ``Document.regions``: one region per section element (DOC, TEXT, p, s, HL, ...), its
   start tag to its end tag; an omitted ``</p>`` ends where the next ``<p>`` or the
   enclosing element starts. Attributes are kept (values as written).
@@ -75,8 +82,13 @@ there (and a later ``</COREF>`` it leaves is dropped); a COREF open at ``</DOC>`
 closed there; a ``<DOC>`` without ``</DOC>`` is closed before the next ``<DOC>``; a
 duplicate ``ID`` is renamed ``ID~2`` (REFs go to the first); a dangling or self ``REF``
 is dropped; an empty COREF is dropped. Input that is not UTF-8 is decoded with
-:func:`corefio.repair.decode` (reported); input written by ``corefio repair`` (an XML
+:func:`corefio.repair.decode` (reported); bytes that contradict their byte order mark
+(a UTF-8 BOM and a truncated sequence, a UTF-16 BOM and an odd number of bytes) are
+refused, located at the first bad byte; input written by ``corefio repair`` (an XML
 declaration, ``<corefio-root>``, mapped entities) is read as the SGML it came from.
+Section elements and COREFs nesting deeper than :data:`MAX_DEPTH` (100) in a DOC are
+refused in any mode (a :class:`~corefio.errors.FormatError` at the first tag too deep):
+real files nest under 20, and the work is kept linear in the size of the input.
 
 Writing: a document read from MUC is written from its text with the COREF tags put back
 (the tags as written when the markable still says what its tag said): a well-formed file
@@ -103,11 +115,11 @@ from typing import ClassVar
 from .. import model
 from ..chains import COREFERENCE, is_identity
 from ..diagnostics import Report
-from ..errors import FormatError
+from ..errors import CorefioError, FormatError
 from ..losses import LossLog
 from ..model.layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
-from ..repair import decode, decode_entities, restore_sgml
+from ..repair import bad_char_ref, decode, decode_entities, restore_sgml
 from ..source import Source
 
 NAME = "muc"
@@ -123,6 +135,11 @@ _PART = re.compile(r"^(.*\S) \(part (\S+)\)$")
 ID_SECTIONS = frozenset({"docid", "docno", "storyid"})
 #: elements whose end tag SGML lets MUC omit
 OMITTED_END = frozenset({"p"})
+#: how deep section elements and COREFs may nest in a DOC (real files: under 20); a
+#: deeper DOC is refused (a FormatError at the first tag too deep), in lenient mode too
+MAX_DEPTH = 100
+_CHAR_REF = re.compile(r"&#(?:[0-9]+|x[0-9A-Fa-f]+);")
+_SURROGATES = re.compile("[\ud800-\udfff]")
 
 
 #: marks a DOC written by this writer from tokens: read back, its tokens are split at spaces only
@@ -215,9 +232,13 @@ def _tokenize(run: str, base: int, cuts: list[int], forms: list[str], offsets: l
 
 
 def _ends_line(run: str, pos: int) -> bool:
-    """Is ``pos`` followed by nothing but spaces up to a line break or the run's end?"""
+    """Is ``pos`` followed by nothing but spaces up to a line break (LF, CRLF or CR) or
+    the run's end?"""
     m = _WORD.search(run, pos)
-    return m is None or "\n" in run[pos:m.start()]
+    if m is None:
+        return True
+    gap = run[pos:m.start()]
+    return "\n" in gap or "\r" in gap
 
 
 @dataclass(slots=True)
@@ -280,17 +301,18 @@ def _raw_attrs(body: str) -> dict[str, str]:
 
 
 class _Lines:
-    """Line and column of a character offset of the file text (built on demand)."""
+    """Line and column of a character offset of the file text (built on demand; LF, CRLF
+    and CR end lines)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._nl: list[int] | None = None
+        self._starts: list[int] | None = None
 
     def at(self, pos: int) -> tuple[int, int]:
-        if self._nl is None:
-            self._nl = [m.start() for m in re.finditer("\n", self.text)]
-        k = bisect.bisect_left(self._nl, pos)
-        start = self._nl[k - 1] + 1 if k else 0
+        if self._starts is None:
+            self._starts = [m.end() for m in re.finditer("\r\n?|\n", self.text)]
+        k = bisect.bisect_right(self._starts, pos)
+        start = self._starts[k - 1] if k else 0
         return k + 1, pos - start + 1
 
 
@@ -318,10 +340,19 @@ class _Reader:
         self.report.add(f"muc.{code}", severity, message, line=line, column=column,  # type: ignore[arg-type]
                         document=document)
 
+    def too_deep(self, pos: int) -> None:
+        line, column = self.lines.at(pos)
+        raise FormatError(f"elements nest deeper than {MAX_DEPTH} levels (sections and COREFs of a DOC; "
+                          "real MUC files nest under 20): refused", file=self.source.name, line=line,
+                          column=column)
+
     # -- file ------------------------------------------------------------------------------
     def text_of(self) -> str:
         data = self.source.read_bytes()
-        text, changes = decode(data)
+        try:
+            text, changes = decode(data)
+        except CorefioError as exc:
+            raise exc.located(self.source.name) from None
         for c in changes:
             if c.message == "dropped the UTF-8 byte order mark":  # nothing lost: UTF-8 all the same
                 self.report.info("muc.encoding", c.message, line=c.line, column=c.column)
@@ -335,10 +366,8 @@ class _Reader:
         return text
 
     def documents(self) -> Iterator[model.Document]:
-        """The documents, each parsed with the garbage collector paused: a DOC makes 10⁴
-        small objects that all live on, and collections in between only cost time."""
-        for doc in self._documents():
-            yield doc
+        """The documents, one at a time."""
+        yield from self._documents()
 
     def document(self, raw: str, prefix: str, base: int, k: int) -> model.Document:
         return self._document(raw, prefix, base, k)
@@ -356,12 +385,18 @@ class _Reader:
                 yield self.document(text, "", 0, k)
             self.tail = ""
             return
+        end: re.Match | None = None
+        searched = -1  # where the last search for </DOC> started (none after it when end is None)
         while True:
             start = _DOC_START.search(text, pos)
             if start is None:
                 break
             prefix = text[pos:start.start()]
-            end = _DOC_END.search(text, start.end())
+            # the next </DOC>, searched again only once passed: many <DOC> without </DOC>
+            # would otherwise each scan the rest of the file
+            if searched < 0 or (end is not None and end.start() < start.end()):
+                end = _DOC_END.search(text, start.end())
+                searched = start.end()
             nxt = _DOC_START.search(text, start.end(), end.start() if end is not None else n)
             if end is None or nxt is not None:
                 stop = nxt.start() if nxt is not None else n
@@ -375,7 +410,9 @@ class _Reader:
                 pos = stop
             else:
                 stop = end.end()
-                if stop < n and text[stop] == "\n":
+                if text.startswith("\r\n", stop):
+                    stop += 2
+                elif stop < n and text[stop] in "\r\n":
                     stop += 1
                 yield self.document(text[start.start():stop], prefix, start.start(), k)
                 pos = stop
@@ -389,8 +426,8 @@ class _Reader:
         forms: list[str] = []
         offsets: list[tuple[int, int]] = []
         sentence_starts: list[int] = []
-        regions: list[model.Region] = []
         sections: list[list] = []  # [name, start, attrs, key]
+        open_names: dict[str, int] = {}  # lower-case section name → how many are open
         corefs: list[list] = []  # open COREFs: [attrs, start_at, raw_tag, seq, pos, section depth]
         done: list[tuple] = []  # closed COREFs
         early = 0  # COREFs closed at a section end whose </COREF> is still to come
@@ -400,9 +437,11 @@ class _Reader:
         last_key = -1
         skip_words = 0
         name_text: str | None = None
-        name_at = None
+        # the character data of the DOCID or DOCNO naming the DOC, while it is read: up to
+        # the next markup other than a COREF tag (COREF tags are not part of the text)
+        name_parts: list[str] | None = None
         last = 0
-        make_region = model.Region._make
+        region_fields: list[dict] = []  # built into regions at once
         label = f"{self.source.stem}-{k + 1}"
         spaces = self.spaces or SPACES_MARK in raw
         self.pending = []
@@ -411,9 +450,11 @@ class _Reader:
             nonlocal key, skip_words
             while len(sections) > depth:
                 sname, sstart, sattrs, _ = sections.pop()
-                if sname.lower() in ID_SECTIONS:
+                low = sname.lower()
+                open_names[low] -= 1
+                if low in ID_SECTIONS:
                     skip_words -= 1
-                regions.append(make_region(type=sname, start=sstart, end=end, id=None, attributes=sattrs))
+                region_fields.append({"type": sname, "start": sstart, "end": end, "id": None, "attributes": sattrs})
             key = sections[-1][3] if sections else 0
 
         run: list[str] = []  # character data since the last section markup
@@ -440,14 +481,16 @@ class _Reader:
                 if not run:
                     run_start = length
                 run.append(seg)
-                if skip_words and name_at is not None and name_text is None:
-                    name_text = seg
+                if name_parts is not None:
+                    name_parts.append(seg)
                 length += len(seg)
             last = end
             slash, tag, body = m.group(1, 2, 3)
             if tag is not None and (tag == "COREF" or tag.lower() == "coref"):
                 seq += 1
                 if not slash:
+                    if len(sections) + len(corefs) >= MAX_DEPTH:
+                        self.too_deep(base + s)
                     cuts.append(length)
                     corefs.append([_attrs(body), length, m.group(), seq, base + s, len(sections)])
                 elif corefs:
@@ -460,13 +503,20 @@ class _Reader:
                     self.problem("stray-end-tag", "dropped a </COREF> that closes nothing", base + s)
                 continue
             flush()
+            if name_parts is not None:
+                joined = "".join(name_parts)
+                name_parts = None
+                if joined.strip():
+                    name_text = joined
             clean.append(m.group())
             if tag is None:  # comment, declaration, processing instruction
                 length += len(m.group())
                 continue
             low = tag.lower()
             if m.group(1) == "/":
-                depth = next((d for d in range(len(sections) - 1, -1, -1) if sections[d][0].lower() == low), None)
+                depth = None
+                if open_names.get(low):
+                    depth = next(d for d in range(len(sections) - 1, -1, -1) if sections[d][0].lower() == low)
                 if depth is not None:
                     while corefs and corefs[-1][5] > depth:
                         c = corefs.pop()
@@ -476,13 +526,11 @@ class _Reader:
                         done.append((c, length, "</COREF>", seq))
                     close_section(depth + 1, length)
                     close_section(depth, length + len(m.group()))
-                    if low in ("docid", "docno") and name_at is not None:
-                        name_at = None
                 length += len(m.group())
                 continue
             if m.group(0).endswith("/>"):
-                regions.append(make_region(type=tag, start=length, end=length + len(m.group()), id=None,
-                                           attributes=_raw_attrs(m.group(3).rstrip("/"))))
+                region_fields.append({"type": tag, "start": length, "end": length + len(m.group()), "id": None,
+                                      "attributes": _raw_attrs(m.group(3).rstrip("/"))})
                 length += len(m.group())
                 continue
             if low in OMITTED_END and sections and sections[-1][0].lower() == low:
@@ -490,8 +538,11 @@ class _Reader:
             if low in ID_SECTIONS:
                 skip_words += 1
                 if low in ("docid", "docno") and name_text is None:
-                    name_at = length
+                    name_parts = []
+            if len(sections) + len(corefs) >= MAX_DEPTH:
+                self.too_deep(base + s)
             sections.append([tag, length, _raw_attrs(m.group(3)) if m.group(3).strip() else {}, next_key])
+            open_names[low] = open_names.get(low, 0) + 1
             key = next_key
             next_key += 1
             length += len(m.group())
@@ -501,7 +552,11 @@ class _Reader:
             if not run:
                 run_start = length
             run.append(seg)
+            if name_parts is not None:  # a DOCNO that the end of the input closes
+                name_parts.append(seg)
             length += len(seg)
+        if name_parts is not None and "".join(name_parts).strip():
+            name_text = "".join(name_parts)
         flush()
         while corefs:
             c = corefs.pop()
@@ -509,13 +564,19 @@ class _Reader:
                          "of its DOC", c[4])
             done.append((c, length, "</COREF>", seq + 1))
         close_section(0, length)
+        regions: list[model.Region] = model.Region._make_many(region_fields)
+        if "&#" in raw:
+            for ref in _CHAR_REF.finditer(raw):
+                if bad_char_ref(ref.group()):
+                    self.problem("bad-char-ref", f"character reference {ref.group()} names no character XML "
+                                 "or a UTF-8 file can hold: kept as written", base + ref.start())
         text = "".join(clean)
         name = label
         part = None
         if name_text is not None and name_text.strip():
             name = decode_entities(" ".join(name_text.split()))
             found = _PART.match(name)
-            if found:
+            if found and found.group(2).isprintable():  # not "1\x00": a part is a printable word
                 name, part = found.group(1), found.group(2)
         label = model.document_label(name, part)
         pending, self.pending = self.pending, None
@@ -541,13 +602,15 @@ class _Reader:
             # document is given back as it was, without a text it never had
             return model.Document.build(
                 name=name, part=part, tokens=model.Tokens._make(forms=forms), sentences=sentences,
-                markables=markables, links=links,
+                markables=markables, links=links, metadata={}, entities=[], text=None, regions=[],
                 layout={NAME: MucLayout(prefix=prefix)} if prefix else {},
             )
+        # every field given: pydantic's default factories cost about a millisecond per
+        # document (a signature parsed each time), which a file of 10⁴ DOCs notices
         return model.Document.build(
             name=name, part=part, tokens=model.Tokens._make(forms=forms, offsets=offsets),
             sentences=sentences, markables=markables, links=links, text=text, regions=regions,
-            layout={NAME: layout},
+            layout={NAME: layout}, metadata={}, entities=[],
         )
 
     def annotations(self, done: list[tuple], text: str, forms: list[str], offsets: list[tuple[int, int]],
@@ -701,6 +764,9 @@ def _generated_text(doc: model.Document, log: LossLog) -> tuple[str, list[tuple[
                 changed += 1
                 form = "_".join(form.split()) or "_"
             word = _esc(form)
+            if _SURROGATES.search(word):  # no file can hold them: written as (malformed) references
+                changed += 1
+                word = _SURROGATES.sub(lambda c: f"&#x{ord(c.group()):X};", word)
             offsets.append((length, length + len(word)))
             parts.append(word)
             length += len(word)
@@ -712,7 +778,8 @@ def _generated_text(doc: model.Document, log: LossLog) -> tuple[str, list[tuple[
         length += len(closing)
     parts.append("</TXT>\n</DOC>\n")
     if changed:
-        log.lose("token-form", "empty token forms or forms with spaces (written with _)", document=doc, count=changed)
+        log.lose("token-form", "empty token forms, forms with spaces (written with _) or with surrogates (written "
+                 "as character references, read back as written)", document=doc, count=changed)
     return "".join(parts), offsets
 
 
@@ -765,26 +832,37 @@ def write_document(doc: model.Document, report: Report, min_from_head: bool = Fa
     in_chain = {i for chain in doc.chain_indices() for i in chain}
     candidates = [m for i, m in enumerate(doc.markables) if m.layer is None or i in in_chain]
     records = layout.tags if layout is not None and text is doc.text else {}
-    # positions: (start_at, end_at) in the text
-    placed: list[tuple[int, int, int, int, model.Markable, TagRecord | None]] = []
+    # positions: [start_at, end_at] in the text; a tag as written keeps its position
+    placed: list[list] = []  # [first, last, seq, start_at, end_at, markable, record]
     for k, m in enumerate(candidates):
         rec = records.get(m.id) if m.layer is None else None
         if rec is not None and rec.spans == m.spans:
-            placed.append((rec.start_at, rec.end_at, rec.seq, k, m, rec))
+            placed.append([m.first, m.last, rec.seq, rec.start_at, rec.end_at, m, rec])
         else:
-            placed.append((offsets[m.first][0], offsets[m.last][1], 10**9 + k, k, m, None))
+            placed.append([m.first, m.last, 10**9 + k, offsets[m.first][0], offsets[m.last][1], m, None])
+    # nesting is decided on the tokens (outer first, tags in document order at one span):
+    # positions as written may reach into the spaces around the words, so a tag as
+    # written and a new one need not nest by position where their tokens do
     placed.sort(key=lambda p: (p[0], -p[1], p[2]))
     # markables that cross an earlier one cannot nest: left out (the API reported it)
-    kept = []
-    stack: list[int] = []
+    kept: list[list] = []
+    parent: list[int] = []  # index in kept of the innermost enclosing kept markable, or -1
+    stack: list[int] = []  # indices in kept
     for p in placed:
-        while stack and stack[-1] <= p[0]:
+        while stack and kept[stack[-1]][1] < p[0]:
             stack.pop()
-        if stack and p[1] > stack[-1]:
+        if stack and p[1] > kept[stack[-1]][1]:
             continue
-        stack.append(p[1])
+        parent.append(stack[-1] if stack else -1)
+        stack.append(len(kept))
         kept.append(p)
-    written = [p[4] for p in kept]
+    # an enclosing tag reaches at least as far as the tags inside it (innermost first)
+    for i in range(len(kept) - 1, -1, -1):
+        j = parent[i]
+        if j >= 0:
+            kept[j][3] = min(kept[j][3], kept[i][3])
+            kept[j][4] = max(kept[j][4], kept[i][4])
+    written = [p[5] for p in kept]
     plan = _plan_refs(doc, written)
     ids: dict[str, str] = {}
     used: set[str] = set()
@@ -795,7 +873,7 @@ def write_document(doc: model.Document, report: Report, min_from_head: bool = Fa
         used.add(wid)
         ids[m.ref] = wid
     events: list[tuple] = []
-    for start_at, end_at, seq, _k, m, rec in kept:
+    for order, (_first, _last, _seq, start_at, end_at, m, rec) in enumerate(kept):
         ref = plan.get(m.ref)
         ref_id = ids[ref] if ref is not None else None
         mins = m.min
@@ -819,8 +897,8 @@ def write_document(doc: model.Document, report: Report, min_from_head: bool = Fa
             parts.append(">")
             start, end = "".join(parts), "</COREF>"
         # at one position, end tags come before start tags; outer starts first, inner ends first
-        events.append((start_at, 1, -end_at, seq, start))
-        events.append((end_at, 0, -start_at, -seq, end))
+        events.append((start_at, 1, -end_at, order, start))
+        events.append((end_at, 0, -start_at, -order, end))
     events.sort(key=lambda e: (e[0], e[1], e[2], e[3]))
     out: list[str] = [layout.prefix if layout is not None else ""]
     pos = 0

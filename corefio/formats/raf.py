@@ -1481,9 +1481,10 @@ class RafStream:
                     if c.tag not in ("struct", "feat"):
                         self.reader.unexpected(c, "the collection")
             except etree.XMLSyntaxError as exc:
-                error: FormatError | None = _syntax_error(exc, self.source.name)
+                failure = _syntax_error(exc, self.source.name)
                 if self.reader.strict or given or self._schema is not None:
-                    raise error from None
+                    raise failure from None
+                error: FormatError | None = failure
             else:
                 error = None
         if error is None:

@@ -330,9 +330,11 @@ class Document(_Model):
     def build(cls, **values: Any) -> "Document":
         """Construct without per-element validation, then check invariants once.
 
-        Raises :class:`~corefio.errors.ModelError` listing every violation.
+        Raises :class:`~corefio.errors.ModelError` listing every violation. Fields not
+        given take their defaults (without pydantic's per-call default handling, which
+        costs about a millisecond per document).
         """
-        doc = cls.model_construct(**values)
+        doc = cls._make(**values)
         problems = doc.problems()
         if problems:
             raise ModelError(problems)
