@@ -116,3 +116,14 @@ def test_a_directory_is_not_a_file_for_single_file_formats(tmp_path):
     with pytest.raises(CorefioError) as info:
         corefio.read(tmp_path, "conll")
     assert "directory" in str(info.value)
+
+
+def test_validate_can_be_called_twice():
+    """Reproducer D09_validate_twice.py: the validation module once shadowed the
+    ``corefio.validate`` function after its first call."""
+    from .conftest import SAMPLES
+
+    first = corefio.validate(SAMPLES / "key.raf.xml")
+    second = corefio.validate(SAMPLES / "key.raf.xml")
+    assert not first.errors and not second.errors
+    assert callable(corefio.validate) and callable(corefio.sync)
