@@ -584,6 +584,9 @@ def decode(data: bytes) -> tuple[str, list[Change]]:
                 text = data.decode(name)
             except UnicodeDecodeError as exc:
                 raise _bad_encoding(data, name, exc) from None
+            if text.startswith("\ufeff"):
+                # a second mark would be read as part of the first word and then lost
+                raise FormatError("a second byte order mark follows the first", line=1, column=1)
             if name != "utf-8-sig":
                 changes.append(Change("encoding", 1, 1, f"decoded {name.upper()} (byte order mark) to UTF-8"))
             else:

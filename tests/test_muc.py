@@ -594,3 +594,10 @@ def test_fuzz_docid_name_runs_over_coref_tags():
     assert [d.label for d in again.documents] == [d.label for d in corpus.documents]
     corpus, _ = read("<DOC><DOCNO></DOCNO><DOCID> a <!-- c --> b </DOCID><TEXT>x</TEXT></DOC>\n")
     assert corpus.documents[0].label == "a"
+
+
+def test_a_second_byte_order_mark_is_refused():
+    """Found by the 20-minute fuzz run (seed 20261121): a second U+FEFF was read into the
+    first word and lost when written back."""
+    with pytest.raises(corefio.CorefioError, match="second byte order mark"):
+        corefio.loads(b"\xef\xbb\xbf\xef\xbb\xbfn", "muc")
