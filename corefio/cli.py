@@ -545,6 +545,10 @@ def serve_command(
     from .errors import UsageError
 
     try:
+        import fastapi  # noqa: F401  (the web extra, checked here: serve imports them late)
+        import jinja2  # noqa: F401
+        import uvicorn  # noqa: F401
+
         from .web import serve
     except ImportError as exc:
         raise UsageError(f"corefio serve needs the web extra: pip install 'corefio[web]' ({exc})") from None

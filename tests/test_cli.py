@@ -334,3 +334,9 @@ def test_validate_checks_mate_files_against_their_schema(cli, tmp_path):
                       encoding="utf-8")
     result = cli("validate", broken)
     assert result.exit_code == 4 and "schema" in result.output
+
+
+def test_serve_without_the_web_extra_is_a_usage_error(cli, monkeypatch):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if corefio[web] were not installed
+    result = cli("serve")
+    assert result.exit_code == 2 and "corefio[web]" in result.output
