@@ -116,6 +116,31 @@ def _divergence(source: Sequence[str], target: Sequence[str], i: int, j: int, la
             f"{j + 1} / {sname} token {i + 1}: {tname} «{there}» vs {sname} «{here}»")
 
 
+def map_spans(spans: tuple[tuple[int, int], ...], mapping: TokenMap) -> tuple[tuple[tuple[int, int], ...], int]:
+    """A mention's spans on the target's tokens, touching spans merged, and how many of
+    them had to be widened; ``()`` when no token has a counterpart."""
+    merged: list[tuple[int, int]] = []
+    widened = 0
+    for span in spans:
+        new, wide = map_span(span, mapping)
+        widened += wide
+        if new is None:
+            continue
+        if merged and new[0] <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(new[1], merged[-1][1]))
+        else:
+            merged.append(new)
+    return tuple(merged), widened
+
+
+def map_marks(spans: tuple[tuple[int, int], ...] | None, mapping: TokenMap) -> tuple[tuple[int, int], ...] | None:
+    """Heads or MIN alternatives on the target's tokens (each kept apart), or None."""
+    if spans is None:
+        return None
+    moved = tuple(new for new in (map_span(s, mapping)[0] for s in spans) if new is not None)
+    return moved or None
+
+
 def map_span(span: tuple[int, int], mapping: TokenMap) -> tuple[tuple[int, int] | None, bool]:
     """A source span on the target's tokens, and whether it had to be widened (a
     boundary inside a target token) — None when no token of it has a counterpart."""

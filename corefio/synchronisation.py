@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from .alignment import map_span, map_tokens
+from .alignment import map_marks, map_spans, map_tokens
 from .diagnostics import Report
 from .errors import UsageError
 
@@ -127,28 +127,13 @@ def carry_over(response: "Document", key: "Document", report: Report | None = No
     lost: list[str] = []
     markables = []
     for m in response.markables:
-        spans = []
-        for span in m.spans:
-            mapped, wide = map_span(span, mapping)
-            widened += wide
-            if mapped is not None:
-                spans.append(mapped)
+        spans, wide = map_spans(m.spans, mapping)
+        widened += wide
         if not spans:
             lost.append(m.ref)
             continue
-        merged: list[tuple[int, int]] = []
-        for a, b in sorted(spans):
-            if merged and a <= merged[-1][1] + 1:
-                merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
-            else:
-                merged.append((a, b))
-        update: dict = {"spans": tuple(merged)}
-        for name in ("head", "min"):
-            value = getattr(m, name)
-            if value is not None:
-                moved = [map_span(s, mapping)[0] for s in value]
-                update[name] = tuple(s for s in moved if s is not None) or None
-        markables.append(m.model_copy(update=update))
+        markables.append(m.model_copy(update={"spans": spans, "head": map_marks(m.head, mapping),
+                                              "min": map_marks(m.min, mapping)}))
     if report is not None:
         report.info("sync.retokenised", "response tokens carried over to the key's tokenisation",
                     document=key.label, count=len(response.tokens.forms))

@@ -580,6 +580,21 @@ class _Reader:
                                   exc.message, line=exc.line, file=self.file)
         return el.text or ""
 
+    def entity(self, el: Any) -> Any:
+        """An ``<struct type="entity">`` (the same in RAF 1.0 and 2.0), or None after
+        reporting a missing id."""
+        eid = el.get("id")
+        if not eid:
+            self.fail("entity without an id", el)
+            return None
+        attrs: dict[str, Any] = {}
+        for f in el:
+            if f.tag == "feat" and f.get("type") == "attribute":
+                self.attribute(f, attrs)
+            else:
+                self.unexpected(f, "entity")
+        return model.Entity._make(id=eid, attributes=attrs)
+
     def attribute(self, feat: Any, into: dict[str, Any]) -> None:
         name = feat.get("name")
         if not name:
@@ -693,17 +708,9 @@ class _Reader:
                     tokens, sentences = self.primary_data(child)
                     continue
                 if t == "entity":
-                    eid = child.get("id")
-                    if not eid:
-                        self.fail("entity without an id", child)
-                        continue
-                    attrs: dict[str, Any] = {}
-                    for f in child:
-                        if f.tag == "feat" and f.get("type") == "attribute":
-                            self.attribute(f, attrs)
-                        else:
-                            self.unexpected(f, "entity")
-                    entities.append(model.Entity._make(id=eid, attributes=attrs))
+                    entity = self.entity(child)
+                    if entity is not None:
+                        entities.append(entity)
                     continue
                 if t == "region":
                     region = self.region(child)
@@ -1099,20 +1106,13 @@ class _V1:
             elif child.tag == "struct" and t == "primary_data":
                 tokens, sentences, id_index = self.primary_data(child)
             elif child.tag == "struct" and t == "entity":
-                eid = child.get("id")
-                if not eid:
-                    r.fail("entity without an id", child)
+                entity = r.entity(child)
+                if entity is None:
                     continue
-                attrs: dict[str, Any] = {}
-                for f in child:
-                    if f.tag == "feat" and f.get("type") == "attribute":
-                        r.attribute(f, attrs)
-                    else:
-                        r.unexpected(f, "entity")
-                if ("e", eid) in seen:
-                    r.fail(f"duplicate entity id {eid!r}", child, "raf.duplicate-id")
-                seen.add(("e", eid))
-                entities.append(model.Entity._make(id=eid, attributes=attrs))
+                if ("e", entity.id) in seen:
+                    r.fail(f"duplicate entity id {entity.id!r}", child, "raf.duplicate-id")
+                seen.add(("e", entity.id))
+                entities.append(entity)
             elif child.tag == "struct" and t == "markable":
                 m = self.markable(child, id_index, tokens)
                 if m is not None:

@@ -18,7 +18,7 @@ way (scorer.pl would count them twice).
 
 from __future__ import annotations
 
-from ..alignment import map_span, map_tokens
+from ..alignment import map_marks, map_spans, map_tokens
 from ..chains import Mention, MentionView
 from ..diagnostics import Report
 from ..matching import align
@@ -58,20 +58,12 @@ def carry_over(response: MentionView, key: MentionView, report: Report | None) -
     for chain in response.mentions:
         moved: list[Mention] = []
         for m in chain:
-            spans: list[tuple[int, int]] = []
-            for span in m.spans:
-                new, wide = map_span(span, mapping)
-                widened += wide
-                if new is not None:
-                    if spans and new[0] <= spans[-1][1] + 1:
-                        spans[-1] = (spans[-1][0], max(new[1], spans[-1][1]))
-                    else:
-                        spans.append(new)
+            spans, wide = map_spans(m.spans, mapping)
+            widened += wide
             if not spans:
                 lost += 1
                 continue
-            head = tuple(h for h in (map_span(s, mapping)[0] for s in m.head or ()) if h is not None) or None
-            moved.append(m._replace(spans=tuple(spans), head=head))
+            moved.append(m._replace(spans=spans, head=map_marks(m.head, mapping), min=map_marks(m.min, mapping)))
         if moved:
             chains.append(moved)
     if report is not None:
