@@ -55,6 +55,9 @@ class Mention(NamedTuple):
     min: tuple[tuple[int, int], ...] | None = None
     optional: bool = False
     attributes: dict | None = None
+    #: for a zero mention (its head is an empty token): its sentence and enhanced
+    #: dependencies (:mod:`corefio.zeros`); None for every other mention
+    zero: tuple | None = None
 
 
 class MentionView:
@@ -65,11 +68,14 @@ class MentionView:
     same view straight from its parser when scoring (without pydantic objects).
     """
 
-    __slots__ = ("label", "forms", "mentions", "pos")
+    __slots__ = ("label", "forms", "mentions", "pos", "places")
 
     def __init__(self, label: str, forms: list[str], mentions: list[list[Mention]],
-                 pos: list[str | None] | None = None) -> None:
+                 pos: list[str | None] | None = None, places: list[tuple[int, int, int]] | None = None) -> None:
         self.label, self.forms, self.mentions, self.pos = label, forms, mentions, pos
+        #: when the document has empty tokens: every token's place, the same in every
+        #: file of the text (:mod:`corefio.zeros`); None otherwise
+        self.places = places
 
     @property
     def chains(self) -> list[list[tuple]]:

@@ -350,6 +350,11 @@ class PairBy(str, Enum):
     order = "order"
 
 
+class ZeroMatch(str, Enum):
+    dependent = "dependent"
+    linear = "linear"
+
+
 @app.command("sync")
 @edge
 def sync_command(
@@ -494,6 +499,11 @@ def score_command(
     pair_by: PairBy = typer.Option(PairBy.name, "--pair-by", help="pair documents by name or by order"),
     pairs: Optional[Path] = typer.Option(None, "--pairs",
                                          help="a file of 'KEY-NAME<TAB>RESPONSE-NAME' lines pairing documents"),
+    keep_zeros: bool = typer.Option(False, "--keep-zeros",
+                                    help="score zero mentions (CorefUD empty nodes); left out by default"),
+    zero_match: ZeroMatch = typer.Option(ZeroMatch.dependent, "--zero-match",
+                                         help="with --keep-zeros: pair zeros by their dependencies first "
+                                              "(dependent, as corefud-scorer) or by their places (linear)"),
 ) -> None:
     """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
     from fractions import Fraction
@@ -516,6 +526,7 @@ def score_command(
         report=report, key_format=key_format or from_format, response_format=response_format or from_format,
         coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
         dominant_attribute=dominant_attribute, match=match, sync=sync, pair_by=pair_by.value, pairs_file=pairs,
+        keep_zeros=keep_zeros, zero_match=zero_match.value,
     )
     _print_report(report, min_severity="warning")
     if strict:

@@ -34,6 +34,10 @@ mentions ordered by first token, last token, length, so that ties go to the ment
 that starts, then ends, earlier). corefio solves each group of mutually overlapping
 mentions separately, which gives the same total weight as one big matrix.
 
+Zero mentions kept with ``--keep-zeros --zero-match dependent`` are paired by their
+dependencies before step 1 (step 0, :mod:`corefio.zeros`); the zeros it leaves go on
+like any mention.
+
 Optional key mentions (MUC ``STATUS="OPT"``): when no response mention matches one, it is
 removed from the key: it counts neither as missing nor as wrong.
 """
@@ -98,9 +102,27 @@ def _weight(mode: str, key: Mention, response: Mention, kt: frozenset[int], rt: 
     return len(kt & rt) / len(kt) if contains_min and inside else 0.0
 
 
+def _zero_pairs(key: list[Mention], response: list[Mention]) -> list[tuple[int, int]]:
+    """Step 0 of dependent zero matching (:mod:`corefio.zeros`): key and response zero
+    mentions paired by their dependencies, a maximum-weight one-to-one assignment."""
+    from .metrics._assignment import linear_sum_assignment
+    from .zeros import dependent_weight
+
+    ks = sorted((i for i, m in enumerate(key) if m.zero is not None), key=lambda i: _order(key[i]))
+    rs = sorted((j for j, m in enumerate(response) if m.zero is not None), key=lambda j: _order(response[j]))
+    if not ks or not rs:
+        return []
+    weights = [[dependent_weight(key[i].zero, response[j].zero) for j in rs] for i in ks]  # type: ignore[arg-type]
+    if not any(any(row) for row in weights):
+        return []
+    rows, cols = linear_sum_assignment([[-w for w in row] for row in weights])
+    return [(ks[r], rs[c]) for r, c in zip(rows, cols) if weights[r][c] > 0]
+
+
 def match_mentions(key: list[Mention], response: list[Mention], mode: str, report: Report | None = None,
-                   label: str | None = None) -> MatchResult:
-    """The one-to-one matching of ``key`` and ``response`` mentions (see module doc)."""
+                   label: str | None = None, zero_match: str | None = None) -> MatchResult:
+    """The one-to-one matching of ``key`` and ``response`` mentions (see module doc);
+    ``zero_match="dependent"`` pairs zero mentions by their dependencies first."""
     from .metrics._assignment import linear_sum_assignment
 
     result = MatchResult()
@@ -108,14 +130,23 @@ def match_mentions(key: list[Mention], response: list[Mention], mode: str, repor
     if mode != "exact":
         result.default_heads = sum(1 for side in (key, response) for m in side
                                    if not m.head and (mode != "min" or not m.min))
+    # step 0: zeros by their dependencies
+    used: set[int] = set()
+    key_done: set[int] = set()
+    if zero_match == "dependent":
+        result.pairs.extend(_zero_pairs(key, response))
+        used.update(j for _, j in result.pairs)
+        key_done.update(i for i, _ in result.pairs)
     # step 1: identical mentions (for head matching: identical tokens and head). Spans
     # are canonical (ordered, merged), so equal spans are equal token sets.
     by_shape: dict[tuple, list[int]] = {}
     for j, m in enumerate(response):
-        by_shape.setdefault((m.spans, _head_key(m)) if head_mode else m.spans, []).append(j)
+        if j not in used:
+            by_shape.setdefault((m.spans, _head_key(m)) if head_mode else m.spans, []).append(j)
     key_left: list[int] = []
-    used: set[int] = set()
     for i, m in enumerate(key):
+        if i in key_done:
+            continue
         candidates = by_shape.get((m.spans, _head_key(m)) if head_mode else m.spans)
         found = next((j for j in candidates if j not in used), None) if candidates else None
         if found is None:
@@ -175,16 +206,20 @@ def _overlap_groups(ks: list[int], rs: list[int], key: list[Mention],
 
 
 def align(key: MentionView, response: MentionView, mode: str = "exact",
-          report: Report | None = None) -> tuple[MentionView, MentionView]:
+          report: Report | None = None, zero_match: str | None = None) -> tuple[MentionView, MentionView]:
     """Key and response views in which matched mentions have the same spans (the key's)
     and unmatched response mentions have spans no key mention has; unmatched optional
-    key mentions are left out of the key."""
+    key mentions are left out of the key. ``zero_match="dependent"``: zero mentions
+    are paired by their dependencies first (:mod:`corefio.zeros`)."""
     key_flat = [(c, m) for c, chain in enumerate(key.mentions) for m in chain]
     response_flat = [(c, m) for c, chain in enumerate(response.mentions) for m in chain]
     has_optional = any(m.optional for _, m in key_flat)
-    if mode == "exact" and not has_optional:
+    dependent = zero_match == "dependent" and any(m.zero is not None for _, m in key_flat) \
+        and any(m.zero is not None for _, m in response_flat)
+    if mode == "exact" and not has_optional and not dependent:
         return key, response
-    result = match_mentions([m for _, m in key_flat], [m for _, m in response_flat], mode, report, key.label)
+    result = match_mentions([m for _, m in key_flat], [m for _, m in response_flat], mode, report, key.label,
+                            "dependent" if dependent else None)
     partner = dict(result.pairs)
     matched = set(partner.values())
     renamed: dict[int, Mention] = {}

@@ -54,6 +54,7 @@ class Capabilities:
     sets: bool = False  #: non-identity set memberships (MMAX2 markable_set attributes)
     token_attributes: bool | frozenset[str] = False  #: per-token columns (POS, lemma, ...)
     token_ids: bool = False  #: token ids other than the default word_1…word_n
+    empty_tokens: bool = False  #: empty tokens (CoNLL-U empty nodes, places of zeros)
     whitespace: bool = False  #: the exact text between tokens
     offsets: bool = False  #: character offsets of tokens
     text: bool = False  #: the exact source text (with its markup)

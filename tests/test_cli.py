@@ -340,3 +340,21 @@ def test_serve_without_the_web_extra_is_a_usage_error(cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if corefio[web] were not installed
     result = cli("serve")
     assert result.exit_code == 2 and "corefio[web]" in result.output
+
+
+def test_score_keep_zeros_and_zero_match(cli):
+    zeros = DATA / "scorer-testcases" / "corefud" / "zeros"
+    args = ("score", zeros / "TC-ZF.key", zeros / "TC-ZF-4.response", "--from", "conllu", "--match", "head",
+            "-m", "muc", "--format", "json")
+    f1 = {}
+    for label, extra in (("drop", ()), ("dependent", ("--keep-zeros",)),
+                         ("linear", ("--keep-zeros", "--zero-match", "linear"))):
+        result = cli(*args, *extra)
+        assert result.exit_code == 0, result.output
+        body = json.loads(result.stdout)
+        f1[label] = body["corpus"]["muc"]["f1"]
+    # corefud-scorer's values for this case (TC-ZF-4: dependent 4/7, linear 6/7)
+    assert f1 == pytest.approx({"drop": 1.0, "dependent": 4 / 7, "linear": 6 / 7})
+    assert "zero mentions left out" in cli(*args[:-2]).output
+    bad = cli(*args, "--keep-zeros", "--zero-match", "nearest")
+    assert bad.exit_code != 0

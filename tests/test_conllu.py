@@ -240,3 +240,46 @@ def test_a_lone_cr_inside_a_line_is_refused(data, line):
     with pytest.raises(FormatError, match="line ends mix") as info:
         corefio.loads(data, "conllu", name="x.conllu")
     assert info.value.line == line and "x.conllu" in str(info.value.file)
+
+
+ZEROS = DATA / "scorer-testcases" / "corefud" / "zeros"
+
+
+def test_empty_nodes_are_empty_tokens_and_survive_raf_and_edits(tmp_path):
+    source = (ZEROS / "TC-ZF-4.response").read_text()
+    corpus = corefio.loads(source.encode(), "conllu")
+    doc = corpus.documents[0]
+    ids = source.split("\n")
+    assert doc.tokens.empty == [13, 16]  # 13.1 and 15.1
+    raf = corefio.dumps(corpus, "raf")
+    assert raf.count(b'empty="yes"') == 2
+    (tmp_path / "z.raf.xml").write_bytes(raf)
+    assert not corefio.validate(tmp_path / "z.raf.xml", "raf").errors
+    back = corefio.loads(raf, "raf")
+    assert back.documents[0].tokens.empty == [13, 16]
+    assert corefio.dumps(back, "conllu") == source
+    # without the CoNLL-U layout (canonical output, or a document edited elsewhere) the
+    # ids are derived from the empty tokens: w.k after word w
+    canonical = corefio.dumps(corpus, "conllu", canonical=True)
+    got = [line.split("\t")[0] for line in canonical.split("\n") if line and not line.startswith("#")]
+    assert got == [line.split("\t")[0] for line in ids if line and not line.startswith("#")]
+    assert "13.1" in got and "15.1" in got
+
+
+def test_empty_tokens_in_a_format_without_them_are_a_reported_loss():
+    corpus = corefio.loads((ZEROS / "TC-ZA.key").read_bytes(), "conllu")
+    report = Report()
+    corefio.dumps(corpus, "conll", report=report)
+    assert any(d.code == "loss.empty-tokens" for d in report.diagnostics)
+
+
+def test_derived_ids_number_empty_tokens_after_their_word():
+    assert conllu._derived_ids([(0, 4), (5, 6)], {0, 3, 4, 6}) == ["0.1", "1", "2", "2.1", "2.2", "1", "1.1"]
+
+
+@pytest.mark.parametrize("empty", [[3, 3], [2, 1], [-1], [99]])
+def test_empty_tokens_must_be_ascending_token_indices(empty):
+    from corefio.errors import ModelError
+
+    with pytest.raises(ModelError, match="empty tokens"):
+        Document(name="d", tokens=Tokens(forms=["a", "b", "c", "d"], empty=empty))

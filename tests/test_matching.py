@@ -122,3 +122,122 @@ def test_corefud_scorer_cases(name, case):
         want = case["scores"][metric]
         assert float(score.recall) == pytest.approx(want["recall"], abs=1e-9), (metric, "recall")
         assert float(score.precision) == pytest.approx(want["precision"], abs=1e-9), (metric, "precision")
+
+
+# -- zero mentions (CorefUD empty nodes) ---------------------------------------------------------
+ZERO_METRICS = ("muc", "bcub", "ceafe", "ceafm", "lea")
+
+
+def _zero_cases():
+    return sorted(json.loads((COREFUD / "zeros_expected.json").read_text()).items())
+
+
+def _score_zero_case(case, keep_zeros=None, zero_match=None):
+    import corefio
+
+    mode = {"partial-corefud": "partial"}.get(case["matching"], case["matching"])
+    return corefio.score(COREFUD / case["key"], COREFUD / case["response"], list(ZERO_METRICS), match=mode,
+                         keep_zeros=case["keep_zeros"] if keep_zeros is None else keep_zeros,
+                         zero_match=zero_match or case["zero_match_method"],
+                         key_format="conllu", response_format="conllu")
+
+
+@pytest.mark.parametrize("name,case", _zero_cases(), ids=[n for n, _ in _zero_cases()])
+def test_corefud_scorer_zero_cases(name, case):
+    """Every zero case of corefud-scorer v1.2 (its own unit tests' settings, and each
+    case with every matching mode, zeros dropped or kept, linear or dependent), against
+    the values corefud-scorer computes."""
+    result = _score_zero_case(case)
+    for metric in ZERO_METRICS:
+        want = case["scores"][metric]
+        got = result.corpus[metric]
+        assert float(got.recall) == pytest.approx(want["recall"], abs=1e-9), (metric, "recall")
+        assert float(got.precision) == pytest.approx(want["precision"], abs=1e-9), (metric, "precision")
+
+
+def test_zero_cases_cover_both_zero_matching_methods_and_dropping():
+    cases = [c for _, c in _zero_cases()]
+    assert {(c["keep_zeros"], c["zero_match_method"]) for c in cases if c["keep_zeros"]} == {
+        (True, "linear"), (True, "dependent")}
+    assert any(not c["keep_zeros"] for c in cases)
+    # the dependent and linear methods disagree on some case, so the test tells them apart
+    by = {(c["response"], c["matching"], c["zero_match_method"]): c["scores"]["muc"] for c in cases if c["keep_zeros"]}
+    assert any(by[(r, m, "dependent")] != by[(r, m, "linear")] for r, m, z in by if z == "dependent"
+               and (r, m, "linear") in by)
+
+
+@pytest.mark.parametrize("response", ["TC-ZA-3", "TC-ZA-4", "TC-ZB-2", "TC-ZC-2", "TC-ZD-3", "TC-ZE-2"])
+def test_dependent_zero_matching_without_dependencies_falls_back_to_places(response):
+    """corefud-scorer divides by zero when zeros have no DEPS; corefio gives such pairs
+    the weight 0, so the zeros are matched by their places (as with linear)."""
+    case = dict(next(c for _, c in _zero_cases() if c["response"].endswith(response + ".response")
+                     and c["keep_zeros"] and c["zero_match_method"] == "linear" and c["matching"] == "head"))
+    linear = _score_zero_case(case)
+    dependent = _score_zero_case(case, zero_match="dependent")
+    for metric in ZERO_METRICS:
+        assert linear.corpus[metric] == dependent.corpus[metric]
+
+
+def test_dropping_zeros_is_the_default_and_is_reported():
+    import corefio
+
+    report = Report()
+    key, response = COREFUD / "zeros" / "TC-ZF.key", COREFUD / "zeros" / "TC-ZF-4.response"
+    dropped = corefio.score(key, response, ["muc"], match="head", report=report, key_format="conllu",
+                            response_format="conllu")
+    assert any(d.code == "score.zeros-dropped" for d in report.diagnostics)
+    kept = corefio.score(key, response, ["muc"], match="head", keep_zeros=True, key_format="conllu",
+                         response_format="conllu")
+    # dropped: the two remaining chains agree; kept (dependent): the response zero with
+    # the key zero's dependency belongs to the other entity
+    assert float(dropped.corpus["muc"].f1) == 1
+    assert float(kept.corpus["muc"].f1) == pytest.approx(4 / 7)
+
+
+def test_zero_match_is_checked():
+    import corefio
+    from corefio.errors import UsageError
+
+    with pytest.raises(UsageError, match="zero matching"):
+        corefio.score(COREFUD / "zeros" / "TC-ZA.key", COREFUD / "zeros" / "TC-ZA-1.response", ["muc"],
+                      keep_zeros=True, zero_match="nearest", key_format="conllu", response_format="conllu")
+
+
+def test_zeros_in_one_file_only_are_placed_on_the_other_files_words():
+    """A response without empty tokens (a CoNLL-2012 system output, say) against a key
+    with them: the words agree, so the key's zeros are kept as missed mentions."""
+    import corefio
+
+    key = corefio.read(COREFUD / "zeros" / "TC-ZA.key", "conllu")
+    doc = key.documents[0]
+    words = [i for i in range(len(doc.tokens.forms)) if i not in set(doc.tokens.empty or [])]
+    assert len(words) < len(doc.tokens.forms)
+    kv = doc.mention_view()
+    # the response: the key's non-zero mentions, on the words only
+    new = {old: k for k, old in enumerate(words)}
+    chains = [[Mention(((new[a], new[b]),)) for mm in chain for a, b in mm.spans if mm.zero is None]
+              for chain in kv.mentions]
+    rv = MentionView("r", [doc.tokens.forms[i] for i in words], [c for c in chains if c])
+    from corefio.scoring.views import synchronise
+
+    k2, r2 = synchronise(kv, rv, "exact", Report(), zeros="linear")
+    assert len(k2.forms) == len(r2.forms) == len(doc.tokens.forms)
+    zeros = sum(1 for chain in kv.mentions for mm in chain if mm.zero is not None)
+    assert zeros and sum(map(len, k2.mentions)) == sum(map(len, r2.mentions)) + zeros
+    k3, r3 = synchronise(kv, rv, "exact", Report())
+    assert sum(map(len, k3.mentions)) == sum(map(len, r3.mentions))
+
+
+def test_zeros_are_dropped_with_a_warning_when_the_words_differ():
+    import corefio
+
+    doc = corefio.read(COREFUD / "zeros" / "TC-ZA.key", "conllu").documents[0]
+    kv = doc.mention_view()
+    rv = MentionView("r", ["other"] * 3, [[Mention(((0, 0),))]])
+    report = Report()
+    from corefio.zeros import merge_empty_tokens
+
+    k2, r2 = merge_empty_tokens(kv, rv, "linear", report)
+    assert any(d.code == "score.zeros-unplaced" for d in report.diagnostics)
+    assert k2.places is None and len(k2.forms) == len(doc.tokens.forms) - len(doc.tokens.empty)
+    assert all(mm.zero is None for chain in k2.mentions for mm in chain)

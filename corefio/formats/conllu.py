@@ -340,10 +340,12 @@ class _Reader:
         derived = [str(i) for size in d.sizes for i in range(1, size + 1)]
         if ids != derived:
             layout.ids = ids
+        empty = [i for i, x in enumerate(ids) if "." in x and _EMPTY_ID.match(x)] or None
         try:
             doc = model.Document.build(
                 name=d.name, part=None, metadata={},
-                tokens=model.Tokens._make(forms=d.forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
+                tokens=model.Tokens._make(forms=d.forms, ids=None, whitespace=None, offsets=None, attributes=attributes,
+                                          empty=empty),
                 sentences=d.sentences, markables=markables, entities=entities, links=links,
                 layout={"conllu": layout},
             )
@@ -810,6 +812,29 @@ def _reads_back(doc, lines: list[str]) -> bool:
         sorted(sorted(m.spans for m in c) for c in doc.chains())
 
 
+def _derived_ids(sentences: list[tuple[int, int]], empty: set[int]) -> list[str]:
+    """Token ids in CoNLL-U's numbering: words 1, 2, ... per sentence, and an empty
+    token after word ``w`` is ``w.1``, ``w.2``, ... (``0.1`` before the first word)."""
+    ids: list[str] = []
+    for first, last in sentences:
+        word = extra = 0
+        for i in range(first, last + 1):
+            if i in empty:
+                extra += 1
+                ids.append(f"{word}.{extra}")
+            else:
+                word += 1
+                extra = 0
+                ids.append(str(word))
+    return ids
+
+
+def sentences_of(doc) -> list[tuple[int, int]]:
+    """The sentences of ``doc`` as (first, last) token indices (one sentence if none)."""
+    n = len(doc.tokens.forms)
+    return [(s.first, s.last) for s in doc.sentences] or ([(0, n - 1)] if n else [])
+
+
 def _render_document(doc, log: LossLog, canonical: bool, last: bool) -> list[str]:
     lay = _usable_layout(doc, canonical)
     attrs = doc.tokens.attributes
@@ -821,6 +846,8 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool) -> list[str
     misc = misc_column(doc, labels, fields, log, lay.misc if lay is not None else None, part_fields)
     out: list[str] = []
     ids = lay.ids if lay is not None and lay.ids is not None and len(lay.ids) == n else None
+    if ids is None and doc.tokens.empty:
+        ids = _derived_ids(sentences_of(doc), set(doc.tokens.empty))
     sentences = doc.sentences or ([model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[],
                                                         attributes={})] if n else [])
     columns = []
@@ -1002,7 +1029,7 @@ register(
             entity_ids=True, link_structure=False, link_types=True, multi_target_links=False,
             markable_attributes=True, entity_attributes=False, link_attributes=True, heads=True,
             min=False, optional=False, layers=False, sets=False, token_attributes=TOKEN_ATTRIBUTES,
-            token_ids=False, whitespace=False, offsets=False, text=False, regions=False, sentences=True,
+            token_ids=False, empty_tokens=True, whitespace=False, offsets=False, text=False, regions=False, sentences=True,
             sentence_attributes=True, metadata=False, schemes=False, multiple_documents=True,
         ),
         read=read,

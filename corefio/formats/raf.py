@@ -35,7 +35,7 @@ when ``offsets="yes"``: ``s`` when the start is not the previous end plus the pr
 whitespace, ``e`` when the end is not start plus the form's length) and ``v`` (the token
 attribute columns declared by ``<feat type="column">``, joined by ``|``: an empty field
 is a missing value, ``\\e`` an empty string, ``\\|`` and ``\\\\`` escape the separator
-and the backslash).
+and the backslash); ``empty="yes"`` marks an empty token (a CoNLL-U empty node).
 
 Spans name words by position, counted from 1 in the document (``word_3..word_7`` is
 ``3..7``); a contiguous markable has a ``span`` attribute, a discontinuous one a
@@ -351,6 +351,11 @@ def _word_elements(doc: Any) -> list[str]:
                 mark += f' e="{end}"'
             marks.append(mark)
             expected = end + (len(ws[i]) if ws is not None else 1)
+        parts.append(marks)
+    if toks.empty:
+        marks = [""] * n
+        for i in toks.empty:
+            marks[i] = ' empty="yes"'
         parts.append(marks)
     if toks.attributes:
         columns = [_encoded(col, _pack_field) for col in toks.attributes.values()]
@@ -904,8 +909,9 @@ class _Reader:
         packed = [w.get("v") for w in words]
         if names or any(p is not None for p in packed):
             self.unpack_columns(packed, columns, words)
+        empty = [i for i, w in enumerate(words) if w.get("empty") == "yes"] or None
         tokens = model.Tokens._make(forms=forms, ids=ids, whitespace=whitespace, offsets=offsets,
-                                    attributes=columns)
+                                    attributes=columns, empty=empty)
         return tokens, sentences
 
     def sentence_feats(self, s_el: Any) -> tuple[list, list, dict]:

@@ -132,6 +132,9 @@ class Tokens(_Model):
     offsets: list[tuple[int, int]] | None = None
     #: per-token attribute columns (POS, lemma, speaker, CoNLL columns, ...)
     attributes: dict[str, list[str | None]] = Field(default_factory=dict)
+    #: indices (ascending) of the empty tokens: words that are understood but absent from
+    #: the text (CoNLL-U empty nodes, the places of zero anaphora); None: there are none
+    empty: list[int] | None = None
 
     def __len__(self) -> int:
         return len(self.forms)
@@ -371,6 +374,9 @@ class Document(_Model):
         for name, values in toks.attributes.items():
             if len(values) != n:
                 out.append(f"token attribute {name!r} has {len(values)} values for {n} tokens")
+        if toks.empty is not None and (any(not 0 <= i < n for i in toks.empty)
+                                       or any(a >= b for a, b in zip(toks.empty, toks.empty[1:]))):
+            out.append("empty tokens must be distinct token indices in ascending order")
         if toks.ids is not None and len(set(toks.ids)) != len(toks.ids):
             out.append("duplicate token ids: " + ", ".join(_duplicates(toks.ids)[:5]))
         if toks.offsets is not None:
@@ -548,7 +554,15 @@ class Document(_Model):
             found = self.tokens.attributes
             column = next((found[n] for n in POS_COLUMNS if n in found), None)
         mentions = [[_mention(markables[k]) for k in chain] for chain in chains]
-        return MentionView(self.label, self.tokens.forms, mentions, column)
+        places = None
+        if self.tokens.empty:
+            from ..zeros import document_places, zero_of
+
+            placed = document_places(self)
+            assert placed is not None
+            places, info = placed
+            mentions = [[m._replace(zero=zero_of(m.spans, m.head, info)) for m in chain] for chain in mentions]
+        return MentionView(self.label, self.tokens.forms, mentions, column, places)
 
     def mention_chains(self, pos: bool = True) -> MentionView:
         """Former name of :meth:`mention_view`."""

@@ -67,6 +67,8 @@ class Options:
     match: str = "exact"
     #: synchronisation strategies to score side by side (empty: plain scoring)
     strategies: tuple[str, ...] = ()
+    #: zero mentions: ``drop``, or kept and matched ``linear`` or ``dependent`` (:mod:`corefio.zeros`)
+    zeros: str = "drop"
 
     @property
     def pos(self) -> bool:
@@ -113,7 +115,7 @@ class Accumulator:
         self.pending_cells = 0
 
     def add(self, index: int, key: MentionView, response: MentionView | None) -> None:
-        kv, rv = V.prepare(key, response, self.report, self.options.match)
+        kv, rv = V.prepare(key, response, self.report, self.options.match, self.options.zeros)
         self.add_prepared(index, kv, rv)
 
     def add_prepared(self, index: int, kv: MentionView, rv: MentionView) -> None:
@@ -187,7 +189,7 @@ class SyncAccumulator:
         self.by_strategy = {s: Accumulator(replace(options, strategies=()), Report()) for s in options.strategies}
 
     def add(self, index: int, key: MentionView, response: MentionView | None) -> None:
-        kv, rv = V.prepare(key, response, self.report, self.options.match)
+        kv, rv = V.prepare(key, response, self.report, self.options.match, self.options.zeros)
         self.mentions.add_prepared(index, kv, rv)
         for strategy, acc in self.by_strategy.items():
             acc.add_prepared(index, *V.apply_strategy(kv, rv, strategy))
@@ -229,7 +231,7 @@ def finish(shares: list[Share], report: Report, options: Options, macro: bool,
         sets = {s: _finish(plain, [share.sync[s] for share in shares if share.sync is not None], report, macro,
                            allow_missing) for s in options.strategies}
         mentions = _finish(replace(plain, names=["mentions"]), shares, report, False, allow_missing)
-        return SyncScores(sets, mentions, report, {"match": options.match})
+        return SyncScores(sets, mentions, report, {"match": options.match, "zeros": options.zeros})
     return _finish(options, shares, report, macro, allow_missing)
 
 
@@ -270,7 +272,8 @@ def _finish(options: Options, shares: list[Share], report: Report, macro: bool, 
     docs = [ds for _, ds in documents]
     return Scores(names, corpus, docs, report, _macro(docs, names) if macro else None,
                   {"keep_singletons": options.keep_singletons, "allow_missing": allow_missing,
-                   "per_document": options.per_document, "match": options.match})
+                   "per_document": options.per_document, "match": options.match,
+                   "zeros": options.zeros})
 
 
 def _macro(docs: list[DocumentScores], names: list[str]) -> dict[str, dict[str, float]]:
@@ -339,6 +342,8 @@ def score(
     sync: str | Sequence[str] | None = None,
     pair_by: str = "name",
     pairs_file: str | Path | None = None,
+    keep_zeros: bool = False,
+    zero_match: str = "dependent",
 ) -> "Scores | SyncScores":
     """Score ``response`` against ``key`` with the named metrics (see :data:`METRICS`).
 
@@ -356,14 +361,20 @@ def score(
     synchronisation strategies of seed 003 side by side (``"all"`` or some of ``key``,
     ``response``, ``intersection``, ``union``) and returns :class:`SyncScores`.
     Documents are paired by name (``pair_by="order"``, or a ``pairs_file`` of
-    ``KEY<TAB>RESPONSE`` names, otherwise).
+    ``KEY<TAB>RESPONSE`` names, otherwise). Zero mentions (CorefUD empty nodes) are
+    left out unless ``keep_zeros``; kept, they are matched ``"dependent"`` (by their
+    dependencies first, as corefud-scorer does) or ``"linear"`` (by their places):
+    :mod:`corefio.zeros`.
     """
     from ..matching import MATCH_MODES
     from ..synchronisation import STRATEGIES
+    from ..zeros import zero_mode
 
     report = report if report is not None else Report()
     if match not in MATCH_MODES:
         raise UsageError(f"unknown matching mode {match!r} (known: {', '.join(MATCH_MODES)})")
+    if zero_match not in ("linear", "dependent"):
+        raise UsageError(f"unknown zero matching method {zero_match!r} (known: linear, dependent)")
     strategies: tuple[str, ...] = ()
     if sync is not None:
         wanted = [sync] if isinstance(sync, str) else list(sync)
@@ -375,7 +386,8 @@ def score(
                              f"(known: all, {', '.join(STRATEGIES)})")
     options = Options(resolve_metrics(metrics), keep_singletons, per_document or macro,
                       tuple(c if isinstance(c, Fraction) else Fraction(c) for c in coefficients),
-                      scheme_classes, type_attribute, dominant_attribute, match, strategies)
+                      scheme_classes, type_attribute, dominant_attribute, match, strategies,
+                      zero_mode(keep_zeros, zero_match))
     if _is_path(key) and _is_path(response) and pair_by == "name" and pairs_file is None:
         from ..registry import resolve_format
 

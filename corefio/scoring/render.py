@@ -114,7 +114,7 @@ class SyncScores:
                   "union": {...}},
          "mentions": {"recall": ..., "precision": ..., "f1": ...},
          "documents": {"key": {document: {metric: result}}, ...},   (with per_document)
-         "options": {"match": "exact"},
+         "options": {"match": "exact", "zeros": "drop"},
          "diagnostics": [...]}
     """
 

@@ -23,14 +23,18 @@ from ..chains import Mention, MentionView
 from ..diagnostics import Report
 from ..matching import align
 from ..metrics.base import Contingency
+from ..zeros import merge_empty_tokens
 
 Partition = list[list[tuple]]
 
 
 def synchronise(key: MentionView, response: MentionView, match: str = "exact",
-                report: Report | None = None) -> tuple[MentionView, MentionView]:
+                report: Report | None = None, zeros: str = "drop") -> tuple[MentionView, MentionView]:
     """Key and response views made comparable, mention by mention:
 
+    0. when either has empty tokens (CorefUD empty nodes), both are put on one token
+       sequence and zero mentions are dropped unless ``zeros`` (``linear`` or
+       ``dependent``) keeps them (:mod:`corefio.zeros`);
     1. a response tokenised differently from the key (another number of tokens) is
        carried over to the key's tokens (:mod:`corefio.alignment`; texts that differ are
        an error naming where). With as many tokens on both sides, tokens are compared
@@ -40,13 +44,15 @@ def synchronise(key: MentionView, response: MentionView, match: str = "exact",
        head, MIN or partial) and take the spans of the key mention they stand for;
        unmatched optional key mentions leave the key.
     """
+    if key.places is not None or response.places is not None:
+        key, response = merge_empty_tokens(key, response, zeros, report)
     if len(key.forms) != len(response.forms):
         response = carry_over(response, key, report)
     elif key.forms != response.forms and report is not None:
         differ = sum(1 for a, b in zip(key.forms, response.forms) if a != b)
         report.warning("score.token-mismatch", "tokens that differ between key and response (compared by "
                        "position)", merge=True, count=differ, example=f"{key.label!r}: {differ}")
-    return align(key, response, match, report)
+    return align(key, response, match, report, zeros)
 
 
 def carry_over(response: MentionView, key: MentionView, report: Report | None) -> MentionView:
@@ -137,15 +143,17 @@ def drop_singletons(chains: Partition) -> Partition:
 
 def empty_view(like: MentionView) -> MentionView:
     """A response without mentions for ``like`` (a key document the response lacks)."""
-    return MentionView(like.label, like.forms, [], None)
+    return MentionView(like.label, like.forms, [], None, like.places)
 
 
 def prepare(key: MentionView, response: MentionView | None, report: Report,
-            match: str = "exact") -> tuple[MentionView, MentionView]:
+            match: str = "exact", zeros: str = "drop") -> tuple[MentionView, MentionView]:
     """The two views after :func:`synchronise` (None: a missing response, empty)."""
     if response is None:
-        return key, empty_view(key)
-    return synchronise(key, response, match, report)
+        response = empty_view(key)
+        if key.places is None:
+            return key, response
+    return synchronise(key, response, match, report, zeros)
 
 
 def table(key: MentionView, response: MentionView, report: Report,
