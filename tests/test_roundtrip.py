@@ -42,7 +42,9 @@ def documents(draw, name: str = "doc") -> Document:
     sentences = [Sentence(first=a, last=b - 1) for a, b in zip(bounds, bounds[1:])]
     ws = draw(st.one_of(st.none(), st.lists(st.sampled_from([" ", "", "\n"]), min_size=n, max_size=n)))
     pos = draw(st.one_of(st.none(), st.lists(st.sampled_from(["DT", "NN", "VB"]), min_size=n, max_size=n)))
-    tokens = Tokens(forms=forms, whitespace=ws, attributes={"pos": pos} if pos else {})
+    # empty tokens (CoNLL-U empty nodes), anywhere in a sentence
+    empty = sorted(draw(st.sets(st.integers(0, n - 1), max_size=2))) or None
+    tokens = Tokens(forms=forms, whitespace=ws, attributes={"pos": pos} if pos else {}, empty=empty)
     markables = []
     seen_spans = set()
     for k in range(draw(st.integers(0, 6))):
@@ -99,7 +101,8 @@ def content(doc: Document) -> dict:
     links = sorted((link.type, sorted(chain_of[link.source]),
                     tuple(sorted(map(sorted, (target(link, t) for t in link.targets)))))
                    for link in doc.links if not link.is_identity)
-    return {"forms": doc.tokens.forms, "whitespace": doc.tokens.whitespace, "offsets": doc.tokens.offsets,
+    return {"forms": doc.tokens.forms, "empty": doc.tokens.empty, "whitespace": doc.tokens.whitespace,
+            "offsets": doc.tokens.offsets,
             "token attributes": doc.tokens.attributes, "sentences": [(s.first, s.last) for s in doc.sentences]
             if len(doc.sentences) > 1 else None, "markables": markables, "chains": chains, "links": links,
             "text": doc.text}
