@@ -235,6 +235,30 @@ def test_options_metrics_matching_singletons(client):
     assert form.status_code == 200 and 'data-metric="lea"' in form.text and 'data-metric="bcub"' not in form.text
 
 
+def test_zero_mentions_option(client):
+    """The web evaluator offers the CLI's zero handling; the numbers are the library's."""
+    from corefio.zeros import ZERO_MODES
+
+    from corefio.web.app import ZERO_MODES as WEB_ZERO_MODES
+
+    assert WEB_ZERO_MODES == ZERO_MODES
+    zeros = DATA / "scorer-testcases" / "corefud" / "zeros"
+    key, response = zeros / "TC-ZF.key", zeros / "TC-ZF-4.response"
+    f1 = {}
+    for mode in ZERO_MODES:
+        answer = score_api(client, upload(key, "k.conllu"), upload(response, "r.conllu"), metrics="muc",
+                           match="head", zeros=mode, key_format="conllu", response_format="conllu")
+        assert answer.status_code == 200, answer.text
+        f1[mode] = answer.json()["sync"]["key"]["muc"]["f1"]
+        expected = corefio.score(key, response, ["muc"], match="head", sync="all", keep_zeros=mode != "drop",
+                                 zero_match="dependent" if mode == "drop" else mode, key_format="conllu",
+                                 response_format="conllu").to_dict()
+        assert answer.json()["sync"] == expected["sync"]
+    assert f1["dependent"] < f1["linear"]  # the zero with the key zero's dependency is in the other entity
+    assert score_api(client, upload(key), upload(response), zeros="all").status_code == 400
+    assert 'name="zeros"' in client.get("/").text
+
+
 # -- convert, validate, repair -------------------------------------------------------------------
 def test_convert_page_and_api(client):
     assert client.get("/convert").status_code == 200

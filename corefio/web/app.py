@@ -54,6 +54,7 @@ HERE = Path(__file__).parent
 STORE_SIZE = 32
 MATCH_MODES = ("exact", "head", "min", "partial")
 STRATEGIES = ("key", "response", "intersection", "union")
+ZERO_MODES = ("drop", "linear", "dependent")  # corefio.zeros.ZERO_MODES (not imported: light start)
 #: the XML-ish formats that repair applies to
 REPAIRABLE = ("raf", "mate", "muc", "mmax2")
 
@@ -286,6 +287,8 @@ class ScoreOptions:
     repair: bool = False
     key_format: str | None = None
     response_format: str | None = None
+    #: zero mentions: drop, or keep and match linear / dependent (corefio.zeros)
+    zeros: str = "drop"
 
     def check(self) -> None:
         known = set(metric_names())
@@ -296,6 +299,8 @@ class ScoreOptions:
             raise WebError(400, "choose at least one metric")
         if self.match not in MATCH_MODES:
             raise WebError(400, f"unknown matching mode {self.match!r} (known: {', '.join(MATCH_MODES)})")
+        if self.zeros not in ZERO_MODES:
+            raise WebError(400, f"unknown zero handling {self.zeros!r} (known: {', '.join(ZERO_MODES)})")
         readable = readable_formats()
         for f in (self.key_format, self.response_format):
             if f and f not in readable:
@@ -306,7 +311,9 @@ def score_corpora(key, response, opts: ScoreOptions) -> dict:
     """What the result page needs, as plain data (it crosses a process boundary)."""
     report = Report()
     scores = corefio.score(key, response, opts.metrics, match=opts.match, sync="all",
-                           keep_singletons=opts.keep_singletons, per_document=True, report=report)
+                           keep_singletons=opts.keep_singletons, per_document=True, report=report,
+                           keep_zeros=opts.zeros != "drop",
+                           zero_match=opts.zeros if opts.zeros != "drop" else "dependent")
     return {"scores": scores.to_dict(), "csv": scores.to_csv(), "metrics": [m for m in scores.metrics]}
 
 
@@ -492,16 +499,16 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request):
         return page(request, "home.html", formats=readable_formats(), metrics=metric_names(),
-                    defaults=default_metrics(), modes=MATCH_MODES)
+                    defaults=default_metrics(), modes=MATCH_MODES, zero_modes=ZERO_MODES)
 
     def options_of(metrics: list[str] | str | None, match: str, singletons: str | bool | None, repair: Any,
-                   key_format: str | None, response_format: str | None) -> ScoreOptions:
+                   key_format: str | None, response_format: str | None, zeros: str = "drop") -> ScoreOptions:
         if isinstance(metrics, str):
             metrics = [m for m in re.split(r"[,\s]+", metrics) if m]
         names = [m.strip() for item in (metrics or []) for m in item.split(",") if m.strip()] or default_metrics()
         keep = str(singletons).lower() not in ("drop", "false", "0", "no", "off")
         opts = ScoreOptions(names, match or "exact", keep, str(repair).lower() in ("1", "true", "on", "yes"),
-                            key_format or None, response_format or None)
+                            key_format or None, response_format or None, zeros or "drop")
         opts.check()
         return opts
 
@@ -522,8 +529,8 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
     async def score_page(key: UploadFile | None = File(None), response: UploadFile | None = File(None),
                          metrics: list[str] = Form([]), match: str = Form("exact"),
                          singletons: str = Form("keep"), repair: str = Form(""),
-                         key_format: str = Form(""), response_format: str = Form("")):
-        opts = options_of(metrics, match, singletons, repair, key_format, response_format)
+                         key_format: str = Form(""), response_format: str = Form(""), zeros: str = Form("drop")):
+        opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros)
         result = await run_score(key, response, opts)
         token = store.add(result)
         return RedirectResponse(f"/r/{token}", status_code=303)
@@ -536,11 +543,13 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
                         singletons: str = Form("keep", description="keep or drop"),
                         repair: bool = Form(False, description="repair malformed XML/SGML before reading"),
                         key_format: str = Form("", description="the key's format (default: detected)"),
-                        response_format: str = Form("", description="the response's format (default: detected)")):
+                        response_format: str = Form("", description="the response's format (default: detected)"),
+                        zeros: str = Form("drop", description="zero mentions (CorefUD empty nodes): drop, "
+                                                              "or keep them matched linear or dependent")):
         """The JSON of ``corefio score --sync all --format json`` (with per-document scores),
         plus ``reading``: the diagnostics of reading (and repairing) the uploads, and
         ``result``: the token of the result page (``/r/{token}``)."""
-        opts = options_of(metrics, match, singletons, repair, key_format, response_format)
+        opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros)
         result = await run_score(key, response, opts)
         token = store.add(result)
         body = dict(result.scores)
