@@ -32,6 +32,7 @@
 
   <xsl:key name="pos" match="p" use="@id"/>
   <xsl:key name="ref" match="m" use="@ref"/>
+  <xsl:key name="word-id" match="word" use="@id"/>
 
   <xsl:variable name="mmax" select="/mmax_project"/>
   <xsl:variable name="common" select="document('common_paths.xml', /)/common_paths"/>
@@ -135,6 +136,9 @@
       </xsl:if>
     </xsl:variable>
     <xsl:variable name="positions" select="exsl:node-set($ptable)"/>
+    <!-- the words when their ids are explicit, else none (so that a lookup by position,
+         which tests every word, costs nothing when ids give positions) -->
+    <xsl:variable name="explicit-words" select="$words[$explicit]"/>
     <xsl:variable name="nwords" select="count($words)"/>
     <xsl:variable name="flat-words" select="count($words-root/word) = $nwords"/>
     <xsl:variable name="ctable">
@@ -177,74 +181,66 @@
         <level name="{$level}" relations="{count($relations)}">
           <xsl:for-each select="$file/*/*[substring(local-name(), string-length(local-name()) - 7) = 'markable'][@id and @span]">
             <xsl:variable name="text" select="string(@span)"/>
-            <xsl:variable name="span">
-              <xsl:choose>
-                <xsl:when test="not(contains($text, ','))">
-                  <!-- one fragment (most spans): looked up directly -->
-                  <xsl:variable name="x" select="normalize-space(substring-before(concat($text, '..'), '..'))"/>
-                  <xsl:variable name="y" select="normalize-space(substring-after($text, '..'))"/>
-                  <xsl:variable name="xn" select="number(substring-after($x, 'word_'))"/>
-                  <xsl:variable name="yn" select="number(substring-after($y, 'word_'))"/>
+            <xsl:variable name="x" select="normalize-space(substring-before(concat($text, '..'), '..'))"/>
+            <xsl:variable name="y" select="normalize-space(substring-after($text, '..'))"/>
+            <xsl:variable name="xn" select="number(substring-after($x, 'word_'))"/>
+            <xsl:variable name="yn" select="number(substring-after($y, 'word_'))"/>
+            <xsl:choose>
+              <!-- one fragment (most spans) and ids word_1 ... word_n in order (checked once
+                   for the whole file): a position is the number in the id. The span is
+                   computed by one expression: a variable with content would build a result
+                   tree fragment for every markable, the costliest step of this stylesheet -->
+              <xsl:when test="not(contains($text, ',')) and not($explicit) and starts-with($x, 'word_')
+                              and $xn &gt;= 1 and $xn &lt;= $nwords and $xn = floor($xn)
+                              and ($y = '' or (starts-with($y, 'word_') and $yn &gt;= $xn and $yn &lt;= $nwords and $yn = floor($yn)))">
+                <xsl:call-template name="level-markable">
+                  <xsl:with-param name="span" select="concat($xn, substring(concat('..', $yn), 1, ($y != '' and $yn != $xn) * (2 + string-length($yn))))"/>
+                  <xsl:with-param name="level" select="$level"/>
+                  <xsl:with-param name="identity-level" select="$identity-level"/>
+                  <xsl:with-param name="set-names" select="$set-names"/>
+                  <xsl:with-param name="pointer-names" select="$pointer-names"/>
+                  <xsl:with-param name="identity-attrs" select="$identity-attrs"/>
+                </xsl:call-template>
+              </xsl:when>
+              <xsl:otherwise>
+                <xsl:variable name="span">
                   <xsl:choose>
-                    <!-- the ids are word_1 ... word_n in order (checked once for the whole
-                         file): a position is the number in the id -->
-                    <xsl:when test="not($explicit) and starts-with($x, 'word_') and $xn &gt;= 1 and $xn &lt;= $nwords and $xn = floor($xn)
-                                    and ($y = '' or (starts-with($y, 'word_') and $yn &gt;= $xn and $yn &lt;= $nwords and $yn = floor($yn)))">
-                      <xsl:choose>
-                        <xsl:when test="$y = '' or $yn = $xn"><xsl:value-of select="$xn"/></xsl:when>
-                        <xsl:otherwise><xsl:value-of select="concat($xn, '..', $yn)"/></xsl:otherwise>
-                      </xsl:choose>
+                    <xsl:when test="not(contains($text, ','))">
+                      <!-- one fragment: looked up in the table of positions -->
+                      <xsl:for-each select="$positions">
+                        <xsl:variable name="a" select="key('pos', $x)/@n"/>
+                        <xsl:variable name="b" select="key('pos', $y)/@n"/>
+                        <xsl:choose>
+                          <xsl:when test="not($a) or ($y != '' and (not($b) or number($b) &lt; number($a)))">
+                            <xsl:message>dropped: span <xsl:value-of select="$text"/> names no word of the base data (or runs backwards)</xsl:message>
+                          </xsl:when>
+                          <xsl:when test="$y = '' or $b = $a"><xsl:value-of select="$a"/></xsl:when>
+                          <xsl:otherwise><xsl:value-of select="concat($a, '..', $b)"/></xsl:otherwise>
+                        </xsl:choose>
+                      </xsl:for-each>
                     </xsl:when>
                     <xsl:otherwise>
-                  <xsl:for-each select="$positions">
-                    <xsl:variable name="a" select="key('pos', $x)/@n"/>
-                    <xsl:variable name="b" select="key('pos', $y)/@n"/>
-                    <xsl:choose>
-                      <xsl:when test="not($a) or ($y != '' and (not($b) or number($b) &lt; number($a)))">
-                        <xsl:message>dropped: span <xsl:value-of select="$text"/> names no word of the base data (or runs backwards)</xsl:message>
-                      </xsl:when>
-                      <xsl:when test="$y = '' or $b = $a"><xsl:value-of select="$a"/></xsl:when>
-                      <xsl:otherwise><xsl:value-of select="concat($a, '..', $b)"/></xsl:otherwise>
-                    </xsl:choose>
-                  </xsl:for-each>
+                      <xsl:call-template name="span">
+                        <xsl:with-param name="text" select="$text"/>
+                        <xsl:with-param name="positions" select="$positions"/>
+                        <xsl:with-param name="explicit" select="$explicit"/>
+                        <xsl:with-param name="nwords" select="$nwords"/>
+                      </xsl:call-template>
                     </xsl:otherwise>
                   </xsl:choose>
-                </xsl:when>
-                <xsl:otherwise>
-                  <xsl:call-template name="span">
-                    <xsl:with-param name="text" select="$text"/>
-                    <xsl:with-param name="positions" select="$positions"/>
-                    <xsl:with-param name="explicit" select="$explicit"/>
-                    <xsl:with-param name="nwords" select="$nwords"/>
+                </xsl:variable>
+                <xsl:if test="$span != ''">
+                  <xsl:call-template name="level-markable">
+                    <xsl:with-param name="span" select="string($span)"/>
+                    <xsl:with-param name="level" select="$level"/>
+                    <xsl:with-param name="identity-level" select="$identity-level"/>
+                    <xsl:with-param name="set-names" select="$set-names"/>
+                    <xsl:with-param name="pointer-names" select="$pointer-names"/>
+                    <xsl:with-param name="identity-attrs" select="$identity-attrs"/>
                   </xsl:call-template>
-                </xsl:otherwise>
-              </xsl:choose>
-            </xsl:variable>
-            <xsl:if test="$span != ''">
-            <m id="{@id}" level="{$level}" span="{$span}">
-              <xsl:attribute name="ref">
-                <xsl:if test="$level != $identity-level"><xsl:value-of select="concat($level, ':')"/></xsl:if>
-                <xsl:value-of select="@id"/>
-              </xsl:attribute>
-              <xsl:if test="$level != $identity-level"><xsl:attribute name="layer"><xsl:value-of select="$level"/></xsl:attribute></xsl:if>
-              <xsl:for-each select="@*[name() != 'id' and name() != 'span' and name() != 'mmax_level']">
-                <xsl:variable name="key" select="concat(' ', translate(name(), $upper, $lower), ' ')"/>
-                <xsl:choose>
-                  <xsl:when test="contains($set-names, $key)">
-                    <xsl:if test="not(string(.) = '' or translate(string(.), $upper, $lower) = 'empty')">
-                      <set name="{name()}" identity="{contains($identity-attrs, $key)}" value="{.}"/>
-                    </xsl:if>
-                  </xsl:when>
-                  <xsl:when test="contains($pointer-names, $key)">
-                    <xsl:if test="not(string(.) = '' or translate(string(.), $upper, $lower) = 'empty')">
-                      <pointer name="{name()}" identity="{contains($identity-attrs, $key)}" value="{.}"/>
-                    </xsl:if>
-                  </xsl:when>
-                  <xsl:otherwise><attr name="{name()}" value="{.}"/></xsl:otherwise>
-                </xsl:choose>
-              </xsl:for-each>
-            </m>
-            </xsl:if>
+                </xsl:if>
+              </xsl:otherwise>
+            </xsl:choose>
           </xsl:for-each>
         </level>
       </xsl:for-each>
@@ -312,12 +308,30 @@
                   <xsl:value-of select="$nl"/>
                   <!-- the sentence's words: its first word (by position) and those after it -->
                   <xsl:for-each select="$words-root">
-                    <xsl:variable name="start" select="$words[number($first)]"/>
+                    <!-- the first word by its id when the ids are word_1 ... word_n (a key
+                         lookup; a position predicate on $words tests every word) -->
+                    <xsl:variable name="start" select="key('word-id', concat('word_', $first))[not($explicit)]
+                                                       | $explicit-words[number($first)]"/>
+                    <!-- the predicates below test every later word of the document: a
+                         precomputed bound keeps that test cheap -->
+                    <xsl:variable name="k" select="$last - $first"/>
                     <!-- words that are children of the root (as MMAX2 writes them): the
                          sibling axis, which is cheaper than the following axis -->
                     <xsl:choose>
+                      <xsl:when test="$flat-words and $k &lt; 16000">
+                        <xsl:call-template name="word-chunks">
+                          <xsl:with-param name="start" select="$start"/>
+                          <xsl:with-param name="n" select="$first"/>
+                          <xsl:with-param name="last" select="$last"/>
+                          <xsl:with-param name="explicit" select="$explicit"/>
+                          <xsl:with-param name="columns" select="$columns"/>
+                          <xsl:with-param name="c1" select="$c1"/>
+                          <xsl:with-param name="c2" select="$c2"/>
+                          <xsl:with-param name="c3" select="$c3"/>
+                        </xsl:call-template>
+                      </xsl:when>
                       <xsl:when test="$flat-words">
-                    <xsl:for-each select="$start | $start/following-sibling::word[position() &lt;= $last - $first]">
+                    <xsl:for-each select="$start | $start/following-sibling::word[position() &lt;= $k]">
                       <w n="{$first + position() - 1}">
                         <xsl:if test="$explicit"><xsl:attribute name="id"><xsl:value-of select="@id"/></xsl:attribute></xsl:if>
                         <xsl:if test="$columns">
@@ -343,7 +357,7 @@
                     </xsl:for-each>
                       </xsl:when>
                       <xsl:otherwise>
-                    <xsl:for-each select="$start | $start/following::word[position() &lt;= $last - $first]">
+                    <xsl:for-each select="$start | $start/following::word[position() &lt;= $k]">
                       <w n="{$first + position() - 1}">
                         <xsl:if test="$explicit"><xsl:attribute name="id"><xsl:value-of select="@id"/></xsl:attribute></xsl:if>
                         <xsl:if test="$columns">
@@ -664,6 +678,93 @@
 
   <!-- the v attribute of the current word: its column values, packed as RAF says; the
        first three columns by name (variables computed once), any others in a loop -->
+  <!-- the <m> of the level markable in context: its span (positions), its layer and ref,
+       its attributes sorted into sets, pointers and plain attributes -->
+  <xsl:template name="level-markable">
+    <xsl:param name="span"/>
+    <xsl:param name="level"/>
+    <xsl:param name="identity-level"/>
+    <xsl:param name="set-names"/>
+    <xsl:param name="pointer-names"/>
+    <xsl:param name="identity-attrs"/>
+    <m id="{@id}" level="{$level}" span="{$span}">
+      <xsl:attribute name="ref">
+        <xsl:if test="$level != $identity-level"><xsl:value-of select="concat($level, ':')"/></xsl:if>
+        <xsl:value-of select="@id"/>
+      </xsl:attribute>
+      <xsl:if test="$level != $identity-level"><xsl:attribute name="layer"><xsl:value-of select="$level"/></xsl:attribute></xsl:if>
+      <xsl:for-each select="@*[name() != 'id' and name() != 'span' and name() != 'mmax_level']">
+        <xsl:variable name="key" select="concat(' ', translate(name(), $upper, $lower), ' ')"/>
+        <xsl:choose>
+          <xsl:when test="contains($set-names, $key)">
+            <xsl:if test="not(string(.) = '' or translate(string(.), $upper, $lower) = 'empty')">
+              <set name="{name()}" identity="{contains($identity-attrs, $key)}" value="{.}"/>
+            </xsl:if>
+          </xsl:when>
+          <xsl:when test="contains($pointer-names, $key)">
+            <xsl:if test="not(string(.) = '' or translate(string(.), $upper, $lower) = 'empty')">
+              <pointer name="{name()}" identity="{contains($identity-attrs, $key)}" value="{.}"/>
+            </xsl:if>
+          </xsl:when>
+          <xsl:otherwise><attr name="{name()}" value="{.}"/></xsl:otherwise>
+        </xsl:choose>
+      </xsl:for-each>
+    </m>
+  </xsl:template>
+
+  <!-- the <w> of the words at positions $n ... $last, $start being the one at $n: 16 at a
+       time. following-sibling::word[i] with a number stops at the i-th sibling, while
+       following-sibling::word[position() &lt;= $k] tests every later word of the document,
+       sentence after sentence (quadratic; this halves the stylesheet's time on the
+       benchmark corpus, benchmarks/bench_xslt.py). -->
+  <xsl:template name="word-chunks">
+    <xsl:param name="start"/>
+    <xsl:param name="n"/>
+    <xsl:param name="last"/>
+    <xsl:param name="explicit"/>
+    <xsl:param name="columns"/>
+    <xsl:param name="c1"/>
+    <xsl:param name="c2"/>
+    <xsl:param name="c3"/>
+    <xsl:variable name="chunk" select="$start | $start/following-sibling::word[1] | $start/following-sibling::word[2] | $start/following-sibling::word[3] | $start/following-sibling::word[4] | $start/following-sibling::word[5] | $start/following-sibling::word[6] | $start/following-sibling::word[7] | $start/following-sibling::word[8] | $start/following-sibling::word[9] | $start/following-sibling::word[10] | $start/following-sibling::word[11] | $start/following-sibling::word[12] | $start/following-sibling::word[13] | $start/following-sibling::word[14] | $start/following-sibling::word[15]"/>
+    <xsl:for-each select="$chunk[position() &lt;= $last - $n + 1]">
+                      <w n="{$n + position() - 1}">
+                        <xsl:if test="$explicit"><xsl:attribute name="id"><xsl:value-of select="@id"/></xsl:attribute></xsl:if>
+                        <xsl:if test="$columns">
+                        <!-- plain values (the common case) written directly, others packed -->
+                        <xsl:variable name="v1" select="@*[name() = $c1]"/>
+                        <xsl:variable name="v2" select="@*[name() = $c2]"/>
+                        <xsl:choose>
+                          <xsl:when test="$c3 = '' and $v1 != '' and ($c2 = '' or $v2 != '')
+                                          and not(contains($v1, '|') or contains($v1, '\') or contains($v2, '|') or contains($v2, '\'))">
+                            <xsl:attribute name="v">
+                              <xsl:value-of select="$v1"/>
+                              <xsl:if test="$c2 != ''"><xsl:value-of select="concat('|', $v2)"/></xsl:if>
+                            </xsl:attribute>
+                          </xsl:when>
+                          <xsl:otherwise>
+                            <xsl:call-template name="packed"><xsl:with-param name="columns" select="$columns"/><xsl:with-param name="c1" select="$c1"/><xsl:with-param name="c2" select="$c2"/><xsl:with-param name="c3" select="$c3"/></xsl:call-template>
+                          </xsl:otherwise>
+                        </xsl:choose>
+                      </xsl:if>
+                        <xsl:value-of select="."/>
+                      </w>
+                      <xsl:value-of select="$nl"/>
+    </xsl:for-each>
+    <xsl:if test="$last - $n &gt;= 16">
+      <xsl:call-template name="word-chunks">
+        <xsl:with-param name="start" select="$start/following-sibling::word[16]"/>
+        <xsl:with-param name="n" select="$n + 16"/>
+        <xsl:with-param name="last" select="$last"/>
+        <xsl:with-param name="explicit" select="$explicit"/>
+        <xsl:with-param name="columns" select="$columns"/>
+        <xsl:with-param name="c1" select="$c1"/>
+        <xsl:with-param name="c2" select="$c2"/>
+        <xsl:with-param name="c3" select="$c3"/>
+      </xsl:call-template>
+    </xsl:if>
+  </xsl:template>
+
   <xsl:template name="packed">
     <xsl:param name="columns"/>
     <xsl:param name="c1"/>

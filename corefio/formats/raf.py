@@ -35,7 +35,8 @@ when ``offsets="yes"``: ``s`` when the start is not the previous end plus the pr
 whitespace, ``e`` when the end is not start plus the form's length) and ``v`` (the token
 attribute columns declared by ``<feat type="column">``, joined by ``|``: an empty field
 is a missing value, ``\\e`` an empty string, ``\\|`` and ``\\\\`` escape the separator
-and the backslash); ``empty="yes"`` marks an empty token (a CoNLL-U empty node).
+and the backslash); ``empty="yes"`` marks an empty token (a CoNLL-U empty node), and the
+primary data says ``empty="yes"`` when it has one.
 
 Spans name words by position, counted from 1 in the document (``word_3..word_7`` is
 ``3..7``); a contiguous markable has a ``span`` attribute, a discontinuous one a
@@ -392,6 +393,8 @@ def document_xml(doc: Any, report: Report | None = None) -> str:
         flags += ' whitespace="yes"'
     if toks.offsets is not None:
         flags += ' offsets="yes"'
+    if toks.empty:
+        flags += ' empty="yes"'
     a(f'<struct type="primary_data"{flags}>\n')
     for name in toks.attributes:
         a(f'<feat type="column" name="{_attr(name)}"/>\n')
@@ -909,7 +912,9 @@ class _Reader:
         packed = [w.get("v") for w in words]
         if names or any(p is not None for p in packed):
             self.unpack_columns(packed, columns, words)
-        empty = [i for i, w in enumerate(words) if w.get("empty") == "yes"] or None
+        # words are looked at only when the primary data says some are empty
+        empty = [i for i, w in enumerate(words) if w.get("empty") == "yes"] or None \
+            if pd.get("empty") == "yes" else None
         tokens = model.Tokens._make(forms=forms, ids=ids, whitespace=whitespace, offsets=offsets,
                                     attributes=columns, empty=empty)
         return tokens, sentences
