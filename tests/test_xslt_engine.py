@@ -22,7 +22,7 @@ import corefio.formats.mate  # noqa: F401  (registers the format)
 from corefio import xslt_engine
 from corefio.diagnostics import Report
 from corefio.errors import CorefioError, UsageError
-from corefio.model import Corpus, Document
+from corefio.model import Corpus, Document, Markable, Sentence, Tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 MATE_FILES = [ROOT / "samples/mate/key.mate.xml", ROOT / "samples/mate/response.mate.xml",
@@ -208,6 +208,26 @@ def test_unknown_stylesheets_and_processors_are_usage_errors(tmp_path):
         xslt_engine.to_raf(MATE_FILES[0], "mate", processor="saxon")
     with pytest.raises(UsageError):
         xslt_engine.from_raf(b"<x/>", "conll")
+
+
+@pytest.mark.parametrize("processor", PROCESSORS)
+def test_mmax2_sentence_words_are_taken_in_chunks_of_any_length(tmp_path, processor):
+    """Sentences of 1, 15, 16, 17, 32 and 40 words (the stylesheet takes 16 siblings at a
+    time), with ids word_1 ... and with explicit ids."""
+    need(processor)
+    lengths = [1, 15, 16, 17, 32, 40]
+    n = sum(lengths)
+    bounds = [sum(lengths[:k]) for k in range(len(lengths) + 1)]
+    sentences = [Sentence(first=a, last=b - 1) for a, b in zip(bounds, bounds[1:])]
+    markables = [Markable(id=f"markable_{k}", spans=((k, k + 2),), entity=str(k % 3)) for k in range(0, n - 3, 7)]
+    for ids in (None, [f"w{i}" for i in range(n)]):
+        doc = Document(name="chunks", tokens=Tokens(forms=[f"t{i}" for i in range(n)], ids=ids),
+                       sentences=sentences, markables=markables)
+        project = mmax2_project(tmp_path / str(ids is None), Corpus(documents=[doc]))
+        got = xslt_engine.read(project, "mmax2", processor=processor)
+        assert_same(got, corefio.read(project, "mmax2"), f"mmax2-to-raf.xsl ({processor}), ids {ids is None}")
+        assert [(s.first, s.last) for s in got.documents[0].sentences] == [(s.first, s.last) for s in sentences]
+        assert got.documents[0].tokens.forms == doc.tokens.forms
 
 
 def test_stylesheets_stay_linear():

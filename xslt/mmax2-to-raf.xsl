@@ -316,7 +316,8 @@
                          precomputed bound keeps that test cheap -->
                     <xsl:variable name="k" select="$last - $first"/>
                     <!-- words that are children of the root (as MMAX2 writes them): the
-                         sibling axis, which is cheaper than the following axis -->
+                         sibling axis, in chunks (template word-chunks); otherwise, or for a
+                         sentence too long for the chunks' recursion, the following axis -->
                     <xsl:choose>
                       <xsl:when test="$flat-words and $k &lt; 16000">
                         <xsl:call-template name="word-chunks">
@@ -329,32 +330,6 @@
                           <xsl:with-param name="c2" select="$c2"/>
                           <xsl:with-param name="c3" select="$c3"/>
                         </xsl:call-template>
-                      </xsl:when>
-                      <xsl:when test="$flat-words">
-                    <xsl:for-each select="$start | $start/following-sibling::word[position() &lt;= $k]">
-                      <w n="{$first + position() - 1}">
-                        <xsl:if test="$explicit"><xsl:attribute name="id"><xsl:value-of select="@id"/></xsl:attribute></xsl:if>
-                        <xsl:if test="$columns">
-                        <!-- plain values (the common case) written directly, others packed -->
-                        <xsl:variable name="v1" select="@*[name() = $c1]"/>
-                        <xsl:variable name="v2" select="@*[name() = $c2]"/>
-                        <xsl:choose>
-                          <xsl:when test="$c3 = '' and $v1 != '' and ($c2 = '' or $v2 != '')
-                                          and not(contains($v1, '|') or contains($v1, '\') or contains($v2, '|') or contains($v2, '\'))">
-                            <xsl:attribute name="v">
-                              <xsl:value-of select="$v1"/>
-                              <xsl:if test="$c2 != ''"><xsl:value-of select="concat('|', $v2)"/></xsl:if>
-                            </xsl:attribute>
-                          </xsl:when>
-                          <xsl:otherwise>
-                            <xsl:call-template name="packed"><xsl:with-param name="columns" select="$columns"/><xsl:with-param name="c1" select="$c1"/><xsl:with-param name="c2" select="$c2"/><xsl:with-param name="c3" select="$c3"/></xsl:call-template>
-                          </xsl:otherwise>
-                        </xsl:choose>
-                      </xsl:if>
-                        <xsl:value-of select="."/>
-                      </w>
-                      <xsl:value-of select="$nl"/>
-                    </xsl:for-each>
                       </xsl:when>
                       <xsl:otherwise>
                     <xsl:for-each select="$start | $start/following::word[position() &lt;= $k]">
