@@ -87,15 +87,15 @@ def reindex(doc: "Document", report: Report | None = None) -> "Document":
 
 
 def _drop_duplicate_targets(doc: "Document", report: Report | None, side: str) -> tuple["Document", int]:
+    targets = [target_of(m) for m in doc.markables]
+    if len(set(targets)) == len(targets):  # the usual case
+        return doc, 0
     seen: set[Target] = set()
     repeats: list[str] = []
-    for m in doc.markables:
-        t = target_of(m)
+    for m, t in zip(doc.markables, targets):
         if t in seen:
             repeats.append(m.ref)
         seen.add(t)
-    if not repeats:
-        return doc, 0
     editor = doc.edit()
     editor.remove_markables(repeats)
     if report is not None:
@@ -104,17 +104,23 @@ def _drop_duplicate_targets(doc: "Document", report: Report | None, side: str) -
     return editor.commit(report), len(repeats)
 
 
-def _restrict(doc: "Document", chosen: set[Target], counts: SyncCounts, report: Report | None) -> "Document":
+def _restrict(doc: "Document", targets: list[Target], chosen: set[Target], counts: SyncCounts,
+              report: Report | None) -> "Document":
+    """``doc`` (whose markables have the distinct ``targets``) with exactly the markables
+    ``chosen``: others removed, missing ones added as singletons, then re-indexed as
+    :func:`reindex` does, in one edit (the document is built and checked once)."""
     from .model import Markable
 
-    have = {target_of(m) for m in doc.markables}
     editor = doc.edit()
-    gone = [m.ref for m in doc.markables if target_of(m) not in chosen]
-    counts.removed = editor.remove_markables(gone)
-    missing = sorted(chosen - have, key=_order)
+    final = {t: m for t, m in zip(targets, doc.markables) if t in chosen}
+    if len(final) < len(targets):  # (removing nothing would still look at every markable)
+        counts.removed = editor.remove_markables([m.ref for m, t in zip(doc.markables, targets) if t not in chosen])
+    missing = sorted(chosen - final.keys(), key=_order)
     for k, (layer, spans) in enumerate(missing):
-        editor.add_markable(Markable.fast(f"sync_added_{k + 1}", spans, layer=layer))
+        final[(layer, spans)] = Markable.fast(f"sync_added_{k + 1}", spans, layer=layer)
     counts.added = len(missing)
+    editor.set_markables([final[t] for t in sorted(final, key=_order)])
+    editor.renumber_markables(lambda m, k: f"markable_{k + 1}")
     return editor.commit(report)
 
 
@@ -164,13 +170,13 @@ def synchronise(key: "Document", response: "Document", strategy: str = "key",
     response = carry_over(response, key, report)
     key, kdup = _drop_duplicate_targets(key, report, "key")
     response, rdup = _drop_duplicate_targets(response, report, "response")
-    kt = {target_of(m) for m in key.markables}
-    rt = {target_of(m) for m in response.markables}
+    key_targets = [target_of(m) for m in key.markables]
+    response_targets = [target_of(m) for m in response.markables]
+    kt, rt = set(key_targets), set(response_targets)
     chosen = {"key": kt, "response": rt, "intersection": kt & rt, "union": kt | rt}[strategy]
     result = SyncResult(key, response, strategy, SyncCounts(duplicates=kdup), SyncCounts(duplicates=rdup))
-    key = _restrict(key, chosen, result.key_counts, report)
-    response = _restrict(response, chosen, result.response_counts, report)
-    result.key, result.response = reindex(key, report), reindex(response, report)
+    result.key = key = _restrict(key, key_targets, chosen, result.key_counts, report)
+    result.response = _restrict(response, response_targets, chosen, result.response_counts, report)
     if report is not None:
         for side, counts in (("key", result.key_counts), ("response", result.response_counts)):
             if counts.added:

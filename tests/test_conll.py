@@ -444,3 +444,53 @@ def test_scan_keys_refuses_mixed_line_ends_like_read(data, tmp_path):
     with pytest.raises(FormatError) as from_scan:
         conll.scan_keys(path)
     assert str(from_scan.value) == str(from_read.value)
+
+
+# -- scan_keys reads in pieces (issue 7: memory that does not grow with the file) ----------------
+_SCAN_PIECES = [
+    *SCAN_CASES.values(),
+    b"\xef\xbb\xbf# x\n#begin document (a); part 000\na\t(1)\n#end document\n# y\n",
+    b"#begin document (a); part 000\r\na\t(1)\r\n\r\n#end document\r\n#begin document (b); part 001\r\n"
+    b"b\t-\r\n#end document\r\n",
+    b"#begin document (a); part 000\ra\t(1)\r#end document\r#begin document (b); part 000\rb\t-\r#end document\r\r",
+    b"#begin document (a); part 000\r\na\t(1)\r\n#end document\r\nb\t-\r\n#begin document\n",
+    b"#begin document (a); part 000\na\t(1)\n#end document\n#begin document (b); part \xc2\xb2\n#end document\n",
+    b"#begin document (a); part 000\na\t(1)\n#end document\n#begin documentX (b); part 000\n#end document\n",
+    b"#begin document (a); part 000\na\t(1)\n#end document\n\xff\n",
+    b"#begin document (a); part 000\na\t(1)\n#end document\n\n\n\n",
+    b"#begin document (a); part 000\na\t(1)\n\n\n",
+]
+
+
+@pytest.mark.parametrize("block", [1, 2, 5, 16])
+@pytest.mark.parametrize("data", _SCAN_PIECES, ids=range(len(_SCAN_PIECES)))
+def test_scan_keys_gives_the_same_whatever_the_pieces(data, block, monkeypatch):
+    """scan_keys reads a piece at a time; pieces cut anywhere (inside a CRLF, a header,
+    the lines before the first header or after the last end line) change nothing: the
+    same documents and offsets, or the same error at the same line."""
+    source = corefio.Source.of(data, "t.conll")
+
+    def scan():
+        try:
+            return conll.scan_keys(source)
+        except FormatError as error:
+            return str(error), error.line
+
+    whole = scan()
+    monkeypatch.setattr(conll, "_SCAN_BLOCK", block)
+    assert scan() == whole
+
+
+def test_scan_keys_streams(tmp_path, monkeypatch):
+    """A large file is not read whole (the whole text is read only to place a refusal of
+    mixed line ends); the byte offsets are those of the headers."""
+    one = "#begin document (d{k}); part 000\n" + "d\t0\t0\tw\t(1)\n" * 50 + "\n#end document\n"
+    path = tmp_path / "big.conll"
+    path.write_text("".join(one.format(k=k) for k in range(3000)))
+    monkeypatch.setattr(corefio.Source, "read_bytes", lambda self: pytest.fail("read whole"))
+    monkeypatch.setattr(conll, "_SCAN_BLOCK", 1 << 16)
+    keys = conll.scan_keys(path)
+    data = path.read_bytes()
+    assert len(keys) == 3000 and len(data) > 3 * conll._SCAN_BLOCK
+    assert all(data[offset:].startswith(f"#begin document (d{k})".encode()) for k, (_, _, offset, _) in enumerate(keys))
+    assert keys[-1][3] == 1 + 2999 * 53

@@ -137,7 +137,7 @@ class Contingency:
     only in its own side's class size. Tables are treated as immutable.
     """
 
-    __slots__ = ("rows", "cols", "counts", "key_sizes", "response_sizes", "_cache")
+    __slots__ = ("rows", "cols", "counts", "key_sizes", "response_sizes", "_cache", "_cells_cache")
 
     def __init__(self, key_sizes, response_sizes, cells: dict[tuple[int, int], int] | None = None) -> None:
         """From class sizes and a ``{(i, j): |K_i ∩ R_j|}`` mapping of the non-empty cells."""
@@ -148,7 +148,11 @@ class Contingency:
         self.counts = np.fromiter(cells.values(), np.int64, n)
         self.key_sizes = np.asarray(key_sizes, np.int64).reshape(-1)
         self.response_sizes = np.asarray(response_sizes, np.int64).reshape(-1)
+        #: results computed from this table; ``_cells_cache``: results that depend only
+        #: on the cells, shared with the tables that differ only in class sizes
+        #: (:meth:`with_response_sizes`: CEAFm's alignment is computed once for them)
         self._cache: dict = {}
+        self._cells_cache: dict = {}
 
     @classmethod
     def from_arrays(cls, rows, cols, counts, key_sizes, response_sizes) -> "Contingency":
@@ -160,6 +164,7 @@ class Contingency:
         t.key_sizes = np.asarray(key_sizes, np.int64)
         t.response_sizes = np.asarray(response_sizes, np.int64)
         t._cache = {}
+        t._cells_cache = {}
         return t
 
     @classmethod
@@ -232,6 +237,7 @@ class Contingency:
     def __setstate__(self, state) -> None:
         self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes = state
         self._cache = {}
+        self._cells_cache = {}
 
     # -- derived quantities -------------------------------------------------------------
     @property
@@ -257,7 +263,9 @@ class Contingency:
 
     def with_response_sizes(self, sizes) -> "Contingency":
         """The same cells with other response class sizes (fewer twinless mentions)."""
-        return Contingency.from_arrays(self.rows, self.cols, self.counts, self.key_sizes, sizes)
+        table = Contingency.from_arrays(self.rows, self.cols, self.counts, self.key_sizes, sizes)
+        table._cells_cache = self._cells_cache
+        return table
 
     @classmethod
     def union(cls, tables: "Iterable[Contingency]") -> "Contingency":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ._assignment import linear_sum_assignment
@@ -50,6 +52,39 @@ def component_labels(rows: np.ndarray, cols: np.ndarray, nk: int, nr: int) -> np
             parent = jumped
 
 
+#: components with at most this many entities on either side are solved by trying every
+#: pairing, all components of one size at once (numpy): 2x2 to 4x4 components are most of
+#: them (in the benchmark corpus, 1,041 of 1,365), and one solver call and its matrix
+#: each took a third of CEAF's time (the CEAF metrics of ``-m all``: 0.12 s, was 0.18 s)
+SMALL = 4
+_PERMUTATIONS = {n: np.array(list(itertools.permutations(range(n))), np.int64) for n in range(2, SMALL + 1)}
+
+
+def _local_numbers(component: np.ndarray, ids: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Entity ids renumbered 0, 1, ... within each component (cells sorted by
+    component, ``starts`` where each begins), and each component's count of them."""
+    dense = np.unique(component * (int(ids.max()) + 1) + ids, return_inverse=True)[1].reshape(-1)
+    first = np.minimum.reduceat(dense, starts)
+    local = dense - np.repeat(first, np.diff(np.append(starts, len(ids))))
+    return local, np.maximum.reduceat(dense, starts) - first + 1
+
+
+def _solve_small(n: int, size: int, position: np.ndarray, local_rows: np.ndarray, local_cols: np.ndarray,
+                 weights: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """The cells of the best pairing in each of ``n`` components of at most ``size``
+    entities a side (padded to size x size with empty pairs): every pairing of rows
+    with columns is tried, the first best kept."""
+    matrix = np.zeros((n, size, size))
+    matrix[position, local_rows, local_cols] = weights
+    cell_at = np.full((n, size, size), -1)
+    cell_at[position, local_rows, local_cols] = cells
+    permutations = _PERMUTATIONS[size]
+    diagonal = np.arange(size)
+    best = matrix[:, diagonal, permutations].sum(axis=2).argmax(axis=1)
+    found = cell_at[np.arange(n)[:, None], diagonal, permutations[best]].reshape(-1)
+    return found[found >= 0]
+
+
 def best_alignment(table: Contingency, weights: np.ndarray) -> np.ndarray:
     """Cells of a one-to-one key/response alignment maximising the sum of their weights.
 
@@ -77,30 +112,39 @@ def best_alignment(table: Contingency, weights: np.ndarray) -> np.ndarray:
     first = np.ones(len(order), bool)
     first[1:] = label_index[order][1:] != label_index[order][:-1]
     chosen = [order[first]]
-    # the others: the assignment solver, one component at a time
+    # the others: entities numbered from 0 within their component; components of up to
+    # SMALL entities a side, most of them, are solved all at once, the rest one by one
     rest = np.flatnonzero(~simple[label_index])
     if len(rest):
         rest = rest[np.argsort(label_index[rest], kind="stable")]
-        bounds = [0, *(np.flatnonzero(np.diff(label_index[rest])) + 1).tolist(), len(rest)]
-        rest_list, r_list, c_list, w_list = rest.tolist(), rows[rest].tolist(), cols[rest].tolist(), w[rest].tolist()
+        component = label_index[rest]
+        starts = np.flatnonzero(np.diff(component, prepend=-1))
+        local_rows, heights = _local_numbers(component, rows[rest], starts)
+        local_cols, widths = _local_numbers(component, cols[rest], starts)
+        sides = np.maximum(heights, widths)
+        which = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(rest))))
+        for size in range(2, SMALL + 1):
+            group = np.flatnonzero(sides == size)
+            if len(group):
+                mine = np.flatnonzero(sides[which] == size)
+                position = np.zeros(len(starts), np.int64)
+                position[group] = np.arange(len(group))
+                chosen.append(_solve_small(len(group), size, position[which[mine]], local_rows[mine],
+                                           local_cols[mine], w[rest[mine]], rest[mine]))
+        bounds = starts.tolist() + [len(rest)]
+        large = np.flatnonzero(sides > SMALL).tolist()
         picked = []
-        for start, end in zip(bounds, bounds[1:]):
-            ri: dict[int, int] = {}
-            ci: dict[int, int] = {}
-            for k in range(start, end):
-                ri.setdefault(r_list[k], len(ri))
-                ci.setdefault(c_list[k], len(ci))
-            matrix = np.zeros((len(ri), len(ci)))
-            cell_at = {}
-            for k in range(start, end):
-                a, b = ri[r_list[k]], ci[c_list[k]]
-                matrix[a, b] = w_list[k]
-                cell_at[(a, b)] = rest_list[k]
-            for a, b in zip(*linear_sum_assignment(matrix, maximize=True)):
-                cell = cell_at.get((int(a), int(b)))
-                if cell is not None:
-                    picked.append(cell)
-        chosen.append(np.asarray(picked, np.int64))
+        for k in large:
+            start, end, height, width = bounds[k], bounds[k + 1], int(heights[k]), int(widths[k])
+            r, c = local_rows[start:end], local_cols[start:end]
+            matrix = np.zeros((height, width))
+            matrix[r, c] = w[rest[start:end]]
+            cell_at = np.full((height, width), -1)
+            cell_at[r, c] = rest[start:end]
+            picked.append(cell_at[linear_sum_assignment(matrix, maximize=True)])
+        if picked:
+            found = np.concatenate(picked)
+            chosen.append(found[found >= 0])  # -1: a pair of entities that share nothing
     return cells[np.concatenate(chosen)]
 
 
@@ -113,8 +157,10 @@ def ceaf_mention(key, response=None) -> Score:
     t = as_table(key, response)
     cached = t._cache.get("ceafm")
     if cached is None:
-        vals = t.counts
-        total = int(vals[best_alignment(t, vals)].sum())
+        total = t._cells_cache.get("ceafm")  # the alignment depends on the cells only
+        if total is None:
+            vals = t.counts
+            total = t._cells_cache["ceafm"] = int(vals[best_alignment(t, vals)].sum())
         cached = t._cache["ceafm"] = Score(total, t.n_key, total, t.n_response)
     return cached
 
