@@ -74,7 +74,7 @@ from ..errors import FormatError, ModelError
 from ..losses import LossLog
 from ..chains import Mention, MentionView, POS_COLUMNS, document_label
 from .._lazy import LazyModule
-from ..model.layout import FormatLayout
+from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
 from ..source import Source
 from ._lines import check_encoding_head, check_part, decode_piece, numeric_part, split_newlines

@@ -52,7 +52,7 @@ from ..errors import FormatError, ModelError
 from ..losses import LossLog
 from ..chains import BRIDGING, SPLIT_ANTECEDENT, is_identity
 from .._lazy import LazyModule
-from ..model.layout import FormatLayout
+from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
 from ..source import Source
 from ._lines import SourceLines as _Lines

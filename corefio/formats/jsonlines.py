@@ -36,7 +36,7 @@ from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from ..losses import LossLog
 from .._lazy import LazyModule
-from ..model.layout import FormatLayout
+from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, register
 from ..source import Source
 from ._lines import SourceLines, check_part

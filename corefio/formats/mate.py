@@ -95,7 +95,7 @@ from ..chains import COREFERENCE, is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, UsageError
 from ..losses import LossLog
-from ..model.layout import FormatLayout
+from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
 from ..source import Source
 

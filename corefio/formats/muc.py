@@ -117,7 +117,7 @@ from ..chains import COREFERENCE, is_identity
 from ..diagnostics import Report
 from ..errors import CorefioError, FormatError
 from ..losses import LossLog
-from ..model.layout import FormatLayout
+from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
 from ..repair import bad_char_ref, decode, decode_entities, restore_sgml
 from ..source import Source

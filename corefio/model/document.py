@@ -48,7 +48,7 @@ from ..chains import (  # noqa: F401  (re-exported: the pydantic-free part of th
     markable_ref,
 )
 from ..errors import ModelError
-from .layout import FormatLayout
+from ..layout import FormatLayout
 from .scheme import Scheme
 
 if TYPE_CHECKING:
@@ -303,7 +303,7 @@ class Document(_Model):
 
     ``text``, when present, is the exact source text (MUC with its SGML markup, a brat
     ``.txt``): token offsets point into it and ``regions`` describe its sections.
-    ``layout`` holds what only one format can use (:mod:`corefio.model.layout`).
+    ``layout`` holds what only one format can use (:mod:`corefio.layout`).
     """
 
     name: str

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...errors import FormatError
-from ...model.layout import FormatLayout
+from ...layout import FormatLayout
 from ...model.scheme import Scheme
 from ...xmlsafe import parse_xml
 
