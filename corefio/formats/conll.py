@@ -1012,20 +1012,6 @@ def mention_views(source: Source | Any, *, report: Report, strict: bool = False,
 _SCAN_BLOCK = 1 << 20
 
 
-def _open_binary(source: Source) -> Any:
-    """``source.open()``, with the errors :func:`corefio.files.read_bytes` gives."""
-    if source.path is None:
-        return source.open()
-    try:
-        return open(source.path, "rb")
-    except FileNotFoundError:
-        raise FormatError("no such file", file=source.path) from None
-    except IsADirectoryError:
-        raise FormatError("is a directory, not a file", file=source.path) from None
-    except OSError as exc:
-        raise FormatError(f"cannot read file: {exc.strerror}", file=source.path) from None
-
-
 def _line_blocks(f: Any, offset: int, first: bytes) -> Iterator[tuple[int, bytes]]:
     """``(offset, bytes)``: the rest of a binary file, from ``offset`` (``first``: what
     was read from there already), in pieces of about ``_SCAN_BLOCK`` bytes that end
@@ -1068,7 +1054,7 @@ def scan_keys(source: Source | Any) -> list[tuple[str, str | None, int, int]]:
     source = Source.of(source)
     file = source.name
     scan = _KeyScan(file)
-    with _open_binary(source) as f:
+    with source.open() as f:
         head = f.read(max(_SCAN_BLOCK, 8192))  # more than check_encoding_head looks at
         base = check_encoding_head(head, file)  # offsets count from the file start
         for offset, piece in _line_blocks(f, base, head[base:]):
