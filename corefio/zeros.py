@@ -206,8 +206,7 @@ def merge_empty_tokens(key: MentionView, response: MentionView, zeros: str,
     keeps them (see the module docstring). Views without empty tokens pass unchanged."""
     if key.places is None and response.places is None:
         return key, response
-    kp = key.places if key.places is not None else None
-    rp = response.places if response.places is not None else None
+    kp, rp = key.places, response.places
     # a side without empty tokens takes the other side's word places when it has as many words
     if kp is None and rp is not None and len(key.forms) == len(_words_only(rp)):
         kp = _words_only(rp)
