@@ -72,11 +72,9 @@ def assert_same(got: Corpus, expected: Corpus, what: str) -> None:
 def mmax2_project(tmp_path: Path, corpus: Corpus) -> Path:
     import corefio.formats.mmax2  # noqa: F401
 
+    tmp_path.mkdir(parents=True, exist_ok=True)
     root = tmp_path / "project"
-    for name, data in corefio.dump_files(corpus, "mmax2").items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+    corefio.write(corpus, root, "mmax2")
     return root
 
 
@@ -167,20 +165,9 @@ def test_raf_to_mate_is_read_back_as_the_same_document(path, tmp_path):
     assert any("rule markable-de" in d.message for d in report)
 
 
-def test_raf_to_mate_gives_the_python_writers_bytes():
-    corpus = corefio.read(ROOT / "samples/key.raf.xml")
-    python = corefio.dumps(corpus, "mate")
-    python = python.encode() if isinstance(python, str) else python
-    xslt = xslt_engine.from_raf(corefio.dumps(corpus, "raf"), "mate")
-
-    def c14n(data: bytes) -> bytes:
-        return etree.tostring(etree.fromstring(data), method="c14n")
-
-    assert c14n(xslt) == c14n(python)
-
-
-def test_raf_to_mate_writes_entity_chains_as_the_python_writer():
-    corpus = corefio.read(ROOT / "samples/response.raf.xml")  # chains as entity ids
+@pytest.mark.parametrize("sample", ["key.raf.xml", "response.raf.xml"])  # response: chains as entity ids
+def test_raf_to_mate_gives_the_python_writers_bytes(sample):
+    corpus = corefio.read(ROOT / "samples" / sample)
     python = corefio.dumps(corpus, "mate")
     python = python.encode() if isinstance(python, str) else python
     xslt = xslt_engine.from_raf(corefio.dumps(corpus, "raf"), "mate")

@@ -829,12 +829,6 @@ def _derived_ids(sentences: list[tuple[int, int]], empty: set[int]) -> list[str]
     return ids
 
 
-def sentences_of(doc) -> list[tuple[int, int]]:
-    """The sentences of ``doc`` as (first, last) token indices (one sentence if none)."""
-    n = len(doc.tokens.forms)
-    return [(s.first, s.last) for s in doc.sentences] or ([(0, n - 1)] if n else [])
-
-
 def _render_document(doc, log: LossLog, canonical: bool, last: bool) -> list[str]:
     lay = _usable_layout(doc, canonical)
     attrs = doc.tokens.attributes
@@ -846,10 +840,10 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool) -> list[str
     misc = misc_column(doc, labels, fields, log, lay.misc if lay is not None else None, part_fields)
     out: list[str] = []
     ids = lay.ids if lay is not None and lay.ids is not None and len(lay.ids) == n else None
-    if ids is None and doc.tokens.empty:
-        ids = _derived_ids(sentences_of(doc), set(doc.tokens.empty))
     sentences = doc.sentences or ([model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[],
                                                         attributes={})] if n else [])
+    if ids is None and doc.tokens.empty:
+        ids = _derived_ids([(s.first, s.last) for s in sentences], set(doc.tokens.empty))
     columns = []
     for name in ("lemma", "upos", "xpos", "feats", "head", "deprel", "deps"):
         column = attrs.get(name)
