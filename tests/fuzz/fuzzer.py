@@ -8,6 +8,10 @@ tried. Input ``i`` of format ``f`` under campaign seed ``s`` depends on ``(s, f,
 on the seed files present only, so a campaign is reproducible and any input can be
 replayed alone (``python -m tests.fuzz --seed S --replay f:i``).
 
+A directory format (an MMAX2 project) has one seed per file of each seed project that
+its reader parses: the mutations change that one file, and the checks read a copy of the
+project with the changed file in place (:func:`materialise`).
+
 Inputs are checked in forked children (:class:`Pool`), so that a hang, a crash or a
 memory blow-up costs one input, not the campaign. The oracle:
 
@@ -93,15 +97,22 @@ CONTENT_NEUTRAL_LOSSES = frozenset({
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Seed:
+    """A seed file, or one file (``member``) of a seed project for a directory format:
+    ``data`` is what gets mutated, ``project`` the whole project it belongs to."""
+
     path: Path
     data: bytes
     #: the file it was converted from, for converted seeds
     converted_from: str | None = None
+    #: directory formats: every file of the project, by path relative to ``path``
+    project: dict[str, bytes] | None = field(default=None, compare=False)
+    #: directory formats: which file of ``project`` ``data`` is
+    member: str | None = None
 
     @property
     def label(self) -> str:
         shown = _relative(self.path) if self.converted_from is None else f"{self.converted_from} (converted)"
-        return shown
+        return shown if self.member is None else f"{shown} [{self.member}]"
 
 
 @dataclass
@@ -114,6 +125,8 @@ class Target:
     json: bool
     writable: bool
     seeds: list[Seed] = field(default_factory=list)
+    #: a directory format (an MMAX2 project): inputs are seed projects with one file mutated
+    directory: bool = False
 
     @property
     def line_based(self) -> bool:
@@ -153,24 +166,26 @@ def discover(formats: Sequence[str] | None, workdir: Path, log: Callable[[str], 
                 log(f"{name}: not a registered readable format (known: {', '.join(sorted(wanted))})")
         wanted &= set(formats)
     # every format gets its seeds (converting needs the others' files), then the wanted stay
-    targets: dict[str, Target] = {}
-    for spec in specs:
-        if spec.directory:
-            if spec.name in wanted:
-                log(f"{spec.name}: skipped: multi-file/directory format (the fuzzer mutates single files)")
-            continue
-        extension = (tuple(spec.extensions) + tuple(spec.ambiguous_extensions) + ("",))[0]
-        targets[spec.name] = Target(spec.name, extension, _is_xml(spec), _is_json(spec), spec.write is not None)
+    targets: dict[str, Target] = {spec.name: _target(spec) for spec in specs}
     for path in _seed_files():
         try:
             spec = registry.detect_format(path)
         except Exception:  # noqa: BLE001 - a file no format claims is not a seed
             continue
-        if spec.name in targets:
+        if spec.name in targets and not targets[spec.name].directory:
             targets[spec.name].seeds.append(Seed(path, path.read_bytes()))
+    for project in _seed_projects():
+        try:
+            spec = registry.detect_format(project)
+        except Exception:  # noqa: BLE001 - a directory no format claims is not a seed
+            continue
+        if spec.name in targets and targets[spec.name].directory:
+            targets[spec.name].seeds.extend(project_seeds(spec.name, project, _read_project(project)))
     for name, paths in (extra_seeds or {}).items():
         if name in targets:
-            targets[name].seeds.extend(Seed(Path(p), Path(p).read_bytes()) for p in paths)
+            for p in map(Path, paths):
+                targets[name].seeds.extend(project_seeds(name, p, _read_project(p)) if p.is_dir()
+                                           else [Seed(p, p.read_bytes())])
     if convert:
         _add_converted_seeds(targets, workdir, log, wanted)
     out = []
@@ -182,6 +197,65 @@ def discover(formats: Sequence[str] | None, workdir: Path, log: Callable[[str], 
             continue
         out.append(target)
     return out
+
+
+def _target(spec: Any) -> Target:
+    extension = (tuple(spec.extensions) + tuple(spec.ambiguous_extensions) + ("",))[0]
+    if spec.directory:  # its files are XML (an MMAX2 project); the inputs are directories
+        return Target(spec.name, "", True, False, spec.write_files is not None, directory=True)
+    return Target(spec.name, extension, _is_xml(spec), _is_json(spec), spec.write is not None)
+
+
+#: per directory format, the files of a project that are mutated: those its reader parses
+#: (an MMAX2 reader keeps DTDs, style sheets and customizations byte for byte, unread);
+#: every file for a format not listed
+PROJECT_MEMBERS = {
+    "mmax2": re.compile(r"^(common_paths\.xml|[^/]+\.mmax|(Basedata|Markables|Schemes)/[^/]+\.xml)$"),
+}
+
+
+def project_seeds(fmt: str, path: Path, files: dict[str, bytes], converted_from: str | None = None) -> list[Seed]:
+    """One seed per file of the project that its reader parses."""
+    members = PROJECT_MEMBERS.get(fmt)
+    return [Seed(path, files[member], converted_from, files, member)
+            for member in sorted(files) if members is None or members.search(member)]
+
+
+def _read_project(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes()
+            for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def _seed_projects() -> list[Path]:
+    """Directories holding an MMAX2 project file (``*.mmax``) under the seed roots, small
+    enough to copy for every input."""
+    projects = []
+    for root in SEED_ROOTS:
+        for directory in sorted({p.parent for p in root.rglob("*.mmax")} if root.is_dir() else ()):
+            if sum(p.stat().st_size for p in directory.rglob("*") if p.is_file()) <= MAX_SEED_BYTES:
+                projects.append(directory)
+    return projects
+
+
+def materialise(item: Input, directory: Path, extension: str) -> Path:
+    """Put ``item`` where the reader can read it: a file ``input<extension>`` in
+    ``directory``, or for a project input the directory ``input/``, a copy of the seed
+    project with the mutated file in place."""
+    if item.seed.project is None:
+        path = directory / f"input{extension or '.txt'}"
+        path.write_bytes(item.data)
+        return path
+    path = directory / "input"
+    shutil.rmtree(path, ignore_errors=True)
+    write_project(path, {**item.seed.project, str(item.seed.member): item.data})
+    return path
+
+
+def write_project(path: Path, files: dict[str, bytes]) -> None:
+    for name, data in files.items():
+        target = path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
 
 
 def _seed_files() -> list[Path]:
@@ -202,10 +276,11 @@ def _add_converted_seeds(targets: dict[str, Target], workdir: Path, log: Callabl
     spread over sizes and sources, converted by corefio's writers."""
     import corefio
 
-    small = sorted((s for t in targets.values() for s in t.seeds if len(s.data) <= 20_000),
+    small = sorted((s for t in targets.values() for s in t.seeds if len(s.data) <= 20_000 and s.project is None),
                    key=lambda s: (len(s.data), str(s.path)))
     for target in targets.values():
-        if target.name not in wanted or len(target.seeds) >= MIN_FILE_SEEDS or not target.writable:
+        projects = len({s.path for s in target.seeds})
+        if target.name not in wanted or projects >= MIN_FILE_SEEDS or not target.writable:
             continue
         own = {s.path for s in target.seeds}
         candidates = [s for s in small if s.path not in own]
@@ -220,14 +295,22 @@ def _add_converted_seeds(targets: dict[str, Target], workdir: Path, log: Callabl
                 with _time_limit(10):
                     source_format = corefio.registry.detect_format(seed.path).name
                     corpus = corefio.read(seed.path, source_format)
-                    data = corefio.dumps(corpus, target.name)
+                    if target.directory:
+                        files = corefio.dump_files(corpus, target.name)
+                    else:
+                        data = corefio.dumps(corpus, target.name)
             except (Exception, _TimeUp):  # noqa: BLE001 - formats are in flux; a seed that fails is left out
                 continue
-            data = data.encode("utf-8") if isinstance(data, str) else data
-            path = workdir / "seeds" / target.name / f"{seed.path.name}{target.extension or '.seed'}"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-            target.seeds.append(Seed(path, data, _relative(seed.path)))
+            if target.directory:
+                path = workdir / "seeds" / target.name / seed.path.name
+                write_project(path, files)
+                target.seeds.extend(project_seeds(target.name, path, files, _relative(seed.path)))
+            else:
+                data = data.encode("utf-8") if isinstance(data, str) else data
+                path = workdir / "seeds" / target.name / f"{seed.path.name}{target.extension or '.seed'}"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+                target.seeds.append(Seed(path, data, _relative(seed.path)))
             added += 1
         if added:
             log(f"{target.name}: {added} seed(s) converted from other formats' files")
@@ -305,8 +388,10 @@ class Checker:
     """Runs the oracle on one input; ``emit`` sends progress to the parent."""
 
     def __init__(self, fmt: str, path: Path, seed_path: Path | None, line_based: bool,
-                 emit: Callable[[dict], None], equivalent: tuple[str, ...] = ()) -> None:
+                 emit: Callable[[dict], None], equivalent: tuple[str, ...] = (), member: str | None = None) -> None:
         self.fmt, self.path, self.seed_path, self.line_based, self.emit = fmt, path, seed_path, line_based, emit
+        #: for a project (``path`` a directory): the file that was mutated
+        self.member = member
         #: the mutations, when each of them keeps the meaning of the seed
         self.equivalent = equivalent
         self.findings: list[dict] = []
@@ -367,16 +452,21 @@ class Checker:
         the reader accepts must read as its plain form (UTF-8, no BOM, LF) does."""
         import corefio
 
-        data = self.path.read_bytes()
+        mutated = self.path / self.member if self.member else self.path
+        data = mutated.read_bytes()
         plain = plain_form(data)
         if plain is None or plain == data:
             return
         # under the input's file name: readers may name documents after the file
         original = self.path.parent / "plain" / self.path.name
         original.parent.mkdir(exist_ok=True)
-        original.write_bytes(plain)
+        if self.member:
+            shutil.copytree(self.path, original)
+            (original / self.member).write_bytes(plain)
+        else:
+            original.write_bytes(plain)
         status, expected = self.call("read-plain", lambda: corefio.read(original, self.fmt))
-        original.unlink()
+        _remove(original)
         how = "+".join(dict.fromkeys(self.equivalent))
         if status == "refused":
             self.finding("equivalence", "read", f"accepted after {how}, plain form refused",
@@ -393,10 +483,13 @@ class Checker:
         from corefio.registry import get_format
 
         spec = get_format(self.fmt)
-        if spec.write is None:
+        if spec.write is None and spec.write_files is None:
             return
         report = corefio.Report()
-        status, out = self.call("write", lambda: corefio.dumps(corpus, self.fmt, report=report))
+        if spec.write is None:  # a project: written as its files
+            status, out = self.call("write", lambda: corefio.dump_files(corpus, self.fmt, report=report))
+        else:
+            status, out = self.call("write", lambda: corefio.dumps(corpus, self.fmt, report=report))
         if status == "refused":
             self.finding("roundtrip", "write", f"writer refused: {type(out).__name__}",
                          f"the writer refused a corpus the reader accepted: {out}")
@@ -404,17 +497,20 @@ class Checker:
             return
         # read back from a file of the same name, so that a reader naming documents
         # after their file gives the same names
-        try:
-            data = out.encode("utf-8") if isinstance(out, str) else out
-        except UnicodeEncodeError as exc:
-            self.finding("roundtrip", "write", "text output not encodable",
-                         f"dumps() gave text that UTF-8 cannot encode ({exc}): no file can hold it")
-            return
         written = self.path.parent / "written" / self.path.name
         written.parent.mkdir(exist_ok=True)
-        written.write_bytes(data)
+        if isinstance(out, dict):
+            write_project(written, out)
+        else:
+            try:
+                data = out.encode("utf-8") if isinstance(out, str) else out
+            except UnicodeEncodeError as exc:
+                self.finding("roundtrip", "write", "text output not encodable",
+                             f"dumps() gave text that UTF-8 cannot encode ({exc}): no file can hold it")
+                return
+            written.write_bytes(data)
         status, again = self.call("reread", lambda: corefio.read(written, self.fmt))
-        written.unlink()
+        _remove(written)
         losses = sorted(c[5:] for c in report.codes() if c.startswith("loss."))
         if status == "refused":
             self.finding("roundtrip", "reread", f"output unreadable: {type(again).__name__}",
@@ -470,6 +566,13 @@ class Checker:
             metric = next(m for m in sorted(set(a) | set(b)) if a.get(m) != b.get(m))
             self.finding("score", step, "different numbers",
                          f"{metric}: from paths {json.dumps(a.get(metric))}, from read() {json.dumps(b.get(metric))}")
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
 
 
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
@@ -791,11 +894,11 @@ def _child(batch: list[Input], directory: Path, targets: dict[str, Target], fd: 
                 emit({"stopped": k})
                 break
             target = targets[item.format]
-            path = directory / f"input{target.extension or '.txt'}"
-            path.write_bytes(item.data)
+            path = materialise(item, directory, target.extension)
             seed_path = item.seed.path if item.mutations else None
             equivalent = item.mutations if item.mutations and EQUIVALENT.issuperset(item.mutations) else ()
-            result = Checker(item.format, path, seed_path, target.line_based, emit, equivalent).run()
+            result = Checker(item.format, path, seed_path, target.line_based, emit, equivalent,
+                             item.seed.member).run()
             result["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             emit({"result": result})
     except BaseException:  # noqa: BLE001 - the parent must hear about it
@@ -1029,12 +1132,13 @@ def warm_up(target: Target, workdir: Path) -> None:
     and the models' first build happen before forking, not in every child. What goes
     wrong here shows again in the children, where it is reported."""
     seed = min(target.seeds, key=lambda s: len(s.data))
-    path = workdir / "warm-up" / f"input{target.extension or '.txt'}"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(seed.data)
+    directory = workdir / "warm-up"
+    directory.mkdir(parents=True, exist_ok=True)
+    path = materialise(Input(target.name, 0, seed.data, seed, ()), directory, target.extension)
     try:
         with _time_limit(20):
-            Checker(target.name, path, seed.path, target.line_based, lambda message: None).run()
+            Checker(target.name, path, seed.path, target.line_based, lambda message: None,
+                    member=seed.member).run()
     except (Exception, _TimeUp):  # noqa: BLE001 - see the docstring
         pass
 
@@ -1053,20 +1157,26 @@ MANIFEST = "manifest.json"
 
 
 def save_regression(defect: Defect, directory: Path) -> None:
-    """Keep the (minimised) input in ``directory``, listed in its manifest and README."""
+    """Keep the (minimised) input in ``directory``, listed in its manifest and README
+    (a project input as a directory: the seed project with the mutated file in place)."""
     from corefio.registry import get_format
 
     data = defect.minimised if defect.minimised is not None else defect.first.data
     fmt, check, _, kind = defect.signature
     step = defect.step
+    seed = defect.first.seed
     spec = get_format(fmt)
     extension = (tuple(spec.extensions) + tuple(spec.ambiguous_extensions) + (".txt",))[0]
     digest = hashlib.sha1(data).hexdigest()[:8]
-    name = f"{fmt}-{check}-{step}-{digest}{extension}"
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / name).write_bytes(data)
+    if seed.project is not None:
+        name = f"{fmt}-{check}-{step}-{digest}"
+        shutil.rmtree(directory / name, ignore_errors=True)
+        write_project(directory / name, {**seed.project, str(seed.member): data})
+    else:
+        name = f"{fmt}-{check}-{step}-{digest}{extension}"
+        (directory / name).write_bytes(data)
     manifest = load_manifest(directory)
-    seed = defect.first.seed
     manifest[name] = {
         "format": fmt, "check": check, "step": step, "kind": kind, "message": defect.message,
         # a converted seed lives in a temporary directory: the scoring checks against a seed
@@ -1074,6 +1184,8 @@ def save_regression(defect: Defect, directory: Path) -> None:
         "seed": _relative(seed.path) if seed.converted_from is None else None,
         "mutated": bool(defect.first.mutations),
     }
+    if seed.member is not None:
+        manifest[name]["member"] = seed.member
     (directory / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     write_readme(directory, manifest)
     defect.saved = _relative(directory / name)
@@ -1126,18 +1238,20 @@ def replay_regressions(directory: Path = REGRESSIONS, jobs: int = 1, only: str |
         for name, entry in sorted(manifest.items()):
             fmt = entry["format"]
             if fmt not in targets:
-                spec = registry.get_format(fmt)
-                extension = (tuple(spec.extensions) + tuple(spec.ambiguous_extensions) + ("",))[0]
-                targets[fmt] = Target(fmt, extension, _is_xml(spec), _is_json(spec), spec.write is not None)
+                targets[fmt] = _target(registry.get_format(fmt))
             path = directory / name
             seed_path = REPO / entry["seed"] if entry.get("seed") else path
             if not seed_path.exists():
                 out.append((name, [{"check": "regression", "step": "seed", "kind": "seed missing",
                                     "message": f"the seed {entry['seed']} this input is scored against is gone"}]))
                 continue
-            seed = Seed(seed_path, b"")
             mutations = ("regression",) if entry.get("seed") else ()
-            inputs.append((name, Input(fmt, 0, path.read_bytes(), seed, mutations)))
+            if "member" in entry:  # a project: the saved directory, scored against its seed project
+                files = _read_project(path)
+                seed = Seed(seed_path, b"", project=files, member=entry["member"])
+                inputs.append((name, Input(fmt, 0, files[entry["member"]], seed, mutations)))
+            else:
+                inputs.append((name, Input(fmt, 0, path.read_bytes(), Seed(seed_path, b""), mutations)))
         pool = Pool(targets, workdir, jobs)
         for name, item in inputs:
             out.append((name, pool.check(item).findings))

@@ -13,6 +13,11 @@ comments. The planted defects:
 * it knows LF line ends only: with CR line ends, the whole file is one line, a comment
   when the file starts with one (check ``equivalence``);
 * the writer leaves out tokens that start with ``a`` (check ``roundtrip``).
+
+A second toy format, ``fuzzplantedproject``, is a directory format made of the first
+one: a project is a directory of ``.fpp`` files, one document each, with the same
+defects; it shows that project inputs (one file of a seed project mutated) are checked,
+minimised, saved and replayed.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import time
 from collections.abc import Iterable, Iterator
 
 from corefio.errors import FormatError
+from corefio.source import Source
 from corefio.model import Corpus, Document, Sentence, Tokens
 from corefio.registry import Capabilities, FormatSpec, register
 
@@ -28,7 +34,10 @@ NAME = "fuzzplanted"
 
 
 def read(source, *, report, strict) -> Corpus:
-    text = source.read_text()
+    return Corpus(documents=[_document(source.read_text(), source.stem)])
+
+
+def _document(text: str, name: str) -> Document:
     if "(" in text:
         raise KeyError("planted: an opening bracket")
     if "\t\t" in text:
@@ -46,7 +55,7 @@ def read(source, *, report, strict) -> Corpus:
         if words:
             sentences.append(Sentence(first=len(forms), last=len(forms) + len(words) - 1))
             forms.extend(words)
-    return Corpus(documents=[Document(name=source.stem, tokens=Tokens(forms=forms), sentences=sentences)])
+    return Document(name=name, tokens=Tokens(forms=forms), sentences=sentences)
 
 
 def write(documents: Iterable[Document], *, corpus: Corpus, report) -> Iterator[str]:
@@ -62,4 +71,30 @@ register(FormatSpec(
     capabilities=Capabilities(multiple_documents=False),
     read=read,
     write=write,
+))
+
+
+PROJECT_NAME = "fuzzplantedproject"
+
+
+def read_project(source, *, report, strict) -> Corpus:
+    files = sorted(source.path.glob("*.fpp"))
+    if not files:
+        raise FormatError("no .fpp file: not a planted project", file=source.path)
+    return Corpus(documents=[_document(Source.of(f).read_text(), f.stem) for f in files])
+
+
+def write_project(corpus: Corpus, *, report) -> dict[str, bytes]:
+    return {f"{doc.name}.fpp": "".join(write([doc], corpus=corpus, report=report)).encode()
+            for doc in corpus.documents}
+
+
+register(FormatSpec(
+    name=PROJECT_NAME,
+    description="toy directory format with planted defects (fuzzer self-test)",
+    extensions=(),
+    capabilities=Capabilities(),
+    read=read_project,
+    write_files=write_project,
+    directory=True,
 ))

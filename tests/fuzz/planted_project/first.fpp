@@ -1,0 +1,2 @@
+one small sentence
+another line here

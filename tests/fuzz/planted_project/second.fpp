@@ -1,0 +1,3 @@
+# a comment
+the second document
+is short
