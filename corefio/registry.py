@@ -1,7 +1,11 @@
 """The format registry: one :class:`FormatSpec` per format, registered by its module.
 
 A format module ends with ``register(FormatSpec(...))``; adding a format touches that
-module and one import line in ``corefio/formats/__init__.py``.
+module and the tables of ``corefio/formats/__init__.py``.
+
+Format modules are imported when a lookup first needs them: a file name or a format
+name imports only the module the tables of :mod:`corefio.formats` point to; listing
+the formats, sniffing, or a name no table knows imports them all.
 
 Lookup order for a path: an explicit format name; else the longest registered extension
 that ends the file name (compound suffixes like ``.v4_gold_conll`` win over ``.conll``);
@@ -11,7 +15,8 @@ else — for ambiguous extensions such as ``.xml`` and for unknown ones — each
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import importlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -186,23 +191,76 @@ def register(spec: FormatSpec) -> FormatSpec:
     return spec
 
 
-def _ensure_loaded() -> None:
-    from . import formats  # noqa: F401  (importing registers the formats)
+#: the format modules imported so far (by the registry)
+_LOADED: set[str] = set()
+
+
+def _ensure_loaded(modules: Iterable[str] | None = None) -> None:
+    """Import the format modules ``modules`` (all of them when None); importing a
+    module registers its formats."""
+    from . import formats
+
+    for module in formats.MODULES if modules is None else modules:
+        if module not in _LOADED:
+            importlib.import_module(f"{formats.__name__}.{module}")
+            _LOADED.add(module)
+
+
+def _modules_for(filename: str) -> list[str] | None:
+    """The format modules whose extensions give the longest match at the end of
+    ``filename`` (None, meaning all of them, when no extension matches: sniffing
+    decides among every format)."""
+    from .formats import EXTENSIONS
+
+    lower = filename.lower()
+    best, modules = 0, []
+    for module, extensions in EXTENSIONS.items():
+        length = max((len(ext) for ext in extensions if lower.endswith(ext)), default=0)
+        if length > best:
+            best, modules = length, [module]
+        elif length == best and length:
+            modules.append(module)
+    return modules or None
+
+
+def _module_of(name: str) -> str | None:
+    """The format module that registers the format (or alias) ``name``, if any."""
+    from .formats import NAMES
+
+    return next((module for module, names in NAMES.items() if name in names), None)
+
+
+def _registered() -> list[FormatSpec]:
+    """The formats registered so far: those of :mod:`corefio.formats` in the order of its
+    modules (however they came to be imported), then any registered from elsewhere."""
+    from .formats import MODULES
+
+    rank = {module: i for i, module in enumerate(MODULES)}
+
+    def place(spec: FormatSpec) -> int:
+        module = _module_of(spec.name)
+        return rank[module] if module is not None else len(rank)
+
+    return sorted(_FORMATS.values(), key=place)  # stable: registration order within a module
 
 
 def all_formats() -> list[FormatSpec]:
+    """Every format, in the order of the modules of :mod:`corefio.formats`."""
     _ensure_loaded()
-    return list(_FORMATS.values())
+    return _registered()
 
 
 def get_format(name: str) -> FormatSpec:
     """The format called ``name`` (or one of its aliases)."""
-    _ensure_loaded()
     key = name.lower()
+    if key not in _FORMATS and key not in _ALIASES:
+        module = _module_of(key)
+        _ensure_loaded([module] if module is not None else None)
     key = _ALIASES.get(key, key)
     try:
         return _FORMATS[key]
     except KeyError:
+        _ensure_loaded()  # the error lists every format
         known = ", ".join(sorted(_FORMATS))
         raise UnknownFormatError(f"unknown format {name!r} (known: {known})") from None
 
@@ -210,7 +268,7 @@ def get_format(name: str) -> FormatSpec:
 def _extension_matches(filename: str) -> list[tuple[int, FormatSpec, bool]]:
     lower = filename.lower()
     found = []
-    for spec in _FORMATS.values():
+    for spec in _registered():
         for ext in spec.extensions:
             if lower.endswith(ext):
                 found.append((len(ext), spec, False))
@@ -230,17 +288,17 @@ def _read_head(path: Path, size: int = 4096) -> bytes:
 
 def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
     """Choose a format for ``path`` from its extension, sniffing when ambiguous."""
-    _ensure_loaded()
     path = Path(path)
     if not for_writing and not path.exists():
         raise CorefioError("no such file", file=path)
     if path.is_dir():
-        projects = [spec for spec in _FORMATS.values() if spec.directory]
+        projects = [spec for spec in all_formats() if spec.directory]
         if not projects:
             raise CorefioError("is a directory, not a file", file=path)
         if len(projects) == 1:
             return projects[0]
         raise UnknownFormatError(f"cannot tell the format of directory {path}; use --from", file=path)
+    _ensure_loaded(_modules_for(path.name))
     matches = _extension_matches(path.name)
     if matches:
         best = max(m[0] for m in matches)
@@ -250,7 +308,7 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
             return unambiguous[0]
         candidates = [spec for _, spec, _ in top]
     else:
-        candidates = list(_FORMATS.values())
+        candidates = _registered()  # every format: no extension matched, so all are loaded
     if not for_writing and path.exists():
         head = _read_head(path)
         sniffed = [s for s in candidates if s.sniff is not None and s.sniff(head)]
@@ -277,8 +335,7 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
 
 def sniff_format(head: bytes, name: str = "<string>") -> FormatSpec:
     """The one format whose ``sniff`` claims ``head`` (in-memory input without a name)."""
-    _ensure_loaded()
-    sniffed = [s for s in _FORMATS.values() if s.sniff is not None and s.sniff(head)]
+    sniffed = [s for s in all_formats() if s.sniff is not None and s.sniff(head)]
     if len(sniffed) == 1:
         return sniffed[0]
     could = f" (could be: {', '.join(s.name for s in sniffed)})" if sniffed else ""

@@ -479,6 +479,30 @@ def test_an_error_in_the_forked_worker_reaches_the_caller(small_corpus, tmp_path
     assert str(one.value) == str(two.value)
 
 
+@pytest.mark.parametrize("broken", ["key", "response", "both", "names"])
+def test_an_error_found_by_the_scans_is_the_same_with_a_worker(small_corpus, tmp_path, broken):
+    """With two processes the worker scans the response while this process scans the
+    key: a file refused by its scan (or documents that do not match) gives the error
+    one process gives, the key's first."""
+    files = {}
+    for side, path in zip(("key", "response"), small_corpus):
+        text = path.read_text(encoding="utf-8")
+        if broken in (side, "both"):
+            text = text[:text.rindex("#end document")]  # the last document never ends
+        if broken == "names" and side == "response":
+            text = text.replace("#begin document (", "#begin document (other", 1)
+        files[side] = tmp_path / f"{side}{path.name[path.name.index('.'):]}"
+        files[side].write_text(text, encoding="utf-8")
+    errors = []
+    for workers in (1, 2):
+        with pytest.raises(CorefioError) as caught:
+            score(files["key"], files["response"], ["muc"], workers=workers)
+        errors.append((type(caught.value), str(caught.value)))
+    assert errors[0] == errors[1]
+    assert ("key" if broken in ("key", "both") else "response" if broken == "response" else "no response") \
+        in errors[0][1]
+
+
 # -- fuzzer regressions: part numbers written with non-ASCII digits --------------------------------
 FUZZ = DATA / "regressions" / "fuzz"
 

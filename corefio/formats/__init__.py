@@ -1,3 +1,52 @@
-"""Format modules. Importing this package registers every format (one import each)."""
+"""Format modules, imported when the registry first needs them.
 
-from . import conll, conllu, jsonlines, mate, mmax2, muc, raf  # noqa: F401
+Each module registers its format(s) when imported. The registry does not import them
+all at once: ``corefio score key.v4_gold_conll ...`` needs the CoNLL module only, and
+the six others (with the pydantic model, XML helpers, ...) cost about 0.05 s more on
+the command line (0.14 s in a process that has not imported pydantic yet). The tables
+below tell the registry, before importing anything, which module a file name or a
+format name belongs to; anything
+that needs every format (:func:`~corefio.registry.all_formats`, sniffing a file whose
+extension is unknown or ambiguous, a name in no table) imports them all.
+
+Adding a format: write its module, add it to :data:`MODULES`, :data:`NAMES` and
+:data:`EXTENSIONS` (``tests/test_registry_lazy.py`` checks that the tables say what the
+modules register).
+"""
+
+import importlib
+from types import ModuleType
+
+#: the format modules, in the order :func:`~corefio.registry.all_formats` lists their formats
+MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf")
+
+#: module → the names and aliases of the formats it registers
+NAMES: dict[str, tuple[str, ...]] = {
+    "conll": ("conll", "conll2012", "conll-2012", "conll2011", "conll-2011"),
+    "conllu": ("conllu", "corefud"),
+    "jsonlines": ("jsonlines", "e2e", "jsonl"),
+    "mate": ("mate",),
+    "mmax2": ("mmax2",),
+    "muc": ("muc",),
+    "raf": ("raf",),
+}
+
+#: module → every extension its formats claim (``extensions`` and ``ambiguous_extensions``)
+EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "conll": (".conll", ".v4_gold_conll", ".v4_auto_conll", ".v5_gold_conll", ".v5_auto_conll",
+              ".gold_conll", ".auto_conll", ".v2_gold_conll", ".v2_auto_conll", ".v9_gold_conll",
+              ".v9_auto_conll", ".key", ".response"),
+    "conllu": (".conllu",),
+    "jsonlines": (".jsonlines", ".jsonl"),
+    "mate": (".mate.xml", ".mate", ".xml"),
+    "mmax2": (".mmax",),
+    "muc": (".sgm", ".sgml", ".xml", ".txt"),
+    "raf": (".raf", ".raf.xml", ".xml"),
+}
+
+
+def __getattr__(name: str) -> ModuleType:
+    """``corefio.formats.raf`` and the like work whether or not the module was imported yet."""
+    if name in MODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
