@@ -469,3 +469,31 @@ def test_document_names_with_spaces(tmp_path):
     assert doc.name == "worship b" and len(doc.markables) == 4
     written = corefio.dump_files(corefio.read(p), "mmax2")
     assert "Markables/worship b_coref_level.xml" in written and "worship b.mmax" in written
+
+
+def test_scheme_attribute_names_markables_cannot_carry(tmp_path):
+    """A scheme attribute whose name no markable can carry (after a repair, say) is
+    ignored with a warning; the writer never writes such a name (found by the fuzzer)."""
+    p = copy_worship(tmp_path)
+    edit(p / "Schemes/coref_scheme.xml", '<attribute id="level_coref_set"',
+         '<attribute id="level_bad" name="coref&lt;set" type="markable_set"><value id="v" name=""/></attribute>\n'
+         '<attribute id="level_coref_set"')
+    report = Report()
+    corpus = corefio.read(p, report=report)
+    warned = report.by_code("mmax2.scheme")
+    assert warned and "'coref<set'" in warned[0].message and warned[0].file.endswith("coref_scheme.xml")
+    assert all(a.name != "coref<set" for a in corpus.scheme(None).attributes)
+    out = tmp_path / "out"
+    corefio.write(corpus, out, "mmax2")
+    again = corefio.read(out)
+    assert [content(d) for d in again.documents] == [content(d) for d in corpus.documents]
+
+
+def test_set_names_that_are_not_xml_names_are_reported_losses():
+    doc = Document(name="d", tokens=Tokens(forms=["a", "b"]),
+                   markables=[Markable(id="m1", spans=((0, 0),), entity="e", sets={"bad name": "s1"}),
+                              Markable(id="m2", spans=((1, 1),), entity="e", sets={"bad name": "s1"})])
+    report = Report()
+    files = corefio.dump_files(doc, "mmax2", report=report)
+    assert any(d.code == "loss.label" and "bad name" in str(d.examples) for d in report)
+    assert not any(b"bad name" in data for name, data in files.items() if name.startswith("Markables/"))

@@ -16,6 +16,7 @@ from xml.sax.saxutils import quoteattr
 
 from ...model.scheme import Scheme, SchemeAttribute, SchemeValue
 from ...xmlsafe import parse_xml
+from .levels import is_attribute_name
 
 TYPES = ("nominal_button", "nominal_list", "freetext", "markable_set", "markable_pointer")
 RELATION_TYPES = ("markable_set", "markable_pointer")
@@ -39,6 +40,10 @@ def parse_scheme(data: bytes, file: Path | str, level: str, report: Any) -> Sche
         if not name:
             report.warning("mmax2.scheme", "scheme attribute without a name; ignored", file=str(file),
                            line=el.sourceline)
+            continue
+        if not is_attribute_name(name):
+            report.warning("mmax2.scheme", f"scheme attribute name {name!r} is not an attribute name a markable "
+                           "can carry; ignored", file=str(file), line=el.sourceline)
             continue
         kind = (el.get("type") or "freetext").lower()
         if kind not in TYPES:

@@ -211,6 +211,9 @@ class _Writer:
             for name in m.attributes:
                 use(level, name, "freetext")
             for name, value in m.sets.items():
+                if not is_attribute_name(name):
+                    log.lose("label", "set attribute names that are not XML names", document=doc, example=name)
+                    continue
                 values[i][name] = value
                 use(level, name, "markable_set")
         mode = self.mode
@@ -284,7 +287,7 @@ class _Writer:
         scheme = self.corpus.scheme(layer)
         if scheme is not None:
             for a in scheme.attributes:
-                if a.identity and a.type == kind:
+                if a.identity and a.type == kind and is_attribute_name(a.name.lower()):
                     return a.name.lower()
         return SET_ATTRIBUTE if kind == "markable_set" else POINTER_ATTRIBUTE
 
@@ -389,7 +392,8 @@ class _Writer:
             if layout is not None and llayout is None and not by_level.get(level) and level != sentence_level:
                 continue  # the source had no file for this level either
             scheme = schemes[level]
-            relation = [a.name.lower() for a in scheme.attributes if a.type in ("markable_set", "markable_pointer")]
+            relation = [a.name.lower() for a in scheme.attributes
+                        if a.type in ("markable_set", "markable_pointer") and is_attribute_name(a.name.lower())]
             ns = llayout.namespace if llayout and llayout.namespace else f"www.eml.org/NameSpaces/{level}"
             dt = llayout.doctype if llayout and llayout.doctype else ("markables", "markables.dtd")
             parts = ['<?xml version="1.0" encoding="UTF-8"?>\n', _doctype_line(dt),
