@@ -230,7 +230,10 @@ def read(path: str | Path, format: str, *, report: Report | None = None, process
         raise UsageError(f"no stylesheet converts {format} to RAF (there are: {', '.join(sorted(TO_RAF))})")
     documents = []
     for file, stem in _inputs(Path(path), format):
-        tree, messages = _apply(name, _prepare(file, format, report), str(file.resolve()), {"stem": stem})
+        # compact: the stylesheet may leave out what only people read (word numbers, line
+        # breaks), which the reader would skip anyway (about a tenth of mmax2-to-raf's work)
+        tree, messages = _apply(name, _prepare(file, format, report), str(file.resolve()),
+                                {"stem": stem, "compact": "yes"})
         _record(report, name, messages, str(file))
         documents.extend(RafStream(Source(f"{file} ({name})"), report, False, tree=tree))
     return Corpus(documents=documents)

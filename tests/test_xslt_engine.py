@@ -217,6 +217,52 @@ def test_mmax2_sentence_words_are_taken_in_chunks_of_any_length(tmp_path, proces
         assert got.documents[0].tokens.forms == doc.tokens.forms
 
 
+#: word attributes (after id="word_i") of the base data: the stylesheet takes the values by
+#: position when every word has the first word's attributes (at most three besides id) and
+#: no value needs escaping, and looks them up by name otherwise
+WORD_LAYOUTS = {
+    "id only": lambda i: "",
+    "one column": lambda i: f' pos="P{i % 3}"',
+    "three columns": lambda i: f' pos="P{i}" lemma="l{i}" ner="O"',
+    "four columns": lambda i: f' a="{i}" b="b" c="c" d="d{i}"',
+    "a value with | and \\": lambda i: f' pos="{"a|b" if i == 3 else "c" + chr(92) + "d" if i == 4 else "x"}" ner="O"',
+    "an empty value": lambda i: f' pos="{"" if i == 7 else "NN"}"',
+    "a missing value": lambda i: "" if i == 7 else ' pos="NN"',
+    "another name": lambda i: f' {"lemma" if i == 7 else "pos"}="NN"',
+}
+
+
+@pytest.mark.parametrize("processor", PROCESSORS)
+@pytest.mark.parametrize("layout", WORD_LAYOUTS, ids=str)
+def test_mmax2_word_attribute_layouts(tmp_path, processor, layout):
+    """Attribute columns come out the same for every layout of the word attributes (under
+    lxml the engine asks for the compact result, which takes the uniform layouts' values
+    by position)."""
+    need(processor)
+    n = 20
+    doc = Document(name="layout", tokens=Tokens(forms=[f"t{i}" for i in range(n)]),
+                   sentences=[Sentence(first=0, last=4), Sentence(first=5, last=n - 1)],
+                   markables=[Markable(id="markable_1", spans=((2, 3),), entity="1"),
+                              Markable(id="markable_2", spans=((9, 9),), entity="1")])
+    project = mmax2_project(tmp_path, Corpus(documents=[doc]))
+    words = next((project / "Basedata").glob("*_words.xml"))
+    attributes = WORD_LAYOUTS[layout]
+    lines = "".join(f'<word id="word_{i + 1}"{attributes(i)}>t{i}</word>\n' for i in range(n))
+    if layout == "another name":  # and one word with its id last
+        lines = lines.replace('<word id="word_3" pos="NN">', '<word pos="NN" id="word_3">')
+    words.write_text(f'<?xml version="1.0" encoding="UTF-8"?>\n<words>\n{lines}</words>\n')
+    expected = corefio.read(project, "mmax2")
+    assert expected.documents[0].tokens.attributes or layout == "id only"
+    got = xslt_engine.read(project, "mmax2", processor=processor)
+    assert_same(got, expected, f"mmax2-to-raf.xsl ({processor}), {layout}")
+    if processor == "lxml":  # the compact result is RAF too; word numbers left out where uniform
+        mmax = next(project.glob("*.mmax"))
+        compact, _ = xslt_engine.transform("mmax2-to-raf.xsl", mmax.read_bytes(), base_url=str(mmax),
+                                           params={"stem": mmax.stem, "compact": "yes"})
+        assert_same(corefio.loads(compact, "raf"), expected, f"compact result, {layout}")
+        assert (b' n="' in compact) == (layout not in ("id only", "one column", "three columns"))
+
+
 def test_stylesheets_stay_linear():
     """No counting over preceding words: the patterns that make XSLT quadratic."""
     for sheet in [ROOT / "xslt" / name for name in sorted(set(xslt_engine.TO_RAF.values()) | set(xslt_engine.FROM_RAF.values()))]:

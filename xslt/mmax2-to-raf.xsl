@@ -4,7 +4,7 @@
      Input: the .mmax file; common_paths.xml (next to it), the base data, the scheme files
      and the level files are read with document(). Parameter stem: the .mmax file name
      without ".mmax" (XSLT 1.0 cannot see the input's name), which level file patterns
-     use ("$_coref_level.xml").
+     use ("$_coref_level.xml"); parameter compact: see its declaration.
      As in Python: identity attributes are the markable_set / markable_pointer attributes
      of the schemes whose name says coreference (coref anywhere in it, or ref,
      antecedent, anaphor_antecedent, dir_antecedent, coref_set, coref_class, coref_chain,
@@ -23,6 +23,11 @@
                 extension-element-prefixes="exsl">
   <xsl:output method="xml" encoding="UTF-8" indent="no"/>
   <xsl:param name="stem" select="'document'"/>
+  <!-- compact = 'yes': leave out what only people and viewers read (word numbers n, line
+       breaks between words) when the layout of the words allows it. corefio's engine sets
+       it when its RAF reader walks the result tree itself (readers recompute n); a file
+       written for users keeps everything -->
+  <xsl:param name="compact" select="'no'"/>
 
   <xsl:variable name="nl" select="'&#10;'"/>
   <xsl:variable name="upper" select="'ABCDEFGHIJKLMNOPQRSTUVWXYZ'"/>
@@ -126,8 +131,26 @@
     <xsl:message>rule identity-by-name: identity attributes <xsl:for-each select="$schemes[@identity]"><xsl:value-of select="concat(@level, ':', @name, ' ')"/></xsl:for-each>; identity level <xsl:value-of select="$identity-level"/></xsl:message>
 
     <!-- word positions and ids -->
+    <!-- the usual base data: ids word_1 ... word_n in order, and every word has the
+         attributes of the first word in the same order, id first, at most three others (one
+         pass over the words checks both). Then those attributes are the columns (no search
+         for attribute names word by word), and with compact = 'yes' and values that need no
+         escaping (none empty, none with | or \) each word's v is its attributes taken by
+         position (template word-chunks): looking attributes up by name() is most of the
+         cost per word -->
+    <xsl:variable name="w1" select="$words[1]"/>
+    <xsl:variable name="a2" select="name($w1/@*[2])"/>
+    <xsl:variable name="a3" select="name($w1/@*[3])"/>
+    <xsl:variable name="a4" select="name($w1/@*[4])"/>
+    <xsl:variable name="usual"
+                  select="name($w1/@*[1]) = 'id' and not($words[@id != concat('word_', position()) or name(@*[1]) != 'id'
+                          or name(@*[2]) != $a2 or name(@*[3]) != $a3 or name(@*[4]) != $a4 or @*[5]])"/>
+    <xsl:variable name="lean-columns"
+                  select="($compact = 'yes' and $usual
+                          and not($words/@*[position() &gt; 1][. = '' or contains(., '|') or contains(., '\')]))
+                          * (1 + ($a2 != '') + ($a3 != '') + ($a4 != ''))"/>
     <!-- ids other than word_1 ... word_n in order: then (only) a table of positions -->
-    <xsl:variable name="explicit" select="boolean($words[not(@id) or @id != concat('word_', position())])"/>
+    <xsl:variable name="explicit" select="not($usual) and boolean($words[not(@id) or @id != concat('word_', position())])"/>
     <xsl:variable name="ptable">
       <xsl:if test="$explicit">
         <xsl:for-each select="$words">
@@ -142,9 +165,16 @@
     <xsl:variable name="nwords" select="count($words)"/>
     <xsl:variable name="flat-words" select="count($words-root/word) = $nwords"/>
     <xsl:variable name="ctable">
-      <xsl:call-template name="column-names">
-        <xsl:with-param name="attributes" select="$words/@*[name() != 'id']"/>
-      </xsl:call-template>
+      <xsl:choose>
+        <xsl:when test="$usual">
+          <xsl:for-each select="$w1/@*[position() &gt; 1]"><c name="{name()}"/></xsl:for-each>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:call-template name="column-names">
+            <xsl:with-param name="attributes" select="$words/@*[name() != 'id']"/>
+          </xsl:call-template>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:variable>
     <xsl:variable name="columns" select="exsl:node-set($ctable)/c"/>
     <xsl:variable name="c1" select="string($columns[1]/@name)"/>
@@ -178,8 +208,17 @@
           <xsl:text> </xsl:text>
           <xsl:for-each select="$schemes[@level = $level][@identity]"><xsl:value-of select="concat(@name, ' ')"/></xsl:for-each>
         </xsl:variable>
+        <!-- the largest word number a span may name by its id here (0: ids are explicit),
+             what a markable's ref starts with ("level:" outside the identity level) and the
+             lists as strings: computed once per level, not once per markable -->
+        <xsl:variable name="n-max" select="$nwords * not($explicit)"/>
+        <xsl:variable name="ref-prefix" select="substring(concat($level, ':'), 1, ($level != $identity-level) * (string-length($level) + 1))"/>
+        <xsl:variable name="set-list" select="string($set-names)"/>
+        <xsl:variable name="pointer-list" select="string($pointer-names)"/>
+        <xsl:variable name="identity-list" select="string($identity-attrs)"/>
         <level name="{$level}" relations="{count($relations)}">
-          <xsl:for-each select="$file/*/*[substring(local-name(), string-length(local-name()) - 7) = 'markable'][@id and @span]">
+          <!-- elements named markable or ending so (the first test is the usual case, and cheaper) -->
+          <xsl:for-each select="$file/*/*[local-name() = 'markable' or substring(local-name(), string-length(local-name()) - 7) = 'markable'][@id and @span]">
             <xsl:variable name="text" select="string(@span)"/>
             <xsl:variable name="x" select="normalize-space(substring-before(concat($text, '..'), '..'))"/>
             <xsl:variable name="y" select="normalize-space(substring-after($text, '..'))"/>
@@ -190,16 +229,16 @@
                    for the whole file): a position is the number in the id. The span is
                    computed by one expression: a variable with content would build a result
                    tree fragment for every markable, the costliest step of this stylesheet -->
-              <xsl:when test="not(contains($text, ',')) and not($explicit) and starts-with($x, 'word_')
-                              and $xn &gt;= 1 and $xn &lt;= $nwords and $xn = floor($xn)
-                              and ($y = '' or (starts-with($y, 'word_') and $yn &gt;= $xn and $yn &lt;= $nwords and $yn = floor($yn)))">
+              <xsl:when test="not(contains($text, ',')) and starts-with($x, 'word_')
+                              and $xn &gt;= 1 and $xn &lt;= $n-max and $xn = floor($xn)
+                              and ($y = '' or (starts-with($y, 'word_') and $yn &gt;= $xn and $yn &lt;= $n-max and $yn = floor($yn)))">
                 <xsl:call-template name="level-markable">
                   <xsl:with-param name="span" select="concat($xn, substring(concat('..', $yn), 1, ($y != '' and $yn != $xn) * (2 + string-length($yn))))"/>
                   <xsl:with-param name="level" select="$level"/>
-                  <xsl:with-param name="identity-level" select="$identity-level"/>
-                  <xsl:with-param name="set-names" select="$set-names"/>
-                  <xsl:with-param name="pointer-names" select="$pointer-names"/>
-                  <xsl:with-param name="identity-attrs" select="$identity-attrs"/>
+                  <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
+                  <xsl:with-param name="set-names" select="$set-list"/>
+                  <xsl:with-param name="pointer-names" select="$pointer-list"/>
+                  <xsl:with-param name="identity-attrs" select="$identity-list"/>
                 </xsl:call-template>
               </xsl:when>
               <xsl:otherwise>
@@ -233,10 +272,10 @@
                   <xsl:call-template name="level-markable">
                     <xsl:with-param name="span" select="string($span)"/>
                     <xsl:with-param name="level" select="$level"/>
-                    <xsl:with-param name="identity-level" select="$identity-level"/>
-                    <xsl:with-param name="set-names" select="$set-names"/>
-                    <xsl:with-param name="pointer-names" select="$pointer-names"/>
-                    <xsl:with-param name="identity-attrs" select="$identity-attrs"/>
+                    <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
+                    <xsl:with-param name="set-names" select="$set-list"/>
+                    <xsl:with-param name="pointer-names" select="$pointer-list"/>
+                    <xsl:with-param name="identity-attrs" select="$identity-list"/>
                   </xsl:call-template>
                 </xsl:if>
               </xsl:otherwise>
@@ -329,6 +368,7 @@
                           <xsl:with-param name="c1" select="$c1"/>
                           <xsl:with-param name="c2" select="$c2"/>
                           <xsl:with-param name="c3" select="$c3"/>
+                          <xsl:with-param name="lean" select="$lean-columns"/>
                         </xsl:call-template>
                       </xsl:when>
                       <xsl:otherwise>
@@ -354,14 +394,14 @@
                       </xsl:if>
                         <xsl:value-of select="."/>
                       </w>
-                      <xsl:value-of select="$nl"/>
+                      <xsl:text>&#10;</xsl:text>
                     </xsl:for-each>
                       </xsl:otherwise>
                     </xsl:choose>
 
                   </xsl:for-each>
                 </struct>
-                <xsl:value-of select="$nl"/>
+                <xsl:text>&#10;</xsl:text>
               </xsl:for-each>
             </xsl:when>
             <xsl:otherwise>
@@ -394,18 +434,18 @@
         </struct>
         <xsl:value-of select="$nl"/>
         <xsl:for-each select="$ms">
-          <struct type="markable" id="{@id}" span="{@span}">
-            <xsl:if test="@layer"><xsl:attribute name="layer"><xsl:value-of select="@layer"/></xsl:attribute></xsl:if>
-            <xsl:variable name="entity" select="set[@identity = 'true'][1]"/>
-            <xsl:if test="$entity"><xsl:attribute name="entity"><xsl:value-of select="$entity/@value"/></xsl:attribute></xsl:if>
+          <struct type="markable">
+            <xsl:copy-of select="@id | @span | @layer"/>
+            <!-- the entity: the first identity set; the other sets are feats -->
+            <xsl:for-each select="set[@identity = 'true'][1]"><xsl:attribute name="entity"><xsl:value-of select="@value"/></xsl:attribute></xsl:for-each>
             <xsl:for-each select="attr">
               <feat type="attribute" name="{@name}"><xsl:value-of select="@value"/></feat>
             </xsl:for-each>
-            <xsl:for-each select="set[generate-id() != generate-id($entity)]">
+            <xsl:for-each select="set[@identity != 'true' or preceding-sibling::set[@identity = 'true']]">
               <feat type="set" name="{@name}"><xsl:value-of select="@value"/></feat>
             </xsl:for-each>
           </struct>
-          <xsl:value-of select="$nl"/>
+          <xsl:text>&#10;</xsl:text>
         </xsl:for-each>
         <!-- pointers: one link per markable and attribute, targets grouped -->
         <xsl:variable name="level-names" select="$all-levels/@name"/>
@@ -658,26 +698,23 @@
   <xsl:template name="level-markable">
     <xsl:param name="span"/>
     <xsl:param name="level"/>
-    <xsl:param name="identity-level"/>
+    <xsl:param name="ref-prefix"/>
     <xsl:param name="set-names"/>
     <xsl:param name="pointer-names"/>
     <xsl:param name="identity-attrs"/>
-    <m id="{@id}" level="{$level}" span="{$span}">
-      <xsl:attribute name="ref">
-        <xsl:if test="$level != $identity-level"><xsl:value-of select="concat($level, ':')"/></xsl:if>
-        <xsl:value-of select="@id"/>
-      </xsl:attribute>
-      <xsl:if test="$level != $identity-level"><xsl:attribute name="layer"><xsl:value-of select="$level"/></xsl:attribute></xsl:if>
+    <m id="{@id}" level="{$level}" span="{$span}" ref="{$ref-prefix}{@id}">
+      <xsl:if test="$ref-prefix != ''"><xsl:attribute name="layer"><xsl:value-of select="$level"/></xsl:attribute></xsl:if>
       <xsl:for-each select="@*[name() != 'id' and name() != 'span' and name() != 'mmax_level']">
-        <xsl:variable name="key" select="concat(' ', translate(name(), $upper, $lower), ' ')"/>
+        <!-- (per attribute: the alphabets written out cost less than variables) -->
+        <xsl:variable name="key" select="concat(' ', translate(name(), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), ' ')"/>
         <xsl:choose>
           <xsl:when test="contains($set-names, $key)">
-            <xsl:if test="not(string(.) = '' or translate(string(.), $upper, $lower) = 'empty')">
+            <xsl:if test="not(string(.) = '' or translate(string(.), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = 'empty')">
               <set name="{name()}" identity="{contains($identity-attrs, $key)}" value="{.}"/>
             </xsl:if>
           </xsl:when>
           <xsl:when test="contains($pointer-names, $key)">
-            <xsl:if test="not(string(.) = '' or translate(string(.), $upper, $lower) = 'empty')">
+            <xsl:if test="not(string(.) = '' or translate(string(.), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = 'empty')">
               <pointer name="{name()}" identity="{contains($identity-attrs, $key)}" value="{.}"/>
             </xsl:if>
           </xsl:when>
@@ -701,31 +738,42 @@
     <xsl:param name="c1"/>
     <xsl:param name="c2"/>
     <xsl:param name="c3"/>
+    <xsl:param name="lean"/>
     <xsl:variable name="chunk" select="$start | $start/following-sibling::word[1] | $start/following-sibling::word[2] | $start/following-sibling::word[3] | $start/following-sibling::word[4] | $start/following-sibling::word[5] | $start/following-sibling::word[6] | $start/following-sibling::word[7] | $start/following-sibling::word[8] | $start/following-sibling::word[9] | $start/following-sibling::word[10] | $start/following-sibling::word[11] | $start/following-sibling::word[12] | $start/following-sibling::word[13] | $start/following-sibling::word[14] | $start/following-sibling::word[15]"/>
-    <xsl:for-each select="$chunk[position() &lt;= $last - $n + 1]">
-                      <w n="{$n + position() - 1}">
-                        <xsl:if test="$explicit"><xsl:attribute name="id"><xsl:value-of select="@id"/></xsl:attribute></xsl:if>
-                        <xsl:if test="$columns">
-                        <!-- plain values (the common case) written directly, others packed -->
-                        <xsl:variable name="v1" select="@*[name() = $c1]"/>
-                        <xsl:variable name="v2" select="@*[name() = $c2]"/>
-                        <xsl:choose>
-                          <xsl:when test="$c3 = '' and $v1 != '' and ($c2 = '' or $v2 != '')
-                                          and not(contains($v1, '|') or contains($v1, '\') or contains($v2, '|') or contains($v2, '\'))">
-                            <xsl:attribute name="v">
-                              <xsl:value-of select="$v1"/>
-                              <xsl:if test="$c2 != ''"><xsl:value-of select="concat('|', $v2)"/></xsl:if>
-                            </xsl:attribute>
-                          </xsl:when>
-                          <xsl:otherwise>
-                            <xsl:call-template name="packed"><xsl:with-param name="columns" select="$columns"/><xsl:with-param name="c1" select="$c1"/><xsl:with-param name="c2" select="$c2"/><xsl:with-param name="c3" select="$c3"/></xsl:call-template>
-                          </xsl:otherwise>
-                        </xsl:choose>
-                      </xsl:if>
-                        <xsl:value-of select="."/>
-                      </w>
-                      <xsl:value-of select="$nl"/>
-    </xsl:for-each>
+    <xsl:variable name="words" select="$chunk[position() &lt;= $last - $n + 1]"/>
+    <xsl:choose>
+      <!-- compact, plain values by position (see $lean-columns): no n, no line breaks -->
+      <xsl:when test="$lean = 1"><xsl:for-each select="$words"><w><xsl:value-of select="."/></w></xsl:for-each></xsl:when>
+      <xsl:when test="$lean = 2"><xsl:for-each select="$words"><w v="{@*[2]}"><xsl:value-of select="."/></w></xsl:for-each></xsl:when>
+      <xsl:when test="$lean = 3"><xsl:for-each select="$words"><w v="{@*[2]}|{@*[3]}"><xsl:value-of select="."/></w></xsl:for-each></xsl:when>
+      <xsl:when test="$lean = 4"><xsl:for-each select="$words"><w v="{@*[2]}|{@*[3]}|{@*[4]}"><xsl:value-of select="."/></w></xsl:for-each></xsl:when>
+      <xsl:otherwise>
+        <xsl:for-each select="$words">
+          <w n="{$n + position() - 1}">
+            <xsl:if test="$explicit"><xsl:attribute name="id"><xsl:value-of select="@id"/></xsl:attribute></xsl:if>
+            <xsl:if test="$columns">
+              <!-- plain values (the common case) written directly, others packed -->
+              <xsl:variable name="v1" select="@*[name() = $c1]"/>
+              <xsl:variable name="v2" select="@*[name() = $c2]"/>
+              <xsl:choose>
+                <xsl:when test="$c3 = '' and $v1 != '' and ($c2 = '' or $v2 != '')
+                                and not(contains($v1, '|') or contains($v1, '\') or contains($v2, '|') or contains($v2, '\'))">
+                  <xsl:attribute name="v">
+                    <xsl:value-of select="$v1"/>
+                    <xsl:if test="$c2 != ''"><xsl:value-of select="concat('|', $v2)"/></xsl:if>
+                  </xsl:attribute>
+                </xsl:when>
+                <xsl:otherwise>
+                  <xsl:call-template name="packed"><xsl:with-param name="columns" select="$columns"/><xsl:with-param name="c1" select="$c1"/><xsl:with-param name="c2" select="$c2"/><xsl:with-param name="c3" select="$c3"/></xsl:call-template>
+                </xsl:otherwise>
+              </xsl:choose>
+            </xsl:if>
+            <xsl:value-of select="."/>
+          </w>
+          <xsl:text>&#10;</xsl:text>
+        </xsl:for-each>
+      </xsl:otherwise>
+    </xsl:choose>
     <xsl:if test="$last - $n &gt;= 16">
       <xsl:call-template name="word-chunks">
         <xsl:with-param name="start" select="$start/following-sibling::word[16]"/>
@@ -736,6 +784,7 @@
         <xsl:with-param name="c1" select="$c1"/>
         <xsl:with-param name="c2" select="$c2"/>
         <xsl:with-param name="c3" select="$c3"/>
+        <xsl:with-param name="lean" select="$lean"/>
       </xsl:call-template>
     </xsl:if>
   </xsl:template>

@@ -67,6 +67,7 @@ import json
 import re
 import sys
 from collections.abc import Iterable, Iterator
+from itertools import repeat
 from typing import Any
 
 from .._lazy import LazyModule
@@ -884,8 +885,9 @@ class _Reader:
         if sentences and (sentences[-1].last != n - 1 or sentences[0].first != 0):
             self.fail("words outside sentences: put every word in a sentence or none", pd)
         forms = [w.text for w in words]
-        for i in [i for i, w in enumerate(words) if len(w)]:
-            forms[i] = self.text_of(words[i])
+        if any(map(len, words)):  # (one C loop: a word with children is rare)
+            for i in [i for i, w in enumerate(words) if len(w)]:
+                forms[i] = self.text_of(words[i])
         if None in forms:
             forms = [f if f is not None else "" for f in forms]
         ids = None
@@ -963,11 +965,16 @@ class _Reader:
         word has plain values, the common case)."""
         width = len(columns)
         names = list(columns)
-        if width and all(p is not None and "\\" not in p for p in packed):
-            split = [p.split("|") for p in packed]
-            if all(len(v) == width for v in split):
-                for name, values in zip(names, zip(*split)):
-                    columns[name] = [v or None for v in values]
+        if width and packed and None not in packed:
+            # every word with width - 1 separators and no escape: the values are the fields
+            # of all the words joined, every width-th one a column (str methods over the
+            # whole list, no Python loop per word)
+            joined = "|".join(packed)
+            if "\\" not in joined and set(map(str.count, packed, repeat("|", len(packed)))) == {width - 1}:
+                every = joined.split("|")
+                for k, name in enumerate(names):
+                    values = every[k::width]
+                    columns[name] = [v or None for v in values] if "" in values else values
                 return
         lists = list(columns.values())
         empty = "|" * (width - 1) if width else None
