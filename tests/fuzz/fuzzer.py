@@ -228,10 +228,12 @@ def _read_project(directory: Path) -> dict[str, bytes]:
 
 def _seed_projects() -> list[Path]:
     """Directories holding an MMAX2 project file (``*.mmax``) under the seed roots, small
-    enough to copy for every input."""
+    enough to copy for every input, except the fuzzer's regressions (see :func:`_seed_files`)."""
     projects = []
     for root in SEED_ROOTS:
         for directory in sorted({p.parent for p in root.rglob("*.mmax")} if root.is_dir() else ()):
+            if REGRESSIONS in directory.parents:
+                continue
             if sum(p.stat().st_size for p in directory.rglob("*") if p.is_file()) <= MAX_SEED_BYTES:
                 projects.append(directory)
     return projects

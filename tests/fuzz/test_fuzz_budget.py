@@ -212,3 +212,12 @@ def test_mmax2_projects_are_seeds_with_one_file_mutated(tmp_path: Path):
         assert changed == {item.seed.member}
         changed_members.add(item.seed.member)
     assert len(changed_members) > 3
+
+
+def test_saved_regressions_are_not_seeds(tmp_path: Path):
+    """Saved regressions (files or projects) are replayed, never used as seeds: seeds must
+    not change when a campaign saves what it found."""
+    targets = fuzzer.discover(None, tmp_path, lambda message: None, convert=False)
+    for target in targets:
+        for seed in target.seeds:
+            assert fuzzer.REGRESSIONS not in seed.path.parents, seed.label
