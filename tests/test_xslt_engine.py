@@ -229,6 +229,7 @@ WORD_LAYOUTS = {
     "an empty value": lambda i: f' pos="{"" if i == 7 else "NN"}"',
     "a missing value": lambda i: "" if i == 7 else ' pos="NN"',
     "another name": lambda i: f' {"lemma" if i == 7 else "pos"}="NN"',
+    "columns in another order": lambda i: f' ner="N{i}" pos="P{i}"' if i == 5 else f' pos="P{i}" ner="N{i}"',
 }
 
 
@@ -387,3 +388,49 @@ def test_mmax2_to_raf_discontinuous_spans_and_pointer_groups(tmp_path, processor
     project = mmax2_project(tmp_path, Corpus(documents=[doc]))
     assert_same(xslt_engine.read(project, "mmax2", processor=processor), corefio.read(project, "mmax2"),
                 f"mmax2-to-raf.xsl ({processor})")
+
+
+@pytest.mark.parametrize("processor", PROCESSORS)
+@pytest.mark.parametrize("explicit_ids", [True, False])
+def test_mmax2_levels_without_pointers_attribute_kinds(tmp_path, processor, explicit_ids):
+    """Without pointer attributes the stylesheet writes a level's markables straight from
+    its file: plain attributes, identity and other sets, names in another case, empty and
+    "empty" values, two identity sets, a comma span and spans that name no word."""
+    need(processor)
+    ids = [f"x{i}" for i in range(8)] if explicit_ids else None
+    doc = Document(name="d", tokens=Tokens(forms=list("abcdefgh"), ids=ids),
+                   sentences=[Sentence(first=0, last=3), Sentence(first=4, last=7)],
+                   markables=[Markable(id="m1", spans=((0, 1),), entity="1")])
+    project = mmax2_project(tmp_path, Corpus(documents=[doc]))
+    scheme = next((project / "Schemes").glob("coref*"))
+    scheme.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<annotationscheme>\n'
+                      '<attribute id="a1" name="coref_set" type="markable_set"/>\n'
+                      '<attribute id="a2" name="Bridge_Group" type="markable_set"/>\n'
+                      '<attribute id="a3" name="ident" type="MARKABLE_SET"/>\n'
+                      '<attribute id="a4" name="np_type" type="nominal_list"/>\n</annotationscheme>\n')
+    w = (lambda i: f"x{i - 1}") if explicit_ids else (lambda i: f"word_{i}")
+    rows = [
+        f'id="markable_1" span="{w(1)}..{w(2)}" np_type="pron" coref_set="3" bridge_group="g1"',
+        f'id="markable_2" span="{w(3)}" COREF_SET="3" Type="x" ident="9"',
+        f'id="markable_3" span="{w(2)}..{w(4)},{w(6)}" coref_set="EMPTY" ident="7" BRIDGE_GROUP=""',
+        f'id="markable_4" span="{w(5)}..{w(5)}" coref_set="" ident="empty" mmax_level="coref" other=""',
+        f'id="markable_5" span="{w(7)}" ident="4" coref_set="5" Bridge_group="g1"',
+        f'id="markable_6" span="{w(8)}..{w(3)}" coref_set="6"',
+        'id="markable_7" span="word_99" coref_set="6"',
+    ]
+    level = next((project / "Markables").glob("*_coref_level.xml"))
+    level.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<markables xmlns="www.eml.org/NameSpaces/coref">\n'
+                     + "".join(f"<markable {row}/>\n" for row in rows) + "</markables>\n")
+    # and a level that is not the identity level (its markables get a layer)
+    common = project / "common_paths.xml"
+    common.write_text(common.read_text().replace(
+        "</annotations>", '<level name="np" schemefile="np_scheme.xml">$_np_level.xml</level>\n</annotations>'))
+    (project / "Schemes" / "np_scheme.xml").write_text(
+        '<annotationscheme><attribute id="n1" name="group" type="markable_set"/></annotationscheme>')
+    (project / "Markables" / level.name.replace("_coref_", "_np_")).write_text(
+        f'<markables><markable id="markable_1" span="{w(2)}" group="a" kind="np"/>'
+        f'<markable id="markable_2" span="{w(4)}..{w(5)}"/></markables>')
+    expected = corefio.read(project, "mmax2")
+    assert len(expected.documents[0].markables) == 7
+    assert {m.layer for m in expected.documents[0].markables} == {None, "np"}
+    assert_same(xslt_engine.read(project, "mmax2", processor=processor), expected, f"mmax2-to-raf.xsl ({processor})")

@@ -132,8 +132,8 @@
 
     <!-- word positions and ids -->
     <!-- the usual base data: ids word_1 ... word_n in order, and every word has the
-         attributes of the first word in the same order, id first, at most three others (one
-         pass over the words checks both). Then those attributes are the columns (no search
+         attributes of the first word in the same order, id first, at most three others.
+         Then those attributes are the columns (no search
          for attribute names word by word), and with compact = 'yes' and values that need no
          escaping (none empty, none with | or \) each word's v is its attributes taken by
          position (template word-chunks): looking attributes up by name() is most of the
@@ -142,12 +142,22 @@
     <xsl:variable name="a2" select="name($w1/@*[2])"/>
     <xsl:variable name="a3" select="name($w1/@*[3])"/>
     <xsl:variable name="a4" select="name($w1/@*[4])"/>
+    <!-- the layout is checked attribute by attribute, not word by word: every word has an
+         id (word_k), its k-th attribute for k = 2, 3, 4 has the first word's k-th name (a
+         step $words/@*[k], with a number for predicate, stops at the k-th attribute), no
+         word has a fifth, and there are as many attributes as the first word's times the
+         words. Then every word has the first word's attributes and its id comes first (the
+         only place left for it). A test of the form $words[name(@*[2]) != $a2 or ...]
+         evaluates paths for every word, and costs about twice as much -->
     <xsl:variable name="usual"
-                  select="name($w1/@*[1]) = 'id' and not($words[@id != concat('word_', position()) or name(@*[1]) != 'id'
-                          or name(@*[2]) != $a2 or name(@*[3]) != $a3 or name(@*[4]) != $a4 or @*[5]])"/>
+                  select="name($w1/@*[1]) = 'id' and not($words[@id != concat('word_', position())])
+                          and not($words/@*[2][name() != $a2] | $words/@*[3][name() != $a3]
+                                  | $words/@*[4][name() != $a4] | $words/@*[5])
+                          and count($words/@*) = count($words) * count($w1/@*)"/>
+    <!-- (string() takes the attribute's value without building a node-set, as . does) -->
     <xsl:variable name="lean-columns"
                   select="($compact = 'yes' and $usual
-                          and not($words/@*[position() &gt; 1][. = '' or contains(., '|') or contains(., '\')]))
+                          and not($words/@*[position() &gt; 1][not(string()) or contains(string(), '|') or contains(string(), '\')]))
                           * (1 + ($a2 != '') + ($a3 != '') + ($a4 != ''))"/>
     <!-- ids other than word_1 ... word_n in order: then (only) a table of positions -->
     <xsl:variable name="explicit" select="not($usual) and boolean($words[not(@id) or @id != concat('word_', position())])"/>
@@ -181,106 +191,35 @@
     <xsl:variable name="c2" select="string($columns[2]/@name)"/>
     <xsl:variable name="c3" select="string($columns[3]/@name)"/>
 
-    <!-- every markable of every level: level, layer, ref, spans as "a..b,c..d" -->
+    <!-- the levels whose markables go into a table first, as <m> elements (level, layer,
+         ref, spans as "a..b,c..d", attributes sorted into sets, pointers and plain ones):
+         every level when some level has pointers (their targets are looked up in the
+         table), else only the levels that may give the sentences (the table tells whether
+         they tile the words). The markables of the other levels are written out in one step
+         from their files (template level-markables with direct): building an <m> per
+         markable and copying it again cost about a sixth of the stylesheet's instructions
+         on the benchmark corpus (counted with callgrind) -->
+    <xsl:variable name="with-pointers" select="boolean($schemes[@type = 'markable_pointer'])"/>
     <xsl:variable name="mtable">
       <xsl:for-each select="$levels">
         <xsl:variable name="level" select="string(@name)"/>
-        <xsl:variable name="rel">
-          <xsl:call-template name="join">
-            <xsl:with-param name="dir" select="$common/markable_path"/>
-            <xsl:with-param name="name">
-              <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="normalize-space(.)"/></xsl:call-template>
-            </xsl:with-param>
-          </xsl:call-template>
-        </xsl:variable>
-        <xsl:variable name="file" select="document(string($rel), /)"/>
+        <xsl:variable name="low" select="translate($level, $upper, $lower)"/>
         <xsl:variable name="relations" select="$schemes[@level = $level][@type = 'markable_set' or @type = 'markable_pointer']"/>
-        <!-- this level's attribute names by kind, as " a b c " strings (tested with contains) -->
-        <xsl:variable name="set-names">
-          <xsl:text> </xsl:text>
-          <xsl:for-each select="$schemes[@level = $level][@type = 'markable_set']"><xsl:value-of select="concat(@name, ' ')"/></xsl:for-each>
-        </xsl:variable>
-        <xsl:variable name="pointer-names">
-          <xsl:text> </xsl:text>
-          <xsl:for-each select="$schemes[@level = $level][@type = 'markable_pointer']"><xsl:value-of select="concat(@name, ' ')"/></xsl:for-each>
-        </xsl:variable>
-        <xsl:variable name="identity-attrs">
-          <xsl:text> </xsl:text>
-          <xsl:for-each select="$schemes[@level = $level][@identity]"><xsl:value-of select="concat(@name, ' ')"/></xsl:for-each>
-        </xsl:variable>
-        <!-- the largest word number a span may name by its id here (0: ids are explicit),
-             what a markable's ref starts with ("level:" outside the identity level) and the
-             lists as strings: computed once per level, not once per markable -->
-        <xsl:variable name="n-max" select="$nwords * not($explicit)"/>
-        <xsl:variable name="ref-prefix" select="substring(concat($level, ':'), 1, ($level != $identity-level) * (string-length($level) + 1))"/>
-        <xsl:variable name="set-list" select="string($set-names)"/>
-        <xsl:variable name="pointer-list" select="string($pointer-names)"/>
-        <xsl:variable name="identity-list" select="string($identity-attrs)"/>
         <level name="{$level}" relations="{count($relations)}">
-          <!-- elements named markable or ending so (the first test is the usual case, and cheaper) -->
-          <xsl:for-each select="$file/*/*[local-name() = 'markable' or substring(local-name(), string-length(local-name()) - 7) = 'markable'][@id and @span]">
-            <xsl:variable name="text" select="string(@span)"/>
-            <xsl:variable name="x" select="normalize-space(substring-before(concat($text, '..'), '..'))"/>
-            <xsl:variable name="y" select="normalize-space(substring-after($text, '..'))"/>
-            <xsl:variable name="xn" select="number(substring-after($x, 'word_'))"/>
-            <xsl:variable name="yn" select="number(substring-after($y, 'word_'))"/>
-            <xsl:choose>
-              <!-- one fragment (most spans) and ids word_1 ... word_n in order (checked once
-                   for the whole file): a position is the number in the id. The span is
-                   computed by one expression: a variable with content would build a result
-                   tree fragment for every markable, the costliest step of this stylesheet -->
-              <xsl:when test="not(contains($text, ',')) and starts-with($x, 'word_')
-                              and $xn &gt;= 1 and $xn &lt;= $n-max and $xn = floor($xn)
-                              and ($y = '' or (starts-with($y, 'word_') and $yn &gt;= $xn and $yn &lt;= $n-max and $yn = floor($yn)))">
-                <xsl:call-template name="level-markable">
-                  <xsl:with-param name="span" select="concat($xn, substring(concat('..', $yn), 1, ($y != '' and $yn != $xn) * (2 + string-length($yn))))"/>
-                  <xsl:with-param name="level" select="$level"/>
-                  <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
-                  <xsl:with-param name="set-names" select="$set-list"/>
-                  <xsl:with-param name="pointer-names" select="$pointer-list"/>
-                  <xsl:with-param name="identity-attrs" select="$identity-list"/>
-                </xsl:call-template>
-              </xsl:when>
-              <xsl:otherwise>
-                <xsl:variable name="span">
-                  <xsl:choose>
-                    <xsl:when test="not(contains($text, ','))">
-                      <!-- one fragment: looked up in the table of positions -->
-                      <xsl:for-each select="$positions">
-                        <xsl:variable name="a" select="key('pos', $x)/@n"/>
-                        <xsl:variable name="b" select="key('pos', $y)/@n"/>
-                        <xsl:choose>
-                          <xsl:when test="not($a) or ($y != '' and (not($b) or number($b) &lt; number($a)))">
-                            <xsl:message>dropped: span <xsl:value-of select="$text"/> names no word of the base data (or runs backwards)</xsl:message>
-                          </xsl:when>
-                          <xsl:when test="$y = '' or $b = $a"><xsl:value-of select="$a"/></xsl:when>
-                          <xsl:otherwise><xsl:value-of select="concat($a, '..', $b)"/></xsl:otherwise>
-                        </xsl:choose>
-                      </xsl:for-each>
-                    </xsl:when>
-                    <xsl:otherwise>
-                      <xsl:call-template name="span">
-                        <xsl:with-param name="text" select="$text"/>
-                        <xsl:with-param name="positions" select="$positions"/>
-                        <xsl:with-param name="explicit" select="$explicit"/>
-                        <xsl:with-param name="nwords" select="$nwords"/>
-                      </xsl:call-template>
-                    </xsl:otherwise>
-                  </xsl:choose>
-                </xsl:variable>
-                <xsl:if test="$span != ''">
-                  <xsl:call-template name="level-markable">
-                    <xsl:with-param name="span" select="string($span)"/>
-                    <xsl:with-param name="level" select="$level"/>
-                    <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
-                    <xsl:with-param name="set-names" select="$set-list"/>
-                    <xsl:with-param name="pointer-names" select="$pointer-list"/>
-                    <xsl:with-param name="identity-attrs" select="$identity-list"/>
-                  </xsl:call-template>
-                </xsl:if>
-              </xsl:otherwise>
-            </xsl:choose>
-          </xsl:for-each>
+          <xsl:choose>
+            <xsl:when test="$with-pointers or ($level != $identity-level and not($relations)
+                            and ($low = 'sentence' or $low = 'sentences' or $low = 's'))">
+              <xsl:call-template name="level-markables">
+                <xsl:with-param name="direct" select="false()"/>
+                <xsl:with-param name="schemes" select="$schemes"/>
+                <xsl:with-param name="identity-level" select="$identity-level"/>
+                <xsl:with-param name="nwords" select="$nwords"/>
+                <xsl:with-param name="explicit" select="$explicit"/>
+                <xsl:with-param name="positions" select="$positions"/>
+              </xsl:call-template>
+            </xsl:when>
+            <xsl:otherwise><xsl:attribute name="direct">yes</xsl:attribute></xsl:otherwise>
+          </xsl:choose>
         </level>
       </xsl:for-each>
     </xsl:variable>
@@ -313,7 +252,6 @@
       <xsl:message>rule sentence-level: level <xsl:value-of select="$sentence-level"/> gives <xsl:value-of select="count($sentence-ms)"/> sentences</xsl:message>
     </xsl:if>
     <xsl:variable name="ms" select="$all-levels[@name != $sentence-level]/m"/>
-    <xsl:message>rule level-markables: <xsl:value-of select="count($ms)"/> markables</xsl:message>
 
     <struct type="reference_annotation_collection" version="2.0">
       <xsl:value-of select="$nl"/>
@@ -433,19 +371,39 @@
           </xsl:choose>
         </struct>
         <xsl:value-of select="$nl"/>
-        <xsl:for-each select="$ms">
-          <struct type="markable">
-            <xsl:copy-of select="@id | @span | @layer"/>
-            <!-- the entity: the first identity set; the other sets are feats -->
-            <xsl:for-each select="set[@identity = 'true'][1]"><xsl:attribute name="entity"><xsl:value-of select="@value"/></xsl:attribute></xsl:for-each>
-            <xsl:for-each select="attr">
-              <feat type="attribute" name="{@name}"><xsl:value-of select="@value"/></feat>
-            </xsl:for-each>
-            <xsl:for-each select="set[@identity != 'true' or preceding-sibling::set[@identity = 'true']]">
-              <feat type="set" name="{@name}"><xsl:value-of select="@value"/></feat>
-            </xsl:for-each>
-          </struct>
-          <xsl:text>&#10;</xsl:text>
+        <!-- the markables, level by level: from the table, or from the level's file -->
+        <xsl:for-each select="$levels">
+          <xsl:variable name="p" select="position()"/>
+          <xsl:variable name="table-level" select="$all-levels[$p]"/>
+          <xsl:choose>
+            <xsl:when test="$table-level/@name = $sentence-level"/>
+            <xsl:when test="$table-level/@direct">
+              <xsl:call-template name="level-markables">
+                <xsl:with-param name="direct" select="true()"/>
+                <xsl:with-param name="schemes" select="$schemes"/>
+                <xsl:with-param name="identity-level" select="$identity-level"/>
+                <xsl:with-param name="nwords" select="$nwords"/>
+                <xsl:with-param name="explicit" select="$explicit"/>
+                <xsl:with-param name="positions" select="$positions"/>
+              </xsl:call-template>
+            </xsl:when>
+            <xsl:otherwise>
+              <xsl:for-each select="$table-level/m">
+                <struct type="markable">
+                  <xsl:copy-of select="@id | @span | @layer"/>
+                  <!-- the entity: the first identity set; the other sets are feats -->
+                  <xsl:for-each select="set[@identity = 'true'][1]"><xsl:attribute name="entity"><xsl:value-of select="@value"/></xsl:attribute></xsl:for-each>
+                  <xsl:for-each select="attr">
+                    <feat type="attribute" name="{@name}"><xsl:value-of select="@value"/></feat>
+                  </xsl:for-each>
+                  <xsl:for-each select="set[@identity != 'true' or preceding-sibling::set[@identity = 'true']]">
+                    <feat type="set" name="{@name}"><xsl:value-of select="@value"/></feat>
+                  </xsl:for-each>
+                </struct>
+                <xsl:text>&#10;</xsl:text>
+              </xsl:for-each>
+            </xsl:otherwise>
+          </xsl:choose>
         </xsl:for-each>
         <!-- pointers: one link per markable and attribute, targets grouped -->
         <xsl:variable name="level-names" select="$all-levels/@name"/>
@@ -565,6 +523,138 @@
         <xsl:with-param name="levels" select="$levels"/>
       </xsl:call-template>
     </xsl:if>
+  </xsl:template>
+
+  <!-- the markables of the level in context (a level element of common_paths): <m>
+       elements for the table, or with direct the <struct>s of the result -->
+  <xsl:template name="level-markables">
+    <xsl:param name="direct"/>
+    <xsl:param name="schemes"/>
+    <xsl:param name="identity-level"/>
+    <xsl:param name="nwords"/>
+    <xsl:param name="explicit"/>
+    <xsl:param name="positions"/>
+    <xsl:variable name="level" select="string(@name)"/>
+    <xsl:variable name="rel">
+      <xsl:call-template name="join">
+        <xsl:with-param name="dir" select="$common/markable_path"/>
+        <xsl:with-param name="name">
+          <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="normalize-space(.)"/></xsl:call-template>
+        </xsl:with-param>
+      </xsl:call-template>
+    </xsl:variable>
+    <xsl:variable name="file" select="document(string($rel), /)"/>
+    <!-- this level's attribute names by kind, as " a b c " strings (tested with contains) -->
+    <xsl:variable name="set-names">
+      <xsl:text> </xsl:text>
+      <xsl:for-each select="$schemes[@level = $level][@type = 'markable_set']"><xsl:value-of select="concat(@name, ' ')"/></xsl:for-each>
+    </xsl:variable>
+    <xsl:variable name="pointer-names">
+      <xsl:text> </xsl:text>
+      <xsl:for-each select="$schemes[@level = $level][@type = 'markable_pointer']"><xsl:value-of select="concat(@name, ' ')"/></xsl:for-each>
+    </xsl:variable>
+    <xsl:variable name="identity-attrs">
+      <xsl:text> </xsl:text>
+      <xsl:for-each select="$schemes[@level = $level][@identity]"><xsl:value-of select="concat(@name, ' ')"/></xsl:for-each>
+    </xsl:variable>
+    <!-- the largest word number a span may name by its id here (0: ids are explicit),
+         what a markable's ref starts with ("level:" outside the identity level) and the
+         lists as strings: computed once per level, not once per markable -->
+    <xsl:variable name="n-max" select="$nwords * not($explicit)"/>
+    <xsl:variable name="ref-prefix" select="substring(concat($level, ':'), 1, ($level != $identity-level) * (string-length($level) + 1))"/>
+    <xsl:variable name="set-list" select="string($set-names)"/>
+    <xsl:variable name="pointer-list" select="string($pointer-names)"/>
+    <xsl:variable name="identity-list" select="string($identity-attrs)"/>
+    <!-- elements named markable or ending so (the first test is the usual case, and cheaper) -->
+    <xsl:variable name="markables" select="$file/*/*[local-name() = 'markable' or substring(local-name(), string-length(local-name()) - 7) = 'markable'][@id and @span]"/>
+    <xsl:message>rule level-markables: level <xsl:value-of select="$level"/>, <xsl:value-of select="count($markables)"/> markables</xsl:message>
+    <xsl:for-each select="$markables">
+      <xsl:variable name="text" select="string(@span)"/>
+      <xsl:variable name="x" select="normalize-space(substring-before(concat($text, '..'), '..'))"/>
+      <xsl:variable name="y" select="normalize-space(substring-after($text, '..'))"/>
+      <xsl:variable name="xn" select="number(substring-after($x, 'word_'))"/>
+      <xsl:variable name="yn" select="number(substring-after($y, 'word_'))"/>
+      <xsl:choose>
+        <!-- one fragment (most spans) and ids word_1 ... word_n in order (checked once
+             for the whole file): a position is the number in the id. The span is
+             computed by one expression: a variable with content would build a result
+             tree fragment for every markable (about 5,000 instructions each) -->
+        <xsl:when test="not(contains($text, ',')) and starts-with($x, 'word_')
+                        and $xn &gt;= 1 and $xn &lt;= $n-max and $xn = floor($xn)
+                        and ($y = '' or (starts-with($y, 'word_') and $yn &gt;= $xn and $yn &lt;= $n-max and $yn = floor($yn)))">
+          <xsl:choose>
+            <xsl:when test="$direct">
+              <xsl:call-template name="markable-struct">
+                <xsl:with-param name="span" select="concat($xn, substring(concat('..', $yn), 1, ($y != '' and $yn != $xn) * (2 + string-length($yn))))"/>
+                <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
+                <xsl:with-param name="set-names" select="$set-list"/>
+                <xsl:with-param name="identity-attrs" select="$identity-list"/>
+              </xsl:call-template>
+            </xsl:when>
+            <xsl:otherwise>
+              <xsl:call-template name="level-markable">
+                <xsl:with-param name="span" select="concat($xn, substring(concat('..', $yn), 1, ($y != '' and $yn != $xn) * (2 + string-length($yn))))"/>
+                <xsl:with-param name="level" select="$level"/>
+                <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
+                <xsl:with-param name="set-names" select="$set-list"/>
+                <xsl:with-param name="pointer-names" select="$pointer-list"/>
+                <xsl:with-param name="identity-attrs" select="$identity-list"/>
+              </xsl:call-template>
+            </xsl:otherwise>
+          </xsl:choose>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:variable name="span">
+            <xsl:choose>
+              <xsl:when test="not(contains($text, ','))">
+                <!-- one fragment: looked up in the table of positions -->
+                <xsl:for-each select="$positions">
+                  <xsl:variable name="a" select="key('pos', $x)/@n"/>
+                  <xsl:variable name="b" select="key('pos', $y)/@n"/>
+                  <xsl:choose>
+                    <xsl:when test="not($a) or ($y != '' and (not($b) or number($b) &lt; number($a)))">
+                      <xsl:message>dropped: span <xsl:value-of select="$text"/> names no word of the base data (or runs backwards)</xsl:message>
+                    </xsl:when>
+                    <xsl:when test="$y = '' or $b = $a"><xsl:value-of select="$a"/></xsl:when>
+                    <xsl:otherwise><xsl:value-of select="concat($a, '..', $b)"/></xsl:otherwise>
+                  </xsl:choose>
+                </xsl:for-each>
+              </xsl:when>
+              <xsl:otherwise>
+                <xsl:call-template name="span">
+                  <xsl:with-param name="text" select="$text"/>
+                  <xsl:with-param name="positions" select="$positions"/>
+                  <xsl:with-param name="explicit" select="$explicit"/>
+                  <xsl:with-param name="nwords" select="$nwords"/>
+                </xsl:call-template>
+              </xsl:otherwise>
+            </xsl:choose>
+          </xsl:variable>
+          <xsl:if test="$span != ''">
+            <xsl:choose>
+              <xsl:when test="$direct">
+                <xsl:call-template name="markable-struct">
+                  <xsl:with-param name="span" select="string($span)"/>
+                  <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
+                  <xsl:with-param name="set-names" select="$set-list"/>
+                  <xsl:with-param name="identity-attrs" select="$identity-list"/>
+                </xsl:call-template>
+              </xsl:when>
+              <xsl:otherwise>
+                <xsl:call-template name="level-markable">
+                  <xsl:with-param name="span" select="string($span)"/>
+                  <xsl:with-param name="level" select="$level"/>
+                  <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
+                  <xsl:with-param name="set-names" select="$set-list"/>
+                  <xsl:with-param name="pointer-names" select="$pointer-list"/>
+                  <xsl:with-param name="identity-attrs" select="$identity-list"/>
+                </xsl:call-template>
+              </xsl:otherwise>
+            </xsl:choose>
+          </xsl:if>
+        </xsl:otherwise>
+      </xsl:choose>
+    </xsl:for-each>
   </xsl:template>
 
   <!-- "w1..w3,w5" as word positions "1..3,5", fragments sorted and merged as the Python
@@ -722,6 +812,44 @@
         </xsl:choose>
       </xsl:for-each>
     </m>
+  </xsl:template>
+
+  <!-- the <struct> of the markable in context, for a level written in one step (so no
+       pointers: see $mtable); its plain attributes and sets as feats in one pass -->
+  <xsl:template name="markable-struct">
+    <xsl:param name="span"/>
+    <xsl:param name="ref-prefix"/>
+    <xsl:param name="set-names"/>
+    <xsl:param name="identity-attrs"/>
+    <struct type="markable" id="{@id}" span="{$span}">
+      <xsl:if test="$ref-prefix != ''"><xsl:attribute name="layer"><xsl:value-of select="substring($ref-prefix, 1, string-length($ref-prefix) - 1)"/></xsl:attribute></xsl:if>
+      <!-- (names are looked up as they are first, lower-cased only when not found:
+           translate() with the whole alphabet costs more than the rest of the test) -->
+      <xsl:variable name="named" select="@*[name() != 'id' and name() != 'span' and name() != 'mmax_level']"/>
+      <!-- the entity: the first identity set with a value -->
+      <xsl:variable name="entity"
+                    select="$named[contains($identity-attrs, concat(' ', name(), ' '))
+                                   or contains($identity-attrs, concat(' ', translate(name(), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), ' '))]
+                            [not(string(.) = '' or translate(string(.), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = 'empty')][1]"/>
+      <xsl:if test="$entity"><xsl:attribute name="entity"><xsl:value-of select="$entity"/></xsl:attribute></xsl:if>
+      <!-- the other attributes, unless the entity was the only one (most markables of a
+           coreference level): a loop costs even for one attribute -->
+      <xsl:if test="$named[2] or not($entity)">
+        <xsl:for-each select="$named">
+          <xsl:choose>
+            <xsl:when test="not(contains($set-names, concat(' ', name(), ' '))
+                                or contains($set-names, concat(' ', translate(name(), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), ' ')))">
+              <feat type="attribute" name="{name()}"><xsl:value-of select="."/></feat>
+            </xsl:when>
+            <xsl:when test="not(string(.) = '' or translate(string(.), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = 'empty'
+                            or generate-id() = generate-id($entity))">
+              <feat type="set" name="{name()}"><xsl:value-of select="."/></feat>
+            </xsl:when>
+          </xsl:choose>
+        </xsl:for-each>
+      </xsl:if>
+    </struct>
+    <xsl:text>&#10;</xsl:text>
   </xsl:template>
 
   <!-- the <w> of the words at positions $n ... $last, $start being the one at $n: 16 at a
