@@ -406,7 +406,6 @@
           </xsl:choose>
         </xsl:for-each>
         <!-- pointers: one link per markable and attribute, targets grouped -->
-        <xsl:variable name="level-names" select="$all-levels/@name"/>
         <xsl:variable name="pointers" select="$ms/pointer"/>
         <xsl:if test="$pointers">
           <xsl:message>rule pointer-links: <xsl:value-of select="count($pointers)"/> pointer attributes with a value</xsl:message>
