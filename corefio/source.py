@@ -84,3 +84,36 @@ class Source:
             return len(self.data)
         assert self.path is not None
         return self.path.stat().st_size
+
+
+def confined_path(base: str | Path, name: str, *, file: str | Path | None = None,
+                  line: int | None = None, what: str = "file") -> Path:
+    """``base / name``, refused unless it stays inside ``base``.
+
+    A project file (MMAX2's ``common_paths.xml`` and ``.mmax`` files, a zip upload) names
+    other files by relative paths. Such a name may not be absolute, may not climb out
+    with ``..``, and may not reach outside through a symbolic link (the link's target,
+    resolved, must lie inside ``base`` resolved). Nothing is opened here: the check
+    runs before any byte of the named file is read. ``file`` and ``line`` say where the
+    name was written, for the error.
+    """
+    from .errors import UnsafeInputError
+
+    def refuse(reason: str) -> UnsafeInputError:
+        shown = name if len(name) <= 120 else name[:117] + "..."
+        return UnsafeInputError(f"{what} {shown!r} {reason}", file=file, line=line)
+
+    if "\x00" in name:
+        raise refuse("contains a NUL character")
+    pure = Path(name)
+    if pure.is_absolute() or name.startswith(("\\", "~")) or (len(name) > 1 and name[1] == ":"):
+        raise refuse("is an absolute path; a project may only name files inside its directory")
+    root = Path(base).resolve()
+    candidate = root / pure
+    try:
+        resolved = candidate.resolve()
+    except (OSError, RuntimeError) as exc:  # a loop of links, a name too long
+        raise refuse(f"cannot be resolved ({exc.__class__.__name__})") from None
+    if resolved != root and root not in resolved.parents:
+        raise refuse("lies outside the project directory")
+    return candidate
