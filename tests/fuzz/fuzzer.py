@@ -23,6 +23,17 @@ memory blow-up costs one input, not the campaign. The oracle:
     line-based (every format that is not XML);
 ``hang``
     no step (read, write, re-read, one scoring) takes more than 5 s;
+``slow``
+    no step uses more than 2 s of CPU (the inputs are at most 200 KB: a reader that
+    needs more is quadratic somewhere, the way the repair lexer once was);
+``count``
+    for an MMAX2 project, the markables of its level files, counted with a regular
+    expression (not with corefio's reader), are all read, unless the reader warned about
+    the project (a repair, a markable it could not place ...);
+``validate``
+    ``corefio.validate`` agrees with the reader: it finds no error only where ``read``
+    accepts the input without an error-level diagnostic, and it finds one wherever
+    ``read`` refuses;
 ``memory``
     the child's peak RSS stays below a limit (and its address space is capped, so a
     blow-up ends in ``MemoryError`` rather than in the machine's OOM killer);
@@ -77,6 +88,8 @@ SEED_ROOTS = (REPO / "tests" / "data", REPO / "samples")
 REGRESSIONS = REPO / "tests" / "data" / "regressions" / "fuzz"
 #: a step taking longer than this is a hang
 STEP_TIMEOUT = 5.0
+#: CPU seconds a step may use before it is ``slow``
+SLOW_STEP = 2.0
 #: peak RSS a child may reach above the parent's, in MB
 MEMORY_LIMIT_MB = 768
 #: seed files larger than this are not used (they slow the campaign down)
@@ -134,7 +147,8 @@ class Target:
 
     @property
     def mutations(self) -> list[Mutation]:
-        kinds = {"any"} | ({"xml"} if self.xml else set()) | ({"json"} if self.json else set())
+        kinds = ({"any"} | ({"xml"} if self.xml else set()) | ({"json"} if self.json else set())
+                 | ({"mmax2"} if self.name == "mmax2" else set()))
         return mutations_for(kinds)
 
 
@@ -186,6 +200,8 @@ def discover(formats: Sequence[str] | None, workdir: Path, log: Callable[[str], 
             for p in map(Path, paths):
                 targets[name].seeds.extend(project_seeds(name, p, _read_project(p)) if p.is_dir()
                                            else [Seed(p, p.read_bytes())])
+    if "mmax2" in targets:
+        _add_renamed_projects(targets["mmax2"], workdir)
     if convert:
         _add_converted_seeds(targets, workdir, log, wanted)
     out = []
@@ -219,6 +235,45 @@ def project_seeds(fmt: str, path: Path, files: dict[str, bytes], converted_from:
     members = PROJECT_MEMBERS.get(fmt)
     return [Seed(path, files[member], converted_from, files, member)
             for member in sorted(files) if members is None or members.search(member)]
+
+
+#: what a renamed project's documents are called: a space, a comma and a non-ASCII letter
+#: (real: WikiCoref's ``Jarvis Island.mmax``)
+RENAMED_STEM = "Jarvis Island, No 2 é"
+
+
+def renamed_project(files: dict[str, bytes]) -> dict[str, bytes] | None:
+    """The project with every document renamed to a name with a space, a comma and a
+    non-ASCII letter: its ``.mmax`` file, its words file and the level files named after
+    it, and the references to them inside the ``.mmax`` file. None for a project whose
+    ``.mmax`` files are already so named, or that has none."""
+    stems = sorted(name[:-len(".mmax")] for name in files if name.endswith(".mmax") and "/" not in name)
+    if not stems or any(" " in stem for stem in stems):
+        return None
+    renames = {stem: RENAMED_STEM + (f" {k}" if k else "") for k, stem in enumerate(stems)}
+    out = {}
+    for name, data in files.items():
+        directory, _, base = name.rpartition("/")
+        for old, new in renames.items():
+            if base == f"{old}.mmax" or base.startswith(f"{old}_"):
+                base = new + base[len(old):]
+                if name.endswith(".mmax"):
+                    data = data.replace(f">{old}_".encode(), f">{new}_".encode())
+                break
+        out[f"{directory}/{base}" if directory else base] = data
+    return out
+
+
+def _add_renamed_projects(target: Target, workdir: Path) -> None:
+    """A renamed copy (:func:`renamed_project`) of each seed project, as seeds too."""
+    for path in sorted({s.path for s in target.seeds}):
+        files = next(s.project for s in target.seeds if s.path == path)
+        renamed = renamed_project(files or {})
+        if renamed is None:
+            continue
+        copy = workdir / "seeds" / "mmax2-renamed" / path.name
+        write_project(copy, renamed)
+        target.seeds.extend(project_seeds(target.name, copy, renamed, f"{_relative(path)} (renamed)"))
 
 
 def _read_project(directory: Path) -> dict[str, bytes]:
@@ -390,8 +445,11 @@ class Checker:
     """Runs the oracle on one input; ``emit`` sends progress to the parent."""
 
     def __init__(self, fmt: str, path: Path, seed_path: Path | None, line_based: bool,
-                 emit: Callable[[dict], None], equivalent: tuple[str, ...] = (), member: str | None = None) -> None:
+                 emit: Callable[[dict], None], equivalent: tuple[str, ...] = (), member: str | None = None,
+                 slow: float = SLOW_STEP) -> None:
         self.fmt, self.path, self.seed_path, self.line_based, self.emit = fmt, path, seed_path, line_based, emit
+        #: CPU seconds a step may use
+        self.slow = slow
         #: for a project (``path`` a directory): the file that was mutated
         self.member = member
         #: the mutations, when each of them keeps the meaning of the seed
@@ -408,6 +466,7 @@ class Checker:
         from corefio.errors import CorefioError
 
         self.emit({"step": step})
+        began = time.process_time()
         try:
             return "ok", fn()
         except CorefioError as exc:
@@ -422,6 +481,11 @@ class Checker:
             self.finding("exception", step, f"{type(exc).__name__} at {where.split(':')[0]}",
                          f"{type(exc).__name__}: {exc} (at {where})")
             return "crashed", exc
+        finally:
+            used = time.process_time() - began
+            if used > self.slow:
+                self.finding("slow", step, f"over {self.slow:g} s of CPU",
+                             f"step {step!r} used {used:.1f} s of CPU (limit {self.slow:g} s)")
 
     def _check_location(self, step: str, exc: Any) -> None:
         name = type(exc).__name__
@@ -437,8 +501,13 @@ class Checker:
         import corefio
 
         fmt, path = self.fmt, self.path
-        status, first = self.call("read", lambda: corefio.read(path, fmt), locate=True)
+        read_report = corefio.Report()
+        status, first = self.call("read", lambda: corefio.read(path, fmt, report=read_report), locate=True)
         accepted = status == "ok"
+        if status != "crashed":
+            self._validate_agrees(status, first, read_report)
+        if status == "ok" and fmt == "mmax2" and path.is_dir():
+            self._count_mmax2_markables(first, read_report)
         if accepted and self.equivalent:
             self._same_as_plain(first)
         if accepted:
@@ -448,6 +517,40 @@ class Checker:
         if self.seed_path is not None:
             self._score_pair("score-seed", path, corpus, status, error, self.seed_path)
         return {"accepted": accepted, "status": status, "findings": self.findings}
+
+    def _count_mmax2_markables(self, corpus: Any, read_report: Any) -> None:
+        """Every ``<markable>`` of the level files of the project's documents is read,
+        or the reader said something about the project."""
+        written = count_mmax2_markables(self.path)
+        read = sum(1 for doc in corpus.documents for m in doc.markables
+                   if (m.layer or "").lower() not in SENTENCE_LEVELS)
+        if written != read and not any(d.severity in ("warning", "error") for d in read_report):
+            self.finding("count", "read", "markables lost silently" if read < written else "markables added",
+                         f"the level files hold {written} markable(s), read() gives {read}, with no warning")
+
+    def _validate_agrees(self, status: str, read_result: Any, read_report: Any) -> None:
+        """``validate`` finds an error exactly where reading refuses the input or reports
+        an error (lenient repair that hides damage behind success is what this catches)."""
+        import corefio
+
+        outcome, report = self.call("validate", lambda: corefio.validate(self.path, self.fmt))
+        if outcome == "refused":
+            self.finding("validate", "validate", f"raised {type(report).__name__}",
+                         f"validate raised instead of reporting: {report}")
+            return
+        if outcome != "ok":
+            return
+        errors, read_errors = report.errors, read_report.errors
+        if status == "refused" and not errors:
+            self.finding("validate", "validate", "valid, read refuses",
+                         f"validate finds no error in what read() refuses ({read_result})")
+        elif status == "ok" and read_errors and not errors:
+            self.finding("validate", "validate", "valid, read reports errors",
+                         f"validate finds no error, read() accepted with an error: {read_errors[0].format()}")
+        elif status == "ok" and errors and not read_errors:
+            first = errors[0]
+            self.finding("validate", "validate", f"invalid ({first.code}), read accepts",
+                         f"validate finds {len(errors)} error(s), read() accepts without one: {first.format()}")
 
     def _same_as_plain(self, corpus: Any) -> None:
         """After mutations that keep the meaning (line ends, a BOM, UTF-16/32), an input
@@ -568,6 +671,38 @@ class Checker:
             metric = next(m for m in sorted(set(a) | set(b)) if a.get(m) != b.get(m))
             self.finding("score", step, "different numbers",
                          f"{metric}: from paths {json.dumps(a.get(metric))}, from read() {json.dumps(b.get(metric))}")
+
+
+_MMAX_STEM = re.compile(r"^(.*)\.mmax$")
+_MARKABLE_ELEMENT = re.compile(rb"<markable[\s/>]")
+_COMMENT = re.compile(rb"<!--.*?-->", re.S)
+_MARKABLE_PATH = re.compile(rb"<markable_path>\s*([^<]*?)\s*</markable_path>")
+_LEVEL_FILE = re.compile(rb"<level\b[^>]*?\bname=\"([^\"]*)\"[^>]*>\s*([^<]*?)\s*</level>")
+#: levels an MMAX2 reader may read as the documents' sentences rather than as markables
+SENTENCE_LEVELS = ("sentence", "sentences", "s")
+
+
+def count_mmax2_markables(project: Path) -> int:
+    """``<markable>`` elements in the level files of the project's documents, sentence
+    levels aside, by regular expressions over ``common_paths.xml`` (``$`` in a level's
+    file name stands for the document) and over the level files."""
+    common = project / "common_paths.xml"
+    paths = _COMMENT.sub(b"", plain_form(common.read_bytes()) or b"") if common.is_file() else b""
+    where = _MARKABLE_PATH.search(paths)
+    directory = project / (where.group(1).decode("utf-8", "replace").replace("\\", "/") if where else "Markables")
+    levels = [m.group(2).decode("utf-8", "replace") for m in _LEVEL_FILE.finditer(paths)
+              if m.group(1).decode("utf-8", "replace").lower() not in SENTENCE_LEVELS]
+    total = 0
+    for mmax in project.iterdir():
+        stem = _MMAX_STEM.match(mmax.name)
+        if stem is None or not mmax.is_file():
+            continue
+        for level in levels:
+            path = directory / level.replace("$", stem.group(1))
+            if path.is_file():
+                data = plain_form(path.read_bytes()) or b""  # UTF-16 or -32 with a BOM, as UTF-8
+                total += len(_MARKABLE_ELEMENT.findall(_COMMENT.sub(b"", data)))
+    return total
 
 
 def _remove(path: Path) -> None:
@@ -712,8 +847,10 @@ class Pool:
     """
 
     def __init__(self, targets: dict[str, Target], workdir: Path, jobs: int = 2,
-                 timeout: float = STEP_TIMEOUT, memory_mb: int = MEMORY_LIMIT_MB, batch: int = 8) -> None:
+                 timeout: float = STEP_TIMEOUT, memory_mb: int = MEMORY_LIMIT_MB, batch: int = 8,
+                 slow: float = SLOW_STEP) -> None:
         self.targets, self.workdir, self.jobs = targets, workdir, max(1, jobs)
+        self.slow = slow
         self.timeout, self.memory_mb, self.batch = timeout, memory_mb, max(1, batch)
         self.base_rss = _rss_mb()
         self.base_vm = _vm_size()
@@ -786,7 +923,7 @@ class Pool:
         pid = os.fork()
         if pid == 0:  # the child
             os.close(r)
-            _child(batch, directory, self.targets, w, self.base_vm, self.memory_mb, deadline)
+            _child(batch, directory, self.targets, w, self.base_vm, self.memory_mb, deadline, self.slow)
             os._exit(0)  # not reached
         os.close(w)
         now = time.monotonic()
@@ -876,7 +1013,7 @@ def _reap(pid: int) -> tuple[int, int]:
 
 
 def _child(batch: list[Input], directory: Path, targets: dict[str, Target], fd: int, base_vm: int,
-           memory_mb: int, deadline: float | None) -> None:
+           memory_mb: int, deadline: float | None, slow: float = SLOW_STEP) -> None:
     """The child's whole life: cap memory, check each input of the batch, exit."""
     code = 0
     try:
@@ -900,7 +1037,7 @@ def _child(batch: list[Input], directory: Path, targets: dict[str, Target], fd: 
             seed_path = item.seed.path if item.mutations else None
             equivalent = item.mutations if item.mutations and EQUIVALENT.issuperset(item.mutations) else ()
             result = Checker(item.format, path, seed_path, target.line_based, emit, equivalent,
-                             item.seed.member).run()
+                             item.seed.member, slow).run()
             result["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             emit({"result": result})
     except BaseException:  # noqa: BLE001 - the parent must hear about it
@@ -1023,6 +1160,8 @@ class Campaign:
     save: Path | None = None
     #: seconds a step may take
     timeout: float = STEP_TIMEOUT
+    #: CPU seconds a step may use before it is ``slow``
+    slow: float = SLOW_STEP
     #: more seed files per format name (beside those found in tests/data and samples)
     extra_seeds: dict[str, list[Path]] = field(default_factory=dict)
     #: give formats with few seed files seeds converted from other formats
@@ -1058,7 +1197,7 @@ class Campaign:
             warm_up(target, workdir)
         gc.collect()
         gc.freeze()  # the children do not scan (and so copy) the parent's objects
-        pool = Pool(by_name, workdir, self.jobs, self.timeout)
+        pool = Pool(by_name, workdir, self.jobs, self.timeout, slow=self.slow)
         stats = {t.name: Stats() for t in targets}
         defects: dict[tuple, Defect] = {}
         share = self.seconds / len(targets)

@@ -419,12 +419,140 @@ def xml_structure(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> byt
     return data[:i] + rng.choice((b"<![CDATA[x]]>", b"<!-- c -->", b"<?pi x?>", b"text", b"<x/>")) + data[i:]
 
 
+# -- truncation at every kind of byte ---------------------------------------------------------
+#: the kinds of byte a file can be cut at; a cut just before or just after one of them
+#: leaves a reader in each state its grammar has (inside a tag, a quoted value, an entity,
+#: a number, a bracket, a JSON value, a UTF-8 sequence ...)
+BYTE_CLASSES: dict[str, bytes] = {
+    "markup": b"<>/=!?",
+    "quote": b"\"'",
+    "entity": b"&;#",
+    "space": b" \t",
+    "newline": b"\n\r",
+    "digit": b"0123456789",
+    "letter": bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B)),
+    "bracket": b"()|-_",
+    "json": b"{}[],:",
+    "utf8-lead": bytes(range(0xC2, 0xF5)),
+}
+_CLASS_PATTERNS = {name: re.compile(b"[" + re.escape(members) + b"]") for name, members in BYTE_CLASSES.items()}
+
+
+def truncate_at_class(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """Cut the file just before or just after a byte of a randomly chosen class (after a
+    UTF-8 lead byte: inside a multi-byte character)."""
+    present = [name for name, pattern in _CLASS_PATTERNS.items() if pattern.search(data)]
+    if not present:
+        return data[:rng.randint(0, len(data))]
+    name = rng.choice(present)
+    # a sample of the places (a large file has too many to list them all)
+    places = []
+    for k, m in enumerate(_CLASS_PATTERNS[name].finditer(data)):
+        if k < 256:
+            places.append(m.start())
+        elif rng.random() < 256 / (k + 1):
+            places[rng.randrange(256)] = m.start()
+    i = rng.choice(places)
+    return data[:i + (1 if name == "utf8-lead" or rng.random() < 0.5 else 0)]
+
+
+# -- MMAX2 projects ---------------------------------------------------------------------------
+_MARKABLE = re.compile(rb"<markable\b[^>]*>")
+_ID = re.compile(rb'\bid="([^"]*)"')
+_SPAN = re.compile(rb'\bspan="([^"]*)"')
+_POINTER_VALUE = re.compile(rb'(?<!\bid)="((?:[\w-]+:)?markable_\d+(?:;(?:[\w-]+:)?markable_\d+)*)"')
+_LEVEL_NAME = re.compile(rb'<level\b[^>]*\bname="([^"]+)"')
+_WORD_NUMBER = re.compile(rb"word_(\d+)")
+
+
+def mmax2_duplicate_id(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """Two markables of a level with one id (real: WikiCoref): a markable copied with its
+    id, or another markable's id given to it."""
+    markables = list(_MARKABLE.finditer(data))
+    if not markables:
+        return data
+    a = rng.choice(markables)
+    if rng.random() < 0.5 or len(markables) < 2:
+        return data[:a.end()] + b"\n" + a.group(0) + data[a.end():]
+    b = rng.choice([m for m in markables if m is not a])
+    id_a, id_b = _ID.search(a.group(0)), _ID.search(b.group(0))
+    if id_a is None or id_b is None:
+        return data
+    changed = b.group(0)[:id_b.start(1)] + id_a.group(1) + b.group(0)[id_b.end(1):]
+    return data[:b.start()] + changed + data[b.end():]
+
+
+def mmax2_untile(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """A level that no longer tiles the words (real: the last words outside every
+    sentence): a markable removed, or its span shortened or stretched."""
+    markables = list(_MARKABLE.finditer(data))
+    if not markables:
+        return data
+    m = rng.choice(markables)
+    choice = rng.randrange(3)
+    if choice == 0:
+        return data[:m.start()] + data[m.end():]
+    span = _SPAN.search(m.group(0))
+    if span is None:
+        return data
+    numbers = [int(n) for n in _WORD_NUMBER.findall(span.group(1))]
+    if not numbers:
+        return data
+    first, last = min(numbers), max(numbers)
+    if choice == 1:
+        last = max(first, last - rng.randint(1, 5))
+    else:
+        last += rng.randint(1, 30)
+    value = f"word_{first}" if first == last else f"word_{first}..word_{last}"
+    changed = m.group(0)[:span.start(1)] + value.encode() + m.group(0)[span.end(1):]
+    return data[:m.start()] + changed + data[m.end():]
+
+
+def mmax2_cross_level(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """A pointer to a markable of another level, ``level:markable_N`` (real: PCC's
+    ``secmark:markable_1000211``), or a pointer value made one."""
+    levels = sorted({name for other in pool for name in _LEVEL_NAME.findall(other)}) or [b"sentence", b"coref"]
+    ids = _ID.findall(data) or [b"markable_1"]
+    target = rng.choice(levels) + b":" + rng.choice(ids)
+    values = list(_POINTER_VALUE.finditer(data))
+    if values and rng.random() < 0.7:
+        v = rng.choice(values)
+        return data[:v.start(1)] + target + data[v.end(1):]
+    markables = list(_MARKABLE.finditer(data))
+    if not markables:
+        return data
+    m = rng.choice(markables)
+    attribute = rng.choice((b"coref_class", b"anaphor_antecedent", b"bridging_antecedent", b"ref"))
+    return data[:m.start()] + _add_attribute(m.group(0), attribute, target) + data[m.end():]
+
+
+def _add_attribute(tag: bytes, name: bytes, value: bytes) -> bytes:
+    end = -2 if tag.endswith(b"/>") else -1
+    return tag[:end].rstrip() + b" " + name + b'="' + value + b'"' + tag[end:]
+
+
+def mmax2_span(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """MMAX2 span syntax at its edges: reversed ranges, fragments, unknown words, empty."""
+    spans = list(_SPAN.finditer(data))
+    if not spans:
+        return data
+    s = rng.choice(spans)
+    numbers = [int(n) for n in _WORD_NUMBER.findall(s.group(1))] or [1]
+    a = rng.choice(numbers)
+    value = rng.choice((
+        f"word_{a + 3}..word_{a}", f"word_{a},word_{a + 2}..word_{a + 4}", f"word_{a}..word_{a}",
+        "word_999999", "", f"word_{a}..", f"word_{a},,word_{a + 1}", "word_0", f"word_{a};word_{a + 1}",
+        f"word_{a}..word_{a + 2},word_{a + 1}",
+    )).encode()
+    return data[:s.start(1)] + value + data[s.end(1):]
+
+
 @dataclass(frozen=True)
 class Mutation:
     name: str
     apply: Mutator
     weight: float
-    #: which inputs it is for: "any", "xml" or "json"
+    #: which inputs it is for: "any", "xml", "json" or "mmax2" (the files of an MMAX2 project)
     kind: str = "any"
     #: the text means the same after it (other line ends, an encoding named by a BOM):
     #: a reader must read the same document or refuse
@@ -437,6 +565,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("insert_token", insert_token, 2),
     Mutation("delete_bytes", delete_bytes, 1),
     Mutation("truncate", truncate, 1),
+    Mutation("truncate_at_class", truncate_at_class, 1.5),
     Mutation("truncate_lines", truncate_lines, 1),
     Mutation("delete_lines", delete_lines, 2),
     Mutation("duplicate_lines", duplicate_lines, 2),
@@ -465,6 +594,10 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("xml_quote", xml_quote, 2, "xml"),
     Mutation("xml_ids", xml_ids, 2, "xml"),
     Mutation("xml_structure", xml_structure, 1, "xml"),
+    Mutation("mmax2_duplicate_id", mmax2_duplicate_id, 2, "mmax2"),
+    Mutation("mmax2_untile", mmax2_untile, 2, "mmax2"),
+    Mutation("mmax2_cross_level", mmax2_cross_level, 2, "mmax2"),
+    Mutation("mmax2_span", mmax2_span, 2, "mmax2"),
 )
 
 

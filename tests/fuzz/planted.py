@@ -10,6 +10,8 @@ comments. The planted defects:
 * two TABs in a row make it sleep for a minute (check ``hang``);
 * a ``|`` makes it refuse the input without naming the line (check ``location``);
 * a digit makes it ask for 64 GB (check ``memory``: the child's address space is capped);
+* a ``=`` makes it compute for 0.25 s of CPU the first time it reads a text (check
+  ``slow``, with the campaign's limit set to 0.1 s);
 * it knows LF line ends only: with CR line ends, the whole file is one line, a comment
   when the file starts with one (check ``equivalence``);
 * the writer leaves out tokens that start with ``a`` (check ``roundtrip``).
@@ -37,7 +39,16 @@ def read(source, *, report, strict) -> Corpus:
     return Corpus(documents=[_document(source.read_text(), source.stem)])
 
 
+#: texts the ``=`` defect has computed for already
+_COMPUTED: set[str] = set()
+
+
 def _document(text: str, name: str) -> Document:
+    if "=" in text and text not in _COMPUTED:  # once per text: the other steps stay fast
+        _COMPUTED.add(text)
+        until = time.process_time() + 0.25
+        while time.process_time() < until:
+            pass
     if "(" in text:
         raise KeyError("planted: an opening bracket")
     if "\t\t" in text:

@@ -90,7 +90,7 @@ def _planted_campaign(count: int) -> dict:
         from tests.fuzz import planted
         from tests.fuzz.fuzzer import Campaign
         campaign = Campaign(seed=7, count={count}, formats=[planted.NAME], minimise_seconds=3,
-                            minimise_total=30, timeout=1.0, log=lambda message: None, convert_seeds=False,
+                            minimise_total=30, timeout=1.0, slow=0.1, log=lambda message: None, convert_seeds=False,
                             extra_seeds={{planted.NAME: [Path({str(HERE / 'planted_seed.fuzzplanted')!r})]}})
         print(json.dumps(campaign.run()))
     """)
@@ -108,7 +108,7 @@ def test_planted_defects_are_found_and_minimised():
     summary = _planted_campaign(400)
     assert not summary.get("error"), summary
     found = {d["check"]: d for d in summary["defects"]}
-    assert set(found) == {"equivalence", "exception", "hang", "location", "memory", "roundtrip"}, \
+    assert set(found) == {"equivalence", "exception", "hang", "location", "memory", "roundtrip", "slow"}, \
         fuzzer.format_summary(summary)
     # only CR line ends (all of them, or some) can trip this reader
     for d in summary["defects"]:
@@ -118,6 +118,7 @@ def test_planted_defects_are_found_and_minimised():
     assert "KeyError" in found["exception"]["message"]
     assert "names no line" in found["location"]["message"]
     assert found["roundtrip"]["step"] == "compare"
+    assert "of CPU" in found["slow"]["message"]
     # minimised: "(" alone raises, "|" alone is refused
     assert found["exception"]["minimised_bytes"] == 1
     assert found["location"]["minimised_bytes"] == 1
@@ -221,3 +222,111 @@ def test_saved_regressions_are_not_seeds(tmp_path: Path):
     for target in targets:
         for seed in target.seeds:
             assert fuzzer.REGRESSIONS not in seed.path.parents, seed.label
+
+
+# -- the oracles added for the real-data issue ------------------------------------------------
+def test_truncation_reaches_every_byte_class():
+    """``truncate_at_class`` cuts just before or after each kind of byte a file has."""
+    import random
+
+    from tests.fuzz import mutations
+
+    data = "<a x=\"1\">&amp; (1|2) {\"k\": [3]} é\n".encode()
+    rng = random.Random(1)
+    cuts = {mutations.truncate_at_class(rng, data, []) for _ in range(3000)}
+    assert all(data.startswith(cut) for cut in cuts)
+    ends = {cut[-1:] for cut in cuts if cut}
+    for name, members in mutations.BYTE_CLASSES.items():
+        present = [b for b in members if bytes([b]) in data]
+        if present:
+            assert any(bytes([b]) in ends for b in present), f"never cut after a byte of class {name}"
+    # inside the two-byte é: the lead byte kept, its continuation cut off
+    assert data[:data.index("é".encode()) + 1] in cuts
+
+
+def test_mmax2_mutations_make_what_they_say():
+    import random
+
+    from tests.fuzz import mutations
+
+    level = (b'<markables xmlns="www.eml.org/NameSpaces/coref">\n'
+             b'<markable id="markable_1" span="word_1..word_3" coref_set="set_1" mmax_level="coref"/>\n'
+             b'<markable id="markable_2" span="word_5" ref="markable_1" mmax_level="coref"/>\n</markables>\n')
+    common = b'<common_paths><annotations><level name="coref">$_coref.xml</level>' \
+             b'<level name="secmark">$_secmark.xml</level></annotations></common_paths>'
+    rng = random.Random(3)
+    duplicated = {mutations.mmax2_duplicate_id(rng, level, [common]) for _ in range(40)}
+    assert any(d.count(b'id="markable_1"') == 2 or d.count(b'id="markable_2"') == 2 for d in duplicated)
+    untiled = {mutations.mmax2_untile(rng, level, [common]) for _ in range(40)}
+    assert any(d.count(b"<markable ") == 1 for d in untiled)
+    assert any(b'span="word_1..word_' in d and b'span="word_1..word_3"' not in d for d in untiled)
+    crossed = {mutations.mmax2_cross_level(rng, level, [common]) for _ in range(40)}
+    assert any(b'="secmark:markable_' in d for d in crossed)
+    assert all(b'id="markable_1"' in d for d in crossed)  # ids themselves are left alone
+    spans = {mutations.mmax2_span(rng, level, [common]) for _ in range(60)}
+    assert any(b'span=""' in d for d in spans) and any(b"," in d.split(b"span=")[1][:30] for d in spans)
+
+
+def test_renamed_project_reads_like_the_original(tmp_path: Path):
+    """Document names with a space, a comma and a non-ASCII letter (real: ``Jarvis
+    Island.mmax``) read as the same content under the new names."""
+    import corefio
+
+    original = fuzzer.REPO / "tests" / "data" / "mmax2" / "worship"
+    files = fuzzer._read_project(original)
+    renamed = fuzzer.renamed_project(files)
+    assert renamed is not None and any(fuzzer.RENAMED_STEM in name for name in renamed)
+    path = tmp_path / "renamed"
+    fuzzer.write_project(path, renamed)
+    before, after = corefio.read(original), corefio.read(path)
+    assert fuzzer.count_mmax2_markables(path) == fuzzer.count_mmax2_markables(original) > 0
+    assert [c[1:] for c in fuzzer.content(before)] == [c[1:] for c in fuzzer.content(after)]
+    assert all(doc.name.startswith(fuzzer.RENAMED_STEM) for doc in after.documents)
+
+
+def test_markable_count_oracle_sees_a_silent_loss(tmp_path: Path):
+    """The ``count`` check: a corpus with fewer markables than the level files hold,
+    and no warning, is a finding; with a warning it is not."""
+    import corefio
+
+    project = fuzzer.REPO / "tests" / "data" / "mmax2" / "worship"
+    corpus = corefio.read(project)
+    doc = corpus.documents[0]
+    editor = doc.edit()
+    editor.remove_markables([doc.markables[0].id])
+    fewer = corpus.model_copy(update={"documents": [editor.commit(), *corpus.documents[1:]]})
+    checker = fuzzer.Checker("mmax2", project, None, False, lambda message: None)
+    checker._count_mmax2_markables(corpus, corefio.Report())
+    assert checker.findings == []
+    checker._count_mmax2_markables(fewer, corefio.Report())
+    assert [f["check"] for f in checker.findings] == ["count"]
+    warned = corefio.Report()
+    warned.warning("mmax2.something", "a markable could not be placed")
+    quiet = fuzzer.Checker("mmax2", project, None, False, lambda message: None)
+    quiet._count_mmax2_markables(fewer, warned)
+    assert quiet.findings == []
+
+
+def test_validate_oracle_flags_disagreement(tmp_path: Path, monkeypatch):
+    """The ``validate`` check: validate finding nothing in what read() refuses is a
+    finding, and so is validate refusing what read() accepts without an error."""
+    import corefio
+
+    broken = tmp_path / "broken.conll"
+    broken.write_text("#begin document (d); part 000\nd 0 0 a (1\n#end document\n")
+    good = tmp_path / "good.conll"
+    good.write_text("#begin document (d); part 000\nd 0 0 a (1)\n\n#end document\n")
+    monkeypatch.setattr(corefio, "validate", lambda path, fmt=None: corefio.Report())
+    checker = fuzzer.Checker("conll", broken, None, True, lambda message: None)
+    checker.run()
+    assert ("validate", "valid, read refuses") in {(f["check"], f["kind"]) for f in checker.findings}
+
+    def always_invalid(path, fmt=None):
+        report = corefio.Report()
+        report.error("planted.error", "planted")
+        return report
+
+    monkeypatch.setattr(corefio, "validate", always_invalid)
+    checker = fuzzer.Checker("conll", good, None, True, lambda message: None)
+    checker.run()
+    assert any(f["check"] == "validate" and f["kind"].startswith("invalid") for f in checker.findings)
