@@ -543,6 +543,55 @@ def score_command(
         _out(text, nl=False)
 
 
+
+class CompareFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command("compare")
+@edge
+def compare_command(
+    key: Path = typer.Argument(..., help="the key (gold) file, any readable format"),
+    responses: List[Path] = typer.Argument(..., help="two or more system outputs, any readable format"),
+    metric: str = typer.Option("muc,bcub,ceafe,conll", "--metric", "-m",
+                               help="metrics to compare (those whose corpus score sums document counts, "
+                                    "conll and blanc)"),
+    samples: int = typer.Option(10_000, "--samples", help="randomisation and bootstrap samples"),
+    seed: Optional[int] = typer.Option(None, "--seed", help="random seed (the same seed gives the same p-values)"),
+    confidence: float = typer.Option(0.95, "--confidence", help="level of the bootstrap confidence intervals"),
+    match: str = typer.Option("exact", "--match", help="mention matching: exact, head, min, partial"),
+    keep_singletons: bool = typer.Option(True, "--keep-singletons/--drop-singletons",
+                                         help="keep one-mention chains (default, as the reference scorer)"),
+    from_format: Optional[str] = typer.Option(None, "--from", help="format of every input (default: guess)"),
+    output: CompareFormat = typer.Option(CompareFormat.text, "--format", help="text or json"),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the table here instead of stdout"),
+) -> None:
+    """Compare systems: F1 with bootstrap confidence intervals, and paired significance
+    tests (approximate randomisation, paired bootstrap) over documents for every pair."""
+    import json
+
+    from .errors import UsageError
+    from .files import atomic_write
+    from .scoring.significance import compare
+
+    if len(responses) < 2:
+        raise UsageError("compare needs at least two responses (use score for one)")
+    _check_input(key, from_format)
+    for response in responses:
+        _check_input(response, from_format)
+    labels = [r.name for r in responses]
+    if len(set(labels)) != len(labels):
+        labels = [str(r) for r in responses]
+    result = compare(key, responses, [m.strip() for m in metric.split(",") if m.strip()], names=labels,
+                     samples=samples, seed=seed, level=confidence, match=match,
+                     keep_singletons=keep_singletons, key_format=from_format, response_format=from_format)
+    text = json.dumps(result.to_dict(), indent=2) + "\n" if output is CompareFormat.json else result.to_text()
+    if out is not None:
+        atomic_write(out, text, inputs=[key, *responses])
+    else:
+        _out(text, nl=False)
+
 # -- serve ----------------------------------------------------------------------------------
 @app.command("serve")
 @edge

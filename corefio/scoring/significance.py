@@ -1,0 +1,338 @@
+"""Is one system really better than another? Paired tests and confidence intervals over documents.
+
+A corpus score is formed from the sums of per-document counts (the reference scorer's
+micro-average), so every resampled score here is formed the same way: per-document
+numerators and denominators are resampled, summed, and only then turned into recall,
+precision and F1. Averaging per-document F1s would test another quantity.
+
+For each metric a document contributes a row of counts:
+
+* a metric with one :class:`~corefio.metrics.base.Score` (MUC, B³, CEAF, LEA, mention
+  identification...): ``recall_num, recall_den, precision_num, precision_den``;
+* BLANC: those four for its coreference half, then for its non-coreference half (a half
+  whose key count sums to 0 is left out of the mean, as the reference scorer does);
+* the CoNLL average: the rows of MUC, B³ and CEAFe side by side.
+
+The tests, on two systems A and B scored against the same key (documents paired by
+name):
+
+**approximate randomisation** (Noreen 1989; Yeh 2000): under the null hypothesis the two
+systems' outputs are exchangeable document by document, so each sample swaps the two
+systems' count rows of a random half of the documents and recomputes
+``|F(A*) - F(B*)|``. The p-value is ``(1 + #{samples at least as far apart as
+observed}) / (1 + samples)``. With ``2^documents <= samples`` every swap is enumerated
+instead, and the p-value is exact (``#{swaps at least as far apart} / 2^documents``).
+
+**paired bootstrap** (Efron & Tibshirani 1993; Koehn 2004; Berg-Kirkpatrick et al.
+2012): each sample draws documents with replacement, the same draw for both systems;
+``d* = F(A*) - F(B*)``. Centred on the observed difference ``d``, the two-sided p-value
+is ``(1 + #{|d* - d| >= |d|}) / (1 + samples)``.
+
+**percentile bootstrap confidence intervals** for each system's F1: the
+``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles of ``F(X*)`` over the same draws.
+
+Everything is vectorised with numpy: a sample is one row of a swap (or multiplicity)
+matrix, and the summed counts of all samples are one matrix product.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from ..errors import UsageError
+from ..metrics.base import BlancScore, Score
+from .render import Scores
+
+#: metrics that can be resampled, beyond those whose results are a single Score
+_DERIVED = {"conll": ("muc", "bcub", "ceafe")}
+
+
+# ---------------------------------------------------------------------------------------------
+# per-document counts and F1 from summed counts
+# ---------------------------------------------------------------------------------------------
+def _score_row(score: Score) -> list[float]:
+    return [float(score.recall_num), float(score.recall_den), float(score.precision_num),
+            float(score.precision_den)]
+
+
+def _row(result: Any, metric: str) -> list[float]:
+    if isinstance(result, Score):
+        return _score_row(result)
+    if isinstance(result, BlancScore):
+        return _score_row(result.coref) + _score_row(result.noncoref)
+    raise UsageError(f"metric {metric!r} has no per-document counts to resample "
+                     f"(significance works for metrics whose corpus score sums document counts)")
+
+
+def document_counts(scores: Scores, metric: str) -> np.ndarray:
+    """The ``(documents, k)`` matrix of counts for ``metric`` (see the module docstring)."""
+    parts = _DERIVED.get(metric, (metric,))
+    rows = []
+    for doc in scores.documents:
+        row: list[float] = []
+        for part in parts:
+            if part not in doc.results:
+                raise UsageError(f"metric {part!r} was not scored for document {doc.name!r}")
+            row.extend(_row(doc.results[part], part))
+        rows.append(row)
+    width = 4 * len(parts) if metric != "blanc" else 8
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), width)
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros(np.broadcast(num, den).shape)
+    np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
+def _f1_of_counts(c: np.ndarray) -> np.ndarray:
+    """F1 from summed ``recall_num, recall_den, precision_num, precision_den`` (last axis)."""
+    recall = _ratio(c[..., 0], c[..., 1])
+    precision = _ratio(c[..., 2], c[..., 3])
+    return _ratio(2 * recall * precision, recall + precision)
+
+
+def f1_from_sums(metric: str, sums: np.ndarray) -> np.ndarray:
+    """The corpus F1 of ``metric`` from summed count rows (any leading shape)."""
+    if metric == "blanc":
+        coref, noncoref = sums[..., 0:4], sums[..., 4:8]
+        keep_c, keep_n = coref[..., 1] != 0, noncoref[..., 1] != 0
+        total = np.where(keep_c, _f1_of_counts(coref), 0) + np.where(keep_n, _f1_of_counts(noncoref), 0)
+        return _ratio(total, keep_c.astype(float) + keep_n.astype(float))
+    parts = len(_DERIVED.get(metric, (metric,)))
+    total = _f1_of_counts(sums[..., 0:4])
+    for k in range(1, parts):
+        total = total + _f1_of_counts(sums[..., 4 * k:4 * k + 4])
+    return total / parts
+
+
+# ---------------------------------------------------------------------------------------------
+# the tests
+# ---------------------------------------------------------------------------------------------
+def _all_swaps(documents: int) -> np.ndarray:
+    """Every subset of documents as a 0/1 matrix, ``(2^documents, documents)``."""
+    codes = np.arange(1 << documents, dtype=np.int64)[:, None]
+    return ((codes >> np.arange(documents)) & 1).astype(np.float64)
+
+
+def _swaps(documents: int, samples: int, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
+    """Which documents each randomisation sample swaps, ``(samples, documents)`` of 0/1,
+    and whether that is every swap there is (then the p-value is exact)."""
+    if documents < 63 and (1 << documents) <= samples:
+        return _all_swaps(documents), True
+    return rng.integers(0, 2, size=(samples, documents)).astype(np.float64), False
+
+
+def randomisation_test(metric: str, a: np.ndarray, b: np.ndarray, swaps: np.ndarray, exact: bool,
+                       moved: np.ndarray | None = None) -> float:
+    """Approximate randomisation (exact when ``swaps`` lists every swap): the p-value.
+    ``moved`` is ``swaps @ (b - a)`` when the caller has it already."""
+    observed = abs(float(f1_from_sums(metric, a.sum(0)) - f1_from_sums(metric, b.sum(0))))
+    moved = swaps @ (b - a) if moved is None else moved  # what swapping those documents adds to A
+    stats = np.abs(f1_from_sums(metric, a.sum(0) + moved) - f1_from_sums(metric, b.sum(0) - moved))
+    # a tolerance for float sums: a sample as far apart as observed counts as such
+    at_least = int(np.count_nonzero(stats >= observed - 1e-12))
+    return at_least / len(swaps) if exact else (1 + at_least) / (1 + len(swaps))
+
+
+def _draws(documents: int, samples: int, rng: np.random.Generator) -> np.ndarray:
+    """How often each document is drawn in each bootstrap sample, ``(samples, documents)``."""
+    picks = rng.integers(0, documents, size=(samples, documents))
+    draws = np.zeros((samples, documents))
+    np.add.at(draws, (np.arange(samples)[:, None], picks), 1)
+    return draws
+
+
+def bootstrap_test(metric: str, a: np.ndarray, b: np.ndarray, a_star: np.ndarray, b_star: np.ndarray) -> float:
+    """Paired bootstrap, centred on the observed difference: the two-sided p-value.
+    ``a_star``, ``b_star``: the summed counts of each sample (``draws @ a``, ``draws @ b``)."""
+    observed = float(f1_from_sums(metric, a.sum(0)) - f1_from_sums(metric, b.sum(0)))
+    deltas = f1_from_sums(metric, a_star) - f1_from_sums(metric, b_star)
+    far = int(np.count_nonzero(np.abs(deltas - observed) >= abs(observed) - 1e-12))
+    return (1 + far) / (1 + len(deltas))
+
+
+def confidence_interval(metric: str, sampled_sums: np.ndarray, level: float) -> tuple[float, float]:
+    """Percentile bootstrap interval of the corpus F1 (``sampled_sums``: ``draws @ counts``)."""
+    values = f1_from_sums(metric, sampled_sums)
+    low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2])
+    return float(low), float(high)
+
+
+# ---------------------------------------------------------------------------------------------
+# results
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SystemResult:
+    """One system's corpus F1 for one metric, with its confidence interval."""
+
+    system: str
+    metric: str
+    f1: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """Two systems compared on one metric."""
+
+    first: str
+    second: str
+    metric: str
+    difference: float  #: F1(first) - F1(second)
+    p_randomisation: float
+    p_bootstrap: float
+    exact: bool  #: the randomisation p-value enumerated every swap
+
+
+@dataclass
+class Comparison:
+    """What :func:`compare` returns: per system and metric, per pair and metric."""
+
+    systems: list[str]
+    metrics: list[str]
+    documents: list[str]
+    samples: int
+    seed: int | None
+    level: float
+    results: list[SystemResult] = field(default_factory=list)
+    pairs: list[PairResult] = field(default_factory=list)
+    #: what the reader of the table should know (too few documents...)
+    notes: list[str] = field(default_factory=list)
+
+    def result(self, system: str, metric: str) -> SystemResult:
+        return next(r for r in self.results if r.system == system and r.metric == metric)
+
+    def to_dict(self) -> dict:
+        return {
+            "systems": self.systems, "metrics": self.metrics, "documents": len(self.documents),
+            "samples": self.samples, "seed": self.seed, "confidence": self.level,
+            "scores": {s: {r.metric: {"f1": r.f1, "ci": [r.low, r.high]} for r in self.results if r.system == s}
+                       for s in self.systems},
+            "pairs": [{"first": p.first, "second": p.second, "metric": p.metric, "difference": p.difference,
+                       "p_randomisation": p.p_randomisation, "p_bootstrap": p.p_bootstrap,
+                       "exact": p.exact} for p in self.pairs],
+            "notes": self.notes,
+        }
+
+    def to_text(self) -> str:
+        pct = f"{100 * self.level:g}%"
+        width = max([len(s) for s in self.systems] + [6])
+        lines = [f"{len(self.documents)} documents, {self.samples} samples"
+                 + (f", seed {self.seed}" if self.seed is not None else "")
+                 + f"; F1 with its {pct} bootstrap confidence interval", ""]
+        lines.append(f"{'system':<{width}}  " + "  ".join(f"{m:>22}" for m in self.metrics))
+        for s in self.systems:
+            cells = []
+            for m in self.metrics:
+                r = self.result(s, m)
+                cells.append(f"{100 * r.f1:6.2f} [{100 * r.low:6.2f}, {100 * r.high:6.2f}]")
+            lines.append(f"{s:<{width}}  " + "  ".join(f"{c:>22}" for c in cells))
+        if self.pairs:
+            lines += ["", "paired tests (p-values: approximate randomisation, paired bootstrap)"]
+            for p in self.pairs:
+                exact = " (exact)" if p.exact else ""
+                lines.append(f"{p.first} vs {p.second}  {p.metric:<8} ΔF1 {100 * p.difference:+7.2f}  "
+                             f"p_AR {p.p_randomisation:.4f}{exact}  p_boot {p.p_bootstrap:.4f}")
+        lines += [f"note: {note}" for note in self.notes]
+        return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# the entry point
+# ---------------------------------------------------------------------------------------------
+def compare_scores(scored: Sequence[tuple[str, Scores]], metrics: Sequence[str], *, samples: int = 10_000,
+                   seed: int | None = None, level: float = 0.95) -> Comparison:
+    """Compare systems already scored per document against one key (documents paired by
+    name; every system must have the same documents)."""
+    if samples < 1:
+        raise UsageError("the number of samples must be at least 1")
+    if not 0 < level < 1:
+        raise UsageError("the confidence level must lie between 0 and 1")
+    names = [name for name, _ in scored]
+    documents = [d.name for d in scored[0][1].documents]
+    for name, scores in scored[1:]:
+        theirs = [d.name for d in scores.documents]
+        if sorted(theirs) != sorted(documents):
+            missing = sorted(set(documents) - set(theirs))[:3]
+            extra = sorted(set(theirs) - set(documents))[:3]
+            raise UsageError(f"{name} was scored on other documents than {names[0]} "
+                             f"(missing {missing}, extra {extra})")
+    order = {n: k for k, n in enumerate(documents)}
+    # every metric's count columns side by side: one matrix product per system (bootstrap)
+    # and per pair (randomisation) serves all metrics
+    columns: dict[str, slice] = {}
+    stacked: dict[str, np.ndarray] = {}
+    for name, scores in scored:
+        ranked = sorted(range(len(scores.documents)), key=lambda k: order[scores.documents[k].name])
+        blocks, start = [], 0
+        for metric in metrics:
+            block = document_counts(scores, metric)[ranked]
+            columns[metric] = slice(start, start + block.shape[1])
+            start += block.shape[1]
+            blocks.append(block)
+        stacked[name] = np.hstack(blocks) if blocks else np.zeros((len(documents), 0))
+    rng = np.random.default_rng(seed)
+    draws = _draws(len(documents), samples, rng)
+    sampled = {name: draws @ stacked[name] for name in names}
+    out = Comparison(names, list(metrics), documents, samples, seed, level)
+    if len(documents) < 2:
+        out.notes.append("one document: there is nothing to resample, so the intervals are points and "
+                         "the p-values are 1")
+    for name in names:
+        for metric in metrics:
+            c = columns[metric]
+            low, high = confidence_interval(metric, sampled[name][:, c], level)
+            out.results.append(SystemResult(name, metric, float(f1_from_sums(metric, stacked[name][:, c].sum(0))),
+                                            low, high))
+    for first, second in combinations(names, 2):
+        swaps, exact = _swaps(len(documents), samples, rng)
+        moved = swaps @ (stacked[second] - stacked[first])
+        for metric in metrics:
+            c = columns[metric]
+            a, b = stacked[first][:, c], stacked[second][:, c]
+            out.pairs.append(PairResult(
+                first, second, metric,
+                float(f1_from_sums(metric, a.sum(0)) - f1_from_sums(metric, b.sum(0))),
+                randomisation_test(metric, a, b, swaps, exact, moved[:, c]),
+                bootstrap_test(metric, a, b, sampled[first][:, c], sampled[second][:, c])
+                if len(documents) > 1 else 1.0, exact))
+    return out
+
+
+def compare(key: Any, responses: Sequence[Any], metrics: Iterable[str] = ("muc", "bcub", "ceafe", "conll"), *,
+            names: Sequence[str] | None = None, samples: int = 10_000, seed: int | None = None,
+            level: float = 0.95, **score_options: Any) -> Comparison:
+    """Score every response against ``key`` per document, then compare them: a
+    confidence interval per system and metric, and paired tests for every pair of
+    systems (see the module docstring). ``score_options`` go to :func:`corefio.score`
+    (``match``, ``keep_singletons``, ``pair_by``...)."""
+    from .engine import score
+
+    metrics = list(metrics)
+    wanted = [m for m in metrics if m not in _DERIVED]
+    for m in metrics:
+        wanted.extend(p for p in _DERIVED.get(m, ()) if p not in wanted)
+    names = list(names) if names is not None else [str(r) for r in responses]
+    if len(names) != len(responses):
+        raise UsageError("give one name per response")
+    if len(set(names)) != len(names):
+        raise UsageError(f"two responses have the same name: {names}")
+    scored = []
+    for name, response in zip(names, responses):
+        result = score(key, response, wanted, per_document=True, **score_options)
+        if not isinstance(result, Scores):
+            raise UsageError("compare scores plain (unsynchronised) results; leave out sync")
+        scored.append((name, result))
+    for m in metrics:
+        for part in _DERIVED.get(m, (m,)):
+            sample = next((d.results.get(part) for _, s in scored for d in s.documents), None)
+            if sample is not None:
+                _row(sample, part)  # a usage error for a metric that has no counts
+    return compare_scores(scored, metrics, samples=samples, seed=seed, level=level)
