@@ -504,6 +504,9 @@ def score_command(
     zero_match: ZeroMatch = typer.Option(ZeroMatch.dependent, "--zero-match",
                                          help="with --keep-zeros: pair zeros by their dependencies first "
                                               "(dependent, as corefud-scorer) or by their places (linear)"),
+    errors: bool = typer.Option(False, "--errors",
+                                help="also classify the errors (Kummerfeld & Klein 2013: span error, conflated "
+                                     "and divided entities, extra and missing mentions and entities)"),
 ) -> None:
     """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
     from fractions import Fraction
@@ -528,15 +531,43 @@ def score_command(
         dominant_attribute=dominant_attribute, match=match, sync=sync, pair_by=pair_by.value, pairs_file=pairs,
         keep_zeros=keep_zeros, zero_match=zero_match.value,
     )
+    analysis = None
+    if errors:
+        from .errors import UsageError
+        from .scoring.error_analysis import analyse_files
+
+        if sync is not None:
+            raise UsageError("--errors analyses plain scoring; leave out --sync")
+        analysis = analyse_files(key, response, key_format=key_format or from_format,
+                                 response_format=response_format or from_format, pair_by=pair_by.value,
+                                 pairs_file=pairs, allow_missing=allow_missing, match=match, report=Report())
     _print_report(report, min_severity="warning")
     if strict:
         report.check_strict()
     if output is ScoreFormat.json:
-        text = result.to_json(per_document) + "\n"
+        if analysis is not None:
+            import json
+
+            data = result.to_dict(per_document)
+            data["errors"] = analysis.to_dict(per_document)
+            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        else:
+            text = result.to_json(per_document) + "\n"
     elif output is ScoreFormat.csv:
         text = result.to_csv(per_document)
+        if analysis is not None:
+            import csv
+            import io
+
+            buffer = io.StringIO()
+            writer = csv.writer(buffer, lineterminator="\n")
+            writer.writerow(["document", "error_class", "count", *(f"gain_{m}" for m in analysis.metrics)])
+            writer.writerows(analysis.csv_rows(per_document))
+            text += "\n" + buffer.getvalue()
     else:
         text = result.to_text(per_document)
+        if analysis is not None:
+            text += "\n" + analysis.to_text(per_document)
     if out is not None:
         atomic_write(out, text, inputs=[key, response])
     else:
@@ -566,6 +597,7 @@ def compare_command(
     from_format: Optional[str] = typer.Option(None, "--from", help="format of every input (default: guess)"),
     output: CompareFormat = typer.Option(CompareFormat.text, "--format", help="text or json"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the table here instead of stdout"),
+    errors: bool = typer.Option(False, "--errors", help="also classify each system's errors (Kummerfeld & Klein)"),
 ) -> None:
     """Compare systems: F1 with bootstrap confidence intervals, and paired significance
     tests (approximate randomisation, paired bootstrap) over documents for every pair."""
@@ -586,7 +618,19 @@ def compare_command(
     result = compare(key, responses, [m.strip() for m in metric.split(",") if m.strip()], names=labels,
                      samples=samples, seed=seed, level=confidence, match=match,
                      keep_singletons=keep_singletons, key_format=from_format, response_format=from_format)
-    text = json.dumps(result.to_dict(), indent=2) + "\n" if output is CompareFormat.json else result.to_text()
+    analyses = {}
+    if errors:
+        from .scoring.error_analysis import analyse_files
+
+        analyses = {label: analyse_files(key, response, key_format=from_format, response_format=from_format,
+                                         match=match) for label, response in zip(labels, responses)}
+    if output is CompareFormat.json:
+        data = result.to_dict()
+        if analyses:
+            data["errors"] = {label: a.to_dict() for label, a in analyses.items()}
+        text = json.dumps(data, indent=2) + "\n"
+    else:
+        text = result.to_text() + "".join(f"\n{label}:\n{a.to_text()}" for label, a in analyses.items())
     if out is not None:
         atomic_write(out, text, inputs=[key, *responses])
     else:

@@ -1,0 +1,106 @@
+"""Error classes of Kummerfeld & Klein (2013): corefio.scoring.error_analysis."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import corefio
+from corefio.chains import Mention, MentionView
+from corefio.scoring.error_analysis import ERROR_CLASSES, analyse, analyse_document, analyse_files
+
+
+def view(chains: list[list[tuple]], heads: dict | None = None, label: str = "d") -> MentionView:
+    """Chains of (start, end) spans; ``heads`` maps a span to its head token."""
+    heads = heads or {}
+    mentions = [[Mention(((a, b),), head=((heads[(a, b)], heads[(a, b)]),) if (a, b) in heads else None)
+                 for a, b in chain] for chain in chains]
+    return MentionView(label, [f"w{i}" for i in range(60)], mentions)
+
+
+def as_sets(partition) -> set[frozenset]:
+    return {frozenset(c) for c in partition}
+
+
+def test_one_error_of_each_class():
+    key = view([
+        [(0, 1), (5, 5), (9, 9)],        # A: span error on (0, 1), found as (0, 2) with the same head
+        [(12, 12), (14, 14)],            # B: conflated with C in the response
+        [(16, 16), (18, 18)],            # C
+        [(20, 20), (22, 22), (24, 24)],  # D: (24) missing from the response
+        [(30, 30), (32, 32)],            # E: missing entirely
+        [(40, 40), (42, 42), (44, 44), (46, 46)],  # F: divided into two response entities
+    ], heads={(0, 1): 1})
+    response = view([
+        [(0, 2), (5, 5), (9, 9)],
+        [(12, 12), (14, 14), (16, 16), (18, 18)],
+        [(20, 20), (22, 22), (26, 26)],  # (26): an extra mention
+        [(50, 50), (52, 52)],            # an extra entity
+        [(40, 40), (42, 42)],
+        [(44, 44), (46, 46)],
+    ], heads={(0, 2): 1})
+    result = analyse_document(key, response)
+    assert dict(result.counts) == {name: 1 for name in ERROR_CLASSES}
+    assert as_sets(result.stages[-1]) == as_sets(result.key)
+
+
+def test_a_response_without_key_singletons_is_analysed():
+    key = view([[(0, 0)], [(2, 2)], [(4, 4), (6, 6)]])
+    response = view([[(4, 4), (6, 6)]])
+    result = analyse_document(key, response)
+    assert result.counts["missing_entity"] == 2 and sum(result.counts.values()) == 2
+
+
+def test_identical_partitions_have_no_error():
+    key = view([[(0, 0), (3, 4)], [(6, 6)]])
+    result = analyse([(key, key)])
+    assert sum(result.counts.values()) == 0
+    assert all(g == 0 for m in result.metrics for g in result.gains(m).values())
+
+
+spans = st.tuples(st.integers(0, 25), st.integers(0, 3)).map(lambda t: (t[0], min(t[0] + t[1], 29)))
+partitions = st.lists(st.lists(spans, min_size=1, max_size=5), max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(partitions, partitions)
+def test_the_corrections_turn_any_response_into_the_key(key_chains, response_chains):
+    key, response = view(key_chains), view(response_chains)
+    result = analyse([(key, response)], ["muc", "bcub", "ceafe"])
+    document = result.documents[0]
+    assert as_sets(document.stages[-1]) == as_sets(document.key)
+    # the gains add up to the distance to the key's own score
+    perfect = analyse([(key, key)], ["muc", "bcub", "ceafe"])
+    for m in result.metrics:
+        total = sum(result.gains(m).values())
+        assert abs(result.curve[m][0] + total - perfect.curve[m][0]) < 1e-9
+    assert all(v >= 0 for v in document.counts.values())
+
+
+def test_from_files_and_the_command_line(tmp_path, cli):
+    key = "samples/key.raf.xml"
+    response = "samples/response.raf.xml"
+    result = analyse_files(key, response)
+    scores = corefio.score(key, response, ["muc", "bcub", "ceafe", "conll"])
+    assert abs(result.curve["muc"][0] - float(scores["muc"].f1)) < 1e-12
+    assert abs(result.curve["conll"][0] - float(scores["conll"]["f1"])) < 1e-12
+    assert sum(result.counts.values()) > 0
+    out = cli("score", key, response, "--errors")
+    assert out.exit_code == 0, out.output
+    assert "conflated entities" in out.output and "divided entity" in out.output
+    data = cli("score", key, response, "--errors", "--format", "json")
+    import json
+
+    errors = json.loads(data.output)["errors"]
+    assert errors["corpus"] == dict(result.counts)
+
+
+def test_compare_lists_each_systems_errors(cli):
+    out = cli("compare", "samples/key.raf.xml", "samples/response.raf.xml", "samples/key.raf.xml",
+              "--errors", "--samples", "100", "--format", "json")
+    assert out.exit_code == 0, out.output
+    import json
+
+    errors = json.loads(out.output)["errors"]
+    assert sum(errors["key.raf.xml"]["corpus"].values()) == 0
+    assert errors["response.raf.xml"]["corpus"]["conflated_entities"] == 3
