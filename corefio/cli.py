@@ -507,6 +507,12 @@ def score_command(
     errors: bool = typer.Option(False, "--errors",
                                 help="also classify the errors (Kummerfeld & Klein 2013: span error, conflated "
                                      "and divided entities, extra and missing mentions and entities)"),
+    group_by: Optional[str] = typer.Option(None, "--group-by",
+                                           help="also score groups of documents: genre, prefix:N, re:PATTERN "
+                                                "or meta:FIELD"),
+    by_kind: Optional[str] = typer.Option(None, "--by-kind",
+                                          help="also score each mention kind (pronoun, proper, nominal): "
+                                               "pos (tags, else head words), head, or attr:NAME"),
 ) -> None:
     """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
     from fractions import Fraction
@@ -530,7 +536,32 @@ def score_command(
         coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
         dominant_attribute=dominant_attribute, match=match, sync=sync, pair_by=pair_by.value, pairs_file=pairs,
         keep_zeros=keep_zeros, zero_match=zero_match.value,
+    ) if group_by is None else score(
+        key, response, metric, keep_singletons=keep_singletons, per_document=True, macro=macro,
+        allow_missing=allow_missing,
+        report=report, key_format=key_format or from_format, response_format=response_format or from_format,
+        coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
+        dominant_attribute=dominant_attribute, match=match, sync=sync, pair_by=pair_by.value, pairs_file=pairs,
+        keep_zeros=keep_zeros, zero_match=zero_match.value,
     )
+    breakdowns = []
+    if group_by is not None or by_kind is not None:
+        from .errors import UsageError
+        from .scoring import Scores
+        from .scoring import breakdown as B
+
+        if sync is not None:
+            raise UsageError("--group-by and --by-kind break down plain scoring; leave out --sync")
+        if group_by is not None:
+            grouping = (B.metadata_groups(key, group_by[5:], key_format or from_format)
+                        if group_by.startswith("meta:") else B.group_function(group_by))
+            assert isinstance(result, Scores)  # sync was refused above
+            breakdowns.append(("groups", B.by_group(result, grouping)))
+        if by_kind is not None:
+            pairs_of_views = B.kind_pairs(key, response, key_format=key_format or from_format,
+                                          response_format=response_format or from_format, pair_by=pair_by.value,
+                                          pairs_file=pairs, allow_missing=allow_missing, match=match)
+            breakdowns.append(("kinds", B.by_kind(pairs_of_views, by_kind, result.metrics)))
     analysis = None
     if errors:
         from .errors import UsageError
@@ -550,6 +581,15 @@ def score_command(
 
             data = result.to_dict(per_document)
             data["errors"] = analysis.to_dict(per_document)
+            for name, table in breakdowns:
+                data[name] = table.to_dict()
+            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        elif breakdowns:
+            import json
+
+            data = result.to_dict(per_document)
+            for name, table in breakdowns:
+                data[name] = table.to_dict()
             text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
         else:
             text = result.to_json(per_document) + "\n"
@@ -568,6 +608,8 @@ def score_command(
         text = result.to_text(per_document)
         if analysis is not None:
             text += "\n" + analysis.to_text(per_document)
+        for _, table in breakdowns:
+            text += "\n" + table.to_text()
     if out is not None:
         atomic_write(out, text, inputs=[key, response])
     else:
