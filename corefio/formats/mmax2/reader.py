@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from ...diagnostics import Report
 from ...errors import FormatError, ModelError, UnsafeInputError
 from ...model import Corpus, Document, Link, Markable, Sentence, Tokens
 from ...model.scheme import Scheme, SchemeAttribute
-from ...source import Source
+from ...source import Source, confined_path
 from ...xmlsafe import etree, parse_xml
 from . import project as P
 from .levels import SpanError, parse_span, render_span
@@ -29,7 +30,14 @@ def read(source: Source, *, report: Report, strict: bool = False, identity_attri
     path = source.path
     if path.is_dir():
         directory = path
-        mmax_files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".mmax" and p.is_file())
+        try:
+            found = sorted(p for p in path.iterdir() if p.suffix.lower() == ".mmax")
+        except OSError as exc:
+            raise FormatError(f"cannot list the directory: {exc.strerror}", file=path) from None
+        # a .mmax file of the directory is a project file too: a link out is refused
+        mmax_files = [p for p in found
+                      if P.is_file(confined_path(directory, p.name, file=directory, what=".mmax file"),
+                                   what=".mmax file", file=directory, line=None)]
         if not mmax_files:
             raise FormatError("no .mmax file in this directory: not an MMAX2 project", file=path)
     elif path.is_file():
@@ -49,19 +57,49 @@ class _Project:
         self.files: dict[str, bytes] = {}
 
     # -- project files -----------------------------------------------------------------
-    def _keep(self, relative: str) -> bytes | None:
+    def _confine(self, relative: str, *, file: str | Path | None, line: int | None, what: str) -> tuple[str, Path]:
+        """A file the project names, as its normalised path relative to the project and
+        its path on disk; refused (before anything is read) when it is absolute or
+        leads out of the project directory, by ``..`` or by a link."""
+        path = confined_path(self.dir, relative, file=file, line=line, what=what)
+        if ".." in relative.split("/"):  # a detour that stays inside: the writer wants the plain path
+            relative = posixpath.normpath(relative)
+        return relative, path
+
+    def _keep(self, relative: str, *, file: str | Path | None, line: int | None, what: str) -> bytes | None:
         """A project file kept verbatim for the writer (``None`` when absent)."""
+        relative, path = self._confine(relative, file=file, line=line, what=what)
         if relative in self.files:
             return self.files[relative]
-        path = self.dir / relative
-        if not path.is_file():
+        if not P.is_file(path, what=what, file=file, line=line):
             return None
-        data = path.read_bytes()
+        data = P.read_file(path, what=what, file=file, line=line)
         self.files[relative] = data
         return data
 
     def _path(self, key: str, name: str) -> str:
         return P.join(self.paths.get(key, ""), name)
+
+    def _named(self, key: str, name: str, *, file: str | Path | None, line: int | None,
+               what: str) -> tuple[str, Path]:
+        """The file ``name`` in the directory ``key`` of ``common_paths.xml``, confined to
+        the project. An absolute name is refused as such, even though joining it to the
+        directory would make it relative."""
+        if name.startswith(("/", "~")) or (len(name) > 1 and name[1] == ":"):
+            confined_path(self.dir, name, file=file, line=line, what=what)  # raises
+        return self._confine(self._path(key, name), file=file, line=line, what=what)
+
+    def _keep_dtds(self, key: str, common_file: Path | None, line: int | None) -> None:
+        """The DTDs of the base data or markable directory, kept for the writer."""
+        directory = self.paths.get(key, "")
+        base = confined_path(self.dir, directory, file=common_file, line=line, what=key)
+        try:
+            names = sorted(p.name for p in base.glob("*.dtd")) if base.is_dir() else []
+        except OSError as exc:
+            raise FormatError(f"{key} {P.shorten(directory)!r} cannot be listed: {exc.strerror}", file=common_file,
+                              line=line) from None
+        for name in names:
+            self._keep(P.join(directory, name), file=common_file, line=line, what="DTD")
 
     def _parse(self, data: bytes, file: Path) -> Any:
         """Parse safely; a not-well-formed file is repaired (and the repairs reported)."""
@@ -89,38 +127,40 @@ class _Project:
         if raw is not None:
             self.files["common_paths.xml"] = raw
         self.paths = common.paths
+        common_file = common.file
         docs_info = []
         for mmax in mmax_files:
-            words, own_levels, info, data = P.read_mmax(mmax)
+            words, words_line, own_levels, info, data = P.read_mmax(mmax)
             levels = common.levels or own_levels
-            docs_info.append((mmax, words, levels, info, data))
+            docs_info.append((mmax, words, words_line, levels, info, data))
         levels_by_name: dict[str, P.Level] = {}
-        for _, _, levels, _, _ in docs_info:
+        for _, _, _, levels, _, _ in docs_info:
             for level in levels:
                 levels_by_name.setdefault(level.name, level)
-        for sheet in common.stylesheets:
-            self._keep(self._path("style_path", sheet))
+        for sheet, line in common.stylesheets:
+            rel, _ = self._named("style_path", sheet, file=common_file, line=line, what="style sheet")
+            self._keep(rel, file=common_file, line=line, what="style sheet")
         schemes: dict[str, Scheme] = {}
         scheme_files: dict[str, str] = {}
         for level in levels_by_name.values():
             attributes: list[SchemeAttribute] = []
             if level.schemefile:
-                rel = self._path("scheme_path", level.schemefile)
-                scheme_data = self._keep(rel)
+                rel, path = self._named("scheme_path", level.schemefile, file=level.source, line=level.line,
+                                        what="scheme file")
+                scheme_data = self._keep(rel, file=level.source, line=level.line, what="scheme file")
                 if scheme_data is None:
                     self.report.warning("mmax2.missing-file", f"scheme file of level {level.name!r} is missing; "
-                                        "its attributes are read as free text", file=str(self.dir / rel))
+                                        "its attributes are read as free text", file=str(path))
                 else:
                     scheme_files[level.name] = rel
-                    attributes = parse_scheme_file(self, scheme_data, self.dir / rel, level.name).attributes
+                    attributes = parse_scheme_file(self, scheme_data, path, level.name).attributes
             if level.customization_file:
-                self._keep(self._path("customization_path", level.customization_file))
+                rel, _ = self._named("customization_path", level.customization_file, file=level.source,
+                                     line=level.line, what="customization file")
+                self._keep(rel, file=level.source, line=level.line, what="customization file")
             schemes[level.name] = Scheme(layer=level.name, name=level.name, attributes=attributes)
         for key in ("basedata_path", "markable_path"):
-            base = self.dir / self.paths.get(key, "")
-            if base.is_dir():
-                for dtd in sorted(base.glob("*.dtd")):
-                    self._keep(P.join(self.paths.get(key, ""), dtd.name))
+            self._keep_dtds(key, common_file, common.lines.get(key))
         self.identity = self._identity(schemes)
         self.identity_level = self._identity_level(list(levels_by_name))
         corpus_schemes = []
@@ -181,18 +221,20 @@ class _Project:
         return (named or candidates)[0]
 
     # -- one document ------------------------------------------------------------------
-    def _document(self, mmax: Path, words_name: str, levels: list[P.Level], info: dict[str, str],
-                  mmax_data: bytes) -> Document:
+    def _document(self, mmax: Path, words_name: str, words_line: int | None, levels: list[P.Level],
+                  info: dict[str, str], mmax_data: bytes) -> Document:
         report = self.report
         stem = mmax.name[: -len(mmax.suffix)]
-        words_path = self.dir / self._path("basedata_path", words_name)
-        if not words_path.is_file() and (self.dir / words_name).is_file():
-            words_path = self.dir / words_name
-        try:
-            data = words_path.read_bytes()
-        except OSError:
-            raise FormatError(f"base data file {words_name!r} named by {mmax.name} is missing",
-                              file=words_path) from None
+        where = {"file": mmax, "line": words_line, "what": "base data file"}
+        _, words_path = self._named("basedata_path", words_name, **where)
+        if not P.is_file(words_path, **where):
+            _, beside = self._confine(words_name, **where)
+            if P.is_file(beside, **where):
+                words_path = beside
+        if not P.is_file(words_path, **where):
+            raise FormatError(f"base data file {P.shorten(words_name)!r} named by {mmax.name} is missing",
+                              file=words_path)
+        data = P.read_file(words_path, **where)
         tree = self._parse(data, words_path)
         wfile = str(words_path)
         forms, ids, columns, index = _words(tree, data, wfile, report)
@@ -210,13 +252,13 @@ class _Project:
         lower_levels = {lv.name.lower(): lv.name for lv in levels}
         sentences: list[Sentence] = []
         for level in levels:
-            rel = self._path("markable_path", level.file_for(stem))
-            lpath = self.dir / rel
-            if not lpath.is_file():
+            where = {"file": level.source, "line": level.line, "what": f"level file of {level.name!r}"}
+            _, lpath = self._named("markable_path", level.file_for(stem), **where)
+            if not P.is_file(lpath, **where):
                 report.info("mmax2.missing-file", f"level file of {level.name!r} is missing: no markables",
                             file=str(lpath))
                 continue
-            ltree = self._parse(lpath.read_bytes(), lpath)
+            ltree = self._parse(P.read_file(lpath, **where), lpath)
             lroot = ltree.getroot()
             llayout = P.LevelLayout(namespace=lroot.nsmap.get(None), doctype=_doctype(ltree))
             layout.levels[level.name] = llayout
