@@ -273,6 +273,9 @@ class _Project:
             no_level: set[str] = set()
             level_values: list[dict[str, Any]] = []
             kinds: dict[str, tuple[str, str, bool]] = {}
+            # every id a markable of the level carries (a repeated id's new name avoids them)
+            level_ids = {el.get("id") for el in lroot if isinstance(el.tag, str) and el.tag.endswith("markable")}
+            occurred: set[str] = set()
             for el in lroot:
                 tag = el.tag
                 if not isinstance(tag, str):
@@ -284,13 +287,17 @@ class _Project:
                 attrib = dict(el.items())
                 mid = attrib.get("id")
                 span_text = attrib.get("span")
+                if mid is not None:
+                    if mid in occurred:
+                        new_id = _duplicate_name(mid, level_ids)
+                        report.warning("mmax2.duplicate-id", f"markable id {mid!r} repeated on level "
+                                       f"{level.name!r}: this one is renamed {new_id!r}; pointers naming {mid!r} "
+                                       "point to the first", file=lfile, line=el.sourceline)
+                        mid = new_id
+                    occurred.add(mid)
                 if mid is None or span_text is None:
                     report.warning("mmax2.markable", "markable without id or span; ignored", file=lfile,
                                    line=el.sourceline)
-                    continue
-                if mid in seen:
-                    report.warning("mmax2.duplicate-id", f"markable id {mid!r} repeated on level {level.name!r}; "
-                                   "the later one is ignored", file=lfile, line=el.sourceline)
                     continue
                 spans = _simple_span(span_text, index)
                 if spans is None:
@@ -412,6 +419,18 @@ def parse_scheme_file(project: _Project, data: bytes, file: Path, level: str) ->
         from ...repair import repair_bytes
 
         return parse_scheme(repair_bytes(data, kind="xml")[0], file, level, project.report)
+
+
+def _duplicate_name(mid: str, taken: set[str | None]) -> str:
+    """The id of a markable repeating ``mid`` on its level: ``mid_dup2`` for the second
+    one, ``mid_dup3`` for the third…, each the first such name no markable of the level
+    carries (``taken`` gets the name). The XSLT engine renames by the same rule."""
+    n = 2
+    while f"{mid}_dup{n}" in taken:
+        n += 1
+    name = f"{mid}_dup{n}"
+    taken.add(name)
+    return name
 
 
 def _simple_span(text: str, index: dict[str, int]) -> tuple[tuple[int, int], ...] | None:
