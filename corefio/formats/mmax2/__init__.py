@@ -85,7 +85,8 @@ CAPABILITIES = Capabilities(
     entity_ids=True, link_structure=True, link_types=True, multi_target_links=True, markable_attributes=True,
     entity_attributes=False, link_attributes=False, heads=False, min=False, optional=False, layers=True,
     sets=True, token_attributes=True, token_ids=True, whitespace=False, offsets=False, text=False,
-    regions=False, sentences=True, sentence_attributes=False, metadata=False, schemes=True,
+    regions=False, sentences=True, sentence_attributes=frozenset({"id", "attributes"}), metadata=False,
+    schemes=True,
     multiple_documents=True,
 )
 

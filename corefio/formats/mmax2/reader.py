@@ -358,8 +358,9 @@ class _Project:
             if not sentences and layer is not None and level.name.lower() in SENTENCE_LEVELS and not relation_attrs:
                 got = _as_sentences(level_markables, len(forms))
             if got is not None:
-                sentences, layout.sentence_order = got
+                sentences, layout.sentence_order, changes = got
                 layout.sentence_level = level.name
+                self._report_sentence_changes(level.name, changes, len(forms), lfile)
                 continue
             markables.extend(level_markables)
             refs.update(seen if layer is None else (markable_ref(mid, layer) for mid in seen))
@@ -370,6 +371,26 @@ class _Project:
                                   markables=markables, links=links, layout={P.FORMAT: layout})
         except ModelError as exc:
             raise FormatError(f"document {name!r}: {exc.message}", file=mmax) from None
+
+    def _report_sentence_changes(self, level: str, changes: dict[str, Any], n: int, file: str) -> None:
+        """Warnings for a sentence level that had to be changed to tile the words."""
+        uncovered = changes["uncovered"]
+        if uncovered:
+            words = sum(b - a + 1 for a, b in uncovered)
+            runs = ", ".join(f"{a + 1}-{b + 1}" if a != b else str(a + 1) for a, b in uncovered[:5])
+            more = ", ..." if len(uncovered) > 5 else ""
+            self.report.warning("mmax2.sentences-untiled", f"the {level!r} level leaves {words} of {n} words outside "
+                                f"any sentence (words {runs}{more}); each of the {len(uncovered)} run(s) of them is "
+                                "made a sentence of its own", file=file, count=len(uncovered))
+        nested, trimmed = changes["nested"], changes["trimmed"]
+        if nested or trimmed:
+            parts = []
+            if nested:
+                parts.append(f"{len(nested)} lie inside an earlier one and are dropped ({_some(nested)})")
+            if trimmed:
+                parts.append(f"{len(trimmed)} overlap the one before and now start after it ({_some(trimmed)})")
+            self.report.warning("mmax2.sentences-overlap", f"sentence markables of the {level!r} level overlap: "
+                                + "; ".join(parts), file=file, count=len(nested) + len(trimmed))
 
     def _links(self, pending: list[tuple], refs: set[str], lower_levels: dict[str, str], level_names: set[str],
                layout: P.MMAX2Layout) -> list[Link]:
@@ -419,6 +440,10 @@ def parse_scheme_file(project: _Project, data: bytes, file: Path, level: str) ->
         from ...repair import repair_bytes
 
         return parse_scheme(repair_bytes(data, kind="xml")[0], file, level, project.report)
+
+
+def _some(ids: list[str]) -> str:
+    return ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
 
 
 def _duplicate_name(mid: str, taken: set[str | None]) -> str:
@@ -531,21 +556,52 @@ def _doctype(tree: Any) -> tuple[str, str | None] | None:
     return (info.root_name, info.system_url)
 
 
-def _as_sentences(markables: list[Markable], n: int) -> tuple[list[Sentence], list[int]] | None:
-    """The markables of a sentence level as sentences, when they tile the words exactly."""
+def _as_sentences(markables: list[Markable], n: int) -> tuple[list[Sentence], list[int], dict[str, Any]] | None:
+    """The markables of a sentence level as sentences (``None`` when they cannot be:
+    a discontinuous one, or one in a set), their order in the file, and what had to be
+    changed to make them tile the ``n`` words.
+
+    Sentences nested in an earlier one are dropped and a sentence overlapping the one
+    before starts after it (``nested``, ``trimmed``: the markable ids); each maximal
+    run of words no sentence covers becomes a sentence of its own (``uncovered``:
+    the runs as word index ranges)."""
     if not markables or any(len(m.spans) != 1 or m.sets or m.entity for m in markables):
         return None
-    order = sorted(range(len(markables)), key=lambda i: markables[i].spans[0])
-    expected = 0
+    order = sorted(range(len(markables)), key=lambda i: (markables[i].spans[0][0], -markables[i].spans[0][1]))
+    nested: list[str] = []
+    trimmed: list[str] = []
+    kept: list[tuple[int, int, int]] = []
+    end = -1
     for i in order:
         a, b = markables[i].spans[0]
-        if a != expected:
-            return None
+        if b <= end:
+            nested.append(markables[i].id)
+            continue
+        if a <= end:
+            trimmed.append(markables[i].id)
+            a = end + 1
+        kept.append((a, b, i))
+        end = b
+    pieces: list[tuple[int, int, int | None]] = []
+    uncovered: list[tuple[int, int]] = []
+    expected = 0
+    for a, b, i in kept + [(n, n - 1, -1)]:
+        if a > expected:
+            uncovered.append((expected, a - 1))
+            pieces.append((expected, a - 1, None))
+        if i >= 0:
+            pieces.append((a, b, i))
         expected = b + 1
-    if expected != n:
-        return None
-    sentences = [Sentence._make(first=markables[i].spans[0][0], last=markables[i].spans[0][1],
-                                id=markables[i].id, comments=[], interleaved=[],
-                                attributes=dict(markables[i].attributes)) for i in order]
-    position = {i: k for k, i in enumerate(order)}
-    return sentences, [position[i] for i in range(len(markables))]
+    sentences = []
+    position: dict[int, int] = {}
+    added: list[int] = []
+    for k, (a, b, i) in enumerate(pieces):
+        if i is None:
+            sentences.append(Sentence._make(first=a, last=b, id=None, comments=[], interleaved=[], attributes={}))
+            added.append(k)
+        else:
+            position[i] = k
+            sentences.append(Sentence._make(first=a, last=b, id=markables[i].id, comments=[], interleaved=[],
+                                            attributes=dict(markables[i].attributes)))
+    file_order = [position[i] for i in range(len(markables)) if i in position] + added
+    return sentences, file_order, {"nested": nested, "trimmed": trimmed, "uncovered": uncovered}
