@@ -225,7 +225,7 @@ class _Project:
                   info: dict[str, str], mmax_data: bytes) -> Document:
         report = self.report
         stem = mmax.name[: -len(mmax.suffix)]
-        where = {"file": mmax, "line": words_line, "what": "base data file"}
+        where: dict[str, Any] = {"file": mmax, "line": words_line, "what": "base data file"}
         _, words_path = self._named("basedata_path", words_name, **where)
         if not P.is_file(words_path, **where):
             _, beside = self._confine(words_name, **where)
@@ -595,13 +595,13 @@ def _as_sentences(markables: list[Markable], n: int) -> tuple[list[Sentence], li
     sentences = []
     position: dict[int, int] = {}
     added: list[int] = []
-    for k, (a, b, i) in enumerate(pieces):
-        if i is None:
+    for k, (a, b, piece) in enumerate(pieces):
+        if piece is None:
             sentences.append(Sentence._make(first=a, last=b, id=None, comments=[], interleaved=[], attributes={}))
             added.append(k)
         else:
-            position[i] = k
-            sentences.append(Sentence._make(first=a, last=b, id=markables[i].id, comments=[], interleaved=[],
-                                            attributes=dict(markables[i].attributes)))
+            position[piece] = k
+            sentences.append(Sentence._make(first=a, last=b, id=markables[piece].id, comments=[], interleaved=[],
+                                            attributes=dict(markables[piece].attributes)))
     file_order = [position[i] for i in range(len(markables)) if i in position] + added
     return sentences, file_order, {"nested": nested, "trimmed": trimmed, "uncovered": uncovered}
