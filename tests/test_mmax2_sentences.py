@@ -41,8 +41,9 @@ def test_words_outside_every_sentence_make_sentences_of_their_own(tmp_path):
     # one-layer formats get the sentences there are, not one sentence of every word
     conll = corefio.loads(corefio.dumps(doc, "conll", report=Report()), "conll").documents[0]
     assert bounds(conll) == bounds(doc)
-    lines = corefio.dumps(doc, "jsonlines", report=Report())
-    assert bounds(corefio.loads(lines, "jsonlines").documents[0]) == bounds(doc)
+    for fmt in ("conllu", "jsonlines"):
+        text = corefio.dumps(doc, fmt, report=Report())
+        assert bounds(corefio.loads(text, fmt).documents[0]) == bounds(doc), fmt
 
 
 def test_the_last_words_outside_any_sentence(tmp_path):
