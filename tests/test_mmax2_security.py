@@ -239,3 +239,9 @@ def test_a_directory_where_a_file_should_be_is_an_input_error(cli, tmp_path):
     scheme.mkdir()
     result = cli("info", project / "worship.mmax")
     assert result.exit_code == 0 and "scheme file of level 'coref' is missing" in result.output
+
+
+def test_a_project_path_too_long_to_look_up_is_an_input_error(tmp_path):
+    path = tmp_path / ("x" * 300 + ".mmax")
+    with pytest.raises(FormatError, match="cannot look up"):
+        corefio.read(path, "mmax2")

@@ -28,7 +28,11 @@ def read(source: Source, *, report: Report, strict: bool = False, identity_attri
         raise FormatError("an MMAX2 project is read from its directory or .mmax file, not from memory",
                           file=source.name)
     path = source.path
-    if path.is_dir():
+    try:
+        is_directory, is_file = path.is_dir(), path.is_file()
+    except OSError as exc:  # a name too long, a directory that may not be entered
+        raise FormatError(f"cannot look up this path: {exc.strerror}", file=path) from None
+    if is_directory:
         directory = path
         try:
             found = sorted(p for p in path.iterdir() if p.suffix.lower() == ".mmax")
@@ -40,7 +44,7 @@ def read(source: Source, *, report: Report, strict: bool = False, identity_attri
                                    what=".mmax file", file=directory, line=None)]
         if not mmax_files:
             raise FormatError("no .mmax file in this directory: not an MMAX2 project", file=path)
-    elif path.is_file():
+    elif is_file:
         directory = path.parent
         mmax_files = [path]
     else:
