@@ -245,3 +245,18 @@ def test_a_project_path_too_long_to_look_up_is_an_input_error(tmp_path):
     path = tmp_path / ("x" * 300 + ".mmax")
     with pytest.raises(FormatError, match="cannot look up"):
         corefio.read(path, "mmax2")
+
+
+def test_a_detour_that_stays_inside_reads_and_writes_back(tmp_path):
+    project = copy_worship(tmp_path)
+    common = project / "common_paths.xml"
+    replace_in(common, 'customization_file="coref_customization.xml"',
+               'customization_file="../Customizations/coref_customization.xml"')
+    replace_in(common, 'schemefile="coref_scheme.xml"', 'schemefile="../Schemes/coref_scheme.xml"')
+    corpus = corefio.read(project)
+    assert corpus.scheme(None).attribute("coref_set") is not None
+    out = tmp_path / "out"
+    corefio.write(corpus, out, "mmax2")
+    for rel in ("Customizations/coref_customization.xml", "Schemes/coref_scheme.xml"):
+        assert (out / rel).read_bytes() == (project / rel).read_bytes(), rel
+    assert [d.name for d in corefio.read(out).documents] == ["worship", "worship_b"]

@@ -11,6 +11,7 @@ itself count only when ``common_paths.xml`` has none.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -126,10 +127,13 @@ def norm_path(value: str | None) -> str:
 
 
 def join(directory: str, name: str) -> str:
+    """``directory/name`` as a path relative to the project; a ``..`` is resolved by
+    name (whether the result stays in the project is checked where it is used)."""
     directory = norm_path(directory)
     if directory and not directory.endswith("/"):
         directory += "/"
-    return directory + norm_path(name)
+    path = directory + norm_path(name)
+    return posixpath.normpath(path) if ".." in path.split("/") else path
 
 
 def is_file(path: Path, *, what: str, file: str | Path | None, line: int | None) -> bool:
