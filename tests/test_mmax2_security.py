@@ -260,3 +260,14 @@ def test_a_detour_that_stays_inside_reads_and_writes_back(tmp_path):
     for rel in ("Customizations/coref_customization.xml", "Schemes/coref_scheme.xml"):
         assert (out / rel).read_bytes() == (project / rel).read_bytes(), rel
     assert [d.name for d in corefio.read(out).documents] == ["worship", "worship_b"]
+
+
+@pytest.mark.parametrize("member", ["common_paths.xml", "Basedata/words.dtd", "Styles/worship_style.xsl",
+                                    "Markables/worship_b_coref_level.xml", "Basedata/worship_b_words.xml"])
+def test_every_kind_of_project_file_linked_out_is_refused(tmp_path, member):
+    project = copy_worship(tmp_path)
+    secret = put_secret(tmp_path)
+    (project / member).unlink()
+    (project / member).symlink_to(secret)
+    with pytest.raises(UnsafeInputError, match="outside the project"):
+        corefio.read(project)
