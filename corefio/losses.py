@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from copy import copy
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -98,6 +99,19 @@ def _sentence_crossing(doc: "Document") -> Iterable[str]:
     for m in doc.markables:
         if sentence[m.first] != sentence[m.last]:
             yield m.ref
+
+
+#: the parts of a sentence ``sentence_attributes`` covers, and what each is when absent
+SENTENCE_PARTS: dict[str, Any] = {"id": None, "comments": [], "attributes": {}, "interleaved": []}
+
+
+def _sentence_parts_lost(doc: "Document", allowed: Any) -> Iterable[str]:
+    """``sentence N: part`` for each sentence with a part the format does not keep."""
+    lost = _not_kept(SENTENCE_PARTS, allowed)
+    for k, s in enumerate(doc.sentences):
+        part = next((p for p in lost if getattr(s, p) != SENTENCE_PARTS[p]), None)
+        if part is not None:
+            yield f"sentence {k + 1}: {part}"
 
 
 def _non_numeric_entities(doc: "Document") -> str:
@@ -213,10 +227,10 @@ FEATURES: tuple[Feature, ...] = (
             lambda d, c: (len(d.sentences), None) if len(d.sentences) > 1 else (0, None),
             lambda d, c: _copy(d, sentences=[])),
     Feature("sentence_attributes", "sentence ids, comments and attributes",
-            lambda d, c: _count(k for k, s in enumerate(d.sentences) if s.id is not None or s.comments
-                                or s.attributes or s.interleaved),
-            lambda d, c: _copy(d, sentences=[s.model_copy(update={"id": None, "comments": [], "attributes": {},
-                                                                 "interleaved": []}) for s in d.sentences])),
+            lambda d, c: _count(_sentence_parts_lost(d, c)),
+            lambda d, c: _copy(d, sentences=[s.model_copy(update={part: copy(SENTENCE_PARTS[part])
+                                                                 for part in _not_kept(SENTENCE_PARTS, c)})
+                                             for s in d.sentences])),
     Feature("metadata", "document metadata",
             lambda d, c: _count(d.metadata), lambda d, c: _copy(d, metadata={})),
     Feature("entity_ids", "entity ids (renumbered)",

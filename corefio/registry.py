@@ -37,7 +37,9 @@ class Capabilities:
     the same things from a document, which is what a round trip must give back.
 
     ``True``: expressed; ``False``: not expressed; a frozenset of names (attribute
-    features only): only attributes with these names are expressed.
+    features only): only attributes with these names are expressed (for
+    ``sentence_attributes``: only these parts of a sentence, among ``id``, ``comments``,
+    ``attributes`` and ``interleaved``).
     """
 
     discontinuous: bool = False  #: markables made of several spans
@@ -65,7 +67,7 @@ class Capabilities:
     text: bool = False  #: the exact source text (with its markup)
     regions: bool = False  #: typed structural regions of the source text
     sentences: bool = True  #: sentence boundaries
-    sentence_attributes: bool = False  #: sentence ids, comments, attributes
+    sentence_attributes: bool | frozenset[str] = False  #: sentence ids, comments, attributes
     metadata: bool = False  #: document metadata
     schemes: bool = False  #: annotation schemes
     multiple_documents: bool = True  #: several documents in one file (or project)

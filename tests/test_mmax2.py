@@ -345,6 +345,7 @@ def test_duplicate_ids_are_located(tmp_path):
     dup = report.by_code("mmax2.duplicate-id")
     assert dup and dup[0].line == 6
     assert [m.spans for m in doc.markables if m.id == "markable_1"] == [((0, 9),)]
+    assert [m.spans for m in doc.markables if m.id == "markable_1_dup2"] == [((0, 1),)]  # kept, renamed
     words = report.by_code("mmax2.word-id")
     assert words and words[0].line == 9 and len(doc.tokens) == 37
     with pytest.raises(StrictModeError):

@@ -23,7 +23,10 @@ base data (``Basedata/NAME_words.xml``)
 level files (``Markables/NAME_LEVEL_level.xml``)
     ``<markables xmlns="www.eml.org/NameSpaces/LEVEL"><markable id=… span=…
     [mmax_level=…] attr=…/>``: ids unique per level, in any order; the span syntax is
-    in :mod:`.levels`.
+    in :mod:`.levels`. A repeated id (WikiCoref has some) is a warning
+    (``mmax2.duplicate-id``): the second, third… markable with id ``X`` becomes
+    ``X_dup2``, ``X_dup3``… (the first such name no markable of the level carries) and
+    pointers naming ``X`` name the first.
 schemes (``Schemes/*.xml``)
     the attributes of a level and their types (:mod:`.schemes`): ``nominal_button``,
     ``nominal_list``, ``freetext``, ``markable_set`` (``set_N``; the same value on one
@@ -51,8 +54,13 @@ Mapping to the pivot model
   identity ``Link`` per markable and attribute, its ``targets`` the ``;`` group as
   written; other pointers → a ``Link`` typed by the attribute name. Other attributes →
   ``Markable.attributes`` (text); the schemes → ``Corpus.schemes``.
-* A level called ``sentence`` whose markables tile the words exactly becomes
-  ``Document.sentences`` (ids kept as sentence ids); otherwise it stays a layer.
+* A level called ``sentence`` (``sentences``, ``s``) without sets or pointers becomes
+  ``Document.sentences`` (markable ids and attributes kept as sentence ids and
+  attributes) unless one of its markables is discontinuous (then it stays a layer).
+  Where the sentences do not tile the words, each run of words outside every sentence
+  becomes a sentence of its own (warning ``mmax2.sentences-untiled``), a sentence inside
+  another is dropped and one overlapping the sentence before starts after it (warning
+  ``mmax2.sentences-overlap``).
 * Layout (``Corpus.layout["mmax2"]``, ``Document.layout["mmax2"]``): the project's
   paths and levels, the files corefio does not interpret (schemes, customizations,
   style sheets, DTDs, ``common_paths.xml``, the ``.mmax`` files) byte for byte,
@@ -66,6 +74,12 @@ generated from the attributes in use —, customizations and a minimal style she
 The write option ``chains`` is ``sets`` (every chain a ``coref_set`` set),
 ``pointers`` (each mention points to the previous one of its chain), or unset: sets
 for entity ids, pointers for identity links, as the document has them.
+
+Every file a project names (paths and file names in ``common_paths.xml``, the
+``<words>`` of a ``.mmax`` file, level files, schemes, customizations, style sheets,
+DTDs) must lie inside the project directory: an absolute name, a ``..`` or a symbolic
+link leading out is refused (``UnsafeInputError`` at the line naming it) before
+anything is read from it, and a name the system cannot look up is an input error.
 
 Problems found while reading (a dangling pointer, a span naming a missing word, a
 repeated id, a not-well-formed file that had to be repaired with
@@ -85,7 +99,8 @@ CAPABILITIES = Capabilities(
     entity_ids=True, link_structure=True, link_types=True, multi_target_links=True, markable_attributes=True,
     entity_attributes=False, link_attributes=False, heads=False, min=False, optional=False, layers=True,
     sets=True, token_attributes=True, token_ids=True, whitespace=False, offsets=False, text=False,
-    regions=False, sentences=True, sentence_attributes=False, metadata=False, schemes=True,
+    regions=False, sentences=True, sentence_attributes=frozenset({"id", "attributes"}), metadata=False,
+    schemes=True,
     multiple_documents=True,
 )
 

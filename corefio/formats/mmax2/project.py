@@ -11,6 +11,7 @@ itself count only when ``common_paths.xml`` has none.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -18,6 +19,7 @@ from typing import Any, ClassVar
 from ...errors import FormatError
 from ...layout import FormatLayout
 from ...model.scheme import Scheme
+from ...source import confined_path
 from ...xmlsafe import parse_xml
 
 FORMAT = "mmax2"
@@ -37,6 +39,9 @@ class Level:
     pattern: str
     #: other attributes of the element (``at_startup``...), as written
     other: dict[str, str] = field(default_factory=dict)
+    #: where the entry was written (for errors about the files it names)
+    source: str | None = field(default=None, compare=False, repr=False)
+    line: int | None = field(default=None, compare=False, repr=False)
 
     def file_for(self, stem: str) -> str:
         return self.pattern.replace("$", stem)
@@ -46,7 +51,11 @@ class Level:
 class CommonPaths:
     paths: dict[str, str]
     levels: list[Level]
-    stylesheets: list[str]
+    #: style sheet names with the line that names each
+    stylesheets: list[tuple[str, int | None]]
+    #: the file itself (``None`` when the project has none) and the line of each path
+    file: Path | None = None
+    lines: dict[str, int | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -118,29 +127,61 @@ def norm_path(value: str | None) -> str:
 
 
 def join(directory: str, name: str) -> str:
+    """``directory/name`` as a path relative to the project; a ``..`` is resolved by
+    name (whether the result stays in the project is checked where it is used)."""
     directory = norm_path(directory)
     if directory and not directory.endswith("/"):
         directory += "/"
-    return directory + norm_path(name)
+    path = directory + norm_path(name)
+    return posixpath.normpath(path) if ".." in path.split("/") else path
+
+
+def is_file(path: Path, *, what: str, file: str | Path | None, line: int | None) -> bool:
+    """Whether ``path`` is a file; a name the system cannot look up (too long, not
+    permitted) is an input error located where the name was written."""
+    try:
+        return path.is_file()
+    except OSError as exc:
+        raise FormatError(f"{what} {shorten(path.name)!r} cannot be looked up: {exc.strerror}",
+                          file=file, line=line) from None
+
+
+def read_file(path: Path, *, what: str, file: str | Path | None, line: int | None) -> bytes:
+    """The bytes of a project file; any system error is an input error (located where
+    the file was named), never an internal one."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise FormatError(f"{what} {shorten(path.name)!r} cannot be read: {exc.strerror}",
+                          file=file, line=line) from None
+
+
+def shorten(name: str) -> str:
+    return name if len(name) <= 80 else name[:77] + "..."
 
 
 def read_common_paths(directory: Path, report: Any) -> tuple[CommonPaths, bytes | None]:
-    """The project's ``common_paths.xml`` (absent: every path is the project directory)."""
-    path = directory / "common_paths.xml"
-    if not path.exists():
+    """The project's ``common_paths.xml`` (absent: every path is the project directory).
+
+    The directories it names must lie inside the project (:func:`confined_path`)."""
+    path = confined_path(directory, "common_paths.xml", file=directory, what="common_paths.xml")
+    if not is_file(path, what="file", file=directory, line=None):
         report.warning("mmax2.no-common-paths", "no common_paths.xml: paths are taken relative to the "
                        "project directory and levels from the .mmax files", file=str(directory))
         return CommonPaths({}, [], []), None
-    data = path.read_bytes()
+    data = read_file(path, what="file", file=path, line=None)
     root = parse_xml(data, file=path).getroot()
     paths = {}
+    lines: dict[str, int | None] = {}
     for key in PATH_KEYS:
         el = root.find(key)
         if el is not None and el.text is not None:
             paths[key] = norm_path(el.text)
+            lines[key] = el.sourceline
+            confined_path(directory, paths[key], file=path, line=el.sourceline, what=key)
     levels = levels_of(root.find("annotations"), path)
-    sheets = [norm_path(el.text) for el in root.iter("stylesheet") if el.text]
-    return CommonPaths(paths, levels, sheets), data
+    sheets = [(norm_path(el.text), el.sourceline) for el in root.iter("stylesheet") if el.text]
+    return CommonPaths(paths, levels, sheets, path, lines), data
 
 
 def levels_of(annotations: Any, file: Path) -> list[Level]:
@@ -154,14 +195,15 @@ def levels_of(annotations: Any, file: Path) -> list[Level]:
         if not name or not (el.text or "").strip():
             raise FormatError("a <level> needs a name and a file name pattern", file=file, line=el.sourceline)
         other = {k: v for k, v in el.attrib.items() if k not in ("name", "schemefile", "customization_file")}
-        out.append(Level(name, el.get("schemefile"), el.get("customization_file"), norm_path(el.text), other))
+        out.append(Level(name, el.get("schemefile"), el.get("customization_file"), norm_path(el.text), other,
+                         str(file), el.sourceline))
     return out
 
 
-def read_mmax(path: Path) -> tuple[str, list[Level], dict[str, str], bytes]:
-    """A ``.mmax`` file: its words file, its own levels, what corefio wrote about the
-    document (name and part), and the raw bytes."""
-    data = path.read_bytes()
+def read_mmax(path: Path) -> tuple[str, int | None, list[Level], dict[str, str], bytes]:
+    """A ``.mmax`` file: its words file (and the line naming it), its own levels, what
+    corefio wrote about the document (name and part), and the raw bytes."""
+    data = read_file(path, what="file", file=path, line=None)
     root = parse_xml(data, file=path).getroot()
     words = root.find("words")
     if words is None or not (words.text or "").strip():
@@ -170,4 +212,4 @@ def read_mmax(path: Path) -> tuple[str, list[Level], dict[str, str], bytes]:
     doc = root.find("corefio_document")
     if doc is not None:
         info = dict(doc.attrib)
-    return norm_path(words.text), levels_of(root.find("annotations"), path), info, data
+    return norm_path(words.text), words.sourceline, levels_of(root.find("annotations"), path), info, data

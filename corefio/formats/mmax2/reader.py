@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from ...diagnostics import Report
 from ...errors import FormatError, ModelError, UnsafeInputError
 from ...model import Corpus, Document, Link, Markable, Sentence, Tokens
 from ...model.scheme import Scheme, SchemeAttribute
-from ...source import Source
+from ...source import Source, confined_path
 from ...xmlsafe import etree, parse_xml
 from . import project as P
 from .levels import SpanError, parse_span, render_span
@@ -27,12 +28,23 @@ def read(source: Source, *, report: Report, strict: bool = False, identity_attri
         raise FormatError("an MMAX2 project is read from its directory or .mmax file, not from memory",
                           file=source.name)
     path = source.path
-    if path.is_dir():
+    try:
+        is_directory, is_file = path.is_dir(), path.is_file()
+    except OSError as exc:  # a name too long, a directory that may not be entered
+        raise FormatError(f"cannot look up this path: {exc.strerror}", file=path) from None
+    if is_directory:
         directory = path
-        mmax_files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".mmax" and p.is_file())
+        try:
+            found = sorted(p for p in path.iterdir() if p.suffix.lower() == ".mmax")
+        except OSError as exc:
+            raise FormatError(f"cannot list the directory: {exc.strerror}", file=path) from None
+        # a .mmax file of the directory is a project file too: a link out is refused
+        mmax_files = [p for p in found
+                      if P.is_file(confined_path(directory, p.name, file=directory, what=".mmax file"),
+                                   what=".mmax file", file=directory, line=None)]
         if not mmax_files:
             raise FormatError("no .mmax file in this directory: not an MMAX2 project", file=path)
-    elif path.is_file():
+    elif is_file:
         directory = path.parent
         mmax_files = [path]
     else:
@@ -49,19 +61,49 @@ class _Project:
         self.files: dict[str, bytes] = {}
 
     # -- project files -----------------------------------------------------------------
-    def _keep(self, relative: str) -> bytes | None:
+    def _confine(self, relative: str, *, file: str | Path | None, line: int | None, what: str) -> tuple[str, Path]:
+        """A file the project names, as its normalised path relative to the project and
+        its path on disk; refused (before anything is read) when it is absolute or
+        leads out of the project directory, by ``..`` or by a link."""
+        path = confined_path(self.dir, relative, file=file, line=line, what=what)
+        if ".." in relative.split("/"):  # a detour that stays inside: the writer wants the plain path
+            relative = posixpath.normpath(relative)
+        return relative, path
+
+    def _keep(self, relative: str, *, file: str | Path | None, line: int | None, what: str) -> bytes | None:
         """A project file kept verbatim for the writer (``None`` when absent)."""
+        relative, path = self._confine(relative, file=file, line=line, what=what)
         if relative in self.files:
             return self.files[relative]
-        path = self.dir / relative
-        if not path.is_file():
+        if not P.is_file(path, what=what, file=file, line=line):
             return None
-        data = path.read_bytes()
+        data = P.read_file(path, what=what, file=file, line=line)
         self.files[relative] = data
         return data
 
     def _path(self, key: str, name: str) -> str:
         return P.join(self.paths.get(key, ""), name)
+
+    def _named(self, key: str, name: str, *, file: str | Path | None, line: int | None,
+               what: str) -> tuple[str, Path]:
+        """The file ``name`` in the directory ``key`` of ``common_paths.xml``, confined to
+        the project. An absolute name is refused as such, even though joining it to the
+        directory would make it relative."""
+        if name.startswith(("/", "~")) or (len(name) > 1 and name[1] == ":"):
+            confined_path(self.dir, name, file=file, line=line, what=what)  # raises
+        return self._confine(self._path(key, name), file=file, line=line, what=what)
+
+    def _keep_dtds(self, key: str, common_file: Path | None, line: int | None) -> None:
+        """The DTDs of the base data or markable directory, kept for the writer."""
+        directory = self.paths.get(key, "")
+        base = confined_path(self.dir, directory, file=common_file, line=line, what=key)
+        try:
+            names = sorted(p.name for p in base.glob("*.dtd")) if base.is_dir() else []
+        except OSError as exc:
+            raise FormatError(f"{key} {P.shorten(directory)!r} cannot be listed: {exc.strerror}", file=common_file,
+                              line=line) from None
+        for name in names:
+            self._keep(P.join(directory, name), file=common_file, line=line, what="DTD")
 
     def _parse(self, data: bytes, file: Path) -> Any:
         """Parse safely; a not-well-formed file is repaired (and the repairs reported)."""
@@ -89,38 +131,40 @@ class _Project:
         if raw is not None:
             self.files["common_paths.xml"] = raw
         self.paths = common.paths
+        common_file = common.file
         docs_info = []
         for mmax in mmax_files:
-            words, own_levels, info, data = P.read_mmax(mmax)
+            words, words_line, own_levels, info, data = P.read_mmax(mmax)
             levels = common.levels or own_levels
-            docs_info.append((mmax, words, levels, info, data))
+            docs_info.append((mmax, words, words_line, levels, info, data))
         levels_by_name: dict[str, P.Level] = {}
-        for _, _, levels, _, _ in docs_info:
+        for _, _, _, levels, _, _ in docs_info:
             for level in levels:
                 levels_by_name.setdefault(level.name, level)
-        for sheet in common.stylesheets:
-            self._keep(self._path("style_path", sheet))
+        for sheet, line in common.stylesheets:
+            rel, _ = self._named("style_path", sheet, file=common_file, line=line, what="style sheet")
+            self._keep(rel, file=common_file, line=line, what="style sheet")
         schemes: dict[str, Scheme] = {}
         scheme_files: dict[str, str] = {}
         for level in levels_by_name.values():
             attributes: list[SchemeAttribute] = []
             if level.schemefile:
-                rel = self._path("scheme_path", level.schemefile)
-                scheme_data = self._keep(rel)
+                rel, path = self._named("scheme_path", level.schemefile, file=level.source, line=level.line,
+                                        what="scheme file")
+                scheme_data = self._keep(rel, file=level.source, line=level.line, what="scheme file")
                 if scheme_data is None:
                     self.report.warning("mmax2.missing-file", f"scheme file of level {level.name!r} is missing; "
-                                        "its attributes are read as free text", file=str(self.dir / rel))
+                                        "its attributes are read as free text", file=str(path))
                 else:
                     scheme_files[level.name] = rel
-                    attributes = parse_scheme_file(self, scheme_data, self.dir / rel, level.name).attributes
+                    attributes = parse_scheme_file(self, scheme_data, path, level.name).attributes
             if level.customization_file:
-                self._keep(self._path("customization_path", level.customization_file))
+                rel, _ = self._named("customization_path", level.customization_file, file=level.source,
+                                     line=level.line, what="customization file")
+                self._keep(rel, file=level.source, line=level.line, what="customization file")
             schemes[level.name] = Scheme(layer=level.name, name=level.name, attributes=attributes)
         for key in ("basedata_path", "markable_path"):
-            base = self.dir / self.paths.get(key, "")
-            if base.is_dir():
-                for dtd in sorted(base.glob("*.dtd")):
-                    self._keep(P.join(self.paths.get(key, ""), dtd.name))
+            self._keep_dtds(key, common_file, common.lines.get(key))
         self.identity = self._identity(schemes)
         self.identity_level = self._identity_level(list(levels_by_name))
         corpus_schemes = []
@@ -181,18 +225,20 @@ class _Project:
         return (named or candidates)[0]
 
     # -- one document ------------------------------------------------------------------
-    def _document(self, mmax: Path, words_name: str, levels: list[P.Level], info: dict[str, str],
-                  mmax_data: bytes) -> Document:
+    def _document(self, mmax: Path, words_name: str, words_line: int | None, levels: list[P.Level],
+                  info: dict[str, str], mmax_data: bytes) -> Document:
         report = self.report
         stem = mmax.name[: -len(mmax.suffix)]
-        words_path = self.dir / self._path("basedata_path", words_name)
-        if not words_path.is_file() and (self.dir / words_name).is_file():
-            words_path = self.dir / words_name
-        try:
-            data = words_path.read_bytes()
-        except OSError:
-            raise FormatError(f"base data file {words_name!r} named by {mmax.name} is missing",
-                              file=words_path) from None
+        where: dict[str, Any] = {"file": mmax, "line": words_line, "what": "base data file"}
+        _, words_path = self._named("basedata_path", words_name, **where)
+        if not P.is_file(words_path, **where):
+            _, beside = self._confine(words_name, **where)
+            if P.is_file(beside, **where):
+                words_path = beside
+        if not P.is_file(words_path, **where):
+            raise FormatError(f"base data file {P.shorten(words_name)!r} named by {mmax.name} is missing",
+                              file=words_path)
+        data = P.read_file(words_path, **where)
         tree = self._parse(data, words_path)
         wfile = str(words_path)
         forms, ids, columns, index = _words(tree, data, wfile, report)
@@ -210,13 +256,13 @@ class _Project:
         lower_levels = {lv.name.lower(): lv.name for lv in levels}
         sentences: list[Sentence] = []
         for level in levels:
-            rel = self._path("markable_path", level.file_for(stem))
-            lpath = self.dir / rel
-            if not lpath.is_file():
+            where = {"file": level.source, "line": level.line, "what": f"level file of {level.name!r}"}
+            _, lpath = self._named("markable_path", level.file_for(stem), **where)
+            if not P.is_file(lpath, **where):
                 report.info("mmax2.missing-file", f"level file of {level.name!r} is missing: no markables",
                             file=str(lpath))
                 continue
-            ltree = self._parse(lpath.read_bytes(), lpath)
+            ltree = self._parse(P.read_file(lpath, **where), lpath)
             lroot = ltree.getroot()
             llayout = P.LevelLayout(namespace=lroot.nsmap.get(None), doctype=_doctype(ltree))
             layout.levels[level.name] = llayout
@@ -231,6 +277,9 @@ class _Project:
             no_level: set[str] = set()
             level_values: list[dict[str, Any]] = []
             kinds: dict[str, tuple[str, str, bool]] = {}
+            # every id a markable of the level carries (a repeated id's new name avoids them)
+            level_ids = {el.get("id") for el in lroot if isinstance(el.tag, str) and el.tag.endswith("markable")}
+            occurred: set[str] = set()
             for el in lroot:
                 tag = el.tag
                 if not isinstance(tag, str):
@@ -242,13 +291,17 @@ class _Project:
                 attrib = dict(el.items())
                 mid = attrib.get("id")
                 span_text = attrib.get("span")
+                if mid is not None:
+                    if mid in occurred:
+                        new_id = _duplicate_name(mid, level_ids)
+                        report.warning("mmax2.duplicate-id", f"markable id {mid!r} repeated on level "
+                                       f"{level.name!r}: this one is renamed {new_id!r}; pointers naming {mid!r} "
+                                       "point to the first", file=lfile, line=el.sourceline)
+                        mid = new_id
+                    occurred.add(mid)
                 if mid is None or span_text is None:
                     report.warning("mmax2.markable", "markable without id or span; ignored", file=lfile,
                                    line=el.sourceline)
-                    continue
-                if mid in seen:
-                    report.warning("mmax2.duplicate-id", f"markable id {mid!r} repeated on level {level.name!r}; "
-                                   "the later one is ignored", file=lfile, line=el.sourceline)
                     continue
                 spans = _simple_span(span_text, index)
                 if spans is None:
@@ -309,8 +362,9 @@ class _Project:
             if not sentences and layer is not None and level.name.lower() in SENTENCE_LEVELS and not relation_attrs:
                 got = _as_sentences(level_markables, len(forms))
             if got is not None:
-                sentences, layout.sentence_order = got
+                sentences, layout.sentence_order, changes = got
                 layout.sentence_level = level.name
+                self._report_sentence_changes(level.name, changes, len(forms), lfile)
                 continue
             markables.extend(level_markables)
             refs.update(seen if layer is None else (markable_ref(mid, layer) for mid in seen))
@@ -321,6 +375,26 @@ class _Project:
                                   markables=markables, links=links, layout={P.FORMAT: layout})
         except ModelError as exc:
             raise FormatError(f"document {name!r}: {exc.message}", file=mmax) from None
+
+    def _report_sentence_changes(self, level: str, changes: dict[str, Any], n: int, file: str) -> None:
+        """Warnings for a sentence level that had to be changed to tile the words."""
+        uncovered = changes["uncovered"]
+        if uncovered:
+            words = sum(b - a + 1 for a, b in uncovered)
+            runs = ", ".join(f"{a + 1}-{b + 1}" if a != b else str(a + 1) for a, b in uncovered[:5])
+            more = ", ..." if len(uncovered) > 5 else ""
+            self.report.warning("mmax2.sentences-untiled", f"the {level!r} level leaves {words} of {n} words outside "
+                                f"any sentence (words {runs}{more}); each of the {len(uncovered)} run(s) of them is "
+                                "made a sentence of its own", file=file, count=len(uncovered))
+        nested, trimmed = changes["nested"], changes["trimmed"]
+        if nested or trimmed:
+            parts = []
+            if nested:
+                parts.append(f"{len(nested)} lie inside an earlier one and are dropped ({_some(nested)})")
+            if trimmed:
+                parts.append(f"{len(trimmed)} overlap the one before and now start after it ({_some(trimmed)})")
+            self.report.warning("mmax2.sentences-overlap", f"sentence markables of the {level!r} level overlap: "
+                                + "; ".join(parts), file=file, count=len(nested) + len(trimmed))
 
     def _links(self, pending: list[tuple], refs: set[str], lower_levels: dict[str, str], level_names: set[str],
                layout: P.MMAX2Layout) -> list[Link]:
@@ -370,6 +444,22 @@ def parse_scheme_file(project: _Project, data: bytes, file: Path, level: str) ->
         from ...repair import repair_bytes
 
         return parse_scheme(repair_bytes(data, kind="xml")[0], file, level, project.report)
+
+
+def _some(ids: list[str]) -> str:
+    return ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
+
+
+def _duplicate_name(mid: str, taken: set[str | None]) -> str:
+    """The id of a markable repeating ``mid`` on its level: ``mid_dup2`` for the second
+    one, ``mid_dup3`` for the third…, each the first such name no markable of the level
+    carries (``taken`` gets the name). The XSLT engine renames by the same rule."""
+    n = 2
+    while f"{mid}_dup{n}" in taken:
+        n += 1
+    name = f"{mid}_dup{n}"
+    taken.add(name)
+    return name
 
 
 def _simple_span(text: str, index: dict[str, int]) -> tuple[tuple[int, int], ...] | None:
@@ -470,21 +560,52 @@ def _doctype(tree: Any) -> tuple[str, str | None] | None:
     return (info.root_name, info.system_url)
 
 
-def _as_sentences(markables: list[Markable], n: int) -> tuple[list[Sentence], list[int]] | None:
-    """The markables of a sentence level as sentences, when they tile the words exactly."""
+def _as_sentences(markables: list[Markable], n: int) -> tuple[list[Sentence], list[int], dict[str, Any]] | None:
+    """The markables of a sentence level as sentences (``None`` when they cannot be:
+    a discontinuous one, or one in a set), their order in the file, and what had to be
+    changed to make them tile the ``n`` words.
+
+    Sentences nested in an earlier one are dropped and a sentence overlapping the one
+    before starts after it (``nested``, ``trimmed``: the markable ids); each maximal
+    run of words no sentence covers becomes a sentence of its own (``uncovered``:
+    the runs as word index ranges)."""
     if not markables or any(len(m.spans) != 1 or m.sets or m.entity for m in markables):
         return None
-    order = sorted(range(len(markables)), key=lambda i: markables[i].spans[0])
-    expected = 0
+    order = sorted(range(len(markables)), key=lambda i: (markables[i].spans[0][0], -markables[i].spans[0][1]))
+    nested: list[str] = []
+    trimmed: list[str] = []
+    kept: list[tuple[int, int, int]] = []
+    end = -1
     for i in order:
         a, b = markables[i].spans[0]
-        if a != expected:
-            return None
+        if b <= end:
+            nested.append(markables[i].id)
+            continue
+        if a <= end:
+            trimmed.append(markables[i].id)
+            a = end + 1
+        kept.append((a, b, i))
+        end = b
+    pieces: list[tuple[int, int, int | None]] = []
+    uncovered: list[tuple[int, int]] = []
+    expected = 0
+    for a, b, i in kept + [(n, n - 1, -1)]:
+        if a > expected:
+            uncovered.append((expected, a - 1))
+            pieces.append((expected, a - 1, None))
+        if i >= 0:
+            pieces.append((a, b, i))
         expected = b + 1
-    if expected != n:
-        return None
-    sentences = [Sentence._make(first=markables[i].spans[0][0], last=markables[i].spans[0][1],
-                                id=markables[i].id, comments=[], interleaved=[],
-                                attributes=dict(markables[i].attributes)) for i in order]
-    position = {i: k for k, i in enumerate(order)}
-    return sentences, [position[i] for i in range(len(markables))]
+    sentences = []
+    position: dict[int, int] = {}
+    added: list[int] = []
+    for k, (a, b, piece) in enumerate(pieces):
+        if piece is None:
+            sentences.append(Sentence._make(first=a, last=b, id=None, comments=[], interleaved=[], attributes={}))
+            added.append(k)
+        else:
+            position[piece] = k
+            sentences.append(Sentence._make(first=a, last=b, id=markables[piece].id, comments=[], interleaved=[],
+                                            attributes=dict(markables[piece].attributes)))
+    file_order = [position[i] for i in range(len(markables)) if i in position] + added
+    return sentences, file_order, {"nested": nested, "trimmed": trimmed, "uncovered": uncovered}

@@ -400,18 +400,12 @@ class _Writer:
                      f'<markables xmlns="{attr(ns)}">\n']
             append = parts.append
             key_order = llayout.order if llayout else ["mmax_level"]
-            if level == sentence_level and doc.sentences and not by_level.get(level):
-                sentences = doc.sentences
-                positions = layout.sentence_order if layout and len(layout.sentence_order) == len(sentences) \
-                    else range(len(sentences))
-                for k in positions:
-                    s = sentences[k]
-                    sid = s.id or f"markable_{k + 1}"
-                    span = render_span(((s.first, s.last),), ids)
-                    sentence_attrs = {"mmax_level": level, **{n: str(v) for n, v in s.attributes.items()}}
-                    if llayout and llayout.no_level_attribute and sid in llayout.no_level_attribute:
-                        del sentence_attrs["mmax_level"]
-                    append(_markable(sid, span, sentence_attrs, key_order))
+            if level == sentence_level and doc.sentences:
+                if by_level.get(level):
+                    log.lose("sentences", f"sentence boundaries (the level {level!r} they would be written to "
+                             "holds markables of its own)", document=doc, count=len(doc.sentences))
+                else:
+                    self._sentences(doc, level, layout, llayout, key_order, ids, append)
             for i in by_level.get(level, ()):
                 m = doc.markables[i]
                 raw = llayout.raw.get(m.id, {}) if llayout else {}
@@ -446,6 +440,45 @@ class _Writer:
             append("</markables>\n")
             rel = P.join(self.paths["markable_path"], self._level_pattern(level).replace("$", stem))
             out[rel] = "".join(parts).encode("utf-8")
+
+
+    def _sentences(self, doc: Document, level: str, layout: P.MMAX2Layout | None, llayout: P.LevelLayout | None,
+                   key_order: list[str], ids: list[str], append: Any) -> None:
+        """The sentences as markables of the sentence level, in the order they were read
+        in; their ids and attributes are kept (what cannot be is reported)."""
+        log = self.log
+        sentences = doc.sentences
+        positions = layout.sentence_order if layout and len(layout.sentence_order) == len(sentences) \
+            else range(len(sentences))
+        given = {s.id for s in sentences if s.id}
+        used: set[str] = set()
+        for k in positions:
+            s = sentences[k]
+            sid = s.id or f"markable_{k + 1}"
+            if sid in used or (not s.id and sid in given):
+                if s.id:
+                    log.lose("sentence-attributes", "repeated sentence ids (renamed)", document=doc, example=sid)
+                n = k + 1
+                while f"markable_{n}" in used or f"markable_{n}" in given:
+                    n += 1
+                sid = f"markable_{n}"
+            used.add(sid)
+            attrs = {"mmax_level": level}
+            if llayout and llayout.no_level_attribute and sid in llayout.no_level_attribute:
+                del attrs["mmax_level"]
+            for name, value in s.attributes.items():
+                if not is_attribute_name(name):
+                    log.lose("label", "sentence attribute names that are not XML names", document=doc, example=name)
+                    continue
+                if not isinstance(value, str):
+                    log.lose("value", "typed sentence attribute values (written as text)", document=doc,
+                             example=f"{name}={value!r}")
+                    value = str(value).lower() if isinstance(value, bool) else str(value)
+                value, bad = clean(value)
+                if bad:
+                    log.lose("value", "characters XML cannot hold", document=doc)
+                attrs[name] = value
+            append(_markable(sid, render_span(((s.first, s.last),), ids), attrs, key_order))
 
 
 def _markable(mid: str, span: str, attrs: dict[str, str], order: list[str]) -> str:
