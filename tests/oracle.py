@@ -7,7 +7,8 @@ cannot hide itself. The kinds counted (a :class:`collections.Counter`, zero coun
 out):
 
 ``documents``, ``tokens`` (words, CoNLL-U empty nodes included), ``sentences``,
-``mentions`` (markables of the coreference layer), ``markables:<layer>`` (markables of
+``mentions`` (markables of the coreference layer), ``discontinuous`` (mentions whose
+words leave a gap), ``markables:<layer>`` (markables of
 another layer: MMAX2 levels, RAF ``layer``), ``entities`` (groups of mentions that
 corefer, singletons included: every mention is in exactly one entity), and
 ``links:<type>`` (non-identity links, one per source → target pair, so that a link with
@@ -131,6 +132,7 @@ def conllu(path: Path) -> Counter:
         counts["entities"] += 1
         counts["mentions"] += len(entity.mentions)
         for mention in entity.mentions:
+            counts["discontinuous"] += "," in mention.span
             counts["links:bridging"] += len(list(mention.bridging))
         counts["links:split_antecedent"] += len(entity.split_ante)
     return _clean(counts)
@@ -171,6 +173,7 @@ def raf(path: Path) -> Counter:
                 others[ref] = layer
             else:
                 mentions.add(ref)
+                counts["discontinuous"] += len(m.xpath("feat[@type='span']")) > 1
             if m.get("entity"):
                 groups.join(ref, "entity " + m.get("entity"))
         for link in doc.xpath(".//struct[@type='reflink']"):
@@ -263,6 +266,16 @@ def muc(path: Path) -> Counter:
 
 
 # -- MMAX2 ---------------------------------------------------------------------------------
+def _mmax2_discontinuous(span: str, position: dict[str, int]) -> bool:
+    """Whether an MMAX2 span (``word_1..word_3,word_5``) leaves a gap between its words."""
+    covered: list[int] = []
+    for part in span.split(","):
+        first, _, last = part.strip().partition("..")
+        covered.extend(range(position[first], position[last or first] + 1))
+    covered.sort()
+    return any(b - a > 1 for a, b in zip(covered, covered[1:]))
+
+
 def mmax2(path: Path) -> Counter:
     """A project directory (or one of its .mmax files: the whole directory is counted)."""
     directory = path if path.is_dir() else path.parent
@@ -294,7 +307,9 @@ def mmax2(path: Path) -> Counter:
     for mmax in sorted(directory.glob("*.mmax")):
         counts["documents"] += 1
         words_file = _xml(mmax).findtext("words").strip()
-        counts["tokens"] += int(_xml(basedata / words_file).xpath("count(//word)"))
+        word_ids = _xml(basedata / words_file).xpath("//word/@id")
+        counts["tokens"] += len(word_ids)
+        position = {w: k for k, w in enumerate(word_ids)}
         stem = mmax.name[: -len(".mmax")]
         groups = _Groups()
         mentions: list[str] = []
@@ -314,6 +329,7 @@ def mmax2(path: Path) -> Counter:
                 groups.add(ref)
                 if name == coref_level:
                     mentions.append(ref)
+                    counts["discontinuous"] += _mmax2_discontinuous(markable.get("span", ""), position)
                 else:
                     others[ref] = name
                 for attribute, value in markable.attrib.items():
