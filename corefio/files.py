@@ -312,10 +312,10 @@ def _refuse_non_empty(root: Path, names: list[str]) -> None:
     if clashes:
         shown = ", ".join(clashes[:_NAMES_SHOWN]) + (", …" if len(clashes) > _NAMES_SHOWN else "")
         raise OutputError(f"refusing to overwrite {len(clashes)} existing file(s) of the directory ({shown}); "
-                          "use --force (force=True) to overwrite them", file=root)
+                          "choose another directory or force it (convert --force, force=True)", file=root)
     shown = ", ".join(present[:_NAMES_SHOWN]) + (", …" if len(present) > _NAMES_SHOWN else "")
     raise OutputError(f"refusing to write into a directory that is not empty (it holds {shown}); "
-                      "use --force (force=True) to write the files there anyway", file=root)
+                      "choose another directory or force it (convert --force, force=True)", file=root)
 
 
 def _pieces(data: Content) -> Iterator[bytes]:
