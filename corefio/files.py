@@ -24,6 +24,9 @@ multi-file output, each one like this):
 * Overwriting a file keeps its permission bits; a new file gets ``0o666`` minus the umask.
 * An output that is one of the inputs (directly, through a link, or as a hard link) is
   refused. Any failure is an :class:`~corefio.errors.OutputError` naming the output.
+* A multi-file output goes into a new or empty directory; one that holds anything is
+  refused (naming the files that would be overwritten, else saying it is not empty)
+  unless ``force`` is given, and then only the output's own files are written.
 """
 
 from __future__ import annotations
