@@ -204,6 +204,30 @@ def test_the_oracle_counts_a_small_conll_file_by_hand(tmp_path: Path):
     assert oracle.counts(path, "conll") == Counter(documents=1, sentences=2, tokens=3, mentions=3, entities=2)
 
 
+def test_the_oracle_counts_small_xml_and_sgml_files_by_hand(tmp_path: Path):
+    mate = tmp_path / "a.mate.xml"
+    mate.write_text('<mate><doc name="d"><s><de ID="m1"><w>John</w></de> <w>saw</w> '
+                    '<de ID="m2"><w>him</w></de></s><s><de ID="m2"><w>It</w> <w>rained</w></de></s>'
+                    '<link href="#id(m2)" type="ident"><anchor href="#id(m1)"/></link>'
+                    '<link href="#id(m1)" type="subset"><anchor href="#id(m2)"/><anchor href="#id(m1)"/></link>'
+                    "</doc></mate>", encoding="utf-8")
+    assert oracle.counts(mate, "mate") == Counter(documents=1, tokens=5, sentences=2, mentions=3, entities=1,
+                                                  **{"links:subset": 2, "duplicate-ids": 1})
+    muc = tmp_path / "a.sgml"
+    muc.write_text('<DOC>\n<DOCNO> d </DOCNO>\n<TXT>\n<s><COREF ID="1">John <COREF ID="2">Smith</COREF></COREF> '
+                   'left</s>\n<s><COREF ID="3" TYPE="IDENT" REF="1">He</COREF> did</s>\n</TXT>\n</DOC>\n',
+                   encoding="utf-8")
+    assert oracle.counts(muc, "muc") == Counter(documents=1, tokens=5, sentences=2, mentions=3, entities=2)
+
+
+def test_the_oracle_counts_crossing_and_cross_sentence_mentions(tmp_path: Path):
+    path = tmp_path / "a.jsonlines"
+    path.write_text('{"doc_key": "d", "sentences": [["a", "b"], ["c", "d"]], '
+                    '"clusters": [[[1, 2]], [[0, 1], [1, 3]]]}\n', encoding="utf-8")
+    assert oracle.counts(path, "jsonlines") == Counter(documents=1, tokens=4, sentences=2, mentions=3, entities=2,
+                                                       crossing=2, **{"cross-sentence": 2})
+
+
 def test_expected_counts_follow_the_losses():
     before = Counter({"documents": 1, "mentions": 5, "entities": 3, "markables:secmark": 2, "chained:secmark": 1,
                       "links:bridging": 4, "sentences": 3})
