@@ -3,7 +3,8 @@
 Each cell converts a real source file with :func:`corefio.convert`, then counts what the
 source and the written file hold with :mod:`tests.oracle` (parsers of our own: none of
 corefio's readers or writers). Whatever differs must be what the loss report says, kind
-by kind and count by count (:func:`expected_after`); anything else fails the cell.
+by kind and count by count (:func:`expected_after`); anything else fails the cell. Last,
+corefio must read back from the written file what the oracle counted in it.
 
 Cells that fail because of a defect another branch is fixing are listed in
 :data:`KNOWN_DEFECTS`, those failing for defects found here and not fixed yet in
@@ -182,6 +183,20 @@ def test_what_a_conversion_changes_is_what_its_loss_report_says(source: Source, 
     assert differences == {}, f"(expected, written) not explained by {sorted(_losses(report))}"
     if target == source.format:  # writing a file in its own format loses nothing
         assert [d.code for d in report if d.code.startswith("loss.") and d.severity != "info"] == []
+    # and corefio reads back what the oracle counted
+    read_back = _model_counts(corefio.read(out, target))
+    assert read_back == Counter({k: after[k] for k in read_back}), "(corefio's reading of the written file)"
+
+
+def _model_counts(corpus) -> Counter:
+    """The basic kinds of :mod:`tests.oracle`, from corefio's model of a file."""
+    counts: Counter = Counter(documents=len(corpus.documents))
+    for doc in corpus.documents:
+        counts["tokens"] += len(doc.tokens.forms)
+        counts["sentences"] += len(doc.sentences)
+        counts["mentions"] += sum(m.layer is None for m in doc.markables)
+        counts["entities"] += sum(any(doc.markables[i].layer is None for i in chain) for chain in doc.chain_indices())
+    return Counter({k: v for k, v in counts.items() if v})
 
 
 def test_the_matrix_covers_every_writer_and_the_real_corpora():
