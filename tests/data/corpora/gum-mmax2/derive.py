@@ -1,4 +1,4 @@
-"""Derive the MMAX2 project "gum multi-level, mmax2" from two GUM documents of
+"""Derive the MMAX2 project "gum multi-level, mmax2" from three GUM documents of
 ../gum-genres/conllu (run from this folder; needs udapi).
 
 Written for the test data, independently of corefio: a three-level project whose file
@@ -20,7 +20,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from udapi.core.document import Document
 
-DOCUMENTS = {"GUM_news_stampede": "GUM news, stampede", "GUM_voyage_coron": "GUM voyage, coron"}
+DOCUMENTS = {"GUM_news_stampede": "GUM news, stampede", "GUM_voyage_coron": "GUM voyage, coron",
+             "GUM_bio_hadid": "GUM bio, hadid"}
 PROJECT = Path("gum multi-level, mmax2")
 NAMED = {"person", "place", "organization"}
 LEVELS = ("coref", "named", "sentence")
