@@ -5,6 +5,8 @@ Where two renderings of one document disagree, the tests say how."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -239,3 +241,18 @@ def test_the_multi_level_project_keeps_its_levels_and_names():
     assert {m.layer for m in news.markables} == {None, "named"}
     assert len(news.sentences) == 11 and len(news.chains()) == 49
     assert sum(link.type == "bridging" for link in news.links) == 5
+
+
+@pytest.mark.parametrize(("folder", "needs"), [("litbank-jsonlines", "litbank-more"), ("gum-mmax2", "gum-genres")])
+def test_derived_data_is_what_its_script_writes(folder: str, needs: str, tmp_path: Path):
+    """The derived corpora are reproducible: their derive.py, run on the copied sources,
+    writes the same files byte for byte."""
+    (tmp_path / needs).symlink_to(CORPORA / needs)
+    work = tmp_path / folder
+    work.mkdir()
+    subprocess.run([sys.executable, str(CORPORA / folder / "derive.py")], cwd=work, check=True,
+                   capture_output=True)
+    made = sorted(p.relative_to(work) for p in work.rglob("*") if p.is_file())
+    assert made
+    for name in made:
+        assert (work / name).read_bytes() == (CORPORA / folder / name).read_bytes(), name
