@@ -221,11 +221,14 @@ def write(
     report: Report | None = None,
     inputs: Iterable[str | Path] = (),
     header: "Corpus | None" = None,
+    force: bool = False,
     **options: Any,
 ) -> Report:
     """Write ``corpus`` (or documents one at a time, with ``header`` for corpus-level
     data) to ``path`` atomically; never overwrite one of ``inputs``. A multi-file
-    format writes the directory ``path``."""
+    format writes the directory ``path``, which must be new or empty unless ``force``
+    (then only the files of the project are written over). A one-file output that
+    exists is replaced."""
     from .model import Corpus, Document
 
     report = report if report is not None else Report(str(path))
@@ -242,7 +245,7 @@ def write(
                 Corpus(documents=documents) if header is None
                 else header.model_copy(update={"documents": documents}))
             files.atomic_write_tree(path, dump_files(whole, spec.name, strict=strict, report=report, **options),
-                              inputs=inputs)
+                                    inputs=inputs, force=force)
             return report
         if isinstance(corpus, Document):
             corpus = Corpus(documents=[corpus])
@@ -266,10 +269,11 @@ def convert(
     strict: bool = False,
     report: Report | None = None,
     read_options: dict[str, Any] | None = None,
+    force: bool = False,
     **options: Any,
 ) -> Report:
     """Read ``source``, write ``target`` (reader → pivot → writer), one document at a
-    time where the reader streams."""
+    time where the reader streams. ``force``: see :func:`write`."""
     report = report if report is not None else Report(str(source))
     src = Source.of(source)
     spec = _reader(src, from_format)
@@ -285,10 +289,11 @@ def convert(
             if strict:  # a reading warning refuses the conversion before the output exists
                 documents = _strictly(documents, report)
             write(documents, target, to_format, strict=strict, report=write_report, inputs=[source],
-                  header=header, **options)
+                  header=header, force=force, **options)
         else:
             corpus = read(src, spec.name, strict=strict, report=report, **read_options)
-            write(corpus, target, to_format, strict=strict, report=write_report, inputs=[source], **options)
+            write(corpus, target, to_format, strict=strict, report=write_report, inputs=[source], force=force,
+                  **options)
     except CorefioError as exc:
         raise exc.located(src.name) from None
     finally:

@@ -268,6 +268,9 @@ def convert_command(
                                        "raf-to-*.xsl: MUC, MATE, MMAX2, with the rules they applied)"),
     processor: Processor = typer.Option(Processor.lxml, "--xslt-processor",
                                         help="with --engine xslt: lxml, or the xsltproc program"),
+    force: bool = typer.Option(False, "--force",
+                               help="write an MMAX2 project into a directory that is not empty, "
+                                    "over the files of the same names"),
 ) -> None:
     """Convert between formats (reader → pivot → writer), reporting every loss."""
     from .registry import resolve_format
@@ -293,10 +296,10 @@ def convert_command(
 
                 raise UsageError("format options (--read-option, --write-option…) do not apply to --engine xslt")
             xslt_convert(source, target, _resolve(source, from_format).name, target_spec.name, report=report,
-                         processor=processor.value)
+                         processor=processor.value, force=force)
         else:
             api.convert(source, target, from_format, target_spec.name, strict=strict, report=report,
-                        read_options=reading, **writing)
+                        read_options=reading, force=force, **writing)
     finally:
         _print_report(report)
         if log is not None:

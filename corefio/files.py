@@ -24,6 +24,9 @@ multi-file output, each one like this):
 * Overwriting a file keeps its permission bits; a new file gets ``0o666`` minus the umask.
 * An output that is one of the inputs (directly, through a link, or as a hard link) is
   refused. Any failure is an :class:`~corefio.errors.OutputError` naming the output.
+* A multi-file output goes into a new or empty directory; one that holds anything is
+  refused (naming the files that would be overwritten, else saying it is not empty)
+  unless ``force`` is given, and then only the output's own files are written.
 """
 
 from __future__ import annotations
@@ -255,14 +258,18 @@ def atomic_write(path: str | Path, data: Content, *, inputs: Iterable[str | Path
 
 
 def atomic_write_tree(directory: str | Path, files: Mapping[str, Content], *,
-                      inputs: Iterable[str | Path] = ()) -> None:
+                      inputs: Iterable[str | Path] = (), force: bool = False) -> None:
     """Write a multi-file output: ``files`` maps paths relative to ``directory`` (``/``
     separated) to their content.
 
     ``directory`` is created when missing (its parent must exist), and so are the
-    subdirectories the paths name. Everything is checked before anything is written: a
-    path that is absolute or climbs out with ``..`` is refused, and so is any file that
-    would overwrite one of ``inputs`` or land inside an input directory. Each file is
+    subdirectories the paths name. An existing directory must be empty unless ``force``
+    is given: the files of another project (or of the user) are not mixed with ours nor
+    overwritten by surprise. With ``force`` only the files in ``files`` are written (over
+    any that exist); everything else in the directory stays as it is. Everything is
+    checked before anything is written: a path that is absolute or climbs out with
+    ``..`` is refused, and so is any file that would overwrite one of ``inputs`` or land
+    inside an input directory. Each file is
     then written by :func:`atomic_write`, so each appears whole; the set as a whole is
     not atomic (a failure part way leaves the files written before it).
     """
@@ -284,12 +291,34 @@ def atomic_write_tree(directory: str | Path, files: Mapping[str, Content], *,
     with _output_errors(root):
         if not root.parent.is_dir():
             raise OutputError(f"directory {root.parent} does not exist", file=root)
+        if not force and root.is_dir():
+            _refuse_non_empty(root, list(files))
         if not root.is_dir():
             os.mkdir(root)  # raises FileExistsError when root is a file
         for target, _ in targets:
             os.makedirs(target.parent, exist_ok=True)
     for target, content in targets:
         atomic_write(target, content, inputs=sources)
+
+
+#: how many names an error message about a non-empty directory lists
+_NAMES_SHOWN = 5
+
+
+def _refuse_non_empty(root: Path, names: list[str]) -> None:
+    """Refuse to write into ``root`` when it holds anything, naming the files of
+    ``names`` that exist there already (or, when none does, some of what is there)."""
+    present = sorted(os.listdir(root))
+    if not present:
+        return
+    clashes = [name for name in names if os.path.lexists(root / name)]
+    if clashes:
+        shown = ", ".join(clashes[:_NAMES_SHOWN]) + (", …" if len(clashes) > _NAMES_SHOWN else "")
+        raise OutputError(f"refusing to overwrite {len(clashes)} existing file(s) of the directory ({shown}); "
+                          "choose another directory or force it (convert --force, force=True)", file=root)
+    shown = ", ".join(present[:_NAMES_SHOWN]) + (", …" if len(present) > _NAMES_SHOWN else "")
+    raise OutputError(f"refusing to write into a directory that is not empty (it holds {shown}); "
+                      "choose another directory or force it (convert --force, force=True)", file=root)
 
 
 def _pieces(data: Content) -> Iterator[bytes]:

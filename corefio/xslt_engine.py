@@ -293,7 +293,7 @@ def from_raf_files(raf: bytes, format: str, *, report: Report | None = None) -> 
 
 
 def convert(source: str | Path, target: str | Path, from_format: str, to_format: str, *,
-            report: Report | None = None, processor: str = "lxml") -> Report:
+            report: Report | None = None, processor: str = "lxml", force: bool = False) -> Report:
     """``corefio convert --engine xslt``: read with the source format's stylesheet (or
     the Python reader when the source is RAF), write with the target's stylesheet (or
     the Python writer when there is none), atomically."""
@@ -307,10 +307,10 @@ def convert(source: str | Path, target: str | Path, from_format: str, to_format:
         corpus = read(source, from_format, report=report, processor=processor)
     if to_format == "mmax2":
         tree = from_raf_files(raf_format.dumps(corpus, report=report), to_format, report=report)
-        files.atomic_write_tree(target, tree, inputs=[source])
+        files.atomic_write_tree(target, tree, inputs=[source], force=force)
         return report
     if to_format in FROM_RAF:
         data = from_raf(raf_format.dumps(corpus, report=report), to_format, report=report)
         files.atomic_write(target, [data], inputs=[source])
         return report
-    return api.write(corpus, target, to_format, report=report, inputs=[source])
+    return api.write(corpus, target, to_format, report=report, inputs=[source], force=force)

@@ -600,9 +600,26 @@ def test_a_tree_is_written_under_its_directory(tmp_path: Path):
     assert (root / "doc.mmax").read_bytes() == b"<mmax/>"
     assert (root / "Basedata" / "doc_words.xml").read_text() == "<words/>"
     assert (root / "Markables" / "a" / "b.xml").read_bytes() == b"m"
-    files.atomic_write_tree(root, {"doc.mmax": b"again"})  # an existing directory is fine
+    files.atomic_write_tree(root, {"doc.mmax": b"again"}, force=True)  # a full directory only with force
     assert (root / "doc.mmax").read_bytes() == b"again"
     assert temporaries(root) == []
+
+
+def test_a_tree_goes_into_an_existing_directory_only_when_it_is_empty_or_forced(tmp_path: Path):
+    root = tmp_path / "project"
+    root.mkdir()
+    files.atomic_write_tree(root, {"doc.mmax": b"first", "Basedata/w.xml": b"w"})  # empty: fine
+    with pytest.raises(OutputError, match=r"overwrite 1 existing file\(s\).*doc\.mmax.*--force"):
+        files.atomic_write_tree(root, {"doc.mmax": b"second", "other.xml": b"o"})
+    assert (root / "doc.mmax").read_bytes() == b"first" and not (root / "other.xml").exists()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep")
+    with pytest.raises(OutputError, match=r"not empty \(it holds notes\.txt\)"):
+        files.atomic_write_tree(mine, {"doc.mmax": b"x"})
+    assert os.listdir(mine) == ["notes.txt"]
+    files.atomic_write_tree(root, {"doc.mmax": b"second"}, force=True)
+    assert (root / "doc.mmax").read_bytes() == b"second" and (root / "Basedata" / "w.xml").read_bytes() == b"w"
 
 
 @pytest.mark.parametrize("name", ["../escape.xml", "a/../../escape.xml", "/tmp/escape.xml", "", "a\\..\\b"])

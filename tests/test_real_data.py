@@ -5,15 +5,18 @@ Where two renderings of one document disagree, the tests say how."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 import corefio
 from corefio.diagnostics import Report
 from corefio.validation import validate_file
 
-from .conftest import DATA
+from .conftest import DATA, shared_data
 
 CORPORA = DATA / "corpora"
 FILES = sorted(p for p in CORPORA.rglob("*") if p.suffix in (".conll", ".conllu", ".jsonlines"))
@@ -25,7 +28,7 @@ def chain_sets(doc) -> set[frozenset]:
 
 
 def test_all_shared_files_are_covered():
-    assert len(FILES) == 11
+    assert len(FILES) == 23  # 11 from the shared corpora, 12 more (gum-genres, litbank-more, litbank-jsonlines)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(CORPORA)))
@@ -197,3 +200,59 @@ def test_corefud_heads_are_markable_heads():
         fields = doc.layout["conllu"].fields or []
         assert ("head" in fields) == any(m.head is not None for m in doc.markables), path
         assert not any("head" in m.attributes for m in doc.markables if m.head is not None)
+
+
+#: MMAX2 projects: the repository's, and PCC from the shared data (licence keeps it out)
+MMAX2_PROJECTS = [pytest.param(lambda: CORPORA / "gum-mmax2" / "gum multi-level, mmax2", id="gum-mmax2"),
+                  pytest.param(lambda: shared_data("corpora/pcc-mmax2/coreference"), id="pcc-mmax2")]
+
+
+def _canonical(path: Path) -> str:
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    return etree.canonicalize(etree.tostring(etree.parse(str(path), parser), encoding="unicode"), strip_text=True)
+
+
+@pytest.mark.parametrize("where", MMAX2_PROJECTS)
+def test_mmax2_projects_read_validate_and_are_written_back_file_by_file(where, tmp_path: Path):
+    """Read, validated without errors, written back: the same files, equal after XML
+    canonicalisation (white space between elements aside), and read back equal."""
+    project = where()
+    corpus = corefio.read(project)
+    assert corpus.documents and all(d.markables for d in corpus.documents)
+    assert validate_file(project).errors == []
+    out = tmp_path / "again"
+    corefio.write(corpus, out, "mmax2")
+    assert corefio.read(out).documents == corpus.documents
+    names = sorted(p.relative_to(project).as_posix() for p in project.rglob("*") if p.is_file())
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == names
+    for name in names:
+        if name.endswith((".xml", ".mmax")):
+            assert _canonical(out / name) == _canonical(project / name), name
+        else:
+            assert (out / name).read_bytes() == (project / name).read_bytes(), name
+
+
+def test_the_multi_level_project_keeps_its_levels_and_names():
+    """Spaces and commas in file names; a level outside coreference stays a layer; the
+    sentence level becomes the sentences; bridging pointers become bridging links."""
+    corpus = corefio.read(CORPORA / "gum-mmax2" / "gum multi-level, mmax2")
+    assert [d.name for d in corpus.documents] == ["GUM bio, hadid", "GUM news, stampede", "GUM voyage, coron"]
+    news = corpus.documents[1]
+    assert {m.layer for m in news.markables} == {None, "named"}
+    assert len(news.sentences) == 11 and len(news.chains()) == 49
+    assert sum(link.type == "bridging" for link in news.links) == 5
+
+
+@pytest.mark.parametrize(("folder", "needs"), [("litbank-jsonlines", "litbank-more"), ("gum-mmax2", "gum-genres")])
+def test_derived_data_is_what_its_script_writes(folder: str, needs: str, tmp_path: Path):
+    """The derived corpora are reproducible: their derive.py, run on the copied sources,
+    writes the same files byte for byte."""
+    (tmp_path / needs).symlink_to(CORPORA / needs)
+    work = tmp_path / folder
+    work.mkdir()
+    subprocess.run([sys.executable, str(CORPORA / folder / "derive.py")], cwd=work, check=True,
+                   capture_output=True)
+    made = sorted(p.relative_to(work) for p in work.rglob("*") if p.is_file())
+    assert made
+    for name in made:
+        assert (work / name).read_bytes() == (CORPORA / folder / name).read_bytes(), name

@@ -1,0 +1,430 @@
+"""Counts of what a coreference file holds, found without corefio's readers or writers.
+
+The conversion matrix (tests/test_conversion_matrix.py) compares a source file with what
+corefio writes from it; both are counted here by small parsers of our own (CoNLL-U by
+udapi, the XML formats by lxml XPath), so that a defect shared by a reader and a writer
+cannot hide itself. Each parser gives, per document, its words, sentences, mentions (as
+word positions), entities and links (:class:`Doc`); :func:`summary` turns them into the
+kinds counted (a :class:`collections.Counter`, zero counts left out):
+
+``documents``, ``tokens`` (words, CoNLL-U empty nodes included), ``sentences``,
+``mentions`` (markables of the coreference layer), ``entities`` (groups of mentions that
+corefer, singletons included: every mention is in exactly one entity; a CoNLL-U file is
+one id space, as udapi reads it), ``discontinuous`` (mentions whose words leave a gap),
+``cross-sentence`` (mentions whose first and last words are in different sentences),
+``crossing`` (mentions that start inside an earlier mention and end after it),
+``markables:<layer>`` (markables of another layer: MMAX2 levels, RAF ``layer``),
+``chained:<layer>`` (those of them in a chain with a mention), ``links:<type>``
+(non-identity links, one per source → target pair, so that a link with two targets
+counts as two) and ``duplicate-ids`` (markable ids declared more than once in a document:
+in MATE, MUC and RAF, in one MMAX2 level).
+
+Identity link types are those corefio documents as identity (coreference, identity,
+ident, coref, IDENT); a link with no type is an identity link in RAF and MATE.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+IDENTITY = {"coreference", "identity", "ident", "coref"}
+#: MMAX2 attribute names that mean coreference (README, MMAX2 section)
+MMAX2_IDENTITY_NAMES = {"coref_set", "coref_class", "ref", "anaphor_antecedent", "dir_antecedent", "antecedent"}
+
+
+def _parser() -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
+
+
+def _xml(path: Path) -> etree._Element:
+    return etree.parse(str(path), _parser()).getroot()
+
+
+class _Groups:
+    """Union-find over names."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, name: str) -> str:
+        self.parent.setdefault(name, name)
+        while self.parent[name] != name:
+            self.parent[name] = self.parent[self.parent[name]]
+            name = self.parent[name]
+        return name
+
+    def join(self, a: str, b: str) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+@dataclass
+class Doc:
+    """One document as a parser found it."""
+
+    tokens: int = 0
+    #: sentence number of each word (empty: the format has no sentences here)
+    sentence_of: list[int] = field(default_factory=list)
+    #: mention ref → its word positions
+    mentions: dict[str, list[int]] = field(default_factory=dict)
+    groups: _Groups = field(default_factory=_Groups)
+    #: markable ref → layer, for markables outside the coreference layer
+    others: dict[str, str] = field(default_factory=dict)
+    links: Counter = field(default_factory=Counter)
+    #: how often each markable id is declared (an id given twice is a defect of the file)
+    ids: Counter = field(default_factory=Counter)
+
+    def sentences(self) -> int:
+        return len(set(self.sentence_of))
+
+
+def summary(docs: list[Doc]) -> Counter:
+    """The counts of the module docstring."""
+    counts: Counter = Counter(documents=len(docs))
+    entities: set[tuple[int, str]] = set()
+    for doc in docs:
+        counts["tokens"] += doc.tokens
+        counts["sentences"] += doc.sentences()
+        counts["mentions"] += len(doc.mentions)
+        roots = {doc.groups.find(ref) for ref in doc.mentions}
+        entities |= {(id(doc.groups), root) for root in roots}
+        spans = sorted((min(p), max(p)) for p in doc.mentions.values() if p)
+        for positions in doc.mentions.values():
+            counts["discontinuous"] += max(positions) - min(positions) + 1 > len(set(positions))
+            if doc.sentence_of:
+                counts["cross-sentence"] += doc.sentence_of[min(positions)] != doc.sentence_of[max(positions)]
+        for k, (first, last) in enumerate(spans):
+            counts["crossing"] += any(o_first < first <= o_last < last for o_first, o_last in spans[:k])
+        for ref, layer in doc.others.items():
+            counts[f"markables:{layer}"] += 1
+            counts[f"chained:{layer}"] += doc.groups.find(ref) in roots
+        counts.update({f"links:{kind}": n for kind, n in doc.links.items()})
+        counts["duplicate-ids"] += sum(n - 1 for n in doc.ids.values())
+    counts["entities"] = len(entities)
+    return Counter({k: v for k, v in counts.items() if v})
+
+
+# -- CoNLL ---------------------------------------------------------------------------------
+_BRACKET = re.compile(r"\(([^()|]+)\)|\(([^()|]+)|([^()|]+)\)")
+
+
+def conll(path: Path) -> list[Doc]:
+    """CoNLL-2011/2012: ``#begin document`` … ``#end document`` (GUM writes ``# begin
+    document``); the last column holds ``(id``, ``id)``, ``(id)``, joined by ``|`` or not
+    at all; a blank line ends a sentence; a row numbered ``n-m`` (Democrat) is the
+    surface form of a multi-word token, not a word."""
+    docs: list[Doc] = []
+    doc = Doc()
+    sentence = -1
+    in_sentence = False
+    opened: dict[str, list[int]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if re.match(r"#\s*begin document", line):
+            doc, sentence, opened = Doc(), -1, {}
+            docs.append(doc)
+            continue
+        if line.startswith("#"):
+            continue
+        if not line.strip():
+            in_sentence = False
+            continue
+        columns = line.split()
+        if re.fullmatch(r"\d+-\d+", columns[0]):
+            continue
+        if not in_sentence:
+            sentence += 1
+            in_sentence = True
+        position = doc.tokens
+        doc.tokens += 1
+        doc.sentence_of.append(sentence)
+        for whole, start, end in _BRACKET.findall(columns[-1] if len(columns) > 1 else ""):
+            if whole or start:
+                opened.setdefault((whole or start).strip(), []).append(position)
+            ident = (whole or end).strip()
+            if whole or end:
+                first = opened[ident].pop()
+                ref = f"m{len(doc.mentions)}"
+                doc.mentions[ref] = list(range(first, position + 1))
+                doc.groups.join(ref, f"entity {ident}")
+    return docs
+
+
+# -- CoNLL-U (CorefUD) ---------------------------------------------------------------------
+def conllu(path: Path) -> list[Doc]:
+    """CorefUD ``Entity=`` / ``Bridge=`` / ``SplitAnte=`` read by udapi (entity ids are
+    one space for the whole file, as udapi has them)."""
+    from udapi.core.document import Document
+
+    logger = logging.getLogger()
+    level = logger.level
+    logger.setLevel(logging.ERROR)  # udapi logs every word without a syntactic head
+    try:
+        udoc = Document(str(path))
+        entities = udoc.coref_entities
+    finally:
+        logger.setLevel(level)
+    groups = _Groups()  # shared by the documents: one id space per file
+    docs: list[Doc] = []
+    where: dict[int, tuple[Doc, int]] = {}
+    for bundle in udoc.bundles:
+        for tree in bundle.trees:
+            if not docs or tree.newdoc:
+                docs.append(Doc(groups=groups))
+            doc = docs[-1]
+            sentence = doc.sentence_of[-1] + 1 if doc.sentence_of else 0
+            for node in tree.descendants_and_empty:
+                where[id(node)] = (doc, doc.tokens)
+                doc.tokens += 1
+                doc.sentence_of.append(sentence)
+    for entity in entities:
+        for k, mention in enumerate(entity.mentions):
+            doc = where[id(mention.words[0])][0]
+            ref = f"{entity.eid}/{k}/{len(doc.mentions)}"
+            doc.mentions[ref] = [where[id(w)][1] for w in mention.words]
+            groups.join(ref, f"entity {entity.eid}")
+            doc.links["bridging"] += len(list(mention.bridging))
+        if entity.split_ante:
+            doc = where[id(entity.mentions[0].words[0])][0]
+            doc.links["split_antecedent"] += len(entity.split_ante)
+    return docs
+
+
+# -- jsonlines -----------------------------------------------------------------------------
+def jsonlines(path: Path) -> list[Doc]:
+    docs = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        data = json.loads(line)
+        doc = Doc()
+        for k, sentence in enumerate(data["sentences"]):
+            doc.sentence_of.extend([k] * len(sentence))
+        doc.tokens = len(doc.sentence_of)
+        for c, cluster in enumerate(data.get("clusters", [])):
+            for first, last in cluster:
+                ref = f"m{len(doc.mentions)}"
+                doc.mentions[ref] = list(range(first, last + 1))
+                doc.groups.join(ref, f"cluster {c}")
+        docs.append(doc)
+    return docs
+
+
+# -- RAF -----------------------------------------------------------------------------------
+def _raf_positions(span: str) -> list[int]:
+    """``3..7`` or ``5`` (word numbers from 1) as positions from 0."""
+    first, _, last = span.partition("..")
+    return list(range(int(first) - 1, int(last or first)))
+
+
+def raf(path: Path) -> list[Doc]:
+    docs = []
+    for element in _xml(path).xpath("//struct[@type='document']"):
+        doc = Doc()
+        for k, sentence in enumerate(element.xpath(".//struct[@type='sentence']")):
+            n = int(sentence.xpath("count(w | struct[@type='word'])"))
+            doc.sentence_of.extend([k] * n)
+        doc.tokens = int(element.xpath("count(.//w | .//struct[@type='word'])"))
+        for m in element.xpath(".//struct[@type='markable']"):
+            layer = m.get("layer")
+            ident = f"{layer}:{m.get('id')}" if layer else m.get("id")
+            doc.ids[ident] += 1
+            ref = f"markable {len(doc.mentions) + len(doc.others)}"
+            doc.groups.join(ref, ident)
+            if layer:
+                doc.others[ref] = layer
+            else:
+                parts = [m.get("span")] if m.get("span") else m.xpath("feat[@type='span']/@span")
+                doc.mentions[ref] = [p for part in parts for p in _raf_positions(part)]
+            if m.get("entity"):
+                doc.groups.join(ref, "entity " + m.get("entity"))
+        for link in element.xpath(".//struct[@type='reflink']"):
+            kind = link.get("reflinktype") or "coreference"
+            targets = link.xpath("feat[@type='target']/@target") or [link.get("target")]
+            prefix = "entity " if link.get("kind") == "entity" else ""
+            if kind.lower() in IDENTITY:
+                for target in targets:
+                    doc.groups.join(link.get("source"), prefix + target)
+            else:
+                doc.links[kind] += len(targets)
+        docs.append(doc)
+    return docs
+
+
+# -- MATE ----------------------------------------------------------------------------------
+def _local(name: str) -> str:
+    return f"*[local-name()='{name}']"
+
+
+def _href_id(href: str | None) -> str:
+    match = re.search(r"#id\(([^)]*)\)", href or "")
+    return match.group(1) if match else (href or "").lstrip("#")
+
+
+def mate(path: Path) -> list[Doc]:
+    root = _xml(path)
+    docs = []
+    for element in root.xpath(_local("doc")) if etree.QName(root).localname == "mate" else [root]:
+        doc = Doc()
+        position: dict[etree._Element, int] = {}
+        sentences = element.xpath(f".//{_local('s')}")
+        sentence_index = {s: k for k, s in enumerate(sentences)}
+        for k, word in enumerate(element.xpath(f".//{_local('w')}")):
+            position[word] = k
+            if sentences:
+                doc.sentence_of.append(sentence_index[word.xpath(f"ancestor::{_local('s')}[1]")[0]])
+        doc.tokens = len(position)
+        for k, de in enumerate(element.xpath(f".//{_local('de')}")):
+            ref = f"de {k}"  # not the ID: a file may (wrongly) give one ID twice
+            doc.mentions[ref] = [position[w] for w in de.xpath(f".//{_local('w')}")]
+            doc.groups.join(ref, de.get("ID"))
+            doc.ids[de.get("ID")] += 1
+        for link in element.xpath(f".//{_local('link')}"):
+            kind = link.get("type") or "ident"
+            anchors = [_href_id(a.get("href")) for a in link.xpath(_local("anchor"))]
+            if kind.lower() in IDENTITY:
+                for anchor in anchors:
+                    doc.groups.join(_href_id(link.get("href")), anchor)
+            else:
+                doc.links[kind] += len(anchors)
+        docs.append(doc)
+    return docs
+
+
+# -- MUC -----------------------------------------------------------------------------------
+_ATTR = re.compile(r"""(\w+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""")
+_PIECE = re.compile(r"<!--.*?-->|<(/?)(\w+)([^>]*)>|([^<]+)", re.S)
+
+
+def muc(path: Path) -> list[Doc]:
+    """MUC SGML as corefio writes it: words separated by white space in TXT/TEXT,
+    ``<s>`` sentences, nested COREFs with ID and REF."""
+    docs = []
+    for body in re.findall(r"<DOC>(.*?)</DOC>", path.read_text(encoding="utf-8"), flags=re.S | re.I):
+        doc = Doc()
+        text = re.search(r"<(TXT|TEXT)>(.*?)</\1>", body, flags=re.S | re.I)
+        sentence = -1
+        open_corefs: list[tuple[str, int]] = []
+        for closing, tag, attributes, chars in _PIECE.findall(text.group(2) if text else ""):
+            if chars:
+                n = len(chars.split())
+                doc.tokens += n
+                doc.sentence_of.extend([max(sentence, 0)] * n)
+            elif tag.lower() == "s" and not closing:
+                sentence += 1
+            elif tag.upper() == "COREF" and not closing:
+                attrs = {k.upper(): v.strip("\"'") for k, v in _ATTR.findall(attributes)}
+                open_corefs.append((attrs["ID"], doc.tokens))
+                doc.ids[attrs["ID"]] += 1
+                doc.groups.find(attrs["ID"])
+                if "REF" in attrs:
+                    doc.groups.join(attrs["ID"], attrs["REF"])
+            elif tag.upper() == "COREF":
+                ident, first = open_corefs.pop()
+                ref = f"coref {len(doc.mentions)}"
+                doc.mentions[ref] = list(range(first, doc.tokens))
+                doc.groups.join(ref, ident)
+        if sentence < 0:
+            doc.sentence_of = []
+        docs.append(doc)
+    return docs
+
+
+# -- MMAX2 ---------------------------------------------------------------------------------
+def _mmax2_positions(span: str, position: dict[str, int]) -> list[int]:
+    """Positions of the words of an MMAX2 span (``word_1..word_3,word_5``)."""
+    covered: list[int] = []
+    for part in span.split(","):
+        first, _, last = part.strip().partition("..")
+        covered.extend(range(position[first], position[last or first] + 1))
+    return covered
+
+
+def mmax2(path: Path) -> list[Doc]:
+    """A project directory (or one of its .mmax files: the whole directory is read).
+    Identity attributes: ``markable_set``/``markable_pointer`` attributes named like
+    coreference (README); the level that has them (one whose name says ``coref`` first)
+    is the coreference layer; a level called ``sentence`` gives the sentences."""
+    directory = path if path.is_dir() else path.parent
+    paths = _xml(directory / "common_paths.xml")
+
+    def folder(tag: str) -> Path:
+        value = paths.findtext(tag)
+        return directory / (value.strip().replace("\\", "/") if value and value.strip() else "")
+
+    basedata, markables, schemes = folder("basedata_path"), folder("markable_path"), folder("scheme_path")
+    levels = [(lv.get("name"), lv.get("schemefile"), (lv.text or "").strip())
+              for lv in paths.xpath("//annotations/level")]
+    kinds: dict[str, dict[str, str]] = {}  # level → {attribute (lower case): type}
+    for name, scheme, _ in levels:
+        found: dict[str, str] = {}
+        if scheme and (schemes / scheme).exists():
+            for attribute in _xml(schemes / scheme).xpath("//attribute"):
+                found[(attribute.get("name") or "").lower()] = (attribute.get("type") or "").lower()
+        kinds[name] = found
+
+    def identity(level: str, attribute: str) -> bool:
+        kind = kinds[level].get(attribute)
+        return kind in ("markable_set", "markable_pointer") and (
+            attribute in MMAX2_IDENTITY_NAMES or "coref" in attribute)
+
+    with_identity = [name for name, _, _ in levels if any(identity(name, a) for a in kinds[name])]
+    coref_level = next((n for n in with_identity if "coref" in n.lower()), with_identity[0] if with_identity else None)
+    docs = []
+    for mmax in sorted(directory.glob("*.mmax")):
+        doc = Doc()
+        word_ids = _xml(basedata / _xml(mmax).findtext("words").strip()).xpath("//word/@id")
+        doc.tokens = len(word_ids)
+        position = {w: k for k, w in enumerate(word_ids)}
+        stem = mmax.name[: -len(".mmax")]
+        for name, _, pattern in levels:
+            level_file = markables / pattern.replace("$", stem)
+            if not level_file.exists():
+                continue
+            items = _xml(level_file).xpath("//*[local-name()='markable']")
+            if name.lower() == "sentence":
+                doc.sentence_of = [0] * doc.tokens
+                for k, markable in enumerate(items):
+                    for p in _mmax2_positions(markable.get("span", ""), position):
+                        doc.sentence_of[p] = k
+                continue
+            for k, markable in enumerate(items):
+                ident = f"{name}:{markable.get('id')}"
+                doc.ids[ident] += 1
+                ref = f"{name} {k}"
+                doc.groups.join(ref, ident)
+                if name == coref_level:
+                    doc.mentions[ref] = _mmax2_positions(markable.get("span", ""), position)
+                else:
+                    doc.others[ref] = name
+                for attribute, value in markable.attrib.items():
+                    attribute = attribute.lower()
+                    kind = kinds[name].get(attribute)
+                    if not value or value.lower() == "empty" or kind not in ("markable_set", "markable_pointer"):
+                        continue
+                    if kind == "markable_set":
+                        if identity(name, attribute):
+                            doc.groups.join(ref, f"set {value}")
+                        continue
+                    targets = [t if ":" in t else f"{name}:{t}" for t in value.split(";") if t]
+                    if identity(name, attribute):
+                        for target in targets:
+                            doc.groups.join(ref, target)
+                    else:
+                        doc.links[attribute] += len(targets)
+        docs.append(doc)
+    return docs
+
+
+PARSERS = {"conll": conll, "conllu": conllu, "jsonlines": jsonlines, "raf": raf, "mate": mate, "muc": muc,
+           "mmax2": mmax2}
+
+
+def counts(path: Path, format: str) -> Counter:
+    """What ``path`` (in ``format``, a corefio format name) holds, by the kinds above."""
+    return summary(PARSERS[format](path))

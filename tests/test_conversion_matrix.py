@@ -1,0 +1,336 @@
+"""The conversion matrix: every real corpus × every writer, checked by an independent oracle.
+
+Each cell converts a real source file with :func:`corefio.convert`, then counts what the
+source and the written file hold with :mod:`tests.oracle` (parsers of our own: none of
+corefio's readers or writers). Whatever differs must be what the loss report says, kind
+by kind and count by count (:func:`expected_after`); anything else fails the cell. Last,
+corefio must read back from the written file what the oracle counted in it.
+
+Cells that fail because of a defect another branch is fixing are listed in
+:data:`KNOWN_DEFECTS`, those failing for defects found here and not fixed yet in
+:data:`FOUND_DEFECTS`; both are marked ``xfail(strict=True)``: once a fix is merged the
+cell passes, the strict xfail fails, and the entry must be removed.
+
+The second half writes every format into every kind of existing path: a file already
+there, an empty directory, a directory that is not empty (refused unless forced).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import corefio
+from corefio.diagnostics import Report
+from corefio.errors import OutputError
+
+from . import oracle
+from .conftest import DATA, shared_data
+
+# -- cells that fail for a defect being fixed elsewhere ---------------------------------------
+#: "source id/target" → why it fails (remove the entry when the fix is merged)
+KNOWN_DEFECTS: dict[str, str] = {
+    "pcc-mmax2/conllu": "CoNLL-U writer: heads written as empty Entity fields (udapi cannot read them)",
+    "pcc-mmax2/mmax2": "MMAX2 reader: false loss.sentence-attributes when a project is written back as MMAX2",
+    "pcc-mmax2/mate": "MATE writer: cross-level pointer ids, so moved markables lose their chain (+2 entities)",
+    "gum-mmax2/gum multi-level, mmax2/conllu": "CoNLL-U writer: heads written as empty Entity fields "
+                                               "(udapi cannot read them)",
+    "gum-mmax2/gum multi-level, mmax2/mmax2": "MMAX2 reader: false loss.sentence-attributes when a project is "
+                                              "written back as MMAX2",
+    "gum-mmax2/gum multi-level, mmax2/mate": "MATE writer: markables of other levels written as <de> although "
+                                             "loss.layers says they are dropped (+229 mentions, 229 repeated IDs)",
+    "democrat/singe.conll/conllu": "CoNLL-U writer: sent_id with '/' (read as a zone name)",
+    "democrat/singe.jsonlines/conllu": "CoNLL-U writer: sent_id with '/' (read as a zone name)",
+}
+_MATE_DROPS_LINKS = ("MATE writer: links to entities without a <ue> are dropped with a mate.dropped-link warning, "
+                     "no loss.* diagnostic")
+_MMAX2_LINKS_AS_VALUE = "MMAX2 writer: links to entities dropped, reported as loss.value instead of loss.link-types"
+#: cells that fail for defects this matrix found and nobody fixes yet (see the project note)
+FOUND_DEFECTS: dict[str, str] = {
+    "litbank-jsonlines/litbank.jsonlines/conllu": "CoNLL-U writer: entity ids restart in every document of a file; "
+                                                  "udapi (one id space per file) merges them: 126 entities → 64",
+    "gum/dep/GUM_academic_art.conllu/mate": _MATE_DROPS_LINKS,
+    "gum/dep/GUM_news_worship.conllu/mate": _MATE_DROPS_LINKS,
+    "gum-genres/conllu/GUM_bio_hadid.conllu/mate": _MATE_DROPS_LINKS,
+    "gum-genres/conllu/GUM_interview_brotherhood.conllu/mate": _MATE_DROPS_LINKS,
+    "gum-genres/conllu/GUM_news_stampede.conllu/mate": _MATE_DROPS_LINKS,
+    "gum-genres/conllu/GUM_voyage_coron.conllu/mate": _MATE_DROPS_LINKS,
+    "gum/dep/GUM_academic_art.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
+    "gum/dep/GUM_news_worship.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
+    "gum-genres/conllu/GUM_bio_hadid.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
+    "gum-genres/conllu/GUM_interview_brotherhood.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
+    "gum-genres/conllu/GUM_news_stampede.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
+    "gum-genres/conllu/GUM_voyage_coron.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
+}
+
+WRITERS = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf")
+#: the name of each writer's output (for MMAX2, the project's directory)
+OUTPUT_NAME = {"conll": "out.conll", "conllu": "out.conllu", "jsonlines": "out.jsonlines", "mate": "out.mate.xml",
+               "mmax2": "project", "muc": "out.sgml", "raf": "out.raf.xml"}
+
+
+@dataclass(frozen=True)
+class Source:
+    """A real corpus file: its id in test names, where it is, its format."""
+
+    id: str
+    relative: str
+    format: str
+    shared: bool = False  #: under ../shared (licence keeps it out of the repository)
+
+    def path(self) -> Path:
+        return shared_data(self.relative) if self.shared else DATA / "corpora" / self.relative
+
+
+def _repository_sources() -> list[Source]:
+    found = []
+    for path in sorted((DATA / "corpora").rglob("*")):
+        if path.suffix in (".conll", ".conllu", ".jsonlines"):
+            relative = path.relative_to(DATA / "corpora").as_posix()
+            ident = relative.replace("democrat-singe-jsonlines", "democrat").replace("/coref/", "/")
+            found.append(Source(ident, relative, corefio.registry.detect_format(path).name))
+        elif path.suffix == ".mmax" and path.parent.joinpath("common_paths.xml").exists():
+            relative = path.parent.relative_to(DATA / "corpora").as_posix()
+            if all(s.relative != relative for s in found):
+                found.append(Source(relative, relative, "mmax2"))
+    return found
+
+
+SOURCES = _repository_sources() + [Source("pcc-mmax2", "corpora/pcc-mmax2/coreference", "mmax2", shared=True)]
+
+
+def _cells() -> list:
+    cells = []
+    for source in SOURCES:
+        for target in WRITERS:
+            key = f"{source.id}/{target}"
+            reason = KNOWN_DEFECTS.get(key) or FOUND_DEFECTS.get(key)
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            cells.append(pytest.param(source, target, id=key, marks=marks))
+    return cells
+
+
+# -- what the loss report explains ---------------------------------------------------------------
+def _losses(report: Report) -> Counter:
+    """How many things each loss code reports (summed over documents)."""
+    counts: Counter = Counter()
+    for d in report:
+        if d.code.startswith("loss."):
+            counts[d.code] += d.count
+    return counts
+
+
+def _kinds(counts: Counter, prefix: str) -> list[str]:
+    return [k for k in counts if k.startswith(prefix)]
+
+
+def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter:
+    """The counts a written file must have, given the source's and the losses reported.
+
+    * ``loss.layers`` (n markables): every ``markables:<layer>`` goes; those in a chain
+      (``chained:<layer>``) become mentions of it; n is the number of such markables.
+    * ``loss.link-types`` (n links): every ``links:<type>`` goes; n is their number.
+    * ``loss.discontinuous`` (n mentions): each is written as one span from its first to
+      its last word, so none is discontinuous any more.
+    * ``loss.sentences`` (n sentences): the document becomes one sentence.
+    * ``loss.cross-sentence``, ``loss.crossing`` (n mentions): n is their number.
+    * every other loss (attributes, ids, whitespace, multi-target links kept as one link
+      per target…) changes none of the counts.
+    """
+    after = Counter({k: v for k, v in before.items() if not k.startswith("chained:")})
+    if "loss.layers" in losses:
+        layers = _kinds(before, "markables:")
+        assert sum(before[k] for k in layers) == losses["loss.layers"], "loss.layers count"
+        for kind in layers:
+            del after[kind]
+        after["mentions"] += sum(before[k] for k in _kinds(before, "chained:"))
+    if "loss.link-types" in losses:
+        links = _kinds(before, "links:")
+        assert sum(before[k] for k in links) == losses["loss.link-types"], "loss.link-types count"
+        for kind in links:
+            del after[kind]
+    if "loss.discontinuous" in losses:
+        assert before["discontinuous"] == losses["loss.discontinuous"], "loss.discontinuous count"
+        del after["discontinuous"]
+    for code, kind in (("loss.cross-sentence", "cross-sentence"), ("loss.crossing", "crossing")):
+        # what a writer does with them differs by format, and none of the real data has
+        # any: only the count is checked here (a cell where they change a count fails)
+        if code in losses:
+            assert before[kind] == losses[code], f"{code} count"
+    if "loss.sentences" in losses:
+        assert before["sentences"] == losses["loss.sentences"], "loss.sentences count"
+        after["sentences"] = after["documents"]
+    return Counter({k: v for k, v in after.items() if v})
+
+
+def _counted(path: Path, format: str) -> Counter:
+    return Counter({k: v for k, v in oracle.counts(path, format).items() if not k.startswith("chained:")})
+
+
+@pytest.mark.parametrize(("source", "target"), _cells())
+def test_what_a_conversion_changes_is_what_its_loss_report_says(source: Source, target: str, tmp_path: Path):
+    path = source.path()
+    before = oracle.counts(path, source.format)
+    out = tmp_path / OUTPUT_NAME[target]
+    report = corefio.convert(path, out, source.format, target)
+    assert not report.errors
+    after = _counted(out, target)
+    expected = expected_after(before, _losses(report))
+    differences = {k: (expected[k], after[k]) for k in set(expected) | set(after) if expected[k] != after[k]}
+    assert differences == {}, f"(expected, written) not explained by {sorted(_losses(report))}"
+    if target == source.format:  # writing a file in its own format loses nothing
+        assert [d.code for d in report if d.code.startswith("loss.") and d.severity != "info"] == []
+    # and corefio reads back what the oracle counted
+    read_back = _model_counts(corefio.read(out, target))
+    assert read_back == Counter({k: after[k] for k in read_back}), "(corefio's reading of the written file)"
+
+
+def _model_counts(corpus) -> Counter:
+    """The basic kinds of :mod:`tests.oracle`, from corefio's model of a file."""
+    counts: Counter = Counter(documents=len(corpus.documents))
+    for doc in corpus.documents:
+        counts["tokens"] += len(doc.tokens.forms)
+        counts["sentences"] += len(doc.sentences)
+        counts["mentions"] += sum(m.layer is None for m in doc.markables)
+        counts["entities"] += sum(any(doc.markables[i].layer is None for i in chain) for chain in doc.chain_indices())
+    return Counter({k: v for k, v in counts.items() if v})
+
+
+def test_the_matrix_covers_every_writer_and_the_real_corpora():
+    assert set(WRITERS) == {spec.name for spec in corefio.registry.all_formats() if spec.can_write}
+    formats = {s.format for s in SOURCES}
+    assert {"conll", "conllu", "jsonlines", "mmax2"} <= formats
+    assert len(SOURCES) >= 12
+    cells = {f"{s.id}/{target}" for s in SOURCES for target in WRITERS}
+    assert set(KNOWN_DEFECTS) | set(FOUND_DEFECTS) <= cells  # no entry names a cell that is not there
+
+
+def test_the_oracle_counts_a_small_conll_file_by_hand(tmp_path: Path):
+    """The oracle's own check: counts known by reading the file."""
+    path = tmp_path / "a.conll"
+    path.write_text("#begin document (d); part 000\n"
+                    "d\t0\t0\tJohn\t(1)|(2\n"
+                    "d\t0\t1\tsaw\t2)\n\n"
+                    "d\t0\t0\thim\t(1)\n"
+                    "#end document\n", encoding="utf-8")
+    assert oracle.counts(path, "conll") == Counter(documents=1, sentences=2, tokens=3, mentions=3, entities=2)
+
+
+def test_the_oracle_counts_small_xml_and_sgml_files_by_hand(tmp_path: Path):
+    mate = tmp_path / "a.mate.xml"
+    mate.write_text('<mate><doc name="d"><s><de ID="m1"><w>John</w></de> <w>saw</w> '
+                    '<de ID="m2"><w>him</w></de></s><s><de ID="m2"><w>It</w> <w>rained</w></de></s>'
+                    '<link href="#id(m2)" type="ident"><anchor href="#id(m1)"/></link>'
+                    '<link href="#id(m1)" type="subset"><anchor href="#id(m2)"/><anchor href="#id(m1)"/></link>'
+                    "</doc></mate>", encoding="utf-8")
+    assert oracle.counts(mate, "mate") == Counter(documents=1, tokens=5, sentences=2, mentions=3, entities=1,
+                                                  **{"links:subset": 2, "duplicate-ids": 1})
+    muc = tmp_path / "a.sgml"
+    muc.write_text('<DOC>\n<DOCNO> d </DOCNO>\n<TXT>\n<s><COREF ID="1">John <COREF ID="2">Smith</COREF></COREF> '
+                   'left</s>\n<s><COREF ID="3" TYPE="IDENT" REF="1">He</COREF> did</s>\n</TXT>\n</DOC>\n',
+                   encoding="utf-8")
+    assert oracle.counts(muc, "muc") == Counter(documents=1, tokens=5, sentences=2, mentions=3, entities=2)
+
+
+def test_the_oracle_counts_crossing_and_cross_sentence_mentions(tmp_path: Path):
+    path = tmp_path / "a.jsonlines"
+    path.write_text('{"doc_key": "d", "sentences": [["a", "b"], ["c", "d"]], '
+                    '"clusters": [[[1, 2]], [[0, 1], [1, 3]]]}\n', encoding="utf-8")
+    assert oracle.counts(path, "jsonlines") == Counter(documents=1, tokens=4, sentences=2, mentions=3, entities=2,
+                                                       crossing=2, **{"cross-sentence": 2})
+
+
+def test_expected_counts_follow_the_losses():
+    before = Counter({"documents": 1, "mentions": 5, "entities": 3, "markables:secmark": 2, "chained:secmark": 1,
+                      "links:bridging": 4, "sentences": 3})
+    after = expected_after(before, {"loss.layers": 2, "loss.link-types": 4, "loss.multi-target-links": 1})
+    assert after == Counter({"documents": 1, "mentions": 6, "entities": 3, "sentences": 3})
+    with pytest.raises(AssertionError, match="loss.link-types count"):
+        expected_after(before, {"loss.link-types": 3})
+
+
+# -- writing into paths that exist -------------------------------------------------------------
+SMALL = DATA / "corpora" / "gum" / "dep" / "GUM_news_worship.conllu"
+
+
+@pytest.mark.parametrize("target", WRITERS)
+def test_writing_over_an_existing_file(target: str, tmp_path: Path, cli):
+    out = tmp_path / OUTPUT_NAME[target]
+    out.write_text("old content\n", encoding="utf-8")
+    result = cli("convert", SMALL, out, "--to", target)
+    if target == "mmax2":  # a project needs a directory: the file stays as it was
+        assert result.exit_code == 6, result.output
+        assert out.read_text(encoding="utf-8") == "old content\n"
+    else:  # one-file outputs are replaced, as the README says
+        assert result.exit_code == 0, result.output
+        assert _counted(out, target)["tokens"] == oracle.counts(SMALL, "conllu")["tokens"]
+
+
+@pytest.mark.parametrize("target", WRITERS)
+def test_writing_into_an_existing_empty_directory(target: str, tmp_path: Path, cli):
+    out = tmp_path / OUTPUT_NAME[target]
+    out.mkdir()
+    result = cli("convert", SMALL, out, "--to", target)
+    if target == "mmax2":
+        assert result.exit_code == 0, result.output
+        assert _counted(out, "mmax2")["tokens"] == oracle.counts(SMALL, "conllu")["tokens"]
+    else:
+        assert result.exit_code == 6 and "is a directory" in result.output
+        assert list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize("target", WRITERS)
+def test_writing_into_a_directory_that_is_not_empty_is_refused(target: str, tmp_path: Path, cli):
+    out = tmp_path / OUTPUT_NAME[target]
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    result = cli("convert", SMALL, out, "--to", target)
+    assert result.exit_code == 6, result.output
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+    if target == "mmax2":
+        assert "not empty" in result.output and "notes.txt" in result.output and "--force" in result.output
+
+
+def test_an_mmax2_project_is_not_overwritten_by_another_without_force(tmp_path: Path, cli):
+    """The reported defect: converting into an existing project replaced its
+    common_paths.xml (exit 0) and left it broken."""
+    project = tmp_path / "project"
+    assert cli("convert", SMALL, project, "--to", "mmax2").exit_code == 0
+    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    result = cli("convert", DATA / "../../samples/key.raf.xml", project, "--to", "mmax2")
+    assert result.exit_code == 6
+    assert "common_paths.xml" in result.output and "--force" in result.output
+    assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
+    assert oracle.counts(project, "mmax2")["tokens"] == oracle.counts(SMALL, "conllu")["tokens"]
+
+
+def test_force_writes_only_the_projects_files(tmp_path: Path, cli):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    result = cli("convert", SMALL, out, "--to", "mmax2", "--force")
+    assert result.exit_code == 0, result.output
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert oracle.counts(out, "mmax2")["documents"] == 1
+    # and over an existing project of another document: its own files are replaced
+    result = cli("convert", DATA / "../../samples/key.raf.xml", out, "--to", "mmax2", "--force")
+    assert result.exit_code == 0, result.output
+    assert (out / "notes.txt").exists() and oracle.counts(out, "mmax2")["documents"] == 2
+
+
+def test_the_api_refuses_a_directory_that_is_not_empty_unless_forced(tmp_path: Path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    corpus = corefio.read(SMALL)
+    with pytest.raises(OutputError, match="not empty"):
+        corefio.write(corpus, out, "mmax2")
+    with pytest.raises(OutputError, match="not empty"):
+        corefio.convert(SMALL, out, to_format="mmax2")
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+    corefio.write(corpus, out, "mmax2", force=True)
+    corefio.convert(SMALL, out, to_format="mmax2", force=True)
+    assert oracle.counts(out, "mmax2")["documents"] == 1
