@@ -32,13 +32,14 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, **options: Any
     return _create(max_upload_mb=max_upload_mb, time_limit=time_limit, **options)
 
 
-def server_config(app: Any, host: str, port: int, log_level: str = "info") -> Any:
+def server_config(app: Any, host: str, port: int, log_level: str = "info",
+                  header_timeout: float = HEADER_TIMEOUT) -> Any:
     """uvicorn's configuration with the connection limits of the module's constants."""
     import uvicorn
 
     from .edge import protocol
 
-    return uvicorn.Config(app, host=host, port=port, log_level=log_level, http=protocol(HEADER_TIMEOUT),
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, http=protocol(header_timeout),
                           timeout_keep_alive=KEEP_ALIVE, limit_concurrency=MAX_CONNECTIONS,
                           h11_max_incomplete_event_size=16 * 1024, server_header=False)
 

@@ -49,7 +49,7 @@ from ..source import Source
 from . import edge
 from .errors import WebError, from_corefio, scrub
 from .store import Store
-from .uploads import Upload, save, scratch, unzip_project
+from .uploads import Upload, nesting_depth, save, scratch, unzip_project
 from .worker import Workers
 
 HERE = Path(__file__).parent
@@ -58,6 +58,8 @@ STRATEGIES = ("key", "response", "intersection", "union")
 ZERO_MODES = ("drop", "linear", "dependent")  # corefio.zeros.ZERO_MODES (not imported: light start)
 #: the XML-ish formats that repair applies to
 REPAIRABLE = ("raf", "mate", "muc", "mmax2")
+#: elements nested deeper than this are not repaired (lxml's own limit is 256 without huge_tree)
+MAX_DEPTH = 1000
 #: bytes counted for a stored item besides its data (tokens, names, options)
 ITEM_OVERHEAD = 4096
 
@@ -244,8 +246,15 @@ def validate_job(up: Upload, fmt: str | None, limit: int, tmp: Path):
 def repair_job(up: Upload, kind: str, entities: str):
     from ..repair import repair_bytes
 
+    if up.is_zip:
+        raise WebError(422, "a .zip archive cannot be repaired: repair rewrites one XML or SGML file; repair "
+                            "the project's files one by one, or score and convert with the repair option", up.name)
+    data = up.path.read_bytes()
+    if nesting_depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise WebError(422, f"the elements nest more than {MAX_DEPTH} deep; no coreference format does, and "
+                            "this server does not repair such files", up.name)
     try:
-        data, changes = repair_bytes(up.path.read_bytes(), kind=kind, entities=entities)
+        data, changes = repair_bytes(data, kind=kind, entities=entities)
     except CorefioError as exc:
         raise from_corefio(exc.located(up.name)) from None
     except (ValueError, UnicodeError) as exc:

@@ -109,6 +109,25 @@ async def save(upload, label: str, into: Path, limit: int, used: int = 0) -> Upl
     return Upload(name, path, size)
 
 
+def nesting_depth(data: bytes, stop: int) -> int:
+    """How deep the elements of XML-ish ``data`` nest, counted up to ``stop`` (a rough
+    count by tags: comments and CDATA are not told apart)."""
+    depth = deepest = 0
+    for m in _TAG.finditer(data):
+        if m.group(1):
+            depth = max(0, depth - 1)
+        elif not m.group(2):
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop:
+                    break
+    return deepest
+
+
+_TAG = re.compile(rb"<(/)?[A-Za-z_:][^<>]*?(/)?>")
+
+
 def _entry_parts(info: zipfile.ZipInfo, shown: str) -> tuple[str, ...]:
     """The parts of an entry's name, or a 422 saying why the name is unsafe."""
     name = info.filename
@@ -135,8 +154,25 @@ def _skipped(parts: tuple[str, ...]) -> bool:
     return bool(parts) and (parts[0] == "__MACOSX" or parts[-1].startswith("._"))
 
 
+def declared_entries(path: Path) -> int | None:
+    """The number of entries the archive's end record declares (None: not found, or a
+    zip64 archive), read without parsing the central directory."""
+    size = path.stat().st_size
+    with open(path, "rb") as f:
+        f.seek(max(0, size - (1 << 16) - 22))
+        tail = f.read()
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) < at + 12:
+        return None
+    total = int.from_bytes(tail[at + 10:at + 12], "little")
+    return None if total == 0xFFFF else total
+
+
 def unzip_project(up: Upload, into: Path, limit: int) -> Path:
     """Extract the uploaded .zip under ``into/project``; the MMAX2 project's folder."""
+    entries = declared_entries(up.path)
+    if entries is not None and entries > MAX_ENTRIES:
+        raise WebError(413, f"the .zip archive holds {entries} entries (at most {MAX_ENTRIES})", up.name)
     try:
         archive = zipfile.ZipFile(up.path)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import CorefioError
-from .errors import WebError, from_corefio
+from .errors import WebError, from_corefio, scrub
 
 
 def _rss_kb() -> int:
@@ -56,22 +56,28 @@ def _child(conn, fn: Callable[..., Any], args: tuple, memory: int | None) -> Non
         except (ValueError, OSError):  # pragma: no cover - a hard limit already lower
             pass
     started = time.perf_counter()
+
+    def stats() -> dict:
+        return {"seconds": time.perf_counter() - started,
+                "peak_mb": max(0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - start_rss) / 1024}
+
     try:
         value = fn(*args)
-        stats = {"seconds": time.perf_counter() - started,
-                 "peak_mb": max(0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - start_rss) / 1024}
-        conn.send(("ok", value, stats))
+        conn.send(("ok", value, stats()))
     except WebError as exc:
-        conn.send(("web", (exc.status, exc.message, exc.where, exc.title), None))
+        conn.send(("web", _as_tuple(exc), stats()))
     except CorefioError as exc:
-        conn.send(("web", _as_tuple(from_corefio(exc)), None))
+        conn.send(("web", _as_tuple(from_corefio(exc)), stats()))
     except MemoryError:
         conn.send(("web", (422, "the work needs more memory than this server gives one request; use the "
-                                "command line (corefio) for such files", None, "Too large"), None))
+                                "command line (corefio) for such files", None, "Too large"), stats()))
     except RecursionError:
-        conn.send(("web", (422, "the input nests too deeply to be read", None, None), None))
+        conn.send(("web", (422, "the input nests too deeply to be read", None, None), stats()))
+    except OSError as exc:  # a name a project gives that no file system accepts, ...
+        conn.send(("web", (422, f"cannot read the input: {scrub(exc.strerror or type(exc).__name__)}", None,
+                           None), stats()))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, never a traceback
-        conn.send(("other", f"{type(exc).__name__}", None))
+        conn.send(("other", f"{type(exc).__name__}", stats()))
     finally:
         conn.close()
 
@@ -148,8 +154,8 @@ class Workers:
             if proc.is_alive():
                 proc.kill()
             await asyncio.to_thread(proc.join, 5)
+        self.last = stats or {}
         if kind == "ok":
-            self.last = stats
             return value
         if kind == "web":
             status, message, where, title = value
