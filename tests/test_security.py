@@ -228,7 +228,7 @@ def test_a_foreign_host_is_refused_on_every_route(app, route):
         else rebound.get(route)
     assert answer.status_code == 400 and "host" in answer.text.lower()
     for header, value in [("content-security-policy", "default-src 'self'"), ("x-frame-options", "DENY"),
-                          ("x-content-type-options", "nosniff"), ("referrer-policy", "no-referrer")]:
+                          ("x-content-type-options", "nosniff"), ("referrer-policy", "same-origin")]:
         assert value in answer.headers[header]
 
 
@@ -267,7 +267,7 @@ def test_every_answer_carries_the_security_headers(client):
     for answer in answers:
         assert answer.headers["x-frame-options"] == "DENY"
         assert answer.headers["x-content-type-options"] == "nosniff"
-        assert answer.headers["referrer-policy"] == "no-referrer"
+        assert answer.headers["referrer-policy"] == "same-origin"
         assert "script-src 'self'" in answer.headers["content-security-policy"]
         assert "unsafe-inline" not in answer.headers["content-security-policy"]
 

@@ -12,7 +12,9 @@
 * the request body must stay under the upload limit (413 as soon as it is exceeded,
   while it streams in) and arrive within ``body_timeout`` seconds, with no gap over
   :data:`BODY_GAP` seconds (408 otherwise): a slow client cannot hold a connection;
-* every answer carries :data:`SECURITY_HEADERS`.
+* every answer carries :data:`SECURITY_HEADERS` (``Referrer-Policy: same-origin``, not
+  ``no-referrer``: under ``no-referrer`` browsers send ``Origin: null`` with the
+  page's own form POSTs, which the check above must refuse).
 
 :func:`protocol` gives uvicorn an HTTP protocol (h11) that closes a connection whose
 request line and headers have not arrived within ``header_timeout`` seconds (uvicorn
@@ -34,7 +36,7 @@ SECURITY_HEADERS = {
     "content-security-policy": CSP,
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",
 }
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 DEFAULT_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
