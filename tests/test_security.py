@@ -411,3 +411,40 @@ def test_an_upload_over_the_limit_is_refused_while_it_streams(live):
             pass
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert (1 << 20) <= sent < 3 << 20
+
+
+def test_slow_headers_are_cut_off():
+    """A connection that never finishes its request line and headers is closed after the
+    header timeout (1 s here), on a fresh connection and on a kept-alive one."""
+    import threading
+
+    import uvicorn
+
+    from corefio.web import server_config
+
+    port = free_port()
+    server = uvicorn.Server(server_config(create_app(), "127.0.0.1", port, log_level="warning", header_timeout=1))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        wait_for(port)
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as fresh, \
+                socket.create_connection(("127.0.0.1", port), timeout=5) as kept:
+            fresh.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            kept.sendall(b"GET /api/formats HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            first = kept.recv(65536)
+            assert first.startswith(b"HTTP/1.1 200")
+            kept.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            start = time.time()
+            for s in (fresh, kept):
+                rest = b""
+                while time.time() - start < 4:
+                    more = s.recv(65536)
+                    if not more:
+                        break
+                    rest += more
+                assert not more and b"HTTP/1.1 200" not in rest
+            assert time.time() - start < 3
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -33,7 +33,7 @@ import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
@@ -196,7 +196,7 @@ def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path)
             "corpora": pickle.dumps((key, response), protocol=pickle.HIGHEST_PROTOCOL)}
 
 
-def zipped(files: dict[str, bytes | str]) -> bytes:
+def zipped(files: Mapping[str, bytes | str]) -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         for name in sorted(files):

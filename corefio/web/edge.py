@@ -201,28 +201,37 @@ def protocol(header_timeout: float) -> type:
 
     class TimedH11Protocol(H11Protocol):
         _header_timer: asyncio.TimerHandle | None = None
+        #: the request cycle that was the latest when the timer was set (None: none yet)
+        _armed_after: Any = None
 
         def connection_made(self, transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._arm()
 
         def data_received(self, data: bytes) -> None:
-            if self._header_timer is None and (self.cycle is None or self.cycle.response_complete):
+            between_requests = self.cycle is None or self.cycle.response_complete
+            if between_requests and (self._header_timer is None or self._armed_after is not self.cycle):
                 self._arm()
             super().data_received(data)
 
         def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _disarm(self) -> None:
             if self._header_timer is not None:
                 self._header_timer.cancel()
                 self._header_timer = None
-            super().connection_lost(exc)
 
         def _arm(self) -> None:
-            self._header_timer = self.loop.call_later(header_timeout, self._expire, self.cycle)
+            self._disarm()
+            self._armed_after = self.cycle
+            self._header_timer = self.loop.call_later(header_timeout, self._expire)
 
-        def _expire(self, cycle) -> None:
+        def _expire(self) -> None:
             self._header_timer = None
-            waiting = self.cycle is cycle and (cycle is None or cycle.response_complete)
+            cycle = self.cycle
+            waiting = cycle is self._armed_after and (cycle is None or cycle.response_complete)
             if waiting and not self.transport.is_closing():
                 self.transport.close()
 
