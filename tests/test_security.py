@@ -366,7 +366,9 @@ def test_slow_bodies_do_not_hold_the_server(live):
         held = time.time() - start
         assert len(closed) == len(sockets), f"{len(sockets) - len(closed)} connections still open after {held:.1f} s"
         assert held < 6
-        assert sum(b" 408 " in data for data in closed.values()) >= 90
+        # each got its 408, or (sending on while the server closed) a reset before reading it
+        assert all(b" 408 " in data or data in (b"", b"closed") for data in closed.values())
+        assert sum(b" 408 " in data for data in closed.values()) >= 50
         status, seconds = quick_get(port)
         assert status == 200 and seconds < 2
     finally:
