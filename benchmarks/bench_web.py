@@ -3,6 +3,7 @@
     python benchmarks/bench_web.py                 # 200 requests, 8 concurrent
     python benchmarks/bench_web.py --requests 500 --concurrency 16
     python benchmarks/bench_web.py --url http://127.0.0.1:8000   # a server already running
+    python benchmarks/bench_web.py --memory KEY RESPONSE         # memory per upload size
 
 Starts the web application with uvicorn on 127.0.0.1 (a free port, in a thread) unless
 ``--url`` is given, posts ``samples/key.raf.xml`` and ``samples/response.raf.xml`` to
@@ -10,6 +11,12 @@ Starts the web application with uvicorn on 127.0.0.1 (a free port, in a thread) 
 answer is 200 and equals ``corefio.score(key, response, sync="all")`` (the four score
 sets and mention identification), and prints requests per second and the latency
 percentiles (p50, p95, max). Exits 1 on any error or wrong answer.
+
+``--memory KEY RESPONSE`` (two CoNLL files, e.g. from generate_corpus.py) scores their
+first 1/8, 1/4, 1/2 and all documents through ``POST /api/score`` (in process) and
+prints, per upload size: the worker's peak memory (what reading and scoring need), the
+size the result takes in the store, and the server's own memory growth; then the same
+for the key converted to RAF (a verbose XML format) and scored against itself.
 """
 
 from __future__ import annotations
@@ -47,7 +54,9 @@ def start_server():
     from corefio.web import create_app
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    from corefio.web import server_config
+
+    server = uvicorn.Server(server_config(create_app(), "127.0.0.1", port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.time() + 20
@@ -58,12 +67,66 @@ def start_server():
     return server, thread, f"http://127.0.0.1:{port}"
 
 
+def rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        import os
+
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def conll_head(path: Path, fraction: float) -> bytes:
+    """The first ``fraction`` of the documents of a CoNLL file."""
+    text = path.read_bytes()
+    parts = text.split(b"#begin document")
+    keep = max(1, round((len(parts) - 1) * fraction))
+    return b"#begin document".join(parts[:keep + 1])
+
+
+def memory(key: Path, response: Path) -> int:
+    import gc
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from corefio.web import create_app
+
+    app = create_app(max_upload_mb=200, time_limit=600, store_mb=4096)
+    client = TestClient(app, base_url="http://127.0.0.1")
+    print("upload (key + response) | format | worker peak | kept in the store | server growth | seconds")
+
+    def one(label: str, kname: str, kdata: bytes, rname: str, rdata: bytes) -> None:
+        gc.collect()
+        before = rss_mb()
+        start = time.perf_counter()
+        answer = client.post("/api/score", files={"key": (kname, kdata), "response": (rname, rdata)})
+        elapsed = time.perf_counter() - start
+        assert answer.status_code == 200, answer.text[:300]
+        gc.collect()
+        item = app.state.store.items[answer.json()["result"].rsplit("/", 1)[1]]
+        print(f"{(len(kdata) + len(rdata)) / 2**20:8.1f} MB | {label:6} | {app.state.workers.last['peak_mb']:7.0f} MB"
+              f" | {item[1] / 2**20:7.1f} MB | {rss_mb() - before:7.0f} MB | {elapsed:5.1f}")
+
+    for fraction in (1 / 8, 1 / 4, 1 / 2, 1):
+        one("conll", key.name, conll_head(key, fraction), response.name, conll_head(response, fraction))
+    for fraction in (1 / 8, 1 / 4):
+        raf = corefio.dumps(corefio.loads(conll_head(key, fraction), "conll"), "raf")
+        raf = raf.encode("utf-8") if isinstance(raf, str) else raf
+        one("raf", "k.raf.xml", raf, "r.raf.xml", raf)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--url", help="a running server (default: start one on 127.0.0.1)")
+    parser.add_argument("--memory", nargs=2, type=Path, metavar=("KEY", "RESPONSE"),
+                        help="measure the memory per upload size instead")
     args = parser.parse_args()
+    if args.memory:
+        return memory(*args.memory)
 
     expected = corefio.score(corefio.read(KEY), corefio.read(RESPONSE), sync="all").to_dict()
     files = {"key": (KEY.name, KEY.read_bytes()), "response": (RESPONSE.name, RESPONSE.read_bytes())}

@@ -688,7 +688,17 @@ def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (127.0.0.1: this machine only)"),
     port: int = typer.Option(8000, "--port", help="TCP port"),
     max_upload_mb: float = typer.Option(50, "--max-upload-mb", help="largest request accepted, in MB (larger: 413)"),
-    time_limit: float = typer.Option(60, "--time-limit", help="seconds one scoring request may take"),
+    time_limit: float = typer.Option(60, "--time-limit", help="seconds the work of one request (reading, "
+                                     "converting, scoring...) may take; then it is stopped"),
+    allowed_host: list[str] = typer.Option([], "--allowed-host", help="a host name clients may use besides the "
+                                           "bound address, localhost, 127.0.0.1 and [::1] (repeatable)"),
+    workers: int = typer.Option(2, "--workers", help="requests worked on at once (each in its own process)"),
+    store_mb: float = typer.Option(512, "--store-mb", help="memory for the results the pages link to, in MB"),
+    keep_minutes: float = typer.Option(60, "--keep-minutes", help="minutes a result stays available"),
+    body_timeout: float = typer.Option(30, "--body-timeout", help="seconds a client may take to send a request "
+                                       "body (then 408)"),
+    worker_memory_mb: float = typer.Option(4096, "--worker-memory-mb", help="memory one request's worker may "
+                                           "map besides the server's own, in MB (0: no limit)"),
 ) -> None:
     """Run the online evaluator (seed 003) as a local web application (needs corefio[web])."""
     from .errors import UsageError
@@ -701,7 +711,9 @@ def serve_command(
         from .web import serve
     except ImportError as exc:
         raise UsageError(f"corefio serve needs the web extra: pip install 'corefio[web]' ({exc})") from None
-    serve(host=host, port=port, max_upload_mb=max_upload_mb, time_limit=time_limit)
+    serve(host=host, port=port, max_upload_mb=max_upload_mb, time_limit=time_limit,
+          allowed_hosts=tuple(allowed_host), workers=workers, store_mb=store_mb, keep_minutes=keep_minutes,
+          body_timeout=body_timeout, worker_memory_mb=worker_memory_mb or None)
 
 
 def main() -> None:

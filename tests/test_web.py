@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import re
 import tempfile
 import time
@@ -22,7 +21,7 @@ with warnings.catch_warnings():  # starlette's notice about httpx, not ours
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient  # noqa: E402
 
-from corefio.web import create_app  # noqa: E402
+from corefio.web import create_app, view  # noqa: E402
 
 from .conftest import DATA, SAMPLES  # noqa: E402
 
@@ -35,7 +34,7 @@ SECRET = "TOP-SECRET-CONTENT-42"
 
 @pytest.fixture(scope="module")
 def client():
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url="http://127.0.0.1")
 
 
 def upload(path: Path, name: str | None = None):
@@ -139,23 +138,25 @@ def test_key_vs_response_view_marks_chains_errors_and_labels(client):
     assert 'id="side-key"' in text and 'id="side-response"' in text and '<select id="doc"' in text
     key_doc = corefio.read(SAMPLES / "muc" / "muc6.key.sgm").documents[0]
     response_doc = corefio.read(SAMPLES / "muc" / "muc6.response.sgm").documents[0]
-    key_spans = {m.spans for m in key_doc.markables}
-    response_spans = {m.spans for m in response_doc.markables}
     key_part, response_part = text.split('id="side-response"')
-    # every mention bracketed on its side; missing and spurious ones marked
-    def opening(part, status=r"[^\"]*"):
-        return len(re.findall(r'class="br open ' + status + '" data-t=', part))
+    # every mention the scorer counts bracketed on its side (an unmatched optional MUC
+    # key mention leaves the key, as in scoring); missing and spurious ones marked
+    def opening(part, status=r"[^\"]*?"):
+        return len(re.findall(r'class="br open ' + status + r' h\d+" data-t=', part))
 
-    assert opening(key_part) == len(key_doc.markables)
-    assert opening(response_part) == len(response_doc.markables)
-    assert opening(key_part, "missing") == len(key_spans - response_spans) > 0
-    assert opening(response_part, "spurious") == len(response_spans - key_spans) > 0
+    mentions = corefio.score(corefio.read(SAMPLES / "muc" / "muc6.key.sgm"),
+                             corefio.read(SAMPLES / "muc" / "muc6.response.sgm"), sync="all").to_dict()["mentions"]
+    recall, precision = mentions["recall"], mentions["precision"]
+    assert opening(key_part) == recall["den"] == 10
+    assert opening(response_part) == precision["den"] == 9
+    assert opening(key_part, "missing") == recall["den"] - recall["num"] > 0
+    assert opening(response_part, "spurious") == precision["den"] - precision["num"] > 0
     # entity labels as the source wrote them (MUC ids), not internal markable ids
     for m in key_doc.markables:
         if m.entity:
             assert f"<sub>{m.entity}</sub>" in key_part
     # each chain's mentions share the chain's id (what the highlighting follows)
-    for k, chain in enumerate(key_doc.chains()):
+    for k, chain in enumerate(view.scored_chains(key_doc, response_doc)[0]):
         assert len(re.findall(f'class="br open[^"]*" data-t="[^"]*" data-chain="k{k}"', key_part)) == len(chain)
     assert client.get(result + "/view?doc=99").status_code == 200  # clamped to the last document
 
@@ -363,7 +364,7 @@ def test_hostile_xml_is_refused_without_reading_files(client, tmp_path):
 
 
 def test_oversize_uploads_get_413_and_a_clear_page():
-    small = TestClient(create_app(max_upload_mb=0.05))
+    small = TestClient(create_app(max_upload_mb=0.05), base_url="http://127.0.0.1")
     big = b"x" * 80_000
     page = small.post("/score", files={"key": ("key.conll", big), "response": upload(RESPONSE)})
     assert page.status_code == 413
@@ -423,7 +424,7 @@ def test_client_file_names_never_name_server_paths(client):
 
 
 def test_scoring_time_limit():
-    slow = TestClient(create_app(time_limit=0.0001))
+    slow = TestClient(create_app(time_limit=0.0001), base_url="http://127.0.0.1")
     big = DATA / "regressions" / "P01b_raf_0.25MB.raf.xml"
     answer = slow.post("/api/score", files={"key": upload(big), "response": upload(big)})
     assert answer.status_code == 422
@@ -444,11 +445,19 @@ def test_serve_binds_localhost_by_default(monkeypatch):
     import uvicorn
 
     calls = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.update(kw, app=app))
+
+    class FakeServer:
+        def __init__(self, config):
+            calls.update(host=config.host, port=config.port, app=config.app, config=config)
+
+        def run(self):
+            calls["ran"] = True
+
+    monkeypatch.setattr(uvicorn, "Server", FakeServer)
     from corefio.web import serve
 
     serve()
-    assert calls["host"] == "127.0.0.1" and calls["port"] == 8000
+    assert calls["host"] == "127.0.0.1" and calls["port"] == 8000 and calls["ran"]
     serve(host="0.0.0.0", port=9000, max_upload_mb=1)
     assert calls["host"] == "0.0.0.0" and calls["port"] == 9000
-    assert json.dumps(calls["app"].openapi()["info"]["title"])
+    assert calls["config"].timeout_keep_alive <= 5 and calls["config"].limit_concurrency

@@ -4,40 +4,36 @@ Routes (pages; ``/api/...`` mirrors them in JSON, documented at ``/docs``):
 
 * ``GET /`` home: key and response uploads, formats, options; ``POST /score`` scores and
   redirects to ``GET /r/{token}`` (the result page), whose downloads and key vs response
-  view (``/r/{token}/view?doc=N``) read the uploads kept in a small in-memory store
-  (the latest :data:`STORE_SIZE` results, nothing on disk);
+  view (``/r/{token}/view?doc=N``) read the result kept in memory (:mod:`.store`:
+  bounded in bytes and age, nothing on disk);
 * ``GET/POST /convert``, ``/validate``, ``/repair``: one upload each.
 
-Hardening: a request larger than ``max_upload_mb`` is answered 413 before it is read;
-uploads are parsed by corefio's readers (safe XML: no external entities, no entity
-expansion); a client never names a server path (an upload's file name is reduced to
-its base name and used only in messages; downloads are found by a random token);
-uploads that need a file on disk (validation, an MMAX2 project) go to a temporary
-directory removed after the request; a :class:`~corefio.errors.CorefioError` becomes a
-400 (bad request: exit code 2) or 422 (bad content) page naming the file, line and
-column; scoring runs in a forked process killed after ``time_limit`` seconds.
+Hardening (README, "Running the evaluator for a team"):
+
+* :mod:`.edge`: allowed ``Host`` names, cross-site POSTs refused, security headers on
+  every answer, the body size limit enforced while the body streams in, and a deadline
+  for the body;
+* :mod:`.uploads`: uploads streamed to a per-request temporary directory (removed after
+  the request); a .zip checked entry by entry (no path escapes, links, bombs);
+* :mod:`.worker`: reading, repairing, converting, validating and scoring run in a
+  forked process killed at the time limit, a bounded number at once;
+* a client never names a server path (an upload's name is reduced to its base name and
+  used only in messages) and error messages never show one (:func:`.errors.scrub`);
+  a :class:`~corefio.errors.CorefioError` becomes a 400 or 422 naming file, line, column.
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
-import collections
 import importlib
 import io
 import json
-import multiprocessing
+import pickle
 import re
-import secrets
-import shutil
-import tempfile
-import threading
-import time
 import zipfile
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Mapping
 
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
@@ -49,32 +45,23 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import corefio
 from ..diagnostics import Report
 from ..errors import CorefioError, UsageError
+from ..source import Source
+from . import edge
+from .errors import WebError, from_corefio, scrub
+from .store import Store
+from .uploads import Upload, nesting_depth, save, scratch, unzip_project
+from .worker import Workers
 
 HERE = Path(__file__).parent
-STORE_SIZE = 32
 MATCH_MODES = ("exact", "head", "min", "partial")
 STRATEGIES = ("key", "response", "intersection", "union")
 ZERO_MODES = ("drop", "linear", "dependent")  # corefio.zeros.ZERO_MODES (not imported: light start)
 #: the XML-ish formats that repair applies to
 REPAIRABLE = ("raf", "mate", "muc", "mmax2")
-
-
-class WebError(Exception):
-    """An answer other than 200: status, message and where (file:line:column)."""
-
-    def __init__(self, status: int, message: str, where: str | None = None, title: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.where = where
-        self.title = title or {400: "Bad request", 404: "Not found", 413: "Upload too large",
-                               422: "The input cannot be used"}.get(status, "Error")
-
-
-def from_corefio(exc: CorefioError) -> WebError:
-    status = 400 if exc.exit_code == 2 else 422
-    where = exc.location if (exc.file or exc.line is not None) else None
-    return WebError(status, exc.message if where else str(exc), where)
+#: elements nested deeper than this are not repaired (lxml's own limit is 256 without huge_tree)
+MAX_DEPTH = 1000
+#: bytes counted for a stored item besides its data (tokens, names, options)
+ITEM_OVERHEAD = 4096
 
 
 # -- formats ---------------------------------------------------------------------------------
@@ -103,180 +90,59 @@ def default_metrics() -> list[str]:
     return list(DEFAULT_METRICS)
 
 
-# -- uploads ---------------------------------------------------------------------------------
-def safe_name(filename: str | None, default: str) -> str:
-    """The base name of what the client called its file (only used in messages)."""
-    name = re.split(r"[\\/]", filename or "")[-1].strip()
-    name = re.sub(r"[^\w.\-+ ]", "_", name)[:120].lstrip(".")
-    return name or default
+# -- the work (in a worker process: see .worker) ------------------------------------------------
+def clean(diagnostics: list[dict]) -> list[dict]:
+    """Diagnostics as the client may see them: no server path in a file name or message."""
+    for d in diagnostics:
+        for k in ("file", "message"):
+            if isinstance(d.get(k), str):
+                d[k] = scrub(d[k])
+    return diagnostics
 
 
-@contextmanager
-def scratch():
-    """A per-request temporary directory, removed afterwards."""
-    path = Path(tempfile.mkdtemp(prefix="corefio-web-"))
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
-
-
-@dataclass
-class Upload:
-    name: str
-    data: bytes
-
-
-async def take(upload: UploadFile | None, label: str, limit: int) -> Upload:
-    if upload is None or (not upload.filename and not upload.size):
-        raise WebError(400, f"no {label} file was uploaded")
-    data = await upload.read(limit + 1)
-    if len(data) > limit:
-        raise WebError(413, f"the {label} file is larger than the limit of {limit / 2**20:.3g} MB")
-    if not data:
-        raise WebError(422, "the file is empty", safe_name(upload.filename, label))
-    return Upload(safe_name(upload.filename, label), data)
-
-
-def is_zip(up: Upload) -> bool:
-    return up.data[:4] == b"PK\x03\x04"
-
-
-def unzip_project(up: Upload, into: Path, limit: int) -> Path:
-    """Extract an uploaded .zip (an MMAX2 project) safely; the project's .mmax file."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(up.data))
-        members = archive.infolist()
-    except zipfile.BadZipFile as exc:
-        raise WebError(422, f"not a valid .zip archive: {exc}", up.name) from None
-    if sum(m.file_size for m in members) > limit or len(members) > 20000:
-        raise WebError(413, "the .zip archive expands beyond the upload limit", up.name)
-    root = (into / "project").resolve()
-    for m in members:
-        target = (root / m.filename).resolve()
-        if not str(target).startswith(str(root) + "/") and target != root:
-            raise WebError(422, f"the .zip archive holds an unsafe path {m.filename!r}", up.name)
-        if m.is_dir():
-            target.mkdir(parents=True, exist_ok=True)
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with archive.open(m) as src, open(target, "wb") as dst:
-            shutil.copyfileobj(src, dst)
-    projects = sorted(root.rglob("*.mmax"))
-    if len(projects) != 1:
-        raise WebError(422, "an uploaded .zip must hold one MMAX2 project (exactly one .mmax file); "
-                            f"found {len(projects)}", up.name)
-    return projects[0]
-
-
-def resolve(up: Upload, fmt: str | None, tmp: Path) -> str:
+def resolve(up: Upload, fmt: str | None) -> str:
     """The format name: the one chosen, else from the file name and content."""
     from ..registry import resolve_format
 
     if fmt:
         return corefio.get_format(fmt).name
-    if is_zip(up):
+    if up.is_zip:
         return "mmax2"
-    path = tmp / up.name
-    path.write_bytes(up.data)
+    return resolve_format(up.path, None).name
+
+
+def read_upload(up: Upload, fmt: str | None, repair: bool, limit: int, tmp: Path, report: Report):
+    """The corpus of one upload (repaired first when asked) and its format."""
     try:
-        return resolve_format(path, None).name
-    finally:
-        path.unlink(missing_ok=True)
-
-
-def located(report: Report, tmp: Path, name: str) -> Report:
-    """Diagnostics that named a temporary path name the upload instead."""
-    prefix = str(tmp)
-    for d in report:
-        if d.file and d.file.startswith(prefix):
-            d.file = name + d.file[len(prefix):].split("/project", 1)[-1] if "/project" in d.file else name
-    return report
-
-
-def read_upload(up: Upload, fmt: str | None, repair: bool, limit: int, report: Report):
-    """The corpus of one upload (repaired first when asked); CorefioError → WebError."""
-    try:
-        with scratch() as tmp:
-            name = resolve(up, fmt or None, tmp)
-            if name == "mmax2" or is_zip(up):
-                if not is_zip(up):
-                    raise WebError(400, "an MMAX2 project is a directory: upload it as a .zip archive", up.name)
-                project = unzip_project(up, tmp, limit)
-                if repair:
-                    from ..repair import repair_bytes
-
-                    for xml in sorted(project.parent.rglob("*.xml")):
-                        fixed, changes = repair_bytes(xml.read_bytes())
-                        for c in changes:
-                            report.warning(f"repair.{c.fixer}", c.message, file=f"{up.name}/{xml.name}",
-                                           line=c.line, column=c.column)
-                        xml.write_bytes(fixed)
-                sub = Report(up.name)
-                try:
-                    corpus = corefio.read(project, "mmax2", report=sub)
-                finally:
-                    report.extend(located(sub, tmp, up.name))
-                return corpus, name
-            data = up.data
-            if repair and name in REPAIRABLE:
+        name = resolve(up, fmt)
+        if name == "mmax2" or up.is_zip:
+            if not up.is_zip:
+                raise WebError(400, "an MMAX2 project is a directory: upload it as a .zip archive", up.name)
+            project = unzip_project(up, tmp / up.path.parent.name, limit)
+            if repair:
                 from ..repair import repair_bytes
 
-                data, changes = repair_bytes(data)
-                for c in changes:
-                    report.warning(f"repair.{c.fixer}", c.message, file=up.name, line=c.line, column=c.column)
+                for xml in sorted(project.rglob("*.xml")):
+                    fixed, changes = repair_bytes(xml.read_bytes())
+                    for c in changes:
+                        report.warning(f"repair.{c.fixer}", c.message, file=f"{up.name}/{xml.name}",
+                                       line=c.line, column=c.column)
+                    xml.write_bytes(fixed)
+            return corefio.read(project, "mmax2", report=report), name
+        if repair and name in REPAIRABLE:
+            from ..repair import repair_bytes
+
+            data, changes = repair_bytes(up.path.read_bytes())
+            for c in changes:
+                report.warning(f"repair.{c.fixer}", c.message, file=up.name, line=c.line, column=c.column)
             return corefio.loads(data, name, report=report, name=up.name), name
+        return corefio.read(Source(up.name, up.path), name, report=report), name
     except CorefioError as exc:
         raise from_corefio(exc.located(up.name)) from None
     except WebError:
         raise
     except (ValueError, UnicodeError, OSError, RecursionError) as exc:
-        raise WebError(422, f"cannot read the file: {exc}", up.name) from None
-
-
-# -- scoring with a time limit ---------------------------------------------------------------
-def _child(conn, fn: Callable[[], Any]) -> None:
-    try:
-        conn.send(("ok", fn()))
-    except CorefioError as exc:
-        conn.send(("corefio", (exc.exit_code, exc.message, exc.location if exc.file or exc.line else None)))
-    except BaseException as exc:  # noqa: BLE001 - reported to the parent, never a traceback
-        conn.send(("other", f"{type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
-
-
-async def limited(fn: Callable[[], Any], seconds: float) -> Any:
-    """``fn()`` in a forked process, killed after ``seconds`` (in this thread where fork is missing)."""
-    try:
-        ctx = multiprocessing.get_context("fork")
-    except ValueError:  # pragma: no cover - no fork on this platform
-        return await asyncio.wait_for(asyncio.to_thread(fn), seconds)
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, fn), daemon=True)
-    proc.start()
-    child.close()
-    try:
-        ready = await asyncio.to_thread(parent.poll, seconds)
-        if not ready:
-            raise WebError(422, f"scoring took longer than the time limit of {seconds:g} s; "
-                                "score these files with the command line (corefio score)",
-                           title="Time limit exceeded")
-        try:
-            kind, value = await asyncio.to_thread(parent.recv)
-        except EOFError:
-            raise WebError(422, "scoring stopped without an answer (out of memory?)") from None
-    finally:
-        parent.close()
-        if proc.is_alive():
-            proc.kill()
-        await asyncio.to_thread(proc.join, 5)
-    if kind == "ok":
-        return value
-    if kind == "corefio":
-        code, message, where = value
-        raise WebError(400 if code == 2 else 422, message, where)
-    raise WebError(422, f"scoring failed: {value}")
+        raise WebError(422, f"cannot read the file: {scrub(str(exc))}", up.name) from None
 
 
 @dataclass
@@ -307,14 +173,123 @@ class ScoreOptions:
                 raise WebError(400, f"unknown input format {f!r} (known: {', '.join(readable)})")
 
 
-def score_corpora(key, response, opts: ScoreOptions) -> dict:
-    """What the result page needs, as plain data (it crosses a process boundary)."""
+def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path) -> dict:
+    """Read both uploads and score them; what the result page needs, as plain data."""
     report = Report()
+    key, kf = read_upload(ku, opts.key_format, opts.repair, limit, tmp, report)
+    response, rf = read_upload(ru, opts.response_format, opts.repair, limit, tmp, report)
+    reading = [d.to_dict() for d in report]
+    score_report = Report()
     scores = corefio.score(key, response, opts.metrics, match=opts.match, sync="all",
-                           keep_singletons=opts.keep_singletons, per_document=True, report=report,
+                           keep_singletons=opts.keep_singletons, per_document=True, report=score_report,
                            keep_zeros=opts.zeros != "drop",
                            zero_match=opts.zeros if opts.zeros != "drop" else "dependent")
-    return {"scores": scores.to_dict(), "csv": scores.to_csv(), "metrics": [m for m in scores.metrics]}
+    try:
+        csv: str | None = scores.to_csv()
+        csv_error = None
+    except Exception as exc:  # noqa: BLE001 - the page still shows the scores
+        csv, csv_error = None, f"the scores cannot be written as CSV ({type(exc).__name__}: {scrub(str(exc))})"
+    return {"scores": scores.to_dict(), "csv": csv, "csv_error": csv_error, "metrics": list(scores.metrics),
+            "reading": clean(reading), "formats": (kf, rf),
+            "documents": (len(key.documents), len(response.documents)),
+            "doc_names": [d.label for d in key.documents],
+            "corpora": pickle.dumps((key, response), protocol=pickle.HIGHEST_PROTOCOL)}
+
+
+def zipped(files: Mapping[str, bytes | str]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in sorted(files):
+            z.writestr(name, files[name])
+    return buf.getvalue()
+
+
+def write_job(corpus, to: str, stem: str, report: Report | None = None) -> tuple[bytes, str]:
+    """``corpus`` in format ``to``: the bytes and a file name (a .zip for multi-file formats)."""
+    spec = corefio.get_format(to)
+    try:
+        if spec.directory or spec.write is None:
+            return zipped(corefio.dump_files(corpus, to, report=report)), f"{stem}.{to}.zip"
+        out = corefio.dumps(corpus, to, report=report)
+    except CorefioError as exc:
+        raise from_corefio(exc) from None
+    except (ValueError, OSError, RecursionError) as exc:
+        raise WebError(422, f"cannot write the file as {to}: {scrub(str(exc))}") from None
+    return (out.encode("utf-8") if isinstance(out, str) else out), f"{stem}{extension(to)}"
+
+
+def convert_job(up: Upload, to: str, from_format: str | None, repair: bool, limit: int, tmp: Path):
+    report = Report()
+    corpus, fmt = read_upload(up, from_format, repair, limit, tmp, report)
+    write_report = Report(up.name)
+    data, filename = write_job(corpus, to, up.name.split(".")[0] or "converted", write_report)
+    return fmt, data, filename, clean([d.to_dict() for d in report] + [d.to_dict() for d in write_report])
+
+
+def validate_job(up: Upload, fmt: str | None, limit: int, tmp: Path):
+    from ..validation import validate_file
+
+    try:
+        name = resolve(up, fmt)
+    except CorefioError as exc:
+        raise from_corefio(exc.located(up.name)) from None
+    if up.is_zip:
+        path = unzip_project(up, tmp / up.path.parent.name, limit)
+    elif name == "mmax2":
+        raise WebError(400, "an MMAX2 project is a directory: upload it as a .zip archive", up.name)
+    else:
+        path = up.path
+    report = validate_file(path, name)
+    return name, clean([d.to_dict() for d in report])
+
+
+def repair_job(up: Upload, kind: str, entities: str):
+    from ..repair import repair_bytes
+
+    if up.is_zip:
+        raise WebError(422, "a .zip archive cannot be repaired: repair rewrites one XML or SGML file; repair "
+                            "the project's files one by one, or score and convert with the repair option", up.name)
+    data = up.path.read_bytes()
+    if nesting_depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise WebError(422, f"the elements nest more than {MAX_DEPTH} deep; no coreference format does, and "
+                            "this server does not repair such files", up.name)
+    try:
+        data, changes = repair_bytes(data, kind=kind, entities=entities)
+    except CorefioError as exc:
+        raise from_corefio(exc.located(up.name)) from None
+    except (ValueError, UnicodeError) as exc:
+        raise WebError(422, f"cannot repair the file: {scrub(str(exc))}", up.name) from None
+    return data, [{"fixer": c.fixer, "message": c.message, "file": up.name, "line": c.line,
+                   "column": c.column} for c in changes]
+
+
+def sync_job(corpora: bytes, strategy: str, side: str):
+    from ..synchronisation import pair_documents, synchronise_corpora
+
+    key, response = pickle.loads(corpora)
+    pairs = pair_documents(key, response)
+    keys, responses = synchronise_corpora(key, response, strategy, Report(), pairs)
+    return write_job(keys if side == "key" else responses, "raf", f"{side}.{strategy}")
+
+
+def convert_result_job(corpora: bytes, side: str, to: str, stem: str):
+    key, response = pickle.loads(corpora)
+    return write_job(key if side == "key" else response, to, stem)
+
+
+def view_job(corpora: bytes, doc: int, page: int, opts: ScoreOptions):
+    from ..synchronisation import pair_documents
+    from . import view
+
+    key, response = pickle.loads(corpora)
+    pairs = pair_documents(key, response)
+    if not pairs:
+        raise WebError(422, "no key document has a response document")
+    doc = min(max(doc, 0), len(pairs) - 1)
+    i, j = pairs[doc]
+    pv = view.build(key.documents[i], response.documents[j], page, match=opts.match,
+                    keep_singletons=opts.keep_singletons, zeros=opts.zeros)
+    return pv, doc, [key.documents[a].label for a, _ in pairs], key.documents[i].label
 
 
 # -- the store of results ----------------------------------------------------------------------
@@ -324,42 +299,23 @@ class Result:
     response_name: str
     key_format: str
     response_format: str
-    key: Any
-    response: Any
+    key_documents: int
+    response_documents: int
+    doc_names: list[str]
+    #: both corpora, pickled (its length is what the result costs the store)
+    corpora: bytes
     options: ScoreOptions
     scores: dict
-    csv: str
+    csv: str | None
+    csv_error: str | None
     metrics: list[str]
     diagnostics: list[dict]
-    created: float = field(default_factory=time.time)
-    pairs: list[tuple[int, int]] | None = None
+    reading: list[dict] = field(default_factory=list)
 
-
-class Store:
-    """The latest results, by random token (in memory only)."""
-
-    def __init__(self, size: int = STORE_SIZE) -> None:
-        self.size = size
-        self.items: collections.OrderedDict[str, Any] = collections.OrderedDict()
-        self.lock = threading.Lock()
-
-    def add(self, item: Any) -> str:
-        token = secrets.token_urlsafe(16)
-        with self.lock:
-            self.items[token] = item
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return token
-
-    def get(self, token: str) -> Any:
-        with self.lock:
-            item = self.items.get(token)
-            if item is not None:
-                self.items.move_to_end(token)
-        if item is None:
-            raise WebError(404, "this result is no longer kept (the server keeps the latest "
-                                f"{self.size}); upload the files again")
-        return item
+    @property
+    def size(self) -> int:
+        return (len(self.corpora) + len(self.csv or "") + len(json.dumps(self.scores)) + ITEM_OVERHEAD
+                + sum(len(n) for n in self.doc_names))
 
 
 # -- the application ---------------------------------------------------------------------------
@@ -367,102 +323,63 @@ def wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
 
-class LimitBody:
-    """ASGI middleware: a request body over the limit is answered 413 before it is read."""
-
-    def __init__(self, app, limit: int, render: Callable[[str, str], Response], megabytes: float) -> None:
-        self.app = app
-        self.limit = limit
-        self.render = render
-        self.megabytes = megabytes
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        length = dict(scope.get("headers") or []).get(b"content-length")
-        too_big = f"the upload is larger than the limit of {self.megabytes:g} MB"
-        if length is not None:
-            try:
-                size = int(length)
-            except ValueError:
-                size = -1
-            if size > self.limit:
-                await self._refuse(scope, receive, send, too_big)
-                return
-        seen = 0
-        exceeded = False
-        started = False
-
-        async def counting_receive():
-            nonlocal seen, exceeded
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    exceeded = True
-                    raise _TooLarge()
-            return message
-
-        async def tracking_send(message):
-            nonlocal started
-            if exceeded:  # whatever the application answers to a cut-off body, the answer is 413
-                if message["type"] == "http.response.start" and not started:
-                    started = True
-                    await self.render(scope["path"], too_big)(scope, receive, send)
-                return
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, counting_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await self.render(scope["path"], too_big)(scope, receive, send)
-
-    async def _refuse(self, scope, receive, send, message: str) -> None:
-        await self.render(scope["path"], message)(scope, receive, send)
+def hue_css() -> str:
+    """One class per hue the key vs response view uses (the CSP forbids style attributes)."""
+    return "".join(f".h{h}{{--h:{h}}}\n" for h in range(360))
 
 
-class _TooLarge(Exception):
-    pass
-
-
-def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
+def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str = "127.0.0.1",
+               allowed_hosts: tuple[str, ...] | list[str] = (), workers: int = 2, store_mb: float = 512,
+               keep_minutes: float = 60, body_timeout: float = 30, worker_memory_mb: float | None = 4096,
+               queue_wait: float = 30) -> FastAPI:
+    """The application; the README's "Running the evaluator for a team" explains each limit."""
     limit = int(max_upload_mb * 2**20)
-    # what scoring imports, imported now: a forked scorer must not wait for an import
+    # what the work imports, imported now: a forked worker must not wait for an import
     # another thread was in the middle of
-    for module in ("corefio.matching", "corefio.scoring.engine", "corefio.synchronisation", "corefio.web.view"):
+    for module in ("corefio.matching", "corefio.scoring.engine", "corefio.synchronisation", "corefio.web.view",
+                   "corefio.validation", "corefio.repair", "corefio.registry"):
         importlib.import_module(module)
+    corefio.all_formats()
 
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(version=corefio.__version__, max_upload_mb=max_upload_mb)
     templates.env.filters["pct"] = lambda v: "–" if v is None else f"{100 * v:.2f}"
-    store = Store()
+    store = Store(int(store_mb * 2**20), keep_minutes * 60)
+    pool = Workers(count=max(1, workers), seconds=time_limit, memory_mb=worker_memory_mb, queue_wait=queue_wait)
     app = FastAPI(title="corefio evaluator", version=corefio.__version__,
                   description="Seed 003's online evaluator: score a response against a key in any supported "
                               "format, for the four synchronisation strategies; convert, validate and repair "
                               "files. Uploads are multipart/form-data; an MMAX2 project is uploaded as a .zip.")
     app.state.store = store
+    app.state.workers = pool
     app.state.time_limit = time_limit
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    hues = hue_css()
+
+    def error_response(json_wanted: bool, err: WebError) -> Response:
+        message, where = scrub(err.message) or "", scrub(err.where)
+        if json_wanted:
+            body = {"error": err.title, "message": message}
+            if where:
+                body["where"] = where
+            response: Response = JSONResponse(body, status_code=err.status)
+        else:
+            shown = WebError(err.status, message, where, err.title)
+            html = templates.get_template("error.html").render(err=shown, request=None)
+            response = HTMLResponse(html, status_code=err.status)
+        if err.status == 503:
+            response.headers["retry-after"] = "30"
+        return response
 
     def error_page(request: Request, err: WebError) -> Response:
-        if wants_json(request):
-            body = {"error": err.title, "message": err.message}
-            if err.where:
-                body["where"] = err.where
-            return JSONResponse(body, status_code=err.status)
-        return templates.TemplateResponse(request, "error.html", {"err": err}, status_code=err.status)
+        response = error_response(wants_json(request), err)
+        if err.status >= 500:  # sent by starlette's outermost layer, past the edge: add the headers here
+            response.headers.update(edge.SECURITY_HEADERS)
+        return response
 
-    def too_large(path: str, message: str) -> Response:
-        err = WebError(413, message)
-        if path.startswith("/api/"):
-            return JSONResponse({"error": err.title, "message": message}, status_code=413)
-        html = templates.get_template("error.html").render(err=err, request=None)
-        return HTMLResponse(html, status_code=413)
-
-    app.add_middleware(LimitBody, limit=limit, render=too_large, megabytes=max_upload_mb)
+    app.add_middleware(edge.Edge, render=lambda path, status, message: error_response(
+        path.startswith("/api/"), WebError(status, message)), hosts=edge.allowed_hosts(host, allowed_hosts),
+        limit=limit, body_timeout=body_timeout, megabytes=max_upload_mb)
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError):
@@ -493,7 +410,20 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
     def page(request: Request, _template: str, **context) -> HTMLResponse:
         return templates.TemplateResponse(request, _template, context)
 
-    render = page
+    @app.get("/hues.css", include_in_schema=False)
+    async def hues_css():
+        return Response(hues, media_type="text/css", headers={"cache-control": "max-age=86400"})
+
+    def keep(item: Any, size: int, what: str) -> str:
+        token = store.add(item, size)
+        if token is None:
+            raise WebError(413, f"{what} ({size / 2**20:.1f} MB) is larger than this server keeps for its pages "
+                                f"({store.max_bytes / 2**20:g} MB); use the JSON API or the command line")
+        return token
+
+    def private(response: Response) -> Response:
+        response.headers["cache-control"] = "no-store"
+        return response
 
     # -- home and scoring ----------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -506,24 +436,22 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
         if isinstance(metrics, str):
             metrics = [m for m in re.split(r"[,\s]+", metrics) if m]
         names = [m.strip() for item in (metrics or []) for m in item.split(",") if m.strip()] or default_metrics()
-        keep = str(singletons).lower() not in ("drop", "false", "0", "no", "off")
-        opts = ScoreOptions(names, match or "exact", keep, str(repair).lower() in ("1", "true", "on", "yes"),
+        keep_singletons = str(singletons).lower() not in ("drop", "false", "0", "no", "off")
+        opts = ScoreOptions(names, match or "exact", keep_singletons, _on(repair),
                             key_format or None, response_format or None, zeros or "drop")
         opts.check()
         return opts
 
     async def run_score(key: UploadFile | None, response: UploadFile | None, opts: ScoreOptions) -> Result:
-        ku = await take(key, "key", limit)
-        ru = await take(response, "response", limit)
-        if len(ku.data) + len(ru.data) > limit:
-            raise WebError(413, f"the uploads are larger than the limit of {max_upload_mb:g} MB together")
-        report = Report()
-        kc, kf = await asyncio.to_thread(read_upload, ku, opts.key_format, opts.repair, limit, report)
-        rc, rf = await asyncio.to_thread(read_upload, ru, opts.response_format, opts.repair, limit, report)
-        data = await limited(lambda: score_corpora(kc, rc, opts), time_limit)
-        diagnostics = [d.to_dict() for d in report] + data["scores"].get("diagnostics", [])
-        return Result(ku.name, ru.name, kf, rf, kc, rc, opts, data["scores"], data["csv"], data["metrics"],
-                      diagnostics)
+        with scratch() as tmp:
+            ku = await save(key, "key", tmp, limit)
+            ru = await save(response, "response", tmp, limit, used=ku.size)
+            data = await pool.run(score_job, ku, ru, opts, limit, tmp, what="reading and scoring")
+        kf, rf = data["formats"]
+        diagnostics = data["reading"] + data["scores"].get("diagnostics", [])
+        kd, rd = data["documents"]
+        return Result(ku.name, ru.name, kf, rf, kd, rd, data["doc_names"], data["corpora"], opts, data["scores"],
+                      data["csv"], data["csv_error"], data["metrics"], diagnostics, data["reading"])
 
     @app.post("/score", include_in_schema=False)
     async def score_page(key: UploadFile | None = File(None), response: UploadFile | None = File(None),
@@ -532,7 +460,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
                          key_format: str = Form(""), response_format: str = Form(""), zeros: str = Form("drop")):
         opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros)
         result = await run_score(key, response, opts)
-        token = store.add(result)
+        token = keep(result, result.size, "the result")
         return RedirectResponse(f"/r/{token}", status_code=303)
 
     @app.post("/api/score", tags=["api"], summary="Score a response against a key (four synchronisation strategies)")
@@ -548,14 +476,15 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
                                                               "or keep them matched linear or dependent")):
         """The JSON of ``corefio score --sync all --format json`` (with per-document scores),
         plus ``reading``: the diagnostics of reading (and repairing) the uploads, and
-        ``result``: the token of the result page (``/r/{token}``)."""
+        ``result``: the path of the result page (``/r/{token}``; null when the result is
+        larger than the server keeps)."""
         opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros)
         result = await run_score(key, response, opts)
-        token = store.add(result)
+        token = store.add(result, result.size)
         body = dict(result.scores)
-        body["reading"] = [d for d in result.diagnostics if d not in result.scores.get("diagnostics", [])]
+        body["reading"] = result.reading
         body["formats"] = {"key": result.key_format, "response": result.response_format}
-        body["result"] = f"/r/{token}"
+        body["result"] = f"/r/{token}" if token else None
         return JSONResponse(body)
 
     def get_result(token: str) -> Result:
@@ -571,51 +500,33 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
             strategy = "key"
         shown = [m for m in r.metrics if m != "mentions"]
         documents = r.scores.get("documents", {}).get(strategy, {})
-        return page(request, "result.html", r=r, token=token, strategies=STRATEGIES, metrics=shown,
-                    sync=r.scores["sync"], mentions=r.scores["mentions"], documents=documents,
-                    strategy=strategy, writable=writable_formats(),
-                    doc_names=[d.label for d in r.key.documents])
+        return private(page(request, "result.html", r=r, token=token, strategies=STRATEGIES, metrics=shown,
+                            sync=r.scores["sync"], mentions=r.scores["mentions"], documents=documents,
+                            strategy=strategy, writable=writable_formats(), doc_names=r.doc_names))
+
+    def attachment(data: bytes | str, filename: str, media: str) -> Response:
+        return private(Response(data, media_type=media,
+                                headers={"Content-Disposition": f'attachment; filename="{filename}"'}))
 
     @app.get("/r/{token}/scores.json", include_in_schema=False)
     async def scores_json(token: str):
         r = get_result(token)
-        return Response(json.dumps(r.scores, indent=2, ensure_ascii=False), media_type="application/json",
-                        headers={"Content-Disposition": 'attachment; filename="scores.json"'})
+        return attachment(json.dumps(r.scores, indent=2, ensure_ascii=False), "scores.json", "application/json")
 
     @app.get("/r/{token}/scores.csv", include_in_schema=False)
     async def scores_csv(token: str):
         r = get_result(token)
-        return Response(r.csv, media_type="text/csv",
-                        headers={"Content-Disposition": 'attachment; filename="scores.csv"'})
-
-    def file_response(corpus, fmt: str, stem: str) -> Response:
-        spec = corefio.get_format(fmt)
-        if spec.directory or spec.write is None:
-            files = corefio.dump_files(corpus, fmt)
-            buf = io.BytesIO()
-            with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-                for name in sorted(files):
-                    z.writestr(name, files[name])
-            data, filename, media = buf.getvalue(), f"{stem}.{fmt}.zip", "application/zip"
-        else:
-            out = corefio.dumps(corpus, fmt)
-            data = out.encode("utf-8") if isinstance(out, str) else out
-            filename, media = f"{stem}{extension(fmt)}", "application/octet-stream"
-        return Response(data, media_type=media, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+        if r.csv is None:
+            raise WebError(422, r.csv_error or "the scores cannot be written as CSV; download them as JSON")
+        return attachment(r.csv, "scores.csv", "text/csv")
 
     @app.get("/r/{token}/sync/{strategy}/{side}", include_in_schema=False)
     async def sync_file(token: str, strategy: str, side: str):
         r = get_result(token)
         if strategy not in STRATEGIES or side not in ("key", "response"):
             raise WebError(404, "no such synchronised file")
-        from ..synchronisation import pair_documents, synchronise_corpora
-
-        def work():
-            pairs = pair_documents(r.key, r.response)
-            return synchronise_corpora(r.key, r.response, strategy, Report(), pairs)
-
-        keys, responses = await asyncio.to_thread(work)
-        return file_response(keys if side == "key" else responses, "raf", f"{side}.{strategy}")
+        data, filename = await pool.run(sync_job, r.corpora, strategy, side, what="synchronisation")
+        return attachment(data, filename, "application/octet-stream")
 
     @app.get("/r/{token}/convert/{side}", include_in_schema=False)
     async def convert_result(token: str, side: str, to: str = "raf"):
@@ -624,74 +535,40 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
             raise WebError(404, "no such file")
         if to not in writable_formats():
             raise WebError(400, f"unknown output format {to!r} (known: {', '.join(writable_formats())})")
-        corpus = r.key if side == "key" else r.response
         stem = re.split(r"\.", r.key_name if side == "key" else r.response_name)[0] or side
-        return await asyncio.to_thread(file_response, corpus, to, stem)
+        data, filename = await pool.run(convert_result_job, r.corpora, side, to, stem, what="conversion")
+        media = "application/zip" if filename.endswith(".zip") else "application/octet-stream"
+        return attachment(data, filename, media)
 
     @app.get("/r/{token}/view", response_class=HTMLResponse, include_in_schema=False)
     async def view_page(request: Request, token: str, doc: int = 0, page: int = 0):
-        from . import view
-
         r = get_result(token)
-        if r.pairs is None:
-            from ..synchronisation import pair_documents
-
-            r.pairs = pair_documents(r.key, r.response)
-        if not r.pairs:
-            raise WebError(422, "no key document has a response document")
-        doc = min(max(doc, 0), len(r.pairs) - 1)
-        i, j = r.pairs[doc]
-        pv = await asyncio.to_thread(view.build, r.key.documents[i], r.response.documents[j], page)
-        names = [r.key.documents[a].label for a, _ in r.pairs]
-        return render(request, "view.html", r=r, token=token, v=pv, doc=doc, names=names,
-                     doc_name=r.key.documents[i].label)
+        pv, doc, names, doc_name = await pool.run(view_job, r.corpora, doc, page, r.options,
+                                                  what="the key vs response view")
+        return private(templates.TemplateResponse(request, "view.html", {
+            "r": r, "token": token, "v": pv, "doc": doc, "names": names, "doc_name": doc_name}))
 
     # -- convert, validate, repair -------------------------------------------------------------
     @app.get("/convert", response_class=HTMLResponse, include_in_schema=False)
     async def convert_form(request: Request):
         return page(request, "convert.html", formats=readable_formats(), writable=writable_formats())
 
-    def check_to(to: str) -> str:
+    async def do_convert(file: UploadFile | None, to: str, from_format: str, repair: bool):
         if to not in writable_formats():
             raise WebError(400, f"unknown output format {to!r} (known: {', '.join(writable_formats())})")
-        return to
-
-    async def do_convert(file: UploadFile | None, to: str, from_format: str, repair: bool):
-        check_to(to)
         if from_format and from_format not in readable_formats():
             raise WebError(400, f"unknown input format {from_format!r}")
-        up = await take(file, "input", limit)
-        report = Report()
-        corpus, fmt = await asyncio.to_thread(read_upload, up, from_format or None, repair, limit, report)
-        write_report = Report(up.name)
-        spec = corefio.get_format(to)
-
-        def work():
-            if spec.directory or spec.write is None:
-                return corefio.dump_files(corpus, to, report=write_report)
-            out = corefio.dumps(corpus, to, report=write_report)
-            return out.encode("utf-8") if isinstance(out, str) else out
-
-        try:
-            out = await asyncio.to_thread(work)
-        except CorefioError as exc:
-            raise from_corefio(exc) from None
-        stem = up.name.split(".")[0] or "converted"
-        if isinstance(out, dict):
-            buf = io.BytesIO()
-            with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-                for name in sorted(out):
-                    z.writestr(name, out[name])
-            data, filename = buf.getvalue(), f"{stem}.{to}.zip"
-        else:
-            data, filename = out, f"{stem}{extension(to)}"
-        return up, fmt, data, filename, [d.to_dict() for d in report] + [d.to_dict() for d in write_report]
+        with scratch() as tmp:
+            up = await save(file, "input", tmp, limit)
+            fmt, data, filename, diagnostics = await pool.run(convert_job, up, to, from_format or None, repair,
+                                                              limit, tmp, what="reading and converting")
+        return up, fmt, data, filename, diagnostics
 
     @app.post("/convert", response_class=HTMLResponse, include_in_schema=False)
     async def convert_page(request: Request, file: UploadFile | None = File(None), to: str = Form("raf"),
                            from_format: str = Form(""), repair: str = Form("")):
         up, fmt, data, filename, diagnostics = await do_convert(file, to, from_format, _on(repair))
-        token = store.add(("file", filename, data))
+        token = keep(("file", filename, data), len(data) + ITEM_OVERHEAD, "the converted file")
         return page(request, "converted.html", name=up.name, fmt=fmt, to=to, filename=filename,
                     token=token, diagnostics=diagnostics, size=len(data))
 
@@ -701,8 +578,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
         if not (isinstance(item, tuple) and item[0] == "file"):
             raise WebError(404, "no such file")
         _, filename, data = item
-        return Response(data, media_type="application/octet-stream",
-                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+        return attachment(data, filename, "application/octet-stream")
 
     @app.post("/api/convert", tags=["api"], summary="Convert one file to another format")
     async def api_convert(file: UploadFile = File(..., description="the input (.zip for an MMAX2 project)"),
@@ -725,27 +601,9 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
     async def do_validate(file: UploadFile | None, fmt: str) -> tuple[Upload, str, list[dict]]:
         if fmt and fmt not in readable_formats():
             raise WebError(400, f"unknown format {fmt!r} (known: {', '.join(readable_formats())})")
-        up = await take(file, "input", limit)
-
-        def work():
-            from ..validation import validate_file
-
-            with scratch() as tmp:
-                try:
-                    name = resolve(up, fmt or None, tmp)
-                except CorefioError as exc:
-                    raise from_corefio(exc.located(up.name)) from None
-                if is_zip(up):
-                    path = unzip_project(up, tmp, limit)
-                elif name == "mmax2":
-                    raise WebError(400, "an MMAX2 project is a directory: upload it as a .zip archive", up.name)
-                else:
-                    path = tmp / up.name
-                    path.write_bytes(up.data)
-                report = validate_file(path, name)
-                return name, [d.to_dict() for d in located(report, tmp, up.name)]
-
-        name, diagnostics = await asyncio.to_thread(work)
+        with scratch() as tmp:
+            up = await save(file, "input", tmp, limit)
+            name, diagnostics = await pool.run(validate_job, up, fmt or None, limit, tmp, what="validation")
         return up, name, diagnostics
 
     @app.get("/validate", response_class=HTMLResponse, include_in_schema=False)
@@ -771,17 +629,10 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
             raise WebError(400, f"unknown kind {kind!r} (auto, muc or xml)")
         if entities not in ("map", "declare"):
             raise WebError(400, f"entities is map or declare, not {entities!r}")
-        up = await take(file, "input", limit)
-        from ..repair import repair_bytes
-
-        try:
-            data, changes = await asyncio.to_thread(repair_bytes, up.data, kind=kind, entities=entities)
-        except CorefioError as exc:
-            raise from_corefio(exc.located(up.name)) from None
-        except (ValueError, UnicodeError) as exc:
-            raise WebError(422, f"cannot repair the file: {exc}", up.name) from None
-        return up, data, [{"fixer": c.fixer, "message": c.message, "file": up.name, "line": c.line,
-                           "column": c.column} for c in changes]
+        with scratch() as tmp:
+            up = await save(file, "input", tmp, limit)
+            data, changes = await pool.run(repair_job, up, kind, entities, what="repair")
+        return up, data, changes
 
     @app.get("/repair", response_class=HTMLResponse, include_in_schema=False)
     async def repair_form(request: Request):
@@ -793,7 +644,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
         up, data, changes = await do_repair(file, kind, entities)
         stem = up.name.rsplit(".", 1)
         filename = f"{stem[0]}.repaired.{stem[1]}" if len(stem) == 2 else f"{up.name}.repaired.xml"
-        token = store.add(("file", filename, data))
+        token = keep(("file", filename, data), len(data) + ITEM_OVERHEAD, "the repaired file")
         return page(request, "repaired.html", name=up.name, changes=changes, token=token, filename=filename)
 
     @app.post("/api/repair", tags=["api"], summary="Repair malformed XML/SGML into well-formed XML")

@@ -1,8 +1,11 @@
 """The key vs response view of one document pair, as data for the template.
 
 Both sides are shown on the key's tokens (a response tokenised differently is carried
-over first: :func:`corefio.synchronisation.carry_over`). A mention is identified by its
-target (layer and token spans), as synchronisation identifies it. For each side the
+over first: :func:`corefio.synchronisation.carry_over`). The mentions and chains shown
+are the ones the scorer compares (:func:`scored_chains`: the coreference layer's
+mentions, matched with the result's matching mode, repeated spans and, when scoring
+drops them, singletons left out), so the counts are mention identification's. A
+mention is identified by its token spans, as the scorer identifies it. For each side the
 view gives the tokens with the brackets that open and close before and after each one,
 and every chain with its colour, its label (the entity as the source wrote it) and its
 flags:
@@ -88,27 +91,47 @@ class PairView:
     error: str | None = None
 
 
-def _chains(doc: "Document"):
-    chains = [[m for m in chain] for chain in doc.chains()]
-    chain_of = {}
-    for ci, chain in enumerate(chains):
-        for m in chain:
-            chain_of[m.ref] = ci
-    return chains, chain_of
+def scored_chains(key: "Document", response: "Document", match: str = "exact", keep_singletons: bool = True,
+                  zeros: str = "drop") -> tuple[list[list[tuple]], list[list[tuple]]]:
+    """The chains the scorer compares, as lists of mention spans: the documents' mention
+    views, synchronised and matched (:func:`corefio.scoring.views.prepare`), repeated
+    spans dropped and singletons too when scoring drops them. Mention identification
+    counts exactly these mentions."""
+    from ..diagnostics import Report
+    from ..scoring import views as V
+
+    report = Report()
+    kv, rv = V.prepare(key.mention_view(), response.mention_view(), report, match, zeros)
+    kp, rp = V.partition(kv, None, "key"), V.partition(rv, None, "response")
+    if not keep_singletons:
+        kp, rp = V.drop_singletons(kp), V.drop_singletons(rp)
+    return kp, rp
 
 
-def _label(chain, ci: int) -> str:
-    for m in chain:
-        if m.entity:
-            return m.entity
+def _labels(doc: "Document") -> dict[tuple, str]:
+    """An entity label for a mention's spans (the first markable with those spans that has one)."""
+    out: dict[tuple, str] = {}
+    for m in doc.markables:
+        if m.entity and tuple(m.spans) not in out:
+            out[tuple(m.spans)] = m.entity
+    return out
+
+
+def _label(chain, ci: int, labels: dict[tuple, str]) -> str:
+    for spans in chain:
+        if spans in labels:
+            return labels[spans]
     return f"chain {ci + 1}"
 
 
-def build(key: "Document", response: "Document", page: int = 0) -> PairView:
-    """The view of ``key`` and ``response`` (tokens ``page * PAGE_TOKENS`` onwards)."""
+def build(key: "Document", response: "Document", page: int = 0, match: str = "exact",
+          keep_singletons: bool = True, zeros: str = "drop") -> PairView:
+    """The view of ``key`` and ``response`` (tokens ``page * PAGE_TOKENS`` onwards), on the
+    mentions and chains the scorer compares with these options (:func:`scored_chains`)."""
+    from ..errors import CorefioError
+
     error = None
     if key.tokens.forms != response.tokens.forms:
-        from ..errors import CorefioError
         from ..synchronisation import carry_over
 
         try:
@@ -116,34 +139,36 @@ def build(key: "Document", response: "Document", page: int = 0) -> PairView:
         except CorefioError as exc:
             error = f"the response cannot be shown on the key's tokens: {exc}"
             response = response.model_copy(update={"markables": [], "links": [], "entities": []})
-    k_chains, k_of = _chains(key)
-    r_chains, r_of = _chains(response)
-    k_target = {m.ref: target_id(m.spans, m.layer) for m in key.markables}
-    r_target = {m.ref: target_id(m.spans, m.layer) for m in response.markables}
-    k_targets = {k_target[m.ref] for chain in k_chains for m in chain}
-    r_targets = {r_target[m.ref] for chain in r_chains for m in chain}
+    try:
+        k_chains, r_chains = scored_chains(key, response, match, keep_singletons, zeros)
+    except CorefioError as exc:
+        error = f"the documents cannot be compared: {exc}"
+        k_chains, r_chains = scored_chains(key, key.model_copy(update={"markables": [], "links": [],
+                                                                       "entities": []}))
+    k_targets = {target_id(spans, None) for chain in k_chains for spans in chain}
+    r_targets = {target_id(spans, None) for chain in r_chains for spans in chain}
     common = k_targets & r_targets
-    # chain of each common target on each side
-    k_chain_of_t = {k_target[m.ref]: ci for ci, chain in enumerate(k_chains) for m in chain}
-    r_chain_of_t = {r_target[m.ref]: ci for ci, chain in enumerate(r_chains) for m in chain}
+    k_chain_of_t = {target_id(spans, None): ci for ci, chain in enumerate(k_chains) for spans in chain}
+    r_chain_of_t = {target_id(spans, None): ci for ci, chain in enumerate(r_chains) for spans in chain}
     k_to_r: dict[int, Counter] = {}
     r_to_k: dict[int, Counter] = {}
     for t in common:
         k_to_r.setdefault(k_chain_of_t[t], Counter())[r_chain_of_t[t]] += 1
         r_to_k.setdefault(r_chain_of_t[t], Counter())[k_chain_of_t[t]] += 1
     # a common mention has a wrong link when its chain-mates differ between the sides
-    k_mates = {ci: {k_target[m.ref] for m in chain} & common for ci, chain in enumerate(k_chains)}
-    r_mates = {ci: {r_target[m.ref] for m in chain} & common for ci, chain in enumerate(r_chains)}
+    k_mates = {ci: {target_id(s, None) for s in chain} & common for ci, chain in enumerate(k_chains)}
+    r_mates = {ci: {target_id(s, None) for s in chain} & common for ci, chain in enumerate(r_chains)}
     wrong = {t for t in common if k_mates[k_chain_of_t[t]] != r_mates[r_chain_of_t[t]]}
 
+    k_labels, r_labels = _labels(key), _labels(response)
     k_info = []
     for ci, chain in enumerate(k_chains):
         flags = []
         if len(k_to_r.get(ci, ())) > 1:
             flags.append("split")
-        if any(k_target[m.ref] not in r_targets for m in chain):
+        if any(target_id(s, None) not in r_targets for s in chain):
             flags.append("missing mentions")
-        k_info.append(Chain(f"k{ci}", _label(chain, ci), hue(ci), len(chain), flags))
+        k_info.append(Chain(f"k{ci}", _label(chain, ci, k_labels), hue(ci), len(chain), flags))
     r_info = []
     extra = len(k_chains)
     for ci, chain in enumerate(r_chains):
@@ -156,9 +181,9 @@ def build(key: "Document", response: "Document", page: int = 0) -> PairView:
             extra += 1
         if shared and len(shared) > 1:
             flags.append("merged")
-        if any(r_target[m.ref] not in k_targets for m in chain):
+        if any(target_id(s, None) not in k_targets for s in chain):
             flags.append("spurious mentions")
-        r_info.append(Chain(f"r{ci}", _label(chain, ci), h, len(chain), flags))
+        r_info.append(Chain(f"r{ci}", _label(chain, ci, r_labels), h, len(chain), flags))
 
     pages = max(1, -(-len(key.tokens.forms) // PAGE_TOKENS))
     page = min(max(page, 0), pages - 1)
@@ -169,9 +194,8 @@ def build(key: "Document", response: "Document", page: int = 0) -> PairView:
             return absent
         return "wrong" if t in wrong else ""
 
-    key_side = _side("key", key, k_chains, k_target, k_info, lambda t: status(t, r_targets, "missing"),
-                     first, last)
-    response_side = _side("response", response, r_chains, r_target, r_info,
+    key_side = _side("key", key, k_chains, k_info, lambda t: status(t, r_targets, "missing"), first, last)
+    response_side = _side("response", response, r_chains, r_info,
                           lambda t: status(t, k_targets, "spurious"), first, last)
     key_side.counts = {"mentions": len(k_targets), "missing": len(k_targets - r_targets),
                        "wrong links": len(wrong), "split chains": sum("split" in c.flags for c in k_info)}
@@ -180,7 +204,7 @@ def build(key: "Document", response: "Document", page: int = 0) -> PairView:
     return PairView(key_side, response_side, page, pages, len(key.tokens.forms), error)
 
 
-def _side(name: str, doc: "Document", chains, target_of: dict, info: list[Chain], status, first: int,
+def _side(name: str, doc: "Document", chains: list[list[tuple]], info: list[Chain], status, first: int,
           last: int) -> Side:
     forms = doc.tokens.forms
     opens: dict[int, list[tuple[int, Bracket]]] = {}
@@ -188,10 +212,10 @@ def _side(name: str, doc: "Document", chains, target_of: dict, info: list[Chain]
     covering: dict[int, list[str]] = {}
     for ci, chain in enumerate(chains):
         c = info[ci]
-        for m in chain:
-            t = target_of[m.ref]
+        for spans in chain:
+            t = target_id(spans, None)
             b = Bracket(t, c.id, c.hue, c.label, status(t))
-            for a, z in m.spans:
+            for a, z in spans:
                 opens.setdefault(a, []).append((z - a, b))
                 closes.setdefault(z, []).append((z - a, b))
                 for i in range(max(a, first), min(z, last - 1) + 1):
@@ -217,6 +241,6 @@ def _side(name: str, doc: "Document", chains, target_of: dict, info: list[Chain]
     for link in doc.iter_links(identity=False):
         targets = [describe(t) if link.target_kind == "markable" else f"entity {t}" for t in link.targets]
         links.append({"type": link.type, "source": describe(link.source), "targets": targets,
-                      "source_target": target_id(markables[link.source].spans, markables[link.source].layer)
+                      "source_target": target_id(markables[link.source].spans, None)
                       if link.source in markables else ""})
     return Side(name, tokens, info, links, sum(len(c) for c in chains), {})

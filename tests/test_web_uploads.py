@@ -1,0 +1,340 @@
+"""`corefio serve`: MMAX2 projects with several documents, the view's counts, the store's
+bounds, the time limit on reading, and the reproducers that once gave 500."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import threading
+import time
+import warnings
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+httpx = pytest.importorskip("httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient  # noqa: E402
+
+import corefio  # noqa: E402
+from corefio.web import create_app, server_config, view  # noqa: E402
+from corefio.web.store import Store  # noqa: E402
+from corefio.web.errors import WebError  # noqa: E402
+
+from .conftest import SAMPLES, shared_data  # noqa: E402
+
+KEY = SAMPLES / "key.raf.xml"
+RESPONSE = SAMPLES / "response.raf.xml"
+MMAX2 = SAMPLES / "mmax2" / "gum_news_worship"
+REPRODUCERS = Path(__file__).resolve().parents[2] / "shared" / "reproducers"
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app(), base_url="http://127.0.0.1")
+
+
+def zip_folder(folder: Path, top: str | None = None) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in sorted(folder.rglob("*")):
+            if p.is_file():
+                z.write(p, f"{top or folder.name}/{p.relative_to(folder)}")
+    return buf.getvalue()
+
+
+def zip_files(files: dict[str, bytes | str]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in files.items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+def two_document_project() -> tuple[bytes, corefio.Corpus]:
+    """A minimal MMAX2 project with two .mmax files (the samples' key, twice)."""
+    corpus = corefio.read(KEY)
+    second = corpus.documents[0].model_copy(update={"name": "second"})
+    corpus = corpus.model_copy(update={"documents": [corpus.documents[0], second]})
+    files = corefio.dump_files(corpus, "mmax2")
+    assert sum(name.endswith(".mmax") for name in files) == 2
+    return zip_files({f"project/{name}": data for name, data in files.items()}), corpus
+
+
+# -- MMAX2 projects with several .mmax files -----------------------------------------------------
+def test_a_project_with_several_mmax_files_is_read_whole(client):
+    data, corpus = two_document_project()
+    answer = client.post("/api/score", files={"key": ("p.zip", data), "response": ("p.zip", data)})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    n = sum(len(c) for c in corpus.documents[0].chains()) * 2
+    assert body["mentions"]["recall"] == {"num": n, "den": n, "value": 1.0}
+    converted = client.post("/api/convert", files={"file": ("p.zip", data)}, data={"to": "conll"})
+    assert converted.status_code == 200 and converted.json()["content"].count("#begin document") == 2
+    assert client.post("/api/validate", files={"file": ("p.zip", data)}).status_code == 200
+
+
+def test_two_projects_in_one_zip_are_refused_clearly(client):
+    data, _ = two_document_project()
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        files = {n: z.read(n) for n in z.namelist()}
+    both = zip_files({**files, **{n.replace("project/", "other/"): d for n, d in files.items()}})
+    answer = client.post("/api/convert", files={"file": ("p.zip", both)}, data={"to": "conll"})
+    assert answer.status_code == 422 and "2 MMAX2 projects" in answer.json()["message"]
+
+
+def test_pcc_coreference_folder_uploads_as_one_project(client):
+    pcc = shared_data("corpora/pcc-mmax2/coreference")
+    data = zip_folder(pcc)
+    expected = corefio.read(pcc)
+    assert len(expected.documents) == 2
+    answer = client.post("/api/score", files={"key": ("pcc.zip", data), "response": ("pcc.zip", data)})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["mentions"]["f1"] == 1.0
+    converted = client.post("/api/convert", files={"file": ("pcc.zip", data)}, data={"to": "conll"})
+    assert converted.status_code == 200
+    assert converted.json()["content"].count("#begin document") == len(expected.documents)
+
+
+def test_macos_companions_in_a_zip_are_ignored(client):
+    data = zip_folder(MMAX2)
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        files = {n: z.read(n) for n in z.namelist()}
+    files["__MACOSX/gum_news_worship/._GUM_news_worship.mmax"] = b"\0\x05\x16\x07"
+    answer = client.post("/api/convert", files={"file": ("p.zip", zip_files(files))}, data={"to": "conll"})
+    assert answer.status_code == 200, answer.text
+
+
+# -- the view counts what the scorer counts --------------------------------------------------------
+def counts_of(page: str) -> dict[str, dict[str, int]]:
+    import re
+
+    out = {}
+    for side in ("key", "response"):
+        part = page.split(f'id="side-{side}"', 1)[1]
+        counts = re.search(r'<p class="counts">(.*?)</p>', part).group(1)
+        out[side] = {k: int(v) for k, v in re.findall(r"([\w ]+): <b>(\d+)</b>", counts.replace(" · ", "|"))}
+    return out
+
+
+def two_layer_pair():
+    """A key and a response of one text whose mentions are equal by span, but where the
+    response puts some of them on a second layer, next to structural markables the
+    scorer leaves out."""
+    key = corefio.read(MMAX2)
+    doc = key.documents[0]
+    moved = [m.model_copy(update={"layer": "secondary"}) if i % 3 == 0 and m.entity else m
+             for i, m in enumerate(doc.markables)]
+    response = key.model_copy(update={"documents": [doc.model_copy(update={"markables": moved})]})
+    return key, response
+
+
+@pytest.mark.parametrize("pair", ["two layers", "raf samples", "muc samples", "mmax2 sample"])
+def test_view_counts_equal_mention_identification(pair):
+    if pair == "two layers":
+        key, response = two_layer_pair()
+    elif pair == "raf samples":
+        key, response = corefio.read(KEY), corefio.read(RESPONSE)
+    elif pair == "muc samples":
+        key, response = corefio.read(SAMPLES / "muc" / "muc6.key.sgm"), corefio.read(SAMPLES / "muc" / "muc6.response.sgm")
+    else:
+        key = corefio.read(MMAX2)
+        response = key  # its sentence layer is not counted
+    for match in ("exact", "head", "partial"):
+        scores = corefio.score(key, response, sync="all", match=match).to_dict()["mentions"]
+        v = view.build(key.documents[0], response.documents[0], match=match)
+        assert v.key.counts["mentions"] == scores["recall"]["den"]
+        assert v.response.counts["mentions"] == scores["precision"]["den"]
+        assert v.key.counts["missing"] == scores["recall"]["den"] - scores["recall"]["num"]
+        assert v.response.counts["spurious"] == scores["precision"]["den"] - scores["precision"]["num"]
+
+
+def test_view_page_of_a_two_layer_project_shows_the_score_counts(client):
+    key, response = two_layer_pair()
+    files = {"key": ("k.zip", zip_files(corefio.dump_files(key, "mmax2"))),
+             "response": ("r.zip", zip_files(corefio.dump_files(response, "mmax2")))}
+    answer = client.post("/api/score", files=files)
+    assert answer.status_code == 200, answer.text
+    mentions = answer.json()["mentions"]
+    counts = counts_of(client.get(answer.json()["result"] + "/view").text)
+    assert counts["key"]["mentions"] == mentions["recall"]["den"]
+    assert counts["response"]["mentions"] == mentions["precision"]["den"]
+    assert counts["key"]["missing"] == mentions["recall"]["den"] - mentions["recall"]["num"]
+    assert counts["response"]["spurious"] == mentions["precision"]["den"] - mentions["precision"]["num"]
+
+
+# -- the store is bounded in bytes and age -----------------------------------------------------------
+def test_many_scorings_keep_the_store_within_its_byte_bound():
+    app = create_app(store_mb=0.25)
+    client = TestClient(app, base_url="http://127.0.0.1")
+    files = {"key": (KEY.name, KEY.read_bytes()), "response": (RESPONSE.name, RESPONSE.read_bytes())}
+    store = app.state.store
+    tokens = []
+    for _ in range(40):
+        answer = client.post("/api/score", files=files)
+        assert answer.status_code == 200
+        tokens.append(answer.json()["result"])
+        assert store.bytes <= store.max_bytes
+    assert 1 < len(store.items) < 40
+    assert store.bytes == sum(size for _, size, _ in store.items.values())
+    assert client.get(tokens[-1]).status_code == 200
+    gone = client.get(tokens[0])
+    assert gone.status_code == 404 and "no longer kept" in gone.text
+
+
+def test_a_result_larger_than_the_store_is_not_kept():
+    app = create_app(store_mb=0.001)
+    client = TestClient(app, base_url="http://127.0.0.1")
+    files = {"key": (KEY.name, KEY.read_bytes()), "response": (RESPONSE.name, RESPONSE.read_bytes())}
+    answer = client.post("/api/score", files=files)
+    assert answer.status_code == 200 and answer.json()["result"] is None and app.state.store.bytes == 0
+    page = client.post("/score", files=files)
+    assert page.status_code == 413 and "larger than this server keeps" in page.text
+
+
+def test_results_expire_after_their_age():
+    store = Store(max_bytes=1000, max_age=0.2)
+    token = store.add("item", 10)
+    assert store.get(token) == "item"
+    time.sleep(0.3)
+    with pytest.raises(WebError):
+        store.get(token)
+    assert store.bytes == 0
+
+
+# -- a time limit on reading, enforced in a worker process ----------------------------------------------
+def live_server(app):
+    import socket
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(server_config(app, "127.0.0.1", port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started:
+        assert time.time() < deadline, "the server did not start"
+        time.sleep(0.05)
+    return server, thread, f"http://127.0.0.1:{port}"
+
+
+def parallel_uploads(url: str, files: dict, n: int) -> tuple[list, float, list[float]]:
+    """``n`` scorings at once, and the time the server takes to answer a plain GET meanwhile."""
+    answers: list = [None] * n
+
+    def one(i: int) -> None:
+        answers[i] = httpx.post(url + "/api/score", files=files, timeout=60)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    pings = []
+    time.sleep(0.3)
+    for _ in range(3):
+        t0 = time.perf_counter()
+        assert httpx.get(url + "/api/formats", timeout=10).status_code == 200
+        pings.append(time.perf_counter() - t0)
+        time.sleep(0.2)
+    for t in threads:
+        t.join(60)
+    return answers, time.perf_counter() - start, pings
+
+
+def test_a_slow_reader_is_stopped_at_the_time_limit(monkeypatch):
+    import multiprocessing
+
+    from corefio.web import app as web_app
+
+    def slow_reader(*args, **kwargs):
+        time.sleep(120)
+
+    monkeypatch.setattr(web_app, "read_upload", slow_reader)
+    app = create_app(time_limit=1, workers=2)
+    server, thread, url = live_server(app)
+    try:
+        files = {"key": (KEY.name, KEY.read_bytes()), "response": (RESPONSE.name, RESPONSE.read_bytes())}
+        answers, wall, pings = parallel_uploads(url, files, 4)
+        assert all(a.status_code == 422 and "time limit" in a.json()["message"] for a in answers)
+        assert wall < 8 and max(pings) < 2  # a shared 2-core machine: generous bounds
+        time.sleep(0.2)
+        assert not multiprocessing.active_children()  # every worker was stopped
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_four_parallel_uploads_of_the_quadratic_muc_file_leave_the_server_answering():
+    sgm = REPRODUCERS / "S07_muc_unclosed_comments_80KB.sgm"
+    if not sgm.exists():
+        sgm = shared_data("reproducers/S07_muc_unclosed_comments_80KB.sgm")
+    app = create_app(time_limit=2, workers=2)
+    server, thread, url = live_server(app)
+    try:
+        files = {"key": (sgm.name, sgm.read_bytes()), "response": (sgm.name, sgm.read_bytes())}
+        answers, wall, pings = parallel_uploads(url, files, 4)
+        assert all(a.status_code in (200, 422) for a in answers), [a.text[:200] for a in answers]
+        assert wall < 12 and max(pings) < 2
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_busy_server_says_503_after_waiting(monkeypatch):
+    from corefio.web import app as web_app
+
+    monkeypatch.setattr(web_app, "read_upload", lambda *a, **k: time.sleep(120))
+    app = create_app(time_limit=3, workers=1, queue_wait=0.5)
+    server, thread, url = live_server(app)
+    try:
+        files = {"key": (KEY.name, KEY.read_bytes()), "response": (RESPONSE.name, RESPONSE.read_bytes())}
+        answers, _, _ = parallel_uploads(url, files, 2)
+        statuses = sorted(a.status_code for a in answers)
+        assert statuses == [422, 503]
+        busy = next(a for a in answers if a.status_code == 503)
+        assert "busy" in busy.json()["message"] and busy.headers["retry-after"]
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+# -- reproducers that gave internal errors -----------------------------------------------------------
+def reproducer(name: str) -> Path:
+    path = REPRODUCERS / name
+    return path if path.exists() else shared_data(f"reproducers/{name}")
+
+
+def test_long_customization_name_is_a_4xx_on_every_route(client, tmp_path):
+    folder = tmp_path / "S06"
+    shutil.copytree(reproducer("S06_mmax2_long_customization"), folder)
+    data = zip_folder(folder)
+    answers = [client.post("/api/convert", files={"file": ("p.zip", data)}, data={"to": "mmax2"}),
+               client.post("/api/convert", files={"file": ("p.zip", data)}, data={"to": "conll"}),
+               client.post("/api/validate", files={"file": ("p.zip", data)}),
+               client.post("/api/score", files={"key": ("p.zip", data), "response": ("p.zip", data)}),
+               client.post("/validate", files={"file": ("p.zip", data)}),
+               client.post("/score", files={"key": ("p.zip", data), "response": ("p.zip", data)},
+                           follow_redirects=False)]
+    for answer in answers:
+        assert answer.status_code < 500, answer.text[:300]
+        assert "Internal error" not in answer.text
+
+
+def test_a_140kb_document_name_does_not_break_the_score_routes(client):
+    raf = reproducer("S12_raf_docname_140KB.raf.xml")
+    files = {"key": (raf.name, raf.read_bytes()), "response": (raf.name, raf.read_bytes())}
+    api = client.post("/api/score", files=files)
+    assert api.status_code == 200
+    page = client.post("/score", files=files, follow_redirects=False)
+    assert page.status_code == 303
+    result = page.headers["location"]
+    for path in ("", "/scores.json", "/scores.csv", "/view"):
+        answer = client.get(result + path)
+        assert answer.status_code in (200, 422), (path, answer.text[:300])
