@@ -34,12 +34,9 @@ from .conftest import DATA, shared_data
 #: "source id/target" → why it fails (remove the entry when the fix is merged)
 KNOWN_DEFECTS: dict[str, str] = {
     "pcc-mmax2/conllu": "CoNLL-U writer: heads written as empty Entity fields (udapi cannot read them)",
-    "pcc-mmax2/mmax2": "MMAX2 reader: false loss.sentence-attributes when a project is written back as MMAX2",
     "pcc-mmax2/mate": "MATE writer: cross-level pointer ids, so moved markables lose their chain (+2 entities)",
     "gum-mmax2/gum multi-level, mmax2/conllu": "CoNLL-U writer: heads written as empty Entity fields "
                                                "(udapi cannot read them)",
-    "gum-mmax2/gum multi-level, mmax2/mmax2": "MMAX2 reader: false loss.sentence-attributes when a project is "
-                                              "written back as MMAX2",
     "gum-mmax2/gum multi-level, mmax2/mate": "MATE writer: markables of other levels written as <de> although "
                                              "loss.layers says they are dropped (+229 mentions, 229 repeated IDs)",
     "democrat/singe.conll/conllu": "CoNLL-U writer: sent_id with '/' (read as a zone name)",
