@@ -61,11 +61,11 @@ from pathlib import Path
 from ._lazy import LazyModule
 from .chains import is_identity
 from .diagnostics import Report
-from .errors import CorefioError
+from .errors import CorefioError, FormatError, UnsafeInputError
 from .registry import resolve_format
 from .resources import schema_path
 from .source import Source
-from .xmlsafe import parse_xml
+from .xmlsafe import NotWellFormedError, parse_xml
 
 #: the pydantic model, imported on first use (scoring CoNLL never needs it)
 model = LazyModule("corefio.model")
@@ -141,29 +141,57 @@ def _validate_mate_schema(source: Source, report: Report) -> None:
 
 
 def _validate_raf(source: Source, report: Report) -> None:
-    """A valid file is checked in one streamed pass (schema while parsing, one document
-    in memory at a time); a file with any error is checked again on its whole tree, which
-    gives every schema violation with its line."""
-    from .formats.raf import RafStream
+    """The reader first, streamed, exactly as every command reads the file (one document
+    in memory at a time); then, if the file is well-formed, the schema, streamed too; a
+    file that breaks it is parsed whole once more, to give every violation its line."""
+    from .formats.raf import RafStream, ReportedErrors
 
-    scratch = Report(report.file)
+    stream = RafStream(source, report, False, check_view=True)
     names: dict[tuple, int] = defaultdict(int)
+    read_to_end = False
     try:
-        for doc in RafStream(source, scratch, False, check_view=True, schema=load_schema(SCHEMAS["raf"])):
+        for doc in stream:
             names[doc.key] += 1
-            check_document(doc, scratch)
-    except (CorefioError, etree.LxmlError):
-        _validate_raf_tree(source, report)
-        return
-    if scratch.errors:
-        _validate_raf_tree(source, report)
-        return
-    report.extend(scratch)
+            check_document(doc, report)
+        read_to_end = True
+    except ReportedErrors:
+        read_to_end = True  # each error is in the report already
+    except FormatError as exc:
+        if isinstance(exc, (NotWellFormedError, UnsafeInputError)):
+            report.add_error(exc, "xml.not-well-formed")
+            return  # no schema check on a tree that cannot be built
+        report.add_error(exc, "read.failed")
     _duplicate_documents(names, report)
+    if read_to_end and _meets_schema_streamed(source, SCHEMAS["raf"]):
+        return
+    _raf_schema_on_tree(source, report)
 
 
-def _validate_raf_tree(source: Source, report: Report) -> None:
-    from .formats.raf import RafStream, parse_tree
+def _meets_schema_streamed(source: Source, schema_name: str) -> bool:
+    """Whether a well-formed RAF file meets ``schemas/<schema_name>``, checked by libxml2
+    while parsing, each document freed once parsed. Only a file the reader parsed to its
+    end may be checked this way: lxml's iterparse with a schema may stop at a syntax
+    error without raising (lxml 6.0, with ``resolve_entities=False``)."""
+    from .formats.raf import _parser_options
+
+    with source.open() as stream:
+        events = etree.iterparse(stream, events=("end",), tag="struct", schema=load_schema(schema_name),
+                                 **_parser_options())
+        try:
+            for _, el in events:
+                parent = el.getparent()
+                if parent is not None and parent.getparent() is None:  # a child of the root
+                    el.clear()
+                    while el.getprevious() is not None:
+                        del parent[0]
+        except etree.LxmlError:
+            return False
+    return True
+
+
+def _raf_schema_on_tree(source: Source, report: Report) -> None:
+    """Every schema violation of the file, with its line (the whole tree in memory)."""
+    from .formats.raf import parse_tree
 
     try:
         tree = parse_tree(source.read_bytes(), file=source.name)
@@ -171,15 +199,6 @@ def _validate_raf_tree(source: Source, report: Report) -> None:
         report.add_error(exc, "xml.not-well-formed")
         return
     schema_errors(tree, SCHEMAS["raf"], report, source.name)
-    names: dict[tuple, int] = defaultdict(int)
-    try:
-        for doc in RafStream(source, report, False, check_view=True, tree=tree):
-            names[doc.key] += 1
-            check_document(doc, report)
-    except CorefioError as exc:
-        if not report.errors:
-            report.add_error(exc, "read.failed")
-    _duplicate_documents(names, report)
 
 
 def check_corpus(corpus, report: Report) -> None:
