@@ -1,22 +1,33 @@
 """Validation: a structural XSD for RAF, the reader's checks and semantic checks on the model.
 
-:func:`validate_file` never stops at the first problem: it returns a :class:`Report`
-with every finding, each with its line where the input has lines. For a RAF file:
+:func:`validate_file` runs the format's reader on the file as given, exactly as every
+other command reads it, and collects what it reports; then it adds the schema (XML
+formats) and the model's semantic checks. The rule: a file is valid only if its reader
+reads it with no error-level diagnostic, so ``validate`` reports an error exactly when
+``info``, ``convert`` or ``score`` would refuse the file (exit 3). It never stops at the
+first problem the reader can go past, and every finding has its line where the input has
+lines. For a RAF file:
 
-1. the file is parsed once, safely (the RAF reader's parser: no entities, network or
-   DTD), checked against ``schemas/raf.xsd`` (XML Schema 1.0) by libxml2 through lxml
-   while it is parsed — 60 to 190 times faster than the ``xmlschema`` package on the
-   same schema (``benchmarks/bench_raf.py``); the old XSD 1.1 assertions are gone:
-   co-occurrence rules are the reader's job;
-2. the RAF reader takes one document at a time and reports ids, references, ranges and
-   values with their lines (codes ``raf.*``);
-3. every document read is checked by :func:`check_document` (codes ``model.*``).
+1. the RAF reader takes one document at a time (streamed) and reports ids, references,
+   ranges and values with their lines (codes ``raf.*``); a file that is not well-formed
+   XML stops it at the first syntax error (``xml.not-well-formed``; RAF is never
+   repaired while reading, so validity is always decided on the bytes as given);
+2. every document read is checked by :func:`check_document` (codes ``model.*``);
+3. a file the reader parsed to its end is checked against ``schemas/raf.xsd`` (XML
+   Schema 1.0) by libxml2 through lxml while it is parsed a second time, without
+   keeping the tree — 60 to 190 times faster than the ``xmlschema`` package on the same
+   schema (``benchmarks/bench_raf.py``); co-occurrence rules are the reader's job. A
+   file that breaks the schema is parsed whole once more, so that every violation is
+   reported with its line (a streamed check stops at the first).
 
-A file with any error is checked a second time on its whole parsed tree, so that every
-schema violation is reported with its line (a streamed schema check stops at the first).
+The schema is never checked in the reader's own pass: lxml's ``iterparse`` given a
+schema and ``resolve_entities=False`` may end quietly at a syntax error (a file cut
+short, text after the root) instead of raising, which once let a damaged file pass.
 
-Any other format is read by its reader (which reports what it finds) and then checked
-by :func:`check_document`.
+Any other format is read by its reader in lenient mode, as ``info`` reads it (the MATE
+schema first, for files in the ``coref:`` namespace), and then checked by
+:func:`check_document`. What a lenient reader repaired it reports as warnings (failures
+under ``--strict``); a repair that would lose annotations is the reader's error.
 
 =================================== ========= =================================================
 code                                severity  meaning
@@ -61,7 +72,7 @@ from pathlib import Path
 from ._lazy import LazyModule
 from .chains import is_identity
 from .diagnostics import Report
-from .errors import CorefioError, FormatError, UnsafeInputError
+from .errors import CorefioError, UnsafeInputError
 from .registry import resolve_format
 from .resources import schema_path
 from .source import Source
@@ -122,11 +133,15 @@ def validate_file(path: str | Path, format: str | None = None, report: Report | 
         assert spec.read is not None
         corpus = spec.read(source, report=report, strict=False)
     except CorefioError as exc:
-        if len(report.errors) == before:
-            report.add_error(exc.located(str(path)), "read.failed")
+        if len(report.errors) == before:  # else the reader reported it already
+            report.add_error(exc.located(str(path)), _read_error_code(exc))
         return report
     check_corpus(corpus, report)
     return report
+
+
+def _read_error_code(exc: CorefioError) -> str:
+    return "xml.not-well-formed" if isinstance(exc, (NotWellFormedError, UnsafeInputError)) else "read.failed"
 
 
 def _validate_mate_schema(source: Source, report: Report) -> None:
@@ -156,11 +171,11 @@ def _validate_raf(source: Source, report: Report) -> None:
         read_to_end = True
     except ReportedErrors:
         read_to_end = True  # each error is in the report already
-    except FormatError as exc:
-        if isinstance(exc, (NotWellFormedError, UnsafeInputError)):
-            report.add_error(exc, "xml.not-well-formed")
+    except CorefioError as exc:
+        code = _read_error_code(exc)
+        report.add_error(exc, code)
+        if code == "xml.not-well-formed":
             return  # no schema check on a tree that cannot be built
-        report.add_error(exc, "read.failed")
     _duplicate_documents(names, report)
     if read_to_end and _meets_schema_streamed(source, SCHEMAS["raf"]):
         return

@@ -15,7 +15,9 @@ there. Real files nest far less (a RAF word is 5 levels deep, MUC and MATE menti
 rarely nest 20 deep), and a document nested thousands of levels deep is an attack on the
 tree code and recursive code behind the parser, not data.
 
-Every syntax error is a :class:`NotWellFormedError` with its line and column.
+Every syntax error is a :class:`NotWellFormedError` with its line and column; too deep
+a nesting is a :class:`NestingTooDeepError`, which is also an :class:`UnsafeInputError`:
+readers that repair XML in lenient mode refuse it at once instead.
 """
 
 from __future__ import annotations
@@ -38,7 +40,11 @@ MAX_DEPTH = 256
 
 
 class NotWellFormedError(FormatError):
-    """Input that is not well-formed XML (including nesting deeper than :data:`MAX_DEPTH`)."""
+    """Input that is not well-formed XML."""
+
+
+class NestingTooDeepError(NotWellFormedError, UnsafeInputError):
+    """Elements nested deeper than :data:`MAX_DEPTH`: hostile, never worth repairing."""
 
 
 def syntax_error(exc: etree.XMLSyntaxError, file: str | Path | None, note: str = "") -> NotWellFormedError:
@@ -48,7 +54,8 @@ def syntax_error(exc: etree.XMLSyntaxError, file: str | Path | None, note: str =
     # lxml appends "(<string>, line N)"; our location says it already
     msg = msg.split(", line ")[0] if ", line " in msg else msg
     if msg.startswith("Excessive depth in document"):
-        msg = f"elements nest more than {MAX_DEPTH} levels deep (corefio's limit; real files nest far less)"
+        return NestingTooDeepError(f"elements nest more than {MAX_DEPTH} levels deep: refused (corefio's "
+                                   "limit for XML; real files nest far less)", file=file, line=line, column=column)
     return NotWellFormedError(f"not well-formed XML: {msg}{note}", file=file, line=line, column=column)
 
 

@@ -532,10 +532,13 @@ def _syntax_error(exc: Any, file: str | None, cut_short: bool = False) -> Format
     return syntax_error(exc, file, note)
 
 
-def _nothing_after_line(data: bytes, line: int) -> bool:
-    """Whether ``data`` holds nothing but white space after its line ``line``."""
-    rest = data.split(b"\n", line)
-    return len(rest) <= line or not rest[-1].strip()
+def _at_the_end(data: bytes, line: int, column: int | None) -> bool:
+    """Whether line ``line``, column ``column`` is where ``data`` ends (white space aside)."""
+    lines = data.split(b"\n", line)
+    if len(lines) > line and lines[-1].strip():
+        return False
+    text = lines[line - 1].rstrip().decode("utf-8", "replace") if len(lines) >= line else ""
+    return column is None or column >= len(text)
 
 
 def _refuse_entities_in(el: Any, file: str | None) -> None:
@@ -1525,8 +1528,8 @@ class RafStream:
             else:
                 bad_xml = None
         if bad_xml is not None:
-            line = (bad_xml.position or (None,))[0]
-            cut = not root_closed and line is not None and _nothing_after_line(self.source.read_bytes(), line)
+            line, column = bad_xml.position or (None, None)
+            cut = not root_closed and line is not None and _at_the_end(self.source.read_bytes(), line, column)
             raise _syntax_error(bad_xml, self.source.name, cut_short=cut) from None
         self._finish()
 
