@@ -33,7 +33,8 @@ under ``--strict``); a repair that would lose annotations is the reader's error.
 code                                severity  meaning
 =================================== ========= =================================================
 ``format.unknown``                  error     the format cannot be told (name it)
-``xml.not-well-formed``             error     not XML, or unsafe XML (entity declarations)
+``xml.not-well-formed``             error     not XML (cut short, text after the root…), or unsafe XML
+                                              (entity declarations, nesting deeper than 256)
 ``schema.invalid``                  error     the file breaks ``schemas/raf.xsd``
 ``schema.skipped``                  warning   libxml2 could not check the schema (unexpanded entities)
 ``raf.invalid``                     error     a RAF element misses what its type needs
@@ -50,7 +51,7 @@ code                                severity  meaning
 ``raf.word-number``                 warning   a word's ``n`` is not its position in the document
 ``raf.sourcetext-mismatch``         warning   (RAF 1.0) a sourcetext that differs from its words
 ``model.invariant``                 error     the document breaks a model invariant
-``read.failed``                     error     the reader of another format gave up
+``read.failed``                     error     the reader gave up for another reason (its message says why)
 ``model.duplicate-document``        warning   two documents share name and part
 ``model.duplicate-mention``         warning   two markables cover exactly the same tokens
 ``model.crossing-mentions``         warning   two mentions overlap without one containing the other

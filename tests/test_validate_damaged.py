@@ -56,6 +56,17 @@ def test_a_raf_file_cut_anywhere_is_refused_by_every_command(cli, tmp_path, cut)
     refused_everywhere(cli, path, tmp_path)
 
 
+@pytest.mark.parametrize("cut", [400, 2500, len(KEY_BYTES) - 12])
+def test_a_cut_raf_file_is_refused_by_view_sync_and_the_xslt_engine(cli, tmp_path, cut):
+    path = tmp_path / "cut.raf.xml"
+    path.write_bytes(KEY_BYTES[:cut])
+    for args in (("view", path, "-o", tmp_path / "view.html"), ("sync", path, RESPONSE, "-o", tmp_path / "synced"),
+                 ("convert", path, tmp_path / "out.mate.xml", "--engine", "xslt")):
+        result = cli(*args)
+        assert result.exit_code == 3 and located(result.stderr, path), (args, result.output)
+    assert list(tmp_path.iterdir()) == [path]
+
+
 def test_a_cut_raf_file_says_it_ends_too_early_and_where(tmp_path):
     path = tmp_path / "cut.raf.xml"
     path.write_bytes(KEY_BYTES[:3000])
