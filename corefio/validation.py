@@ -3,8 +3,9 @@
 :func:`validate_file` runs the format's reader on the file as given, exactly as every
 other command reads it, and collects what it reports; then it adds the schema (XML
 formats) and the model's semantic checks. The rule: a file is valid only if its reader
-reads it with no error-level diagnostic, so ``validate`` reports an error exactly when
-``info``, ``convert`` or ``score`` would refuse the file (exit 3). It never stops at the
+reads it as given, with no error-level diagnostic and nothing repaired. So ``validate``
+reports an error whenever ``info``, ``convert`` or ``score`` would refuse the file (exit
+3), and also when they would read it only after a lenient repair. It never stops at the
 first problem the reader can go past, and every finding has its line where the input has
 lines. For a RAF file:
 
@@ -26,8 +27,10 @@ short, text after the root) instead of raising, which once let a damaged file pa
 
 Any other format is read by its reader in lenient mode, as ``info`` reads it (the MATE
 schema first, for files in the ``coref:`` namespace), and then checked by
-:func:`check_document`. What a lenient reader repaired it reports as warnings (failures
-under ``--strict``); a repair that would lose annotations is the reader's error.
+:func:`check_document`. A repair the reader made (a warning ``repair.*`` or
+``<format>.repaired`` when reading, such as an MMAX2 file that is not well-formed XML)
+is an error here: validity is decided on the bytes as given, never on what repair made
+of them. (A repair that loses annotations is the reader's own error everywhere.)
 
 =================================== ========= =================================================
 code                                severity  meaning
@@ -52,6 +55,7 @@ code                                severity  meaning
 ``raf.sourcetext-mismatch``         warning   (RAF 1.0) a sourcetext that differs from its words
 ``model.invariant``                 error     the document breaks a model invariant
 ``read.failed``                     error     the reader gave up for another reason (its message says why)
+``*.repaired`` ``repair.*``         error     a lenient reader repaired the input (a warning when reading)
 ``model.duplicate-document``        warning   two documents share name and part
 ``model.duplicate-mention``         warning   two markables cover exactly the same tokens
 ``model.crossing-mentions``         warning   two mentions overlap without one containing the other
@@ -129,7 +133,7 @@ def validate_file(path: str | Path, format: str | None = None, report: Report | 
         return report
     if spec.name == "mate":
         _validate_mate_schema(source, report)
-    before = len(report.errors)
+    before, start = len(report.errors), len(report)
     try:
         assert spec.read is not None
         corpus = spec.read(source, report=report, strict=False)
@@ -137,8 +141,18 @@ def validate_file(path: str | Path, format: str | None = None, report: Report | 
         if len(report.errors) == before:  # else the reader reported it already
             report.add_error(exc.located(str(path)), _read_error_code(exc))
         return report
+    finally:
+        _repairs_are_errors(report.diagnostics[start:])
     check_corpus(corpus, report)
     return report
+
+
+def _repairs_are_errors(diagnostics: list) -> None:
+    """A repair a lenient reader made (``repair.*``, ``<format>.repaired``) is an error
+    here: the file is valid or not as given, not as repaired."""
+    for d in diagnostics:
+        if d.severity == "warning" and (d.code.startswith("repair.") or d.code.endswith(".repaired")):
+            d.severity = "error"
 
 
 def _read_error_code(exc: CorefioError) -> str:

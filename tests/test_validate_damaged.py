@@ -301,3 +301,21 @@ def test_validation_runs_the_reader_it_does_not_second_guess_it(tmp_path):
     with pytest.raises(CorefioError):
         corefio.read(bad)
     assert [d.code for d in validate_file(bad).errors] == ["xml.not-well-formed"]
+
+
+def test_what_a_lenient_reader_repaired_is_an_error_in_validation(tmp_path):
+    """Validity is decided on the bytes as given: an MMAX2 level file with an unquoted
+    attribute value reads (repaired, with a warning) but does not validate."""
+    project = tmp_path / "project"
+    shutil.copytree(SAMPLES / "mmax2" / "gum_news_worship", project)
+    level = project / "Markables" / "GUM_news_worship_coref_level.xml"
+    lines = level.read_text(encoding="utf-8").split("\n")
+    assert 'mmax_level="coref"' in lines[4]
+    lines[4] = lines[4].replace('mmax_level="coref"', "mmax_level=coref")
+    level.write_text("\n".join(lines), encoding="utf-8")
+    report = corefio.Report()
+    assert corefio.read(project, "mmax2", report=report).documents
+    assert [d.severity for d in report if d.code == "mmax2.repaired"] == ["warning"]
+    errors = validate_file(project, "mmax2").errors
+    assert [(d.code, d.line) for d in errors] == [("mmax2.repaired", 5)]
+    assert validate_file(SAMPLES / "mmax2" / "gum_news_worship", "mmax2").errors == []
