@@ -532,12 +532,15 @@ def _syntax_error(exc: Any, file: str | None, cut_short: bool = False) -> Format
     return syntax_error(exc, file, note)
 
 
-def _at_the_end(data: bytes, line: int, column: int | None) -> bool:
-    """Whether line ``line``, column ``column`` is where ``data`` ends (white space aside)."""
-    lines = data.split(b"\n", line)
-    if len(lines) > line and lines[-1].strip():
-        return False
-    text = lines[line - 1].rstrip().decode("utf-8", "replace") if len(lines) >= line else ""
+def _at_the_end(stream: Any, line: int, column: int | None) -> bool:
+    """Whether line ``line``, column ``column`` is where the binary ``stream`` ends (white
+    space aside); read line by line, so that a large file is not held in memory."""
+    text = ""
+    for number, raw in enumerate(stream, 1):
+        if number == line:
+            text = raw.rstrip().decode("utf-8", "replace")
+        elif number > line and raw.strip():
+            return False
     return column is None or column >= len(text)
 
 
@@ -1529,7 +1532,11 @@ class RafStream:
                 bad_xml = None
         if bad_xml is not None:
             line, column = bad_xml.position or (None, None)
-            cut = not root_closed and line is not None and _at_the_end(self.source.read_bytes(), line, column)
+            if root_closed or line is None:
+                cut = False
+            else:
+                with self.source.open() as stream:
+                    cut = _at_the_end(stream, line, column)
             raise _syntax_error(bad_xml, self.source.name, cut_short=cut) from None
         self._finish()
 
