@@ -1,28 +1,43 @@
 """Validation: a structural XSD for RAF, the reader's checks and semantic checks on the model.
 
-:func:`validate_file` never stops at the first problem: it returns a :class:`Report`
-with every finding, each with its line where the input has lines. For a RAF file:
+:func:`validate_file` runs the format's reader on the file as given, exactly as every
+other command reads it, and collects what it reports; then it adds the schema (XML
+formats) and the model's semantic checks. The rule: a file is valid only if its reader
+reads it as given, with no error-level diagnostic and nothing repaired. So ``validate``
+reports an error whenever ``info``, ``convert`` or ``score`` would refuse the file (exit
+3), and also when they would read it only after a lenient repair. It never stops at the
+first problem the reader can go past, and every finding has its line where the input has
+lines. For a RAF file:
 
-1. the file is parsed once, safely (the RAF reader's parser: no entities, network or
-   DTD), checked against ``schemas/raf.xsd`` (XML Schema 1.0) by libxml2 through lxml
-   while it is parsed — 60 to 190 times faster than the ``xmlschema`` package on the
-   same schema (``benchmarks/bench_raf.py``); the old XSD 1.1 assertions are gone:
-   co-occurrence rules are the reader's job;
-2. the RAF reader takes one document at a time and reports ids, references, ranges and
-   values with their lines (codes ``raf.*``);
-3. every document read is checked by :func:`check_document` (codes ``model.*``).
+1. the RAF reader takes one document at a time (streamed) and reports ids, references,
+   ranges and values with their lines (codes ``raf.*``); a file that is not well-formed
+   XML stops it at the first syntax error (``xml.not-well-formed``; RAF is never
+   repaired while reading, so validity is always decided on the bytes as given);
+2. every document read is checked by :func:`check_document` (codes ``model.*``);
+3. a file the reader parsed to its end is checked against ``schemas/raf.xsd`` (XML
+   Schema 1.0) by libxml2 through lxml while it is parsed a second time, without
+   keeping the tree — 60 to 190 times faster than the ``xmlschema`` package on the same
+   schema (``benchmarks/bench_raf.py``); co-occurrence rules are the reader's job. A
+   file that breaks the schema is parsed whole once more, so that every violation is
+   reported with its line (a streamed check stops at the first).
 
-A file with any error is checked a second time on its whole parsed tree, so that every
-schema violation is reported with its line (a streamed schema check stops at the first).
+The schema is never checked in the reader's own pass: lxml's ``iterparse`` given a
+schema and ``resolve_entities=False`` may end quietly at a syntax error (a file cut
+short, text after the root) instead of raising, which once let a damaged file pass.
 
-Any other format is read by its reader (which reports what it finds) and then checked
-by :func:`check_document`.
+Any other format is read by its reader in lenient mode, as ``info`` reads it (the MATE
+schema first, for files in the ``coref:`` namespace), and then checked by
+:func:`check_document`. A repair the reader made (a warning ``repair.*`` or
+``<format>.repaired`` when reading, such as an MMAX2 file that is not well-formed XML)
+is an error here: validity is decided on the bytes as given, never on what repair made
+of them. (A repair that loses annotations is the reader's own error everywhere.)
 
 =================================== ========= =================================================
 code                                severity  meaning
 =================================== ========= =================================================
 ``format.unknown``                  error     the format cannot be told (name it)
-``xml.not-well-formed``             error     not XML, or unsafe XML (entity declarations)
+``xml.not-well-formed``             error     not XML (cut short, text after the root…), or unsafe XML
+                                              (entity declarations, nesting deeper than 256)
 ``schema.invalid``                  error     the file breaks ``schemas/raf.xsd``
 ``schema.skipped``                  warning   libxml2 could not check the schema (unexpanded entities)
 ``raf.invalid``                     error     a RAF element misses what its type needs
@@ -39,7 +54,8 @@ code                                severity  meaning
 ``raf.word-number``                 warning   a word's ``n`` is not its position in the document
 ``raf.sourcetext-mismatch``         warning   (RAF 1.0) a sourcetext that differs from its words
 ``model.invariant``                 error     the document breaks a model invariant
-``read.failed``                     error     the reader of another format gave up
+``read.failed``                     error     the reader gave up for another reason (its message says why)
+``*.repaired`` ``repair.*``         error     a lenient reader repaired the input (a warning when reading)
 ``model.duplicate-document``        warning   two documents share name and part
 ``model.duplicate-mention``         warning   two markables cover exactly the same tokens
 ``model.crossing-mentions``         warning   two mentions overlap without one containing the other
@@ -61,11 +77,11 @@ from pathlib import Path
 from ._lazy import LazyModule
 from .chains import is_identity
 from .diagnostics import Report
-from .errors import CorefioError
+from .errors import CorefioError, UnsafeInputError
 from .registry import resolve_format
 from .resources import schema_path
 from .source import Source
-from .xmlsafe import parse_xml
+from .xmlsafe import NotWellFormedError, parse_xml
 
 #: the pydantic model, imported on first use (scoring CoNLL never needs it)
 model = LazyModule("corefio.model")
@@ -117,16 +133,30 @@ def validate_file(path: str | Path, format: str | None = None, report: Report | 
         return report
     if spec.name == "mate":
         _validate_mate_schema(source, report)
-    before = len(report.errors)
+    before, start = len(report.errors), len(report)
     try:
         assert spec.read is not None
         corpus = spec.read(source, report=report, strict=False)
     except CorefioError as exc:
-        if len(report.errors) == before:
-            report.add_error(exc.located(str(path)), "read.failed")
+        if len(report.errors) == before:  # else the reader reported it already
+            report.add_error(exc.located(str(path)), _read_error_code(exc))
         return report
+    finally:
+        _repairs_are_errors(report.diagnostics[start:])
     check_corpus(corpus, report)
     return report
+
+
+def _repairs_are_errors(diagnostics: list) -> None:
+    """A repair a lenient reader made (``repair.*``, ``<format>.repaired``) is an error
+    here: the file is valid or not as given, not as repaired."""
+    for d in diagnostics:
+        if d.severity == "warning" and (d.code.startswith("repair.") or d.code.endswith(".repaired")):
+            d.severity = "error"
+
+
+def _read_error_code(exc: CorefioError) -> str:
+    return "xml.not-well-formed" if isinstance(exc, (NotWellFormedError, UnsafeInputError)) else "read.failed"
 
 
 def _validate_mate_schema(source: Source, report: Report) -> None:
@@ -141,29 +171,57 @@ def _validate_mate_schema(source: Source, report: Report) -> None:
 
 
 def _validate_raf(source: Source, report: Report) -> None:
-    """A valid file is checked in one streamed pass (schema while parsing, one document
-    in memory at a time); a file with any error is checked again on its whole tree, which
-    gives every schema violation with its line."""
-    from .formats.raf import RafStream
+    """The reader first, streamed, exactly as every command reads the file (one document
+    in memory at a time); then, if the file is well-formed, the schema, streamed too; a
+    file that breaks it is parsed whole once more, to give every violation its line."""
+    from .formats.raf import RafStream, ReportedErrors
 
-    scratch = Report(report.file)
+    stream = RafStream(source, report, False, check_view=True)
     names: dict[tuple, int] = defaultdict(int)
+    read_to_end = False
     try:
-        for doc in RafStream(source, scratch, False, check_view=True, schema=load_schema(SCHEMAS["raf"])):
+        for doc in stream:
             names[doc.key] += 1
-            check_document(doc, scratch)
-    except (CorefioError, etree.LxmlError):
-        _validate_raf_tree(source, report)
-        return
-    if scratch.errors:
-        _validate_raf_tree(source, report)
-        return
-    report.extend(scratch)
+            check_document(doc, report)
+        read_to_end = True
+    except ReportedErrors:
+        read_to_end = True  # each error is in the report already
+    except CorefioError as exc:
+        code = _read_error_code(exc)
+        report.add_error(exc, code)
+        if code == "xml.not-well-formed":
+            return  # no schema check on a tree that cannot be built
     _duplicate_documents(names, report)
+    if read_to_end and _meets_schema_streamed(source, SCHEMAS["raf"]):
+        return
+    _raf_schema_on_tree(source, report)
 
 
-def _validate_raf_tree(source: Source, report: Report) -> None:
-    from .formats.raf import RafStream, parse_tree
+def _meets_schema_streamed(source: Source, schema_name: str) -> bool:
+    """Whether a well-formed RAF file meets ``schemas/<schema_name>``, checked by libxml2
+    while parsing, each document freed once parsed. Only a file the reader parsed to its
+    end may be checked this way: lxml's iterparse with a schema may stop at a syntax
+    error without raising (lxml 6.0, with ``resolve_entities=False``)."""
+    from .formats.raf import _parser_options
+
+    with source.open() as stream:
+        events = etree.iterparse(stream, events=("end",), tag="struct", schema=load_schema(schema_name),
+                                 **_parser_options())
+        try:
+            for _, el in events:
+                parent = el.getparent()
+                if parent is not None and parent.getparent() is None:  # a child of the root
+                    el.clear()
+                    while el.getprevious() is not None:
+                        del parent[0]
+        except etree.LxmlError:
+            return False
+    return True
+
+
+def _raf_schema_on_tree(source: Source, report: Report) -> None:
+    """Every schema violation of the file, with its line (the whole tree in memory)."""
+    from .formats.raf import parse_tree
 
     try:
         tree = parse_tree(source.read_bytes(), file=source.name)
@@ -171,15 +229,6 @@ def _validate_raf_tree(source: Source, report: Report) -> None:
         report.add_error(exc, "xml.not-well-formed")
         return
     schema_errors(tree, SCHEMAS["raf"], report, source.name)
-    names: dict[tuple, int] = defaultdict(int)
-    try:
-        for doc in RafStream(source, report, False, check_view=True, tree=tree):
-            names[doc.key] += 1
-            check_document(doc, report)
-    except CorefioError as exc:
-        if not report.errors:
-            report.add_error(exc, "read.failed")
-    _duplicate_documents(names, report)
 
 
 def check_corpus(corpus, report: Report) -> None:

@@ -524,17 +524,19 @@ def test_external_dtd_is_neither_fetched_nor_needed():
     assert raf.loads(xml).documents[0].tokens.forms == ["ok"]
 
 
-def test_lenient_reading_repairs_a_file_that_is_not_well_formed_and_says_what_it_did():
+def test_a_file_that_is_not_well_formed_is_refused_with_its_line_and_repaired_only_on_request():
     import corefio
     from corefio.diagnostics import Report
+    from corefio.repair import repair_bytes
 
     data = (SAMPLES / "key.raf.xml").read_bytes()
     bad = data.replace(b'<w n="2">western</w>', b"<w n=2>western</w>", 1)
     assert bad != data
-    report = Report()
-    corpus = corefio.loads(bad, "raf", report=report)
-    assert corpus == corefio.loads(data, "raf")
-    changes = report.by_code("repair.attribute-quotes")
-    assert changes and changes[0].line == 8
-    with pytest.raises(corefio.CorefioError, match="not well-formed"):
-        corefio.loads(bad, "raf", strict=True)
+    for strict in (False, True):
+        report = Report()
+        with pytest.raises(corefio.CorefioError, match="not well-formed") as refused:
+            corefio.loads(bad, "raf", report=report, strict=strict)
+        assert refused.value.line == 8 and not report.by_code("repair.attribute-quotes")
+    repaired, changes = repair_bytes(bad, kind="xml")
+    assert [c.fixer for c in changes] == ["attribute-quotes"] and changes[0].line == 8
+    assert corefio.loads(repaired, "raf") == corefio.loads(data, "raf")

@@ -53,6 +53,15 @@ Writing then reading gives an equal model, and writing that again gives identica
 RAF 1.0 files (one ``<struct type="word">`` per word, ``sourcetext`` feats, one target
 per reflink) are still read.
 
+Damaged input: RAF is corefio's own format, written by programs, so it is read exactly as
+written, never repaired. A file that is not well-formed XML (cut short, text or an
+unclosed comment after the root, a stray ``<``…) is an input error naming the line and
+column of the first syntax error, in strict and lenient reading alike: a repaired file
+would silently hold fewer words or markables than were written. ``corefio repair`` makes
+such a file well-formed on request and lists every change; the result is then read like
+any other file. Nesting deeper than 256 elements is refused by the parser
+(:mod:`corefio.xmlsafe`); a RAF document nests 5 deep.
+
 Hostile input: the parser never loads a DTD, never fetches anything and never expands
 entities; entity declarations are refused, and an entity reference that is left
 unexpanded (or any element inside a word form, such as ``xi:include``) is an error with
@@ -77,7 +86,7 @@ from ..errors import CorefioError, FormatError, ModelError, UnsafeInputError
 from ..losses import LossLog
 from ..registry import Capabilities, FormatSpec, register
 from ..source import Source
-from ..xmlsafe import _refuse_entity_declarations_early
+from ..xmlsafe import _refuse_entity_declarations_early, syntax_error
 
 etree = LazyModule("lxml.etree")
 #: the pydantic model, imported on first use (scoring CoNLL never needs it)
@@ -516,11 +525,23 @@ def parse_tree(data: bytes, file: str | None = None) -> Any:
     return root.getroottree()
 
 
-def _syntax_error(exc: Any, file: str | None) -> FormatError:
-    line, column = exc.position if exc.position else (exc.lineno, None)
-    msg = exc.msg or str(exc)
-    msg = msg.split(", line ")[0] if ", line " in msg else msg
-    return FormatError(f"not well-formed XML: {msg}", file=file, line=line, column=column)
+def _syntax_error(exc: Any, file: str | None, cut_short: bool = False) -> FormatError:
+    """The located error for lxml's syntax error ``exc``; ``cut_short``: the error is on
+    the file's last line, which says more than libxml2's message does."""
+    note = " (the file ends here, before the RAF root element is closed: cut short?)" if cut_short else ""
+    return syntax_error(exc, file, note)
+
+
+def _at_the_end(stream: Any, line: int, column: int | None) -> bool:
+    """Whether line ``line``, column ``column`` is where the binary ``stream`` ends (white
+    space aside); read line by line, so that a large file is not held in memory."""
+    text = ""
+    for number, raw in enumerate(stream, 1):
+        if number == line:
+            text = raw.rstrip().decode("utf-8", "replace")
+        elif number > line and raw.strip():
+            return False
+    return column is None or column >= len(text)
 
 
 def _refuse_entities_in(el: Any, file: str | None) -> None:
@@ -1398,22 +1419,26 @@ def _span_text(tokens: Any, span: tuple[int, int]) -> str:
     return "".join(tokens.forms[i] + (tokens.whitespace[i] if i < b else "") for i in range(a, b + 1))
 
 
+class ReportedErrors(FormatError):
+    """Raised once the whole file has been read when the reader found errors: each of
+    them is in the report already, with its line; this one names the first."""
+
+
 # -- parsing, streamed ----------------------------------------------------------------------
 class RafStream:
     """The documents of a RAF file one at a time. ``header`` (a :class:`Corpus` without
     documents: metadata, schemes, layout) is complete once the first document has been
     given, or at the end for a file without documents.
 
-    ``tree``: walk an already parsed tree instead of parsing; ``schema``: an lxml
-    ``XMLSchema`` checked while parsing (the first violation stops the parse, without a
-    line: validation then starts again on the whole tree to locate every violation);
-    ``check_view``: also compare the ``chain`` and ``n`` attributes with what they
-    should be."""
+    ``tree``: walk an already parsed tree instead of parsing; ``check_view``: also
+    compare the ``chain`` and ``n`` attributes with what they should be.
+
+    A file that is not well-formed XML raises :class:`FormatError` at the first syntax
+    error, with its line and column; it is never repaired (see the module docstring)."""
 
     def __init__(self, source: Source, report: Report, strict: bool, *, check_view: bool = False,
-                 tree: Any = None, schema: Any = None) -> None:
+                 tree: Any = None) -> None:
         self.source = source
-        self._schema = schema
         self.reader = _Reader(source.name, report, strict, check_view=check_view)
         self.header = model.Corpus._make(documents=[], metadata={}, schemes=[], layout={})
         self._tree = tree
@@ -1468,12 +1493,10 @@ class RafStream:
             head = stream.read(65536)
             _refuse_entity_declarations_early(head, self.source.name)
             stream.seek(0)
-            options = _parser_options()
-            if self._schema is not None:
-                options["schema"] = self._schema
-            parser = etree.iterparse(stream, events=("start", "end"), tag=("struct", "feat"), **options)
+            parser = etree.iterparse(stream, events=("start", "end"), tag=("struct", "feat"),
+                                     **_parser_options())
             root: Any = None
-            given = False
+            root_closed = False
             try:
                 for event, el in parser:
                     if event == "start":
@@ -1481,7 +1504,10 @@ class RafStream:
                             root = el
                             self._check_root(root)
                         continue
-                    if el.getparent() is not root or el is root:
+                    if el is root:
+                        root_closed = True
+                        continue
+                    if el.getparent() is not root:
                         continue
                     doc = self._top(el)
                     el.clear()
@@ -1491,7 +1517,6 @@ class RafStream:
                             self.reader.unexpected(first, "the collection")
                         del root[0]
                     if doc is not None:
-                        given = True
                         yield doc
                 if root is None:
                     self._check_root(parser.root)
@@ -1499,42 +1524,27 @@ class RafStream:
                     if c.tag not in ("struct", "feat"):
                         self.reader.unexpected(c, "the collection")
             except etree.XMLSyntaxError as exc:
-                failure = _syntax_error(exc, self.source.name)
-                if self.reader.strict or given or self._schema is not None:
-                    raise failure from None
-                error: FormatError | None = failure
+                # RAF is written by programs: a file that is not well-formed (cut short,
+                # trailing text, an unclosed comment…) is damaged, and reading it anyway
+                # would give fewer annotations than it was written with
+                bad_xml: Any = exc
             else:
-                error = None
-        if error is None:
-            self._finish()
-            return
-        # lenient reading of a file that is not well-formed (unquoted attributes, an
-        # undeclared entity, a stray end tag…): repaired (corefio.repair), every change
-        # reported, then read again
-        yield from self._repaired(error)
-
-    def _repaired(self, error: FormatError) -> Iterator[Any]:
-        from ..repair import changes_report, repair_bytes
-
-        try:
-            data, changes = repair_bytes(self.source.read_bytes(), kind="xml")
-        except FormatError:
-            raise error from None
-        # RAF is written by programs, not by hand: a file cut short (elements left open at
-        # its end) or in another encoding is damage that repair would only hide
-        if not changes or any(c.fixer == "encoding" or (c.fixer == "nesting" and c.message.endswith("at the end"))
-                              for c in changes):
-            raise error
-        self.reader.report.extend(changes_report(changes, self.source.name))
-        again = RafStream(Source(self.source.name + " (repaired)", None, data), self.reader.report, False)
-        yield from again
-        self.header = again.header
+                bad_xml = None
+        if bad_xml is not None:
+            line, column = bad_xml.position or (None, None)
+            if root_closed or line is None:
+                cut = False
+            else:
+                with self.source.open() as stream:
+                    cut = _at_the_end(stream, line, column)
+            raise _syntax_error(bad_xml, self.source.name, cut_short=cut) from None
+        self._finish()
 
     def _finish(self) -> None:
         r = self.reader
         if r.errors:
             first = r.report.errors[0] if r.report.errors else None
-            raise FormatError(
+            raise ReportedErrors(
                 f"{r.errors} error(s) in RAF file; first: {first.message if first else '?'}",
                 file=self.source.name, line=first.line if first else None)
 
