@@ -546,3 +546,25 @@ def test_a_huge_part_matches_name_part_without_int():
     report = Report()
     assert score(key, response, ["muc"], report=report)["muc"].f1 == 1
     assert "score.loose-match" in report.codes()
+
+
+def test_csv_of_score_sets_with_a_document_name_beyond_the_csv_field_limit():
+    """Issue #25 (reproducer S12): a 140 KB document name made ``--sync all --format csv
+    --per-document`` fail, the CSV of each set being read back with the csv module (whose
+    fields stop at 128 KiB)."""
+    name = "D" * (csv.field_size_limit() + 10)
+    corpus = read(SAMPLES / "key.raf.xml")
+    renamed = corpus.model_copy(update={"documents": [corpus.documents[0].model_copy(update={"name": name})]})
+    result = score(renamed, renamed, ["muc"], sync="all", per_document=True)
+    text = result.to_csv(True)
+    long_rows = [line for line in text.splitlines() if name in line]
+    assert len(long_rows) == 5  # mentions, then muc for each of the four strategies
+    assert long_rows[1].startswith(f"key,{name} (part 000),muc,13,13,")
+
+
+def test_text_of_score_sets_keeps_perfect_cells_apart():
+    """A cell of 100.00 / 100.00 / 100.00 filled its column and ran into its neighbour."""
+    text = score(SAMPLES / "key.raf.xml", SAMPLES / "key.raf.xml", ["muc"], sync="all").to_text()
+    row = next(line for line in text.splitlines() if line.startswith("muc"))
+    assert row.split("  ")[1:] != [] and row.count("100.00 / 100.00 / 100.00") == 4
+    assert "100.00100.00" not in row and "100.00  100.00 / 100.00" in row
