@@ -7,7 +7,13 @@ import csv
 import importlib.util
 import io
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -568,3 +574,88 @@ def test_text_of_score_sets_keeps_perfect_cells_apart():
     row = next(line for line in text.splitlines() if line.startswith("muc"))
     assert row.split("  ")[1:] != [] and row.count("100.00 / 100.00 / 100.00") == 4
     assert "100.00100.00" not in row and "100.00  100.00 / 100.00" in row
+
+
+# -- forked workers end with their parent (issue #25) -------------------------------------------
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` forked that still run (Linux's /proc)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            found.update(int(x) for x in task.read_text().split())
+        except OSError:  # the task ended meanwhile
+            pass
+    return found
+
+
+def _running(pid: int) -> bool:
+    """``pid`` exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _gone_within(pids: set[int], seconds: float) -> set[int]:
+    """The pids of ``pids`` still running after ``seconds`` (killed then, to clean up)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(_running(p) for p in pids):
+        time.sleep(0.05)
+    alive = {p for p in pids if _running(p)}
+    for p in alive:
+        os.kill(p, signal.SIGKILL)
+    return alive
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+
+
+@needs_proc
+def test_the_scanning_worker_dies_when_score_is_killed(tmp_path):
+    """``kill -9`` on ``corefio score`` in its first seconds left the forked worker
+    waiting forever for work (it holds both ends of its pipe, so it never sees EOF)."""
+    key, response = load_generator().generate(tmp_path)  # 280 documents, 14 MB a side
+    env = dict(os.environ, COREFIO_WORKERS="2", PYTHONPATH=str(REPO))
+    process = subprocess.Popen([sys.executable, "-m", "corefio", "score", str(key), str(response)], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        workers: set[int] = set()
+        while not workers and process.poll() is None and time.monotonic() < deadline:
+            workers = _children(process.pid)
+            time.sleep(0.002)
+        assert workers, "the worker was never seen"
+    finally:
+        process.kill()
+        process.wait()
+    assert not _gone_within(workers, 2.0)
+
+
+@needs_proc
+def test_the_watchdog_alone_ends_an_orphaned_worker(tmp_path):
+    """Without prctl (another system), the worker's watchdog thread notices that its
+    parent is gone."""
+    program = (
+        "import os, sys, time\n"
+        "from corefio.scoring.engine import die_with_parent\n"
+        "parent = os.getpid()\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    die_with_parent(parent, kernel=False)\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "print(child, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, text=True,
+                               env=dict(os.environ, PYTHONPATH=str(REPO)))
+    try:
+        assert process.stdout is not None
+        worker = int(process.stdout.readline())
+        time.sleep(0.3)
+        assert _running(worker)  # alive while its parent is
+    finally:
+        process.kill()
+        process.wait()
+    assert not _gone_within({worker}, 2.0)
