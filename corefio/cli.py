@@ -381,7 +381,8 @@ def sync_command(
     key_corpus = api.read(key, from_format, report=report)
     response_corpus = api.read(response, from_format, report=report)
     pairing = pair_documents(key_corpus, response_corpus, pair_by.value, pairs, report)
-    key_sync, response_sync = synchronise_corpora(key_corpus, response_corpus, strategy.value, report, pairing)
+    key_sync, response_sync = synchronise_corpora(key_corpus, response_corpus, strategy.value, report, pairing,
+                                                  key_file=key, response_file=response)
     if not outdir.is_dir():
         try:
             outdir.mkdir(parents=True)

@@ -32,13 +32,14 @@ place where they diverge.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .alignment import map_marks, map_spans, map_tokens
 from .diagnostics import Report
-from .errors import UsageError
+from .errors import CorefioError, UsageError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -125,8 +126,19 @@ def _restrict(doc: "Document", targets: list[Target], chosen: set[Target], count
 
 
 def carry_over(response: "Document", key: "Document", report: Report | None = None) -> "Document":
-    """``response`` moved onto the key's tokens when the two tokenise differently."""
-    if response.tokens.forms == key.tokens.forms:
+    """``response`` moved onto the key's tokens when the two tokenise differently.
+
+    As scoring does (:func:`corefio.scoring.views.synchronise`), two documents with as
+    many tokens are compared by position: words that differ are a warning
+    (``sync.token-mismatch``), not a refusal, and the response keeps its own words."""
+    forms, key_forms = response.tokens.forms, key.tokens.forms
+    if forms == key_forms:
+        return response
+    if len(forms) == len(key_forms):
+        if report is not None:
+            differ = sum(1 for a, b in zip(key_forms, forms) if a != b)
+            report.warning("sync.token-mismatch", "tokens that differ between key and response (compared by "
+                           "position)", document=key.label, count=differ)
         return response
     mapping = map_tokens(response.tokens.forms, key.tokens.forms, key.label)
     widened = 0
@@ -163,20 +175,28 @@ def carry_over(response: "Document", key: "Document", report: Report | None = No
 
 
 def synchronise(key: "Document", response: "Document", strategy: str = "key",
-                report: Report | None = None) -> SyncResult:
-    """Both documents restricted to the same markable set and re-indexed (module doc)."""
+                report: Report | None = None, key_file: "str | Path | None" = None,
+                response_file: "str | Path | None" = None) -> SyncResult:
+    """Both documents restricted to the same markable set and re-indexed (module doc).
+
+    ``key_file`` and ``response_file`` name where the documents come from: an error
+    found in one of them names its file (texts that differ name the response's)."""
     if strategy not in STRATEGIES:
         raise UsageError(f"unknown synchronisation strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
-    response = carry_over(response, key, report)
-    key, kdup = _drop_duplicate_targets(key, report, "key")
-    response, rdup = _drop_duplicate_targets(response, report, "response")
+    with _located(response_file):
+        response = carry_over(response, key, report)
+        response, rdup = _drop_duplicate_targets(response, report, "response")
+    with _located(key_file):
+        key, kdup = _drop_duplicate_targets(key, report, "key")
     key_targets = [target_of(m) for m in key.markables]
     response_targets = [target_of(m) for m in response.markables]
     kt, rt = set(key_targets), set(response_targets)
     chosen = {"key": kt, "response": rt, "intersection": kt & rt, "union": kt | rt}[strategy]
     result = SyncResult(key, response, strategy, SyncCounts(duplicates=kdup), SyncCounts(duplicates=rdup))
-    result.key = key = _restrict(key, key_targets, chosen, result.key_counts, report)
-    result.response = _restrict(response, response_targets, chosen, result.response_counts, report)
+    with _located(key_file):
+        result.key = key = _restrict(key, key_targets, chosen, result.key_counts, report)
+    with _located(response_file):
+        result.response = _restrict(response, response_targets, chosen, result.response_counts, report)
     if report is not None:
         for side, counts in (("key", result.key_counts), ("response", result.response_counts)):
             if counts.added:
@@ -188,13 +208,26 @@ def synchronise(key: "Document", response: "Document", strategy: str = "key",
     return result
 
 
+@contextmanager
+def _located(file: "str | Path | None") -> Iterator[None]:
+    """Errors raised inside name ``file`` when they name no file yet."""
+    try:
+        yield
+    except CorefioError as exc:
+        if file is not None:
+            exc.located(file)
+        raise
+
+
 def synchronise_corpora(key: "Corpus", response: "Corpus", strategy: str = "key", report: Report | None = None,
-                        pairs: Iterable[tuple[int, int]] | None = None) -> tuple["Corpus", "Corpus"]:
-    """Every document pair synchronised (pairs by position unless given)."""
+                        pairs: Iterable[tuple[int, int]] | None = None, key_file: "str | Path | None" = None,
+                        response_file: "str | Path | None" = None) -> tuple["Corpus", "Corpus"]:
+    """Every document pair synchronised (pairs by position unless given); errors name
+    ``key_file`` or ``response_file`` (see :func:`synchronise`)."""
     pairs = list(pairs) if pairs is not None else list(zip(range(len(key)), range(len(response))))
     keys, responses = [], []
     for i, j in pairs:
-        result = synchronise(key.documents[i], response.documents[j], strategy, report)
+        result = synchronise(key.documents[i], response.documents[j], strategy, report, key_file, response_file)
         keys.append(result.key)
         responses.append(result.response)
     return (key.model_copy(update={"documents": keys}), response.model_copy(update={"documents": responses}))

@@ -157,3 +157,103 @@ def test_the_public_sync_function_reads_paths_and_keeps_working_after_imports():
     assert [(m.id, m.spans) for m in key.documents[0].markables] == \
         [(m.id, m.spans) for m in response.documents[0].markables]
     assert callable(corefio.sync) and callable(corefio.validate)
+
+
+# -- issue #18: sync accepts what score accepts ------------------------------------------------
+from .conftest import DATA  # noqa: E402
+
+CASES = DATA / "scorer-testcases" / "DataFiles"
+GUM = DATA / "corpora" / "gum"
+#: key and response files that `score --sync` scores; `sync` refused them
+SCORED_PAIRS = {
+    "same-length-other-words": (CASES / "TC-A.key", CASES / "TC-A-5.response"),
+    "gum-bridging": (GUM / "dep" / "GUM_academic_art.conllu",
+                     GUM / "coref" / "ontogum" / "conllu" / "GUM_academic_art.conllu"),
+}
+
+
+def _values(scores) -> dict:
+    from corefio.scoring.render import to_jsonable
+
+    return {m: to_jsonable(scores[m]) for m in scores.metrics if m != "mentions"}
+
+
+@pytest.mark.parametrize("pair", sorted(SCORED_PAIRS))
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_sync_writes_what_score_sync_scores(cli, tmp_path, pair, strategy):
+    """`corefio sync` succeeds where `corefio score --sync` does, and the two files it
+    writes, scored, give that strategy's values of `score --sync` (every metric)."""
+    import corefio
+
+    key, response = SCORED_PAIRS[pair]
+    result = cli("sync", key, response, "-o", tmp_path, "--strategy", strategy)
+    assert result.exit_code == 0, result.output
+    if pair == "same-length-other-words":
+        assert "warning[sync.token-mismatch]" in result.output
+    synced = corefio.score(tmp_path / "key.raf.xml", tmp_path / "response.raf.xml", "all")
+    side_by_side = corefio.score(key, response, "all", sync=strategy)
+    assert _values(synced) == _values(side_by_side[strategy])
+
+
+def test_equal_token_counts_are_compared_by_position():
+    other = doc([mk("r1", 0, entity="a"), mk("r2", 4, entity="a")])
+    other = other.model_copy(update={"tokens": Tokens(forms=["Jack", "met", "Mary", ".", "He", "liked", "her", "."])})
+    report = Report()
+    result = synchronise(KEY, other, "union", report)
+    assert [d.count for d in report.by_code("sync.token-mismatch")] == [1]
+    assert result.response.tokens.forms[0] == "Jack"  # the response keeps its words
+    assert chains(result.response) == [[((0, 0),), ((4, 4),)], [((2, 2),)], [((6, 6),)]]
+
+
+def test_a_link_to_an_entity_whose_markables_a_strategy_removes_goes_with_them():
+    """CorefUD bridging (``Bridge=89<94``) is a link to an entity; when the strategy
+    removed every markable of that entity, the link pointed at nothing and the edit
+    refused the document ("link link_1 target '6' is not an entity")."""
+    bridging = Link(id="b1", type="bridging", source="k3", targets=("m",), target_kind="entity")
+    key = doc([mk("k1", 0, entity="j"), mk("k2", 2, entity="m"), mk("k3", 4, entity="j")], [bridging])
+    response = doc([mk("r1", 0, entity="a"), mk("r3", 4, entity="a")])
+    report = Report()
+    result = synchronise(key, response, "response", report)
+    assert result.key.links == [] and targets(result.key) == targets(result.response)
+    assert report.by_code("edit.link-removed")
+    kept = synchronise(key, response, "union").key  # the entity stays: so does the link
+    assert [(link.source, link.targets) for link in kept.links] == [("markable_3", ("m",))]
+
+
+def test_sync_errors_name_the_file(cli, tmp_path):
+    key = tmp_path / "key.conll"
+    response = tmp_path / "response.conll"
+    key.write_text("#begin document (d); part 000\nd 0 0 the (1)\nd 0 1 cat -\nd 0 2 sat (1)\n\n#end document\n")
+    response.write_text("#begin document (d); part 000\nd 0 0 the (1)\nd 0 1 dog -\nd 0 2 sat -\nd 0 3 down (1)"
+                        "\n\n#end document\n")
+    result = cli("sync", key, response, "-o", tmp_path / "out")
+    assert result.exit_code == 3
+    assert f"error: {response}: d (part 000): the key and the response do not have the same text" in result.output
+
+
+@pytest.mark.parametrize("pair", sorted(SCORED_PAIRS))
+def test_the_web_downloads_of_synchronised_files_answer(pair):
+    """The result page's links to the synchronised files answered 422 for these pairs."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    import re
+    import warnings
+
+    with warnings.catch_warnings():  # starlette's notice about httpx
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    from corefio.web import create_app
+
+    key, response = SCORED_PAIRS[pair]
+    client = TestClient(create_app())
+    fmt = "conll" if key.suffix == ".key" else ""
+    page = client.post("/score", files={"key": (key.name, key.read_bytes()),
+                                        "response": (response.name, response.read_bytes())},
+                       data={"key_format": fmt, "response_format": fmt})
+    assert page.status_code == 200, page.text[:500]
+    links = sorted(set(re.findall(r'href="(/r/[^"]+/sync/[^"]+)"', page.text)))
+    assert len(links) == 8
+    for link in links:
+        got = client.get(link)
+        assert got.status_code == 200, (link, got.text[:300])
+        assert b"markable" in got.content

@@ -612,7 +612,8 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60) -> FastAPI:
 
         def work():
             pairs = pair_documents(r.key, r.response)
-            return synchronise_corpora(r.key, r.response, strategy, Report(), pairs)
+            return synchronise_corpora(r.key, r.response, strategy, Report(), pairs, key_file=r.key_name,
+                                       response_file=r.response_name)
 
         keys, responses = await asyncio.to_thread(work)
         return file_response(keys if side == "key" else responses, "raf", f"{side}.{strategy}")
