@@ -25,9 +25,21 @@ corefio's reading of §2.3, written down:
 Two markables of one side with the same target are one markable for synchronisation:
 the later one is dropped and reported (``sync.duplicate-target``).
 
-When the two sides tokenise the text differently, the response is first carried over
-to the key's tokens (:mod:`corefio.alignment`); texts that differ are refused with the
-place where they diverge.
+Before that, the two sides are put on the same tokens, accepting what scoring accepts
+(:func:`corefio.scoring.views.synchronise`):
+
+* different empty tokens (CoNLL-U empty nodes, zeros elsewhere or more of them): each
+  side gets the empty tokens only the other has, placed by their numbers
+  (:mod:`corefio.zeros`); when the words themselves differ, empty tokens and zero
+  mentions are left out (``sync.zeros-unplaced``);
+* as many tokens on both sides: compared by position, words that differ a warning
+  (``sync.token-mismatch``);
+* another tokenisation: the response is carried over to the key's tokens
+  (:mod:`corefio.alignment`); texts that differ are refused with the place where they
+  diverge, naming the response file.
+
+Links to an entity (CorefUD bridging) lose that target when a strategy removes the
+entity's last markable (:mod:`corefio.model.edit`).
 """
 
 from __future__ import annotations
@@ -45,6 +57,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .model import Corpus, Document, Markable
+    from .zeros import Place
 
 Strategy = Literal["key", "response", "intersection", "union"]
 STRATEGIES: tuple[str, ...] = ("key", "response", "intersection", "union")
@@ -125,6 +138,163 @@ def _restrict(doc: "Document", targets: list[Target], chosen: set[Target], count
     return editor.commit(report)
 
 
+# -- empty tokens (CoNLL-U empty nodes) --------------------------------------------------------
+def _places(doc: "Document") -> list["Place"]:
+    from .zeros import document_places, token_places
+
+    placed = document_places(doc)
+    if placed is not None:
+        return placed[0]
+    n = len(doc.tokens.forms)
+    return token_places([(s.first, s.last) for s in doc.sentences] or [(0, n - 1)], set())
+
+
+def merge_empty_tokens(key: "Document", response: "Document",
+                       report: Report | None = None) -> tuple["Document", "Document"]:
+    """Both documents on one token sequence when their empty tokens differ, as scoring
+    does (:mod:`corefio.zeros`): the words must be the same; each side gets the empty
+    tokens only the other has (without annotation), and its spans follow its tokens. When
+    the words differ, empty tokens cannot be placed: both sides lose them and their zero
+    mentions (``sync.zeros-unplaced``), and the usual retokenisation takes over."""
+    if not key.tokens.empty and not response.tokens.empty:
+        return key, response
+    kp, rp = _places(key), _places(response)
+    kw, rw = [p for p in kp if p[2] == 0], [p for p in rp if p[2] == 0]
+    # a side without empty tokens takes the other side's word places when it has as many words
+    if not key.tokens.empty and len(kp) == len(rw):
+        kp = kw = rw
+    if not response.tokens.empty and len(rp) == len(kw):
+        rp = rw = kw
+    if kw != rw:
+        key, kd = _without_empty_tokens(key)
+        response, rd = _without_empty_tokens(response)
+        if report is not None:
+            report.warning("sync.zeros-unplaced", "key and response differ in their words, so empty tokens "
+                           "cannot be placed: they and zero mentions are left out", document=key.label,
+                           count=kd + rd, example=f"key {kd}, response {rd}")
+        return key, response
+    if kp == rp:
+        return key, response
+    merged = sorted(set(kp) | set(rp))
+    if report is not None:
+        report.info("sync.empty-tokens-added", "empty tokens of one side added to the other (zero mentions "
+                    "placed as the file numbers them)", document=key.label,
+                    count=2 * len(merged) - len(kp) - len(rp))
+    return _onto(key, kp, merged, response, rp), _onto(response, rp, merged, key, kp)
+
+
+def _onto(doc: "Document", places: list["Place"], merged: list["Place"], other: "Document",
+          other_places: list["Place"]) -> "Document":
+    """``doc`` on the ``merged`` places: the tokens it lacks come from ``other``."""
+    from .model import Document, Sentence
+    from .zeros import moved_spans
+
+    index = {p: i for i, p in enumerate(merged)}
+    mine = {p: i for i, p in enumerate(places)}
+    theirs = {p: i for i, p in enumerate(other_places)}
+    new = [index[p] for p in places]
+    source = [(doc.tokens, mine[p]) if p in mine else (other.tokens, theirs[p]) for p in merged]
+    tokens = doc.tokens
+    used_ids = set(tokens.ids or ())
+
+    def column(values: list | None, name: str, filler) -> list | None:
+        if values is None:
+            return None
+        out = []
+        for t, i in source:
+            theirs_values = getattr(t, name) if name != "attributes" else None
+            out.append(values[i] if t is tokens else filler(theirs_values, i))
+        return out
+
+    def other_id(ids: list[str] | None, i: int) -> str:
+        candidate = ids[i] if ids is not None else f"empty_{i + 1}"
+        while candidate in used_ids:
+            candidate += "_"
+        used_ids.add(candidate)
+        return candidate
+
+    offsets = None
+    if tokens.offsets is not None:  # an added empty token takes no characters, after the previous token
+        offsets = []
+        for t, i in source:
+            offsets.append(tokens.offsets[i] if t is tokens else ((offsets[-1][1],) * 2 if offsets else (0, 0)))
+    attributes = {}
+    for name, values in tokens.attributes.items():
+        other_values = other.tokens.attributes.get(name)
+        attributes[name] = [values[i] if t is tokens else (other_values[i] if other_values is not None else None)
+                            for t, i in source]
+    new_tokens = tokens.model_copy(update={
+        "forms": [t.forms[i] for t, i in source],
+        "ids": column(tokens.ids, "ids", other_id),
+        "whitespace": column(tokens.whitespace, "whitespace", lambda _values, _i: ""),
+        "offsets": offsets,
+        "attributes": attributes,
+        "empty": [k for k, p in enumerate(merged) if p[2] > 0] or None,
+    })
+    sentences = []
+    for s in doc.sentences:
+        first, last = new[s.first], new[s.last]
+        while first > 0 and merged[first - 1][0] == merged[first][0] and merged[first - 1] not in mine:
+            first -= 1
+        while last + 1 < len(merged) and merged[last + 1][0] == merged[last][0] and merged[last + 1] not in mine:
+            last += 1
+        moved = [((new[s.first + off] if s.first + off <= s.last else last + 1) - first, raw)
+                 for off, raw in s.interleaved]
+        sentences.append(Sentence._make(**{**s.__dict__, "first": first, "last": last, "interleaved": moved}))
+    markables = [m.model_copy(update={"spans": moved_spans(m.spans, new), "head": moved_spans(m.head, new),
+                                      "min": tuple((new[a], new[b]) for a, b in m.min) if m.min else m.min})
+                 for m in doc.markables]
+    values = {name: getattr(doc, name) for name in type(doc).model_fields}
+    values.update(tokens=new_tokens, sentences=sentences, markables=markables, layout={})
+    return Document.build(**values)
+
+
+def _without_empty_tokens(doc: "Document") -> tuple["Document", int]:
+    """``doc`` without its empty tokens: zero mentions (and mentions of empty tokens
+    only) removed with their links, other mentions lose their empty tokens."""
+    from .model import Document, Sentence
+    from .zeros import moved_spans
+
+    empty = set(doc.tokens.empty or ())
+    if not empty:
+        return doc, 0
+    new: list[int] = []
+    kept = 0
+    for i in range(len(doc.tokens.forms)):
+        new.append(-1 if i in empty else kept)
+        kept += i not in empty
+
+    def is_zero(m: "Markable") -> bool:
+        first = m.head[0][0] if m.head else m.spans[0][0]
+        return first in empty or all(i in empty for a, b in m.spans for i in range(a, b + 1))
+
+    gone = [m.ref for m in doc.markables if is_zero(m)]
+    editor = doc.edit()
+    editor.remove_markables(gone)
+    trimmed = editor.commit(None)
+    markables = [m.model_copy(update={"spans": moved_spans(m.spans, new), "head": moved_spans(m.head, new),
+                                      "min": moved_spans(m.min, new)}) for m in trimmed.markables]
+    keep = [i for i in range(len(new)) if new[i] >= 0]
+    tokens = doc.tokens
+
+    def pick(values: list | None) -> list | None:
+        return None if values is None else [values[i] for i in keep]
+
+    new_tokens = tokens.model_copy(update={
+        "forms": pick(tokens.forms), "ids": pick(tokens.ids), "whitespace": pick(tokens.whitespace),
+        "offsets": pick(tokens.offsets), "attributes": {k: pick(v) for k, v in tokens.attributes.items()},
+        "empty": None})
+    sentences = []
+    for s in doc.sentences:
+        words = [new[i] for i in range(s.first, s.last + 1) if new[i] >= 0]
+        if words:
+            sentences.append(Sentence._make(**{**s.__dict__, "first": words[0], "last": words[-1],
+                                               "interleaved": []}))
+    values = {name: getattr(trimmed, name) for name in type(doc).model_fields}
+    values.update(tokens=new_tokens, sentences=sentences, markables=markables, layout={})
+    return Document.build(**values), len(gone)
+
+
 def carry_over(response: "Document", key: "Document", report: Report | None = None) -> "Document":
     """``response`` moved onto the key's tokens when the two tokenise differently.
 
@@ -184,6 +354,7 @@ def synchronise(key: "Document", response: "Document", strategy: str = "key",
     if strategy not in STRATEGIES:
         raise UsageError(f"unknown synchronisation strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
     with _located(response_file):
+        key, response = merge_empty_tokens(key, response, report)
         response = carry_over(response, key, report)
         response, rdup = _drop_duplicate_targets(response, report, "response")
     with _located(key_file):

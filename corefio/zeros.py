@@ -160,7 +160,7 @@ def dependent_weight(key: ZeroInfo, response: ZeroInfo) -> float:
 
 
 # -- putting key and response on one token sequence ------------------------------------------
-def _spans_of(tokens: list[int]) -> tuple[tuple[int, int], ...]:
+def spans_of(tokens: list[int]) -> tuple[tuple[int, int], ...]:
     """Sorted distinct token indices as canonical spans (maximal runs)."""
     out: list[tuple[int, int]] = []
     for t in tokens:
@@ -171,9 +171,11 @@ def _spans_of(tokens: list[int]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _moved(marks: tuple | None, new: list[int]) -> tuple | None:
-    """Spans (or None) moved to new token indices."""
-    return _spans_of(sorted({new[i] for a, b in marks for i in range(a, b + 1)})) if marks else marks
+def moved_spans(marks: tuple | None, new: list[int]) -> tuple | None:
+    """Spans (or None) moved to new token indices (a negative index: the token is gone)."""
+    if not marks:
+        return marks
+    return spans_of(sorted({new[i] for a, b in marks for i in range(a, b + 1) if new[i] >= 0})) or None
 
 
 def _move(view: MentionView, places: list[Place], index: dict[Place, int], forms: list[str],
@@ -188,8 +190,8 @@ def _move(view: MentionView, places: list[Place], index: dict[Place, int], forms
                 dropped += 1
                 continue
             min_ = tuple((new[a], new[b]) for a, b in m.min) if m.min else m.min
-            spans = _spans_of(sorted({new[i] for a, b in m.spans for i in range(a, b + 1)}))
-            moved.append(m._replace(spans=spans, head=_moved(m.head, new), min=min_))
+            spans = spans_of(sorted({new[i] for a, b in m.spans for i in range(a, b + 1)}))
+            moved.append(m._replace(spans=spans, head=moved_spans(m.head, new), min=min_))
         if moved:
             chains.append(moved)
     return MentionView(view.label, forms, chains, pos), dropped
@@ -212,9 +214,9 @@ def _without_empty_tokens(view: MentionView) -> tuple[MentionView, int]:
             if m.zero is not None or not tokens:
                 dropped += 1
                 continue
-            head = _spans_of(sorted({new[i] for a, b in m.head for i in range(a, b + 1) if new[i] >= 0})) \
+            head = spans_of(sorted({new[i] for a, b in m.head for i in range(a, b + 1) if new[i] >= 0})) \
                 if m.head else m.head
-            moved.append(m._replace(spans=_spans_of(tokens), head=head or None, min=_moved(m.min, new)))
+            moved.append(m._replace(spans=spans_of(tokens), head=head or None, min=moved_spans(m.min, new)))
         if moved:
             chains.append(moved)
     pos = [view.pos[i] for i in keep] if view.pos is not None else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -257,3 +259,57 @@ def test_the_web_downloads_of_synchronised_files_answer(pair):
         got = client.get(link)
         assert got.status_code == 200, (link, got.text[:300])
         assert b"markable" in got.content
+
+
+ZERO_CASES = sorted((key, response) for folder in (DATA / "scorer-testcases" / "corefud" / "zeros", DATA / "zeros")
+                    for key in folder.glob("*.key") for response in folder.glob(key.stem + "-*.response"))
+
+
+@pytest.mark.parametrize("key,response", ZERO_CASES, ids=[r.stem for _, r in ZERO_CASES])
+def test_sync_puts_different_empty_tokens_on_one_sequence(key, response):
+    """Key and response with other empty nodes (zeros elsewhere, more or fewer of them):
+    `score` merges their tokens, `sync` refused them ("do not have the same text"). Now
+    both sides get every empty node, and with zeros kept the synchronised documents
+    score as `score --sync` does."""
+    import corefio
+    from corefio.scoring.render import to_jsonable
+    from corefio.synchronisation import synchronise_corpora
+
+    options = {"keep_zeros": True, "zero_match": "linear"}
+    k, r = corefio.read(key, "conllu"), corefio.read(response, "conllu")
+    side_by_side = corefio.score(key, response, "all", sync="all", key_format="conllu", response_format="conllu",
+                                 **options)
+    for strategy in STRATEGIES:
+        ks, rs = synchronise_corpora(k, r, strategy, Report(), key_file=key, response_file=response)
+        assert ks.documents[0].tokens.empty == rs.documents[0].tokens.empty
+        assert targets(ks.documents[0]) == targets(rs.documents[0])
+        synced = corefio.score(ks, rs, "all", **options)
+        for metric in synced.metrics:
+            if metric == "mentions":
+                continue
+            got, want = to_jsonable(synced[metric]), to_jsonable(side_by_side[strategy][metric])
+            if metric in ("info", "dmt", "derr"):  # floating point, summed in another order
+                assert json.dumps(got) == json.dumps(want) or _close(got, want), (strategy, metric)
+            else:
+                assert got == want, (strategy, metric)
+
+
+def _close(a, b) -> bool:
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, float) and isinstance(b, float):
+        return a == pytest.approx(b, rel=1e-12)
+    return a == b
+
+
+def test_sync_leaves_out_empty_tokens_when_the_words_differ():
+    """Words tokenised otherwise: empty tokens have no common place; as scoring does,
+    they go with their zero mentions, and the response is carried over."""
+    k = Document(name="d", tokens=Tokens(forms=["Mary", "left", "_", "."], empty=[2]),
+                 markables=[mk("a", 0, entity="1"), Markable(id="z", spans=((2, 2),), entity="1"), mk("b", 1, 2)])
+    r = Document(name="d", tokens=Tokens(forms=["Mary", "left."]), markables=[mk("x", 0, entity="1")])
+    report = Report()
+    result = synchronise(k, r, "key", report)
+    assert [d.count for d in report.by_code("sync.zeros-unplaced")] == [1]
+    assert result.key.tokens.empty is None and result.key.tokens.forms == ["Mary", "left", "."]
+    assert [m.spans for m in result.key.markables] == [((0, 0),), ((1, 1),)]
