@@ -44,7 +44,7 @@ entity's last markable (:mod:`corefio.model.edit`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
@@ -197,14 +197,13 @@ def _onto(doc: "Document", places: list["Place"], merged: list["Place"], other: 
     tokens = doc.tokens
     used_ids = set(tokens.ids or ())
 
-    def column(values: list | None, name: str, filler) -> list | None:
+    def column(name: str, filler: Callable[[list | None, int], object]) -> list | None:
+        """A column of ``doc``'s tokens on the merged places (None if ``doc`` lacks it);
+        ``filler(the other side's column, index)`` gives an added token's value."""
+        values = getattr(tokens, name)
         if values is None:
             return None
-        out = []
-        for t, i in source:
-            theirs_values = getattr(t, name) if name != "attributes" else None
-            out.append(values[i] if t is tokens else filler(theirs_values, i))
-        return out
+        return [values[i] if t is tokens else filler(getattr(t, name), i) for t, i in source]
 
     def other_id(ids: list[str] | None, i: int) -> str:
         candidate = ids[i] if ids is not None else f"empty_{i + 1}"
@@ -213,20 +212,20 @@ def _onto(doc: "Document", places: list["Place"], merged: list["Place"], other: 
         used_ids.add(candidate)
         return candidate
 
-    offsets = None
+    offsets: list[tuple[int, int]] | None = None
     if tokens.offsets is not None:  # an added empty token takes no characters, after the previous token
         offsets = []
         for t, i in source:
             offsets.append(tokens.offsets[i] if t is tokens else ((offsets[-1][1],) * 2 if offsets else (0, 0)))
     attributes = {}
-    for name, values in tokens.attributes.items():
+    for name, own in tokens.attributes.items():
         other_values = other.tokens.attributes.get(name)
-        attributes[name] = [values[i] if t is tokens else (other_values[i] if other_values is not None else None)
+        attributes[name] = [own[i] if t is tokens else (other_values[i] if other_values is not None else None)
                             for t, i in source]
     new_tokens = tokens.model_copy(update={
         "forms": [t.forms[i] for t, i in source],
-        "ids": column(tokens.ids, "ids", other_id),
-        "whitespace": column(tokens.whitespace, "whitespace", lambda _values, _i: ""),
+        "ids": column("ids", other_id),
+        "whitespace": column("whitespace", lambda _values, _i: ""),
         "offsets": offsets,
         "attributes": attributes,
         "empty": [k for k, p in enumerate(merged) if p[2] > 0] or None,
