@@ -171,6 +171,9 @@ SCORED_PAIRS = {
     "same-length-other-words": (CASES / "TC-A.key", CASES / "TC-A-5.response"),
     "gum-bridging": (GUM / "dep" / "GUM_academic_art.conllu",
                      GUM / "coref" / "ontogum" / "conllu" / "GUM_academic_art.conllu"),
+    # xcore breaks ties by class order: `score --sync` ordered the classes otherwise
+    "gum-class-order": (GUM / "dep" / "GUM_news_worship.conllu",
+                        GUM / "coref" / "ontogum" / "conllu" / "GUM_news_worship.conllu"),
 }
 
 

@@ -86,11 +86,22 @@ def carry_over(response: MentionView, key: MentionView, report: Report | None) -
 
 def restrict(view: MentionView, chosen: set[tuple], have: set[tuple]) -> MentionView:
     """``view`` with exactly the mentions ``chosen`` (by spans): others removed, missing
-    ones added as singletons (seed 003 §2.3; see :mod:`corefio.synchronisation`)."""
-    chains = [[m for m in chain if m.spans in chosen] for chain in view.mentions]
+    ones added as singletons (seed 003 §2.3; see :mod:`corefio.synchronisation`).
+
+    Mentions and chains come in the order of the synchronised documents (markables
+    sorted by layer and spans, chains by their first markable), so that a metric that
+    depends on the order of classes (``xcore``) gives what scoring the files that
+    ``corefio sync`` writes gives."""
+    chains = [sorted((m for m in chain if m.spans in chosen), key=_target_order) for chain in view.mentions]
     chains = [c for c in chains if c]
     chains += [[Mention(spans)] for spans in sorted(chosen - have)]
+    chains.sort(key=lambda chain: _target_order(chain[0]))
     return MentionView(view.label, view.forms, chains, view.pos)
+
+
+def _target_order(m: Mention) -> tuple:
+    """The order of :func:`corefio.synchronisation.reindex`: layer, then spans."""
+    return ("" if m.layer is None else m.layer, m.spans)
 
 
 def apply_strategy(key: MentionView, response: MentionView,
