@@ -422,7 +422,7 @@ def read_pairs_file(path: "str | Path") -> list[tuple[str, str]]:
 
 def pair_keys(key: list[tuple[str, str | None]], response: list[tuple[str, str | None]], pair_by: str = "name",
               pairs_file: "str | Path | None" = None, report: Report | None = None,
-              allow_missing: bool = False) -> list[tuple[int, int | None]]:
+              allow_missing: bool = False, hint: str | None = None) -> list[tuple[int, int | None]]:
     """Pair documents given as (name, part): by name (and part), by order, or as a
     pairs file says. Unpaired documents are an error listing them on both sides
     (``allow_missing``: a warning, the key document scored against nothing)."""
@@ -433,7 +433,8 @@ def pair_keys(key: list[tuple[str, str | None]], response: list[tuple[str, str |
     if pairs_file is None and pair_by == "name":
         from .scoring.documents import match_keys
 
-        return match_keys(key, response, report, allow_missing)
+        return match_keys(key, response, report, allow_missing) if hint is None else \
+            match_keys(key, response, report, allow_missing, hint)
     out: list[tuple[int, int | None]] = []
     if pairs_file is not None:
         labels_k = {document_label(*k): i for i, k in enumerate(key)} | {k[0]: i for i, k in enumerate(key)}
@@ -466,5 +467,5 @@ def pair_documents(key: "Corpus", response: "Corpus", pair_by: str = "name",
                    pairs_file: "str | Path | None" = None, report: Report | None = None) -> list[tuple[int, int]]:
     """Document pairs for synchronisation (every key document needs a response)."""
     pairs = pair_keys([(d.name, d.part) for d in key.documents], [(d.name, d.part) for d in response.documents],
-                      pair_by, pairs_file, report)
+                      pair_by, pairs_file, report, hint=" (--pair-by order or --pairs FILE pair them otherwise)")
     return [(i, j) for i, j in pairs if j is not None]

@@ -316,3 +316,14 @@ def test_sync_leaves_out_empty_tokens_when_the_words_differ():
     assert [d.count for d in report.by_code("sync.zeros-unplaced")] == [1]
     assert result.key.tokens.empty is None and result.key.tokens.forms == ["Mary", "left", "."]
     assert [m.spans for m in result.key.markables] == [((0, 0),), ((1, 1),)]
+
+
+def test_documents_that_do_not_pair_name_both_files_and_what_sync_offers(cli, tmp_path):
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text("#begin document (a); part 000\na 0 0 the (1)\n\n#end document\n")
+    response.write_text("#begin document (b); part 000\nb 0 0 the (1)\n\n#end document\n")
+    result = cli("sync", key, response, "-o", tmp_path / "out")
+    assert result.exit_code == 3
+    assert f"error: {key} and {response}: 1 key document(s) have no response" in result.output
+    assert "--allow-missing" not in result.output and "--pair-by order" in result.output
+    assert cli("sync", key, response, "-o", tmp_path / "out", "--pair-by", "order").exit_code == 0
