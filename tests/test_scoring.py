@@ -608,7 +608,8 @@ def _gone_within(pids: set[int], seconds: float) -> set[int]:
     return alive
 
 
-needs_proc = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+needs_proc = pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+                                reason="needs Linux's /proc with the children of each task")
 
 
 @needs_proc
