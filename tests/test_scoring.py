@@ -660,3 +660,14 @@ def test_the_watchdog_alone_ends_an_orphaned_worker(tmp_path):
         process.kill()
         process.wait()
     assert not _gone_within({worker}, 2.0)
+
+
+def test_texts_that_differ_name_the_response_file(tmp_path):
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text("#begin document (d); part 000\nd 0 0 the (1)\nd 0 1 cat -\nd 0 2 sat (1)\n\n#end document\n")
+    response.write_text("#begin document (d); part 000\nd 0 0 the (1)\nd 0 1 dog -\nd 0 2 sat -\nd 0 3 down (1)"
+                        "\n\n#end document\n")
+    for sync in (None, "all"):
+        with pytest.raises(CorefioError) as info:
+            score(key, response, ["muc"], sync=sync)
+        assert str(info.value).startswith(f"{response}: d (part 000): the key and the response do not have")

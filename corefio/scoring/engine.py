@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import metrics as M
+from ..alignment import AlignmentError
 from ..chains import MentionView
 from ..diagnostics import Diagnostic, Report
 from ..errors import UsageError
@@ -392,6 +393,18 @@ def score(
                       tuple(c if isinstance(c, Fraction) else Fraction(c) for c in coefficients),
                       scheme_classes, type_attribute, dominant_attribute, match, strategies,
                       zero_mode(keep_zeros, zero_match))
+    try:
+        return _score(key, response, options, report, macro, allow_missing, pair_by, pairs_file, key_format,
+                      response_format, workers)
+    except AlignmentError as exc:  # texts that differ: the response is the file carried over
+        if _is_path(response):
+            exc.located(Source.of(response).name)
+        raise
+
+
+def _score(key: Any, response: Any, options: Options, report: Report, macro: bool, allow_missing: bool,
+           pair_by: str, pairs_file: str | Path | None, key_format: str | None, response_format: str | None,
+           workers: int | None) -> "Scores | SyncScores":
     if _is_path(key) and _is_path(response) and pair_by == "name" and pairs_file is None:
         from ..registry import resolve_format
 
