@@ -192,12 +192,14 @@ class SyncAccumulator:
         # each strategy's own findings (repeated mentions...) would repeat the plain
         # ones once per strategy: they go to a report of their own
         self.by_strategy = {s: Accumulator(replace(options, strategies=()), Report()) for s in options.strategies}
+        #: a metric depends on the order of classes: strategies order them as `corefio sync` does
+        self.ordered = not all(REGISTRY[name].has("order-free") for name in options.names)
 
     def add(self, index: int, key: MentionView, response: MentionView | None) -> None:
         kv, rv = V.prepare(key, response, self.report, self.options.match, self.options.zeros)
         self.mentions.add_prepared(index, kv, rv)
         for strategy, acc in self.by_strategy.items():
-            acc.add_prepared(index, *V.apply_strategy(kv, rv, strategy))
+            acc.add_prepared(index, *V.apply_strategy(kv, rv, strategy, self.ordered))
 
     def result(self) -> Share:
         share = self.mentions.result()
