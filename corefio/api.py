@@ -329,7 +329,9 @@ def sync(
 
     k, r = corpus(key, key_format), corpus(response, response_format)
     pairs = pair_documents(k, r, pair_by, pairs_file, report)
-    return synchronise_corpora(k, r, strategy, report, pairs)
+    return synchronise_corpora(k, r, strategy, report, pairs,
+                               key_file=key if isinstance(key, (str, Path)) else None,
+                               response_file=response if isinstance(response, (str, Path)) else None)
 
 
 def _strictly(documents: Iterable["Document"], report: Report) -> Iterator["Document"]:

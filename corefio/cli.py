@@ -383,8 +383,12 @@ def sync_command(
     report = Report()
     key_corpus = api.read(key, from_format, report=report)
     response_corpus = api.read(response, from_format, report=report)
-    pairing = pair_documents(key_corpus, response_corpus, pair_by.value, pairs, report)
-    key_sync, response_sync = synchronise_corpora(key_corpus, response_corpus, strategy.value, report, pairing)
+    try:
+        pairing = pair_documents(key_corpus, response_corpus, pair_by.value, pairs, report)
+    except CorefioError as exc:  # documents that do not pair concern both files
+        raise exc.located(f"{key} and {response}") from None
+    key_sync, response_sync = synchronise_corpora(key_corpus, response_corpus, strategy.value, report, pairing,
+                                                  key_file=key, response_file=response)
     if not outdir.is_dir():
         try:
             outdir.mkdir(parents=True)

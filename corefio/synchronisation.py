@@ -25,25 +25,39 @@ corefio's reading of §2.3, written down:
 Two markables of one side with the same target are one markable for synchronisation:
 the later one is dropped and reported (``sync.duplicate-target``).
 
-When the two sides tokenise the text differently, the response is first carried over
-to the key's tokens (:mod:`corefio.alignment`); texts that differ are refused with the
-place where they diverge.
+Before that, the two sides are put on the same tokens, accepting what scoring accepts
+(:func:`corefio.scoring.views.synchronise`):
+
+* different empty tokens (CoNLL-U empty nodes, zeros elsewhere or more of them): each
+  side gets the empty tokens only the other has, placed by their numbers
+  (:mod:`corefio.zeros`); when the words themselves differ, empty tokens and zero
+  mentions are left out (``sync.zeros-unplaced``);
+* as many tokens on both sides: compared by position, words that differ a warning
+  (``sync.token-mismatch``);
+* another tokenisation: the response is carried over to the key's tokens
+  (:mod:`corefio.alignment`); texts that differ are refused with the place where they
+  diverge, naming the response file.
+
+Links to an entity (CorefUD bridging) lose that target when a strategy removes the
+entity's last markable (:mod:`corefio.model.edit`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .alignment import map_marks, map_spans, map_tokens
 from .diagnostics import Report
-from .errors import UsageError
+from .errors import CorefioError, UsageError
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from .model import Corpus, Document, Markable
+    from .zeros import Place
 
 Strategy = Literal["key", "response", "intersection", "union"]
 STRATEGIES: tuple[str, ...] = ("key", "response", "intersection", "union")
@@ -124,9 +138,176 @@ def _restrict(doc: "Document", targets: list[Target], chosen: set[Target], count
     return editor.commit(report)
 
 
+# -- empty tokens (CoNLL-U empty nodes) --------------------------------------------------------
+def _places(doc: "Document") -> list["Place"]:
+    from .zeros import document_places, token_places
+
+    placed = document_places(doc)
+    if placed is not None:
+        return placed[0]
+    n = len(doc.tokens.forms)
+    return token_places([(s.first, s.last) for s in doc.sentences] or [(0, n - 1)], set())
+
+
+def merge_empty_tokens(key: "Document", response: "Document",
+                       report: Report | None = None) -> tuple["Document", "Document"]:
+    """Both documents on one token sequence when their empty tokens differ, as scoring
+    does (:mod:`corefio.zeros`): the words must be the same; each side gets the empty
+    tokens only the other has (without annotation), and its spans follow its tokens. When
+    the words differ, empty tokens cannot be placed: both sides lose them and their zero
+    mentions (``sync.zeros-unplaced``), and the usual retokenisation takes over."""
+    if not key.tokens.empty and not response.tokens.empty:
+        return key, response
+    kp, rp = _places(key), _places(response)
+    kw, rw = [p for p in kp if p[2] == 0], [p for p in rp if p[2] == 0]
+    # a side without empty tokens takes the other side's word places when it has as many words
+    if not key.tokens.empty and len(kp) == len(rw):
+        kp = kw = rw
+    if not response.tokens.empty and len(rp) == len(kw):
+        rp = rw = kw
+    if kw != rw:
+        key, kd = _without_empty_tokens(key)
+        response, rd = _without_empty_tokens(response)
+        if report is not None:
+            report.warning("sync.zeros-unplaced", "key and response differ in their words, so empty tokens "
+                           "cannot be placed: they and zero mentions are left out", document=key.label,
+                           count=kd + rd, example=f"key {kd}, response {rd}")
+        return key, response
+    if kp == rp:
+        return key, response
+    merged = sorted(set(kp) | set(rp))
+    if report is not None:
+        report.info("sync.empty-tokens-added", "empty tokens of one side added to the other (zero mentions "
+                    "placed as the file numbers them)", document=key.label,
+                    count=2 * len(merged) - len(kp) - len(rp))
+    return _onto(key, kp, merged, response, rp), _onto(response, rp, merged, key, kp)
+
+
+def _onto(doc: "Document", places: list["Place"], merged: list["Place"], other: "Document",
+          other_places: list["Place"]) -> "Document":
+    """``doc`` on the ``merged`` places: the tokens it lacks come from ``other``."""
+    from .model import Document, Sentence
+    from .zeros import moved_spans
+
+    index = {p: i for i, p in enumerate(merged)}
+    mine = {p: i for i, p in enumerate(places)}
+    theirs = {p: i for i, p in enumerate(other_places)}
+    new = [index[p] for p in places]
+    source = [(doc.tokens, mine[p]) if p in mine else (other.tokens, theirs[p]) for p in merged]
+    tokens = doc.tokens
+    used_ids = set(tokens.ids or ())
+
+    def column(name: str, filler: Callable[[list | None, int], object]) -> list | None:
+        """A column of ``doc``'s tokens on the merged places (None if ``doc`` lacks it);
+        ``filler(the other side's column, index)`` gives an added token's value."""
+        values = getattr(tokens, name)
+        if values is None:
+            return None
+        return [values[i] if t is tokens else filler(getattr(t, name), i) for t, i in source]
+
+    def other_id(ids: list[str] | None, i: int) -> str:
+        candidate = ids[i] if ids is not None else f"empty_{i + 1}"
+        while candidate in used_ids:
+            candidate += "_"
+        used_ids.add(candidate)
+        return candidate
+
+    offsets: list[tuple[int, int]] | None = None
+    if tokens.offsets is not None:  # an added empty token takes no characters, after the previous token
+        offsets = []
+        for t, i in source:
+            offsets.append(tokens.offsets[i] if t is tokens else ((offsets[-1][1],) * 2 if offsets else (0, 0)))
+    attributes = {}
+    for name, own in tokens.attributes.items():
+        other_values = other.tokens.attributes.get(name)
+        attributes[name] = [own[i] if t is tokens else (other_values[i] if other_values is not None else None)
+                            for t, i in source]
+    new_tokens = tokens.model_copy(update={
+        "forms": [t.forms[i] for t, i in source],
+        "ids": column("ids", other_id),
+        "whitespace": column("whitespace", lambda _values, _i: ""),
+        "offsets": offsets,
+        "attributes": attributes,
+        "empty": [k for k, p in enumerate(merged) if p[2] > 0] or None,
+    })
+    sentences = []
+    for s in doc.sentences:
+        first, last = new[s.first], new[s.last]
+        while first > 0 and merged[first - 1][0] == merged[first][0] and merged[first - 1] not in mine:
+            first -= 1
+        while last + 1 < len(merged) and merged[last + 1][0] == merged[last][0] and merged[last + 1] not in mine:
+            last += 1
+        moved = [((new[s.first + off] if s.first + off <= s.last else last + 1) - first, raw)
+                 for off, raw in s.interleaved]
+        sentences.append(Sentence._make(**{**s.__dict__, "first": first, "last": last, "interleaved": moved}))
+    markables = [m.model_copy(update={"spans": moved_spans(m.spans, new), "head": moved_spans(m.head, new),
+                                      "min": tuple((new[a], new[b]) for a, b in m.min) if m.min else m.min})
+                 for m in doc.markables]
+    values = {name: getattr(doc, name) for name in type(doc).model_fields}
+    values.update(tokens=new_tokens, sentences=sentences, markables=markables, layout={})
+    return Document.build(**values)
+
+
+def _without_empty_tokens(doc: "Document") -> tuple["Document", int]:
+    """``doc`` without its empty tokens: zero mentions (and mentions of empty tokens
+    only) removed with their links, other mentions lose their empty tokens."""
+    from .model import Document, Sentence
+    from .zeros import moved_spans
+
+    empty = set(doc.tokens.empty or ())
+    if not empty:
+        return doc, 0
+    new: list[int] = []
+    kept = 0
+    for i in range(len(doc.tokens.forms)):
+        new.append(-1 if i in empty else kept)
+        kept += i not in empty
+
+    def is_zero(m: "Markable") -> bool:
+        first = m.head[0][0] if m.head else m.spans[0][0]
+        return first in empty or all(i in empty for a, b in m.spans for i in range(a, b + 1))
+
+    gone = [m.ref for m in doc.markables if is_zero(m)]
+    editor = doc.edit()
+    editor.remove_markables(gone)
+    trimmed = editor.commit(None)
+    markables = [m.model_copy(update={"spans": moved_spans(m.spans, new), "head": moved_spans(m.head, new),
+                                      "min": moved_spans(m.min, new)}) for m in trimmed.markables]
+    keep = [i for i in range(len(new)) if new[i] >= 0]
+    tokens = doc.tokens
+
+    def pick(values: list | None) -> list | None:
+        return None if values is None else [values[i] for i in keep]
+
+    new_tokens = tokens.model_copy(update={
+        "forms": pick(tokens.forms), "ids": pick(tokens.ids), "whitespace": pick(tokens.whitespace),
+        "offsets": pick(tokens.offsets), "attributes": {k: pick(v) for k, v in tokens.attributes.items()},
+        "empty": None})
+    sentences = []
+    for s in doc.sentences:
+        words = [new[i] for i in range(s.first, s.last + 1) if new[i] >= 0]
+        if words:
+            sentences.append(Sentence._make(**{**s.__dict__, "first": words[0], "last": words[-1],
+                                               "interleaved": []}))
+    values = {name: getattr(trimmed, name) for name in type(doc).model_fields}
+    values.update(tokens=new_tokens, sentences=sentences, markables=markables, layout={})
+    return Document.build(**values), len(gone)
+
+
 def carry_over(response: "Document", key: "Document", report: Report | None = None) -> "Document":
-    """``response`` moved onto the key's tokens when the two tokenise differently."""
-    if response.tokens.forms == key.tokens.forms:
+    """``response`` moved onto the key's tokens when the two tokenise differently.
+
+    As scoring does (:func:`corefio.scoring.views.synchronise`), two documents with as
+    many tokens are compared by position: words that differ are a warning
+    (``sync.token-mismatch``), not a refusal, and the response keeps its own words."""
+    forms, key_forms = response.tokens.forms, key.tokens.forms
+    if forms == key_forms:
+        return response
+    if len(forms) == len(key_forms):
+        if report is not None:
+            differ = sum(1 for a, b in zip(key_forms, forms) if a != b)
+            report.warning("sync.token-mismatch", "tokens that differ between key and response (compared by "
+                           "position)", document=key.label, count=differ)
         return response
     mapping = map_tokens(response.tokens.forms, key.tokens.forms, key.label)
     widened = 0
@@ -163,20 +344,29 @@ def carry_over(response: "Document", key: "Document", report: Report | None = No
 
 
 def synchronise(key: "Document", response: "Document", strategy: str = "key",
-                report: Report | None = None) -> SyncResult:
-    """Both documents restricted to the same markable set and re-indexed (module doc)."""
+                report: Report | None = None, key_file: "str | Path | None" = None,
+                response_file: "str | Path | None" = None) -> SyncResult:
+    """Both documents restricted to the same markable set and re-indexed (module doc).
+
+    ``key_file`` and ``response_file`` name where the documents come from: an error
+    found in one of them names its file (texts that differ name the response's)."""
     if strategy not in STRATEGIES:
         raise UsageError(f"unknown synchronisation strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
-    response = carry_over(response, key, report)
-    key, kdup = _drop_duplicate_targets(key, report, "key")
-    response, rdup = _drop_duplicate_targets(response, report, "response")
+    with _located(response_file):
+        key, response = merge_empty_tokens(key, response, report)
+        response = carry_over(response, key, report)
+        response, rdup = _drop_duplicate_targets(response, report, "response")
+    with _located(key_file):
+        key, kdup = _drop_duplicate_targets(key, report, "key")
     key_targets = [target_of(m) for m in key.markables]
     response_targets = [target_of(m) for m in response.markables]
     kt, rt = set(key_targets), set(response_targets)
     chosen = {"key": kt, "response": rt, "intersection": kt & rt, "union": kt | rt}[strategy]
     result = SyncResult(key, response, strategy, SyncCounts(duplicates=kdup), SyncCounts(duplicates=rdup))
-    result.key = key = _restrict(key, key_targets, chosen, result.key_counts, report)
-    result.response = _restrict(response, response_targets, chosen, result.response_counts, report)
+    with _located(key_file):
+        result.key = key = _restrict(key, key_targets, chosen, result.key_counts, report)
+    with _located(response_file):
+        result.response = _restrict(response, response_targets, chosen, result.response_counts, report)
     if report is not None:
         for side, counts in (("key", result.key_counts), ("response", result.response_counts)):
             if counts.added:
@@ -188,13 +378,26 @@ def synchronise(key: "Document", response: "Document", strategy: str = "key",
     return result
 
 
+@contextmanager
+def _located(file: "str | Path | None") -> Iterator[None]:
+    """Errors raised inside name ``file`` when they name no file yet."""
+    try:
+        yield
+    except CorefioError as exc:
+        if file is not None:
+            exc.located(file)
+        raise
+
+
 def synchronise_corpora(key: "Corpus", response: "Corpus", strategy: str = "key", report: Report | None = None,
-                        pairs: Iterable[tuple[int, int]] | None = None) -> tuple["Corpus", "Corpus"]:
-    """Every document pair synchronised (pairs by position unless given)."""
+                        pairs: Iterable[tuple[int, int]] | None = None, key_file: "str | Path | None" = None,
+                        response_file: "str | Path | None" = None) -> tuple["Corpus", "Corpus"]:
+    """Every document pair synchronised (pairs by position unless given); errors name
+    ``key_file`` or ``response_file`` (see :func:`synchronise`)."""
     pairs = list(pairs) if pairs is not None else list(zip(range(len(key)), range(len(response))))
     keys, responses = [], []
     for i, j in pairs:
-        result = synchronise(key.documents[i], response.documents[j], strategy, report)
+        result = synchronise(key.documents[i], response.documents[j], strategy, report, key_file, response_file)
         keys.append(result.key)
         responses.append(result.response)
     return (key.model_copy(update={"documents": keys}), response.model_copy(update={"documents": responses}))
@@ -219,7 +422,7 @@ def read_pairs_file(path: "str | Path") -> list[tuple[str, str]]:
 
 def pair_keys(key: list[tuple[str, str | None]], response: list[tuple[str, str | None]], pair_by: str = "name",
               pairs_file: "str | Path | None" = None, report: Report | None = None,
-              allow_missing: bool = False) -> list[tuple[int, int | None]]:
+              allow_missing: bool = False, hint: str | None = None) -> list[tuple[int, int | None]]:
     """Pair documents given as (name, part): by name (and part), by order, or as a
     pairs file says. Unpaired documents are an error listing them on both sides
     (``allow_missing``: a warning, the key document scored against nothing)."""
@@ -230,7 +433,8 @@ def pair_keys(key: list[tuple[str, str | None]], response: list[tuple[str, str |
     if pairs_file is None and pair_by == "name":
         from .scoring.documents import match_keys
 
-        return match_keys(key, response, report, allow_missing)
+        return match_keys(key, response, report, allow_missing) if hint is None else \
+            match_keys(key, response, report, allow_missing, hint)
     out: list[tuple[int, int | None]] = []
     if pairs_file is not None:
         labels_k = {document_label(*k): i for i, k in enumerate(key)} | {k[0]: i for i, k in enumerate(key)}
@@ -263,5 +467,5 @@ def pair_documents(key: "Corpus", response: "Corpus", pair_by: str = "name",
                    pairs_file: "str | Path | None" = None, report: Report | None = None) -> list[tuple[int, int]]:
     """Document pairs for synchronisation (every key document needs a response)."""
     pairs = pair_keys([(d.name, d.part) for d in key.documents], [(d.name, d.part) for d in response.documents],
-                      pair_by, pairs_file, report)
+                      pair_by, pairs_file, report, hint=" (--pair-by order or --pairs FILE pair them otherwise)")
     return [(i, j) for i, j in pairs if j is not None]

@@ -28,9 +28,10 @@ Key and response may hold different empty tokens (a system predicts zeros where 
 has none, or elsewhere), so token indices differ between the two files. Both views are
 therefore put on one token sequence first (:func:`merge_empty_tokens`): every token gets
 a place that does not depend on the file, ``(sentence, word, k)`` — word ``w`` of a
-sentence is ``(s, w, 0)`` and the ``k``-th empty token after it is ``(s, w, k)``, which
-is CoNLL-U's ``w.k`` — and the places of both files, merged in order, are the common
-tokens. The words themselves (the non-empty tokens) must be the same on both sides, as
+sentence is ``(s, w, 0)`` and an empty token written ``w.k`` (CoNLL-U's id) is
+``(s, w, k)`` — the number as written, as corefud-scorer reads it: ``5.2`` is not ``5.1``
+even in a file without ``5.1``; without written ids, the ``k``-th empty token after the
+word — and the places of both files, merged in order, are the common tokens. The words themselves (the non-empty tokens) must be the same on both sides, as
 corefud-scorer requires; when they are not, the empty tokens cannot be placed, zero
 mentions are dropped with a warning and the usual retokenisation takes over.
 """
@@ -59,20 +60,44 @@ def zero_mode(keep_zeros: bool, zero_match: str) -> str:
     return zero_match if keep_zeros else "drop"
 
 
-def token_places(sentences: list[tuple[int, int]], empty: set[int]) -> list[Place]:
-    """The place of every token (see the module docstring)."""
+def token_places(sentences: list[tuple[int, int]], empty: set[int], ids: list[str] | None = None) -> list[Place]:
+    """The place of every token (see the module docstring). ``ids``: the token ids as
+    the file wrote them (CoNLL-U ``5.2``); an empty token's ``k`` is then its written
+    number, as corefud-scorer reads it (a file may leave ``5.1`` out and write ``5.2``),
+    otherwise its rank after the word."""
     places: list[Place] = []
     for s, (first, last) in enumerate(sentences):
         word = k = 0
         for i in range(first, last + 1):
             if i in empty:
                 k += 1
-                places.append((s, word, k))
+                places.append((s, word, _written_number(ids[i], word) or k if ids is not None else k))
             else:
                 word += 1
                 k = 0
                 places.append((s, word, 0))
+    if ids is not None and any(a >= b for a, b in zip(places, places[1:])):
+        return token_places(sentences, empty)  # numbers out of order or repeated: ranks instead
     return places
+
+
+def _written_number(token_id: str, word: int) -> int | None:
+    """``k`` of an empty token's id ``word.k``; None when the id is not of that form."""
+    before, dot, after = token_id.partition(".")
+    if dot and before.isascii() and before.isdigit() and int(before) == word and after.isascii() \
+            and after.isdigit() and int(after) > 0:
+        return int(after)
+    return None
+
+
+def written_ids(doc: "Document") -> list[str] | None:
+    """The token ids the source file wrote, when its format kept them (CoNLL-U's
+    layout keeps the ids of a document with empty nodes)."""
+    ids = doc.tokens.ids
+    if ids is None:
+        layout = doc.layout.get("conllu")
+        ids = getattr(layout, "ids", None)
+    return list(ids) if ids is not None and len(ids) == len(doc.tokens.forms) else None
 
 
 def _parent_place(sentence: int, parent: str) -> Place | None:
@@ -104,7 +129,7 @@ def document_places(doc: "Document") -> tuple[list[Place], dict[int, ZeroInfo]] 
         return None
     n = len(doc.tokens.forms)
     sentences = [(s.first, s.last) for s in doc.sentences] or [(0, n - 1)]
-    places = token_places(sentences, set(empty))
+    places = token_places(sentences, set(empty), written_ids(doc))
     deps = doc.tokens.attributes.get("deps")
     info = {i: (places[i][0], parse_deps(deps[i] if deps is not None else None, places[i][0])) for i in empty}
     return places, info
@@ -135,7 +160,7 @@ def dependent_weight(key: ZeroInfo, response: ZeroInfo) -> float:
 
 
 # -- putting key and response on one token sequence ------------------------------------------
-def _spans_of(tokens: list[int]) -> tuple[tuple[int, int], ...]:
+def spans_of(tokens: list[int]) -> tuple[tuple[int, int], ...]:
     """Sorted distinct token indices as canonical spans (maximal runs)."""
     out: list[tuple[int, int]] = []
     for t in tokens:
@@ -146,9 +171,11 @@ def _spans_of(tokens: list[int]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _moved(marks: tuple | None, new: list[int]) -> tuple | None:
-    """Spans (or None) moved to new token indices."""
-    return _spans_of(sorted({new[i] for a, b in marks for i in range(a, b + 1)})) if marks else marks
+def moved_spans(marks: tuple | None, new: list[int]) -> tuple | None:
+    """Spans (or None) moved to new token indices (a negative index: the token is gone)."""
+    if not marks:
+        return marks
+    return spans_of(sorted({new[i] for a, b in marks for i in range(a, b + 1) if new[i] >= 0})) or None
 
 
 def _move(view: MentionView, places: list[Place], index: dict[Place, int], forms: list[str],
@@ -163,8 +190,8 @@ def _move(view: MentionView, places: list[Place], index: dict[Place, int], forms
                 dropped += 1
                 continue
             min_ = tuple((new[a], new[b]) for a, b in m.min) if m.min else m.min
-            spans = _spans_of(sorted({new[i] for a, b in m.spans for i in range(a, b + 1)}))
-            moved.append(m._replace(spans=spans, head=_moved(m.head, new), min=min_))
+            spans = spans_of(sorted({new[i] for a, b in m.spans for i in range(a, b + 1)}))
+            moved.append(m._replace(spans=spans, head=moved_spans(m.head, new), min=min_))
         if moved:
             chains.append(moved)
     return MentionView(view.label, forms, chains, pos), dropped
@@ -187,9 +214,9 @@ def _without_empty_tokens(view: MentionView) -> tuple[MentionView, int]:
             if m.zero is not None or not tokens:
                 dropped += 1
                 continue
-            head = _spans_of(sorted({new[i] for a, b in m.head for i in range(a, b + 1) if new[i] >= 0})) \
+            head = spans_of(sorted({new[i] for a, b in m.head for i in range(a, b + 1) if new[i] >= 0})) \
                 if m.head else m.head
-            moved.append(m._replace(spans=_spans_of(tokens), head=head or None, min=_moved(m.min, new)))
+            moved.append(m._replace(spans=spans_of(tokens), head=head or None, min=moved_spans(m.min, new)))
         if moved:
             chains.append(moved)
     pos = [view.pos[i] for i in keep] if view.pos is not None else None

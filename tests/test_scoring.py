@@ -7,7 +7,13 @@ import csv
 import importlib.util
 import io
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -546,3 +552,122 @@ def test_a_huge_part_matches_name_part_without_int():
     report = Report()
     assert score(key, response, ["muc"], report=report)["muc"].f1 == 1
     assert "score.loose-match" in report.codes()
+
+
+def test_csv_of_score_sets_with_a_document_name_beyond_the_csv_field_limit():
+    """Issue #25 (reproducer S12): a 140 KB document name made ``--sync all --format csv
+    --per-document`` fail, the CSV of each set being read back with the csv module (whose
+    fields stop at 128 KiB)."""
+    name = "D" * (csv.field_size_limit() + 10)
+    corpus = read(SAMPLES / "key.raf.xml")
+    renamed = corpus.model_copy(update={"documents": [corpus.documents[0].model_copy(update={"name": name})]})
+    result = score(renamed, renamed, ["muc"], sync="all", per_document=True)
+    text = result.to_csv(True)
+    long_rows = [line for line in text.splitlines() if name in line]
+    assert len(long_rows) == 5  # mentions, then muc for each of the four strategies
+    assert long_rows[1].startswith(f"key,{name} (part 000),muc,13,13,")
+
+
+def test_text_of_score_sets_keeps_perfect_cells_apart():
+    """A cell of 100.00 / 100.00 / 100.00 filled its column and ran into its neighbour."""
+    text = score(SAMPLES / "key.raf.xml", SAMPLES / "key.raf.xml", ["muc"], sync="all").to_text()
+    row = next(line for line in text.splitlines() if line.startswith("muc"))
+    assert row.split("  ")[1:] != [] and row.count("100.00 / 100.00 / 100.00") == 4
+    assert "100.00100.00" not in row and "100.00  100.00 / 100.00" in row
+
+
+# -- forked workers end with their parent (issue #25) -------------------------------------------
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` forked that still run (Linux's /proc)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            found.update(int(x) for x in task.read_text().split())
+        except OSError:  # the task ended meanwhile
+            pass
+    return found
+
+
+def _running(pid: int) -> bool:
+    """``pid`` exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _gone_within(pids: set[int], seconds: float) -> set[int]:
+    """The pids of ``pids`` still running after ``seconds`` (killed then, to clean up)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(_running(p) for p in pids):
+        time.sleep(0.05)
+    alive = {p for p in pids if _running(p)}
+    for p in alive:
+        os.kill(p, signal.SIGKILL)
+    return alive
+
+
+needs_proc = pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+                                reason="needs Linux's /proc with the children of each task")
+
+
+@needs_proc
+def test_the_scanning_worker_dies_when_score_is_killed(tmp_path):
+    """``kill -9`` on ``corefio score`` in its first seconds left the forked worker
+    waiting forever for work (it holds both ends of its pipe, so it never sees EOF)."""
+    key, response = load_generator().generate(tmp_path)  # 280 documents, 14 MB a side
+    env = dict(os.environ, COREFIO_WORKERS="2", PYTHONPATH=str(REPO))
+    process = subprocess.Popen([sys.executable, "-m", "corefio", "score", str(key), str(response)], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        workers: set[int] = set()
+        while not workers and process.poll() is None and time.monotonic() < deadline:
+            workers = _children(process.pid)
+            time.sleep(0.002)
+        assert workers, "the worker was never seen"
+    finally:
+        process.kill()
+        process.wait()
+    assert not _gone_within(workers, 2.0)
+
+
+@needs_proc
+def test_the_watchdog_alone_ends_an_orphaned_worker(tmp_path):
+    """Without prctl (another system), the worker's watchdog thread notices that its
+    parent is gone."""
+    program = (
+        "import os, sys, time\n"
+        "from corefio.scoring.engine import die_with_parent\n"
+        "parent = os.getpid()\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    die_with_parent(parent, kernel=False)\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "print(child, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, text=True,
+                               env=dict(os.environ, PYTHONPATH=str(REPO)))
+    try:
+        assert process.stdout is not None
+        worker = int(process.stdout.readline())
+        time.sleep(0.3)
+        assert _running(worker)  # alive while its parent is
+    finally:
+        process.kill()
+        process.wait()
+    assert not _gone_within({worker}, 2.0)
+
+
+def test_texts_that_differ_name_the_response_file(tmp_path):
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text("#begin document (d); part 000\nd 0 0 the (1)\nd 0 1 cat -\nd 0 2 sat (1)\n\n#end document\n")
+    response.write_text("#begin document (d); part 000\nd 0 0 the (1)\nd 0 1 dog -\nd 0 2 sat -\nd 0 3 down (1)"
+                        "\n\n#end document\n")
+    for sync in (None, "all"):
+        with pytest.raises(CorefioError) as info:
+            score(key, response, ["muc"], sync=sync)
+        assert str(info.value).startswith(f"{response}: d (part 000): the key and the response do not have")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -157,3 +159,171 @@ def test_the_public_sync_function_reads_paths_and_keeps_working_after_imports():
     assert [(m.id, m.spans) for m in key.documents[0].markables] == \
         [(m.id, m.spans) for m in response.documents[0].markables]
     assert callable(corefio.sync) and callable(corefio.validate)
+
+
+# -- issue #18: sync accepts what score accepts ------------------------------------------------
+from .conftest import DATA  # noqa: E402
+
+CASES = DATA / "scorer-testcases" / "DataFiles"
+GUM = DATA / "corpora" / "gum"
+#: key and response files that `score --sync` scores; `sync` refused them
+SCORED_PAIRS = {
+    "same-length-other-words": (CASES / "TC-A.key", CASES / "TC-A-5.response"),
+    "gum-bridging": (GUM / "dep" / "GUM_academic_art.conllu",
+                     GUM / "coref" / "ontogum" / "conllu" / "GUM_academic_art.conllu"),
+    # xcore breaks ties by class order: `score --sync` ordered the classes otherwise
+    "gum-class-order": (GUM / "dep" / "GUM_news_worship.conllu",
+                        GUM / "coref" / "ontogum" / "conllu" / "GUM_news_worship.conllu"),
+}
+
+
+def _values(scores) -> dict:
+    from corefio.scoring.render import to_jsonable
+
+    return {m: to_jsonable(scores[m]) for m in scores.metrics if m != "mentions"}
+
+
+@pytest.mark.parametrize("pair", sorted(SCORED_PAIRS))
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_sync_writes_what_score_sync_scores(cli, tmp_path, pair, strategy):
+    """`corefio sync` succeeds where `corefio score --sync` does, and the two files it
+    writes, scored, give that strategy's values of `score --sync` (every metric)."""
+    import corefio
+
+    key, response = SCORED_PAIRS[pair]
+    result = cli("sync", key, response, "-o", tmp_path, "--strategy", strategy)
+    assert result.exit_code == 0, result.output
+    if pair == "same-length-other-words":
+        assert "warning[sync.token-mismatch]" in result.output
+    synced = corefio.score(tmp_path / "key.raf.xml", tmp_path / "response.raf.xml", "all")
+    side_by_side = corefio.score(key, response, "all", sync=strategy)
+    assert _values(synced) == _values(side_by_side[strategy])
+
+
+def test_equal_token_counts_are_compared_by_position():
+    other = doc([mk("r1", 0, entity="a"), mk("r2", 4, entity="a")])
+    other = other.model_copy(update={"tokens": Tokens(forms=["Jack", "met", "Mary", ".", "He", "liked", "her", "."])})
+    report = Report()
+    result = synchronise(KEY, other, "union", report)
+    assert [d.count for d in report.by_code("sync.token-mismatch")] == [1]
+    assert result.response.tokens.forms[0] == "Jack"  # the response keeps its words
+    assert chains(result.response) == [[((0, 0),), ((4, 4),)], [((2, 2),)], [((6, 6),)]]
+
+
+def test_a_link_to_an_entity_whose_markables_a_strategy_removes_goes_with_them():
+    """CorefUD bridging (``Bridge=89<94``) is a link to an entity; when the strategy
+    removed every markable of that entity, the link pointed at nothing and the edit
+    refused the document ("link link_1 target '6' is not an entity")."""
+    bridging = Link(id="b1", type="bridging", source="k3", targets=("m",), target_kind="entity")
+    key = doc([mk("k1", 0, entity="j"), mk("k2", 2, entity="m"), mk("k3", 4, entity="j")], [bridging])
+    response = doc([mk("r1", 0, entity="a"), mk("r3", 4, entity="a")])
+    report = Report()
+    result = synchronise(key, response, "response", report)
+    assert result.key.links == [] and targets(result.key) == targets(result.response)
+    assert report.by_code("edit.link-removed")
+    kept = synchronise(key, response, "union").key  # the entity stays: so does the link
+    assert [(link.source, link.targets) for link in kept.links] == [("markable_3", ("m",))]
+
+
+def test_sync_errors_name_the_file(cli, tmp_path):
+    key = tmp_path / "key.conll"
+    response = tmp_path / "response.conll"
+    key.write_text("#begin document (d); part 000\nd 0 0 the (1)\nd 0 1 cat -\nd 0 2 sat (1)\n\n#end document\n")
+    response.write_text("#begin document (d); part 000\nd 0 0 the (1)\nd 0 1 dog -\nd 0 2 sat -\nd 0 3 down (1)"
+                        "\n\n#end document\n")
+    result = cli("sync", key, response, "-o", tmp_path / "out")
+    assert result.exit_code == 3
+    assert f"error: {response}: d (part 000): the key and the response do not have the same text" in result.output
+
+
+@pytest.mark.parametrize("pair", sorted(SCORED_PAIRS))
+def test_the_web_downloads_of_synchronised_files_answer(pair):
+    """The result page's links to the synchronised files answered 422 for these pairs."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    import re
+    import warnings
+
+    with warnings.catch_warnings():  # starlette's notice about httpx
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    from corefio.web import create_app
+
+    key, response = SCORED_PAIRS[pair]
+    client = TestClient(create_app())
+    fmt = "conll" if key.suffix == ".key" else ""
+    page = client.post("/score", files={"key": (key.name, key.read_bytes()),
+                                        "response": (response.name, response.read_bytes())},
+                       data={"key_format": fmt, "response_format": fmt})
+    assert page.status_code == 200, page.text[:500]
+    links = sorted(set(re.findall(r'href="(/r/[^"]+/sync/[^"]+)"', page.text)))
+    assert len(links) == 8
+    for link in links:
+        got = client.get(link)
+        assert got.status_code == 200, (link, got.text[:300])
+        assert b"markable" in got.content
+
+
+ZERO_CASES = sorted((key, response) for folder in (DATA / "scorer-testcases" / "corefud" / "zeros", DATA / "zeros")
+                    for key in folder.glob("*.key") for response in folder.glob(key.stem + "-*.response"))
+
+
+@pytest.mark.parametrize("key,response", ZERO_CASES, ids=[r.stem for _, r in ZERO_CASES])
+def test_sync_puts_different_empty_tokens_on_one_sequence(key, response):
+    """Key and response with other empty nodes (zeros elsewhere, more or fewer of them):
+    `score` merges their tokens, `sync` refused them ("do not have the same text"). Now
+    both sides get every empty node, and with zeros kept the synchronised documents
+    score as `score --sync` does."""
+    import corefio
+    from corefio.scoring.render import to_jsonable
+    from corefio.synchronisation import synchronise_corpora
+
+    options = {"keep_zeros": True, "zero_match": "linear"}
+    k, r = corefio.read(key, "conllu"), corefio.read(response, "conllu")
+    side_by_side = corefio.score(key, response, "all", sync="all", key_format="conllu", response_format="conllu",
+                                 **options)
+    for strategy in STRATEGIES:
+        ks, rs = synchronise_corpora(k, r, strategy, Report(), key_file=key, response_file=response)
+        assert ks.documents[0].tokens.empty == rs.documents[0].tokens.empty
+        assert targets(ks.documents[0]) == targets(rs.documents[0])
+        synced = corefio.score(ks, rs, "all", **options)
+        for metric in synced.metrics:
+            if metric == "mentions":
+                continue
+            got, want = to_jsonable(synced[metric]), to_jsonable(side_by_side[strategy][metric])
+            if metric in ("info", "dmt", "derr"):  # floating point, summed in another order
+                assert json.dumps(got) == json.dumps(want) or _close(got, want), (strategy, metric)
+            else:
+                assert got == want, (strategy, metric)
+
+
+def _close(a, b) -> bool:
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, float) and isinstance(b, float):
+        return a == pytest.approx(b, rel=1e-12)
+    return a == b
+
+
+def test_sync_leaves_out_empty_tokens_when_the_words_differ():
+    """Words tokenised otherwise: empty tokens have no common place; as scoring does,
+    they go with their zero mentions, and the response is carried over."""
+    k = Document(name="d", tokens=Tokens(forms=["Mary", "left", "_", "."], empty=[2]),
+                 markables=[mk("a", 0, entity="1"), Markable(id="z", spans=((2, 2),), entity="1"), mk("b", 1, 2)])
+    r = Document(name="d", tokens=Tokens(forms=["Mary", "left."]), markables=[mk("x", 0, entity="1")])
+    report = Report()
+    result = synchronise(k, r, "key", report)
+    assert [d.count for d in report.by_code("sync.zeros-unplaced")] == [1]
+    assert result.key.tokens.empty is None and result.key.tokens.forms == ["Mary", "left", "."]
+    assert [m.spans for m in result.key.markables] == [((0, 0),), ((1, 1),)]
+
+
+def test_documents_that_do_not_pair_name_both_files_and_what_sync_offers(cli, tmp_path):
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text("#begin document (a); part 000\na 0 0 the (1)\n\n#end document\n")
+    response.write_text("#begin document (b); part 000\nb 0 0 the (1)\n\n#end document\n")
+    result = cli("sync", key, response, "-o", tmp_path / "out")
+    assert result.exit_code == 3
+    assert f"error: {key} and {response}: 1 key document(s) have no response" in result.output
+    assert "--allow-missing" not in result.output and "--pair-by order" in result.output
+    assert cli("sync", key, response, "-o", tmp_path / "out", "--pair-by", "order").exit_code == 0

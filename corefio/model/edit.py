@@ -15,7 +15,9 @@ depends on a part the edit touched, with a ``layout.dropped`` info diagnostic: a
 never uses layout that no longer fits.
 
 Removing a markable removes what pointed at it: a link whose source is gone, or whose
-every target is gone, is removed; a link that keeps some targets keeps only those.
+every target is gone, is removed; a link that keeps some targets keeps only those. A
+link to an entity loses that target when the entity's last markable goes and no
+:class:`Entity` declares it.
 The counts are reported (``edit.link-removed``, ``edit.link-target-removed``).
 """
 
@@ -63,13 +65,17 @@ class DocumentEditor:
         if not removed:
             return 0
         self.edited.add("markables")
+        # an entity named only by markables (undeclared, as CoNLL-U's) goes with its last
+        # markable, and links to it (CorefUD bridging) with it
+        alive = {e.id for e in self.entities} | {m.entity for m in self.markables if m.entity is not None}
         kept: list[Link] = []
         for link in self.links:
             if link.source in gone:
                 self._removed_links += 1
                 continue
-            if link.target_kind == "markable" and gone.intersection(link.targets):
-                targets = tuple(t for t in link.targets if t not in gone)
+            dead = gone if link.target_kind == "markable" else {t for t in link.targets if t not in alive}
+            if dead.intersection(link.targets):
+                targets = tuple(t for t in link.targets if t not in dead)
                 if not targets:
                     self._removed_links += 1
                     continue

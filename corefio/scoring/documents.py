@@ -33,11 +33,13 @@ DocumentKey = tuple[str, "str | None"]
 
 
 def match_keys(key: Sequence[tuple[str, str | None]], response: Sequence[tuple[str, str | None]],
-               report: Report, allow_missing: bool = False) -> list[tuple[int, int | None]]:
+               report: Report, allow_missing: bool = False,
+               hint: str = " (use --allow-missing to score missing documents as empty)") -> list[tuple[int, int | None]]:
     """Pair key and response documents, given as (name, part), by position.
 
     Exact (name, part) first (numeric parts as numbers); else a unique response
     document with the same name, or named ``NAME_PART`` as e2e-coref jsonlines do.
+    ``hint`` ends the error message (what the command offers instead).
     """
     exact: dict[tuple, int] = {}
     by_name: dict[str, list[int]] = {}
@@ -79,7 +81,7 @@ def match_keys(key: Sequence[tuple[str, str | None]], response: Sequence[tuple[s
             parts.append(f"{len(extra)} response document(s) have no key: " + ", ".join(map(repr, extra[:5])))
         message = "; ".join(parts)
         if not allow_missing:
-            raise DocumentMismatchError(message + " (use --allow-missing to score missing documents as empty)")
+            raise DocumentMismatchError(message + hint)
         report.warning("score.document-mismatch", message)
     return pairs
 

@@ -23,8 +23,13 @@ memory). Per-document results are kept only when asked for.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -32,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import metrics as M
+from ..alignment import AlignmentError
 from ..chains import MentionView
 from ..diagnostics import Diagnostic, Report
 from ..errors import UsageError
@@ -186,12 +192,14 @@ class SyncAccumulator:
         # each strategy's own findings (repeated mentions...) would repeat the plain
         # ones once per strategy: they go to a report of their own
         self.by_strategy = {s: Accumulator(replace(options, strategies=()), Report()) for s in options.strategies}
+        #: a metric depends on the order of classes: strategies order them as `corefio sync` does
+        self.ordered = not all(REGISTRY[name].has("order-free") for name in options.names)
 
     def add(self, index: int, key: MentionView, response: MentionView | None) -> None:
         kv, rv = V.prepare(key, response, self.report, self.options.match, self.options.zeros)
         self.mentions.add_prepared(index, kv, rv)
         for strategy, acc in self.by_strategy.items():
-            acc.add_prepared(index, *V.apply_strategy(kv, rv, strategy))
+            acc.add_prepared(index, *V.apply_strategy(kv, rv, strategy, self.ordered))
 
     def result(self) -> Share:
         share = self.mentions.result()
@@ -387,6 +395,18 @@ def score(
                       tuple(c if isinstance(c, Fraction) else Fraction(c) for c in coefficients),
                       scheme_classes, type_attribute, dominant_attribute, match, strategies,
                       zero_mode(keep_zeros, zero_match))
+    try:
+        return _score(key, response, options, report, macro, allow_missing, pair_by, pairs_file, key_format,
+                      response_format, workers)
+    except AlignmentError as exc:  # texts that differ: the response is the file carried over
+        if _is_path(response):
+            exc.located(Source.of(response).name)
+        raise
+
+
+def _score(key: Any, response: Any, options: Options, report: Report, macro: bool, allow_missing: bool,
+           pair_by: str, pairs_file: str | Path | None, key_format: str | None, response_format: str | None,
+           workers: int | None) -> "Scores | SyncScores":
     if _is_path(key) and _is_path(response) and pair_by == "name" and pairs_file is None:
         from ..registry import resolve_format
 
@@ -514,10 +534,46 @@ def _score_run(job: _Job, work: _Work) -> Share:
     return acc.result()
 
 
-def _child(conn: Any, job: _Job, scans: bool) -> None:
+#: seconds between two looks of a worker's watchdog at its parent
+WATCHDOG_PERIOD = 0.25
+
+
+def die_with_parent(parent: int, kernel: bool = True) -> None:
+    """Make this forked process end when its parent ``parent`` does (killed with
+    SIGKILL, say), instead of waiting forever for work that will never come.
+
+    On Linux the kernel does it: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``. Everywhere, a
+    daemon thread also checks every :data:`WATCHDOG_PERIOD` seconds that the parent is
+    still this process's parent (an orphan is adopted by another process) and ends the
+    process if not; it covers systems without ``prctl`` and a parent that was gone
+    before the signal was asked for (``kernel=False``: the watchdog alone)."""
+    if kernel and sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl in this C library: the watchdog remains
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCHDOG_PERIOD)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="corefio-parent-watchdog", daemon=True).start()
+
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _child(conn: Any, job: _Job, scans: bool, parent: int) -> None:
     """A forked worker: scans the response first if ``scans`` (and sends what it found),
     then scores the run it is sent and sends back the share, or the error that stopped
-    it; every message is ``(kind, value)``."""
+    it; every message is ``(kind, value)``. It ends with its parent (``parent``, the
+    pid of the process that forked it)."""
+    die_with_parent(parent)
     scan = job.response_spec.scan_keys
     try:
         if scans:
@@ -538,7 +594,7 @@ def _start(job: _Job, scans: bool) -> tuple[Any, Any]:
     """Fork a worker (nothing is pickled on the way in but the work it is sent)."""
     context = multiprocessing.get_context("fork")
     conn, theirs = context.Pipe(duplex=True)
-    process = context.Process(target=_child, args=(theirs, job, scans), daemon=True)
+    process = context.Process(target=_child, args=(theirs, job, scans, os.getpid()), daemon=True)
     process.start()
     theirs.close()
     return process, conn

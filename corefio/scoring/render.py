@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -13,6 +13,10 @@ from typing import Any
 from ..diagnostics import Report
 from ..metrics.base import BlancScore, Score, Value
 from ..metrics.typed import TypedResult, macro_average, micro_average
+
+#: the columns of :meth:`Scores.to_csv`
+CSV_HEADER = ["document", "metric", "recall_num", "recall_den", "recall", "precision_num", "precision_den",
+              "precision", "f1", "value"]
 
 
 @dataclass
@@ -59,8 +63,12 @@ class Scores:
         (``#macro``, recall, precision and F1 only) when they were computed."""
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["document", "metric", "recall_num", "recall_den", "recall", "precision_num",
-                    "precision_den", "precision", "f1", "value"])
+        w.writerow(CSV_HEADER)
+        w.writerows(self.csv_rows(per_document))
+        return buf.getvalue()
+
+    def csv_rows(self, per_document: bool = True) -> Iterator[list[Any]]:
+        """The rows of :meth:`to_csv` after its header, as lists of values."""
         rows = [("#corpus", self.corpus)]
         if per_document:
             rows += [(d.name, d.results) for d in self.documents]
@@ -69,10 +77,9 @@ class Scores:
                 if m not in results:
                     continue
                 for label, item in _flat(m, to_jsonable(results[m])):
-                    w.writerow([name, label, *item])
+                    yield [name, label, *item]
         for m, v in (self.macro or {}).items():
-            w.writerow(["#macro", m, "", "", v["recall"], "", "", v["precision"], v["f1"], ""])
-        return buf.getvalue()
+            yield ["#macro", m, "", "", v["recall"], "", "", v["precision"], v["f1"], ""]
 
     # -- text -------------------------------------------------------------------------------
     def to_text(self, per_document: bool = False) -> str:
@@ -148,13 +155,11 @@ class SyncScores:
         """The rows of :meth:`Scores.to_csv` with the strategy in front."""
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        header_written = False
+        w.writerow(["strategy", *CSV_HEADER])
         for strategy, scores in [("-", self.mentions), *self.sets.items()]:
-            rows = list(csv.reader(io.StringIO(scores.to_csv(per_document))))
-            if not header_written:
-                w.writerow(["strategy", *rows[0]])
-                header_written = True
-            for row in rows[1:]:
+            # the rows themselves, not their CSV text read back: a document name may
+            # be longer than the csv module's field limit
+            for row in scores.csv_rows(per_document):
                 if strategy != "-" and row[1] == "mentions":
                     continue
                 w.writerow([strategy, *row])
@@ -163,7 +168,7 @@ class SyncScores:
     def to_text(self, per_document: bool = False) -> str:
         """Every metric's recall / precision / F1 (%), one column per strategy."""
         strategies = list(self.sets)
-        width = 24
+        width = 26  # "100.00 / 100.00 / 100.00" and two spaces before it
         lines = ["Identification of Mentions: " + _rpf(self.mentions.corpus["mentions"]), ""]
         lines.append(f"{'metric':<12}" + "".join(f"{s:>{width}}" for s in strategies))
         lines.append(f"{'':<12}" + "".join(f"{'R / P / F1':>{width}}" for _ in strategies))

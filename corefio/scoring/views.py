@@ -84,24 +84,37 @@ def carry_over(response: MentionView, key: MentionView, report: Report | None) -
     return MentionView(response.label, key.forms, chains, key.pos)
 
 
-def restrict(view: MentionView, chosen: set[tuple], have: set[tuple]) -> MentionView:
+def restrict(view: MentionView, chosen: set[tuple], have: set[tuple], ordered: bool = False) -> MentionView:
     """``view`` with exactly the mentions ``chosen`` (by spans): others removed, missing
-    ones added as singletons (seed 003 §2.3; see :mod:`corefio.synchronisation`)."""
+    ones added as singletons (seed 003 §2.3; see :mod:`corefio.synchronisation`).
+
+    ``ordered``: the classes come in the order of the synchronised documents (markables
+    sorted by layer and spans, chains by their first markable), so that a metric that
+    depends on the order of classes (``xcore``) gives what scoring the files that
+    ``corefio sync`` writes gives. Other metrics do not need it (it costs a sort)."""
     chains = [[m for m in chain if m.spans in chosen] for chain in view.mentions]
     chains = [c for c in chains if c]
     chains += [[Mention(spans)] for spans in sorted(chosen - have)]
+    if ordered:
+        chains.sort(key=lambda chain: min(map(_target_order, chain)))
     return MentionView(view.label, view.forms, chains, view.pos)
 
 
-def apply_strategy(key: MentionView, response: MentionView,
-                   strategy: str | None) -> tuple[MentionView, MentionView]:
-    """Both views restricted to the key's, the response's, the common or all mentions."""
+def _target_order(m: Mention) -> tuple:
+    """The order of :func:`corefio.synchronisation.reindex`: layer, then spans."""
+    return ("" if m.layer is None else m.layer, m.spans)
+
+
+def apply_strategy(key: MentionView, response: MentionView, strategy: str | None,
+                   ordered: bool = False) -> tuple[MentionView, MentionView]:
+    """Both views restricted to the key's, the response's, the common or all mentions
+    (``ordered``: see :func:`restrict`)."""
     if strategy is None:
         return key, response
     kt = {m.spans for chain in key.mentions for m in chain}
     rt = {m.spans for chain in response.mentions for m in chain}
     chosen = {"key": kt, "response": rt, "intersection": kt & rt, "union": kt | rt}[strategy]
-    return restrict(key, chosen, kt), restrict(response, chosen, rt)
+    return restrict(key, chosen, kt, ordered), restrict(response, chosen, rt, ordered)
 
 
 def partition(view: MentionView, report: Report | None, side: str) -> Partition:

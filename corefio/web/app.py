@@ -263,12 +263,13 @@ def repair_job(up: Upload, kind: str, entities: str):
                    "column": c.column} for c in changes]
 
 
-def sync_job(corpora: bytes, strategy: str, side: str):
+def sync_job(corpora: bytes, strategy: str, side: str, key_file: str, response_file: str):
     from ..synchronisation import pair_documents, synchronise_corpora
 
     key, response = pickle.loads(corpora)
     pairs = pair_documents(key, response)
-    keys, responses = synchronise_corpora(key, response, strategy, Report(), pairs)
+    keys, responses = synchronise_corpora(key, response, strategy, Report(), pairs, key_file=key_file,
+                                          response_file=response_file)
     return write_job(keys if side == "key" else responses, "raf", f"{side}.{strategy}")
 
 
@@ -525,7 +526,8 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         r = get_result(token)
         if strategy not in STRATEGIES or side not in ("key", "response"):
             raise WebError(404, "no such synchronised file")
-        data, filename = await pool.run(sync_job, r.corpora, strategy, side, what="synchronisation")
+        data, filename = await pool.run(sync_job, r.corpora, strategy, side, r.key_name, r.response_name,
+                                        what="synchronisation")
         return attachment(data, filename, "application/octet-stream")
 
     @app.get("/r/{token}/convert/{side}", include_in_schema=False)
