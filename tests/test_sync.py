@@ -250,7 +250,7 @@ def test_the_web_downloads_of_synchronised_files_answer(pair):
     from corefio.web import create_app
 
     key, response = SCORED_PAIRS[pair]
-    client = TestClient(create_app())
+    client = TestClient(create_app(), base_url="http://127.0.0.1")
     fmt = "conll" if key.suffix == ".key" else ""
     page = client.post("/score", files={"key": (key.name, key.read_bytes()),
                                         "response": (response.name, response.read_bytes())},

@@ -98,7 +98,7 @@ def client():
 
     from corefio.web import create_app
 
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url="http://127.0.0.1")
 
 
 @pytest.mark.parametrize("cut", [200, 1500, 3000, 4500, len(KEY_BYTES) - 10])

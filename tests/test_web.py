@@ -407,7 +407,10 @@ def test_missing_fields_and_bad_options(client):
     assert client.get("/nowhere").status_code == 404
 
 
-def test_client_file_names_never_name_server_paths(client):
+def test_client_file_names_never_name_server_paths(client, tmp_path, monkeypatch):
+    # scratch directories go to a temporary directory of this test's own, so that other
+    # tests running at the same time (pytest-xdist) do not show up in it
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     before = scratch_dirs()
     answer = client.post("/api/validate", files={"file": ("../../../../tmp/evil/../key.raf.xml", KEY.read_bytes())})
     assert answer.status_code == 200 and answer.json()["file"] == "key.raf.xml"
