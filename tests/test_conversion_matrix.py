@@ -44,7 +44,6 @@ KNOWN_DEFECTS: dict[str, str] = {
 }
 _MATE_DROPS_LINKS = ("MATE writer: links to entities without a <ue> are dropped with a mate.dropped-link warning, "
                      "no loss.* diagnostic")
-_MMAX2_LINKS_AS_VALUE = "MMAX2 writer: links to entities dropped, reported as loss.value instead of loss.link-types"
 #: cells that fail for defects this matrix found and nobody fixes yet (see the project note)
 FOUND_DEFECTS: dict[str, str] = {
     "litbank-jsonlines/litbank.jsonlines/conllu": "CoNLL-U writer: entity ids restart in every document of a file; "
@@ -55,12 +54,6 @@ FOUND_DEFECTS: dict[str, str] = {
     "gum-genres/conllu/GUM_interview_brotherhood.conllu/mate": _MATE_DROPS_LINKS,
     "gum-genres/conllu/GUM_news_stampede.conllu/mate": _MATE_DROPS_LINKS,
     "gum-genres/conllu/GUM_voyage_coron.conllu/mate": _MATE_DROPS_LINKS,
-    "gum/dep/GUM_academic_art.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
-    "gum/dep/GUM_news_worship.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
-    "gum-genres/conllu/GUM_bio_hadid.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
-    "gum-genres/conllu/GUM_interview_brotherhood.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
-    "gum-genres/conllu/GUM_news_stampede.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
-    "gum-genres/conllu/GUM_voyage_coron.conllu/mmax2": _MMAX2_LINKS_AS_VALUE,
 }
 
 WRITERS = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf")

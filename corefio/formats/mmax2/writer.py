@@ -268,7 +268,10 @@ class _Writer:
                 log.lose("label", "link types that are not attribute names", document=doc, example=name)
                 continue
             if link.target_kind != "markable":
-                log.lose("value", "links to an entity", document=doc, example=link.id)
+                # a pointer names markables: a bridging or split-antecedent link to an
+                # entity (CorefUD) has no pointer to become
+                log.lose("link-types", "links to an entity (a pointer names markables)", document=doc,
+                         example=link.id)
                 continue
             value = self._pointer(m, [markables[index[t]] for t in link.targets])
             if name in values[source]:
