@@ -283,3 +283,35 @@ def test_empty_tokens_must_be_ascending_token_indices(empty):
 
     with pytest.raises(ModelError, match="empty tokens"):
         Document(name="d", tokens=Tokens(forms=["a", "b", "c", "d"], empty=empty))
+
+
+# -- issue #25: empty and cut inputs are input errors -------------------------------------------
+CUT_CONLLU = {
+    # 0 bytes, blank lines, comments only: no document
+    "empty": ("", None, "the file is empty"),
+    "blank lines": ("\n  \n\n", 3, "no document"),
+    "comments only": ("# newdoc id = d\n# sent_id = 1\n", 2, "no document"),
+    # the last line is a comment without a line end: the file was cut there
+    "cut in a comment": ("# newdoc id = d\n1\tJohn\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1)\n\n# sent_id = 2\n# te",
+                         5, "ends inside a comment line"),
+    # the last line is a token line cut short (4 of 10 columns, no line end)
+    "cut in a token line": ("# newdoc id = d\n1\tJohn\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1)\n\n1\tHe\t_\t_",
+                            4, "10 TAB-separated columns"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CUT_CONLLU))
+def test_empty_and_cut_conllu_is_an_input_error(name, cli, tmp_path):
+    text, line, words = CUT_CONLLU[name]
+    src = tmp_path / "in.conllu"
+    src.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError, match=words) as info:
+        corefio.read(src)
+    assert info.value.line == line
+    located = f"in.conllu:{line}:" if line else "in.conllu:"
+    for command, code in (("info", 3), ("validate", 4), ("convert", 3)):
+        args = [command, src] + ([tmp_path / "out.conll"] if command == "convert" else [])
+        result = cli(*args)
+        assert result.exit_code == code, (command, result.output)
+        assert located in result.output and words in result.output
+    assert not (tmp_path / "out.conll").exists()

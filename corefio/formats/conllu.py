@@ -37,7 +37,8 @@ values in another order, token ids that are not 1, 2, ... per sentence, the decl
 fields, what follows the last sentence, line ends — is kept in a
 :class:`ConlluLayout` (``Document.layout["conllu"]``), so a file is written back byte
 for byte. Line ends are LF, CRLF or CR throughout (a mix is refused); a file without
-sentences has no document (its lines are kept in ``Corpus.layout["conllu"]``).
+sentences (empty, blank or comment lines only) is an error, and so is a file that ends
+inside a comment line (no line end after it: it was cut).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
 from ..source import Source
 from ._lines import SourceLines as _Lines
+from ._lines import check_part, no_document_error
 
 #: the pydantic model, imported on first use
 model = LazyModule("corefio.model")
@@ -185,7 +187,6 @@ class _Doc:
 class _Reader:
     def __init__(self, file: str | None, report: Report, strict: bool) -> None:
         self.file, self.report, self.strict = file, report, strict
-        self.leftover: list[str] = []
 
     def error(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, file=self.file, line=line)
@@ -441,9 +442,10 @@ class _Reader:
             self.report.warning("conllu.no-final-blank", "the last sentence is not followed by a blank line",
                                 line=lineno, file=self.file)
         self.final_newline = lines.final_newline
+        if lineno and not lines.final_newline and after_words and after_words[-1].startswith("#"):
+            raise self.error("the file ends inside a comment line (no line end after it: a cut file?)", lineno)
         if d is None:
-            self.leftover = after_words
-            return
+            raise no_document_error(self.file, lineno, "a token line")
         last = self.finish(d)
         lay = last.layout["conllu"]
         if after_words != [""]:
@@ -466,11 +468,7 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     """Read a CorefUD CoNLL-U file."""
     reader = _Reader(source.name, report, strict)
     documents = list(reader.documents(_Lines(source), source.stem))
-    layout = {}
-    if not documents and reader.leftover:
-        layout["conllu"] = ConlluLayout(tail=reader.leftover, newline=reader.newline,
-                                        final_newline=reader.final_newline)
-    return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout=layout)
+    return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
 
 
 def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:

@@ -39,7 +39,7 @@ from .._lazy import LazyModule
 from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, register
 from ..source import Source
-from ._lines import SourceLines, check_part
+from ._lines import SourceLines, check_part, no_document_error
 
 #: the pydantic model, imported on first use
 model = LazyModule("corefio.model")
@@ -223,6 +223,7 @@ def _short(value: object) -> str:
 def _documents(lines: Iterable[str], file: str | None, report: Report) -> Iterator[Any]:
     newline = getattr(lines, "newline", "\n")
     last = None
+    lineno = 0
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -239,10 +240,11 @@ def _documents(lines: Iterable[str], file: str | None, report: Report) -> Iterat
         if last is not None:
             yield last
         last = _read_line(obj, lineno, file, report, line.isascii(), newline)
-    if last is not None:
-        if not getattr(lines, "final_newline", True):
-            last.layout["jsonlines"].final_newline = False
-        yield last
+    if last is None:
+        raise no_document_error(file, lineno, "a JSON object")
+    if not getattr(lines, "final_newline", True):
+        last.layout["jsonlines"].final_newline = False
+    yield last
 
 
 def read(source: Source, *, report: Report, strict: bool = False) -> Any:
