@@ -315,3 +315,64 @@ def test_empty_and_cut_conllu_is_an_input_error(name, cli, tmp_path):
         assert result.exit_code == code, (command, result.output)
         assert located in result.output and words in result.output
     assert not (tmp_path / "out.conll").exists()
+
+
+# -- issue #18: parts of one document stay apart ------------------------------------------------
+TWO_PARTS = """\
+#begin document (doc); part 000
+doc\t0\t0\tJohn\t(1)
+doc\t0\t1\tleft\t-
+doc\t0\t2\t.\t-
+
+#end document
+#begin document (doc); part 001
+doc\t0\t0\tHe\t(1)
+doc\t0\t1\tcame\t-
+doc\t0\t2\tback\t-
+
+#end document
+"""
+
+
+def test_parts_of_one_document_survive_conllu(cli, tmp_path):
+    """S13_conll_two_parts.conll: parts 000 and 001 of ``doc`` were written as two CoNLL-U
+    documents of the same name and came back as two "part 000", with no loss reported."""
+    src = tmp_path / "two.conll"
+    src.write_text(TWO_PARTS, encoding="utf-8")
+    report = Report()
+    text = corefio.dumps(corefio.read(src), "conllu", report=report)
+    assert "# newdoc id = doc\n# part = 000\n" in text and "# newdoc id = doc\n# part = 001\n" in text
+    sent_ids = [line for line in text.splitlines() if line.startswith("# sent_id")]
+    assert len(set(sent_ids)) == 2  # unique: the second part's ids name it
+    back = corefio.loads(text, "conllu")
+    assert [(d.name, d.part) for d in back.documents] == [("doc", "000"), ("doc", "001")]
+    assert [d.tokens.forms[0] for d in back.documents] == ["John", "He"]
+    # and back to CoNLL with the same headers; the CLI says two parts
+    assert corefio.dumps(back, "conll").count("#begin document (doc); part 00") == 2
+    assert "#begin document (doc); part 001" in corefio.dumps(back, "conll")
+    out = tmp_path / "two.conllu"
+    assert cli("convert", src, out).exit_code == 0
+    info = cli("info", out).output
+    assert "'doc' part 000" in info and "'doc' part 001" in info
+
+
+@pytest.mark.parametrize("fmt", ["mate", "muc"])
+def test_parts_from_mate_and_muc_survive_conllu(fmt):
+    corpus = corefio.loads(corefio.dumps(conll_parts(), fmt), fmt)
+    assert [d.key for d in corpus.documents] == [("doc", "0"), ("doc", "1")]
+    back = corefio.loads(corefio.dumps(corpus, "conllu"), "conllu")
+    assert [d.key for d in back.documents] == [("doc", "0"), ("doc", "1")]
+
+
+def conll_parts() -> Corpus:
+    return corefio.loads(TWO_PARTS, "conll")
+
+
+def test_part_comment_follows_edits_of_the_part():
+    doc = conll_parts().documents[1]
+    text = corefio.dumps(Corpus(documents=[doc]), "conllu")
+    moved = corefio.loads(text, "conllu").documents[0]
+    assert moved.part == "001"
+    # a document without a part loses the comment, one with another part gets it rewritten
+    assert "# part" not in corefio.dumps(Corpus(documents=[moved.model_copy(update={"part": None})]), "conllu")
+    assert "# part = 7\n" in corefio.dumps(Corpus(documents=[moved.model_copy(update={"part": "7"})]), "conllu")

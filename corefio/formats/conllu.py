@@ -57,7 +57,7 @@ from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
 from ..source import Source
 from ._lines import SourceLines as _Lines
-from ._lines import check_part, no_document_error
+from ._lines import check_part, no_document_error, numeric_part
 
 #: the pydantic model, imported on first use
 model = LazyModule("corefio.model")
@@ -74,6 +74,10 @@ _SAFE_EID = re.compile(r"^[^()\-\[\]|=,<:\s]+$")
 _RANGE_ID = re.compile(r"^\d+-\d+$")
 _EMPTY_ID = re.compile(r"^\d+\.\d+$")
 _HEAD_INDEX = re.compile(r"^[1-9][0-9]{0,8}$")
+#: the comment giving a document's part (CoNLL-2012's ``part 001``), after ``# newdoc``
+_PART_COMMENT = re.compile(r"^#\s*part\s*=\s*(.*)$")
+#: what a sent_id cannot hold (CoNLL-U: no blanks; ``/`` separates udapi's zones)
+_SENT_ID_UNSAFE = re.compile(r"[\s/]")
 #: characters a field value cannot hold (``-`` too, except in the last field)
 _FIELD_UNSAFE = re.compile(r"[()|\s=]")
 _LINE_BREAKING = re.compile(r"[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
@@ -167,6 +171,7 @@ class _Mention:
 class _Doc:
     def __init__(self, name: str, line: int) -> None:
         self.name = name
+        self.part: str | None = None
         self.line = line
         self.forms: list[str] = []
         self.columns: list[list[str]] = []
@@ -344,7 +349,7 @@ class _Reader:
         empty = [i for i, x in enumerate(ids) if "." in x and _EMPTY_ID.match(x)] or None
         try:
             doc = model.Document.build(
-                name=d.name, part=None, metadata={},
+                name=d.name, part=d.part, metadata={},
                 tokens=model.Tokens._make(forms=d.forms, ids=None, whitespace=None, offsets=None, attributes=attributes,
                                           empty=empty),
                 sentences=d.sentences, markables=markables, entities=entities, links=links,
@@ -417,6 +422,10 @@ class _Reader:
                             name = m.group(1).strip()
                     previous = d
                     d = _Doc(name, lineno)
+                    part = next((m for m in map(_PART_COMMENT.match, comments) if m), None)
+                    if part is not None:
+                        d.part = part.group(1).strip()
+                        check_part(d.part, self.file, lineno - len(comments) + comments.index(part.string))
                     if previous is not None and previous.has_global_entity:
                         d.fields, d.inherited = list(previous.fields), True
                         d.has_global_entity = True
@@ -865,7 +874,7 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool) -> list[str
             declare = fields != DEFAULT_FIELDS
         else:
             declare = lay.declared or fields != lay.fields
-        out.extend(_comments(doc, s, s_index, fields, lay is not None, declare))
+        out.extend(_comments(doc, s, s_index, fields, lay is not None, log, declare))
         inter: dict[int, list[str]] = {}
         for off, raw in s.interleaved:
             line = _interleaved_line(raw, log, doc)
@@ -923,7 +932,8 @@ def _interleaved_line(raw: str, log: LossLog, doc) -> str | None:
     return None
 
 
-def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, declare: bool = True) -> list[str]:
+def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: LossLog,
+              declare: bool = True) -> list[str]:
     """A sentence's comment lines.
 
     A sentence keeps its own comments (a sentence without any, from another format,
@@ -933,7 +943,7 @@ def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, declare:
     if s.comments or from_conllu:
         out = [_comment_line(c) for c in s.comments]
     else:
-        out = _sentence_comments(doc, s, index)
+        out = _sentence_comments(doc, s, index, log)
     if index:
         return out
     line = f"# newdoc id = {_one_line(doc.name)}"
@@ -955,6 +965,15 @@ def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, declare:
             out[declared] = wanted
     elif doc.markables and declare:
         out.insert(newdoc + 1, wanted)
+    # the part, on the line after newdoc (a name alone would merge the parts of a document)
+    part_at = next((i for i, c in enumerate(out) if _PART_COMMENT.match(c)), None)
+    if doc.part is None:
+        if part_at is not None:
+            del out[part_at]
+    elif part_at is None:
+        out.insert(newdoc + 1, f"# part = {_one_line(doc.part)}")
+    elif _PART_COMMENT.match(out[part_at]).group(1).strip() != doc.part:  # type: ignore[union-attr]
+        out[part_at] = f"# part = {_one_line(doc.part)}"
     return out
 
 
@@ -968,10 +987,22 @@ def _one_line(text: str) -> str:
     return _LINE_BREAKING.sub(" ", text)
 
 
-def _sentence_comments(doc, s, index: int) -> list[str]:
-    sid = s.id if s.id is not None else f"{doc.name}-{index + 1}"
+def _sentence_comments(doc, s, index: int, log: LossLog) -> list[str]:
+    """``# sent_id`` and ``# text`` of a sentence from another format. The id is the
+    sentence's own, or the document's name (and part, unless it is 0) with the
+    sentence's number; blanks and ``/`` (CoNLL-U has no blank in an id, and udapi reads
+    ``/`` as the start of a zone name) become ``_`` — the name itself is kept whole in
+    ``# newdoc id``; a sentence's own id changed so is reported."""
+    if s.id is not None:
+        sid = _SENT_ID_UNSAFE.sub("_", s.id)
+        if sid != s.id:
+            log.lose("sent-id", "blanks and '/' in sentence ids (written as '_')", document=doc,
+                     example=s.id[:40], severity="info")
+    else:
+        part = "" if doc.part is None or numeric_part(doc.part) == "0" else f"-p{doc.part}"
+        sid = _SENT_ID_UNSAFE.sub("_", f"{doc.name}{part}-{index + 1}")
     text = doc.span_text((s.first, s.last))
-    return [f"# sent_id = {_one_line(sid)}", f"# text = {_one_line(text)}"]
+    return [f"# sent_id = {sid or '_'}", f"# text = {_one_line(text)}"]
 
 
 def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool = False) -> Iterator[str]:
