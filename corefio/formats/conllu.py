@@ -44,6 +44,7 @@ inside a comment line (no line end after it: it was cut).
 from __future__ import annotations
 
 import re
+import urllib.parse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -83,6 +84,10 @@ _FIELD_UNSAFE = re.compile(r"[()|\s=]")
 _LINE_BREAKING = re.compile(r"[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 #: what an attribute name must look like to be declared as a mention field
 _FIELD_NAME = re.compile(r"^(?!eid$)[^\s\-()|=,\[\]<:]+$")
+#: a field name UD's validator accepts in ``global.Entity``; other names go into ``other``
+_DECLARABLE = re.compile(r"^[a-z]+$")
+#: characters percent-encoded in values packed into ``other``
+_PACK_UNSAFE = re.compile(r"[%,()|=\-\s]")
 
 
 @dataclass
@@ -311,6 +316,13 @@ class _Reader:
                 for name in names[:-1]:
                     if attrs[name] == "":
                         del attrs[name]
+            if attrs.get("other") and "other" in d.fields:
+                rest, extra = unpacked(attrs["other"], d.fields)
+                if extra:
+                    del attrs["other"]
+                    if rest:
+                        attrs["other"] = rest
+                    attrs.update(extra)
             head = None
             value = attrs.get("head")
             if value is not None and _HEAD_INDEX.match(value):
@@ -494,12 +506,13 @@ def loads(text: str, *, report: Report | None = None, strict: bool = False, file
 # ==========================================================================================
 # writing
 # ==========================================================================================
-def _labels(doc, log: LossLog) -> list[str]:
+def _labels(doc, log: LossLog, earlier: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """An eid for every markable: its chain's entity id when usable, else e1, e2, ...
-    (the smallest numbers no chain uses)."""
+    (the smallest numbers no chain uses). ``earlier``: eids that earlier documents of
+    the file use (CorefUD's ids are unique in a file: udapi would merge the entities)."""
     chains = doc.chain_indices()
     chain_label: list[str | None] = []
-    taken: set[str] = set()
+    taken: set[str] = set(earlier)
     renamed: list[str] = []
     for chain in chains:
         # the chain's first entity id (the one a chain of merged entities keeps)
@@ -523,19 +536,26 @@ def _labels(doc, log: LossLog) -> list[str]:
             labels[k] = label
     if renamed:
         counters = all(re.match(r"^[A-Za-z_]*\d+$", e) for e in renamed)
-        log.lose("label", "entity ids that CorefUD cannot write (renumbered e1, e2, ...)",
+        log.lose("label", "entity ids that CorefUD cannot write, or that an earlier document of the file "
+                 "uses (renumbered e1, e2, ...)",
                  document=doc, count=len(renamed), example=renamed[0], severity="info" if counters else "warning")
     return labels
 
 
-def _fields_for(doc, lay: ConlluLayout | None) -> list[str]:
-    """The mention fields to declare: the source's, or the default ones, plus any
-    attribute name (and ``head``) the markables use that they do not name."""
-    fields = list(lay.fields) if lay is not None and lay.fields else list(DEFAULT_FIELDS)
+def _fields_for(doc, lay: ConlluLayout | None, declared: list[str] | None = None) -> list[str]:
+    """The mention fields to declare: the source's, those an earlier document of the file
+    declared (``declared``), or the default ones and the names of the markables'
+    attributes that UD's validator accepts as fields (lower-case letters). Attributes
+    these fields do not name go into the ``other`` field (:func:`_packed`); when there
+    is none (a source declared its own fields without it), their names are declared too."""
+    fixed = lay.fields if lay is not None and lay.fields else declared
+    fields = list(fixed) if fixed else list(DEFAULT_FIELDS)
     extra: dict[str, None] = {}
     for m in doc.markables:
         for name in m.attributes:
-            if name not in fields and _FIELD_NAME.match(name):
+            if name in fields or not _FIELD_NAME.match(name):
+                continue
+            if (not fixed and _DECLARABLE.match(name)) or "other" not in fields:
                 extra[name] = None
         if m.head is not None and "head" not in fields:
             extra["head"] = None
@@ -555,24 +575,123 @@ def _head_value(m) -> str | None:
     return None
 
 
-def _field_values(doc, fields: list[str], log: LossLog) -> list[list[str]]:
-    """Each markable's field values (after ``eid``), up to its last given field."""
+class _Tree:
+    """The dependency tree of a document (the ``head`` token attribute, CoNLL-U's HEAD
+    column), to find the highest word of a mention."""
+
+    def __init__(self, doc, ids: list[str]) -> None:
+        heads = doc.tokens.attributes.get("head")
+        #: token -> its parent token, -1 for the root; tokens without a parent are absent
+        self.parent: dict[int, int] = {}
+        if heads is None:
+            return
+        sentences = [(s.first, s.last) for s in doc.sentences] or [(0, len(ids) - 1)]
+        for first, last in sentences:
+            where = {ids[i]: i for i in range(first, last + 1)}
+            for i in range(first, last + 1):
+                value = heads[i]
+                if value == "0":
+                    self.parent[i] = -1
+                elif value is not None and value in where and where[value] != i:
+                    self.parent[i] = where[value]
+
+    def depth(self, token: int) -> int:
+        """Steps up to the root (a cycle or a broken chain counts as very deep)."""
+        steps = 0
+        while token != -1:
+            if token not in self.parent or steps > len(self.parent):
+                return len(self.parent) + 1
+            token = self.parent[token]
+            steps += 1
+        return steps
+
+    def highest(self, words: list[int]) -> int | None:
+        """The word of ``words`` nearest the root whose parent is not among them (the
+        first one on a tie), or None when the tree says nothing about them."""
+        inside = set(words)
+        tops = [w for w in words if w in self.parent and self.parent[w] not in inside]
+        if not tops:
+            return None
+        return min(tops, key=lambda w: (self.depth(w), words.index(w)))
+
+
+def computed_head(m, tree: _Tree) -> int:
+    """The head word the writer gives a mention without a one-word head: the highest
+    word of the dependency tree inside the mention (inside its head span, when it has a
+    longer one), else the last word (the head corefio's matching assumes)."""
+    words = _words(m.spans)
+    if m.head is not None:
+        within = [w for w in words if any(a <= w <= b for a, b in m.head)]
+        if within:
+            words = within
+    found = tree.highest(words)
+    return found if found is not None else words[-1]
+
+
+def _percent(value: str) -> str:
+    return _PACK_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8")), value)
+
+
+def _packed(other: str | None, items: list[tuple[str, str]]) -> str:
+    """The ``other`` field holding attributes that are no declared field (names with
+    ``_`` or capitals, which UD's validator refuses in ``global.Entity``, or attributes
+    new to the file's declaration): udapi's ``name:value,name:value``, after whatever
+    ``other`` held;
+    ``% , - ( ) | =`` and blanks in values percent-encoded."""
+    pieces = [other] if other else []
+    pieces += [f"{name}:{_percent(value)}" for name, value in items]
+    return ",".join(pieces)
+
+
+def unpacked(other: str, fields: list[str]) -> tuple[str, dict[str, str]]:
+    """What :func:`_packed` made of ``other``: ``(the rest, the attributes)``. Items
+    ``name:value`` at the end whose names are no declared field are taken, as many as
+    packing them again gives ``other`` back exactly (so the file is written back as it
+    was; udapi reads ``other`` the same way)."""
+    items = other.split(",") if other else []
+    n = 0
+    while n < len(items):
+        name, colon, _ = items[-1 - n].partition(":")
+        if not colon or not _FIELD_NAME.match(name) or name in fields:
+            break
+        n += 1
+    for k in range(n, 0, -1):
+        rest = ",".join(items[: len(items) - k])
+        taken = [(name, urllib.parse.unquote(value)) for name, _, value in
+                 (item.partition(":") for item in items[len(items) - k :])]
+        if len(dict(taken)) == k and _packed(rest, taken) == other:
+            return rest, dict(taken)
+    return other, {}
+
+
+def _field_values(doc, fields: list[str], log: LossLog, tree: _Tree | None = None) -> list[list[str]]:
+    """Each markable's field values (after ``eid``), up to its last given field. With a
+    ``tree`` (written from another format), every mention gets a head: CorefUD's tools
+    read the head slot as a number, and an empty one before other fields is invalid."""
     out: list[list[str]] = []
-    lost_heads = 0
+    lost_heads = computed = 0
     declared = set(fields[1:])
     unnamed: list[str] = []
     for m in doc.markables:
         given: dict[str, str] = {}
+        packed: list[tuple[str, str]] = []
         for name, value in m.attributes.items():
             if name in declared:
                 given[name] = _text(value, log, doc)
+            elif "other" in declared and _FIELD_NAME.match(name):
+                packed.append((name, _text(value, log, doc)))
             else:
                 unnamed.append(name)
-        if "head" not in given and m.head is not None:
+        if packed:
+            given["other"] = _packed(given.get("other"), packed)
+        if "head" not in given and "head" in declared:
             value = _head_value(m)
-            if value is None:
+            if value is None and m.head is not None:
                 lost_heads += 1
-            else:
+            if value is None and tree is not None:
+                value = str(_words(m.spans).index(computed_head(m, tree)) + 1)
+                computed += 1
+            if value is not None:
                 given["head"] = value
         present = [i for i, f in enumerate(fields[1:]) if f in given]
         if not present:
@@ -587,6 +706,11 @@ def _field_values(doc, fields: list[str], log: LossLog) -> list[list[str]]:
         out.append(values)
     if lost_heads:
         log.lose("heads", "heads that are not one word of their mention", document=doc, count=lost_heads)
+    if computed:
+        log.report.add("conllu.head-computed", "info",
+                       "mentions without a one-word head: the head written is the highest word of the "
+                       "dependency tree inside the mention, else its last word", document=doc.label,
+                       count=computed, merge=True)
     if unnamed:
         log.lose("markable-attributes", "markable attributes whose names cannot be a global.Entity field "
                  "(empty, 'eid', or with - ( ) | = , or blanks)", document=doc, count=len(unnamed),
@@ -611,7 +735,8 @@ def _text(value, log: LossLog, doc) -> str:
     return str(value)
 
 
-def _entity_values(doc, labels: list[str], values_of: list[list[str]], part_fields: str = "all") -> dict[int, str]:
+def _entity_values(doc, labels: list[str], values_of: list[list[str]], part_fields: str = "all",
+                   skip: set[int] | frozenset[int] = frozenset()) -> dict[int, str]:
     """The canonical ``Entity`` value of every token that has one (udapi's ordering).
 
     Mention parts are taken in text order (earlier start first, longer first, then by
@@ -623,6 +748,8 @@ def _entity_values(doc, labels: list[str], values_of: list[list[str]], part_fiel
     """
     parts = []
     for k, m in enumerate(doc.markables):
+        if k in skip:
+            continue
         total = len(m.spans)
         values = values_of[k]
         for i, (a, b) in enumerate(m.spans, 1):
@@ -649,6 +776,19 @@ def _entity_values(doc, labels: list[str], values_of: list[list[str]], part_fiel
     return {t: "".join(c) for t, c in chunks.items()}
 
 
+def _same_span(doc, log: LossLog) -> set[int]:
+    """Markables with the words of an earlier one: CorefUD has one mention per span (UD's
+    validator refuses two, udapi keeps one), so they are left out (reported)."""
+    first: dict[tuple, int] = {}
+    later = set()
+    for k, m in enumerate(doc.markables):
+        if first.setdefault(m.spans, k) != k:
+            later.add(k)
+    log.lose("same-span", "mentions with the same words as another mention (CorefUD has one mention "
+             "per span: the later ones were left out)", document=doc, count=len(later))
+    return later
+
+
 def _same_entity(a: str, b: str) -> bool:
     ca, cb = split_entity(a), split_entity(b)
     return ca is not None and cb is not None and sorted(ca) == sorted(cb)
@@ -659,11 +799,14 @@ def _coref_items(misc: str) -> dict[str, str]:
 
 
 def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
-                hints: dict[int, str] | None = None, part_fields: str = "all") -> list[str]:
-    """The MISC value of every token: its other keys plus Entity / SplitAnte / Bridge."""
+                hints: dict[int, str] | None = None, part_fields: str = "all",
+                tree: _Tree | None = None) -> list[str]:
+    """The MISC value of every token: its other keys plus Entity / SplitAnte / Bridge
+    (with a ``tree``, every mention gets a head: see :func:`_field_values`)."""
     n = len(doc.tokens.forms)
     attrs = doc.tokens.attributes
-    entity_values = _entity_values(doc, labels, _field_values(doc, fields, log), part_fields)
+    skip = _same_span(doc, log) if tree is not None else set()
+    entity_values = _entity_values(doc, labels, _field_values(doc, fields, log, tree), part_fields, skip)
     index = doc.markable_index()
     chain_of = {}
     for chain in doc.chain_indices():
@@ -734,7 +877,17 @@ def _usable_layout(doc, canonical: bool) -> ConlluLayout | None:
     return lay
 
 
-def _write_document(doc, report: Report, canonical: bool, last: bool) -> list[str]:
+@dataclass
+class _FileState:
+    """What the documents written so far fix for the next ones of the same file."""
+
+    #: the eids they use (CorefUD's ids are unique in a file)
+    eids: set[str] = field(default_factory=set)
+    #: the first ``global.Entity`` declaration (the validator wants one for the file)
+    fields: list[str] | None = None
+
+
+def _write_document(doc, report: Report, canonical: bool, last: bool, state: _FileState) -> list[str]:
     """The lines of one document (without line ends).
 
     When mentions of one entity cross or interleave, the lines are read back: if the
@@ -744,7 +897,13 @@ def _write_document(doc, report: Report, canonical: bool, last: bool) -> list[st
     """
     log = LossLog(report, "CorefUD CoNLL-U")
     doc = doc.chain_markables_only()
-    lines = _render_document(doc, log, canonical, last)
+    fresh = _usable_layout(doc, canonical) is None  # not written back as its CoNLL-U source had it
+    before = set(state.eids) if fresh else set()
+    declared = state.fields if fresh else None
+    lines = _render_document(doc, log, canonical, last, before, declared)
+    state.eids.update(_labels(doc, LossLog(Report(), ""), before))
+    if state.fields is None and doc.markables:
+        state.fields = _fields_for(doc, _usable_layout(doc, canonical), declared)
     if not _same_entity_overlap(doc, _labels(doc, LossLog(Report(), ""))):
         return lines
     if _reads_back(doc, lines):
@@ -760,7 +919,7 @@ def _write_document(doc, report: Report, canonical: bool, last: bool) -> list[st
         links = [link for link in doc.links
                  if link.source not in gone and not (link.target_kind == "markable" and gone & set(link.targets))]
         doc = doc.model_copy(update={"markables": kept, "links": links})
-        lines = _render_document(doc, LossLog(Report(), ""), canonical, last)
+        lines = _render_document(doc, LossLog(Report(), ""), canonical, last, before, declared)
         if _reads_back(doc, lines):
             break
     # crossing mentions of one entity are a capability loss (reported before writing);
@@ -836,21 +995,27 @@ def _derived_ids(sentences: list[tuple[int, int]], empty: set[int]) -> list[str]
     return ids
 
 
-def _render_document(doc, log: LossLog, canonical: bool, last: bool) -> list[str]:
+def _render_document(doc, log: LossLog, canonical: bool, last: bool,
+                     earlier: set[str] | frozenset[str] = frozenset(), declared: list[str] | None = None) -> list[str]:
     lay = _usable_layout(doc, canonical)
     attrs = doc.tokens.attributes
     n = len(doc.tokens.forms)
-    fields = _fields_for(doc, lay)
-    labels = _labels(doc, log)
+    fields = _fields_for(doc, lay, declared)
+    labels = _labels(doc, log, earlier)
     source = doc.layout.get("conllu")
     part_fields = source.part_fields if isinstance(source, ConlluLayout) else "all"
-    misc = misc_column(doc, labels, fields, log, lay.misc if lay is not None else None, part_fields)
     out: list[str] = []
     ids = lay.ids if lay is not None and lay.ids is not None and len(lay.ids) == n else None
     sentences = doc.sentences or ([model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[],
                                                         attributes={})] if n else [])
     if ids is None and doc.tokens.empty:
         ids = _derived_ids([(s.first, s.last) for s in sentences], set(doc.tokens.empty))
+    # written from another format (or canonically): every mention gets a head
+    tree = None
+    if lay is None:
+        tree = _Tree(doc, ids if ids is not None else
+                     [str(i - s.first + 1) for s in sentences for i in range(s.first, s.last + 1)])
+    misc = misc_column(doc, labels, fields, log, lay.misc if lay is not None else None, part_fields, tree)
     columns = []
     for name in ("lemma", "upos", "xpos", "feats", "head", "deprel", "deps"):
         column = attrs.get(name)
@@ -1008,20 +1173,21 @@ def _sentence_comments(doc, s, index: int, log: LossLog) -> list[str]:
 def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool = False) -> Iterator[str]:
     """CoNLL-U text, one piece per document."""
     pending = None
+    state = _FileState()
     for doc in documents:
         if pending is not None:
-            yield _piece(pending, report, canonical, False)
+            yield _piece(pending, report, canonical, False, state)
         pending = doc
     if pending is not None:
-        yield _piece(pending, report, canonical, True)
+        yield _piece(pending, report, canonical, True, state)
         return
     head = corpus.layout.get("conllu") if not canonical else None
     if isinstance(head, ConlluLayout) and head.tail:
         yield _join(head.tail, head.newline, head.final_newline)
 
 
-def _piece(doc, report: Report, canonical: bool, last: bool) -> str:
-    lines = _write_document(doc, report, canonical, last)
+def _piece(doc, report: Report, canonical: bool, last: bool, state: _FileState) -> str:
+    lines = _write_document(doc, report, canonical, last, state)
     lay = _usable_layout(doc, canonical)
     newline = lay.newline if lay is not None else "\n"
     return _join(lines, newline, not last or lay is None or lay.final_newline)
