@@ -79,6 +79,7 @@ _HEAD_INDEX = re.compile(r"^[1-9][0-9]{0,8}$")
 _PART_COMMENT = re.compile(r"^#\s*part\s*=\s*(.*)$")
 #: what a sent_id cannot hold (CoNLL-U: no blanks; ``/`` separates udapi's zones)
 _SENT_ID_UNSAFE = re.compile(r"[\s/]")
+_SENT_ID = re.compile(r"^#\s*sent_id\s*=\s*(\S+)")
 #: characters a field value cannot hold (``-`` too, except in the last field)
 _FIELD_UNSAFE = re.compile(r"[()|\s=]")
 _LINE_BREAKING = re.compile(r"[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
@@ -885,6 +886,8 @@ class _FileState:
     eids: set[str] = field(default_factory=set)
     #: the first ``global.Entity`` declaration (the validator wants one for the file)
     fields: list[str] | None = None
+    #: the sent_ids written (UD wants them unique in a file)
+    sent_ids: set[str] = field(default_factory=set)
 
 
 def _write_document(doc, report: Report, canonical: bool, last: bool, state: _FileState) -> list[str]:
@@ -900,13 +903,12 @@ def _write_document(doc, report: Report, canonical: bool, last: bool, state: _Fi
     fresh = _usable_layout(doc, canonical) is None  # not written back as its CoNLL-U source had it
     before = set(state.eids) if fresh else set()
     declared = state.fields if fresh else None
-    lines = _render_document(doc, log, canonical, last, before, declared)
+    lines = _render_document(doc, log, canonical, last, before, declared, state.sent_ids)
     state.eids.update(_labels(doc, LossLog(Report(), ""), before))
     if state.fields is None and doc.markables:
         state.fields = _fields_for(doc, _usable_layout(doc, canonical), declared)
-    if not _same_entity_overlap(doc, _labels(doc, LossLog(Report(), ""))):
-        return lines
-    if _reads_back(doc, lines):
+    if not _same_entity_overlap(doc, _labels(doc, LossLog(Report(), ""))) or _reads_back(doc, lines):
+        _note_sent_ids(lines, state)
         return lines
     suspects = _overlapping(doc)
     original = doc
@@ -919,7 +921,7 @@ def _write_document(doc, report: Report, canonical: bool, last: bool, state: _Fi
         links = [link for link in doc.links
                  if link.source not in gone and not (link.target_kind == "markable" and gone & set(link.targets))]
         doc = doc.model_copy(update={"markables": kept, "links": links})
-        lines = _render_document(doc, LossLog(Report(), ""), canonical, last, before, declared)
+        lines = _render_document(doc, LossLog(Report(), ""), canonical, last, before, declared, state.sent_ids)
         if _reads_back(doc, lines):
             break
     # crossing mentions of one entity are a capability loss (reported before writing);
@@ -927,7 +929,15 @@ def _write_document(doc, report: Report, canonical: bool, last: bool, state: _Fi
     code = "same-entity-overlap" if _extents_cross(original) else "interleaved-parts"
     log.lose(code, "mentions of one entity that cross or whose parts interleave (CorefUD closing "
              "brackets cannot tell them apart; such mentions were left out)", document=original, count=dropped)
+    _note_sent_ids(lines, state)
     return lines
+
+
+def _note_sent_ids(lines: list[str], state: _FileState) -> None:
+    for line in lines:
+        m = _SENT_ID.match(line)
+        if m:
+            state.sent_ids.add(m.group(1))
 
 
 def _extents_cross(doc) -> bool:
@@ -996,7 +1006,8 @@ def _derived_ids(sentences: list[tuple[int, int]], empty: set[int]) -> list[str]
 
 
 def _render_document(doc, log: LossLog, canonical: bool, last: bool,
-                     earlier: set[str] | frozenset[str] = frozenset(), declared: list[str] | None = None) -> list[str]:
+                     earlier: set[str] | frozenset[str] = frozenset(), declared: list[str] | None = None,
+                     sent_ids: set[str] | frozenset[str] = frozenset()) -> list[str]:
     lay = _usable_layout(doc, canonical)
     attrs = doc.tokens.attributes
     n = len(doc.tokens.forms)
@@ -1032,6 +1043,7 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
     if _LINE_BREAKING.search("\x00".join(forms)):
         log.lose("form", "TABs and line breaks in token forms (replaced by '_')", document=doc)
         forms = [_LINE_BREAKING.sub("_", f) for f in forms]
+    taken = set(sent_ids)
     for s_index, s in enumerate(sentences):
         if lay is None:
             declare = True
@@ -1039,7 +1051,7 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
             declare = fields != DEFAULT_FIELDS
         else:
             declare = lay.declared or fields != lay.fields
-        out.extend(_comments(doc, s, s_index, fields, lay is not None, log, declare))
+        out.extend(_comments(doc, s, s_index, fields, lay is not None, log, taken, declare))
         inter: dict[int, list[str]] = {}
         for off, raw in s.interleaved:
             line = _interleaved_line(raw, log, doc)
@@ -1097,7 +1109,7 @@ def _interleaved_line(raw: str, log: LossLog, doc) -> str | None:
     return None
 
 
-def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: LossLog,
+def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: LossLog, taken: set[str],
               declare: bool = True) -> list[str]:
     """A sentence's comment lines.
 
@@ -1108,7 +1120,7 @@ def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: Los
     if s.comments or from_conllu:
         out = [_comment_line(c) for c in s.comments]
     else:
-        out = _sentence_comments(doc, s, index, log)
+        out = _sentence_comments(doc, s, index, log, taken)
     if index:
         return out
     line = f"# newdoc id = {_one_line(doc.name)}"
@@ -1152,22 +1164,32 @@ def _one_line(text: str) -> str:
     return _LINE_BREAKING.sub(" ", text)
 
 
-def _sentence_comments(doc, s, index: int, log: LossLog) -> list[str]:
+def _sentence_comments(doc, s, index: int, log: LossLog, taken: set[str]) -> list[str]:
     """``# sent_id`` and ``# text`` of a sentence from another format. The id is the
     sentence's own, or the document's name (and part, unless it is 0) with the
     sentence's number; blanks and ``/`` (CoNLL-U has no blank in an id, and udapi reads
     ``/`` as the start of a zone name) become ``_`` — the name itself is kept whole in
-    ``# newdoc id``; a sentence's own id changed so is reported."""
+    ``# newdoc id``. An id an earlier sentence of the file has (``taken``) gets the
+    document's name in front, and a number after if need be (UD wants them unique). A
+    sentence's own id changed so is reported."""
+    name = _SENT_ID_UNSAFE.sub("_", doc.name) or "_"
     if s.id is not None:
-        sid = _SENT_ID_UNSAFE.sub("_", s.id)
-        if sid != s.id:
-            log.lose("sent-id", "blanks and '/' in sentence ids (written as '_')", document=doc,
-                     example=s.id[:40], severity="info")
+        sid = _SENT_ID_UNSAFE.sub("_", s.id) or "_"
+        if sid in taken:
+            sid = f"{name}-{sid}"
     else:
         part = "" if doc.part is None or numeric_part(doc.part) == "0" else f"-p{doc.part}"
-        sid = _SENT_ID_UNSAFE.sub("_", f"{doc.name}{part}-{index + 1}")
+        sid = f"{name}{_SENT_ID_UNSAFE.sub('_', part)}-{index + 1}"
+    base, k = sid, 1
+    while sid in taken:
+        k += 1
+        sid = f"{base}-{k}"
+    taken.add(sid)
+    if s.id is not None and sid != s.id:
+        log.lose("sent-id", "sentence ids with blanks or '/', or repeated in the file (written changed)",
+                 document=doc, example=s.id[:40], severity="info")
     text = doc.span_text((s.first, s.last))
-    return [f"# sent_id = {sid or '_'}", f"# text = {_one_line(text)}"]
+    return [f"# sent_id = {sid}", f"# text = {_one_line(text)}"]
 
 
 def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool = False) -> Iterator[str]:
