@@ -629,6 +629,19 @@ def computed_head(m, tree: _Tree) -> int:
     return found if found is not None else words[-1]
 
 
+def with_written_heads(doc):
+    """``doc`` with the heads the writer writes for it from another format: a mention
+    without a one-word head gets :func:`computed_head` (what reading the file back gives)."""
+    n = len(doc.tokens.forms)
+    sentences = [(s.first, s.last) for s in doc.sentences] or ([(0, n - 1)] if n else [])
+    ids = _derived_ids(sentences, set(doc.tokens.empty or ()))
+    tree = _Tree(doc, ids)
+    markables = [m if _head_value(m) is not None else
+                 m.model_copy(update={"head": ((h, h),)}) for m, h in
+                 ((m, computed_head(m, tree)) for m in doc.markables)]
+    return doc.model_copy(update={"markables": markables})
+
+
 def _percent(value: str) -> str:
     return _PACK_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8")), value)
 
