@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -381,3 +383,96 @@ def test_part_comment_follows_edits_of_the_part():
     # a document without a part loses the comment, one with another part gets it rewritten
     assert "# part" not in corefio.dumps(Corpus(documents=[moved.model_copy(update={"part": None})]), "conllu")
     assert "# part = 7\n" in corefio.dumps(Corpus(documents=[moved.model_copy(update={"part": "7"})]), "conllu")
+
+
+# -- issue #18: what CorefUD's tools read ------------------------------------------------------
+def _entity_openers(text: str) -> list[str]:
+    return [c for line in text.splitlines() if "Entity=" in line
+            for c in re.findall(r"\(([^()]+)", line.split("\t")[9].split("Entity=")[1].split("|")[0])]
+
+
+def test_sent_ids_have_no_slash_and_the_name_stays_whole():
+    """An OntoNotes-style name gave ``# sent_id = wb/Jarvis_Island-1``, which udapi reads
+    as sentence ``wb`` of zone ``Jarvis_Island-1``."""
+    text = corefio.dumps(corefio.loads("#begin document (wb/Jarvis Island); part 000\n"
+                                       "wb\t0\t0\tJarvis\t(1\nwb\t0\t1\tIsland\t1)\n\n#end document\n", "conll"),
+                         "conllu")
+    assert "# sent_id = wb_Jarvis_Island-1\n" in text and "# newdoc id = wb/Jarvis Island\n" in text
+    assert corefio.loads(text, "conllu").documents[0].name == "wb/Jarvis Island"
+
+
+def test_sentence_ids_of_the_model_are_made_valid_and_unique_in_the_file():
+    docs = [Document(name=name, tokens=Tokens(forms=["a", "b"]),
+                     sentences=[Sentence(first=0, last=0, id="s 1/a"), Sentence(first=1, last=1, id="s2")])
+            for name in ("d1", "d2")]
+    report = Report()
+    text = corefio.dumps(Corpus(documents=docs), "conllu", report=report)
+    ids = re.findall(r"^# sent_id = (.*)$", text, re.M)
+    assert ids == ["s_1_a", "s2", "d2-s_1_a", "d2-s2"]
+    assert "loss.sent-id" in report.codes()
+
+
+def test_every_mention_from_another_format_gets_a_head_from_the_tree():
+    """MMAX2 (or any source without one-word heads) gave ``Entity=(e12----none``: an
+    empty head slot before other fields, which UD's validator and udapi refuse."""
+    doc = Document(
+        name="d", tokens=Tokens(forms=["the", "old", "man", "slept"],
+                                attributes={"head": ["3", "3", "4", "0"], "deprel": ["det", "amod", "nsubj", "root"]}),
+        sentences=[Sentence(first=0, last=3)],
+        markables=[Markable(id="m1", spans=((0, 2),), entity="1", attributes={"np_form": "defnp"}),
+                   Markable(id="m2", spans=((0, 1),), entity="2"),  # no tree node above the others: "old" is deeper
+                   Markable(id="m3", spans=((1, 2),), entity="3", head=((1, 1),))])
+    report = Report()
+    text = corefio.dumps(doc, "conllu", report=report)
+    # the highest word in the tree ("man", 3rd), ties to the first ("the" and "old" both hang on "man")
+    assert _entity_openers(text) == ["1--3-np_form:defnp", "2--1", "3--1"]
+    assert [d.count for d in report if d.code == "conllu.head-computed"] == [2]
+    back = corefio.loads(text, "conllu").documents[0]
+    assert [(m.spans, m.head, m.attributes) for m in back.markables] == [
+        (((0, 2),), ((2, 2),), {"np_form": "defnp"}), (((0, 1),), ((0, 0),), {}), (((1, 2),), ((1, 1),), {})]
+
+
+def test_attribute_names_the_validator_refuses_go_into_other_and_come_back():
+    doc = Document(name="d", tokens=Tokens(forms=["a", "b", "c"]),
+                   markables=[Markable(id="m1", spans=((0, 1),), entity="1",
+                                       attributes={"type": "np", "anaphor_type": "a-b,c", "Gram": "sbj"})])
+    text = corefio.dumps(doc, "conllu")
+    declaration = re.search(r"^# global\.Entity = (.*)$", text, re.M).group(1)
+    assert declaration == "eid-etype-head-other-type"
+    assert re.fullmatch(r"[a-z]+(-[a-z]+)*", declaration)  # what UD's validator accepts
+    assert _entity_openers(text) == ["1--2-anaphor_type:a%2Db%2Cc,Gram:sbj-np"]
+    back = corefio.loads(text, "conllu").documents[0]
+    assert back.markables[0].attributes == {"type": "np", "anaphor_type": "a-b,c", "Gram": "sbj"}
+    assert corefio.dumps(corefio.loads(text, "conllu"), "conllu") == text
+
+
+def test_a_source_other_field_is_kept_as_it_was():
+    text = SMALL.replace("Entity=(e1-person-1-)", "Entity=(e1-person-1-gstype:spec,x_y:a%zz)", 1)
+    doc = conllu.loads(text).documents[0]
+    assert doc.markables[0].attributes["other"] == "gstype:spec,x_y:a%zz"  # not written so by corefio: kept
+    assert conllu.dumps(conllu.loads(text)) == text
+
+
+def test_documents_of_one_file_share_one_declaration_and_no_entity_id():
+    docs = [Document(name=f"d{k}", tokens=Tokens(forms=["a", "b"]),
+                     markables=[Markable(id="m1", spans=((0, 0),), entity="1", attributes=attrs),
+                                Markable(id="m2", spans=((1, 1),), entity="1")])
+            for k, attrs in ((1, {}), (2, {"colour": "red"}))]
+    report = Report()
+    text = corefio.dumps(Corpus(documents=docs), "conllu", report=report)
+    assert set(re.findall(r"^# global\.Entity = (.*)$", text, re.M)) == {"eid-etype-head-other"}
+    assert _entity_openers(text) == ["1--1", "1--1", "e1--1-colour:red", "e1--1"]
+    back = corefio.loads(text, "conllu")
+    assert [m.attributes for m in back.documents[1].markables] == [{"colour": "red"}, {}]
+    assert "loss.label" in report.codes()
+
+
+def test_mentions_of_the_same_words_are_one_mention():
+    doc = Document(name="d", tokens=Tokens(forms=["a", "b"]),
+                   markables=[Markable(id="m1", spans=((0, 1),), entity="1"),
+                              Markable(id="m2", spans=((0, 1),), entity="2", layer="np"),
+                              Markable(id="m3", spans=((1, 1),), entity="1")])
+    report = Report()
+    text = corefio.dumps(doc, "conllu", report=report)
+    assert _entity_openers(text) == ["1--2", "1--1"]
+    assert [d.count for d in report if d.code == "loss.same-span"] == [1]

@@ -19,12 +19,32 @@ head word among the mention's words (1 = its first word, counting every part of 
 discontinuous mention): it becomes :attr:`Markable.head`, and the writer computes it back
 from there. Every other field a mention gives, even an empty one, is a markable
 attribute named after the field, so that writing it back reproduces the opener (a head
-value that is no valid position stays an attribute too). The writer declares more
-fields when a document has attributes the declared ones do not name. ``SplitAnte`` and
+value that is no valid position stays an attribute too). Items ``name:value`` at the
+end of the ``other`` field whose names are no declared field are attributes of their own
+when the writer would write them back the same way (udapi reads ``other`` so too).
+``SplitAnte`` and
 ``Bridge`` become typed links (``split_antecedent``, ``bridging``) from the anaphor
 mention to the antecedent *entity*; a bridging subtype goes to the link's ``relation``
 attribute. The other MISC keys (``SpaceAfter``, ``Discourse``, ...) stay in the
-``misc`` token attribute.
+``misc`` token attribute. A ``# part = 001`` comment after ``# newdoc id`` gives the
+document's part (CoNLL-2012's parts of one document keep apart).
+
+What corefio writes from another format (or with ``canonical``) is what CorefUD's tools
+read (udapi, and UD's validator with ``--coref``; ``tests/test_ecosystem.py``):
+
+* one ``global.Entity`` for the file: ``eid-etype-head-other`` and the attribute names
+  of its first document made of lower-case letters (the validator refuses others);
+  every other attribute goes into ``other`` as ``name:value`` (``% , - ( ) | =`` and
+  blanks in the value percent-encoded);
+* every mention has a head: its own when it is one word of the mention, else the
+  highest word of the dependency tree (the ``head`` column) inside the mention (inside
+  its head span, for a longer head; the first on a tie), else its last word (the head
+  corefio's matching assumes); ``conllu.head-computed`` says how many were computed;
+* entity ids and sent_ids are unique in the file (a repeated one is renamed); a
+  sent_id has no blank and no ``/`` (udapi reads what follows ``/`` as a zone name): a
+  sentence without an id gets its document's name (and part, unless 0) and its number;
+* a mention with the words of an earlier one is left out (CorefUD has one mention per
+  span), reported as ``loss.same-span``.
 
 Words, multi-word-token lines (``9-10``) and empty nodes (``8.1``): words and empty
 nodes are tokens (empty nodes can carry mentions: zero anaphora); multi-word-token
