@@ -476,3 +476,16 @@ def test_mentions_of_the_same_words_are_one_mention():
     text = corefio.dumps(doc, "conllu", report=report)
     assert _entity_openers(text) == ["1--2", "1--1"]
     assert [d.count for d in report if d.code == "loss.same-span"] == [1]
+
+
+def test_a_head_attribute_that_is_a_word_stays_out_of_the_head_slot():
+    """An MMAX2 level with a ``head`` attribute (the head's word form) put that word in
+    CorefUD's head slot, which holds a position."""
+    doc = Document(name="d", tokens=Tokens(forms=["the", "court"]),
+                   markables=[Markable(id="m1", spans=((0, 1),), entity="1", attributes={"head": "court"}),
+                              Markable(id="m2", spans=((0, 0),), entity="2", attributes={"head": ""})])
+    text = corefio.dumps(doc, "conllu")
+    assert _entity_openers(text) == ["1--2-head:court", "2--1-head:"]
+    back = corefio.loads(text, "conllu").documents[0]
+    assert [(m.head, m.attributes) for m in back.markables] == [(((1, 1),), {"head": "court"}),
+                                                                (((0, 0),), {"head": ""})]

@@ -162,6 +162,29 @@ def test_ud_validator_finds_no_error_of_corefio(source, written, tmp_path):
     assert not ours, ours
 
 
+CONLLU_SOURCES = [pytest.param(p, id=_id(p)) for p in REPO_SOURCES if p.suffix == ".conllu"]
+
+
+@pytest.mark.parametrize("source", CONLLU_SOURCES)
+def test_canonical_conllu_of_a_conllu_source_passes_the_validator(source, tmp_path, caplog):
+    """Written canonically (without the source's layout), GUM's files get a declaration
+    the validator accepts and heads from their trees: no error at all is left, where
+    the sources fail on their declaration."""
+    path = tmp_path / "canonical.conllu"
+    report = Report()
+    path.write_text(corefio.dumps(corefio.read(source), "conllu", report=report, canonical=True), encoding="utf-8")
+    assert udvalidate(source, "en")  # the source has its error
+    assert not udvalidate(path, "en")
+    with caplog.at_level(logging.WARNING):
+        doc = udapi.Document(str(path))
+        mentions = doc.coref_mentions
+    assert not [r.getMessage() for r in caplog.records if r.pathname.endswith("coref.py")]
+    back = corefio.read(path)
+    assert len(mentions) == sum(len(d.markables) for d in back.documents) == \
+        sum(len(d.markables) for d in corefio.read(source).documents)
+    assert "conllu.head-computed" in report.codes()
+
+
 def test_the_validator_sees_a_broken_entity_through_the_placeholder_tree(tmp_path):
     """The check above can fail: an opener without its closer is found."""
     text = ("# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = d-1\n# text = a b\n"

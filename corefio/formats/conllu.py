@@ -337,13 +337,6 @@ class _Reader:
                 for name in names[:-1]:
                     if attrs[name] == "":
                         del attrs[name]
-            if attrs.get("other") and "other" in d.fields:
-                rest, extra = unpacked(attrs["other"], d.fields)
-                if extra:
-                    del attrs["other"]
-                    if rest:
-                        attrs["other"] = rest
-                    attrs.update(extra)
             head = None
             value = attrs.get("head")
             if value is not None and _HEAD_INDEX.match(value):
@@ -352,6 +345,13 @@ class _Reader:
                     w = words[int(value) - 1]
                     head = ((w, w),)
                     del attrs["head"]
+            if attrs.get("other") and "other" in d.fields:
+                rest, extra = unpacked(attrs["other"], d.fields)
+                if extra and not extra.keys() & attrs.keys():
+                    del attrs["other"]
+                    if rest:
+                        attrs["other"] = rest
+                    attrs.update(extra)
             markables.append(model.Markable.fast(mid, spans, m.eid, head, attrs))
             by_start.setdefault((m.eid, m.spans[0][0]), mid)
         links = []
@@ -679,14 +679,15 @@ def _packed(other: str | None, items: list[tuple[str, str]]) -> str:
 
 def unpacked(other: str, fields: list[str]) -> tuple[str, dict[str, str]]:
     """What :func:`_packed` made of ``other``: ``(the rest, the attributes)``. Items
-    ``name:value`` at the end whose names are no declared field are taken, as many as
+    ``name:value`` at the end whose names are no declared field (or ``head``, whose slot
+    holds a position) are taken, as many as
     packing them again gives ``other`` back exactly (so the file is written back as it
     was; udapi reads ``other`` the same way)."""
     items = other.split(",") if other else []
     n = 0
     while n < len(items):
         name, colon, _ = items[-1 - n].partition(":")
-        if not colon or not _FIELD_NAME.match(name) or name in fields:
+        if not colon or not _FIELD_NAME.match(name) or (name in fields and name != "head"):
             break
         n += 1
     for k in range(n, 0, -1):
@@ -710,7 +711,11 @@ def _field_values(doc, fields: list[str], log: LossLog, tree: _Tree | None = Non
         given: dict[str, str] = {}
         packed: list[tuple[str, str]] = []
         for name, value in m.attributes.items():
-            if name in declared:
+            if name == "head" and tree is not None and "other" in declared:
+                # an attribute named head (MMAX2's head word, say) is no position: the
+                # head slot gets the mention's head, the attribute goes into other
+                packed.append((name, _text(value, log, doc)))
+            elif name in declared:
                 given[name] = _text(value, log, doc)
             elif "other" in declared and _FIELD_NAME.match(name):
                 packed.append((name, _text(value, log, doc)))
