@@ -56,8 +56,9 @@ string as the empty value, chunks without ``|``, non-numeric labels (``person-6`
 Refused with the file and line: a document mixing TAB-separated and space-separated
 token lines (written back, one of them would change), line ends that mix CRLF and LF,
 part numbers that are not ASCII digits or longer than 18 digits, text other than
-comments and blank lines outside documents. A file holding only comments and blank
-lines has no document; its lines are kept in ``Corpus.layout["conll"]`` (``before``).
+comments and blank lines outside documents, a file without a document (empty, or
+only comments and blank lines: converting it would write an empty file), a document
+without its ``#end document`` line (a cut file).
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ per mention; singleton clusters stay. ``speakers`` become the ``speaker`` token
 attribute. A ``doc_key`` of the form ``(NAME); part NNN`` is split into the document's
 name and part like a CoNLL header (the part must be ASCII digits, at most 18); any other
 key is the document name. A string escape of half a surrogate pair (``"\\ud800"`` alone)
-is refused with its line and column: no UTF-8 file could hold what it reads as.
+is refused with its line and column: no UTF-8 file could hold what it reads as. A file
+without a document (empty, or blank lines only) is refused too.
 
 Every other field (``paragraphs``, ``pos``, ``ner``, ...) is document data: it goes to
 ``Document.metadata`` under its own name, a string as it is, any other value as JSON
