@@ -498,7 +498,7 @@ def test_scan_keys_streams(tmp_path, monkeypatch):
 
 # -- issue #25: empty and cut inputs are input errors -------------------------------------------
 EMPTY_CONLL = {
-    "empty": ("", None, "the file is empty"),
+    "empty": ("", 1, "the file is empty"),
     "blank lines": ("\n \n", 2, "no document"),
     "comments only": ("# a comment\n# another\n", 2, "no document"),
     "cut inside a document": ("#begin document (d); part 000\nd\t0\t0\tJohn\t(1)\nd\t0\t1\tleft\t-\n",
@@ -516,7 +516,7 @@ def test_empty_and_cut_conll_is_an_input_error(name, cli, tmp_path):
     assert info.value.line == line
     with pytest.raises(FormatError, match=words):
         corefio.get_format("conll").scan_keys(src)  # scoring's first look refuses it too
-    located = f"in.conll:{line}:" if line else "in.conll:"
+    located = f"in.conll:{line}:"
     for command, code in (("info", 3), ("validate", 4), ("convert", 3)):
         args = [command, src] + ([tmp_path / "out.conllu"] if command == "convert" else [])
         result = cli(*args)

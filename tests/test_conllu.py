@@ -295,7 +295,7 @@ def test_empty_tokens_must_be_ascending_token_indices(empty):
 # -- issue #25: empty and cut inputs are input errors -------------------------------------------
 CUT_CONLLU = {
     # 0 bytes, blank lines, comments only: no document
-    "empty": ("", None, "the file is empty"),
+    "empty": ("", 1, "the file is empty"),
     "blank lines": ("\n  \n\n", 3, "no document"),
     "comments only": ("# newdoc id = d\n# sent_id = 1\n", 2, "no document"),
     # the last line is a comment without a line end: the file was cut there
@@ -315,7 +315,7 @@ def test_empty_and_cut_conllu_is_an_input_error(name, cli, tmp_path):
     with pytest.raises(FormatError, match=words) as info:
         corefio.read(src)
     assert info.value.line == line
-    located = f"in.conllu:{line}:" if line else "in.conllu:"
+    located = f"in.conllu:{line}:"
     for command, code in (("info", 3), ("validate", 4), ("convert", 3)):
         args = [command, src] + ([tmp_path / "out.conll"] if command == "convert" else [])
         result = cli(*args)

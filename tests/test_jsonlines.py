@@ -187,7 +187,7 @@ def test_surrogate_pairs_and_escaped_backslashes_are_read(form, read_as):
 
 # -- issue #25: an input without a document is an input error ----------------------------------
 @pytest.mark.parametrize("text, line, words", [
-    ("", None, "the file is empty"),
+    ("", 1, "the file is empty"),
     ("\n  \n\n", 3, "no document"),
 ])
 def test_empty_jsonlines_is_an_input_error(text, line, words, cli, tmp_path):

@@ -68,12 +68,13 @@ def check_part(part: str | None, file: str | None, line: int | None) -> None:
 
 def no_document_error(file: str | None, lines: int, what: str) -> FormatError:
     """The error for an input holding no document; ``lines``: how many lines it has
-    (0 for an empty file), ``what``: the format's word for a document's content."""
+    (0 for an empty file), ``what``: the format's word for a document's content. It is
+    located at the last line (line 1 of an empty file: every read error names a line)."""
     if lines == 0:
         message = "the file is empty: no document"
     else:
         message = f"no document in the file: {lines} line(s), none of them {what}"
-    return FormatError(message, file=file, line=lines or None)
+    return FormatError(message, file=file, line=max(lines, 1))
 
 
 def numeric_part(part: str) -> str:
