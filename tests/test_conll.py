@@ -494,3 +494,32 @@ def test_scan_keys_streams(tmp_path, monkeypatch):
     assert len(keys) == 3000 and len(data) > 3 * conll._SCAN_BLOCK
     assert all(data[offset:].startswith(f"#begin document (d{k})".encode()) for k, (_, _, offset, _) in enumerate(keys))
     assert keys[-1][3] == 1 + 2999 * 53
+
+
+# -- issue #25: empty and cut inputs are input errors -------------------------------------------
+EMPTY_CONLL = {
+    "empty": ("", 1, "the file is empty"),
+    "blank lines": ("\n \n", 2, "no document"),
+    "comments only": ("# a comment\n# another\n", 2, "no document"),
+    "cut inside a document": ("#begin document (d); part 000\nd\t0\t0\tJohn\t(1)\nd\t0\t1\tleft\t-\n",
+                              3, "never ends"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMPTY_CONLL))
+def test_empty_and_cut_conll_is_an_input_error(name, cli, tmp_path):
+    text, line, words = EMPTY_CONLL[name]
+    src = tmp_path / "in.conll"
+    src.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError, match=words) as info:
+        corefio.read(src)
+    assert info.value.line == line
+    with pytest.raises(FormatError, match=words):
+        corefio.get_format("conll").scan_keys(src)  # scoring's first look refuses it too
+    located = f"in.conll:{line}:"
+    for command, code in (("info", 3), ("validate", 4), ("convert", 3)):
+        args = [command, src] + ([tmp_path / "out.conllu"] if command == "convert" else [])
+        result = cli(*args)
+        assert result.exit_code == code, (command, result.output)
+        assert located in result.output and words in result.output
+    assert not (tmp_path / "out.conllu").exists()

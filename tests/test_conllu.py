@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -139,12 +141,16 @@ def test_documents_from_other_formats_get_newdoc_global_entity_and_text():
     # an attribute the default fields do not name gets a field of its own
     assert lines[:4] == ["# newdoc id = x", "# global.Entity = eid-etype-head-other-colour", "# sent_id = x-1",
                          "# text = A b."]
-    assert lines[4].endswith("Entity=(e1[1/2]-thing)")
-    assert lines[5].endswith("Bridge=e1<e2|Entity=(e2----red)")  # whitespace is not kept
-    assert lines[6].endswith("Entity=(e1[2/2]-thing)")
+    # every mention gets a head (issue #18: no empty head slot before other fields);
+    # without a dependency tree it is the last word
+    assert lines[4].endswith("Entity=(e1[1/2]-thing-2)")
+    assert lines[5].endswith("Bridge=e1<e2|Entity=(e2--1--red)")  # whitespace is not kept
+    assert lines[6].endswith("Entity=(e1[2/2]-thing-2)")
     assert "loss.markable-attributes" not in report.codes() and "loss.whitespace" in report.codes()
+    assert [d.count for d in report if d.code == "conllu.head-computed"] == [2]
     back = conllu.loads(text).documents[0]
     assert [m.spans for m in back.markables] == [((0, 0), (2, 2)), ((1, 1),)]
+    assert [m.head for m in back.markables] == [((2, 2),), ((1, 1),)]
     assert [m.attributes for m in back.markables] == [{"etype": "thing"}, {"colour": "red"}]
     assert [(link.type, link.target) for link in back.links] == [("bridging", "e1")]
 
@@ -157,7 +163,8 @@ def test_heads_are_written_back_from_the_markables():
     report = Report()
     text = corefio.dumps(doc, "conllu", report=report)
     back = conllu.loads(text).documents[0]
-    assert {m.entity: m.head for m in back.markables} == {"7": ((3, 3),), "8": ((2, 2),), "9": None}
+    # a head of two words is lost (reported); the last of them is written
+    assert {m.entity: m.head for m in back.markables} == {"7": ((3, 3),), "8": ((2, 2),), "9": ((2, 2),)}
     assert "loss.heads" in report.codes()  # a head of two words has no position
     assert "(7[1/2]--3" in text
 
@@ -181,7 +188,7 @@ def test_random_documents_round_trip(doc):
         same = sorted(sorted(m.spans for m in c) for c in back.chains()) == \
             sorted(sorted(m.spans for m in c) for c in doc.chains())
     # what CorefUD cannot express is reported, and only that
-    assert same == (not {"loss.same-entity-overlap", "loss.interleaved-parts"} & report.codes())
+    assert same == (not {"loss.same-entity-overlap", "loss.interleaved-parts", "loss.same-span"} & report.codes())
     if same:
         assert conllu.dumps(conllu.loads(text)) == text
 
@@ -283,3 +290,202 @@ def test_empty_tokens_must_be_ascending_token_indices(empty):
 
     with pytest.raises(ModelError, match="empty tokens"):
         Document(name="d", tokens=Tokens(forms=["a", "b", "c", "d"], empty=empty))
+
+
+# -- issue #25: empty and cut inputs are input errors -------------------------------------------
+CUT_CONLLU = {
+    # 0 bytes, blank lines, comments only: no document
+    "empty": ("", 1, "the file is empty"),
+    "blank lines": ("\n  \n\n", 3, "no document"),
+    "comments only": ("# newdoc id = d\n# sent_id = 1\n", 2, "no document"),
+    # the last line is a comment without a line end: the file was cut there
+    "cut in a comment": ("# newdoc id = d\n1\tJohn\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1)\n\n# sent_id = 2\n# te",
+                         5, "ends inside a comment line"),
+    # the last line is a token line cut short (4 of 10 columns, no line end)
+    "cut in a token line": ("# newdoc id = d\n1\tJohn\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1)\n\n1\tHe\t_\t_",
+                            4, "10 TAB-separated columns"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CUT_CONLLU))
+def test_empty_and_cut_conllu_is_an_input_error(name, cli, tmp_path):
+    text, line, words = CUT_CONLLU[name]
+    src = tmp_path / "in.conllu"
+    src.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError, match=words) as info:
+        corefio.read(src)
+    assert info.value.line == line
+    located = f"in.conllu:{line}:"
+    for command, code in (("info", 3), ("validate", 4), ("convert", 3)):
+        args = [command, src] + ([tmp_path / "out.conll"] if command == "convert" else [])
+        result = cli(*args)
+        assert result.exit_code == code, (command, result.output)
+        assert located in result.output and words in result.output
+    assert not (tmp_path / "out.conll").exists()
+
+
+# -- issue #18: parts of one document stay apart ------------------------------------------------
+TWO_PARTS = """\
+#begin document (doc); part 000
+doc\t0\t0\tJohn\t(1)
+doc\t0\t1\tleft\t-
+doc\t0\t2\t.\t-
+
+#end document
+#begin document (doc); part 001
+doc\t0\t0\tHe\t(1)
+doc\t0\t1\tcame\t-
+doc\t0\t2\tback\t-
+
+#end document
+"""
+
+
+def test_parts_of_one_document_survive_conllu(cli, tmp_path):
+    """S13_conll_two_parts.conll: parts 000 and 001 of ``doc`` were written as two CoNLL-U
+    documents of the same name and came back as two "part 000", with no loss reported."""
+    src = tmp_path / "two.conll"
+    src.write_text(TWO_PARTS, encoding="utf-8")
+    report = Report()
+    text = corefio.dumps(corefio.read(src), "conllu", report=report)
+    assert "# newdoc id = doc\n# part = 000\n" in text and "# newdoc id = doc\n# part = 001\n" in text
+    sent_ids = [line for line in text.splitlines() if line.startswith("# sent_id")]
+    assert len(set(sent_ids)) == 2  # unique: the second part's ids name it
+    back = corefio.loads(text, "conllu")
+    assert [(d.name, d.part) for d in back.documents] == [("doc", "000"), ("doc", "001")]
+    assert [d.tokens.forms[0] for d in back.documents] == ["John", "He"]
+    # and back to CoNLL with the same headers; the CLI says two parts
+    assert corefio.dumps(back, "conll").count("#begin document (doc); part 00") == 2
+    assert "#begin document (doc); part 001" in corefio.dumps(back, "conll")
+    out = tmp_path / "two.conllu"
+    assert cli("convert", src, out).exit_code == 0
+    info = cli("info", out).output
+    assert "'doc' part 000" in info and "'doc' part 001" in info
+
+
+@pytest.mark.parametrize("fmt", ["mate", "muc"])
+def test_parts_from_mate_and_muc_survive_conllu(fmt):
+    corpus = corefio.loads(corefio.dumps(conll_parts(), fmt), fmt)
+    assert [d.key for d in corpus.documents] == [("doc", "0"), ("doc", "1")]
+    back = corefio.loads(corefio.dumps(corpus, "conllu"), "conllu")
+    assert [d.key for d in back.documents] == [("doc", "0"), ("doc", "1")]
+
+
+def conll_parts() -> Corpus:
+    return corefio.loads(TWO_PARTS, "conll")
+
+
+def test_part_comment_follows_edits_of_the_part():
+    doc = conll_parts().documents[1]
+    text = corefio.dumps(Corpus(documents=[doc]), "conllu")
+    moved = corefio.loads(text, "conllu").documents[0]
+    assert moved.part == "001"
+    # a document without a part loses the comment, one with another part gets it rewritten
+    assert "# part" not in corefio.dumps(Corpus(documents=[moved.model_copy(update={"part": None})]), "conllu")
+    assert "# part = 7\n" in corefio.dumps(Corpus(documents=[moved.model_copy(update={"part": "7"})]), "conllu")
+
+
+# -- issue #18: what CorefUD's tools read ------------------------------------------------------
+def _entity_openers(text: str) -> list[str]:
+    return [c for line in text.splitlines() if "Entity=" in line
+            for c in re.findall(r"\(([^()]+)", line.split("\t")[9].split("Entity=")[1].split("|")[0])]
+
+
+def test_sent_ids_have_no_slash_and_the_name_stays_whole():
+    """An OntoNotes-style name gave ``# sent_id = wb/Jarvis_Island-1``, which udapi reads
+    as sentence ``wb`` of zone ``Jarvis_Island-1``."""
+    text = corefio.dumps(corefio.loads("#begin document (wb/Jarvis Island); part 000\n"
+                                       "wb\t0\t0\tJarvis\t(1\nwb\t0\t1\tIsland\t1)\n\n#end document\n", "conll"),
+                         "conllu")
+    assert "# sent_id = wb_Jarvis_Island-1\n" in text and "# newdoc id = wb/Jarvis Island\n" in text
+    assert corefio.loads(text, "conllu").documents[0].name == "wb/Jarvis Island"
+
+
+def test_sentence_ids_of_the_model_are_made_valid_and_unique_in_the_file():
+    docs = [Document(name=name, tokens=Tokens(forms=["a", "b"]),
+                     sentences=[Sentence(first=0, last=0, id="s 1/a"), Sentence(first=1, last=1, id="s2")])
+            for name in ("d1", "d2")]
+    report = Report()
+    text = corefio.dumps(Corpus(documents=docs), "conllu", report=report)
+    ids = re.findall(r"^# sent_id = (.*)$", text, re.M)
+    assert ids == ["s_1_a", "s2", "d2-s_1_a", "d2-s2"]
+    assert "loss.sent-id" in report.codes()
+
+
+def test_every_mention_from_another_format_gets_a_head_from_the_tree():
+    """MMAX2 (or any source without one-word heads) gave ``Entity=(e12----none``: an
+    empty head slot before other fields, which UD's validator and udapi refuse."""
+    doc = Document(
+        name="d", tokens=Tokens(forms=["the", "old", "man", "slept"],
+                                attributes={"head": ["3", "3", "4", "0"], "deprel": ["det", "amod", "nsubj", "root"]}),
+        sentences=[Sentence(first=0, last=3)],
+        markables=[Markable(id="m1", spans=((0, 2),), entity="1", attributes={"np_form": "defnp"}),
+                   Markable(id="m2", spans=((0, 1),), entity="2"),  # no tree node above the others: "old" is deeper
+                   Markable(id="m3", spans=((1, 2),), entity="3", head=((1, 1),))])
+    report = Report()
+    text = corefio.dumps(doc, "conllu", report=report)
+    # the highest word in the tree ("man", 3rd), ties to the first ("the" and "old" both hang on "man")
+    assert _entity_openers(text) == ["1--3-np_form:defnp", "2--1", "3--1"]
+    assert [d.count for d in report if d.code == "conllu.head-computed"] == [2]
+    back = corefio.loads(text, "conllu").documents[0]
+    assert [(m.spans, m.head, m.attributes) for m in back.markables] == [
+        (((0, 2),), ((2, 2),), {"np_form": "defnp"}), (((0, 1),), ((0, 0),), {}), (((1, 2),), ((1, 1),), {})]
+
+
+def test_attribute_names_the_validator_refuses_go_into_other_and_come_back():
+    doc = Document(name="d", tokens=Tokens(forms=["a", "b", "c"]),
+                   markables=[Markable(id="m1", spans=((0, 1),), entity="1",
+                                       attributes={"type": "np", "anaphor_type": "a-b,c", "Gram": "sbj"})])
+    text = corefio.dumps(doc, "conllu")
+    declaration = re.search(r"^# global\.Entity = (.*)$", text, re.M).group(1)
+    assert declaration == "eid-etype-head-other-type"
+    assert re.fullmatch(r"[a-z]+(-[a-z]+)*", declaration)  # what UD's validator accepts
+    assert _entity_openers(text) == ["1--2-anaphor_type:a%2Db%2Cc,Gram:sbj-np"]
+    back = corefio.loads(text, "conllu").documents[0]
+    assert back.markables[0].attributes == {"type": "np", "anaphor_type": "a-b,c", "Gram": "sbj"}
+    assert corefio.dumps(corefio.loads(text, "conllu"), "conllu") == text
+
+
+def test_a_source_other_field_is_kept_as_it_was():
+    text = SMALL.replace("Entity=(e1-person-1-)", "Entity=(e1-person-1-gstype:spec,x_y:a%zz)", 1)
+    doc = conllu.loads(text).documents[0]
+    assert doc.markables[0].attributes["other"] == "gstype:spec,x_y:a%zz"  # not written so by corefio: kept
+    assert conllu.dumps(conllu.loads(text)) == text
+
+
+def test_documents_of_one_file_share_one_declaration_and_no_entity_id():
+    docs = [Document(name=f"d{k}", tokens=Tokens(forms=["a", "b"]),
+                     markables=[Markable(id="m1", spans=((0, 0),), entity="1", attributes=attrs),
+                                Markable(id="m2", spans=((1, 1),), entity="1")])
+            for k, attrs in ((1, {}), (2, {"colour": "red"}))]
+    report = Report()
+    text = corefio.dumps(Corpus(documents=docs), "conllu", report=report)
+    assert set(re.findall(r"^# global\.Entity = (.*)$", text, re.M)) == {"eid-etype-head-other"}
+    assert _entity_openers(text) == ["1--1", "1--1", "e1--1-colour:red", "e1--1"]
+    back = corefio.loads(text, "conllu")
+    assert [m.attributes for m in back.documents[1].markables] == [{"colour": "red"}, {}]
+    assert "loss.label" in report.codes()
+
+
+def test_mentions_of_the_same_words_are_one_mention():
+    doc = Document(name="d", tokens=Tokens(forms=["a", "b"]),
+                   markables=[Markable(id="m1", spans=((0, 1),), entity="1"),
+                              Markable(id="m2", spans=((0, 1),), entity="2", layer="np"),
+                              Markable(id="m3", spans=((1, 1),), entity="1")])
+    report = Report()
+    text = corefio.dumps(doc, "conllu", report=report)
+    assert _entity_openers(text) == ["1--2", "1--1"]
+    assert [d.count for d in report if d.code == "loss.same-span"] == [1]
+
+
+def test_a_head_attribute_that_is_a_word_stays_out_of_the_head_slot():
+    """An MMAX2 level with a ``head`` attribute (the head's word form) put that word in
+    CorefUD's head slot, which holds a position."""
+    doc = Document(name="d", tokens=Tokens(forms=["the", "court"]),
+                   markables=[Markable(id="m1", spans=((0, 1),), entity="1", attributes={"head": "court"}),
+                              Markable(id="m2", spans=((0, 0),), entity="2", attributes={"head": ""})])
+    text = corefio.dumps(doc, "conllu")
+    assert _entity_openers(text) == ["1--2-head:court", "2--1-head:"]
+    back = corefio.loads(text, "conllu").documents[0]
+    assert [(m.head, m.attributes) for m in back.markables] == [(((1, 1),), {"head": "court"}),
+                                                                (((0, 0),), {"head": ""})]

@@ -183,3 +183,22 @@ def test_surrogate_pairs_and_escaped_backslashes_are_read(form, read_as):
     text = jsonlines.dumps(corpus)
     text.encode("utf-8")
     assert jsonlines.loads(text).documents == corpus.documents
+
+
+# -- issue #25: an input without a document is an input error ----------------------------------
+@pytest.mark.parametrize("text, line, words", [
+    ("", 1, "the file is empty"),
+    ("\n  \n\n", 3, "no document"),
+])
+def test_empty_jsonlines_is_an_input_error(text, line, words, cli, tmp_path):
+    src = tmp_path / "in.jsonlines"
+    src.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError, match=words) as info:
+        corefio.read(src)
+    assert info.value.line == line
+    for command, code in (("info", 3), ("validate", 4), ("convert", 3)):
+        args = [command, src] + ([tmp_path / "out.conll"] if command == "convert" else [])
+        result = cli(*args)
+        assert result.exit_code == code, (command, result.output)
+        assert words in result.output
+    assert not (tmp_path / "out.conll").exists()

@@ -164,19 +164,23 @@ def test_d06_mixed_delimiters_are_a_located_error(name, first, line):
 
 
 # -- D07: comments after the last sentence of a CoNLL-U file ------------------------------------
-@pytest.mark.parametrize("name", ["D07_conllu_trailing_comment.conllu", "D07_min_from_fuzzer.conllu"])
-def test_d07_trailing_comments_are_written_back_readably(name, tmp_path):
+def test_d07_trailing_comments_are_written_back_readably(tmp_path):
+    name = "D07_conllu_trailing_comment.conllu"
     round_trip(name, "conllu", tmp_path)
     text = corefio.dumps(corefio.read(path(name)), "conllu")
     assert text == path(name).read_text(encoding="utf-8")
 
 
+def test_d07_file_cut_inside_its_last_comment_is_refused():
+    # the fuzzer's file ends with "#" and no line end: a cut file (issue #25)
+    refused("D07_min_from_fuzzer.conllu", "conllu", 4, "ends inside a comment line")
+
+
 # -- D08: inputs without a word -----------------------------------------------------------------
-def test_d08_comment_only_conll_has_no_document_and_keeps_its_comment(tmp_path):
-    corpus = round_trip("D08_empty_document.conll", "conll", tmp_path)
-    assert len(corpus) == 0
-    assert corefio.dumps(corpus, "conll") == "# just a comment\n"
-    assert corefio.get_format("conll").scan_keys(path("D08_empty_document.conll")) == []
+def test_d08_comment_only_conll_is_refused():
+    # a file without a document is an input error, not an empty corpus (issue #25)
+    refused("D08_empty_document.conll", "conll", 1, "no document")
+    scan_refuses("D08_empty_document.conll", 1, "no document")
 
 
 def test_d08b_conllu_sentence_of_multiword_lines_only_is_refused():

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import corefio
 from corefio.diagnostics import Report
+from corefio.formats import conllu
 from corefio.losses import project, uses
 from corefio.model import Corpus, Document, Entity, Link, Markable, Sentence, Tokens
 from corefio.registry import all_formats
@@ -138,7 +139,11 @@ def test_write_then_read_gives_the_projected_document(spec, doc):
     # a loss the writer could only see while writing is reported, and the projection
     # does not describe it: such examples prove nothing here
     assume(not any(d.code in WRITE_TIME_LOSSES for d in report))
-    expected = content(project(doc, caps))
+    projected = project(doc, caps)
+    if spec.name == "conllu":
+        # CorefUD gives every mention a head: the writer computes those a mention lacks
+        projected = conllu.with_written_heads(projected)
+    expected = content(projected)
     got = content(back)
     for name in expected:
         if name == "sentences" and not caps.sentences:
@@ -160,7 +165,8 @@ def test_every_loss_is_reported_and_nothing_else(spec, doc):
 
 
 #: losses a writer can only notice while writing (values it cannot encode)
-WRITE_TIME_LOSSES = {"loss.form", "loss.label", "loss.value", "loss.interleaved-parts"}
+WRITE_TIME_LOSSES = {"loss.form", "loss.label", "loss.value", "loss.interleaved-parts", "loss.same-span",
+                     "loss.sent-id"}
 
 
 def test_the_pivot_loses_nothing():

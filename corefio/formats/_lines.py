@@ -9,6 +9,10 @@
   with ASCII digits (``"²"`` passes ``str.isdigit`` but is no number) and be of a sane
   length; :func:`check_part` refuses the rest with a located error.
 * :class:`SourceLines` gives the lines of a file one at a time, with the same checks.
+* An input without a document (no byte, only blank lines, only comments) is an error,
+  not an empty corpus: :func:`no_document_error` words it the same way for every
+  line-based reader (a converter would otherwise write an empty file, and a validator
+  call it valid).
 * Decoding a piece of a file read in pieces: the first piece goes through
   :func:`corefio.files.decode_utf8` (byte order marks, UTF-16/32 detection), later
   pieces are plain UTF-8 with the line of a bad byte counted from the file start.
@@ -60,6 +64,17 @@ def check_part(part: str | None, file: str | None, line: int | None) -> None:
         return
     if any(c.isdigit() for c in part):
         raise FormatError(f"part number {part!r} uses digits other than ASCII 0-9", file=file, line=line)
+
+
+def no_document_error(file: str | None, lines: int, what: str) -> FormatError:
+    """The error for an input holding no document; ``lines``: how many lines it has
+    (0 for an empty file), ``what``: the format's word for a document's content. It is
+    located at the last line (line 1 of an empty file: every read error names a line)."""
+    if lines == 0:
+        message = "the file is empty: no document"
+    else:
+        message = f"no document in the file: {lines} line(s), none of them {what}"
+    return FormatError(message, file=file, line=max(lines, 1))
 
 
 def numeric_part(part: str) -> str:

@@ -56,8 +56,9 @@ string as the empty value, chunks without ``|``, non-numeric labels (``person-6`
 Refused with the file and line: a document mixing TAB-separated and space-separated
 token lines (written back, one of them would change), line ends that mix CRLF and LF,
 part numbers that are not ASCII digits or longer than 18 digits, text other than
-comments and blank lines outside documents. A file holding only comments and blank
-lines has no document; its lines are kept in ``Corpus.layout["conll"]`` (``before``).
+comments and blank lines outside documents, a file without a document (empty, or
+only comments and blank lines: converting it would write an empty file), a document
+without its ``#end document`` line (a cut file).
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ from .._lazy import LazyModule
 from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
 from ..source import Source
-from ._lines import check_encoding_head, check_part, decode_piece, numeric_part, split_newlines
+from ._lines import check_encoding_head, check_part, decode_piece, no_document_error, numeric_part, split_newlines
 
 #: the pydantic model, imported on first use (scoring CoNLL never needs it)
 model = LazyModule("corefio.model")
@@ -764,14 +765,12 @@ class _Reader:
 
     def read(self, text: str, stem: str) -> Any:
         documents = [d for d in self.documents(text, stem) if d is not None]
-        if documents and not self.final_newline:
+        if not documents:
+            raise no_document_error(self.file, _line_count(text), NO_DOCUMENT)
+        if not self.final_newline:
             documents[-1].layout["conll"].final_newline = False
         self.check_duplicates(documents)
-        corpus_layout = {}
-        if not documents and self.leading:
-            corpus_layout["conll"] = ConllLayout(before=self.leading, newline=self.newline,
-                                                 final_newline=self.final_newline)
-        return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout=corpus_layout)
+        return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
 
     def check_duplicates(self, documents: list) -> None:
         names: Counter[tuple] = Counter(doc.key for doc in documents)
@@ -911,6 +910,14 @@ def _looks_like_token(line: str) -> bool:
     return "\t" in line and line.split("\t", 1)[0] == "#"
 
 
+#: what a CoNLL file without a document lacks (see :func:`no_document_error`)
+NO_DOCUMENT = "a '#begin document' header or a token line"
+
+
+def _line_count(text: str) -> int:
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
 def _stem(source: Source) -> str:
     return source.stem
 
@@ -969,8 +976,12 @@ def _stream(source: Source, report: Report, strict: bool, views: bool, pos: bool
     reader.count = first_number
     stem = _stem(source)
     pending = None
+    found = False
+    lines = 0
     for text, first_line, begins in _pieces(source, start_byte, end_byte, start_line):
         items = list(reader.documents(text, stem, first_line - 1, start=begins))
+        found = found or bool(items)
+        lines = first_line - 1 + _line_count(text)
         if pending is not None:
             if reader.leading and not views:
                 pending.layout["conll"].after = reader.leading
@@ -985,6 +996,8 @@ def _stream(source: Source, report: Report, strict: bool, views: bool, pos: bool
         if not reader.final_newline and not views:
             pending.layout["conll"].final_newline = False
         yield pending
+    if not found and byte_range is None:
+        raise no_document_error(source.name, lines, NO_DOCUMENT)
 
 
 def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator:
@@ -1044,7 +1057,7 @@ def scan_keys(source: Source | Any) -> list[tuple[str, str | None, int, int]]:
     what this looks at is refused the same way (same message, same line): encodings
     and byte order marks, mixed line ends (anywhere in the file), malformed, unpaired or
     unclosed header and end lines, part numbers, and text other than comments before
-    the first header or after the last end line. (Errors inside documents show when
+    the first header or after the last end line, a file without a document. (Errors inside documents show when
     the documents are read.)
 
     The file is read a megabyte at a time, so memory does not grow with its size (only
@@ -1076,7 +1089,7 @@ def scan_keys(source: Source | Any) -> list[tuple[str, str | None, int, int]]:
         text = split_newlines(decode_piece(scan.before, file, 1, True), file)[0]
         if any(x.strip() and not x.startswith("#") for x in _lines_of(text)):
             return [(source.stem, None, 0, 1)]
-        return []
+        raise no_document_error(file, _line_count(text), NO_DOCUMENT)
     # what read() refuses outside documents is refused here too
     reader = _Reader(file, Report(), False)
     head_text = decode_piece(scan.before, file, 1, False)

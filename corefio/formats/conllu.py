@@ -19,12 +19,32 @@ head word among the mention's words (1 = its first word, counting every part of 
 discontinuous mention): it becomes :attr:`Markable.head`, and the writer computes it back
 from there. Every other field a mention gives, even an empty one, is a markable
 attribute named after the field, so that writing it back reproduces the opener (a head
-value that is no valid position stays an attribute too). The writer declares more
-fields when a document has attributes the declared ones do not name. ``SplitAnte`` and
+value that is no valid position stays an attribute too). Items ``name:value`` at the
+end of the ``other`` field whose names are no declared field are attributes of their own
+when the writer would write them back the same way (udapi reads ``other`` so too).
+``SplitAnte`` and
 ``Bridge`` become typed links (``split_antecedent``, ``bridging``) from the anaphor
 mention to the antecedent *entity*; a bridging subtype goes to the link's ``relation``
 attribute. The other MISC keys (``SpaceAfter``, ``Discourse``, ...) stay in the
-``misc`` token attribute.
+``misc`` token attribute. A ``# part = 001`` comment after ``# newdoc id`` gives the
+document's part (CoNLL-2012's parts of one document keep apart).
+
+What corefio writes from another format (or with ``canonical``) is what CorefUD's tools
+read (udapi, and UD's validator with ``--coref``; ``tests/test_ecosystem.py``):
+
+* one ``global.Entity`` for the file: ``eid-etype-head-other`` and the attribute names
+  of its first document made of lower-case letters (the validator refuses others);
+  every other attribute goes into ``other`` as ``name:value`` (``% , - ( ) | =`` and
+  blanks in the value percent-encoded);
+* every mention has a head: its own when it is one word of the mention, else the
+  highest word of the dependency tree (the ``head`` column) inside the mention (inside
+  its head span, for a longer head; the first on a tie), else its last word (the head
+  corefio's matching assumes); ``conllu.head-computed`` says how many were computed;
+* entity ids and sent_ids are unique in the file (a repeated one is renamed); a
+  sent_id has no blank and no ``/`` (udapi reads what follows ``/`` as a zone name): a
+  sentence without an id gets its document's name (and part, unless 0) and its number;
+* a mention with the words of an earlier one is left out (CorefUD has one mention per
+  span), reported as ``loss.same-span``.
 
 Words, multi-word-token lines (``9-10``) and empty nodes (``8.1``): words and empty
 nodes are tokens (empty nodes can carry mentions: zero anaphora); multi-word-token
@@ -37,12 +57,14 @@ values in another order, token ids that are not 1, 2, ... per sentence, the decl
 fields, what follows the last sentence, line ends — is kept in a
 :class:`ConlluLayout` (``Document.layout["conllu"]``), so a file is written back byte
 for byte. Line ends are LF, CRLF or CR throughout (a mix is refused); a file without
-sentences has no document (its lines are kept in ``Corpus.layout["conllu"]``).
+sentences (empty, blank or comment lines only) is an error, and so is a file that ends
+inside a comment line (no line end after it: it was cut).
 """
 
 from __future__ import annotations
 
 import re
+import urllib.parse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -56,6 +78,7 @@ from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
 from ..source import Source
 from ._lines import SourceLines as _Lines
+from ._lines import check_part, no_document_error, numeric_part
 
 #: the pydantic model, imported on first use
 model = LazyModule("corefio.model")
@@ -72,11 +95,20 @@ _SAFE_EID = re.compile(r"^[^()\-\[\]|=,<:\s]+$")
 _RANGE_ID = re.compile(r"^\d+-\d+$")
 _EMPTY_ID = re.compile(r"^\d+\.\d+$")
 _HEAD_INDEX = re.compile(r"^[1-9][0-9]{0,8}$")
+#: the comment giving a document's part (CoNLL-2012's ``part 001``), after ``# newdoc``
+_PART_COMMENT = re.compile(r"^#\s*part\s*=\s*(.*)$")
+#: what a sent_id cannot hold (CoNLL-U: no blanks; ``/`` separates udapi's zones)
+_SENT_ID_UNSAFE = re.compile(r"[\s/]")
+_SENT_ID = re.compile(r"^#\s*sent_id\s*=\s*(\S+)")
 #: characters a field value cannot hold (``-`` too, except in the last field)
 _FIELD_UNSAFE = re.compile(r"[()|\s=]")
 _LINE_BREAKING = re.compile(r"[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 #: what an attribute name must look like to be declared as a mention field
 _FIELD_NAME = re.compile(r"^(?!eid$)[^\s\-()|=,\[\]<:]+$")
+#: a field name UD's validator accepts in ``global.Entity``; other names go into ``other``
+_DECLARABLE = re.compile(r"^[a-z]+$")
+#: characters percent-encoded in values packed into ``other``
+_PACK_UNSAFE = re.compile(r"[%,()|=\-\s]")
 
 
 @dataclass
@@ -165,6 +197,7 @@ class _Mention:
 class _Doc:
     def __init__(self, name: str, line: int) -> None:
         self.name = name
+        self.part: str | None = None
         self.line = line
         self.forms: list[str] = []
         self.columns: list[list[str]] = []
@@ -185,7 +218,6 @@ class _Doc:
 class _Reader:
     def __init__(self, file: str | None, report: Report, strict: bool) -> None:
         self.file, self.report, self.strict = file, report, strict
-        self.leftover: list[str] = []
 
     def error(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, file=self.file, line=line)
@@ -313,6 +345,13 @@ class _Reader:
                     w = words[int(value) - 1]
                     head = ((w, w),)
                     del attrs["head"]
+            if attrs.get("other") and "other" in d.fields:
+                rest, extra = unpacked(attrs["other"], d.fields)
+                if extra and not extra.keys() & attrs.keys():
+                    del attrs["other"]
+                    if rest:
+                        attrs["other"] = rest
+                    attrs.update(extra)
             markables.append(model.Markable.fast(mid, spans, m.eid, head, attrs))
             by_start.setdefault((m.eid, m.spans[0][0]), mid)
         links = []
@@ -343,7 +382,7 @@ class _Reader:
         empty = [i for i, x in enumerate(ids) if "." in x and _EMPTY_ID.match(x)] or None
         try:
             doc = model.Document.build(
-                name=d.name, part=None, metadata={},
+                name=d.name, part=d.part, metadata={},
                 tokens=model.Tokens._make(forms=d.forms, ids=None, whitespace=None, offsets=None, attributes=attributes,
                                           empty=empty),
                 sentences=d.sentences, markables=markables, entities=entities, links=links,
@@ -416,6 +455,10 @@ class _Reader:
                             name = m.group(1).strip()
                     previous = d
                     d = _Doc(name, lineno)
+                    part = next((m for m in map(_PART_COMMENT.match, comments) if m), None)
+                    if part is not None:
+                        d.part = part.group(1).strip()
+                        check_part(d.part, self.file, lineno - len(comments) + comments.index(part.string))
                     if previous is not None and previous.has_global_entity:
                         d.fields, d.inherited = list(previous.fields), True
                         d.has_global_entity = True
@@ -441,9 +484,10 @@ class _Reader:
             self.report.warning("conllu.no-final-blank", "the last sentence is not followed by a blank line",
                                 line=lineno, file=self.file)
         self.final_newline = lines.final_newline
+        if lineno and not lines.final_newline and after_words and after_words[-1].startswith("#"):
+            raise self.error("the file ends inside a comment line (no line end after it: a cut file?)", lineno)
         if d is None:
-            self.leftover = after_words
-            return
+            raise no_document_error(self.file, lineno, "a token line")
         last = self.finish(d)
         lay = last.layout["conllu"]
         if after_words != [""]:
@@ -466,11 +510,7 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     """Read a CorefUD CoNLL-U file."""
     reader = _Reader(source.name, report, strict)
     documents = list(reader.documents(_Lines(source), source.stem))
-    layout = {}
-    if not documents and reader.leftover:
-        layout["conllu"] = ConlluLayout(tail=reader.leftover, newline=reader.newline,
-                                        final_newline=reader.final_newline)
-    return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout=layout)
+    return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
 
 
 def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:
@@ -487,12 +527,13 @@ def loads(text: str, *, report: Report | None = None, strict: bool = False, file
 # ==========================================================================================
 # writing
 # ==========================================================================================
-def _labels(doc, log: LossLog) -> list[str]:
+def _labels(doc, log: LossLog, earlier: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """An eid for every markable: its chain's entity id when usable, else e1, e2, ...
-    (the smallest numbers no chain uses)."""
+    (the smallest numbers no chain uses). ``earlier``: eids that earlier documents of
+    the file use (CorefUD's ids are unique in a file: udapi would merge the entities)."""
     chains = doc.chain_indices()
     chain_label: list[str | None] = []
-    taken: set[str] = set()
+    taken: set[str] = set(earlier)
     renamed: list[str] = []
     for chain in chains:
         # the chain's first entity id (the one a chain of merged entities keeps)
@@ -516,19 +557,26 @@ def _labels(doc, log: LossLog) -> list[str]:
             labels[k] = label
     if renamed:
         counters = all(re.match(r"^[A-Za-z_]*\d+$", e) for e in renamed)
-        log.lose("label", "entity ids that CorefUD cannot write (renumbered e1, e2, ...)",
+        log.lose("label", "entity ids that CorefUD cannot write, or that an earlier document of the file "
+                 "uses (renumbered e1, e2, ...)",
                  document=doc, count=len(renamed), example=renamed[0], severity="info" if counters else "warning")
     return labels
 
 
-def _fields_for(doc, lay: ConlluLayout | None) -> list[str]:
-    """The mention fields to declare: the source's, or the default ones, plus any
-    attribute name (and ``head``) the markables use that they do not name."""
-    fields = list(lay.fields) if lay is not None and lay.fields else list(DEFAULT_FIELDS)
+def _fields_for(doc, lay: ConlluLayout | None, declared: list[str] | None = None) -> list[str]:
+    """The mention fields to declare: the source's, those an earlier document of the file
+    declared (``declared``), or the default ones and the names of the markables'
+    attributes that UD's validator accepts as fields (lower-case letters). Attributes
+    these fields do not name go into the ``other`` field (:func:`_packed`); when there
+    is none (a source declared its own fields without it), their names are declared too."""
+    fixed = lay.fields if lay is not None and lay.fields else declared
+    fields = list(fixed) if fixed else list(DEFAULT_FIELDS)
     extra: dict[str, None] = {}
     for m in doc.markables:
         for name in m.attributes:
-            if name not in fields and _FIELD_NAME.match(name):
+            if name in fields or not _FIELD_NAME.match(name):
+                continue
+            if (not fixed and _DECLARABLE.match(name)) or "other" not in fields:
                 extra[name] = None
         if m.head is not None and "head" not in fields:
             extra["head"] = None
@@ -548,24 +596,141 @@ def _head_value(m) -> str | None:
     return None
 
 
-def _field_values(doc, fields: list[str], log: LossLog) -> list[list[str]]:
-    """Each markable's field values (after ``eid``), up to its last given field."""
+class _Tree:
+    """The dependency tree of a document (the ``head`` token attribute, CoNLL-U's HEAD
+    column), to find the highest word of a mention."""
+
+    def __init__(self, doc, ids: list[str]) -> None:
+        heads = doc.tokens.attributes.get("head")
+        #: token -> its parent token, -1 for the root; tokens without a parent are absent
+        self.parent: dict[int, int] = {}
+        if heads is None:
+            return
+        sentences = [(s.first, s.last) for s in doc.sentences] or [(0, len(ids) - 1)]
+        for first, last in sentences:
+            where = {ids[i]: i for i in range(first, last + 1)}
+            for i in range(first, last + 1):
+                value = heads[i]
+                if value == "0":
+                    self.parent[i] = -1
+                elif value is not None and value in where and where[value] != i:
+                    self.parent[i] = where[value]
+
+    def depth(self, token: int) -> int:
+        """Steps up to the root (a cycle or a broken chain counts as very deep)."""
+        steps = 0
+        while token != -1:
+            if token not in self.parent or steps > len(self.parent):
+                return len(self.parent) + 1
+            token = self.parent[token]
+            steps += 1
+        return steps
+
+    def highest(self, words: list[int]) -> int | None:
+        """The word of ``words`` nearest the root whose parent is not among them (the
+        first one on a tie), or None when the tree says nothing about them."""
+        inside = set(words)
+        tops = [w for w in words if w in self.parent and self.parent[w] not in inside]
+        if not tops:
+            return None
+        return min(tops, key=lambda w: (self.depth(w), words.index(w)))
+
+
+def computed_head(m, tree: _Tree) -> int:
+    """The head word the writer gives a mention without a one-word head: the highest
+    word of the dependency tree inside the mention (inside its head span, when it has a
+    longer one), else the last word (the head corefio's matching assumes)."""
+    words = _words(m.spans)
+    if m.head is not None:
+        within = [w for w in words if any(a <= w <= b for a, b in m.head)]
+        if within:
+            words = within
+    found = tree.highest(words)
+    return found if found is not None else words[-1]
+
+
+def with_written_heads(doc):
+    """``doc`` with the heads the writer writes for it from another format: a mention
+    without a one-word head gets :func:`computed_head` (what reading the file back gives)."""
+    n = len(doc.tokens.forms)
+    sentences = [(s.first, s.last) for s in doc.sentences] or ([(0, n - 1)] if n else [])
+    ids = _derived_ids(sentences, set(doc.tokens.empty or ()))
+    tree = _Tree(doc, ids)
+    markables = [m if _head_value(m) is not None else
+                 m.model_copy(update={"head": ((h, h),)}) for m, h in
+                 ((m, computed_head(m, tree)) for m in doc.markables)]
+    return doc.model_copy(update={"markables": markables})
+
+
+def _percent(value: str) -> str:
+    return _PACK_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8")), value)
+
+
+def _packed(other: str | None, items: list[tuple[str, str]]) -> str:
+    """The ``other`` field holding attributes that are no declared field (names with
+    ``_`` or capitals, which UD's validator refuses in ``global.Entity``, or attributes
+    new to the file's declaration): udapi's ``name:value,name:value``, after whatever
+    ``other`` held;
+    ``% , - ( ) | =`` and blanks in values percent-encoded."""
+    pieces = [other] if other else []
+    pieces += [f"{name}:{_percent(value)}" for name, value in items]
+    return ",".join(pieces)
+
+
+def unpacked(other: str, fields: list[str]) -> tuple[str, dict[str, str]]:
+    """What :func:`_packed` made of ``other``: ``(the rest, the attributes)``. Items
+    ``name:value`` at the end whose names are no declared field (or ``head``, whose slot
+    holds a position) are taken, as many as
+    packing them again gives ``other`` back exactly (so the file is written back as it
+    was; udapi reads ``other`` the same way)."""
+    items = other.split(",") if other else []
+    n = 0
+    while n < len(items):
+        name, colon, _ = items[-1 - n].partition(":")
+        if not colon or not _FIELD_NAME.match(name) or (name in fields and name != "head"):
+            break
+        n += 1
+    for k in range(n, 0, -1):
+        rest = ",".join(items[: len(items) - k])
+        taken = [(name, urllib.parse.unquote(value)) for name, _, value in
+                 (item.partition(":") for item in items[len(items) - k :])]
+        if len(dict(taken)) == k and _packed(rest, taken) == other:
+            return rest, dict(taken)
+    return other, {}
+
+
+def _field_values(doc, fields: list[str], log: LossLog, tree: _Tree | None = None) -> list[list[str]]:
+    """Each markable's field values (after ``eid``), up to its last given field. With a
+    ``tree`` (written from another format), every mention gets a head: CorefUD's tools
+    read the head slot as a number, and an empty one before other fields is invalid."""
     out: list[list[str]] = []
-    lost_heads = 0
+    lost_heads = computed = 0
     declared = set(fields[1:])
     unnamed: list[str] = []
     for m in doc.markables:
         given: dict[str, str] = {}
+        packed: list[tuple[str, str]] = []
         for name, value in m.attributes.items():
-            if name in declared:
+            if name == "head" and tree is not None and "other" in declared:
+                # an attribute named head (MMAX2's head word, say) is no position: the
+                # head slot gets the mention's head, the attribute goes into other
+                packed.append((name, _text(value, log, doc)))
+            elif name in declared:
                 given[name] = _text(value, log, doc)
+            elif "other" in declared and _FIELD_NAME.match(name):
+                packed.append((name, _text(value, log, doc)))
             else:
                 unnamed.append(name)
-        if "head" not in given and m.head is not None:
+        if packed:
+            given["other"] = _packed(given.get("other"), packed)
+        if "head" not in given and "head" in declared:
             value = _head_value(m)
-            if value is None:
+            if value is None and m.head is not None:
                 lost_heads += 1
-            else:
+            if value is None and tree is not None:
+                value = str(_words(m.spans).index(computed_head(m, tree)) + 1)
+                computed += 1
+            if value is not None:
                 given["head"] = value
         present = [i for i, f in enumerate(fields[1:]) if f in given]
         if not present:
@@ -580,6 +745,11 @@ def _field_values(doc, fields: list[str], log: LossLog) -> list[list[str]]:
         out.append(values)
     if lost_heads:
         log.lose("heads", "heads that are not one word of their mention", document=doc, count=lost_heads)
+    if computed:
+        log.report.add("conllu.head-computed", "info",
+                       "mentions without a one-word head: the head written is the highest word of the "
+                       "dependency tree inside the mention, else its last word", document=doc.label,
+                       count=computed, merge=True)
     if unnamed:
         log.lose("markable-attributes", "markable attributes whose names cannot be a global.Entity field "
                  "(empty, 'eid', or with - ( ) | = , or blanks)", document=doc, count=len(unnamed),
@@ -604,7 +774,8 @@ def _text(value, log: LossLog, doc) -> str:
     return str(value)
 
 
-def _entity_values(doc, labels: list[str], values_of: list[list[str]], part_fields: str = "all") -> dict[int, str]:
+def _entity_values(doc, labels: list[str], values_of: list[list[str]], part_fields: str = "all",
+                   skip: set[int] | frozenset[int] = frozenset()) -> dict[int, str]:
     """The canonical ``Entity`` value of every token that has one (udapi's ordering).
 
     Mention parts are taken in text order (earlier start first, longer first, then by
@@ -616,6 +787,8 @@ def _entity_values(doc, labels: list[str], values_of: list[list[str]], part_fiel
     """
     parts = []
     for k, m in enumerate(doc.markables):
+        if k in skip:
+            continue
         total = len(m.spans)
         values = values_of[k]
         for i, (a, b) in enumerate(m.spans, 1):
@@ -642,6 +815,19 @@ def _entity_values(doc, labels: list[str], values_of: list[list[str]], part_fiel
     return {t: "".join(c) for t, c in chunks.items()}
 
 
+def _same_span(doc, log: LossLog) -> set[int]:
+    """Markables with the words of an earlier one: CorefUD has one mention per span (UD's
+    validator refuses two, udapi keeps one), so they are left out (reported)."""
+    first: dict[tuple, int] = {}
+    later = set()
+    for k, m in enumerate(doc.markables):
+        if first.setdefault(m.spans, k) != k:
+            later.add(k)
+    log.lose("same-span", "mentions with the same words as another mention (CorefUD has one mention "
+             "per span: the later ones were left out)", document=doc, count=len(later))
+    return later
+
+
 def _same_entity(a: str, b: str) -> bool:
     ca, cb = split_entity(a), split_entity(b)
     return ca is not None and cb is not None and sorted(ca) == sorted(cb)
@@ -652,11 +838,14 @@ def _coref_items(misc: str) -> dict[str, str]:
 
 
 def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
-                hints: dict[int, str] | None = None, part_fields: str = "all") -> list[str]:
-    """The MISC value of every token: its other keys plus Entity / SplitAnte / Bridge."""
+                hints: dict[int, str] | None = None, part_fields: str = "all",
+                tree: _Tree | None = None) -> list[str]:
+    """The MISC value of every token: its other keys plus Entity / SplitAnte / Bridge
+    (with a ``tree``, every mention gets a head: see :func:`_field_values`)."""
     n = len(doc.tokens.forms)
     attrs = doc.tokens.attributes
-    entity_values = _entity_values(doc, labels, _field_values(doc, fields, log), part_fields)
+    skip = _same_span(doc, log) if tree is not None else set()
+    entity_values = _entity_values(doc, labels, _field_values(doc, fields, log, tree), part_fields, skip)
     index = doc.markable_index()
     chain_of = {}
     for chain in doc.chain_indices():
@@ -727,7 +916,19 @@ def _usable_layout(doc, canonical: bool) -> ConlluLayout | None:
     return lay
 
 
-def _write_document(doc, report: Report, canonical: bool, last: bool) -> list[str]:
+@dataclass
+class _FileState:
+    """What the documents written so far fix for the next ones of the same file."""
+
+    #: the eids they use (CorefUD's ids are unique in a file)
+    eids: set[str] = field(default_factory=set)
+    #: the first ``global.Entity`` declaration (the validator wants one for the file)
+    fields: list[str] | None = None
+    #: the sent_ids written (UD wants them unique in a file)
+    sent_ids: set[str] = field(default_factory=set)
+
+
+def _write_document(doc, report: Report, canonical: bool, last: bool, state: _FileState) -> list[str]:
     """The lines of one document (without line ends).
 
     When mentions of one entity cross or interleave, the lines are read back: if the
@@ -737,10 +938,15 @@ def _write_document(doc, report: Report, canonical: bool, last: bool) -> list[st
     """
     log = LossLog(report, "CorefUD CoNLL-U")
     doc = doc.chain_markables_only()
-    lines = _render_document(doc, log, canonical, last)
-    if not _same_entity_overlap(doc, _labels(doc, LossLog(Report(), ""))):
-        return lines
-    if _reads_back(doc, lines):
+    fresh = _usable_layout(doc, canonical) is None  # not written back as its CoNLL-U source had it
+    before = set(state.eids) if fresh else set()
+    declared = state.fields if fresh else None
+    lines = _render_document(doc, log, canonical, last, before, declared, state.sent_ids)
+    state.eids.update(_labels(doc, LossLog(Report(), ""), before))
+    if state.fields is None and doc.markables:
+        state.fields = _fields_for(doc, _usable_layout(doc, canonical), declared)
+    if not _same_entity_overlap(doc, _labels(doc, LossLog(Report(), ""))) or _reads_back(doc, lines):
+        _note_sent_ids(lines, state)
         return lines
     suspects = _overlapping(doc)
     original = doc
@@ -753,7 +959,7 @@ def _write_document(doc, report: Report, canonical: bool, last: bool) -> list[st
         links = [link for link in doc.links
                  if link.source not in gone and not (link.target_kind == "markable" and gone & set(link.targets))]
         doc = doc.model_copy(update={"markables": kept, "links": links})
-        lines = _render_document(doc, LossLog(Report(), ""), canonical, last)
+        lines = _render_document(doc, LossLog(Report(), ""), canonical, last, before, declared, state.sent_ids)
         if _reads_back(doc, lines):
             break
     # crossing mentions of one entity are a capability loss (reported before writing);
@@ -761,7 +967,15 @@ def _write_document(doc, report: Report, canonical: bool, last: bool) -> list[st
     code = "same-entity-overlap" if _extents_cross(original) else "interleaved-parts"
     log.lose(code, "mentions of one entity that cross or whose parts interleave (CorefUD closing "
              "brackets cannot tell them apart; such mentions were left out)", document=original, count=dropped)
+    _note_sent_ids(lines, state)
     return lines
+
+
+def _note_sent_ids(lines: list[str], state: _FileState) -> None:
+    for line in lines:
+        m = _SENT_ID.match(line)
+        if m:
+            state.sent_ids.add(m.group(1))
 
 
 def _extents_cross(doc) -> bool:
@@ -829,21 +1043,28 @@ def _derived_ids(sentences: list[tuple[int, int]], empty: set[int]) -> list[str]
     return ids
 
 
-def _render_document(doc, log: LossLog, canonical: bool, last: bool) -> list[str]:
+def _render_document(doc, log: LossLog, canonical: bool, last: bool,
+                     earlier: set[str] | frozenset[str] = frozenset(), declared: list[str] | None = None,
+                     sent_ids: set[str] | frozenset[str] = frozenset()) -> list[str]:
     lay = _usable_layout(doc, canonical)
     attrs = doc.tokens.attributes
     n = len(doc.tokens.forms)
-    fields = _fields_for(doc, lay)
-    labels = _labels(doc, log)
+    fields = _fields_for(doc, lay, declared)
+    labels = _labels(doc, log, earlier)
     source = doc.layout.get("conllu")
     part_fields = source.part_fields if isinstance(source, ConlluLayout) else "all"
-    misc = misc_column(doc, labels, fields, log, lay.misc if lay is not None else None, part_fields)
     out: list[str] = []
     ids = lay.ids if lay is not None and lay.ids is not None and len(lay.ids) == n else None
     sentences = doc.sentences or ([model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[],
                                                         attributes={})] if n else [])
     if ids is None and doc.tokens.empty:
         ids = _derived_ids([(s.first, s.last) for s in sentences], set(doc.tokens.empty))
+    # written from another format (or canonically): every mention gets a head
+    tree = None
+    if lay is None:
+        tree = _Tree(doc, ids if ids is not None else
+                     [str(i - s.first + 1) for s in sentences for i in range(s.first, s.last + 1)])
+    misc = misc_column(doc, labels, fields, log, lay.misc if lay is not None else None, part_fields, tree)
     columns = []
     for name in ("lemma", "upos", "xpos", "feats", "head", "deprel", "deps"):
         column = attrs.get(name)
@@ -860,6 +1081,7 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool) -> list[str
     if _LINE_BREAKING.search("\x00".join(forms)):
         log.lose("form", "TABs and line breaks in token forms (replaced by '_')", document=doc)
         forms = [_LINE_BREAKING.sub("_", f) for f in forms]
+    taken = set(sent_ids)
     for s_index, s in enumerate(sentences):
         if lay is None:
             declare = True
@@ -867,7 +1089,7 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool) -> list[str
             declare = fields != DEFAULT_FIELDS
         else:
             declare = lay.declared or fields != lay.fields
-        out.extend(_comments(doc, s, s_index, fields, lay is not None, declare))
+        out.extend(_comments(doc, s, s_index, fields, lay is not None, log, taken, declare))
         inter: dict[int, list[str]] = {}
         for off, raw in s.interleaved:
             line = _interleaved_line(raw, log, doc)
@@ -925,7 +1147,8 @@ def _interleaved_line(raw: str, log: LossLog, doc) -> str | None:
     return None
 
 
-def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, declare: bool = True) -> list[str]:
+def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: LossLog, taken: set[str],
+              declare: bool = True) -> list[str]:
     """A sentence's comment lines.
 
     A sentence keeps its own comments (a sentence without any, from another format,
@@ -935,7 +1158,7 @@ def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, declare:
     if s.comments or from_conllu:
         out = [_comment_line(c) for c in s.comments]
     else:
-        out = _sentence_comments(doc, s, index)
+        out = _sentence_comments(doc, s, index, log, taken)
     if index:
         return out
     line = f"# newdoc id = {_one_line(doc.name)}"
@@ -957,6 +1180,15 @@ def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, declare:
             out[declared] = wanted
     elif doc.markables and declare:
         out.insert(newdoc + 1, wanted)
+    # the part, on the line after newdoc (a name alone would merge the parts of a document)
+    part_at = next((i for i, c in enumerate(out) if _PART_COMMENT.match(c)), None)
+    if doc.part is None:
+        if part_at is not None:
+            del out[part_at]
+    elif part_at is None:
+        out.insert(newdoc + 1, f"# part = {_one_line(doc.part)}")
+    elif _PART_COMMENT.match(out[part_at]).group(1).strip() != doc.part:  # type: ignore[union-attr]
+        out[part_at] = f"# part = {_one_line(doc.part)}"
     return out
 
 
@@ -970,29 +1202,52 @@ def _one_line(text: str) -> str:
     return _LINE_BREAKING.sub(" ", text)
 
 
-def _sentence_comments(doc, s, index: int) -> list[str]:
-    sid = s.id if s.id is not None else f"{doc.name}-{index + 1}"
+def _sentence_comments(doc, s, index: int, log: LossLog, taken: set[str]) -> list[str]:
+    """``# sent_id`` and ``# text`` of a sentence from another format. The id is the
+    sentence's own, or the document's name (and part, unless it is 0) with the
+    sentence's number; blanks and ``/`` (CoNLL-U has no blank in an id, and udapi reads
+    ``/`` as the start of a zone name) become ``_`` — the name itself is kept whole in
+    ``# newdoc id``. An id an earlier sentence of the file has (``taken``) gets the
+    document's name in front, and a number after if need be (UD wants them unique). A
+    sentence's own id changed so is reported."""
+    name = _SENT_ID_UNSAFE.sub("_", doc.name) or "_"
+    if s.id is not None:
+        sid = _SENT_ID_UNSAFE.sub("_", s.id) or "_"
+        if sid in taken:
+            sid = f"{name}-{sid}"
+    else:
+        part = "" if doc.part is None or numeric_part(doc.part) == "0" else f"-p{doc.part}"
+        sid = f"{name}{_SENT_ID_UNSAFE.sub('_', part)}-{index + 1}"
+    base, k = sid, 1
+    while sid in taken:
+        k += 1
+        sid = f"{base}-{k}"
+    taken.add(sid)
+    if s.id is not None and sid != s.id:
+        log.lose("sent-id", "sentence ids with blanks or '/', or repeated in the file (written changed)",
+                 document=doc, example=s.id[:40], severity="info")
     text = doc.span_text((s.first, s.last))
-    return [f"# sent_id = {_one_line(sid)}", f"# text = {_one_line(text)}"]
+    return [f"# sent_id = {sid}", f"# text = {_one_line(text)}"]
 
 
 def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool = False) -> Iterator[str]:
     """CoNLL-U text, one piece per document."""
     pending = None
+    state = _FileState()
     for doc in documents:
         if pending is not None:
-            yield _piece(pending, report, canonical, False)
+            yield _piece(pending, report, canonical, False, state)
         pending = doc
     if pending is not None:
-        yield _piece(pending, report, canonical, True)
+        yield _piece(pending, report, canonical, True, state)
         return
     head = corpus.layout.get("conllu") if not canonical else None
     if isinstance(head, ConlluLayout) and head.tail:
         yield _join(head.tail, head.newline, head.final_newline)
 
 
-def _piece(doc, report: Report, canonical: bool, last: bool) -> str:
-    lines = _write_document(doc, report, canonical, last)
+def _piece(doc, report: Report, canonical: bool, last: bool, state: _FileState) -> str:
+    lines = _write_document(doc, report, canonical, last, state)
     lay = _usable_layout(doc, canonical)
     newline = lay.newline if lay is not None else "\n"
     return _join(lines, newline, not last or lay is None or lay.final_newline)

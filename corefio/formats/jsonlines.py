@@ -13,7 +13,8 @@ per mention; singleton clusters stay. ``speakers`` become the ``speaker`` token
 attribute. A ``doc_key`` of the form ``(NAME); part NNN`` is split into the document's
 name and part like a CoNLL header (the part must be ASCII digits, at most 18); any other
 key is the document name. A string escape of half a surrogate pair (``"\\ud800"`` alone)
-is refused with its line and column: no UTF-8 file could hold what it reads as.
+is refused with its line and column: no UTF-8 file could hold what it reads as. A file
+without a document (empty, or blank lines only) is refused too.
 
 Every other field (``paragraphs``, ``pos``, ``ner``, ...) is document data: it goes to
 ``Document.metadata`` under its own name, a string as it is, any other value as JSON
@@ -39,7 +40,7 @@ from .._lazy import LazyModule
 from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, register
 from ..source import Source
-from ._lines import SourceLines, check_part
+from ._lines import SourceLines, check_part, no_document_error
 
 #: the pydantic model, imported on first use
 model = LazyModule("corefio.model")
@@ -223,6 +224,7 @@ def _short(value: object) -> str:
 def _documents(lines: Iterable[str], file: str | None, report: Report) -> Iterator[Any]:
     newline = getattr(lines, "newline", "\n")
     last = None
+    lineno = 0
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -239,10 +241,11 @@ def _documents(lines: Iterable[str], file: str | None, report: Report) -> Iterat
         if last is not None:
             yield last
         last = _read_line(obj, lineno, file, report, line.isascii(), newline)
-    if last is not None:
-        if not getattr(lines, "final_newline", True):
-            last.layout["jsonlines"].final_newline = False
-        yield last
+    if last is None:
+        raise no_document_error(file, lineno, "a JSON object")
+    if not getattr(lines, "final_newline", True):
+        last.layout["jsonlines"].final_newline = False
+    yield last
 
 
 def read(source: Source, *, report: Report, strict: bool = False) -> Any:
