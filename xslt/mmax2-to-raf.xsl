@@ -4,7 +4,10 @@
      Input: the .mmax file; common_paths.xml (next to it), the base data, the scheme files
      and the level files are read with document(). Parameter stem: the .mmax file name
      without ".mmax" (XSLT 1.0 cannot see the input's name), which level file patterns
-     use ("$_coref_level.xml"); parameter compact: see its declaration.
+     use ("$_coref_level.xml"); parameter compact: see its declaration. Parameters
+     common-uri, words-uri, level-uris and scheme-uris name the files to read as URIs
+     (corefio's engine passes the files it confined to the project and checked); without
+     them the names are taken from common_paths.xml and the .mmax file.
      As in Python: identity attributes are the markable_set / markable_pointer attributes
      of the schemes whose name says coreference (coref anywhere in it, or ref,
      antecedent, anaphor_antecedent, dir_antecedent, coref_set, coref_class, coref_chain,
@@ -20,9 +23,18 @@
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:exsl="http://exslt.org/common"
-                extension-element-prefixes="exsl">
+                xmlns:str="http://exslt.org/strings"
+                extension-element-prefixes="exsl"
+                exclude-result-prefixes="str">
   <xsl:output method="xml" encoding="UTF-8" indent="no"/>
   <xsl:param name="stem" select="'document'"/>
+  <!-- the project's files as URIs: common_paths.xml, the base data, and one URI per level
+       (in the order of the levels) for its level file and its scheme file ("-": none).
+       Empty: found from the names the project gives. -->
+  <xsl:param name="common-uri" select="'common_paths.xml'"/>
+  <xsl:param name="words-uri" select="''"/>
+  <xsl:param name="level-uris" select="''"/>
+  <xsl:param name="scheme-uris" select="''"/>
   <!-- compact = 'yes': leave out what only people and viewers read (word numbers n, line
        breaks between words) when the layout of the words allows it. corefio's engine sets
        it when its RAF reader walks the result tree itself (readers recompute n); a file
@@ -40,7 +52,7 @@
   <xsl:key name="word-id" match="word" use="@id"/>
 
   <xsl:variable name="mmax" select="/mmax_project"/>
-  <xsl:variable name="common" select="document('common_paths.xml', /)/common_paths"/>
+  <xsl:variable name="common" select="document($common-uri, /)/common_paths"/>
 
   <xsl:template name="join">
     <xsl:param name="dir"/>
@@ -86,9 +98,19 @@
     </xsl:variable>
     <!-- the base data under basedata_path, else next to the .mmax file (no copy: keys
          and positions work on the parsed file itself) -->
-    <xsl:variable name="in-path" select="document(string($words-rel), /)/*[local-name() != 'corefio-missing-file']"/>
+    <!-- (document() of a node-set opens each node's name: an empty list opens nothing) -->
+    <xsl:variable name="first-names">
+      <xsl:choose>
+        <xsl:when test="$words-uri != ''"><n><xsl:value-of select="$words-uri"/></n></xsl:when>
+        <xsl:otherwise><n><xsl:value-of select="$words-rel"/></n></xsl:otherwise>
+      </xsl:choose>
+    </xsl:variable>
+    <xsl:variable name="other-names">
+      <xsl:if test="$words-uri = ''"><n><xsl:value-of select="$plain-rel"/></n></xsl:if>
+    </xsl:variable>
+    <xsl:variable name="in-path" select="document(exsl:node-set($first-names)/n, /)/*[local-name() != 'corefio-missing-file']"/>
     <xsl:variable name="words-root"
-                  select="$in-path | document(string($plain-rel), /)/*[local-name() != 'corefio-missing-file'][not($in-path)]"/>
+                  select="$in-path | document(exsl:node-set($other-names)/n, /)/*[local-name() != 'corefio-missing-file'][not($in-path)]"/>
     <xsl:if test="not($words-root)">
       <xsl:message terminate="yes">error: base data file <xsl:value-of select="$words-name"/> is missing</xsl:message>
     </xsl:if>
@@ -101,10 +123,17 @@
         <xsl:variable name="level" select="@name"/>
         <xsl:if test="@schemefile">
           <xsl:variable name="rel">
-            <xsl:call-template name="join">
-              <xsl:with-param name="dir" select="$common/scheme_path"/>
-              <xsl:with-param name="name" select="@schemefile"/>
-            </xsl:call-template>
+            <xsl:choose>
+              <xsl:when test="$scheme-uris != ''">
+                <xsl:value-of select="str:tokenize($scheme-uris, ' ')[count(current()/preceding-sibling::level) + 1]"/>
+              </xsl:when>
+              <xsl:otherwise>
+                <xsl:call-template name="join">
+                  <xsl:with-param name="dir" select="$common/scheme_path"/>
+                  <xsl:with-param name="name" select="@schemefile"/>
+                </xsl:call-template>
+              </xsl:otherwise>
+            </xsl:choose>
           </xsl:variable>
           <xsl:for-each select="document($rel, /)//attribute[@name != '']">
             <xsl:variable name="low" select="translate(@name, $upper, $lower)"/>
@@ -535,12 +564,19 @@
     <xsl:param name="positions"/>
     <xsl:variable name="level" select="string(@name)"/>
     <xsl:variable name="rel">
-      <xsl:call-template name="join">
-        <xsl:with-param name="dir" select="$common/markable_path"/>
-        <xsl:with-param name="name">
-          <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="normalize-space(.)"/></xsl:call-template>
-        </xsl:with-param>
-      </xsl:call-template>
+      <xsl:choose>
+        <xsl:when test="$level-uris != ''">
+          <xsl:value-of select="str:tokenize($level-uris, ' ')[count(current()/preceding-sibling::level) + 1]"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:call-template name="join">
+            <xsl:with-param name="dir" select="$common/markable_path"/>
+            <xsl:with-param name="name">
+              <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="normalize-space(.)"/></xsl:call-template>
+            </xsl:with-param>
+          </xsl:call-template>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:variable>
     <xsl:variable name="file" select="document(string($rel), /)"/>
     <!-- this level's attribute names by kind, as " a b c " strings (tested with contains) -->
