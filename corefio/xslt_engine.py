@@ -218,13 +218,24 @@ def run_xsltproc(name: str, path: str | Path, *, params: dict[str, str] | None =
 
 
 #: what a stylesheet's own messages start with (the rest is the XML parser's chatter)
-_OWN = ("rule ", "dropped:", "error:")
+_OWN = ("rule ", "dropped:", "error:", "duplicate-id:")
 
 
 def _record(report: Report, name: str, messages: list[str], file: str | None) -> None:
     for message in messages:
         if not message.startswith(_OWN):
             continue
+        if message.startswith("duplicate-id:"):
+            # mmax2-to-raf.xsl: "duplicate-id:<TAB>level file URI<TAB>level<TAB>id<TAB>new id"
+            fields = message.split("\t")
+            if len(fields) == 5:
+                _, uri, level, old, new = fields
+                where = _path_of(uri)
+                report.add("mmax2.duplicate-id", "warning",
+                           f"markable id {old!r} repeated on level {level!r}; the later one is renamed {new!r} "
+                           "(pointers naming the id point to the first)",
+                           file=str(where) if where is not None else uri)
+                continue
         if message.startswith("error:"):
             report.add("xslt.error", "error", f"{name}: {message}", file=file)
         elif message.startswith("dropped:"):

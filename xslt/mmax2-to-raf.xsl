@@ -50,6 +50,8 @@
   <xsl:key name="pos" match="p" use="@id"/>
   <xsl:key name="ref" match="m" use="@ref"/>
   <xsl:key name="word-id" match="word" use="@id"/>
+  <!-- the markables of a level file by id (a level is one file: one key table) -->
+  <xsl:key name="markable-id" match="*[@id and @span]" use="@id"/>
 
   <xsl:variable name="mmax" select="/mmax_project"/>
   <xsl:variable name="common" select="document($common-uri, /)/common_paths"/>
@@ -488,6 +490,25 @@
     </xsl:if>
   </xsl:template>
 
+  <!-- the need-th of the names base_dup{n}, base_dup{n+1} ... that no markable of the
+       level file in context carries -->
+  <xsl:template name="duplicate-name">
+    <xsl:param name="base"/>
+    <xsl:param name="need"/>
+    <xsl:param name="n"/>
+    <xsl:variable name="name" select="concat($base, '_dup', $n)"/>
+    <xsl:choose>
+      <xsl:when test="key('markable-id', $name) or $need &gt; 1">
+        <xsl:call-template name="duplicate-name">
+          <xsl:with-param name="base" select="$base"/>
+          <xsl:with-param name="need" select="$need - not(key('markable-id', $name))"/>
+          <xsl:with-param name="n" select="$n + 1"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$name"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
   <xsl:template name="replace-dollar">
     <xsl:param name="text"/>
     <xsl:choose>
@@ -603,7 +624,35 @@
     <!-- elements named markable or ending so (the first test is the usual case, and cheaper) -->
     <xsl:variable name="markables" select="$file/*/*[local-name() = 'markable' or substring(local-name(), string-length(local-name()) - 7) = 'markable'][@id and @span]"/>
     <xsl:message>rule level-markables: level <xsl:value-of select="$level"/>, <xsl:value-of select="count($markables)"/> markables</xsl:message>
+    <!-- an id that several markables of the level carry (MMAX2 files edited by hand): the
+         first keeps it, pointers naming it point to the first; the k-th of them (k > 1)
+         is renamed to the (k-1)-th of the names id_dup2, id_dup3 ... that no markable of
+         the level carries, as the Python reader does. <r g="generate-id" id="new id"/> -->
+    <xsl:variable name="renaming">
+      <xsl:for-each select="$markables[key('markable-id', @id)[2]]">
+        <xsl:variable name="me" select="generate-id()"/>
+        <xsl:variable name="same" select="key('markable-id', @id)"/>
+        <xsl:if test="generate-id($same[1]) != $me">
+          <xsl:variable name="k">
+            <xsl:for-each select="$same"><xsl:if test="generate-id() = $me"><xsl:value-of select="position()"/></xsl:if></xsl:for-each>
+          </xsl:variable>
+          <xsl:variable name="new">
+            <xsl:call-template name="duplicate-name">
+              <xsl:with-param name="base" select="string(@id)"/>
+              <xsl:with-param name="need" select="number($k) - 1"/>
+              <xsl:with-param name="n" select="2"/>
+            </xsl:call-template>
+          </xsl:variable>
+          <xsl:message>duplicate-id:<xsl:value-of select="concat('&#9;', $rel, '&#9;', $level, '&#9;', @id, '&#9;', $new)"/></xsl:message>
+          <r g="{$me}" id="{$new}"/>
+        </xsl:if>
+      </xsl:for-each>
+    </xsl:variable>
+    <xsl:variable name="renamed" select="exsl:node-set($renaming)/r"/>
     <xsl:for-each select="$markables">
+      <!-- (the test of an empty $renamed costs nothing per markable) -->
+      <xsl:variable name="new-id" select="$renamed[@g = generate-id(current())]/@id"/>
+      <xsl:variable name="id" select="concat(@id[not($new-id)], $new-id)"/>
       <xsl:variable name="text" select="string(@span)"/>
       <xsl:variable name="x" select="normalize-space(substring-before(concat($text, '..'), '..'))"/>
       <xsl:variable name="y" select="normalize-space(substring-after($text, '..'))"/>
@@ -620,6 +669,7 @@
           <xsl:choose>
             <xsl:when test="$direct">
               <xsl:call-template name="markable-struct">
+                <xsl:with-param name="id" select="$id"/>
                 <xsl:with-param name="span" select="concat($xn, substring(concat('..', $yn), 1, ($y != '' and $yn != $xn) * (2 + string-length($yn))))"/>
                 <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
                 <xsl:with-param name="set-names" select="$set-list"/>
@@ -628,6 +678,7 @@
             </xsl:when>
             <xsl:otherwise>
               <xsl:call-template name="level-markable">
+                <xsl:with-param name="id" select="$id"/>
                 <xsl:with-param name="span" select="concat($xn, substring(concat('..', $yn), 1, ($y != '' and $yn != $xn) * (2 + string-length($yn))))"/>
                 <xsl:with-param name="level" select="$level"/>
                 <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
@@ -669,6 +720,7 @@
             <xsl:choose>
               <xsl:when test="$direct">
                 <xsl:call-template name="markable-struct">
+                  <xsl:with-param name="id" select="$id"/>
                   <xsl:with-param name="span" select="string($span)"/>
                   <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
                   <xsl:with-param name="set-names" select="$set-list"/>
@@ -677,6 +729,7 @@
               </xsl:when>
               <xsl:otherwise>
                 <xsl:call-template name="level-markable">
+                  <xsl:with-param name="id" select="$id"/>
                   <xsl:with-param name="span" select="string($span)"/>
                   <xsl:with-param name="level" select="$level"/>
                   <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
@@ -821,13 +874,14 @@
   <!-- the <m> of the level markable in context: its span (positions), its layer and ref,
        its attributes sorted into sets, pointers and plain attributes -->
   <xsl:template name="level-markable">
+    <xsl:param name="id"/>
     <xsl:param name="span"/>
     <xsl:param name="level"/>
     <xsl:param name="ref-prefix"/>
     <xsl:param name="set-names"/>
     <xsl:param name="pointer-names"/>
     <xsl:param name="identity-attrs"/>
-    <m id="{@id}" level="{$level}" span="{$span}" ref="{$ref-prefix}{@id}">
+    <m id="{$id}" level="{$level}" span="{$span}" ref="{$ref-prefix}{$id}">
       <xsl:if test="$ref-prefix != ''"><xsl:attribute name="layer"><xsl:value-of select="$level"/></xsl:attribute></xsl:if>
       <xsl:for-each select="@*[name() != 'id' and name() != 'span' and name() != 'mmax_level']">
         <!-- (per attribute: the alphabets written out cost less than variables) -->
@@ -852,11 +906,12 @@
   <!-- the <struct> of the markable in context, for a level written in one step (so no
        pointers: see $mtable); its plain attributes and sets as feats in one pass -->
   <xsl:template name="markable-struct">
+    <xsl:param name="id"/>
     <xsl:param name="span"/>
     <xsl:param name="ref-prefix"/>
     <xsl:param name="set-names"/>
     <xsl:param name="identity-attrs"/>
-    <struct type="markable" id="{@id}" span="{$span}">
+    <struct type="markable" id="{$id}" span="{$span}">
       <xsl:if test="$ref-prefix != ''"><xsl:attribute name="layer"><xsl:value-of select="substring($ref-prefix, 1, string-length($ref-prefix) - 1)"/></xsl:attribute></xsl:if>
       <!-- (names are looked up as they are first, lower-cased only when not found:
            translate() with the whole alphabet costs more than the rest of the test) -->
