@@ -529,6 +529,17 @@ def convert(source: str | Path, target: str | Path, from_format: str, to_format:
         files.atomic_write_tree(target, tree, inputs=[source])
         return report
     if to_format in FROM_RAF:
+        if to_format == "mate":
+            # raf-to-mate.xsl writes what MATE holds: the documents are restricted to it
+            # first (markables of other layers as the Python writer keeps them, see
+            # mate.one_layer), their losses reported as the Python writer's are
+            from .formats import mate
+            from .losses import project, report_losses
+
+            for doc in corpus.documents:
+                report_losses(doc, mate.CAPABILITIES, report, "mate")
+            corpus = corpus.model_copy(update={"documents": [project(mate.one_layer(d), mate.CAPABILITIES)
+                                                             for d in corpus.documents]})
         data = from_raf(raf_format.dumps(corpus, report=report), to_format, report=report)
         files.atomic_write(target, [data], inputs=[source])
         return report
