@@ -1,8 +1,8 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!-- RAF 2.0 to inline MATE coreference XML: the twin of corefio/formats/mate.py's writer
-     for documents MATE can hold (markables nest, one span each, within a sentence, all of
-     the coreference layer; word
-     attribute columns are not written). Each markable becomes a <coref:de> around its
+     for documents MATE can hold (markables nest, one span each, within a sentence, all
+     of the coreference layer; word attribute columns are not written). Each markable
+     becomes a <coref:de> around its
      words, each reflink a <coref:link> with one <coref:anchor> per target (type
      coreference is written ident), each entity a <coref:ue>; chains given by entity ids
      become ident links between consecutive mentions of a chain, as the Python writer
