@@ -37,6 +37,7 @@ xsltproc gives an empty node-set.
 from __future__ import annotations
 
 import contextvars
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -62,15 +63,29 @@ FROM_RAF = {"mate": "raf-to-mate.xsl", "muc": "raf-to-muc.xsl", "mmax2": "raf-to
 MISSING = "corefio-missing-file"
 
 
+#: an entity reference other than the five XML predefines (character references start "&#")
+_ENTITY_REFERENCE = re.compile(r"&(?!(?:amp|lt|gt|quot|apos);)[^\s&;#<>\"']+;")
+
+
 def check_xml(data: bytes, file: str | Path) -> None:
     """Refuse XML that the stylesheets must not see: entity declarations (as every corefio
     reader does) and references to entities nobody declared. xsltproc would fill in the
-    entities of an external DTD, and lxml, which does not, would leave the text empty."""
+    entities of an external DTD, and lxml, which does not, would leave the text (or the
+    attribute value) empty."""
     tree = parse_xml(data, file=file)
     for node in tree.iter(etree.Entity):
         raise UnsafeInputError(f"entity reference {node.text} refused: corefio expands no entities "
                                "(its value would come from a DTD corefio does not load)",
                                file=file, line=node.sourceline)
+    if tree.docinfo.doctype:
+        # with a DTD that is not loaded, a reference in an attribute value vanishes from
+        # the tree: look for one in the text itself
+        text = data.decode(tree.docinfo.encoding or "utf-8", "replace")
+        found = _ENTITY_REFERENCE.search(text)
+        if found:
+            raise UnsafeInputError(f"entity reference {found.group()} refused: corefio expands no entities "
+                                   "(its value would come from a DTD corefio does not load)",
+                                   file=file, line=text.count("\n", 0, found.start()) + 1)
 
 
 @dataclass
@@ -332,6 +347,7 @@ def _mate_files(file: Path, data: bytes) -> _Checked:
 def _files_for(file: Path, stem: str, format: str, data: bytes) -> tuple[dict[str, str], _Checked]:
     """The stylesheet parameters and the checked files of one input file."""
     if format == "mmax2":
+        check_xml(data, file)  # (small: before its names are read)
         return _mmax2_files(file, stem)
     if format == "mate":
         return {}, _mate_files(file, data)
