@@ -194,3 +194,38 @@ def test_duplicate_ids_the_python_reader_agrees(tmp_path, processor, case):
     python = corefio.read(project, "mmax2")
     assert summary(python.documents[0]) == DUPLICATE_CASES[case][2]
     assert_same(xslt_engine.read(project, "mmax2", processor=processor), python, f"{processor}, {case}")
+
+
+# -- writing what another layer's markables become -------------------------------------------
+def chain_counts(doc) -> tuple:
+    return len(doc.markables), sorted(len(c) for c in doc.chain_indices())
+
+
+@pytest.mark.parametrize("processor", PROCESSORS)
+@pytest.mark.parametrize("fmt", ["mate", "muc", "mmax2"])
+def test_raf_to_format_with_markables_of_other_layers(tmp_path, processor, fmt):
+    """A project whose pointers reach other levels, one of them with an id the coreference
+    level also uses (tests/test_mate.py two_level_project), written by the stylesheets:
+    ids and the names links give agree, so the output reads back with the chains the
+    Python writer's output has. Before: MATE anchors named np:markable_1 (unreadable), MUC
+    wrote ID="markable_1" twice (chains merged wrongly), MMAX2 put markables in no chain
+    in a set "set_" and dropped a layer named "sentence"."""
+    import corefio.formats.muc  # noqa: F401
+
+    from .test_mate import assert_written_mate_agrees, two_level_project
+
+    need(processor)
+    project = two_level_project(tmp_path / "project")
+    source = corefio.read(project, "mmax2")
+    ext = {"mate": "out.mate.xml", "muc": "out.sgm", "mmax2": "out_project"}[fmt]
+    by_xslt, by_python = tmp_path / "xslt" / ext, tmp_path / "python" / ext
+    by_xslt.parent.mkdir()
+    by_python.parent.mkdir()
+    xslt_engine.convert(project, by_xslt, "mmax2", fmt, processor=processor)
+    corefio.write(source, by_python, fmt)
+    got, expected = corefio.read(by_xslt, fmt).documents[0], corefio.read(by_python, fmt).documents[0]
+    assert chain_counts(got) == chain_counts(expected)
+    assert sorted(len(c) for c in got.chain_indices()) == [2, 2, 2]
+    assert len(got.markables) == {"mate": 6, "muc": 6, "mmax2": 8}[fmt]
+    if fmt == "mate":
+        assert_written_mate_agrees(source, by_xslt, [(6, [2, 2, 2], 3)])
