@@ -67,11 +67,20 @@ MISSING = "corefio-missing-file"
 _ENTITY_REFERENCE = re.compile(r"&(?!(?:amp|lt|gt|quot|apos);)[^\s&;#<>\"']+;")
 
 
-def check_xml(data: bytes, file: str | Path) -> None:
+def check_xml(data: bytes, file: str | Path, *, parse: bool = True) -> None:
     """Refuse XML that the stylesheets must not see: entity declarations (as every corefio
     reader does) and references to entities nobody declared. xsltproc would fill in the
     entities of an external DTD, and lxml, which does not, would leave the text (or the
-    attribute value) empty."""
+    attribute value) empty.
+
+    ``parse=False`` (for lxml, which never loads an entity, a DTD or a file by itself):
+    the same answer from the bytes where they show no ``<!ENTITY`` at all, saving a parse;
+    the file is parsed when they do, or when they are not in an ASCII-based encoding."""
+    if not parse and not data.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00", b"\x4c\x6f\xa7\x94")) \
+            and b"\x00" not in data[:4] and b"<!ENTITY" not in data:
+        if b"<!DOCTYPE" in data:
+            _refuse_entity_references(data.decode("latin-1"), file)
+        return
     tree = parse_xml(data, file=file)
     for node in tree.iter(etree.Entity):
         raise UnsafeInputError(f"entity reference {node.text} refused: corefio expands no entities "
@@ -80,12 +89,15 @@ def check_xml(data: bytes, file: str | Path) -> None:
     if tree.docinfo.doctype:
         # with a DTD that is not loaded, a reference in an attribute value vanishes from
         # the tree: look for one in the text itself
-        text = data.decode(tree.docinfo.encoding or "utf-8", "replace")
-        found = _ENTITY_REFERENCE.search(text)
-        if found:
-            raise UnsafeInputError(f"entity reference {found.group()} refused: corefio expands no entities "
-                                   "(its value would come from a DTD corefio does not load)",
-                                   file=file, line=text.count("\n", 0, found.start()) + 1)
+        _refuse_entity_references(data.decode(tree.docinfo.encoding or "utf-8", "replace"), file)
+
+
+def _refuse_entity_references(text: str, file: str | Path) -> None:
+    found = _ENTITY_REFERENCE.search(text)
+    if found:
+        raise UnsafeInputError(f"entity reference {found.group()} refused: corefio expands no entities "
+                               "(its value would come from a DTD corefio does not load)",
+                               file=file, line=text.count("\n", 0, found.start()) + 1)
 
 
 @dataclass
@@ -94,6 +106,8 @@ class _Checked:
     bytes checked (``None``: named by the project but absent)."""
 
     files: dict[Path, bytes | None] = field(default_factory=dict)
+    #: check by parsing (xsltproc) or from the bytes where they allow it (lxml)
+    parse: bool = True
 
     def add(self, path: Path) -> str:
         """Check ``path`` (when it exists) and allow it; its ``file:`` URI."""
@@ -102,7 +116,7 @@ class _Checked:
             data = None
             if resolved.is_file():
                 data = resolved.read_bytes()
-                check_xml(data, path)
+                check_xml(data, path, parse=self.parse)
             self.files[resolved] = data
         return resolved.as_uri()
 
@@ -169,7 +183,7 @@ def _apply(name: str, data: bytes, base_url: str | None, params: dict[str, str] 
     """The lxml result tree of ``xslt/<name>`` on ``data``, and the stylesheet's messages.
     ``allowed``: the files ``document()`` may read (none when not given)."""
     shown = file if file is not None else base_url
-    check_xml(data, shown or "<input>")
+    check_xml(data, shown or "<input>", parse=False)
     try:
         root = etree.fromstring(data, _input_parser(), base_url=base_url)
     except etree.XMLSyntaxError as exc:
@@ -182,8 +196,10 @@ def _apply(name: str, data: bytes, base_url: str | None, params: dict[str, str] 
         messages = [entry.message for entry in xslt.error_log]
         stop = next((m for m in reversed(messages) if m.startswith("error:")), str(exc))
         raise CorefioError(f"stylesheet {name} stopped: {stop}", file=shown) from None
-    except UnsafeInputError as exc:
-        raise exc.located(shown) if shown else exc
+    except UnsafeInputError as exc:  # from the resolver: a file nobody checked
+        if shown:
+            exc.located(shown)
+        raise
     finally:
         _ALLOWED.reset(token)
     return result, [entry.message for entry in xslt.error_log]
@@ -286,7 +302,7 @@ def _project_file(directory: Path, dir_name: str, name: str, *, file: Path, what
     return confined_path(directory, P.join(dir_name, name), file=file, what=what)
 
 
-def _mmax2_files(mmax: Path, stem: str) -> tuple[dict[str, str], _Checked]:
+def _mmax2_files(mmax: Path, stem: str, checked: _Checked) -> dict[str, str]:
     """What mmax2-to-raf.xsl reads besides the ``.mmax`` file, found as the Python reader
     finds it: every file name ``common_paths.xml`` and the ``.mmax`` file give is confined
     to the project and every file the stylesheet opens is checked; the parameters that
@@ -295,7 +311,6 @@ def _mmax2_files(mmax: Path, stem: str) -> tuple[dict[str, str], _Checked]:
     from .formats.mmax2 import project as P
 
     directory = mmax.parent
-    checked = _Checked()
     common_file = directory / "common_paths.xml"
     params = {"common-uri": checked.add(common_file)}
     common, _ = P.read_common_paths(directory, Report(str(directory)))
@@ -324,14 +339,32 @@ def _mmax2_files(mmax: Path, stem: str) -> tuple[dict[str, str], _Checked]:
         named("style_path", sheet, "stylesheet", common_file)
     params["level-uris"] = " ".join(level_uris)
     params["scheme-uris"] = " ".join(scheme_uris)
-    return params, checked
+    params["repeated-ids"] = "yes" if any(_may_repeat_ids(checked.files.get(Path(unquote(urlsplit(uri).path))))
+                                          for uri in level_uris) else "no"
+    return params
 
 
-def _mate_files(file: Path, data: bytes) -> _Checked:
+#: an id attribute as written (the value between its quotes)
+_ID_ATTRIBUTE = re.compile(rb"""\sid\s*=\s*(["'])(.*?)\1""", re.DOTALL)
+
+
+def _may_repeat_ids(data: bytes | None) -> bool:
+    """Whether two elements of a level file may carry one id: a look at the bytes, which
+    says "yes" wherever it cannot tell (character references, not ASCII-based)."""
+    if data is None:
+        return False
+    if b"&#" in data or b"\x00" in data[:4]:
+        return True
+    values = [m.group(2) for m in _ID_ATTRIBUTE.finditer(data)]
+    return len(values) != len(set(values))
+
+
+def _mate_files(file: Path, data: bytes, checked: _Checked) -> None:
     """The standoff base files a MATE file names (``<doc words="…">``), confined to the
     file's directory and checked. mate-to-raf.xsl opens them as URI references, so a name
     must be a plain relative file name (no ``:``, ``%``, ``#``, ``?``, ``\\``)."""
-    checked = _Checked()
+    if b"words" not in data:
+        return
     root = parse_xml(data, file=file).getroot()
     for el in root.iter():
         name = el.get("words") if isinstance(el.tag, str) else None
@@ -341,24 +374,25 @@ def _mate_files(file: Path, data: bytes) -> _Checked:
             raise UnsafeInputError(f"standoff base file name {name!r} is not a plain relative file name",
                                    file=file, line=el.sourceline)
         checked.add(confined_path(file.parent, name, file=file, line=el.sourceline, what="standoff base file"))
-    return checked
 
 
-def _files_for(file: Path, stem: str, format: str, data: bytes) -> tuple[dict[str, str], _Checked]:
+def _files_for(file: Path, stem: str, format: str, data: bytes, processor: str) -> tuple[dict[str, str], _Checked]:
     """The stylesheet parameters and the checked files of one input file."""
+    checked = _Checked(parse=processor == "xsltproc")
+    params: dict[str, str] = {}
     if format == "mmax2":
         check_xml(data, file)  # (small: before its names are read)
-        return _mmax2_files(file, stem)
-    if format == "mate":
-        return {}, _mate_files(file, data)
-    return {}, _Checked()
+        params = _mmax2_files(file, stem, checked)
+    elif format == "mate":
+        _mate_files(file, data, checked)
+    return params, checked
 
 
 def _level_markables(checked: _Checked) -> int:
     """How many markable elements the level files of an MMAX2 document hold (read from
     the checked bytes of the files whose root is ``markables``)."""
     count = 0
-    for path, data in checked.files.items():
+    for data in checked.files.values():
         if data is None or b"markable" not in data:
             continue
         root = etree.fromstring(data, _parser())
@@ -408,8 +442,7 @@ def to_raf_files(path: str | Path, format: str, *, report: Report | None = None,
     out = []
     for file, stem in _inputs(Path(path), format):
         data = _prepare(file, format, report)
-        check_xml(data, file)
-        found, checked = _files_for(file, stem, format, data)
+        found, checked = _files_for(file, stem, format, data, processor)
         given = {**(params or {}), "stem": stem, **found}
         if processor == "xsltproc":
             if format == "muc":
@@ -462,7 +495,7 @@ def read(path: str | Path, format: str, *, report: Report | None = None, process
     documents = []
     for file, stem in _inputs(Path(path), format):
         data = _prepare(file, format, report)
-        found, checked = _files_for(file, stem, format, data)
+        found, checked = _files_for(file, stem, format, data, "lxml")
         # compact: the stylesheet may leave out what only people read (word numbers, line
         # breaks), which the reader would skip anyway (about a tenth of mmax2-to-raf's work)
         tree, messages = _apply(name, data, file.resolve().as_uri(), {"stem": stem, "compact": "yes", **found},

@@ -113,10 +113,10 @@ def test_a_project_whose_markables_all_vanish_is_an_error(tmp_path, cli, process
     write_project(project)
     found = xslt_engine._mmax2_files
 
-    def wrong_level_uri(mmax, stem):
-        params, checked = found(mmax, stem)
+    def wrong_level_uri(mmax, stem, checked):
+        params = found(mmax, stem, checked)
         params["level-uris"] = checked.add(mmax.parent / "Markables" / "nothing here.xml")
-        return params, checked
+        return params
 
     monkeypatch.setattr(xslt_engine, "_mmax2_files", wrong_level_uri)
     with pytest.raises(CorefioError, match="MMAX2 project .*proj.*hold 3 markables but the stylesheet gave none"):
@@ -229,3 +229,20 @@ def test_raf_to_format_with_markables_of_other_layers(tmp_path, processor, fmt):
     assert len(got.markables) == {"mate": 6, "muc": 6, "mmax2": 8}[fmt]
     if fmt == "mate":
         assert_written_mate_agrees(source, by_xslt, [(6, [2, 2, 2], 3)])
+
+
+@pytest.mark.parametrize("processor", PROCESSORS)
+def test_an_id_repeated_through_a_character_reference_is_found(tmp_path, processor):
+    """The engine skips the stylesheet's search for repeated ids when the level files'
+    bytes show none; an id written once plainly and once with a character reference
+    (the same value) is still found."""
+    need(processor)
+    project = tmp_path / "p"
+    write_project(project, levels={"coref": ['id="markable_1" span="word_1" coref_set="set_1"',
+                                             'id="&#109;arkable_1" span="word_2" coref_set="set_1"']})
+    assert xslt_engine._mmax2_files(project / "doc.mmax", "doc", xslt_engine._Checked())["repeated-ids"] == "yes"
+    doc = xslt_engine.read(project, "mmax2", processor=processor).documents[0]
+    assert sorted(m.id for m in doc.markables) == ["markable_1", "markable_1_dup2"]
+    plain = tmp_path / "q"
+    write_project(plain)
+    assert xslt_engine._mmax2_files(plain / "doc.mmax", "doc", xslt_engine._Checked())["repeated-ids"] == "no"

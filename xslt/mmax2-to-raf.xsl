@@ -35,6 +35,9 @@
   <xsl:param name="words-uri" select="''"/>
   <xsl:param name="level-uris" select="''"/>
   <xsl:param name="scheme-uris" select="''"/>
+  <!-- 'no': the engine found no id repeated in a level file, so the search for repeated
+       ids (a key over each level file) is left out -->
+  <xsl:param name="repeated-ids" select="'yes'"/>
   <!-- compact = 'yes': leave out what only people and viewers read (word numbers n, line
        breaks between words) when the layout of the words allows it. corefio's engine sets
        it when its RAF reader walks the result tree itself (readers recompute n); a file
@@ -629,7 +632,7 @@
          is renamed to the (k-1)-th of the names id_dup2, id_dup3 ... that no markable of
          the level carries, as the Python reader does. <r g="generate-id" id="new id"/> -->
     <xsl:variable name="renaming">
-      <xsl:for-each select="$markables[key('markable-id', @id)[2]]">
+      <xsl:for-each select="$markables[$repeated-ids != 'no'][key('markable-id', @id)[2]]">
         <xsl:variable name="me" select="generate-id()"/>
         <xsl:variable name="same" select="key('markable-id', @id)"/>
         <xsl:if test="generate-id($same[1]) != $me">
