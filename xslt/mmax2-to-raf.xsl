@@ -16,7 +16,9 @@
      several) and becomes the default layer; identity sets give entity ids, other sets
      set memberships, pointers links (identity pointers: coreference; others: the
      attribute name in lower case); a level named sentence/sentences/s without relation
-     attributes whose markables tile the words gives the sentences.
+     attributes whose markables tile the words gives the sentences; a markable repeating
+     an id already used on its level is renamed id_dup2, id_dup3 … (xsl:message
+     "duplicate-id:").
      Not done here (the Python reader does it): repairing files that are not well-formed,
      the identity_attribute option, renaming repeated word ids. Word positions are found
      through keys (linear time). Rules applied are reported with xsl:message. -->
