@@ -76,8 +76,10 @@ def check_xml(data: bytes, file: str | Path, *, parse: bool = True) -> None:
     ``parse=False`` (for lxml, which never loads an entity, a DTD or a file by itself):
     the same answer from the bytes where they show no ``<!ENTITY`` at all, saving a parse;
     the file is parsed when they do, or when they are not in an ASCII-based encoding."""
-    if not parse and not data.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00", b"\x4c\x6f\xa7\x94")) \
-            and b"\x00" not in data[:4] and b"<!ENTITY" not in data:
+    # UTF-8 (with or without its byte order mark) or another encoding that writes "<"
+    # and white space as ASCII does: the bytes can be searched
+    ascii_based = data[:1] in (b"<", b"\xef", b" ", b"\t", b"\r", b"\n") and b"\x00" not in data[:4]
+    if not parse and ascii_based and b"<!ENTITY" not in data:
         if b"<!DOCTYPE" in data:
             _refuse_entity_references(data.decode("latin-1"), file)
         return

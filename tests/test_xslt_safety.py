@@ -264,3 +264,26 @@ def test_security_reproducers_are_refused(tmp_path, cli, processor, name):
     result = cli("convert", source, out, "--engine", "xslt", "--xslt-processor", processor)
     assert result.exit_code == 3, result.output
     assert secret_text not in result.output and not out.exists()
+
+
+@pytest.mark.parametrize("processor", PROCESSORS)
+@pytest.mark.parametrize("layout", ["UTF-16", "declaration after 70 KB of comment", "declared, not used"])
+def test_entity_declarations_are_found_in_any_layout(tmp_path, secret, processor, layout):
+    """The check from the bytes (lxml) falls back on parsing wherever the bytes may hide a
+    declaration: another encoding, a prolog longer than the parser's early look."""
+    need(processor)
+    project = tmp_path / "project"
+    write_project(project)
+    words = project / "Basedata" / "doc_words.xml"
+    doctype = f'<!DOCTYPE words [<!ENTITY xxe SYSTEM "file://{secret}/secret.txt">]>\n'
+    body = words.read_text().split("?>\n", 1)[1]
+    if layout == "UTF-16":
+        text = '<?xml version="1.0" encoding="UTF-16"?>\n' + doctype + body.replace(">a<", ">&xxe;<")
+        words.write_bytes(text.encode("utf-16"))
+    elif layout == "declared, not used":
+        words.write_text('<?xml version="1.0"?>\n' + doctype + body)
+    else:
+        words.write_text('<?xml version="1.0"?>\n<!--' + "x" * 70_000 + "-->\n" + doctype
+                         + body.replace(">a<", ">&xxe;<"))
+    with pytest.raises(UnsafeInputError):
+        xslt_engine.read(project, "mmax2", processor=processor)
