@@ -246,3 +246,23 @@ def test_an_id_repeated_through_a_character_reference_is_found(tmp_path, process
     plain = tmp_path / "q"
     write_project(plain)
     assert xslt_engine._mmax2_files(plain / "doc.mmax", "doc", xslt_engine._Checked())["repeated-ids"] == "no"
+
+
+@pytest.mark.parametrize("processor", PROCESSORS)
+def test_the_stylesheet_alone_escapes_the_names_it_builds(tmp_path, processor):
+    """Run without the engine's URIs (as a user runs xsltproc), mmax2-to-raf.xsl makes the
+    URIs itself from the names the project gives: spaces, commas, "#", "%", "é" escaped."""
+    need(processor)
+    project = tmp_path / "my project, v2"
+    mmax = write_project(project, ODD_NAME)
+    if processor == "xsltproc":
+        raf, _ = xslt_engine.run_xsltproc("mmax2-to-raf.xsl", mmax, params={"stem": ODD_NAME})
+    else:  # the engine's resolver, given the files, but not the stylesheet's URI parameters
+        checked = xslt_engine._Checked()
+        xslt_engine._mmax2_files(mmax, ODD_NAME, checked)
+        checked.add(project / f"{ODD_NAME}_words.xml")  # (the other place it looks for the words)
+        tree, _ = xslt_engine._apply("mmax2-to-raf.xsl", mmax.read_bytes(), mmax.resolve().as_uri(),
+                                     {"stem": ODD_NAME}, checked, str(mmax))
+        raf = bytes(tree)
+    doc = corefio.loads(raf, "raf").documents[0]
+    assert summary(doc)[1] == [["markable_1", "markable_2"], ["markable_3"]]

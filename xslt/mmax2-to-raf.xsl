@@ -74,14 +74,24 @@
     </xsl:call-template>
   </xsl:template>
 
-  <!-- a relative file name as a URI reference for document(): "%" (corefio writes
-       "bench%2Fdoc.mmax" for a document named "bench/doc") must stay a percent sign -->
+  <!-- a relative file name as a URI reference for document() (used without the engine's
+       URIs): every character but letters, digits, "/" and the few a URI keeps as they
+       are escaped, UTF-8 for the others ("Jarvis Island.mmax"; "%": corefio writes
+       "bench%2Fdoc.mmax" for a document named "bench/doc"); "?" too, which
+       str:encode-uri keeps -->
   <xsl:template name="uri-escape">
     <xsl:param name="text"/>
+    <xsl:call-template name="question-marks">
+      <xsl:with-param name="text" select="str:encode-uri($text, false())"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template name="question-marks">
+    <xsl:param name="text"/>
     <xsl:choose>
-      <xsl:when test="contains($text, '%')">
-        <xsl:value-of select="concat(substring-before($text, '%'), '%25')"/>
-        <xsl:call-template name="uri-escape"><xsl:with-param name="text" select="substring-after($text, '%')"/></xsl:call-template>
+      <xsl:when test="contains($text, '?')">
+        <xsl:value-of select="concat(substring-before($text, '?'), '%3F')"/>
+        <xsl:call-template name="question-marks"><xsl:with-param name="text" select="substring-after($text, '?')"/></xsl:call-template>
       </xsl:when>
       <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
     </xsl:choose>
