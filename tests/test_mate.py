@@ -181,3 +181,118 @@ def test_standoff_base_files_stay_below_the_mate_file(tmp_path):
 def test_standoff_needs_several_files():
     with pytest.raises(corefio.errors.UsageError):
         corefio.dumps(corefio.read(SAMPLES / "key.mate.xml", "mate"), "mate", standoff=True)
+
+
+# -- markables of other layers (an MMAX2 project with several levels) -------------------------
+def two_level_project(root: Path) -> Path:
+    """An MMAX2 project whose coreference pointers reach into two other levels (as PCC's
+    primmark → secmark pointers do): ``np:markable_1`` shares its id with a coreference
+    markable, ``secmark:markable_9`` does not; ``np:markable_2`` is in no chain; a sentence
+    level covers only half the words, so it stays a level of markables (in no chain)."""
+    from .test_xslt_mmax2_projects import POINTER_SCHEME, write_project
+
+    write_project(root, levels={
+        "coref": ['id="markable_1" span="word_1"',
+                  'id="markable_2" span="word_3" anaphor_antecedent="markable_1"',
+                  'id="markable_3" span="word_5" anaphor_antecedent="np:markable_1"',
+                  'id="markable_4" span="word_4" anaphor_antecedent="secmark:markable_9"'],
+        "np": ['id="markable_1" span="word_6..word_7" kind="np"', 'id="markable_2" span="word_8" kind="np"'],
+        "secmark": ['id="markable_9" span="word_2"'],
+        "sentence": ['id="markable_1" span="word_1..word_4"'],
+    }, schemes={"coref": '<attribute id="a1" name="anaphor_antecedent" type="markable_pointer"/>',
+                "np": '<attribute id="a2" name="kind" type="freetext"/>',
+                "secmark": '<attribute id="a3" name="kind" type="freetext"/>',
+                "sentence": '<attribute id="a4" name="kind" type="freetext"/>'})
+    assert POINTER_SCHEME
+    return root
+
+
+def counts(doc: Document) -> tuple:
+    """Markables, chain sizes and links: what a MATE file must keep of a document."""
+    return len(doc.markables), sorted(len(c) for c in doc.chain_indices()), len(doc.links)
+
+
+def assert_written_mate_agrees(source: Corpus, written: Path, expected: list[tuple] | None = None) -> None:
+    """``written`` validates against schemas/mate.xsd (xmlschema), its de IDs are unique
+    XML names that every href and anchor names, and it reads back with the counts of the
+    source restricted to what MATE expresses (losses.project; ``expected`` where that
+    merges markables whose ids collide once their layer is gone)."""
+    import xmlschema
+
+    from corefio.losses import project
+
+    xmlschema.XMLSchema(str(ROOT / "schemas" / "mate.xsd")).validate(str(written))
+    for doc_el in etree.parse(str(written)).iter(f"{{{mate.NS}}}doc"):
+        ids = [el.get("ID") for el in doc_el.iter(f"{{{mate.NS}}}de")]
+        assert len(ids) == len(set(ids))
+        assert all(mate._XML_NAME.match(i) for i in ids), ids
+        named = {h[len("#id("):-1] for h in doc_el.xpath(".//@href", smart_strings=False)}
+        assert named <= set(ids), named - set(ids)
+    back = corefio.read(written, "mate")
+    assert len(back.documents) == len(source.documents)
+    for k, (got, doc) in enumerate(zip(back.documents, source.documents)):
+        assert counts(got) == (expected[k] if expected else counts(project(doc, mate.CAPABILITIES))), doc.name
+
+
+def test_markables_of_other_layers_are_written_only_when_in_a_chain(tmp_path):
+    """Before: the writer wrote every layer's markables with their bare ids (two ``de``
+    with ID markable_1) while anchors named ``np:markable_1``: corefio could not read the
+    file; and the sentence level's markables, reported as dropped, came back as
+    singletons."""
+    import corefio.formats.mmax2  # noqa: F401
+
+    source = corefio.read(two_level_project(tmp_path / "project"), "mmax2")
+    doc = source.documents[0]
+    assert counts(doc) == (8, [2, 2, 2], 3)
+    assert sorted(m.ref for m in doc.markables if m.layer) == [
+        "np:markable_1", "np:markable_2", "secmark:markable_9", "sentence:markable_1"]
+    out = tmp_path / "out.mate.xml"
+    report = Report()
+    corefio.write(source, out, "mate", report=report)
+    assert any(d.code == "loss.layers" for d in report)
+    # 2 of the 4 markables of other layers are in a chain (losses.project would merge
+    # np:markable_1 with markable_1: their ids collide once the layer is gone)
+    assert_written_mate_agrees(source, out, [(6, [2, 2, 2], 3)])
+    back = corefio.read(out, "mate").documents[0]
+    assert sorted(m.id for m in back.markables) == ["markable_1", "markable_2", "markable_3", "markable_4",
+                                                    "markable_9", "np.markable_1"]
+    assert back.markables[[m.id for m in back.markables].index("np.markable_1")].spans == ((5, 6),)
+
+
+def test_one_layer_keeps_what_losses_project_keeps():
+    """mate.one_layer and losses.project agree on which markables of other layers stay;
+    one_layer also renames a markable whose id another one has, or that is no XML name."""
+    from corefio.losses import project
+
+    doc = Document(name="d", tokens=Tokens(forms=list("abcde")), markables=[
+        Markable(id="m1", spans=((0, 0),)), Markable(id="m3", layer="x", spans=((1, 1),)),
+        Markable(id="m2", layer="x", spans=((2, 2),)), Markable(id="m4", layer="y", spans=((3, 3),))],
+        links=[Link(id="l1", type="coreference", source="m1", targets=("x:m3",)),
+               Link(id="l2", type="bridging", source="y:m4", targets=("m1", "x:m2"))])
+    kept = mate.one_layer(doc)
+    assert [m.id for m in kept.markables] == ["m1", "m3"]
+    assert [(link.source, link.targets) for link in kept.links] == [("m1", ("m3",))]
+    assert counts(kept) == counts(project(doc, mate.CAPABILITIES))
+    clash = Document(name="d", tokens=Tokens(forms=list("abc")), markables=[
+        Markable(id="m1", spans=((0, 0),)), Markable(id="m1", layer="x", spans=((1, 1),)),
+        Markable(id="a:b", layer="y", spans=((2, 2),))],
+        links=[Link(id="l1", type="coreference", source="m1", targets=("x:m1",)),
+               Link(id="l2", type="coreference", source="y:a:b", targets=("m1",))])
+    kept = mate.one_layer(clash)
+    assert [m.id for m in kept.markables] == ["m1", "x.m1", "y.a_b"]
+    assert [(link.source, link.targets) for link in kept.links] == [("m1", ("x.m1",)), ("y.a_b", ("m1",))]
+    assert counts(kept) == (3, [3], 2)
+
+
+def test_pcc_mmax2_to_mate_reads_back(tmp_path):
+    """PCC (MMAX2, cross-level pointers secmark:markable_…): the MATE file validates and
+    reads back with the counts of the source restricted to what MATE expresses."""
+    import corefio.formats.mmax2  # noqa: F401
+
+    from .conftest import shared_data
+
+    pcc = shared_data("corpora/pcc-mmax2/coreference")
+    source = corefio.read(pcc, "mmax2")
+    out = tmp_path / "pcc.mate.xml"
+    corefio.write(source, out, "mate")
+    assert_written_mate_agrees(source, out)

@@ -4,7 +4,10 @@
      Input: the .mmax file; common_paths.xml (next to it), the base data, the scheme files
      and the level files are read with document(). Parameter stem: the .mmax file name
      without ".mmax" (XSLT 1.0 cannot see the input's name), which level file patterns
-     use ("$_coref_level.xml"); parameter compact: see its declaration.
+     use ("$_coref_level.xml"); parameter compact: see its declaration. Parameters
+     common-uri, words-uri, level-uris and scheme-uris name the files to read as URIs
+     (corefio's engine passes the files it confined to the project and checked); without
+     them the names are taken from common_paths.xml and the .mmax file.
      As in Python: identity attributes are the markable_set / markable_pointer attributes
      of the schemes whose name says coreference (coref anywhere in it, or ref,
      antecedent, anaphor_antecedent, dir_antecedent, coref_set, coref_class, coref_chain,
@@ -13,16 +16,30 @@
      several) and becomes the default layer; identity sets give entity ids, other sets
      set memberships, pointers links (identity pointers: coreference; others: the
      attribute name in lower case); a level named sentence/sentences/s without relation
-     attributes whose markables tile the words gives the sentences.
+     attributes whose markables tile the words gives the sentences; a markable repeating
+     an id already used on its level is renamed id_dup2, id_dup3 … (xsl:message
+     "duplicate-id:").
      Not done here (the Python reader does it): repairing files that are not well-formed,
      the identity_attribute option, renaming repeated word ids. Word positions are found
      through keys (linear time). Rules applied are reported with xsl:message. -->
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:exsl="http://exslt.org/common"
-                extension-element-prefixes="exsl">
+                xmlns:str="http://exslt.org/strings"
+                extension-element-prefixes="exsl"
+                exclude-result-prefixes="str">
   <xsl:output method="xml" encoding="UTF-8" indent="no"/>
   <xsl:param name="stem" select="'document'"/>
+  <!-- the project's files as URIs: common_paths.xml, the base data, and one URI per level
+       (in the order of the levels) for its level file and its scheme file ("-": none).
+       Empty: found from the names the project gives. -->
+  <xsl:param name="common-uri" select="'common_paths.xml'"/>
+  <xsl:param name="words-uri" select="''"/>
+  <xsl:param name="level-uris" select="''"/>
+  <xsl:param name="scheme-uris" select="''"/>
+  <!-- 'no': the engine found no id repeated in a level file, so the search for repeated
+       ids (a key over each level file) is left out -->
+  <xsl:param name="repeated-ids" select="'yes'"/>
   <!-- compact = 'yes': leave out what only people and viewers read (word numbers n, line
        breaks between words) when the layout of the words allows it. corefio's engine sets
        it when its RAF reader walks the result tree itself (readers recompute n); a file
@@ -38,9 +55,11 @@
   <xsl:key name="pos" match="p" use="@id"/>
   <xsl:key name="ref" match="m" use="@ref"/>
   <xsl:key name="word-id" match="word" use="@id"/>
+  <!-- the markables of a level file by id (a level is one file: one key table) -->
+  <xsl:key name="markable-id" match="*[@id and @span]" use="@id"/>
 
   <xsl:variable name="mmax" select="/mmax_project"/>
-  <xsl:variable name="common" select="document('common_paths.xml', /)/common_paths"/>
+  <xsl:variable name="common" select="document($common-uri, /)/common_paths"/>
 
   <xsl:template name="join">
     <xsl:param name="dir"/>
@@ -55,14 +74,24 @@
     </xsl:call-template>
   </xsl:template>
 
-  <!-- a relative file name as a URI reference for document(): "%" (corefio writes
-       "bench%2Fdoc.mmax" for a document named "bench/doc") must stay a percent sign -->
+  <!-- a relative file name as a URI reference for document() (used without the engine's
+       URIs): every character but letters, digits, "/" and the few a URI keeps as they
+       are escaped, UTF-8 for the others ("Jarvis Island.mmax"; "%": corefio writes
+       "bench%2Fdoc.mmax" for a document named "bench/doc"); "?" too, which
+       str:encode-uri keeps -->
   <xsl:template name="uri-escape">
     <xsl:param name="text"/>
+    <xsl:call-template name="question-marks">
+      <xsl:with-param name="text" select="str:encode-uri($text, false())"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template name="question-marks">
+    <xsl:param name="text"/>
     <xsl:choose>
-      <xsl:when test="contains($text, '%')">
-        <xsl:value-of select="concat(substring-before($text, '%'), '%25')"/>
-        <xsl:call-template name="uri-escape"><xsl:with-param name="text" select="substring-after($text, '%')"/></xsl:call-template>
+      <xsl:when test="contains($text, '?')">
+        <xsl:value-of select="concat(substring-before($text, '?'), '%3F')"/>
+        <xsl:call-template name="question-marks"><xsl:with-param name="text" select="substring-after($text, '?')"/></xsl:call-template>
       </xsl:when>
       <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
     </xsl:choose>
@@ -86,9 +115,19 @@
     </xsl:variable>
     <!-- the base data under basedata_path, else next to the .mmax file (no copy: keys
          and positions work on the parsed file itself) -->
-    <xsl:variable name="in-path" select="document(string($words-rel), /)/*[local-name() != 'corefio-missing-file']"/>
+    <!-- (document() of a node-set opens each node's name: an empty list opens nothing) -->
+    <xsl:variable name="first-names">
+      <xsl:choose>
+        <xsl:when test="$words-uri != ''"><n><xsl:value-of select="$words-uri"/></n></xsl:when>
+        <xsl:otherwise><n><xsl:value-of select="$words-rel"/></n></xsl:otherwise>
+      </xsl:choose>
+    </xsl:variable>
+    <xsl:variable name="other-names">
+      <xsl:if test="$words-uri = ''"><n><xsl:value-of select="$plain-rel"/></n></xsl:if>
+    </xsl:variable>
+    <xsl:variable name="in-path" select="document(exsl:node-set($first-names)/n, /)/*[local-name() != 'corefio-missing-file']"/>
     <xsl:variable name="words-root"
-                  select="$in-path | document(string($plain-rel), /)/*[local-name() != 'corefio-missing-file'][not($in-path)]"/>
+                  select="$in-path | document(exsl:node-set($other-names)/n, /)/*[local-name() != 'corefio-missing-file'][not($in-path)]"/>
     <xsl:if test="not($words-root)">
       <xsl:message terminate="yes">error: base data file <xsl:value-of select="$words-name"/> is missing</xsl:message>
     </xsl:if>
@@ -101,10 +140,17 @@
         <xsl:variable name="level" select="@name"/>
         <xsl:if test="@schemefile">
           <xsl:variable name="rel">
-            <xsl:call-template name="join">
-              <xsl:with-param name="dir" select="$common/scheme_path"/>
-              <xsl:with-param name="name" select="@schemefile"/>
-            </xsl:call-template>
+            <xsl:choose>
+              <xsl:when test="$scheme-uris != ''">
+                <xsl:value-of select="str:tokenize($scheme-uris, ' ')[count(current()/preceding-sibling::level) + 1]"/>
+              </xsl:when>
+              <xsl:otherwise>
+                <xsl:call-template name="join">
+                  <xsl:with-param name="dir" select="$common/scheme_path"/>
+                  <xsl:with-param name="name" select="@schemefile"/>
+                </xsl:call-template>
+              </xsl:otherwise>
+            </xsl:choose>
           </xsl:variable>
           <xsl:for-each select="document($rel, /)//attribute[@name != '']">
             <xsl:variable name="low" select="translate(@name, $upper, $lower)"/>
@@ -459,6 +505,25 @@
     </xsl:if>
   </xsl:template>
 
+  <!-- the need-th of the names base_dup{n}, base_dup{n+1} ... that no markable of the
+       level file in context carries -->
+  <xsl:template name="duplicate-name">
+    <xsl:param name="base"/>
+    <xsl:param name="need"/>
+    <xsl:param name="n"/>
+    <xsl:variable name="name" select="concat($base, '_dup', $n)"/>
+    <xsl:choose>
+      <xsl:when test="key('markable-id', $name) or $need &gt; 1">
+        <xsl:call-template name="duplicate-name">
+          <xsl:with-param name="base" select="$base"/>
+          <xsl:with-param name="need" select="$need - not(key('markable-id', $name))"/>
+          <xsl:with-param name="n" select="$n + 1"/>
+        </xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise><xsl:value-of select="$name"/></xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
   <xsl:template name="replace-dollar">
     <xsl:param name="text"/>
     <xsl:choose>
@@ -535,12 +600,19 @@
     <xsl:param name="positions"/>
     <xsl:variable name="level" select="string(@name)"/>
     <xsl:variable name="rel">
-      <xsl:call-template name="join">
-        <xsl:with-param name="dir" select="$common/markable_path"/>
-        <xsl:with-param name="name">
-          <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="normalize-space(.)"/></xsl:call-template>
-        </xsl:with-param>
-      </xsl:call-template>
+      <xsl:choose>
+        <xsl:when test="$level-uris != ''">
+          <xsl:value-of select="str:tokenize($level-uris, ' ')[count(current()/preceding-sibling::level) + 1]"/>
+        </xsl:when>
+        <xsl:otherwise>
+          <xsl:call-template name="join">
+            <xsl:with-param name="dir" select="$common/markable_path"/>
+            <xsl:with-param name="name">
+              <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="normalize-space(.)"/></xsl:call-template>
+            </xsl:with-param>
+          </xsl:call-template>
+        </xsl:otherwise>
+      </xsl:choose>
     </xsl:variable>
     <xsl:variable name="file" select="document(string($rel), /)"/>
     <!-- this level's attribute names by kind, as " a b c " strings (tested with contains) -->
@@ -567,7 +639,35 @@
     <!-- elements named markable or ending so (the first test is the usual case, and cheaper) -->
     <xsl:variable name="markables" select="$file/*/*[local-name() = 'markable' or substring(local-name(), string-length(local-name()) - 7) = 'markable'][@id and @span]"/>
     <xsl:message>rule level-markables: level <xsl:value-of select="$level"/>, <xsl:value-of select="count($markables)"/> markables</xsl:message>
+    <!-- an id that several markables of the level carry (MMAX2 files edited by hand): the
+         first keeps it, pointers naming it point to the first; the k-th of them (k > 1)
+         is renamed to the (k-1)-th of the names id_dup2, id_dup3 ... that no markable of
+         the level carries, as the Python reader does. <r g="generate-id" id="new id"/> -->
+    <xsl:variable name="renaming">
+      <xsl:for-each select="$markables[$repeated-ids != 'no'][key('markable-id', @id)[2]]">
+        <xsl:variable name="me" select="generate-id()"/>
+        <xsl:variable name="same" select="key('markable-id', @id)"/>
+        <xsl:if test="generate-id($same[1]) != $me">
+          <xsl:variable name="k">
+            <xsl:for-each select="$same"><xsl:if test="generate-id() = $me"><xsl:value-of select="position()"/></xsl:if></xsl:for-each>
+          </xsl:variable>
+          <xsl:variable name="new">
+            <xsl:call-template name="duplicate-name">
+              <xsl:with-param name="base" select="string(@id)"/>
+              <xsl:with-param name="need" select="number($k) - 1"/>
+              <xsl:with-param name="n" select="2"/>
+            </xsl:call-template>
+          </xsl:variable>
+          <xsl:message>duplicate-id:<xsl:value-of select="concat('&#9;', $rel, '&#9;', $level, '&#9;', @id, '&#9;', $new)"/></xsl:message>
+          <r g="{$me}" id="{$new}"/>
+        </xsl:if>
+      </xsl:for-each>
+    </xsl:variable>
+    <xsl:variable name="renamed" select="exsl:node-set($renaming)/r"/>
     <xsl:for-each select="$markables">
+      <!-- (the test of an empty $renamed costs nothing per markable) -->
+      <xsl:variable name="new-id" select="$renamed[@g = generate-id(current())]/@id"/>
+      <xsl:variable name="id" select="concat(@id[not($new-id)], $new-id)"/>
       <xsl:variable name="text" select="string(@span)"/>
       <xsl:variable name="x" select="normalize-space(substring-before(concat($text, '..'), '..'))"/>
       <xsl:variable name="y" select="normalize-space(substring-after($text, '..'))"/>
@@ -584,6 +684,7 @@
           <xsl:choose>
             <xsl:when test="$direct">
               <xsl:call-template name="markable-struct">
+                <xsl:with-param name="id" select="$id"/>
                 <xsl:with-param name="span" select="concat($xn, substring(concat('..', $yn), 1, ($y != '' and $yn != $xn) * (2 + string-length($yn))))"/>
                 <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
                 <xsl:with-param name="set-names" select="$set-list"/>
@@ -592,6 +693,7 @@
             </xsl:when>
             <xsl:otherwise>
               <xsl:call-template name="level-markable">
+                <xsl:with-param name="id" select="$id"/>
                 <xsl:with-param name="span" select="concat($xn, substring(concat('..', $yn), 1, ($y != '' and $yn != $xn) * (2 + string-length($yn))))"/>
                 <xsl:with-param name="level" select="$level"/>
                 <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
@@ -633,6 +735,7 @@
             <xsl:choose>
               <xsl:when test="$direct">
                 <xsl:call-template name="markable-struct">
+                  <xsl:with-param name="id" select="$id"/>
                   <xsl:with-param name="span" select="string($span)"/>
                   <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
                   <xsl:with-param name="set-names" select="$set-list"/>
@@ -641,6 +744,7 @@
               </xsl:when>
               <xsl:otherwise>
                 <xsl:call-template name="level-markable">
+                  <xsl:with-param name="id" select="$id"/>
                   <xsl:with-param name="span" select="string($span)"/>
                   <xsl:with-param name="level" select="$level"/>
                   <xsl:with-param name="ref-prefix" select="$ref-prefix"/>
@@ -785,13 +889,14 @@
   <!-- the <m> of the level markable in context: its span (positions), its layer and ref,
        its attributes sorted into sets, pointers and plain attributes -->
   <xsl:template name="level-markable">
+    <xsl:param name="id"/>
     <xsl:param name="span"/>
     <xsl:param name="level"/>
     <xsl:param name="ref-prefix"/>
     <xsl:param name="set-names"/>
     <xsl:param name="pointer-names"/>
     <xsl:param name="identity-attrs"/>
-    <m id="{@id}" level="{$level}" span="{$span}" ref="{$ref-prefix}{@id}">
+    <m id="{$id}" level="{$level}" span="{$span}" ref="{$ref-prefix}{$id}">
       <xsl:if test="$ref-prefix != ''"><xsl:attribute name="layer"><xsl:value-of select="$level"/></xsl:attribute></xsl:if>
       <xsl:for-each select="@*[name() != 'id' and name() != 'span' and name() != 'mmax_level']">
         <!-- (per attribute: the alphabets written out cost less than variables) -->
@@ -816,11 +921,12 @@
   <!-- the <struct> of the markable in context, for a level written in one step (so no
        pointers: see $mtable); its plain attributes and sets as feats in one pass -->
   <xsl:template name="markable-struct">
+    <xsl:param name="id"/>
     <xsl:param name="span"/>
     <xsl:param name="ref-prefix"/>
     <xsl:param name="set-names"/>
     <xsl:param name="identity-attrs"/>
-    <struct type="markable" id="{@id}" span="{$span}">
+    <struct type="markable" id="{$id}" span="{$span}">
       <xsl:if test="$ref-prefix != ''"><xsl:attribute name="layer"><xsl:value-of select="substring($ref-prefix, 1, string-length($ref-prefix) - 1)"/></xsl:attribute></xsl:if>
       <!-- (names are looked up as they are first, lower-cased only when not found:
            translate() with the whole alphabet costs more than the rest of the test) -->

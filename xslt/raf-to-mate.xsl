@@ -1,7 +1,8 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!-- RAF 2.0 to inline MATE coreference XML: the twin of corefio/formats/mate.py's writer
-     for documents MATE can hold (markables nest, one span each, within a sentence; word
-     attribute columns are not written). Each markable becomes a <coref:de> around its
+     for documents MATE can hold (markables nest, one span each, within a sentence, all
+     of the coreference layer; word attribute columns are not written). Each markable
+     becomes a <coref:de> around its
      words, each reflink a <coref:link> with one <coref:anchor> per target (type
      coreference is written ident), each entity a <coref:ue>; chains given by entity ids
      become ident links between consecutive mentions of a chain, as the Python writer
@@ -33,6 +34,12 @@
   </xsl:template>
 
   <xsl:template name="document">
+    <!-- MATE has no layers: a markable of another layer would be written with its id
+         while links name it layer:id (a file no reader takes). corefio's engine gives
+         this stylesheet documents restricted to what MATE holds (mate.one_layer) -->
+    <xsl:if test="struct[@type='markable'][@layer]">
+      <xsl:message terminate="yes">error: markable <xsl:value-of select="concat(struct[@type='markable'][@layer][1]/@layer, ':', struct[@type='markable'][@layer][1]/@id)"/> is of another layer than coreference (MATE has none; corefio's engine restricts documents to what MATE holds first)</xsl:message>
+    </xsl:if>
     <!-- markables with their first and last word numbers, as a keyed node-set -->
     <xsl:variable name="table">
       <xsl:for-each select="struct[@type='markable']">

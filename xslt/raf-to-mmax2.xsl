@@ -210,7 +210,10 @@
     <xsl:element name="markables" namespace="www.eml.org/NameSpaces/{$level}">
       <xsl:value-of select="$nl"/>
       <xsl:choose>
-        <xsl:when test="$level = 'sentence'">
+        <xsl:when test="$level = 'sentence' and $pd/struct[@type='sentence']">
+          <xsl:if test="$the-doc/struct[@type='markable'][@layer = 'sentence']">
+            <xsl:message>dropped: the markables of the layer "sentence" (its level holds the sentences)</xsl:message>
+          </xsl:if>
           <xsl:message>rule sentence-level: <xsl:value-of select="count($pd/struct[@type='sentence'])"/> sentences as markables</xsl:message>
           <xsl:for-each select="$pd/struct[@type='sentence']">
             <xsl:element name="markable" namespace="www.eml.org/NameSpaces/sentence">
@@ -257,7 +260,8 @@
               <xsl:attribute name="mmax_level"><xsl:value-of select="$level"/></xsl:attribute>
               <!-- the chain as a set, when it has two mentions or more (or an entity) -->
               <xsl:choose>
-                <xsl:when test="@entity or key('chain', concat(generate-id(..), '|', @chain))[2]">
+                <!-- (a markable of another layer in no chain has no chain number) -->
+                <xsl:when test="@chain != '' and (@entity or key('chain', concat(generate-id(..), '|', @chain))[2])">
                   <xsl:attribute name="coref_set"><xsl:value-of select="concat('set_', @chain)"/></xsl:attribute>
                 </xsl:when>
                 <xsl:otherwise><xsl:attribute name="coref_set">empty</xsl:attribute></xsl:otherwise>

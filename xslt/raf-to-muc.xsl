@@ -22,6 +22,7 @@
   <xsl:key name="ends" match="m" use="@last"/>
   <xsl:key name="chain" match="m" use="@chain"/>
   <xsl:key name="mref" match="m" use="@ref"/>
+  <xsl:key name="mid" match="m" use="@id"/>
   <xsl:key name="word" match="w" use="@n"/>
   <xsl:key name="source" match="struct[@type='reflink']" use="concat(generate-id(..), '|', @source)"/>
 
@@ -158,14 +159,12 @@
           <xsl:sort select="@i" data-type="number"/>
           <xsl:variable name="ref" select="@ref"/>
           <xsl:text>&lt;COREF ID="</xsl:text>
-          <xsl:call-template name="attr"><xsl:with-param name="text" select="@id"/></xsl:call-template>
+          <xsl:call-template name="muc-id"/>
           <xsl:text>"</xsl:text>
           <xsl:variable name="target" select="$plan[@source = $ref]/@target"/>
           <xsl:if test="$target">
             <xsl:text> TYPE="IDENT" REF="</xsl:text>
-            <xsl:for-each select="key('mref', $target)">
-              <xsl:call-template name="attr"><xsl:with-param name="text" select="@id"/></xsl:call-template>
-            </xsl:for-each>
+            <xsl:for-each select="key('mref', $target)"><xsl:call-template name="muc-id"/></xsl:for-each>
             <xsl:text>"</xsl:text>
           </xsl:if>
           <xsl:if test="@min">
@@ -185,6 +184,24 @@
         <xsl:for-each select="key('ends', $n)"><xsl:text>&lt;/COREF&gt;</xsl:text></xsl:for-each>
       </xsl:for-each>
     </xsl:for-each>
+  </xsl:template>
+
+  <!-- the ID of the mention m in context: its id, unless a mention written before it (text
+       order: first word, longest first, markable order) has the same id (a markable of
+       another layer with a coreference markable's id): then its ref, layer:id, as the
+       Python writer does. REF names the antecedent by the same ID. -->
+  <xsl:template name="muc-id">
+    <xsl:variable name="me" select="."/>
+    <xsl:choose>
+      <xsl:when test="key('mid', @id)[@first &lt; $me/@first
+                                      or (@first = $me/@first and (@last &gt; $me/@last
+                                          or (@last = $me/@last and @i &lt; $me/@i)))]">
+        <xsl:call-template name="attr"><xsl:with-param name="text" select="@ref"/></xsl:call-template>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:call-template name="attr"><xsl:with-param name="text" select="@id"/></xsl:call-template>
+      </xsl:otherwise>
+    </xsl:choose>
   </xsl:template>
 
   <!-- MIN: the words of each range, "|" between ranges (quotes as &quot;) -->

@@ -390,8 +390,63 @@ def _attr(value: str) -> str:
             .replace("\r", "&#13;"))
 
 
+def _fresh_name(wanted: str, taken: set[str]) -> str:
+    """``wanted`` made an XML name (other characters become ``_``) that is not in
+    ``taken`` (numbered ``_2``, ``_3``… when it is)."""
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", wanted)
+    if not re.match(r"[A-Za-z_]", name):
+        name = "_" + name
+    base, k = name, 1
+    while name in taken:
+        k += 1
+        name = f"{base}_{k}"
+    return name
+
+
+def one_layer(doc: Any) -> Any:
+    """``doc`` with the markables MATE holds: MATE has no layers, so a markable of another
+    layer than coreference is not written (``loss.layers`` was reported before writing)
+    unless it takes part in a chain, as :func:`corefio.losses.project` keeps it; then it
+    moves to the coreference layer under its own id when no other markable has it, else
+    under ``<layer>.<id>`` made an XML name. Links follow the renaming; a link to a
+    markable not written loses that target (the link goes when none is left)."""
+    if all(m.layer is None for m in doc.markables):
+        return doc
+    in_chain = {doc.markables[i].ref for chain in doc.chain_indices() for i in chain}
+    counts: dict[str, int] = {}
+    for m in doc.markables:
+        counts[m.id] = counts.get(m.id, 0) + 1
+    taken = {m.id for m in doc.markables if m.layer is None}
+    rename: dict[str, str] = {}
+    kept = []
+    for m in doc.markables:
+        if m.layer is None:
+            kept.append(m)
+        elif m.ref in in_chain:
+            if counts[m.id] == 1 and m.id not in taken and _XML_NAME.match(m.id):
+                new = m.id
+            else:
+                new = _fresh_name(f"{m.layer}.{m.id}", taken | set(counts))
+            taken.add(new)
+            rename[m.ref] = new
+            kept.append(m.model_copy(update={"layer": None, "id": new}))
+    gone = {m.ref for m in doc.markables if m.layer is not None} - set(rename)
+    links = []
+    for link in doc.links:
+        if link.source in gone:
+            continue
+        targets = link.targets
+        if link.target_kind == "markable":
+            targets = tuple(rename.get(t, t) for t in targets if t not in gone)
+        if targets:
+            links.append(link.model_copy(update={"source": rename.get(link.source, link.source),
+                                                 "targets": targets}))
+    return doc.model_copy(update={"markables": kept, "links": links})
+
+
 class _Writer:
     def __init__(self, doc: Any, report: Report) -> None:
+        doc = one_layer(doc)
         self.doc = doc
         self.log = LossLog(report, NAME)
         self.report = report
