@@ -316,7 +316,7 @@ def _mmax2_files(mmax: Path, stem: str, checked: _Checked) -> dict[str, str]:
     common_file = directory / "common_paths.xml"
     params = {"common-uri": checked.add(common_file)}
     common, _ = P.read_common_paths(directory, Report(str(directory)))
-    words, own_levels, _, _ = P.read_mmax(mmax)
+    words, _, own_levels, _, _ = P.read_mmax(mmax)
     levels = common.levels or own_levels
     paths = common.paths
 
@@ -337,7 +337,7 @@ def _mmax2_files(mmax: Path, stem: str, checked: _Checked) -> dict[str, str]:
             scheme_uris.append("-")
         if level.customization_file:
             named("customization_path", level.customization_file, f"customization file of {level.name!r}", by)
-    for sheet in common.stylesheets:
+    for sheet, _line in common.stylesheets:
         named("style_path", sheet, "stylesheet", common_file)
     params["level-uris"] = " ".join(level_uris)
     params["scheme-uris"] = " ".join(scheme_uris)

@@ -33,27 +33,9 @@ from .conftest import DATA, shared_data
 # -- cells that fail for a defect being fixed elsewhere ---------------------------------------
 #: "source id/target" → why it fails (remove the entry when the fix is merged)
 KNOWN_DEFECTS: dict[str, str] = {
-    "pcc-mmax2/conllu": "CoNLL-U writer: heads written as empty Entity fields (udapi cannot read them)",
-    "pcc-mmax2/mate": "MATE writer: cross-level pointer ids, so moved markables lose their chain (+2 entities)",
-    "gum-mmax2/gum multi-level, mmax2/conllu": "CoNLL-U writer: heads written as empty Entity fields "
-                                               "(udapi cannot read them)",
-    "gum-mmax2/gum multi-level, mmax2/mate": "MATE writer: markables of other levels written as <de> although "
-                                             "loss.layers says they are dropped (+229 mentions, 229 repeated IDs)",
-    "democrat/singe.conll/conllu": "CoNLL-U writer: sent_id with '/' (read as a zone name)",
-    "democrat/singe.jsonlines/conllu": "CoNLL-U writer: sent_id with '/' (read as a zone name)",
 }
-_MATE_DROPS_LINKS = ("MATE writer: links to entities without a <ue> are dropped with a mate.dropped-link warning, "
-                     "no loss.* diagnostic")
 #: cells that fail for defects this matrix found and nobody fixes yet (see the project note)
 FOUND_DEFECTS: dict[str, str] = {
-    "litbank-jsonlines/litbank.jsonlines/conllu": "CoNLL-U writer: entity ids restart in every document of a file; "
-                                                  "udapi (one id space per file) merges them: 126 entities → 64",
-    "gum/dep/GUM_academic_art.conllu/mate": _MATE_DROPS_LINKS,
-    "gum/dep/GUM_news_worship.conllu/mate": _MATE_DROPS_LINKS,
-    "gum-genres/conllu/GUM_bio_hadid.conllu/mate": _MATE_DROPS_LINKS,
-    "gum-genres/conllu/GUM_interview_brotherhood.conllu/mate": _MATE_DROPS_LINKS,
-    "gum-genres/conllu/GUM_news_stampede.conllu/mate": _MATE_DROPS_LINKS,
-    "gum-genres/conllu/GUM_voyage_coron.conllu/mate": _MATE_DROPS_LINKS,
 }
 
 WRITERS = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf")

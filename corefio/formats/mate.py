@@ -557,7 +557,10 @@ class _Writer:
             if link.target_kind == "entity":
                 missing = [t for t in targets if t not in entities]
                 if missing:
-                    self.dropped_link(link.id, "its target entities are not declared")
+                    # an entity that is a chain (CorefUD's Bridge=e1<e2) has no <ue> for an
+                    # anchor, and MATE names chains by no id: the link cannot be written
+                    self.log.lose("link-types", "links to entities that are chains (an anchor is a <de> or a "
+                                  "<ue>)", document=doc, example=link.id)
                     continue
             if link.source not in refs or (link.target_kind == "markable" and not set(targets) <= refs):
                 self.dropped_link(link.id, "a markable it links was not written")
