@@ -450,3 +450,36 @@ def test_slow_headers_are_cut_off():
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_a_request_worker_dies_with_a_killed_server():
+    """``kill -9`` on the server while a request is at work must not leave the request's
+    forked worker running (it would hold its memory until its own time limit, or for
+    ever with none)."""
+    import subprocess
+    import sys
+    import time
+
+    from .conftest import REPO
+    from .test_scoring import _children, _gone_within
+
+    program = (
+        "import asyncio, time\n"
+        "from corefio.web.worker import Workers\n"
+        "def slow():\n"
+        "    time.sleep(120)\n"
+        "asyncio.run(Workers(count=1, seconds=300).run(slow, what='a slow job'))\n"
+    )
+    server = subprocess.Popen([sys.executable, "-c", program], env={**__import__("os").environ,
+                                                                    "PYTHONPATH": str(REPO)})
+    try:
+        deadline = time.monotonic() + 30
+        workers: set[int] = set()
+        while not workers and server.poll() is None and time.monotonic() < deadline:
+            workers = _children(server.pid)
+            time.sleep(0.01)
+        assert workers, "the worker was never seen"
+    finally:
+        server.kill()
+        server.wait()
+    assert not _gone_within(workers, 3.0)

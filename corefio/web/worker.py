@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import CorefioError
+from ..scoring.engine import die_with_parent
 from .errors import WebError, from_corefio, scrub
 
 
@@ -44,10 +45,13 @@ def _vsize() -> int | None:
         return None
 
 
-def _child(conn, fn: Callable[..., Any], args: tuple, memory: int | None) -> None:
+def _child(conn, fn: Callable[..., Any], args: tuple, memory: int | None, parent: int) -> None:
     # the server's signal handlers belong to the parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # a server killed outright (kill -9) takes its workers with it; ``parent`` is the
+    # server's pid taken before the fork (it may be gone already)
+    die_with_parent(parent)
     start_rss = _rss_kb()
     vsize = _vsize()
     if memory and vsize:
@@ -132,7 +136,7 @@ class Workers:
                 raise self._too_slow(what) from None
         memory = int(self.memory_mb * 2**20) if self.memory_mb else None
         parent, child = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child, args=(child, fn, args, memory), daemon=True)
+        proc = ctx.Process(target=_child, args=(child, fn, args, memory, os.getpid()), daemon=True)
         proc.start()
         child.close()
         loop = asyncio.get_running_loop()
