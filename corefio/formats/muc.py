@@ -119,15 +119,16 @@ from ..errors import CorefioError, FormatError
 from ..losses import LossLog
 from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
-from ..repair import bad_char_ref, decode, decode_entities, restore_sgml
+from ..repair import NextOccurrence, bad_char_ref, decode, decode_entities, restore_sgml
 from ..source import Source
 
 NAME = "muc"
 
 _DOC_START = re.compile(r"<DOC(?:\s[^<>]*)?>", re.I)
 _DOC_END = re.compile(r"</DOC\s*>", re.I)
-_MARKUP = re.compile(r"""<(/?)([A-Za-z][-\w.:]*)((?:[^<>"']|"[^"]*"|'[^']*')*)>|<!--.*?-->|<![^<>]*>|<\?[^<>]*\?>""",
-                     re.S)
+_TAG_NAME = re.compile(r"/?[A-Za-z][-\w.:]*")
+_TAG_BODY = re.compile(r"""[^<>"']*""")
+_ANGLE = re.compile(r"[<>]")
 _ATTR = re.compile(r"""([^\s"'<>=/]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'<>]+))?""")
 _WORD = re.compile(r"\S+")
 _PART = re.compile(r"^(.*\S) \(part (\S+)\)$")
@@ -298,6 +299,87 @@ def _raw_attrs(body: str) -> dict[str, str]:
             value = value[1:-1]
         out.setdefault(m.group(1), value)
     return out
+
+
+class _Markup:
+    """The markup of a DOC, in order: ``(start, end, slash, name, body)`` for a tag
+    (``<``, an optional ``/``, a name, a body in which quoted strings may hold any
+    character, ``>``), ``(start, end, None, None, None)`` for a comment (to the first
+    ``-->``), a declaration (``<!`` to the next ``>`` with no ``<`` before it) or a
+    processing instruction (``<?`` … ``?>`` with no ``<`` or ``>`` inside). A ``<``
+    that starts none of them is text.
+
+    Linear in the length of the DOC: searches for a terminator are remembered
+    (:class:`~corefio.repair.NextOccurrence`), and so is the end of a tag body read from
+    each point after a quoted string (a quoted string may hold a ``<``, where another
+    tag can start that reads the rest of the same body)."""
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.comment_end = NextOccurrence(raw, "-->")
+        self.angle = NextOccurrence(raw, _ANGLE)
+        self.quote_end = {'"': NextOccurrence(raw, '"'), "'": NextOccurrence(raw, "'")}
+        self.body_end: dict[int, int] = {}
+
+    def __iter__(self) -> Iterator[tuple[int, int, str | None, str | None, str | None]]:
+        raw = self.raw
+        pos = raw.find("<")
+        while pos >= 0:
+            name = _TAG_NAME.match(raw, pos + 1)
+            if name is not None:
+                end = self.tag_end(name.end())
+                if end >= 0:
+                    slash = "/" if raw[pos + 1] == "/" else ""
+                    yield pos, end, slash, raw[pos + 1 + len(slash):name.end()], raw[name.end():end - 1]
+                    pos = raw.find("<", end)
+                    continue
+            end = self.other_end(pos)
+            if end >= 0:
+                yield pos, end, None, None, None
+                pos = raw.find("<", end)
+            else:
+                pos = raw.find("<", pos + 1)
+
+    def tag_end(self, at: int) -> int:
+        """The end of a tag whose body starts at ``at`` (after the name), or -1."""
+        raw = self.raw
+        passed: list[int] = []
+        end = -1
+        while True:
+            known = self.body_end.get(at)
+            if known is not None:
+                end = known
+                break
+            passed.append(at)
+            stop = _TAG_BODY.match(raw, at).end()  # type: ignore[union-attr]
+            c = raw[stop:stop + 1]
+            if c == ">":
+                end = stop + 1
+            elif c in ("\"", "'"):
+                close = self.quote_end[c].at(stop + 1)[0]
+                if close >= 0:
+                    at = close + 1
+                    continue
+            break
+        for p in passed:
+            self.body_end[p] = end
+        return end
+
+    def other_end(self, pos: int) -> int:
+        """The end of the comment, declaration or processing instruction at ``pos``, or -1."""
+        raw = self.raw
+        if raw.startswith("<!--", pos):
+            end = self.comment_end.at(pos + 4)[1]
+            if end >= 0:
+                return end
+        if raw.startswith("<!", pos) or raw.startswith("<?", pos):
+            angle = self.angle.at(pos + 2)[0]
+            if angle >= 0 and raw[angle] == ">":
+                if raw[pos + 1] == "!":
+                    return angle + 1
+                if angle - 1 >= pos + 2 and raw[angle - 1] == "?":
+                    return angle + 1
+        return -1
 
 
 class _Lines:
@@ -473,8 +555,8 @@ class _Reader:
                 run.clear()
                 cuts.clear()
 
-        for m in _MARKUP.finditer(raw):
-            s, end = m.span()
+        for s, end, slash, tag, body in _Markup(raw):
+            whole = raw[s:end]
             if s > last:
                 seg = raw[last:s]
                 clean.append(seg)
@@ -485,17 +567,16 @@ class _Reader:
                     name_parts.append(seg)
                 length += len(seg)
             last = end
-            slash, tag, body = m.group(1, 2, 3)
             if tag is not None and (tag == "COREF" or tag.lower() == "coref"):
                 seq += 1
                 if not slash:
                     if len(sections) + len(corefs) >= MAX_DEPTH:
                         self.too_deep(base + s)
                     cuts.append(length)
-                    corefs.append([_attrs(body), length, m.group(), seq, base + s, len(sections)])
+                    corefs.append([_attrs(body), length, whole, seq, base + s, len(sections)])
                 elif corefs:
                     cuts.append(length)
-                    done.append((corefs.pop(), length, m.group(), seq))
+                    done.append((corefs.pop(), length, whole, seq))
                 elif early:
                     early -= 1
                     self.problem("stray-end-tag", "dropped </COREF> of a COREF closed earlier", base + s)
@@ -508,12 +589,12 @@ class _Reader:
                 name_parts = None
                 if joined.strip():
                     name_text = joined
-            clean.append(m.group())
+            clean.append(whole)
             if tag is None:  # comment, declaration, processing instruction
-                length += len(m.group())
+                length += len(whole)
                 continue
             low = tag.lower()
-            if m.group(1) == "/":
+            if slash == "/":
                 depth = None
                 if open_names.get(low):
                     depth = next(d for d in range(len(sections) - 1, -1, -1) if sections[d][0].lower() == low)
@@ -525,13 +606,13 @@ class _Reader:
                                      "closed there", c[4])
                         done.append((c, length, "</COREF>", seq))
                     close_section(depth + 1, length)
-                    close_section(depth, length + len(m.group()))
-                length += len(m.group())
+                    close_section(depth, length + len(whole))
+                length += len(whole)
                 continue
-            if m.group(0).endswith("/>"):
-                region_fields.append({"type": tag, "start": length, "end": length + len(m.group()), "id": None,
-                                      "attributes": _raw_attrs(m.group(3).rstrip("/"))})
-                length += len(m.group())
+            if whole.endswith("/>"):
+                region_fields.append({"type": tag, "start": length, "end": length + len(whole), "id": None,
+                                      "attributes": _raw_attrs(body.rstrip("/"))})
+                length += len(whole)
                 continue
             if low in OMITTED_END and sections and sections[-1][0].lower() == low:
                 close_section(len(sections) - 1, length)
@@ -541,11 +622,11 @@ class _Reader:
                     name_parts = []
             if len(sections) + len(corefs) >= MAX_DEPTH:
                 self.too_deep(base + s)
-            sections.append([tag, length, _raw_attrs(m.group(3)) if m.group(3).strip() else {}, next_key])
+            sections.append([tag, length, _raw_attrs(body) if body.strip() else {}, next_key])
             open_names[low] = open_names.get(low, 0) + 1
             key = next_key
             next_key += 1
-            length += len(m.group())
+            length += len(whole)
         if last < len(raw):
             seg = raw[last:]
             clean.append(seg)
