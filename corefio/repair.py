@@ -70,6 +70,8 @@ PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 ROOT = "corefio-root"
 #: the processing instruction that lists mapped SGML entity names
 ENTITY_PI = "corefio-entities"
+#: the elements whose end tag MUC omits (the MUC reader's rule: ``<p>`` ends the open ``<p>``)
+MUC_OMITTED_END = frozenset({"p"})
 
 #: the kinds of tokens :func:`lex` gives, as the module docstring names them
 _TEXT = re.compile(r"[^<&]+")
@@ -533,8 +535,16 @@ def fix_stray_markup_characters(tokens: list[Tok]) -> list[Change]:
     return changes
 
 
-def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozenset[str] | None = None) -> list[Change]:
+def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozenset[str] | None = None,
+                muc: bool = False) -> list[Change]:
     """Balance start and end tags (see the module docstring for the rules).
+
+    ``muc=True`` follows the MUC reader, for which COREFs (elements with an ID) and
+    section elements nest apart: the end tag of a COREF leaves the sections opened
+    inside it open (they are closed before it and reopened after, as elsewhere), but
+    the end tag of a section ends the sections opened inside it (they are closed early,
+    not reopened, and their own end tags later are dropped), so that a COREF starting
+    after it is not inside a reopened copy whose end tag would end that COREF.
 
     ``close_omitted=False`` keeps SGML's omitted end tags omitted (the MUC reader's
     choice: ``<p>`` without ``</p>`` is valid MUC): an element whose end tag never
@@ -578,7 +588,7 @@ def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozense
         key = t.name.lower()
         if not t.closing:
             if (stack and stack[-1].name.lower() == key and remaining.get(key, 0) <= opened[key]
-                    and stack[-1].attr("id") is None):
+                    and stack[-1].attr("id") is None and (not muc or key in MUC_OMITTED_END)):
                 # an element whose end tag never comes cannot contain another of its kind
                 # (SGML's omitted </p>): it ends where the next one starts; elements with an
                 # ID (COREFs) nest in their kind, so an unclosed one stays open
@@ -603,13 +613,16 @@ def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozense
                 changes.append(Change("nesting", t.line, t.column, f"dropped stray end tag </{t.name}>"))
             continue
         reopen: list[Tok] = []
+        may_reopen = reopen_budget > 0 and (not muc or stack[depth].attr("id") is not None)
         below: dict[str, int] = {}  # open elements by name under the one being closed
         for el in stack[depth:]:
             inner = el.name.lower()
             below[inner] = below.get(inner, opened[inner]) - 1
+        # MUC: the end of a COREF leaves the sections opened inside it open
+        keep_open = muc and stack[depth].attr("id") is not None
         for el in reversed(stack[depth + 1:]):
             inner = el.name.lower()
-            waiting = remaining.get(inner, 0) > below[inner]
+            waiting = remaining.get(inner, 0) > below[inner] or (keep_open and el.attr("id") is None)
             if not waiting:
                 if close_omitted:
                     close(el, t, f"closed unclosed <{el.name}> (line {el.line}) before </{t.name}>")
@@ -617,14 +630,17 @@ def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozense
                 close(el, t, f"closed <{el.name} ID={el.attr('id')}> (line {el.line}) early, before "
                              f"</{t.name}>; its own end tag later is dropped")
                 early[inner] = early.get(inner, 0) + 1
-            elif reopen_budget <= 0:
+            elif not may_reopen:
+                why = "too many elements reopened already" if reopen_budget <= 0 else \
+                    "the end of a MUC section ends the sections inside it"
                 close(el, t, f"closed <{el.name}> (line {el.line}) early, before </{t.name}>; its own end "
-                             "tag later is dropped (too many elements reopened already)")
+                             f"tag later is dropped ({why})")
                 early[inner] = early.get(inner, 0) + 1
             else:
                 close(el, t, f"closed <{el.name}> (line {el.line}) before </{t.name}> and reopened it after")
                 reopen.append(el)
                 reopen_budget -= 1
+                may_reopen = reopen_budget > 0
         while len(stack) > depth + 1:
             pop()
         opener = pop()
@@ -824,9 +840,11 @@ FIXERS = ("encoding", "attribute-case", "attribute-quotes", "duplicate-attribute
           "stray-ampersand", "nesting", "root")
 
 
-def repair_text(text: str, *, entities: str = "map") -> tuple[str, list[Change]]:
+def repair_text(text: str, *, entities: str = "map", muc: bool = False) -> tuple[str, list[Change]]:
     """Well-formed XML from XML-ish ``text``, and every change made. ``entities`` is
-    ``"map"`` (undeclared entities become text, restorable) or ``"declare"``."""
+    ``"map"`` (undeclared entities become text, restorable) or ``"declare"``;
+    ``muc``: mis-nested elements are closed and reopened as the MUC reader reads them
+    (see :func:`fix_nesting`)."""
     if entities not in ("map", "declare"):
         raise ValueError(f"entities is map or declare, not {entities!r}")
     declare = entities == "declare"
@@ -842,7 +860,7 @@ def repair_text(text: str, *, entities: str = "map") -> tuple[str, list[Change]]
     changes += fix_duplicate_attributes(tokens)
     changes += fix_entities(tokens, mapped, declare=declare)
     changes += fix_stray_markup_characters(tokens)
-    changes += fix_nesting(tokens)
+    changes += fix_nesting(tokens, muc=muc)
     changes += fix_root(tokens, mapped, declare=declare)
     changes.sort(key=lambda c: (c.line, c.column))
     return render(tokens), changes
@@ -858,8 +876,10 @@ def repair_bytes(data: bytes, *, kind: str = "auto", entities: str = "map") -> t
 
     ``entities`` is passed to :func:`repair_text`.
     ``kind`` is ``"auto"``, ``"muc"`` or ``"xml"``; every kind gets the same fixers
-    (MUC's omitted ``</p>`` are closed like any unclosed element), the kind only
-    names the input in messages and guards that MUC input really has ``<DOC>``."""
+    (MUC's omitted ``</p>`` are closed like any unclosed element); MUC input must
+    have a ``<DOC>``, and its mis-nested elements are closed and reopened as the MUC
+    reader reads them, so that it finds in the repaired file the COREFs it finds in the
+    input (:func:`fix_nesting`)."""
     if kind not in ("auto", "muc", "xml"):
         raise ValueError(f"unknown kind {kind!r} (auto, muc or xml)")
     if kind == "auto":
@@ -867,7 +887,7 @@ def repair_bytes(data: bytes, *, kind: str = "auto", entities: str = "map") -> t
     text, changes = decode(data)
     if kind == "muc" and not re.search(r"<DOC[\s>]", text, re.I):
         raise FormatError("no <DOC> element: not MUC SGML")
-    fixed, more = repair_text(text, entities=entities)
+    fixed, more = repair_text(text, entities=entities, muc=kind == "muc")
     return fixed.encode("utf-8"), changes + more
 
 
