@@ -273,6 +273,13 @@ class MucLayout(FormatLayout):
     #: MIN strings as written, by markable id (kept also when no alternative was found)
     raw_min: dict[str, str] = field(default_factory=dict)
     tail: str = ""
+    #: the reader repaired something in the DOC (or the file had no DOC): the writer
+    #: reads what it writes back and reports what does not come back
+    repaired: bool = False
+    #: the name came from a DOCID or DOCNO (not from the file name)
+    named: bool = True
+    #: the tokens were cut at white space only (read option ``tokens="spaces"``)
+    spaces: bool = False
 
 
 def _attrs(body: str) -> dict[str, str]:
@@ -304,7 +311,7 @@ def _raw_attrs(body: str) -> dict[str, str]:
 class _Markup:
     """The markup of a DOC, in order: ``(start, end, slash, name, body)`` for a tag
     (``<``, an optional ``/``, a name, a body in which quoted strings may hold any
-    character, ``>``), ``(start, end, None, None, None)`` for a comment (to the first
+    character, ``>``), ``(start, end, None, None, "")`` for a comment (to the first
     ``-->``), a declaration (``<!`` to the next ``>`` with no ``<`` before it) or a
     processing instruction (``<?`` … ``?>`` with no ``<`` or ``>`` inside). A ``<``
     that starts none of them is text.
@@ -321,7 +328,7 @@ class _Markup:
         self.quote_end = {'"': NextOccurrence(raw, '"'), "'": NextOccurrence(raw, "'")}
         self.body_end: dict[int, int] = {}
 
-    def __iter__(self) -> Iterator[tuple[int, int, str | None, str | None, str | None]]:
+    def __iter__(self) -> Iterator[tuple[int, int, str | None, str | None, str]]:
         raw = self.raw
         pos = raw.find("<")
         while pos >= 0:
@@ -335,7 +342,7 @@ class _Markup:
                     continue
             end = self.other_end(pos)
             if end >= 0:
-                yield pos, end, None, None, None
+                yield pos, end, None, None, ""
                 pos = raw.find("<", end)
             else:
                 pos = raw.find("<", pos + 1)
@@ -406,11 +413,15 @@ class _Reader:
         self.strict = strict
         self.names: set[str] = set()
         self.pending: list[tuple] | None = None
+        self.findings = 0  #: warnings so far (what was repaired)
+        self.no_doc = False
 
     def problem(self, code: str, message: str, pos: int | None, document: str | None = None,
                 severity: str = "warning") -> None:
         """Report a finding at file offset ``pos`` (strict mode: raise it, unless info).
         While a DOC is parsed (``pending`` is a list), findings wait for its name."""
+        if severity != "info" and (self.pending is None or document is not None or self.strict):
+            self.findings += 1
         if self.pending is not None and document is None and not (self.strict and severity != "info"):
             self.pending.append((code, message, pos, severity))
             return
@@ -464,6 +475,7 @@ class _Reader:
         if first is None:
             if text.strip():
                 self.problem("no-doc", "no <DOC> element: the whole file is read as one document", 0)
+                self.no_doc = True
                 yield self.document(text, "", 0, k)
             self.tail = ""
             return
@@ -526,6 +538,7 @@ class _Reader:
         region_fields: list[dict] = []  # built into regions at once
         label = f"{self.source.stem}-{k + 1}"
         spaces = self.spaces or SPACES_MARK in raw
+        findings_before = self.findings
         self.pending = []
 
         def close_section(depth: int, end: int) -> None:
@@ -678,6 +691,9 @@ class _Reader:
             sentences.append(model.Sentence._make(first=a, last=b))
         markables, links, layout = self.annotations(done, text, forms, offsets, label)
         layout.prefix = prefix
+        layout.repaired = self.no_doc or self.findings > findings_before
+        layout.named = name_text is not None and bool(name_text.strip())
+        layout.spaces = self.spaces
         if SPACES_MARK in raw:
             # written by this writer from tokens: the text is made from them, so the
             # document is given back as it was, without a text it never had
@@ -801,8 +817,31 @@ def read(source: Source, *, report: Report, strict: bool, tokens: str = "words")
                               layout={NAME: MucLayout(tail=reader.tail)} if reader.tail else {})
 
 
-def stream(source: Source, *, report: Report, strict: bool, tokens: str = "words") -> Iterator[model.Document]:
-    yield from _Reader(source, report, strict, tokens).documents()
+class MucStream:
+    """The documents of a MUC file one at a time. ``header`` is the corpus without its
+    documents: once the last document has been given, its layout holds the text after
+    the last ``DOC`` (a root element's end tag, ``</DOCS>``), which a streaming writer
+    reads after the documents."""
+
+    def __init__(self, source: Source, report: Report, strict: bool, tokens: str = "words") -> None:
+        self.header = model.Corpus._make(documents=[], metadata={}, schemes=[], layout={})
+        self._reader = _Reader(source, report, strict, tokens)
+        self._documents = self._run()
+
+    def __iter__(self) -> MucStream:
+        return self
+
+    def __next__(self) -> model.Document:
+        return next(self._documents)
+
+    def _run(self) -> Iterator[model.Document]:
+        yield from self._reader.documents()
+        if self._reader.tail:
+            self.header.layout[NAME] = MucLayout(tail=self._reader.tail)
+
+
+def stream(source: Source, *, report: Report, strict: bool, tokens: str = "words") -> MucStream:
+    return MucStream(source, report, strict, tokens)
 
 
 # -- writing --------------------------------------------------------------------------------------
@@ -833,6 +872,9 @@ def _generated_text(doc: model.Document, log: LossLog) -> tuple[str, list[tuple[
     sentence = doc.sentence_of_token()
     crossing = any(sentence[m.first] != sentence[m.last] for m in doc.markables) if doc.sentences else False
     if crossing:
+        # the mentions are kept; the sentence boundaries (no <s>) are what is lost
+        log.lose("sentences", "sentence boundaries where a mention crosses one (no <s> written)",
+                 document=doc, count=len(doc.sentences))
         sentences = [(0, len(forms) - 1)] if forms else []
     changed = 0
     for a, b in sentences:
@@ -988,7 +1030,50 @@ def write_document(doc: model.Document, report: Report, min_from_head: bool = Fa
         out.append(tag)
         pos = at
     out.append(text[pos:])
-    return "".join(out)
+    written_text = "".join(out)
+    source_layout = doc.layout.get(NAME)
+    if text is doc.text and (not isinstance(source_layout, MucLayout) or source_layout.repaired
+                             or any(p[6] is None for p in kept)):
+        _check_reads_back(doc, written, written_text, source_layout, log)
+    return written_text
+
+
+def _reading(doc: model.Document, markables: list[model.Markable]) -> tuple:
+    """What a MUC round trip must keep of ``doc`` (its ``markables``): the token forms,
+    the mentions' token spans and the chains (of two mentions or more) as spans."""
+    index = {m.ref: i for i, m in enumerate(markables)}
+    spans = sorted((m.first, m.last) for m in markables)
+    chains = []
+    for chain in doc.chain_indices():
+        members = sorted((doc.markables[i].first, doc.markables[i].last) for i in chain
+                         if doc.markables[i].ref in index)
+        if len(members) > 1:
+            chains.append(members)
+    return list(doc.tokens.forms), spans, sorted(chains)
+
+
+def _check_reads_back(doc: model.Document, written: list[model.Markable], sgml: str, layout: object,
+                      log: LossLog) -> None:
+    """Read ``sgml`` (the DOC written from the text of ``doc``) back and report what does
+    not come back. Text that the reader repaired can read otherwise once the COREF tags
+    are put back (a stray ``<`` before a dropped ``</COREF>`` joins the text after it into
+    a tag), and a new COREF tag may cross section tags, which end it when read."""
+    spaces = isinstance(layout, MucLayout) and layout.spaces
+    named = not isinstance(layout, MucLayout) or layout.named
+    reader = _Reader(Source.from_text(sgml, "written.sgm"), Report(), False, "spaces" if spaces else "words")
+    again = list(reader.documents())
+    if len(again) != 1:
+        log.lose("reread", f"the document as read from malformed SGML: written back, it reads as "
+                 f"{len(again)} documents", document=doc)
+        return
+    back = again[0]
+    differs = [what for what, a, b in zip(("tokens", "mentions", "chains"), _reading(doc, written),
+                                         _reading(back, list(back.markables))) if a != b]
+    if named and back.label != doc.label:
+        differs.append("name")
+    if differs:
+        log.lose("reread", "the document as read (written back, it reads with other "
+                 f"{', '.join(differs)})", document=doc)
 
 
 def write(documents: Iterable[model.Document], *, corpus: model.Corpus, report: Report,
@@ -1006,7 +1091,7 @@ def sniff(head: bytes) -> bool:
 
 
 CAPABILITIES = Capabilities(
-    discontinuous=False, nested=True, crossing=False, same_entity_overlap=False, cross_sentence=False,
+    discontinuous=False, nested=True, crossing=False, same_entity_overlap=False, cross_sentence=True,
     entity_ids=False, link_structure=True, link_types=False, multi_target_links=False,
     markable_attributes=False, entity_attributes=False, link_attributes=False, heads=False, min=True,
     optional=True, layers=False, sets=False, token_attributes=False, token_ids=False, whitespace=False,
