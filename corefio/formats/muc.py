@@ -139,6 +139,8 @@ OMITTED_END = frozenset({"p"})
 #: how deep section elements and COREFs may nest in a DOC (real files: under 20); a
 #: deeper DOC is refused (a FormatError at the first tag too deep), in lenient mode too
 MAX_DEPTH = 100
+#: how many alternatives of one MIN are looked for (real ones have one to three)
+MAX_MIN_ALTERNATIVES = 50
 _CHAR_REF = re.compile(r"&#(?:[0-9]+|x[0-9A-Fa-f]+);")
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
@@ -780,24 +782,30 @@ class _Reader:
             starts.append(p)
             p += len(w) + 1
         found: list[tuple[int, int]] = []
-        for alt in raw.split("|"):
+        padded = f" {joined} "
+        alternatives = raw.split("|")
+        if len(alternatives) > MAX_MIN_ALTERNATIVES:
+            # each alternative is looked for in the whole mention: a MIN of thousands of
+            # them over a long mention would take time quadratic in the input
+            self.problem("min-alternatives", f"MIN of COREF ID={mid} has {len(alternatives)} alternatives: the "
+                         f"first {MAX_MIN_ALTERNATIVES} looked for, all kept as written", pos, label)
+            alternatives = alternatives[:MAX_MIN_ALTERNATIVES]
+        for alt in alternatives:
             want = " ".join(alt.replace("&quot;", '"').split())
             if not want:
                 continue
-            # the last occurrence: the head of an English noun phrase comes late in it
-            at = joined.rfind(want)
+            # the last occurrence: the head of an English noun phrase comes late in it;
+            # whole words first (words hold no space), else the last one inside words
             span = None
             inside = False
-            while at >= 0:
+            at = padded.rfind(f" {want} ")
+            if at < 0:
+                at = joined.rfind(want)
+                inside = at >= 0
+            if at >= 0:
                 a = bisect.bisect_right(starts, at) - 1
                 b = bisect.bisect_right(starts, at + len(want) - 1) - 1
-                if starts[a] == at and starts[b] + len(words[b]) == at + len(want):
-                    span = (first + a, first + b)
-                    inside = False
-                    break
-                if span is None:
-                    span, inside = (first + a, first + b), True
-                at = joined.rfind(want, 0, at + len(want) - 1)
+                span = (first + a, first + b)
             if span is None:
                 self.problem("min-not-found", f"MIN alternative {alt!r} of COREF ID={mid} is not in its text; "
                              "kept as written", pos, label)
