@@ -30,19 +30,27 @@ The fixers, in the order :func:`repair_text` runs them:
                             (``&#xD800;``, ``&#0;``) becomes the text ``&amp;#xD800;``
 ``stray-ampersand``         a ``&`` or ``<`` that starts no reference or tag becomes
                             ``&amp;`` or ``&lt;``
-``nesting``                 end tags: a stray one (nothing to close) is dropped; an end
-                            tag whose element is not the innermost open one closes the
-                            elements above it: an element whose end tag never comes (an
-                            unclosed ``<p>``) is closed there; a mis-nested one is closed
-                            and reopened after it, except an element with an ``ID`` (a
+``nesting``                 end tags: a stray one (nothing of its name open) is dropped;
+                            an end tag closes the innermost open element of its name and
+                            the elements above it: an element whose end tag never comes
+                            (an unclosed ``<p>``) is closed there; a mis-nested one is
+                            closed and reopened after it (at most as many reopenings as
+                            the input has tokens), except an element with an ``ID`` (a
                             ``COREF``: reopening would duplicate its id), which is closed
-                            early and loses its later end tag; an end tag spelled with
-                            another case than its start tag takes the start tag's
-                            spelling; elements still open at the end are closed there
+                            early and loses its later end tag; a start tag closes an open
+                            element of its name whose end tag never comes, unless that
+                            has an ``ID`` (COREFs nest); an end tag spelled with another
+                            case than its start tag takes the start tag's spelling;
+                            elements still open at the end are closed there. MUC input
+                            is nested as the MUC reader reads it (:func:`fix_nesting`)
 ``root``                    an XML declaration is added when missing; a file with several
                             top-level elements or top-level text is wrapped in
                             ``<corefio-root>``
 =========================== ============================================================
+
+The lexer and the fixers take time linear in the size of the input, whatever it holds
+(unclosed comments, quotes or declarations, runs of ``<`` or ``&``, deep or crossing
+tags): see :class:`_Scanner`.
 
 The guarantee (property-tested on randomly damaged well-formed files): the character
 data of the repaired file equals the character data of the input, where character data

@@ -68,7 +68,9 @@ Model mapping (reading):
   when there are several (a MIN is a string: "the" in "the dog of the house" cannot say
   which one it meant; heads come late in English noun phrases) (a match inside a
   token takes the tokens around it, with an info diagnostic; no match: a warning, and the
-  raw MIN stays in the layout); ``STATUS``/``STAT`` = ``OPT`` → ``optional``;
+  raw MIN stays in the layout; of a MIN with more than :data:`MAX_MIN_ALTERNATIVES` (50)
+  alternatives only the first 50 are looked for, with a warning, so that the time stays
+  linear); ``STATUS``/``STAT`` = ``OPT`` → ``optional``;
   ``REF`` → an identity :class:`~corefio.model.Link` from this COREF to the REF'd one
   (``TYPE`` other than ``IDENT`` becomes the link type).
 * :class:`MucLayout` keeps each COREF tag as written (attribute order, quoting, spacing,
@@ -101,7 +103,13 @@ previous one of its chain in text order. ``MIN`` comes from ``min`` (else, with 
 that cross another mention cannot be nested and are left out (the API reports it). The
 ``canonical`` option writes every COREF tag afresh (``ID TYPE REF MIN STATUS``, quoted)
 instead of as the source wrote it. A source text that is not MUC SGML (a brat text) is
-not written: the DOC is made from the tokens and the loss is reported.
+not written: the DOC is made from the tokens and the loss is reported. A DOC made from
+tokens in which a mention crosses a sentence keeps the mention and loses the ``<s>``
+(``loss.sentences``). A document written from its text whose reading repaired something,
+or that gets new COREF tags, is read back by the writer, and what does not come back (a
+stray ``<`` joined to the text after a dropped tag into a new tag, a COREF tag crossing
+a section's end tag) is reported as ``loss.reread``. The text after the last ``DOC``
+(``</DOCS>`` of a root element) is written after the documents, when streaming too.
 """
 
 from __future__ import annotations
