@@ -30,19 +30,27 @@ The fixers, in the order :func:`repair_text` runs them:
                             (``&#xD800;``, ``&#0;``) becomes the text ``&amp;#xD800;``
 ``stray-ampersand``         a ``&`` or ``<`` that starts no reference or tag becomes
                             ``&amp;`` or ``&lt;``
-``nesting``                 end tags: a stray one (nothing to close) is dropped; an end
-                            tag whose element is not the innermost open one closes the
-                            elements above it: an element whose end tag never comes (an
-                            unclosed ``<p>``) is closed there; a mis-nested one is closed
-                            and reopened after it, except an element with an ``ID`` (a
+``nesting``                 end tags: a stray one (nothing of its name open) is dropped;
+                            an end tag closes the innermost open element of its name and
+                            the elements above it: an element whose end tag never comes
+                            (an unclosed ``<p>``) is closed there; a mis-nested one is
+                            closed and reopened after it (at most as many reopenings as
+                            the input has tokens), except an element with an ``ID`` (a
                             ``COREF``: reopening would duplicate its id), which is closed
-                            early and loses its later end tag; an end tag spelled with
-                            another case than its start tag takes the start tag's
-                            spelling; elements still open at the end are closed there
+                            early and loses its later end tag; a start tag closes an open
+                            element of its name whose end tag never comes, unless that
+                            has an ``ID`` (COREFs nest); an end tag spelled with another
+                            case than its start tag takes the start tag's spelling;
+                            elements still open at the end are closed there. MUC input
+                            is nested as the MUC reader reads it (:func:`fix_nesting`)
 ``root``                    an XML declaration is added when missing; a file with several
                             top-level elements or top-level text is wrapped in
                             ``<corefio-root>``
 =========================== ============================================================
+
+The lexer and the fixers take time linear in the size of the input, whatever it holds
+(unclosed comments, quotes or declarations, runs of ``<`` or ``&``, deep or crossing
+tags): see :class:`_Scanner`.
 
 The guarantee (property-tested on randomly damaged well-formed files): the character
 data of the repaired file equals the character data of the input, where character data
@@ -57,6 +65,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -69,27 +78,25 @@ PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 ROOT = "corefio-root"
 #: the processing instruction that lists mapped SGML entity names
 ENTITY_PI = "corefio-entities"
+#: the elements whose end tag MUC omits (the MUC reader's rule: ``<p>`` ends the open ``<p>``)
+MUC_OMITTED_END = frozenset({"p"})
 
-_LEX = re.compile(
-    r"""(?P<comment><!--.*?-->)
-      |(?P<cdata><!\[CDATA\[.*?\]\]>)
-      |(?P<pi><\?.*?\?>)
-      |(?P<doctype><!DOCTYPE[^\[>]*\[.*?\]\s*>)
-      |(?P<decl><![A-Za-z][^>]*>)
-      |(?P<tag></?[A-Za-z_:][-\w.:]*(?:\s+[^\s"'<>=/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>]+))?)*\s*/?>)
-      |(?P<ref>&(?:[A-Za-z_:][-\w.:]*|\#[0-9]+|\#x[0-9A-Fa-f]+);)
-      |(?P<amp>&)
-      |(?P<lt><)
-      |(?P<text>[^<&]+)""",
-    re.S | re.X,
-)
+#: the kinds of tokens :func:`lex` gives, as the module docstring names them
+_TEXT = re.compile(r"[^<&]+")
+_REF = re.compile(r"&(?:[A-Za-z_:][-\w.:]*|#[0-9]+|#x[0-9A-Fa-f]+);")
+_TAG_START = re.compile(r"</?[A-Za-z_:][-\w.:]*")
+_SPACE = re.compile(r"\s*")
+_ATTR_NAME = re.compile(r"""[^\s"'<>=/]+""")
+_UNQUOTED = re.compile(r"""[^\s"'<>]+""")
+_SUBSET_END = re.compile(r"\]\s*>")
+_SUBSET_OR_END = re.compile(r"[\[>]")
 _TAG_NAME = re.compile(r"</?([A-Za-z_:][-\w.:]*)")
 _ATTR = re.compile(r"""(\s+)([^\s"'<>=/]+)(?:(\s*=\s*)("[^"]*"|'[^']*'|[^\s"'<>]+))?""")
 _REF_IN_VALUE = re.compile(r"&(?:([A-Za-z_:][-\w.:]*)|#[0-9]+|#x[0-9A-Fa-f]+);|&|<")
 _XML_DECL = re.compile(r"""^\s*<\?xml\s[^?]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 
 
-@dataclass
+@dataclass(slots=True)
 class Change:
     """One edit made by a fixer, at a line and column (1-based) of the input."""
 
@@ -102,7 +109,7 @@ class Change:
         return f"{self.line}:{self.column}: [{self.fixer}] {self.message}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Attr:
     """One attribute of a tag as written: leading space, name, ``=`` part, value with quotes."""
 
@@ -127,7 +134,7 @@ class Attr:
         return f"{self.space}{self.name}{self.eq}{self.value}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Tok:
     """A lexical item of an XML-ish text: ``kind`` is tag, text, ref, amp, lt, comment,
     cdata, pi or decl. Tags are re-rendered from their parts once ``edited``."""
@@ -165,27 +172,172 @@ def make_tag(name: str, *, closing: bool = False, line: int = 0, column: int = 0
     return Tok("tag", "", line, column, name, closing, False, list(attrs or []), "", True)
 
 
+class NextOccurrence:
+    """Where a string (or pattern) next occurs at or after a position of one text,
+    remembered: asked again from a later position before that occurrence, the answer is
+    the same and is not searched again. This is what keeps the lexer linear: an
+    unclosed ``<!--`` is followed by no ``-->``, and a thousand of them would otherwise
+    each search the rest of the text."""
+
+    def __init__(self, text: str, needle: str | re.Pattern[str]) -> None:
+        self.text = text
+        self.needle = needle
+        self.searched_from = len(text) + 1  # nothing searched yet
+        self.start = self.end = -1
+
+    def at(self, pos: int) -> tuple[int, int]:
+        """Start and end of the first occurrence starting at ``pos`` or later; (-1, -1) if none."""
+        if not (self.searched_from <= pos and (self.start < 0 or self.start >= pos)):
+            self.searched_from = pos
+            if isinstance(self.needle, str):
+                self.start = self.text.find(self.needle, pos)
+                self.end = self.start + len(self.needle) if self.start >= 0 else -1
+            else:
+                m = self.needle.search(self.text, pos)
+                self.start, self.end = (m.start(), m.end()) if m else (-1, -1)
+        return self.start, self.end
+
+
+class _Scanner:
+    """Cuts an XML-ish text into (kind, start, end) spans: the rules of the module
+    docstring's lexer, in time linear in the length of the text whatever it holds.
+
+    At a ``<``, in this order: a comment up to the first ``-->``, a CDATA section up to
+    the first ``]]>``, a processing instruction up to the first ``?>``, a document type
+    declaration with an internal subset (``<!DOCTYPE x [`` … ``]>``), another
+    declaration (``<!`` and a letter) up to the first ``>``, a tag (name, attributes
+    with quoted or unquoted values or none, ``/`` and ``>``); else the ``<`` is a stray
+    one. At a ``&``: a reference (``&name;``, ``&#n;``, ``&#xh;``), else a stray one.
+    Everything else up to the next ``<`` or ``&`` is text.
+
+    Each search for a terminator is remembered (:class:`NextOccurrence`), and so is the outcome
+    of reading a tag from each point where its attributes can go on (after the name and
+    after each attribute): a quoted value may hold a ``<``, so a failed tag can start
+    inside another one's value, and without the memory every such start would read the
+    same attributes again."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.comment_end = NextOccurrence(text, "-->")
+        self.cdata_end = NextOccurrence(text, "]]>")
+        self.pi_end = NextOccurrence(text, "?>")
+        self.decl_end = NextOccurrence(text, ">")
+        self.subset_start = NextOccurrence(text, _SUBSET_OR_END)
+        self.subset_end = NextOccurrence(text, _SUBSET_END)
+        self.quote_end = {'"': NextOccurrence(text, '"'), "'": NextOccurrence(text, "'")}
+        self.tag_end: dict[int, int] = {}  # where a tag ends, from a point after its name or an attribute
+
+    def spans(self) -> Iterator[tuple[str, int, int]]:
+        text = self.text
+        n = len(text)
+        pos = 0
+        while pos < n:
+            c = text[pos]
+            if c == "<":
+                kind, end = self.markup(pos)
+            elif c == "&":
+                m = _REF.match(text, pos)
+                kind, end = ("ref", m.end()) if m else ("amp", pos + 1)
+            else:
+                kind, end = "text", _TEXT.match(text, pos).end()  # type: ignore[union-attr]
+            yield kind, pos, end
+            pos = end
+
+    def markup(self, pos: int) -> tuple[str, int]:
+        """The kind and end of what starts with the ``<`` at ``pos``."""
+        text = self.text
+        if text.startswith("<!--", pos):
+            end = self.comment_end.at(pos + 4)[1]
+            if end >= 0:
+                return "comment", end
+        elif text.startswith("<![CDATA[", pos):
+            end = self.cdata_end.at(pos + 9)[1]
+            if end >= 0:
+                return "cdata", end
+        elif text.startswith("<?", pos):
+            end = self.pi_end.at(pos + 2)[1]
+            if end >= 0:
+                return "pi", end
+        if text.startswith("<!", pos):
+            if text.startswith("<!DOCTYPE", pos):
+                bracket = self.subset_start.at(pos + 9)[0]
+                if bracket >= 0 and text[bracket] == "[":
+                    end = self.subset_end.at(bracket + 1)[1]
+                    if end >= 0:
+                        return "decl", end
+            if pos + 2 < len(text) and text[pos + 2].isascii() and text[pos + 2].isalpha():
+                end = self.decl_end.at(pos + 2)[1]
+                if end >= 0:
+                    return "decl", end
+            return "lt", pos + 1
+        end = self.tag(pos)
+        return ("tag", end) if end >= 0 else ("lt", pos + 1)
+
+    def tag(self, pos: int) -> int:
+        """The end of the tag starting at ``pos``, or -1. Its grammar leaves no choice
+        (each part is read as far as it goes), so one pass decides."""
+        text = self.text
+        m = _TAG_START.match(text, pos)
+        if m is None:
+            return -1
+        at = m.end()
+        passed: list[int] = []
+        end = -1
+        while True:
+            known = self.tag_end.get(at)
+            if known is not None:
+                end = known
+                break
+            passed.append(at)
+            after_space = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+            c = text[after_space:after_space + 1]
+            if after_space > at and c and c not in "\"'<>=/":
+                name_end = _ATTR_NAME.match(text, after_space).end()  # type: ignore[union-attr]
+                eq = _SPACE.match(text, name_end).end()  # type: ignore[union-attr]
+                if not text.startswith("=", eq):
+                    at = name_end
+                    continue
+                value = _SPACE.match(text, eq + 1).end()  # type: ignore[union-attr]
+                quote = text[value:value + 1]
+                if quote in ("\"", "'"):
+                    close = self.quote_end[quote].at(value + 1)[0]
+                    if close < 0:
+                        break
+                    at = close + 1
+                    continue
+                unquoted = _UNQUOTED.match(text, value)
+                if unquoted is None:
+                    break
+                at = unquoted.end()
+                continue
+            if c == "/":
+                after_space += 1
+                c = text[after_space:after_space + 1]
+            if c == ">":
+                end = after_space + 1
+            break
+        for p in passed:
+            self.tag_end[p] = end
+        return end
+
+
 def lex(text: str, line: int = 1, column: int = 1) -> list[Tok]:
     """Split ``text`` into tokens, each located (the first character is at ``line``:``column``)."""
     out: list[Tok] = []
     append = out.append
     ln, line_start = line, -(column - 1)
     pos_nl = text.find("\n")
-    for m in _LEX.finditer(text):
-        start = m.start()
+    for kind, start, end in _Scanner(text).spans():
         while 0 <= pos_nl < start:
             ln += 1
             line_start = pos_nl + 1
             pos_nl = text.find("\n", pos_nl + 1)
-        kind = m.lastgroup
-        raw = m.group()
+        raw = text[start:end]
         col = start - line_start + 1
-        if kind == "doctype":
-            kind = "decl"
         if kind == "tag":
             append(_parse_tag(raw, ln, col))
         else:
-            append(Tok(kind, raw, ln, col))  # type: ignore[arg-type]
+            append(Tok(kind, raw, ln, col))
     return out
 
 
@@ -213,9 +365,8 @@ def render(tokens: list[Tok]) -> str:
 def character_data(text: str) -> str:
     """The character data of an XML-ish text, as the repair guarantee counts it."""
     out: list[str] = []
-    for m in _LEX.finditer(text):
-        kind = m.lastgroup
-        raw = m.group()
+    for kind, start, end in _Scanner(text).spans():
+        raw = text[start:end]
         if kind == "text" or kind in ("amp", "lt"):
             out.append(raw)
         elif kind == "ref":
@@ -392,8 +543,16 @@ def fix_stray_markup_characters(tokens: list[Tok]) -> list[Change]:
     return changes
 
 
-def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozenset[str] | None = None) -> list[Change]:
+def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozenset[str] | None = None,
+                muc: bool = False) -> list[Change]:
     """Balance start and end tags (see the module docstring for the rules).
+
+    ``muc=True`` follows the MUC reader, for which COREFs (elements with an ID) and
+    section elements nest apart: the end tag of a COREF leaves the sections opened
+    inside it open (they are closed before it and reopened after, as elsewhere), but
+    the end tag of a section ends the sections opened inside it (they are closed early,
+    not reopened, and their own end tags later are dropped), so that a COREF starting
+    after it is not inside a reopened copy whose end tag would end that COREF.
 
     ``close_omitted=False`` keeps SGML's omitted end tags omitted (the MUC reader's
     choice: ``<p>`` without ``</p>`` is valid MUC): an element whose end tag never
@@ -426,15 +585,21 @@ def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozense
         out.append(end)
         changes.append(Change("nesting", at.line, at.column, why))
 
+    # every element closed before its end tag and reopened after it is a new start tag:
+    # a few in real files, but crossing end tags can ask for one per open element at each
+    # of them; past this many, an element is closed early instead (like one with an ID)
+    reopen_budget = len(tokens)
     for t in tokens:
         if t.kind != "tag" or t.empty or (only is not None and t.name.lower() not in only):
             out.append(t)
             continue
         key = t.name.lower()
         if not t.closing:
-            if stack and stack[-1].name.lower() == key and remaining.get(key, 0) <= opened[key]:
+            if (stack and stack[-1].name.lower() == key and remaining.get(key, 0) <= opened[key]
+                    and stack[-1].attr("id") is None and (not muc or key in MUC_OMITTED_END)):
                 # an element whose end tag never comes cannot contain another of its kind
-                # (SGML's omitted </p>): it ends where the next one starts
+                # (SGML's omitted </p>): it ends where the next one starts; elements with an
+                # ID (COREFs) nest in their kind, so an unclosed one stays open
                 el = pop()
                 if close_omitted:
                     close(el, t, f"closed unclosed <{el.name}> (line {el.line}) before the next <{t.name}>")
@@ -442,8 +607,12 @@ def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozense
             out.append(t)
             continue
         remaining[key] -= 1
-        depth = next((k for k in range(len(stack) - 1, -1, -1) if stack[k].name.lower() == key), None)
-        if depth is None or (depth != len(stack) - 1 and early.get(key)):
+        # the innermost open element of this name (the elements above it are closed here,
+        # so the search costs no more than the closing)
+        depth = None
+        if opened.get(key):
+            depth = next(k for k in range(len(stack) - 1, -1, -1) if stack[k].name.lower() == key)
+        if depth is None:
             if early.get(key):
                 early[key] -= 1
                 changes.append(Change("nesting", t.line, t.column,
@@ -452,12 +621,16 @@ def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozense
                 changes.append(Change("nesting", t.line, t.column, f"dropped stray end tag </{t.name}>"))
             continue
         reopen: list[Tok] = []
-        below = dict(opened)  # open elements by name under the one being closed
+        may_reopen = reopen_budget > 0 and (not muc or stack[depth].attr("id") is not None)
+        below: dict[str, int] = {}  # open elements by name under the one being closed
         for el in stack[depth:]:
-            below[el.name.lower()] -= 1
+            inner = el.name.lower()
+            below[inner] = below.get(inner, opened[inner]) - 1
+        # MUC: the end of a COREF leaves the sections opened inside it open
+        keep_open = muc and stack[depth].attr("id") is not None
         for el in reversed(stack[depth + 1:]):
             inner = el.name.lower()
-            waiting = remaining.get(inner, 0) > below[inner]
+            waiting = remaining.get(inner, 0) > below[inner] or (keep_open and el.attr("id") is None)
             if not waiting:
                 if close_omitted:
                     close(el, t, f"closed unclosed <{el.name}> (line {el.line}) before </{t.name}>")
@@ -465,9 +638,17 @@ def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozense
                 close(el, t, f"closed <{el.name} ID={el.attr('id')}> (line {el.line}) early, before "
                              f"</{t.name}>; its own end tag later is dropped")
                 early[inner] = early.get(inner, 0) + 1
+            elif not may_reopen:
+                why = "too many elements reopened already" if reopen_budget <= 0 else \
+                    "the end of a MUC section ends the sections inside it"
+                close(el, t, f"closed <{el.name}> (line {el.line}) early, before </{t.name}>; its own end "
+                             f"tag later is dropped ({why})")
+                early[inner] = early.get(inner, 0) + 1
             else:
                 close(el, t, f"closed <{el.name}> (line {el.line}) before </{t.name}> and reopened it after")
                 reopen.append(el)
+                reopen_budget -= 1
+                may_reopen = reopen_budget > 0
         while len(stack) > depth + 1:
             pop()
         opener = pop()
@@ -518,18 +699,22 @@ def fix_root(tokens: list[Tok], mapped: set[str] | None = None, *, declare: bool
     ``declare``, declare them in a document type declaration."""
     changes: list[Change] = []
     head: list[Tok] = []
-    body = list(tokens)
-    if body and body[0].kind == "pi" and body[0].raw.startswith("<?xml"):
-        head.append(body.pop(0))
+    first_body = 0
+    if tokens and tokens[0].kind == "pi" and tokens[0].raw.startswith("<?xml"):
+        head.append(tokens[0])
+        first_body = 1
     else:
         head.append(Tok("pi", '<?xml version="1.0" encoding="UTF-8"?>', 1, 1))
         changes.append(Change("root", 1, 1, "added the XML declaration"))
     if mapped and not declare:
         head.append(Tok("pi", f"<?{ENTITY_PI} {' '.join(sorted(mapped))}?>", 1, 1))
     # leading misc (comments, doctype, whitespace) stays before the root
-    lead: list[Tok] = []
-    while body and (body[0].kind in ("comment", "decl", "pi") or (body[0].kind == "text" and not body[0].raw.strip())):
-        lead.append(body.pop(0))
+    end_lead = first_body
+    while end_lead < len(tokens) and (tokens[end_lead].kind in ("comment", "decl", "pi") or (
+            tokens[end_lead].kind == "text" and not tokens[end_lead].raw.strip())):
+        end_lead += 1
+    lead = tokens[first_body:end_lead]
+    body = tokens[end_lead:]
     top_elements = 0
     depth = 0
     loose = False
@@ -555,8 +740,8 @@ def fix_root(tokens: list[Tok], mapped: set[str] | None = None, *, declare: bool
         body = [make_tag(ROOT, line=first.line, column=first.column)] + body + [make_tag(ROOT, closing=True)]
     if mapped and declare:
         root = next((t.name for t in body if t.kind == "tag" and not t.closing), ROOT)
-        ours = [t for t in lead if t.kind == "decl" and declared_entities(t.raw) is not None]
-        lead = [t for t in lead if t not in ours]
+        ours = [t.kind == "decl" and declared_entities(t.raw) is not None for t in lead]
+        lead = [t for t, own in zip(lead, ours) if not own]
         if any(t.kind == "decl" and t.raw[2:9].upper() == "DOCTYPE" for t in lead):
             raise FormatError("cannot declare entities: the file has a document type declaration already")
         subset = "".join(f'<!ENTITY {n} "&#38;#38;{n};">' for n in sorted(mapped))
@@ -663,9 +848,11 @@ FIXERS = ("encoding", "attribute-case", "attribute-quotes", "duplicate-attribute
           "stray-ampersand", "nesting", "root")
 
 
-def repair_text(text: str, *, entities: str = "map") -> tuple[str, list[Change]]:
+def repair_text(text: str, *, entities: str = "map", muc: bool = False) -> tuple[str, list[Change]]:
     """Well-formed XML from XML-ish ``text``, and every change made. ``entities`` is
-    ``"map"`` (undeclared entities become text, restorable) or ``"declare"``."""
+    ``"map"`` (undeclared entities become text, restorable) or ``"declare"``;
+    ``muc``: mis-nested elements are closed and reopened as the MUC reader reads them
+    (see :func:`fix_nesting`)."""
     if entities not in ("map", "declare"):
         raise ValueError(f"entities is map or declare, not {entities!r}")
     declare = entities == "declare"
@@ -681,7 +868,7 @@ def repair_text(text: str, *, entities: str = "map") -> tuple[str, list[Change]]
     changes += fix_duplicate_attributes(tokens)
     changes += fix_entities(tokens, mapped, declare=declare)
     changes += fix_stray_markup_characters(tokens)
-    changes += fix_nesting(tokens)
+    changes += fix_nesting(tokens, muc=muc)
     changes += fix_root(tokens, mapped, declare=declare)
     changes.sort(key=lambda c: (c.line, c.column))
     return render(tokens), changes
@@ -697,8 +884,10 @@ def repair_bytes(data: bytes, *, kind: str = "auto", entities: str = "map") -> t
 
     ``entities`` is passed to :func:`repair_text`.
     ``kind`` is ``"auto"``, ``"muc"`` or ``"xml"``; every kind gets the same fixers
-    (MUC's omitted ``</p>`` are closed like any unclosed element), the kind only
-    names the input in messages and guards that MUC input really has ``<DOC>``."""
+    (MUC's omitted ``</p>`` are closed like any unclosed element); MUC input must
+    have a ``<DOC>``, and its mis-nested elements are closed and reopened as the MUC
+    reader reads them, so that it finds in the repaired file the COREFs it finds in the
+    input (:func:`fix_nesting`)."""
     if kind not in ("auto", "muc", "xml"):
         raise ValueError(f"unknown kind {kind!r} (auto, muc or xml)")
     if kind == "auto":
@@ -706,8 +895,11 @@ def repair_bytes(data: bytes, *, kind: str = "auto", entities: str = "map") -> t
     text, changes = decode(data)
     if kind == "muc" and not re.search(r"<DOC[\s>]", text, re.I):
         raise FormatError("no <DOC> element: not MUC SGML")
-    fixed, more = repair_text(text, entities=entities)
+    fixed, more = repair_text(text, entities=entities, muc=kind == "muc")
     return fixed.encode("utf-8"), changes + more
+
+
+_MAPPED_REF = re.compile(r"&amp;([A-Za-z_:][-\w.:]*);")
 
 
 def restore_sgml(text: str) -> str:
@@ -728,8 +920,8 @@ def restore_sgml(text: str) -> str:
         if end >= 0:
             text = text[:end] + text[end + len(ROOT) + 3:]
     if names:
-        pattern = re.compile(r"&amp;(" + "|".join(re.escape(n) for n in names) + r");")
-        text = pattern.sub(r"&\1;", text)
+        listed = set(names)
+        text = _MAPPED_REF.sub(lambda m: "&" + m.group(1) + ";" if m.group(1) in listed else m.group(), text)
     return text
 
 
@@ -776,7 +968,7 @@ def repair_file(in_path: str | Path, out_path: str | Path, *, report_path: str |
 
 
 __all__ = [
-    "Change", "FIXERS", "bad_char_ref", "changes_report", "character_data", "decode", "decode_entities",
+    "Change", "FIXERS", "NextOccurrence", "bad_char_ref", "changes_report", "character_data", "decode", "decode_entities",
     "fix_attribute_case",
     "fix_attribute_quotes", "fix_duplicate_attributes", "fix_entities", "fix_nesting", "fix_root",
     "fix_stray_markup_characters", "lex", "render", "repair_bytes", "repair_file", "repair_text",

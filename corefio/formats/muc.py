@@ -68,7 +68,9 @@ Model mapping (reading):
   when there are several (a MIN is a string: "the" in "the dog of the house" cannot say
   which one it meant; heads come late in English noun phrases) (a match inside a
   token takes the tokens around it, with an info diagnostic; no match: a warning, and the
-  raw MIN stays in the layout); ``STATUS``/``STAT`` = ``OPT`` → ``optional``;
+  raw MIN stays in the layout; of a MIN with more than :data:`MAX_MIN_ALTERNATIVES` (50)
+  alternatives only the first 50 are looked for, with a warning, so that the time stays
+  linear); ``STATUS``/``STAT`` = ``OPT`` → ``optional``;
   ``REF`` → an identity :class:`~corefio.model.Link` from this COREF to the REF'd one
   (``TYPE`` other than ``IDENT`` becomes the link type).
 * :class:`MucLayout` keeps each COREF tag as written (attribute order, quoting, spacing,
@@ -101,7 +103,13 @@ previous one of its chain in text order. ``MIN`` comes from ``min`` (else, with 
 that cross another mention cannot be nested and are left out (the API reports it). The
 ``canonical`` option writes every COREF tag afresh (``ID TYPE REF MIN STATUS``, quoted)
 instead of as the source wrote it. A source text that is not MUC SGML (a brat text) is
-not written: the DOC is made from the tokens and the loss is reported.
+not written: the DOC is made from the tokens and the loss is reported. A DOC made from
+tokens in which a mention crosses a sentence keeps the mention and loses the ``<s>``
+(``loss.sentences``). A document written from its text whose reading repaired something,
+or that gets new COREF tags, is read back by the writer, and what does not come back (a
+stray ``<`` joined to the text after a dropped tag into a new tag, a COREF tag crossing
+a section's end tag) is reported as ``loss.reread``. The text after the last ``DOC``
+(``</DOCS>`` of a root element) is written after the documents, when streaming too.
 """
 
 from __future__ import annotations
@@ -119,15 +127,16 @@ from ..errors import CorefioError, FormatError
 from ..losses import LossLog
 from ..layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
-from ..repair import bad_char_ref, decode, decode_entities, restore_sgml
+from ..repair import NextOccurrence, bad_char_ref, decode, decode_entities, restore_sgml
 from ..source import Source
 
 NAME = "muc"
 
 _DOC_START = re.compile(r"<DOC(?:\s[^<>]*)?>", re.I)
 _DOC_END = re.compile(r"</DOC\s*>", re.I)
-_MARKUP = re.compile(r"""<(/?)([A-Za-z][-\w.:]*)((?:[^<>"']|"[^"]*"|'[^']*')*)>|<!--.*?-->|<![^<>]*>|<\?[^<>]*\?>""",
-                     re.S)
+_TAG_NAME = re.compile(r"/?[A-Za-z][-\w.:]*")
+_TAG_BODY = re.compile(r"""[^<>"']*""")
+_ANGLE = re.compile(r"[<>]")
 _ATTR = re.compile(r"""([^\s"'<>=/]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'<>]+))?""")
 _WORD = re.compile(r"\S+")
 _PART = re.compile(r"^(.*\S) \(part (\S+)\)$")
@@ -138,6 +147,8 @@ OMITTED_END = frozenset({"p"})
 #: how deep section elements and COREFs may nest in a DOC (real files: under 20); a
 #: deeper DOC is refused (a FormatError at the first tag too deep), in lenient mode too
 MAX_DEPTH = 100
+#: how many alternatives of one MIN are looked for (real ones have one to three)
+MAX_MIN_ALTERNATIVES = 50
 _CHAR_REF = re.compile(r"&#(?:[0-9]+|x[0-9A-Fa-f]+);")
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
@@ -272,6 +283,13 @@ class MucLayout(FormatLayout):
     #: MIN strings as written, by markable id (kept also when no alternative was found)
     raw_min: dict[str, str] = field(default_factory=dict)
     tail: str = ""
+    #: the reader repaired something in the DOC (or the file had no DOC): the writer
+    #: reads what it writes back and reports what does not come back
+    repaired: bool = False
+    #: the name came from a DOCID or DOCNO (not from the file name)
+    named: bool = True
+    #: the tokens were cut at white space only (read option ``tokens="spaces"``)
+    spaces: bool = False
 
 
 def _attrs(body: str) -> dict[str, str]:
@@ -300,6 +318,87 @@ def _raw_attrs(body: str) -> dict[str, str]:
     return out
 
 
+class _Markup:
+    """The markup of a DOC, in order: ``(start, end, slash, name, body)`` for a tag
+    (``<``, an optional ``/``, a name, a body in which quoted strings may hold any
+    character, ``>``), ``(start, end, None, None, "")`` for a comment (to the first
+    ``-->``), a declaration (``<!`` to the next ``>`` with no ``<`` before it) or a
+    processing instruction (``<?`` … ``?>`` with no ``<`` or ``>`` inside). A ``<``
+    that starts none of them is text.
+
+    Linear in the length of the DOC: searches for a terminator are remembered
+    (:class:`~corefio.repair.NextOccurrence`), and so is the end of a tag body read from
+    each point after a quoted string (a quoted string may hold a ``<``, where another
+    tag can start that reads the rest of the same body)."""
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.comment_end = NextOccurrence(raw, "-->")
+        self.angle = NextOccurrence(raw, _ANGLE)
+        self.quote_end = {'"': NextOccurrence(raw, '"'), "'": NextOccurrence(raw, "'")}
+        self.body_end: dict[int, int] = {}
+
+    def __iter__(self) -> Iterator[tuple[int, int, str | None, str | None, str]]:
+        raw = self.raw
+        pos = raw.find("<")
+        while pos >= 0:
+            name = _TAG_NAME.match(raw, pos + 1)
+            if name is not None:
+                end = self.tag_end(name.end())
+                if end >= 0:
+                    slash = "/" if raw[pos + 1] == "/" else ""
+                    yield pos, end, slash, raw[pos + 1 + len(slash):name.end()], raw[name.end():end - 1]
+                    pos = raw.find("<", end)
+                    continue
+            end = self.other_end(pos)
+            if end >= 0:
+                yield pos, end, None, None, ""
+                pos = raw.find("<", end)
+            else:
+                pos = raw.find("<", pos + 1)
+
+    def tag_end(self, at: int) -> int:
+        """The end of a tag whose body starts at ``at`` (after the name), or -1."""
+        raw = self.raw
+        passed: list[int] = []
+        end = -1
+        while True:
+            known = self.body_end.get(at)
+            if known is not None:
+                end = known
+                break
+            passed.append(at)
+            stop = _TAG_BODY.match(raw, at).end()  # type: ignore[union-attr]
+            c = raw[stop:stop + 1]
+            if c == ">":
+                end = stop + 1
+            elif c in ("\"", "'"):
+                close = self.quote_end[c].at(stop + 1)[0]
+                if close >= 0:
+                    at = close + 1
+                    continue
+            break
+        for p in passed:
+            self.body_end[p] = end
+        return end
+
+    def other_end(self, pos: int) -> int:
+        """The end of the comment, declaration or processing instruction at ``pos``, or -1."""
+        raw = self.raw
+        if raw.startswith("<!--", pos):
+            end = self.comment_end.at(pos + 4)[1]
+            if end >= 0:
+                return end
+        if raw.startswith("<!", pos) or raw.startswith("<?", pos):
+            angle = self.angle.at(pos + 2)[0]
+            if angle >= 0 and raw[angle] == ">":
+                if raw[pos + 1] == "!":
+                    return angle + 1
+                if angle - 1 >= pos + 2 and raw[angle - 1] == "?":
+                    return angle + 1
+        return -1
+
+
 class _Lines:
     """Line and column of a character offset of the file text (built on demand; LF, CRLF
     and CR end lines)."""
@@ -324,11 +423,15 @@ class _Reader:
         self.strict = strict
         self.names: set[str] = set()
         self.pending: list[tuple] | None = None
+        self.findings = 0  #: warnings so far (what was repaired)
+        self.no_doc = False
 
     def problem(self, code: str, message: str, pos: int | None, document: str | None = None,
                 severity: str = "warning") -> None:
         """Report a finding at file offset ``pos`` (strict mode: raise it, unless info).
         While a DOC is parsed (``pending`` is a list), findings wait for its name."""
+        if severity != "info" and (self.pending is None or document is not None or self.strict):
+            self.findings += 1
         if self.pending is not None and document is None and not (self.strict and severity != "info"):
             self.pending.append((code, message, pos, severity))
             return
@@ -382,6 +485,7 @@ class _Reader:
         if first is None:
             if text.strip():
                 self.problem("no-doc", "no <DOC> element: the whole file is read as one document", 0)
+                self.no_doc = True
                 yield self.document(text, "", 0, k)
             self.tail = ""
             return
@@ -444,6 +548,7 @@ class _Reader:
         region_fields: list[dict] = []  # built into regions at once
         label = f"{self.source.stem}-{k + 1}"
         spaces = self.spaces or SPACES_MARK in raw
+        findings_before = self.findings
         self.pending = []
 
         def close_section(depth: int, end: int) -> None:
@@ -473,8 +578,8 @@ class _Reader:
                 run.clear()
                 cuts.clear()
 
-        for m in _MARKUP.finditer(raw):
-            s, end = m.span()
+        for s, end, slash, tag, body in _Markup(raw):
+            whole = raw[s:end]
             if s > last:
                 seg = raw[last:s]
                 clean.append(seg)
@@ -485,17 +590,16 @@ class _Reader:
                     name_parts.append(seg)
                 length += len(seg)
             last = end
-            slash, tag, body = m.group(1, 2, 3)
             if tag is not None and (tag == "COREF" or tag.lower() == "coref"):
                 seq += 1
                 if not slash:
                     if len(sections) + len(corefs) >= MAX_DEPTH:
                         self.too_deep(base + s)
                     cuts.append(length)
-                    corefs.append([_attrs(body), length, m.group(), seq, base + s, len(sections)])
+                    corefs.append([_attrs(body), length, whole, seq, base + s, len(sections)])
                 elif corefs:
                     cuts.append(length)
-                    done.append((corefs.pop(), length, m.group(), seq))
+                    done.append((corefs.pop(), length, whole, seq))
                 elif early:
                     early -= 1
                     self.problem("stray-end-tag", "dropped </COREF> of a COREF closed earlier", base + s)
@@ -508,12 +612,12 @@ class _Reader:
                 name_parts = None
                 if joined.strip():
                     name_text = joined
-            clean.append(m.group())
+            clean.append(whole)
             if tag is None:  # comment, declaration, processing instruction
-                length += len(m.group())
+                length += len(whole)
                 continue
             low = tag.lower()
-            if m.group(1) == "/":
+            if slash == "/":
                 depth = None
                 if open_names.get(low):
                     depth = next(d for d in range(len(sections) - 1, -1, -1) if sections[d][0].lower() == low)
@@ -525,13 +629,13 @@ class _Reader:
                                      "closed there", c[4])
                         done.append((c, length, "</COREF>", seq))
                     close_section(depth + 1, length)
-                    close_section(depth, length + len(m.group()))
-                length += len(m.group())
+                    close_section(depth, length + len(whole))
+                length += len(whole)
                 continue
-            if m.group(0).endswith("/>"):
-                region_fields.append({"type": tag, "start": length, "end": length + len(m.group()), "id": None,
-                                      "attributes": _raw_attrs(m.group(3).rstrip("/"))})
-                length += len(m.group())
+            if whole.endswith("/>"):
+                region_fields.append({"type": tag, "start": length, "end": length + len(whole), "id": None,
+                                      "attributes": _raw_attrs(body.rstrip("/"))})
+                length += len(whole)
                 continue
             if low in OMITTED_END and sections and sections[-1][0].lower() == low:
                 close_section(len(sections) - 1, length)
@@ -541,11 +645,11 @@ class _Reader:
                     name_parts = []
             if len(sections) + len(corefs) >= MAX_DEPTH:
                 self.too_deep(base + s)
-            sections.append([tag, length, _raw_attrs(m.group(3)) if m.group(3).strip() else {}, next_key])
+            sections.append([tag, length, _raw_attrs(body) if body.strip() else {}, next_key])
             open_names[low] = open_names.get(low, 0) + 1
             key = next_key
             next_key += 1
-            length += len(m.group())
+            length += len(whole)
         if last < len(raw):
             seg = raw[last:]
             clean.append(seg)
@@ -597,6 +701,9 @@ class _Reader:
             sentences.append(model.Sentence._make(first=a, last=b))
         markables, links, layout = self.annotations(done, text, forms, offsets, label)
         layout.prefix = prefix
+        layout.repaired = self.no_doc or self.findings > findings_before
+        layout.named = name_text is not None and bool(name_text.strip())
+        layout.spaces = self.spaces
         if SPACES_MARK in raw:
             # written by this writer from tokens: the text is made from them, so the
             # document is given back as it was, without a text it never had
@@ -683,24 +790,30 @@ class _Reader:
             starts.append(p)
             p += len(w) + 1
         found: list[tuple[int, int]] = []
-        for alt in raw.split("|"):
+        padded = f" {joined} "
+        alternatives = raw.split("|")
+        if len(alternatives) > MAX_MIN_ALTERNATIVES:
+            # each alternative is looked for in the whole mention: a MIN of thousands of
+            # them over a long mention would take time quadratic in the input
+            self.problem("min-alternatives", f"MIN of COREF ID={mid} has {len(alternatives)} alternatives: the "
+                         f"first {MAX_MIN_ALTERNATIVES} looked for, all kept as written", pos, label)
+            alternatives = alternatives[:MAX_MIN_ALTERNATIVES]
+        for alt in alternatives:
             want = " ".join(alt.replace("&quot;", '"').split())
             if not want:
                 continue
-            # the last occurrence: the head of an English noun phrase comes late in it
-            at = joined.rfind(want)
+            # the last occurrence: the head of an English noun phrase comes late in it;
+            # whole words first (words hold no space), else the last one inside words
             span = None
             inside = False
-            while at >= 0:
+            at = padded.rfind(f" {want} ")
+            if at < 0:
+                at = joined.rfind(want)
+                inside = at >= 0
+            if at >= 0:
                 a = bisect.bisect_right(starts, at) - 1
                 b = bisect.bisect_right(starts, at + len(want) - 1) - 1
-                if starts[a] == at and starts[b] + len(words[b]) == at + len(want):
-                    span = (first + a, first + b)
-                    inside = False
-                    break
-                if span is None:
-                    span, inside = (first + a, first + b), True
-                at = joined.rfind(want, 0, at + len(want) - 1)
+                span = (first + a, first + b)
             if span is None:
                 self.problem("min-not-found", f"MIN alternative {alt!r} of COREF ID={mid} is not in its text; "
                              "kept as written", pos, label)
@@ -720,8 +833,31 @@ def read(source: Source, *, report: Report, strict: bool, tokens: str = "words")
                               layout={NAME: MucLayout(tail=reader.tail)} if reader.tail else {})
 
 
-def stream(source: Source, *, report: Report, strict: bool, tokens: str = "words") -> Iterator[model.Document]:
-    yield from _Reader(source, report, strict, tokens).documents()
+class MucStream:
+    """The documents of a MUC file one at a time. ``header`` is the corpus without its
+    documents: once the last document has been given, its layout holds the text after
+    the last ``DOC`` (a root element's end tag, ``</DOCS>``), which a streaming writer
+    reads after the documents."""
+
+    def __init__(self, source: Source, report: Report, strict: bool, tokens: str = "words") -> None:
+        self.header = model.Corpus._make(documents=[], metadata={}, schemes=[], layout={})
+        self._reader = _Reader(source, report, strict, tokens)
+        self._documents = self._run()
+
+    def __iter__(self) -> MucStream:
+        return self
+
+    def __next__(self) -> model.Document:
+        return next(self._documents)
+
+    def _run(self) -> Iterator[model.Document]:
+        yield from self._reader.documents()
+        if self._reader.tail:
+            self.header.layout[NAME] = MucLayout(tail=self._reader.tail)
+
+
+def stream(source: Source, *, report: Report, strict: bool, tokens: str = "words") -> MucStream:
+    return MucStream(source, report, strict, tokens)
 
 
 # -- writing --------------------------------------------------------------------------------------
@@ -752,6 +888,9 @@ def _generated_text(doc: model.Document, log: LossLog) -> tuple[str, list[tuple[
     sentence = doc.sentence_of_token()
     crossing = any(sentence[m.first] != sentence[m.last] for m in doc.markables) if doc.sentences else False
     if crossing:
+        # the mentions are kept; the sentence boundaries (no <s>) are what is lost
+        log.lose("sentences", "sentence boundaries where a mention crosses one (no <s> written)",
+                 document=doc, count=len(doc.sentences))
         sentences = [(0, len(forms) - 1)] if forms else []
     changed = 0
     for a, b in sentences:
@@ -907,7 +1046,50 @@ def write_document(doc: model.Document, report: Report, min_from_head: bool = Fa
         out.append(tag)
         pos = at
     out.append(text[pos:])
-    return "".join(out)
+    written_text = "".join(out)
+    source_layout = doc.layout.get(NAME)
+    if text is doc.text and (not isinstance(source_layout, MucLayout) or source_layout.repaired
+                             or any(p[6] is None for p in kept)):
+        _check_reads_back(doc, written, written_text, source_layout, log)
+    return written_text
+
+
+def _reading(doc: model.Document, markables: list[model.Markable]) -> tuple:
+    """What a MUC round trip must keep of ``doc`` (its ``markables``): the token forms,
+    the mentions' token spans and the chains (of two mentions or more) as spans."""
+    index = {m.ref: i for i, m in enumerate(markables)}
+    spans = sorted((m.first, m.last) for m in markables)
+    chains = []
+    for chain in doc.chain_indices():
+        members = sorted((doc.markables[i].first, doc.markables[i].last) for i in chain
+                         if doc.markables[i].ref in index)
+        if len(members) > 1:
+            chains.append(members)
+    return list(doc.tokens.forms), spans, sorted(chains)
+
+
+def _check_reads_back(doc: model.Document, written: list[model.Markable], sgml: str, layout: object,
+                      log: LossLog) -> None:
+    """Read ``sgml`` (the DOC written from the text of ``doc``) back and report what does
+    not come back. Text that the reader repaired can read otherwise once the COREF tags
+    are put back (a stray ``<`` before a dropped ``</COREF>`` joins the text after it into
+    a tag), and a new COREF tag may cross section tags, which end it when read."""
+    spaces = isinstance(layout, MucLayout) and layout.spaces
+    named = not isinstance(layout, MucLayout) or layout.named
+    reader = _Reader(Source.from_text(sgml, "written.sgm"), Report(), False, "spaces" if spaces else "words")
+    again = list(reader.documents())
+    if len(again) != 1:
+        log.lose("reread", f"the document as read from malformed SGML: written back, it reads as "
+                 f"{len(again)} documents", document=doc)
+        return
+    back = again[0]
+    differs = [what for what, a, b in zip(("tokens", "mentions", "chains"), _reading(doc, written),
+                                         _reading(back, list(back.markables))) if a != b]
+    if named and back.label != doc.label:
+        differs.append("name")
+    if differs:
+        log.lose("reread", "the document as read (written back, it reads with other "
+                 f"{', '.join(differs)})", document=doc)
 
 
 def write(documents: Iterable[model.Document], *, corpus: model.Corpus, report: Report,
@@ -925,7 +1107,7 @@ def sniff(head: bytes) -> bool:
 
 
 CAPABILITIES = Capabilities(
-    discontinuous=False, nested=True, crossing=False, same_entity_overlap=False, cross_sentence=False,
+    discontinuous=False, nested=True, crossing=False, same_entity_overlap=False, cross_sentence=True,
     entity_ids=False, link_structure=True, link_types=False, multi_target_links=False,
     markable_attributes=False, entity_attributes=False, link_attributes=False, heads=False, min=True,
     optional=True, layers=False, sets=False, token_attributes=False, token_ids=False, whitespace=False,

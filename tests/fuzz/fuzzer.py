@@ -33,7 +33,8 @@ memory blow-up costs one input, not the campaign. The oracle:
 ``validate``
     ``corefio.validate`` agrees with the reader: it finds no error only where ``read``
     accepts the input without an error-level diagnostic, and it finds one wherever
-    ``read`` refuses;
+    ``read`` refuses; an error where ``read`` accepts must come with a warning of the
+    reader's (a repair, say);
 ``memory``
     the child's peak RSS stays below a limit (and its address space is capped, so a
     blow-up ends in ``MemoryError`` rather than in the machine's OOM killer);
@@ -547,7 +548,9 @@ class Checker:
         elif status == "ok" and read_errors and not errors:
             self.finding("validate", "validate", "valid, read reports errors",
                          f"validate finds no error, read() accepted with an error: {read_errors[0].format()}")
-        elif status == "ok" and errors and not read_errors:
+        elif status == "ok" and errors and not read_errors and not read_report.warnings:
+            # (a reader that repaired what it read warns; validate, which judges the bytes
+            # as given, calls the same damage an error)
             first = errors[0]
             self.finding("validate", "validate", f"invalid ({first.code}), read accepts",
                          f"validate finds {len(errors)} error(s), read() accepts without one: {first.format()}")
