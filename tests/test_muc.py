@@ -215,12 +215,28 @@ def test_malformed_file_repairs():
     corpus = corefio.read(path, report=report)
     codes = [d.code for d in report]
     assert codes == ["muc.stray-end-tag", "muc.unclosed-coref", "muc.duplicate-id", "muc.min-not-found",
-                     "muc.dangling-ref", "muc.self-ref", "muc.unclosed-doc"]
+                     "muc.dangling-ref", "muc.self-ref"]
     first, second = corpus.documents
     assert [m.id for m in first.markables] == ["1", "2", "3", "2~2", "4", "5", "6", "7"]
     assert {(link.source, link.targets) for link in first.links} == {("3", ("1",)), ("2~2", ("1",))}
     assert second.name == "corefio-bad-002" and second.text.endswith("</DOC>\n")
     assert corefio.dumps(corpus, "muc") == (HERE / "malformed.repaired.sgm").read_text()
+
+
+@pytest.mark.parametrize("cut", [40, 200, 420, 600, 900])
+def test_a_file_cut_inside_a_doc_is_refused(tmp_path, cut, cli):
+    """A file that ends inside a DOC was cut short: closing what is open would read
+    fewer annotations than the file had, so every command refuses it (lenient too)."""
+    source = (Path(__file__).parent.parent / "samples" / "muc" / "muc6.key.sgm").read_bytes()
+    path = tmp_path / "cut.sgm"
+    path.write_bytes(source[:cut])
+    with pytest.raises(FormatError, match="cut short") as info:
+        corefio.read(path)
+    assert info.value.file == str(path) and info.value.line is not None
+    assert cli("info", path).exit_code == 3
+    assert cli("validate", path).exit_code == 4
+    assert cli("convert", path, tmp_path / "out.conll").exit_code == 3
+    assert not (tmp_path / "out.conll").exists()
 
 
 def test_unclosed_doc_and_missing_doc():

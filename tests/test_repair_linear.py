@@ -134,12 +134,19 @@ def test_reproducers_repair_in_under_a_second(name, tmp_path):
 
 
 def test_reproducers_read_in_under_a_second(tmp_path):
-    """The MUC reader (its own markup scanner) and the RAF reader's lenient mode (which
-    repairs a file that is not well-formed)."""
+    """The MUC reader (its own markup scanner) reads or refuses them fast; so does the
+    RAF reader (which refuses a file that is not well-formed, never repairing it)."""
     for name, fmt in (("S07_muc_unclosed_comments_80KB.sgm", "muc"), ("S09_raf_unclosed_comments_80KB.raf.xml", "raf")):
         path = tmp_path / name
         shutil.copy(shared_data(f"reproducers/{name}"), path)
-        seconds = best_time(lambda: corefio.read(path, format=fmt), tries=2)  # noqa: B023
+
+        def read_or_refuse() -> None:
+            try:
+                corefio.read(path, format=fmt)  # noqa: B023
+            except corefio.FormatError:
+                pass
+
+        seconds = best_time(read_or_refuse, tries=2)
         assert seconds < 2.0, f"{name}: {seconds:.2f} s"
 
 

@@ -503,12 +503,17 @@ class _Reader:
                 searched = start.end()
             nxt = _DOC_START.search(text, start.end(), end.start() if end is not None else n)
             if end is None or nxt is not None:
-                stop = nxt.start() if nxt is not None else n
+                if nxt is None:
+                    # the file ends inside a DOC: it was cut short, and closing what is open
+                    # would read fewer annotations than the file had
+                    line, column = self.lines.at(n)
+                    opened, _ = self.lines.at(start.start())
+                    raise FormatError(f"the file ends inside the <DOC> opened at line {opened} (no </DOC>): "
+                                      "cut short?", file=self.source.name, line=line, column=column)
+                stop = nxt.start()
                 body = text[start.start():stop]
                 stripped = body.rstrip()
-                self.problem("unclosed-doc", "<DOC> without </DOC>: closed before the next <DOC>"
-                             if nxt is not None else "<DOC> without </DOC>: closed at the end of the file",
-                             start.start())
+                self.problem("unclosed-doc", "<DOC> without </DOC>: closed before the next <DOC>", start.start())
                 raw = stripped + "</DOC>" + body[len(stripped):]
                 yield self.document(raw, prefix, start.start(), k)
                 pos = stop
