@@ -91,6 +91,10 @@ REGRESSIONS = REPO / "tests" / "data" / "regressions" / "fuzz"
 STEP_TIMEOUT = 5.0
 #: CPU seconds a step may use before it is ``slow``
 SLOW_STEP = 2.0
+#: validate's findings a reader need not make: the XSDs' stricter profile of RAF and MATE
+#: (an unknown attribute, a word number out of range), which the readers do not check
+#: (a known gap: they ignore unknown attributes without a word)
+VALIDATE_ONLY = frozenset({"schema.invalid"})
 #: peak RSS a child may reach above the parent's, in MB
 MEMORY_LIMIT_MB = 768
 #: seed files larger than this are not used (they slow the campaign down)
@@ -548,10 +552,11 @@ class Checker:
         elif status == "ok" and read_errors and not errors:
             self.finding("validate", "validate", "valid, read reports errors",
                          f"validate finds no error, read() accepted with an error: {read_errors[0].format()}")
-        elif status == "ok" and errors and not read_errors and not read_report.warnings:
+        elif status == "ok" and not read_errors and not read_report.warnings and \
+                (beyond := [e for e in errors if e.code not in VALIDATE_ONLY]):
             # (a reader that repaired what it read warns; validate, which judges the bytes
             # as given, calls the same damage an error)
-            first = errors[0]
+            errors, first = beyond, beyond[0]
             self.finding("validate", "validate", f"invalid ({first.code}), read accepts",
                          f"validate finds {len(errors)} error(s), read() accepts without one: {first.format()}")
 
