@@ -6,6 +6,7 @@ import csv
 import io
 import json
 from collections.abc import Iterator, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -17,6 +18,19 @@ from ..metrics.typed import TypedResult, macro_average, micro_average
 #: the columns of :meth:`Scores.to_csv`
 CSV_HEADER = ["document", "metric", "recall_num", "recall_den", "recall", "precision_num", "precision_den",
               "precision", "f1", "value"]
+
+
+def percent(value: float | Fraction | None) -> str:
+    """A score in [0, 1] as a percentage with two decimals, rounded half up: the one rule of
+    every table corefio shows (``score``'s table, ``--sync``, the web page). The decimal
+    value of the float is rounded, not its binary approximation: 0.84615 gives 84.62,
+    0.846249 gives 84.62, 0.00005 gives 0.01. JSON and CSV keep the full values; the
+    reference scorer's transcript (``--format scorer``) truncates, as scorer.pl does."""
+    if value is None:
+        return "–"
+    exact = Decimal(str(value.numerator)) / Decimal(str(value.denominator)) if isinstance(value, Fraction) \
+        else Decimal(repr(float(value)))
+    return str((exact * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 @dataclass
@@ -82,7 +96,43 @@ class Scores:
             yield ["#macro", m, "", "", v["recall"], "", "", v["precision"], v["f1"], ""]
 
     # -- text -------------------------------------------------------------------------------
+    def to_table(self, per_document: bool = False) -> str:
+        """The scores as a compact table (what ``corefio score`` prints by default): one
+        row per metric with recall, precision and F1 in % (:func:`percent`), mention
+        identification last; with ``per_document``, then one row per document with each
+        metric's F1 (the main value of the metrics that have no F1). The CoNLL average
+        has an F1 only."""
+        rows = [(m, _prf_cells(self.corpus[m])) for m in self.metrics if m != "mentions"]
+        if "mentions" in self.corpus:
+            rows.append(("mentions", _prf_cells(self.corpus["mentions"])))
+        width = max([len("metric"), *(len(name) for name, _ in rows)])
+        lines = [f"{'metric':<{width}}  {'recall':>9}  {'precision':>9}  {'F1':>9}"]
+        lines += [f"{name:<{width}}  " + "  ".join(f"{cell:>9}" for cell in cells) for name, cells in rows]
+        if self.macro:
+            lines.append("")
+            lines.append(f"{'macro':<{width}}  {'recall':>9}  {'precision':>9}  {'F1':>9}"
+                         "   (means of the document scores)")
+            for m, v in self.macro.items():
+                lines.append(f"{m:<{width}}  {percent(v['recall']):>9}  {percent(v['precision']):>9}  "
+                             f"{percent(v['f1']):>9}")
+        if per_document and self.documents:
+            names = [m for m in self.metrics if m != "mentions"] + (["mentions"] if "mentions" in self.metrics
+                                                                     else [])
+            first = min(max(len("document"), *(len(d.name) for d in self.documents)), 40)
+            columns = [max(len(m), 6) for m in names]
+            lines.append("")
+            lines.append(f"{'document':<{first}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(names, columns))
+                         + "   (F1, %)")
+            for d in self.documents:
+                name = d.name if len(d.name) <= first else d.name[:first - 1] + "…"
+                cells = [_main_cell(d.results.get(m)) for m in names]
+                lines.append(f"{name or '(unnamed)':<{first}}  "
+                             + "  ".join(f"{c:>{w}}" for c, w in zip(cells, columns)))
+        return "\n".join(lines) + "\n"
+
     def to_text(self, per_document: bool = False) -> str:
+        """The reference scorer's transcript (``corefio score --format scorer``):
+        ``METRIC`` blocks, counts and percentages truncated to two decimals."""
         lines: list[str] = []
         for m in self.metrics:
             if m == "mentions":
@@ -188,17 +238,38 @@ class SyncScores:
         return "\n".join(lines).rstrip() + "\n"
 
 
+def _prf_cells(result: Any) -> list[str]:
+    """Recall, precision and F1 of one result as table cells (blank where there is none)."""
+    if result is None:
+        return ["–", "–", "–"]
+    data = to_jsonable(result)
+    if "recall" in data and isinstance(data["recall"], dict):
+        return [percent(data["recall"]["value"]), percent(data["precision"]["value"]), percent(data["f1"])]
+    if "micro" in data:
+        d = data["micro"]
+        return [percent(d["recall"]), percent(d["precision"]), percent(d["f1"])]
+    if "value" in data:
+        return ["", "", f"{data['value']:.4g}"]
+    return ["", "", percent(data["f1"])]
+
+
+def _main_cell(result: Any) -> str:
+    """One result's F1 (%) for a per-document row (a metric's value when it has no F1)."""
+    if result is None:
+        return "–"
+    return _prf_cells(result)[2]
+
+
 def _cell(data: dict) -> str:
     if "recall" in data and isinstance(data["recall"], dict):
-        return (f"{100 * data['recall']['value']:.2f} / {100 * data['precision']['value']:.2f} / "
-                f"{100 * data['f1']:.2f}")
+        return f"{percent(data['recall']['value'])} / {percent(data['precision']['value'])} / {percent(data['f1'])}"
     if "value" in data:
         return f"{data['value']:.4g}"
     if "f1" in data and len(data) == 1:
-        return f"F1 {100 * data['f1']:.2f}"
+        return f"F1 {percent(data['f1'])}"
     if "micro" in data:
         d = data["micro"]
-        return f"{100 * d['recall']:.2f} / {100 * d['precision']:.2f} / {100 * d['f1']:.2f}"
+        return f"{percent(d['recall'])} / {percent(d['precision'])} / {percent(d['f1'])}"
     return "-"
 
 
