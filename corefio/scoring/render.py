@@ -215,6 +215,10 @@ class SyncScores:
                 w.writerow([strategy, *row])
         return buf.getvalue()
 
+    def to_table(self, per_document: bool = False) -> str:
+        """What ``corefio score --sync`` prints: :meth:`to_text` (a table already)."""
+        return self.to_text(per_document)
+
     def to_text(self, per_document: bool = False) -> str:
         """Every metric's recall / precision / F1 (%), one column per strategy."""
         strategies = list(self.sets)
