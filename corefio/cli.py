@@ -823,7 +823,6 @@ def compare_command(
     import json
 
     from .errors import UsageError
-    from .files import atomic_write
     from .scoring.significance import compare
 
     if len(responses) < 2:
