@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -33,6 +33,103 @@ def percent(value: float | Fraction | None) -> str:
     return str((exact * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
+class ConllScore(dict):
+    """The CoNLL average: ``f1`` is the mean of the F1 of MUC, B³ and CEAFe (the official
+    CoNLL-2011/2012 score). ``recall`` and ``precision`` are the means of those three
+    metrics' recalls and precisions, given so that every score has the three names; the
+    F1 is *not* their harmonic mean. It is also the mapping ``{"f1": ...}`` of earlier
+    versions (and of the JSON output, which gives the F1 only)."""
+
+    def __init__(self, muc: Any, bcub: Any, ceafe: Any) -> None:
+        parts = (muc, bcub, ceafe)
+        super().__init__(f1=sum((Fraction(p.f1) for p in parts), Fraction(0)) / 3)
+        self.recall = sum((Fraction(p.recall) for p in parts), Fraction(0)) / 3
+        self.precision = sum((Fraction(p.precision) for p in parts), Fraction(0)) / 3
+
+    @property
+    def f1(self) -> Fraction:
+        return self["f1"]
+
+    def __repr__(self) -> str:
+        return f"ConllScore(f1={float(self.f1):.6g})"
+
+    def __reduce__(self):  # pickled with its attributes (scores cross process boundaries)
+        return (_conll_score, (dict(self), self.recall, self.precision))
+
+
+def _conll_score(data: dict, recall: Fraction, precision: Fraction) -> ConllScore:
+    out = ConllScore.__new__(ConllScore)
+    dict.__init__(out, data)
+    out.recall, out.precision = recall, precision
+    return out
+
+
+@dataclass(frozen=True)
+class Rates:
+    """Recall, precision and F1 (floats) of one level or class of the typed evaluation;
+    ``counts`` holds the class's counts where there are some."""
+
+    recall: float
+    precision: float
+    f1: float
+    counts: dict[str, Any] = field(default_factory=dict)
+
+
+class TypedScore:
+    """The typed evaluation (``-m typed``) as objects: ``micro``, ``macro`` and ``scheme``
+    averages and each class and type, every one a :class:`Rates`; ``recall``,
+    ``precision`` and ``f1`` are the micro average's. :meth:`as_dict` (and the JSON
+    output) gives the documented nested shape."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+
+    def _rates(self, d: dict[str, Any]) -> Rates:
+        return Rates(d["recall"], d["precision"], d["f1"], dict(d.get("counts", {})))
+
+    @property
+    def micro(self) -> Rates:
+        return self._rates(self._data["micro"])
+
+    @property
+    def macro(self) -> Rates:
+        return self._rates(self._data["macro"])
+
+    @property
+    def scheme(self) -> Rates:
+        return self._rates(self._data["scheme"])
+
+    @property
+    def classes(self) -> dict[str, Rates]:
+        return {name: self._rates(d) for name, d in self._data["classes"].items()}
+
+    @property
+    def types(self) -> dict[str, Rates]:
+        return {name: self._rates(d) for name, d in self._data["types"].items()}
+
+    @property
+    def coefficients(self) -> list[float]:
+        return list(self._data["coefficients"])
+
+    @property
+    def recall(self) -> float:
+        return self.micro.recall
+
+    @property
+    def precision(self) -> float:
+        return self.micro.precision
+
+    @property
+    def f1(self) -> float:
+        return self.micro.f1
+
+    def as_dict(self) -> dict[str, Any]:
+        return self._data
+
+    def __repr__(self) -> str:
+        return f"TypedScore(micro F1={self.f1:.6g}, classes={sorted(self._data['classes'])})"
+
+
 @dataclass
 class DocumentScores:
     """One document's results, by metric name."""
@@ -41,9 +138,15 @@ class DocumentScores:
     results: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
-class Scores:
-    """Corpus and per-document results, and the diagnostics of the run."""
+@dataclass(eq=False)
+class Scores(Mapping):
+    """Corpus and per-document results, and the diagnostics of the run.
+
+    A read-only mapping of metric name → corpus score, in the order of ``metrics``
+    (``scores["muc"].f1``, ``for name, score in scores.items()``, ``"lea" in scores``).
+    Every score has ``recall``, ``precision`` and ``f1``: :class:`~corefio.metrics.base.Score`
+    and ``BlancScore`` as fractions, :class:`ConllScore`, :class:`TypedScore`; the
+    single-number measures (kappa, DMT, D-err) are ``Value``\\ s with ``value``."""
 
     metrics: list[str]
     corpus: dict[str, Any]
@@ -54,6 +157,12 @@ class Scores:
 
     def __getitem__(self, metric: str) -> Any:
         return self.corpus[metric]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([m for m in self.metrics if m in self.corpus])
+
+    def __len__(self) -> int:
+        return sum(1 for m in self.metrics if m in self.corpus)
 
     # -- JSON -------------------------------------------------------------------------------
     def to_dict(self, per_document: bool = True) -> dict:
@@ -301,6 +410,8 @@ def to_jsonable(result: Any) -> dict:
         if result.direction is not None:
             out["direction"] = result.direction
         return out
+    if isinstance(result, TypedScore):
+        return result.as_dict()
     if isinstance(result, dict) and "typed" in result:
         return result["typed"]
     if isinstance(result, tuple) and len(result) == 2 and all(isinstance(v, Value) for v in result):
