@@ -588,7 +588,8 @@ class Document(_Model):
                 parts.append(ws[i])
             else:  # CoNLL-U: no space after a token whose MISC says SpaceAfter=No
                 assert misc is not None
-                parts.append("" if misc[i] and "SpaceAfter=No" in misc[i].split("|") else " ")
+                value = misc[i]
+                parts.append("" if value and "SpaceAfter=No" in value.split("|") else " ")
         parts.append(forms[b])
         return "".join(parts)
 
