@@ -157,6 +157,7 @@ def _input(path: Path, format: Optional[str]) -> Path:
     is_stdin = str(path) == "-"
     if not is_stdin and _seekable(path):
         _check_input(path, format)
+        _note_format(path, format)
         return path
     if format:
         from .registry import get_format
@@ -183,7 +184,18 @@ def _input(path: Path, format: Optional[str]) -> Path:
     except OSError as exc:
         raise CorefioError(f"cannot read: {exc.strerror or exc}", file=name) from None
     _spooled[str(temporary)] = name
+    _note_format(temporary, format)
     return temporary
+
+
+def _note_format(path: Path, format: Optional[str]) -> None:
+    """Remember the format ``path`` will be read as (for the hints of :func:`_explained`)."""
+    from .registry import resolve_format
+
+    try:
+        _formats_used[str(path)] = resolve_format(path, format).name
+    except CorefioError:
+        pass  # the reading says what is wrong
 
 
 def _forget_spooled() -> None:
@@ -194,6 +206,8 @@ def _forget_spooled() -> None:
         shutil.rmtree(_spool_dir, ignore_errors=True)
     _spool_dir = None
     _spooled.clear()
+    _formats_used.clear()
+    _paired_files.clear()
 
 
 def _progress(items, label: str):
@@ -269,7 +283,11 @@ def edge(func: Callable) -> Callable:
             _silence(sys.stdout)
             return None
         except CorefioError as exc:
-            _echo_err(_shown(f"corefio: error: {exc}"))
+            try:
+                text = _explained(exc)
+            except Exception:  # a hint must never hide the error itself
+                text = str(exc)
+            _echo_err(_shown(f"corefio: error: {text}"))
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             _echo_err("corefio: interrupted")
@@ -296,6 +314,112 @@ def edge(func: Callable) -> Callable:
     wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=[*signature.parameters.values(), *extra])
     return wrapper
+
+
+# -- errors that say what to do ---------------------------------------------------------------
+def _explained(exc: CorefioError) -> str:
+    """The error's line, with a hint when the file is not what its name or ``--from``
+    said: part of an MMAX2 project, content of another format, or a format that could
+    not be told (then every format is listed, MMAX2 included)."""
+    from .errors import UnknownFormatError
+
+    from .errors import DocumentMismatchError
+
+    if isinstance(exc, DocumentMismatchError) and _paired_files and (exc.file is None or " and " in exc.file):
+        import re
+
+        key, response = _paired_files[:2]
+        missing = "; --allow-missing scores what is missing as empty" if len(_paired_files) > 2 else ""
+        # the library's own parenthesis on what to do gives way to the hint below
+        message = re.sub(r"\s*\((use --allow-missing|--pair-by)[^()]*\)$", "", exc.message)
+        return (f"the documents of {key} (key) and {response} (response) do not match: {message}\n"
+                "  hint: pair them by position (--pair-by order) or by a file of KEY-NAME<TAB>RESPONSE-NAME "
+                f"lines (--pairs FILE){missing}")
+    text = str(exc)
+    path = Path(exc.file) if exc.file else None
+    if path is None or not path.is_file():
+        return text
+    project = _mmax2_project_of(path)
+    if project is not None and project != path:
+        return (f"{exc.location}: part of an MMAX2 project ({project.name}): give the directory "
+                f"{project.parent} or the .mmax file {project}")
+    if isinstance(exc, UnknownFormatError) and "cannot tell the format" in exc.message:
+        from .registry import all_formats
+
+        names = ", ".join(spec.name + (" (a directory, or its .mmax file)" if spec.directory else "")
+                          for spec in all_formats() if spec.can_read)
+        looks = _looks_like(path)
+        claim = (f"; by its content it looks like {looks[0].description_name} ({looks[1]}): try --from "
+                 f"{looks[0].name}" if looks else "")
+        return f"{text}{claim}. Formats: {names}"
+    if exc.exit_code == EXIT_INPUT:
+        used = _formats_used.get(str(path))
+        looks = _looks_like(path)
+        if looks is not None and used is not None and looks[0].name != used:
+            name = _spooled.get(str(path), str(path))
+            return (f"{text}\n  hint: {name} looks like {looks[0].description_name} ({looks[1]}), not {used}; "
+                    f"try --from {looks[0].name}")
+    return text
+
+
+#: the format each input was read as, by path (for the hints of :func:`_explained`)
+_formats_used: dict[str, str] = {}
+#: the key and the response (as given) of a command that pairs their documents
+_paired_files: list[str] = []
+
+
+def _mmax2_project_of(path: Path) -> Optional[Path]:
+    """The ``.mmax`` file of the MMAX2 project ``path`` belongs to (a base data, level,
+    scheme or style file: the project's directory or the one above), else None."""
+    if path.suffix == ".mmax":
+        return path
+    for folder in (path.parent, path.parent.parent):
+        try:
+            found = sorted(folder.glob("*.mmax"))
+        except OSError:
+            return None
+        if found and ((folder / "common_paths.xml").exists() or folder != path.parent):
+            return found[0]
+    return None
+
+
+class _Look:
+    def __init__(self, name: str, description_name: str) -> None:
+        self.name, self.description_name = name, description_name
+
+
+def _looks_like(path: Path) -> Optional[tuple[_Look, str]]:
+    """The one format whose content test claims the start of ``path``, with what in the
+    content says so (for a hint), or None."""
+    import re
+
+    from .registry import all_formats
+
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(8192)
+    except OSError:
+        return None
+    claimed = [spec for spec in all_formats() if spec.sniff is not None and spec.sniff(head)]
+    if len(claimed) != 1:
+        return None
+    spec = claimed[0]
+    text = head.decode("utf-8", "replace")
+    evidence: list[str] = []
+    token_line = next((line for line in text.splitlines() if line and not line.startswith("#")), "")
+    if spec.name in ("conll", "conllu") and token_line:
+        evidence.append(f"{len(token_line.split(chr(9)))} tab-separated columns")
+    for marker in ("# sent_id", "# newdoc", "# global.Entity", "#begin document"):
+        if marker in text:
+            evidence.append(f"`{marker}`")
+    root = re.search(r"<([A-Za-z_][\w:.-]*)[\s>]", re.sub(r"<[?!][^>]*>", "", text))
+    if not evidence and root is not None:
+        evidence.append(f"root element <{root.group(1)}>")
+    if not evidence and spec.name == "jsonlines":
+        evidence.append("one JSON object per line")
+    names = {"conll": "CoNLL-2012", "conllu": "CoNLL-U", "raf": "RAF XML", "mate": "MATE XML", "muc": "MUC SGML",
+             "jsonlines": "JSON lines"}
+    return _Look(spec.name, names.get(spec.name, spec.name)), ", ".join(evidence) or "its content"
 
 
 def _print_version(value: bool) -> None:
@@ -546,6 +670,7 @@ def sync_command(
     from .registry import get_format
     from .synchronisation import pair_documents, synchronise_corpora
 
+    _paired_files[:] = [str(key), str(response)]
     key, response = _input(key, from_format), _input(response, from_format)
     spec = get_format(to_format)
     report = Report()
@@ -704,6 +829,7 @@ def score_command(
             raise ValueError
     except (ValueError, ZeroDivisionError):
         raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
+    _paired_files[:] = [str(key), str(response), "--allow-missing"]
     key = _input(key, key_format or from_format)
     response = _input(response, response_format or from_format)
     report = Report()
