@@ -210,6 +210,10 @@ def _forget_spooled() -> None:
     _paired_files.clear()
 
 
+#: seconds of work before a progress bar shows (quick commands draw none)
+PROGRESS_DELAY = 0.5
+
+
 def _progress(items, label: str):
     """``items`` as they come, with a progress bar on stderr when stderr is a terminal
     (and not under ``-q``): nothing else is drawn, so logs and pipes stay clean."""
@@ -218,7 +222,7 @@ def _progress(items, label: str):
         return
     from tqdm import tqdm
 
-    with tqdm(items, desc=label, unit=" documents", file=sys.stderr, leave=False, delay=0.5) as bar:
+    with tqdm(items, desc=label, unit=" documents", file=sys.stderr, leave=False, delay=PROGRESS_DELAY) as bar:
         yield from bar
 
 
@@ -708,6 +712,7 @@ def validate_command(
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
     output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json"),
     strict: bool = typer.Option(False, "--strict", help="warnings count as failures"),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the verdicts here instead of stdout"),
 ) -> None:
     """XSD validation (XML formats) and semantic checks: ids, references, spans, crossing."""
     files = [_input(path, from_format) for path in files]
@@ -718,16 +723,17 @@ def validate_command(
         bad = bool(report.errors or (strict and report.warnings))
         failed = failed or bad
         results.append((path, report, bad))
+    lines: list[str] = []
     if output is OutputFormat.json:
-        _out(json.dumps(
-            [{"file": _shown(str(p)), "valid": not bad, "diagnostics": [d.to_dict() for d in r]}
+        lines.append(json.dumps(
+            [{"file": str(p), "valid": not bad, "diagnostics": [d.to_dict() for d in r]}
              for p, r, bad in results], indent=2, ensure_ascii=False))
     else:
         for path, report, bad in results:
-            for d in report:
-                _out(_shown(d.format()))
+            lines.extend(d.format() for d in report)
             e, w = len(report.errors), len(report.warnings)
-            _out(_shown(f"{path}: {'INVALID' if bad else 'valid'} ({e} error(s), {w} warning(s))"))
+            lines.append(f"{path}: {'INVALID' if bad else 'valid'} ({e} error(s), {w} warning(s))")
+    _emit(_shown("\n".join(lines) + "\n"), out, files)
     if failed:
         raise typer.Exit(EXIT_INVALID)
 

@@ -132,3 +132,49 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(cli, tmp_path):
     result = cli("info", path, "-q")
     assert "documents" not in result.output.replace("document(s)", "")
     assert "\r" not in result.output
+
+
+def test_kinds_of_loss_are_counted_once_per_code_across_documents(cli, tmp_path):
+    # four CorefUD documents to CoNLL-2012: the same five kinds of loss in every document
+    source = tmp_path / "four.conllu"
+    source.write_bytes(b"".join(path.read_bytes() for path in
+                                sorted((DATA / "corpora" / "gum-genres" / "conllu").glob("*.conllu"))))
+    result = cli("convert", source, tmp_path / "four.conll")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[-1] == f"converted {source} -> {tmp_path / 'four.conll'} (5 kind(s) of loss reported)"
+    warnings = [line for line in lines if "warning[loss." in line]
+    assert len(warnings) == 5  # one line per kind (the old output: one per kind and document)
+    assert any("[101 in all, in 4 places; -v lists them]" in line for line in warnings)
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch):
+    import io
+
+    from corefio import cli as cli_module
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(cli_module, "PROGRESS_DELAY", 0)
+    monkeypatch.setattr(cli_module, "_verbosity", 0)
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert list(cli_module._progress(iter(range(3)), "corpus.conll")) == [0, 1, 2]
+    assert "corpus.conll" in terminal.getvalue() and "documents" in terminal.getvalue()
+    pipe = io.StringIO()  # not a terminal: nothing
+    monkeypatch.setattr("sys.stderr", pipe)
+    assert list(cli_module._progress(iter(range(3)), "corpus.conll")) == [0, 1, 2]
+    assert pipe.getvalue() == ""
+    monkeypatch.setattr("sys.stderr", terminal := Terminal())
+    monkeypatch.setattr(cli_module, "_verbosity", -1)  # -q: nothing either
+    assert list(cli_module._progress(iter(range(3)), "corpus.conll")) == [0, 1, 2]
+    assert terminal.getvalue() == ""
+
+
+def test_validate_writes_to_output_option(cli, tmp_path):
+    out = tmp_path / "verdict.txt"
+    result = cli("validate", KEY, "-o", out)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert out.read_text().splitlines()[-1] == f"{KEY}: valid (0 error(s), 0 warning(s))"
