@@ -76,10 +76,17 @@ def test_sync_table_uses_the_same_rounding(cli):
     assert "84.62 / 78.57 / 81.48" in result.stdout
 
 
-def test_help_has_no_internal_words(cli):
-    for command in ("score", "sync", "serve", "convert", "info"):
+def test_help_and_web_pages_have_no_internal_words(cli):
+    from corefio.cli import app
+
+    commands = [c.name for c in app.registered_commands]
+    assert {"score", "sync", "serve", "convert", "info"} <= set(commands)
+    for command in commands:
         text = cli(command, "--help").stdout
         assert "seed 0" not in text, command
+    templates = Path(corefio.web.app.__file__).parent / "templates"
+    for page in templates.glob("*.html"):
+        assert "seed 0" not in page.read_text(), page.name
 
 
 def test_grouped_diagnostics_one_line_per_code():
