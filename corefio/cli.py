@@ -674,6 +674,11 @@ def sync_command(
     from .registry import get_format
     from .synchronisation import pair_documents, synchronise_corpora
 
+    if str(outdir) == "-":
+        from .errors import UsageError
+
+        raise UsageError("sync writes two files into a directory: standard output ('-') cannot hold them; "
+                         "give a directory")
     _paired_files[:] = [str(key), str(response)]
     key, response = _input(key, from_format), _input(response, from_format)
     spec = get_format(to_format)

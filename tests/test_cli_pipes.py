@@ -133,3 +133,12 @@ def test_info_and_score_write_to_output_option(tmp_path):
     scores = tmp_path / "scores.txt"
     assert corefio("score", KEY, RESPONSE, "-o", scores).returncode == 0
     assert scores.read_text().startswith("metric")
+
+
+def test_sync_refuses_dash_and_repair_writes_stdout(tmp_path):
+    done = corefio("sync", KEY, RESPONSE, "-o", "-")
+    assert done.returncode == 2 and b"standard output ('-') cannot hold them" in done.stderr
+    assert not (REPO / "-").exists()
+    repaired = corefio("repair", SAMPLES / "muc" / "muc6.key.sgm", "-o", "-")
+    assert repaired.returncode == 0
+    assert repaired.stdout.startswith(b"<?xml") and b"repaired" in repaired.stderr
