@@ -360,9 +360,8 @@ def _explained(exc: CorefioError) -> str:
         used = _formats_used.get(str(path))
         looks = _looks_like(path)
         if looks is not None and used is not None and looks[0].name != used:
-            name = _spooled.get(str(path), str(path))
-            return (f"{text}\n  hint: {name} looks like {looks[0].description_name} ({looks[1]}), not {used}; "
-                    f"try --from {looks[0].name}")
+            return (f"{text}\n  hint: the content looks like {looks[0].description_name} ({looks[1]}), not "
+                    f"{used}; try --from {looks[0].name}")
     return text
 
 

@@ -20,8 +20,9 @@ def test_conllu_content_under_a_conll_name_gets_a_hint(cli, tmp_path):
     assert result.exit_code == 3
     first, hint = result.output.splitlines()
     assert first.startswith(f"corefio: error: {misnamed}:24: malformed coreference cell")
-    assert hint == (f"  hint: {misnamed} looks like CoNLL-U (10 tab-separated columns, `# sent_id`, `# newdoc`, "
+    assert hint == ("  hint: the content looks like CoNLL-U (10 tab-separated columns, `# sent_id`, `# newdoc`, "
                     "`# global.Entity`), not conll; try --from conllu")
+    assert result.output.count(str(misnamed)) == 1  # no path said twice
     assert cli("info", misnamed, "--from", "conllu").exit_code == 0  # the hint is right
 
 
