@@ -109,6 +109,137 @@ def _echo_err(message: str) -> None:
         _silence(sys.stderr)
 
 
+# -- verbosity, standard input and output ----------------------------------------------
+#: -1 with -q/--quiet (errors only), 0 by default, 1 with -v/--verbose
+_verbosity = 0
+#: the spooled copies of standard input (and of other inputs that cannot be read twice)
+#: by their temporary path, with the name messages give them
+_spooled: dict[str, str] = {}
+_spool_dir: Optional[str] = None
+STDIN_NAME = "<stdin>"
+
+
+def _say(message: str) -> None:
+    """A note about what was done ("converted a -> b"): on stderr, so that it never mixes
+    with an output written to stdout; left out under ``-q``."""
+    if _verbosity >= 0:
+        _echo_err(message)
+
+
+def _shown(text: str) -> str:
+    """``text`` with the temporary paths of spooled inputs replaced by their names."""
+    for temporary, name in _spooled.items():
+        text = text.replace(temporary, name)
+    return text
+
+
+def _seekable(path: Path) -> bool:
+    """False for what can be read only once: a pipe, a terminal, /dev/stdin."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True  # missing or unreadable: _check_input says so
+    return stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISBLK(mode)
+
+
+def _input(path: Path, format: Optional[str]) -> Path:
+    """The path commands read for the argument ``path``: ``-`` (standard input) and inputs
+    that cannot be read twice (``/dev/stdin``, a pipe; format detection reads the start,
+    then the reader the whole) are copied to a temporary file first, named like the input
+    so that messages name it; other paths are checked by :func:`_check_input`."""
+    import shutil
+    import tempfile
+
+    from .errors import UsageError
+
+    is_stdin = str(path) == "-"
+    if not is_stdin and _seekable(path):
+        _check_input(path, format)
+        _note_format(path, format)
+        return path
+    if format:
+        from .registry import get_format
+
+        if get_format(format).directory:
+            raise UsageError(f"format {format!r} reads a directory of files: standard input cannot hold it; "
+                             "give the directory")
+    name = STDIN_NAME if is_stdin else str(path)
+    if name in _spooled.values():
+        raise UsageError(f"{name} is given twice, but it can be read only once")
+    global _spool_dir
+    if _spool_dir is None:
+        _spool_dir = tempfile.mkdtemp(prefix="corefio-stdin-")
+    # the input's own file name keeps its extension (format detection uses it)
+    temporary = Path(_spool_dir) / f"{len(_spooled)}" / ("stdin" if is_stdin else path.name)
+    temporary.parent.mkdir()
+    try:
+        with open(temporary, "wb") as copy:
+            if is_stdin:
+                shutil.copyfileobj(sys.stdin.buffer, copy)
+            else:
+                with open(path, "rb") as original:
+                    shutil.copyfileobj(original, copy)
+    except OSError as exc:
+        raise CorefioError(f"cannot read: {exc.strerror or exc}", file=name) from None
+    _spooled[str(temporary)] = name
+    _note_format(temporary, format)
+    return temporary
+
+
+def _note_format(path: Path, format: Optional[str]) -> None:
+    """Remember the format ``path`` will be read as (for the hints of :func:`_explained`)."""
+    from .registry import resolve_format
+
+    try:
+        _formats_used[str(path)] = resolve_format(path, format).name
+    except CorefioError:
+        pass  # the reading says what is wrong
+
+
+def _forget_spooled() -> None:
+    import shutil
+
+    global _spool_dir
+    if _spool_dir is not None:
+        shutil.rmtree(_spool_dir, ignore_errors=True)
+    _spool_dir = None
+    _spooled.clear()
+    _formats_used.clear()
+    _paired_files.clear()
+
+
+#: seconds of work before a progress bar shows (quick commands draw none)
+PROGRESS_DELAY = 0.5
+
+
+def _progress(items, label: str):
+    """``items`` as they come, with a progress bar on stderr when stderr is a terminal
+    (and not under ``-q``): nothing else is drawn, so logs and pipes stay clean."""
+    if _verbosity < 0 or not sys.stderr.isatty():
+        yield from items
+        return
+    from tqdm import tqdm
+
+    with tqdm(items, desc=label, unit=" documents", file=sys.stderr, leave=False, delay=PROGRESS_DELAY) as bar:
+        yield from bar
+
+
+def _check_output(path: Path, format: Optional[str]) -> None:
+    """Refuse ``-`` (standard output) for a format that writes a directory, before any work."""
+    if str(path) != "-":
+        return
+    from .errors import UsageError
+    from .registry import get_format
+
+    if not format:
+        raise UsageError("writing to standard output ('-'): name the format with --to")
+    if get_format(format).directory:
+        raise UsageError(f"format {format!r} writes a directory of files: standard output ('-') cannot hold "
+                         "it; give a directory")
+
+
 def _check_input(path: Path, format: Optional[str]) -> None:
     """Refuse an input that cannot be read, before any work is done: a missing path, or
     a directory when no format reads directories (or ``--from`` names one that does not).
@@ -128,23 +259,39 @@ def _check_input(path: Path, format: Optional[str]) -> None:
 
 
 def _print_report(report: Report, *, min_severity: str = "info") -> None:
+    """The diagnostics on stderr, one line per code (``-v``: every one); ``-q`` keeps the
+    errors only."""
     order = {"info": 0, "warning": 1, "error": 2}
-    for d in report:
-        if order[d.severity] >= order[min_severity]:
-            _echo_err(d.format())
+    floor = order["error"] if _verbosity < 0 else order[min_severity]
+    shown = [d for d in report if order[d.severity] >= floor]
+    if _verbosity > 0:
+        lines = [d.format() for d in shown]
+    else:
+        lines = [group.format() for group in Report.group(shown)]
+    for line in lines:
+        _echo_err(_shown(line))
 
 
 def edge(func: Callable) -> Callable:
     """Turn CorefioError into a one-line message and its exit code; hide tracebacks."""
 
     @functools.wraps(func)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args, quiet: bool = False, verbose: bool = False, **kwargs):
+        global _verbosity
+        _verbosity = -1 if quiet else 1 if verbose else 0
         try:
             return func(*args, **kwargs)
         except typer.Exit:
             raise
+        except BrokenPipeError:  # the reader of an output written to stdout ('-') went away
+            _silence(sys.stdout)
+            return None
         except CorefioError as exc:
-            _echo_err(f"corefio: error: {exc}")
+            try:
+                text = _explained(exc)
+            except Exception:  # a hint must never hide the error itself
+                text = str(exc)
+            _echo_err(_shown(f"corefio: error: {text}"))
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             _echo_err("corefio: interrupted")
@@ -155,8 +302,127 @@ def edge(func: Callable) -> Callable:
             _echo_err(f"corefio: internal error: {type(exc).__name__}: {exc} "
                       "(set COREFIO_DEBUG=1 for the traceback)")
             raise typer.Exit(EXIT_INTERNAL) from None
+        finally:
+            _forget_spooled()
 
+    import inspect
+
+    signature = inspect.signature(func)
+    extra = [
+        inspect.Parameter("quiet", inspect.Parameter.KEYWORD_ONLY, annotation=bool,
+                          default=typer.Option(False, "-q", "--quiet", help="print errors only")),
+        inspect.Parameter("verbose", inspect.Parameter.KEYWORD_ONLY, annotation=bool,
+                          default=typer.Option(False, "-v", "--verbose",
+                                               help="print every diagnostic, not one line per kind")),
+    ]
+    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*signature.parameters.values(), *extra])
     return wrapper
+
+
+# -- errors that say what to do ---------------------------------------------------------------
+def _explained(exc: CorefioError) -> str:
+    """The error's line, with a hint when the file is not what its name or ``--from``
+    said: part of an MMAX2 project, content of another format, or a format that could
+    not be told (then every format is listed, MMAX2 included)."""
+    from .errors import UnknownFormatError
+
+    from .errors import DocumentMismatchError
+
+    if isinstance(exc, DocumentMismatchError) and _paired_files and (exc.file is None or " and " in exc.file):
+        import re
+
+        key, response = _paired_files[:2]
+        missing = "; --allow-missing scores what is missing as empty" if len(_paired_files) > 2 else ""
+        # the library's own parenthesis on what to do gives way to the hint below
+        message = re.sub(r"\s*\((use --allow-missing|--pair-by)[^()]*\)$", "", exc.message)
+        return (f"the documents of {key} (key) and {response} (response) do not match: {message}\n"
+                "  hint: pair them by position (--pair-by order) or by a file of KEY-NAME<TAB>RESPONSE-NAME "
+                f"lines (--pairs FILE){missing}")
+    text = str(exc)
+    path = Path(exc.file) if exc.file else None
+    if path is None or not path.is_file():
+        return text
+    project = _mmax2_project_of(path)
+    if project is not None and project != path:
+        return (f"{exc.location}: part of an MMAX2 project ({project.name}): give the directory "
+                f"{project.parent} or the .mmax file {project}")
+    if isinstance(exc, UnknownFormatError) and "cannot tell the format" in exc.message:
+        from .registry import all_formats
+
+        names = ", ".join(spec.name + (" (a directory, or its .mmax file)" if spec.directory else "")
+                          for spec in all_formats() if spec.can_read)
+        looks = _looks_like(path)
+        claim = (f"; by its content it looks like {looks[0].description_name} ({looks[1]}): try --from "
+                 f"{looks[0].name}" if looks else "")
+        return f"{text}{claim}. Formats: {names}"
+    if exc.exit_code == EXIT_INPUT:
+        used = _formats_used.get(str(path))
+        looks = _looks_like(path)
+        if looks is not None and used is not None and looks[0].name != used:
+            return (f"{text}\n  hint: the content looks like {looks[0].description_name} ({looks[1]}), not "
+                    f"{used}; try --from {looks[0].name}")
+    return text
+
+
+#: the format each input was read as, by path (for the hints of :func:`_explained`)
+_formats_used: dict[str, str] = {}
+#: the key and the response (as given) of a command that pairs their documents
+_paired_files: list[str] = []
+
+
+def _mmax2_project_of(path: Path) -> Optional[Path]:
+    """The ``.mmax`` file of the MMAX2 project ``path`` belongs to (a base data, level,
+    scheme or style file: the project's directory or the one above), else None."""
+    if path.suffix == ".mmax":
+        return path
+    for folder in (path.parent, path.parent.parent):
+        try:
+            found = sorted(folder.glob("*.mmax"))
+        except OSError:
+            return None
+        if found and ((folder / "common_paths.xml").exists() or folder != path.parent):
+            return found[0]
+    return None
+
+
+class _Look:
+    def __init__(self, name: str, description_name: str) -> None:
+        self.name, self.description_name = name, description_name
+
+
+def _looks_like(path: Path) -> Optional[tuple[_Look, str]]:
+    """The one format whose content test claims the start of ``path``, with what in the
+    content says so (for a hint), or None."""
+    import re
+
+    from .registry import all_formats
+
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(8192)
+    except OSError:
+        return None
+    claimed = [spec for spec in all_formats() if spec.sniff is not None and spec.sniff(head)]
+    if len(claimed) != 1:
+        return None
+    spec = claimed[0]
+    text = head.decode("utf-8", "replace")
+    evidence: list[str] = []
+    token_line = next((line for line in text.splitlines() if line and not line.startswith("#")), "")
+    if spec.name in ("conll", "conllu") and token_line:
+        evidence.append(f"{len(token_line.split(chr(9)))} tab-separated columns")
+    for marker in ("# sent_id", "# newdoc", "# global.Entity", "#begin document"):
+        if marker in text:
+            evidence.append(f"`{marker}`")
+    root = re.search(r"<([A-Za-z_][\w:.-]*)[\s>]", re.sub(r"<[?!][^>]*>", "", text))
+    if not evidence and root is not None:
+        evidence.append(f"root element <{root.group(1)}>")
+    if not evidence and spec.name == "jsonlines":
+        evidence.append("one JSON object per line")
+    names = {"conll": "CoNLL-2012", "conllu": "CoNLL-U", "raf": "RAF XML", "mate": "MATE XML", "muc": "MUC SGML",
+             "jsonlines": "JSON lines"}
+    return _Look(spec.name, names.get(spec.name, spec.name)), ", ".join(evidence) or "its content"
 
 
 def _print_version(value: bool) -> None:
@@ -201,36 +467,55 @@ def formats_command(
 @app.command("info")
 @edge
 def info_command(
-    files: List[Path] = typer.Argument(..., help="files to describe"),
+    files: List[Path] = typer.Argument(..., help="files to describe ('-': standard input)"),
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
     output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json"),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="write here instead of stdout"),
 ) -> None:
-    """Documents, tokens, markables, entities, chains, singletons and links by type."""
+    """Documents, tokens, markables, entities, chains, singletons and links by type.
+
+    A markable is one mention (its spans of tokens). Markables that corefer form a
+    chain; a chain of one markable is a singleton. Entities counts the distinct entity
+    ids the markables carry or the file declares: it differs from chains when a file
+    declares entities no markable refers to, or when a format names chains some other way.
+    """
     from .info import corpus_info
 
-    for path in files:
-        _check_input(path, from_format)
+    inputs = [_input(path, from_format) for path in files]
     result = []
-    for path in files:
+    for path, shown in zip(inputs, files):
         report = Report(str(path))
-        corpus = api.read(path, from_format, report=report)
+        documents = list(_progress(api.iter_read(path, from_format, report=report), _shown(str(path))))
         _print_report(report, min_severity="warning")
-        result.append((path, corpus_info(corpus)))
+        result.append((shown, corpus_info(documents)))
+    lines: list[str] = []
     if output is OutputFormat.json:
-        _out(json.dumps([{"file": str(path), "documents": [d.as_dict() for d in docs]} for path, docs in result],
-                        indent=2, ensure_ascii=False))
+        lines.append(json.dumps([{"file": str(path), "documents": [d.as_dict() for d in docs]}
+                                 for path, docs in result], indent=2, ensure_ascii=False))
+        _emit("\n".join(lines) + "\n", out, inputs)
         return
     for path, docs in result:
-        _out(f"{path}: {len(docs)} document(s)")
+        lines.append(f"{'-' if str(path) == '-' else path}: {len(docs)} document(s)")
         for d in docs:
             part = f" part {d.part}" if d.part is not None else ""
             links = ", ".join(f"{k}: {v}" for k, v in d.links.items()) or "none"
-            _out(
+            lines.append(
                 f"  {d.name!r}{part}: {d.tokens} tokens, {d.sentences} sentences, "
                 f"{d.markables} markables ({d.discontinuous} discontinuous), "
                 f"{d.chains} chains ({d.singletons} singletons), "
                 f"{d.entities} entities, links: {links}"
             )
+    _emit("\n".join(lines) + "\n", out, inputs)
+
+
+def _emit(text: str, out: Optional[Path], inputs: List[Path]) -> None:
+    """A command's output: on stdout, or written to ``out`` (``-``: stdout too)."""
+    if out is None or str(out) == "-":
+        _out(text, nl=False)
+    else:
+        from .files import atomic_write
+
+        atomic_write(out, text, inputs=inputs)
 
 
 # -- convert --------------------------------------------------------------------------------
@@ -247,8 +532,9 @@ class Processor(str, Enum):
 @app.command("convert")
 @edge
 def convert_command(
-    source: Path = typer.Argument(..., help="input file"),
-    target: Path = typer.Argument(..., help="output file (written atomically)"),
+    source: Path = typer.Argument(..., help="input file ('-': standard input)"),
+    target: Optional[Path] = typer.Argument(None, help="output file, written atomically ('-': standard output; "
+                                                        "or give -o)"),
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
     to_format: Optional[str] = typer.Option(None, "--to", help="output format (default: from extension)"),
     strict: bool = typer.Option(False, "--strict", help="fail on any reader warning or writer loss"),
@@ -271,11 +557,20 @@ def convert_command(
     force: bool = typer.Option(False, "--force",
                                help="write an MMAX2 project into a directory that is not empty, "
                                     "over the files of the same names"),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="output file (instead of the second "
+                                                                        "argument)"),
 ) -> None:
     """Convert between formats (reader → pivot → writer), reporting every loss."""
+    from .errors import UsageError
     from .registry import resolve_format
 
-    _check_input(source, from_format)
+    if (target is None) == (output is None):
+        raise UsageError("give the output once: as the second argument or with -o")
+    target = target if target is not None else output
+    assert target is not None
+    _check_output(target, to_format)
+    shown_source = source
+    source = _input(source, from_format)
     report = Report(str(source))
     target_spec = resolve_format(target, to_format, for_writing=True)
     reading = _named_options(read_option, "--read-option")
@@ -305,9 +600,9 @@ def convert_command(
         if log is not None:
             from .files import atomic_write
 
-            atomic_write(log, report.to_json() + "\n", inputs=[source])
-    losses = sum(1 for d in report if d.code.startswith("loss.") and d.severity != "info")
-    _out(f"converted {source} -> {target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
+            atomic_write(log, _shown(report.to_json()) + "\n", inputs=[source])
+    losses = len({d.code for d in report if d.code.startswith("loss.") and d.severity != "info"})
+    _say(f"converted {shown_source} -> {target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
 
 
 def _named_options(items: List[str], flag: str) -> dict[str, Any]:
@@ -334,10 +629,11 @@ def repair_command(
     """Make malformed SGML/XML well-formed, reporting every change with line:column."""
     from .repair import repair_file
 
-    _check_input(source, None)
+    shown_source = source
+    source = _input(source, None)
     report = repair_file(source, output, report_path=report_path, strict=strict)
     _print_report(report)
-    _out(f"repaired {source} -> {output} ({len(report)} change(s))")
+    _say(f"repaired {shown_source} -> {output} ({len(report)} change(s))")
 
 
 # -- sync -----------------------------------------------------------------------------------
@@ -365,7 +661,7 @@ def sync_command(
     response: Path = typer.Argument(..., help="the response file, any readable format"),
     outdir: Path = typer.Option(..., "-o", "--output", help="directory for the two synchronised files"),
     strategy: Strategy = typer.Option(Strategy.key, "--strategy",
-                                      help="which markable set both sides keep (seed 003 §2.3)"),
+                                      help="which markable set both sides keep"),
     to_format: str = typer.Option("raf", "--to", help="format of the synchronised files"),
     pair_by: PairBy = typer.Option(PairBy.name, "--pair-by", help="pair documents by name or by order"),
     pairs: Optional[Path] = typer.Option(None, "--pairs",
@@ -377,8 +673,13 @@ def sync_command(
     from .registry import get_format
     from .synchronisation import pair_documents, synchronise_corpora
 
-    _check_input(key, from_format)
-    _check_input(response, from_format)
+    if str(outdir) == "-":
+        from .errors import UsageError
+
+        raise UsageError("sync writes two files into a directory: standard output ('-') cannot hold them; "
+                         "give a directory")
+    _paired_files[:] = [str(key), str(response)]
+    key, response = _input(key, from_format), _input(response, from_format)
     spec = get_format(to_format)
     report = Report()
     key_corpus = api.read(key, from_format, report=report)
@@ -386,7 +687,7 @@ def sync_command(
     try:
         pairing = pair_documents(key_corpus, response_corpus, pair_by.value, pairs, report)
     except CorefioError as exc:  # documents that do not pair concern both files
-        raise exc.located(f"{key} and {response}") from None
+        raise exc.located(_shown(f"{key} and {response}")) from None
     key_sync, response_sync = synchronise_corpora(key_corpus, response_corpus, strategy.value, report, pairing,
                                                   key_file=key, response_file=response)
     if not outdir.is_dir():
@@ -404,21 +705,21 @@ def sync_command(
         api.write(corpus, target, spec.name, report=report, inputs=[key, response])
         written.append(str(target))
     _print_report(report)
-    _out(f"synchronised ({strategy.value}): " + ", ".join(written))
+    _say(f"synchronised ({strategy.value}): " + ", ".join(written))
 
 
 # -- validate -------------------------------------------------------------------------------
 @app.command("validate")
 @edge
 def validate_command(
-    files: List[Path] = typer.Argument(..., help="files to validate"),
+    files: List[Path] = typer.Argument(..., help="files to validate ('-': standard input)"),
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
     output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json"),
     strict: bool = typer.Option(False, "--strict", help="warnings count as failures"),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the verdicts here instead of stdout"),
 ) -> None:
     """XSD validation (XML formats) and semantic checks: ids, references, spans, crossing."""
-    for path in files:
-        _check_input(path, from_format)
+    files = [_input(path, from_format) for path in files]
     failed = False
     results = []
     for path in files:
@@ -426,16 +727,17 @@ def validate_command(
         bad = bool(report.errors or (strict and report.warnings))
         failed = failed or bad
         results.append((path, report, bad))
+    lines: list[str] = []
     if output is OutputFormat.json:
-        _out(json.dumps(
+        lines.append(json.dumps(
             [{"file": str(p), "valid": not bad, "diagnostics": [d.to_dict() for d in r]}
              for p, r, bad in results], indent=2, ensure_ascii=False))
     else:
         for path, report, bad in results:
-            for d in report:
-                _out(d.format())
+            lines.extend(d.format() for d in report)
             e, w = len(report.errors), len(report.warnings)
-            _out(f"{path}: {'INVALID' if bad else 'valid'} ({e} error(s), {w} warning(s))")
+            lines.append(f"{path}: {'INVALID' if bad else 'valid'} ({e} error(s), {w} warning(s))")
+    _emit(_shown("\n".join(lines) + "\n"), out, files)
     if failed:
         raise typer.Exit(EXIT_INVALID)
 
@@ -444,25 +746,27 @@ def validate_command(
 @app.command("view")
 @edge
 def view_command(
-    source: Path = typer.Argument(..., help="file to display (any readable format)"),
-    output: Path = typer.Option(..., "-o", "--output", help="HTML page to write"),
+    source: Path = typer.Argument(..., help="file to display (any readable format; '-': standard input)"),
+    output: Path = typer.Option(..., "-o", "--output", help="HTML page to write ('-': standard output)"),
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
 ) -> None:
     """Render a file as an HTML page (xslt/raf-to-html.xsl): bracketed text and chains."""
     from .files import atomic_write
     from .xslt import render_html
 
-    _check_input(source, from_format)
+    source = _input(source, from_format)
     report = Report(str(source))
     corpus = api.read(source, from_format, report=report)
     _print_report(report, min_severity="warning")
     atomic_write(output, render_html(corpus), inputs=[source])
-    _out(f"wrote {output}")
+    if str(output) != "-":
+        _say(f"wrote {output}")
 
 
 # -- score -----------------------------------------------------------------------------------
 class ScoreFormat(str, Enum):
     text = "text"
+    scorer = "scorer"
     json = "json"
     csv = "csv"
 
@@ -476,13 +780,16 @@ def _metric_help() -> str:
 @app.command("score")
 @edge
 def score_command(
-    key: Path = typer.Argument(..., help="the key (gold) file, any readable format"),
-    response: Path = typer.Argument(..., help="the response (system) file, any readable format"),
+    key: Path = typer.Argument(..., help="the key (gold) file, any readable format ('-': standard input)"),
+    response: Path = typer.Argument(..., help="the response (system) file, any readable format ('-': standard "
+                                              "input)"),
     metric: List[str] = typer.Option(["default"], "--metric", "-m", help=_metric_help()),
     per_document: bool = typer.Option(False, "--per-document", help="also show every document's scores"),
     keep_singletons: bool = typer.Option(True, "--keep-singletons/--drop-singletons",
                                          help="keep one-mention chains (default, as the reference scorer)"),
-    output: ScoreFormat = typer.Option(ScoreFormat.text, "--format", help="text, json or csv"),
+    output: ScoreFormat = typer.Option(ScoreFormat.text, "--format",
+                                       help="text (a table: recall, precision, F1 in %), scorer (the reference "
+                                            "scorer's transcript), json or csv"),
     macro: bool = typer.Option(False, "--macro", help="add the mean of document scores"),
     allow_missing: bool = typer.Option(False, "--allow-missing",
                                        help="score key documents missing from the response as empty"),
@@ -502,7 +809,7 @@ def score_command(
                                    "partial (corefud-scorer's partial-corefud)"),
     sync: Optional[str] = typer.Option(None, "--sync",
                                        help="score synchronisation strategies side by side: all, or some of "
-                                            "key,response,intersection,union (seed 003 §2.3)"),
+                                            "key,response,intersection,union"),
     pair_by: PairBy = typer.Option(PairBy.name, "--pair-by", help="pair documents by name or by order"),
     pairs: Optional[Path] = typer.Option(None, "--pairs",
                                          help="a file of 'KEY-NAME<TAB>RESPONSE-NAME' lines pairing documents"),
@@ -524,7 +831,6 @@ def score_command(
     """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
     from fractions import Fraction
 
-    from .files import atomic_write
     from .scoring import score
 
     try:
@@ -533,8 +839,9 @@ def score_command(
             raise ValueError
     except (ValueError, ZeroDivisionError):
         raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
-    _check_input(key, key_format or from_format)
-    _check_input(response, response_format or from_format)
+    _paired_files[:] = [str(key), str(response), "--allow-missing"]
+    key = _input(key, key_format or from_format)
+    response = _input(response, response_format or from_format)
     report = Report()
     result = score(
         key, response, metric, keep_singletons=keep_singletons, per_document=per_document, macro=macro,
@@ -612,15 +919,14 @@ def score_command(
             writer.writerows(analysis.csv_rows(per_document))
             text += "\n" + buffer.getvalue()
     else:
-        text = result.to_text(per_document)
+        text = result.to_text(per_document) if output is ScoreFormat.scorer else result.to_table(per_document)
         if analysis is not None:
             text += "\n" + analysis.to_text(per_document)
         for _, table in breakdowns:
             text += "\n" + table.to_text()
-    if out is not None:
-        atomic_write(out, text, inputs=[key, response])
-    else:
-        _out(text, nl=False)
+    if output in (ScoreFormat.json, ScoreFormat.csv):
+        text = _shown(text)
+    _emit(text, out, [key, response])
 
 
 
@@ -653,17 +959,16 @@ def compare_command(
     import json
 
     from .errors import UsageError
-    from .files import atomic_write
     from .scoring.significance import compare
 
     if len(responses) < 2:
         raise UsageError("compare needs at least two responses (use score for one)")
-    _check_input(key, from_format)
-    for response in responses:
-        _check_input(response, from_format)
-    labels = [r.name for r in responses]
+    shown_responses = responses
+    key = _input(key, from_format)
+    responses = [_input(response, from_format) for response in responses]
+    labels = [r.name for r in shown_responses]
     if len(set(labels)) != len(labels):
-        labels = [str(r) for r in responses]
+        labels = [str(r) for r in shown_responses]
     result = compare(key, responses, [m.strip() for m in metric.split(",") if m.strip()], names=labels,
                      samples=samples, seed=seed, level=confidence, match=match,
                      keep_singletons=keep_singletons, key_format=from_format, response_format=from_format)
@@ -680,10 +985,7 @@ def compare_command(
         text = json.dumps(data, indent=2) + "\n"
     else:
         text = result.to_text() + "".join(f"\n{label}:\n{a.to_text()}" for label, a in analyses.items())
-    if out is not None:
-        atomic_write(out, text, inputs=[key, *responses])
-    else:
-        _out(text, nl=False)
+    _emit(text, out, [key, *responses])
 
 # -- serve ----------------------------------------------------------------------------------
 @app.command("serve")
@@ -704,7 +1006,8 @@ def serve_command(
     worker_memory_mb: float = typer.Option(4096, "--worker-memory-mb", help="memory one request's worker may "
                                            "map besides the server's own, in MB (0: no limit)"),
 ) -> None:
-    """Run the online evaluator (seed 003) as a local web application (needs corefio[web])."""
+    """Run the online evaluator as a local web application (needs the web extra:
+    pip install 'corefio[web]', or pip install '.[web]' in a clone)."""
     from .errors import UsageError
 
     try:
@@ -714,7 +1017,8 @@ def serve_command(
 
         from .web import serve
     except ImportError as exc:
-        raise UsageError(f"corefio serve needs the web extra: pip install 'corefio[web]' ({exc})") from None
+        raise UsageError(f"corefio serve needs the web extra: pip install 'corefio[web]' "
+                         f"(from a clone: pip install '.[web]') ({exc})") from None
     serve(host=host, port=port, max_upload_mb=max_upload_mb, time_limit=time_limit,
           allowed_hosts=tuple(allowed_host), workers=workers, store_mb=store_mb, keep_minutes=keep_minutes,
           body_timeout=body_timeout, worker_memory_mb=worker_memory_mb or None)

@@ -71,6 +71,27 @@ class Diagnostic:
         return {k: v for k, v in asdict(self).items() if v not in (None, [])}
 
 
+@dataclass
+class DiagnosticGroup:
+    """Diagnostics of one code and severity: the first one and the others."""
+
+    first: Diagnostic
+    others: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        """How many times it happened in all (merged repeats included)."""
+        return self.first.count + sum(d.count for d in self.others)
+
+    def format(self) -> str:
+        """The first diagnostic's line, then how many there were in all and in how many
+        places (documents, files or lines)."""
+        if not self.others:
+            return self.first.format()
+        places = 1 + len(self.others)
+        return f"{self.first.format()} [{self.count} in all, in {places} places; -v lists them]"
+
+
 class Report:
     """An ordered collection of diagnostics, merging repeats of the same event kind."""
 
@@ -176,6 +197,19 @@ class Report:
     @property
     def warnings(self) -> list[Diagnostic]:
         return [d for d in self._items if d.severity == "warning"]
+
+    @staticmethod
+    def group(diagnostics: Iterable[Diagnostic]) -> list["DiagnosticGroup"]:
+        """The diagnostics by code and severity, in the order of each group's first one
+        (one line per kind of finding, where a corpus repeats one in every document)."""
+        groups: dict[tuple[str, str], DiagnosticGroup] = {}
+        for d in diagnostics:
+            key = (d.code, d.severity)
+            if key in groups:
+                groups[key].others.append(d)
+            else:
+                groups[key] = DiagnosticGroup(d)
+        return list(groups.values())
 
     def worst(self) -> Severity | None:
         if not self._items:

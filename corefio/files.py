@@ -40,7 +40,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
-from .errors import FormatError, OutputError
+from .errors import FormatError, OutputError, UsageError
 
 # byte order mark → (name shown, name iconv understands: it reads and drops the mark)
 _BOMS = {
@@ -222,33 +222,56 @@ def _refuse_inputs(path: Path, inputs: Iterable[str | Path]) -> None:
 Content = str | bytes | Iterable[str | bytes]
 
 
+#: the path that means standard output (and, to the command line, standard input)
+STDIO = "-"
+
+
+def write_stdout(data: Content) -> None:
+    """Write ``data`` to standard output, piece by piece (what ``-`` as an output means).
+
+    A reader of the pipe that goes away raises BrokenPipeError, left to the caller (the
+    command line discards the rest quietly)."""
+    import sys
+
+    sys.stdout.flush()  # text printed before comes first
+    stream = sys.stdout.buffer
+    for piece in _pieces(data):
+        stream.write(piece)
+    stream.flush()
+
+
 def atomic_write(path: str | Path, data: Content, *, inputs: Iterable[str | Path] = ()) -> None:
     """Write ``data`` to ``path``: bytes, a ``str`` (written as UTF-8), or an iterable of
     such pieces (consumed only once the output has been checked; an exception it raises
-    leaves a regular output untouched and propagates as it is).
+    leaves a regular output untouched and propagates as it is). ``-`` is standard output.
 
     A regular file is replaced through a temporary file and a rename, so it appears
     complete or not at all; a symbolic link is written through; a character device or
     FIFO is written directly. Refuses to overwrite any of ``inputs``. Every failure to
     write is an :class:`~corefio.errors.OutputError`. The module docstring has the details.
     """
+    if str(path) == STDIO:
+        write_stdout(data)
+        return
     path = Path(path)
     with _output_errors(path):
         try:
             is_link = stat.S_ISLNK(os.lstat(path).st_mode)
         except (FileNotFoundError, NotADirectoryError):
             is_link = False
-        target = Path(os.path.realpath(path)) if is_link else path
         try:
-            status: os.stat_result | None = os.stat(target)
+            # through the link: /dev/stdout leads to /proc/self/fd/1, whose "target" is
+            # no path at all (pipe:[1234]) but which stat and open follow
+            status: os.stat_result | None = os.stat(path)
         except FileNotFoundError:
             status = None
 
     if status is not None and (stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode)):
         # nothing to overwrite: a device or pipe consumes what it is given (so /dev/stdout
         # may even be the terminal the input /dev/stdin is read from)
-        _write_stream(path, target, _pieces(data))
+        _write_stream(path, path, _pieces(data))
         return
+    target = Path(os.path.realpath(path)) if is_link else path
     _refuse_inputs(path, inputs)
     if status is not None and stat.S_ISDIR(status.st_mode):
         raise OutputError("cannot write: is a directory", file=path)
@@ -273,6 +296,9 @@ def atomic_write_tree(directory: str | Path, files: Mapping[str, Content], *,
     then written by :func:`atomic_write`, so each appears whole; the set as a whole is
     not atomic (a failure part way leaves the files written before it).
     """
+    if str(directory) == STDIO:
+        raise UsageError("this format writes a directory of files: standard output ('-') cannot hold it; "
+                          "give a directory", file=directory)
     root = Path(directory)
     targets: list[tuple[Path, Content]] = []
     for name, content in files.items():

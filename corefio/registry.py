@@ -299,7 +299,7 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
             raise CorefioError("is a directory, not a file", file=path)
         if len(projects) == 1:
             return projects[0]
-        raise UnknownFormatError(f"cannot tell the format of directory {path}; use --from", file=path)
+        raise UnknownFormatError("cannot tell the format of this directory; use --from", file=path)
     _ensure_loaded(_modules_for(path.name))
     matches = _extension_matches(path.name)
     if matches:
@@ -319,17 +319,17 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
         if len(sniffed) > 1:
             names = ", ".join(s.name for s in sniffed)
             raise UnknownFormatError(
-                f"cannot tell the format of {path} (could be: {names}); use --from", file=path
+                f"cannot tell the format (could be: {names}); use --from", file=path
             )
     hint = "--to" if for_writing else "--from"
     if matches:
         names = ", ".join(sorted({s.name for s in candidates}))
         raise UnknownFormatError(
-            f"cannot tell the format of {path} from its name (could be: {names}); use {hint}",
+            f"cannot tell the format from the name (could be: {names}); use {hint}",
             file=path,
         )
     raise UnknownFormatError(
-        f"cannot tell the format of {path}: unknown extension; use {hint} FORMAT "
+        f"cannot tell the format: unknown extension; use {hint} FORMAT "
         f"(formats: {', '.join(sorted(_FORMATS))})",
         file=path,
     )

@@ -454,9 +454,11 @@ def pair_keys(key: list[tuple[str, str | None]], response: list[tuple[str, str |
     missing = [document_label(*key[i]) for i, j in out if j is None]
     extra = [document_label(*response[j]) for j in range(len(response)) if j not in used]
     if missing or extra:
+        from .scoring.documents import names_shown
+
         message = "; ".join(filter(None, [
-            f"{len(missing)} key document(s) unpaired: " + ", ".join(map(repr, missing[:10])) if missing else "",
-            f"{len(extra)} response document(s) unpaired: " + ", ".join(map(repr, extra[:10])) if extra else ""]))
+            f"{len(missing)} key document(s) unpaired: " + names_shown(missing) if missing else "",
+            f"{len(extra)} response document(s) unpaired: " + names_shown(extra) if extra else ""]))
         if not allow_missing:
             raise DocumentMismatchError(message)
         report.warning("score.document-mismatch", message)

@@ -11,6 +11,8 @@ from corefio.losses import FEATURE_NAMES, report_losses
 from corefio.model import Document, Link, Markable, Tokens
 from corefio.registry import Capabilities, Option, all_formats
 
+from .conftest import DATA, SAMPLES
+
 CONLL = "#begin document (d); part 000\nd\t0\t0\tJohn\t(1)\nd\t0\t1\tsaw\t-\nd\t0\t2\thim\t(1)\n\n#end document\n"
 
 
@@ -127,3 +129,58 @@ def test_validate_can_be_called_twice():
     second = corefio.validate(SAMPLES / "key.raf.xml")
     assert not first.errors and not second.errors
     assert callable(corefio.validate) and callable(corefio.sync)
+
+
+# -- issue 22: scores as a mapping of objects, whitespace in markable text -------------------
+def test_scores_is_a_read_only_mapping_of_metric_to_score():
+    from collections.abc import Mapping
+
+    from corefio.scoring import score
+
+    scores = score(SAMPLES / "key.raf.xml", SAMPLES / "response.raf.xml", ["muc", "conll"])
+    assert isinstance(scores, Mapping)
+    assert list(scores) == ["mentions", "muc", "bcub", "ceafe", "conll"]
+    assert len(scores) == 5 and "muc" in scores and "lea" not in scores
+    assert dict(scores.items())["muc"] is scores["muc"]
+    assert scores.get("lea") is None
+    with pytest.raises(TypeError):
+        scores["muc"] = None  # type: ignore[index]
+    for name, value in scores.items():  # every score has recall, precision and F1
+        assert 0 <= value.recall <= 1 and 0 <= value.precision <= 1 and 0 <= value.f1 <= 1, name
+
+
+def test_conll_is_a_score_object_and_its_json_is_unchanged():
+    from fractions import Fraction
+
+    from corefio.scoring import score
+
+    scores = score(SAMPLES / "key.raf.xml", SAMPLES / "response.raf.xml", ["conll"])
+    conll = scores["conll"]
+    parts = [scores[m] for m in ("muc", "bcub", "ceafe")]
+    assert conll.f1 == sum(Fraction(p.f1) for p in parts) / 3
+    assert conll.recall == sum(Fraction(p.recall) for p in parts) / 3  # documented: means of the three
+    assert conll.precision == sum(Fraction(p.precision) for p in parts) / 3
+    assert conll == {"f1": conll.f1}  # the mapping of earlier versions
+    assert scores.to_dict(False)["corpus"]["conll"] == {"f1": float(conll.f1)}
+
+
+def test_typed_evaluation_returns_objects_and_the_same_json():
+    from corefio.scoring import score
+    from corefio.scoring.render import Rates, TypedScore
+
+    scores = score(SAMPLES / "key.raf.xml", SAMPLES / "response.raf.xml", ["typed"])
+    typed = scores["typed"]
+    assert isinstance(typed, TypedScore) and isinstance(typed.micro, Rates)
+    assert typed.f1 == typed.micro.f1 and isinstance(typed.classes["?"].recall, float)
+    data = scores.to_dict(False)["corpus"]["typed"]
+    assert set(data) == {"micro", "macro", "scheme", "classes", "types", "coefficients", "scheme_classes"}
+    assert data["micro"] == {"recall": typed.micro.recall, "precision": typed.micro.precision, "f1": typed.f1}
+
+
+def test_markable_text_honours_conllu_space_after():
+    doc = corefio.read(DATA / "corpora/gum/dep/GUM_news_worship.conllu").documents[0]
+    texts = [doc.markable_text(m) for m in doc.markables]
+    assert "March 27, 2006" in texts
+    assert "March 27 , 2006" not in texts
+    conll = corefio.loads(CONLL, "conll").documents[0]  # no whitespace recorded: spaces
+    assert conll.span_text((0, 2)) == "John saw him"

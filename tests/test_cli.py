@@ -179,7 +179,7 @@ def test_validate_passes_a_good_file_and_fails_a_bad_one(cli, tmp_path):
 
 
 def test_score_prints_reference_style_totals(cli):
-    result = cli("score", CASES / "TC-A.key", CASES / "TC-A-2.response", "-m", "muc")
+    result = cli("score", CASES / "TC-A.key", CASES / "TC-A-2.response", "-m", "muc", "--format", "scorer")
     assert result.exit_code == 0
     assert "Coreference: Recall: (1 / 3) 33.33%\tPrecision: (1 / 1) 100%\tF1: 50%" in result.output
 

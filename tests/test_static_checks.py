@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from .conftest import REPO
 
 
@@ -18,6 +20,7 @@ def test_ruff_finds_nothing():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_mypy_finds_nothing():
     result = run("mypy")
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]

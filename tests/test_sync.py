@@ -324,6 +324,7 @@ def test_documents_that_do_not_pair_name_both_files_and_what_sync_offers(cli, tm
     response.write_text("#begin document (b); part 000\nb 0 0 the (1)\n\n#end document\n")
     result = cli("sync", key, response, "-o", tmp_path / "out")
     assert result.exit_code == 3
-    assert f"error: {key} and {response}: 1 key document(s) have no response" in result.output
+    assert (f"error: the documents of {key} (key) and {response} (response) do not match: 1 key document(s) "
+            "have no response") in result.output
     assert "--allow-missing" not in result.output and "--pair-by order" in result.output
     assert cli("sync", key, response, "-o", tmp_path / "out", "--pair-by", "order").exit_code == 0

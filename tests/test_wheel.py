@@ -33,6 +33,10 @@ def _venv_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
+#: building and installing a wheel takes a while: the slow tier (CI runs it)
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(python of a venv holding the built wheel, the wheel path)."""

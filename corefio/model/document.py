@@ -570,19 +570,26 @@ class Document(_Model):
 
     def span_text(self, span: Span) -> str:
         """The text of a span: from the source text when there is one, else the forms
-        joined with the recorded whitespace (a space when unknown)."""
+        joined with the recorded whitespace (CoNLL-U's ``SpaceAfter=No`` included; a
+        space when unknown)."""
         a, b = span
         offsets = self.tokens.offsets
         if self.text is not None and offsets is not None:
             return self.text[offsets[a][0]:offsets[b][1]]
         forms = self.tokens.forms
         ws = self.tokens.whitespace
-        if ws is None:
+        misc = self.tokens.attributes.get("misc") if ws is None else None
+        if ws is None and misc is None:
             return " ".join(forms[a : b + 1])
         parts: list[str] = []
         for i in range(a, b):
             parts.append(forms[i])
-            parts.append(ws[i])
+            if ws is not None:
+                parts.append(ws[i])
+            else:  # CoNLL-U: no space after a token whose MISC says SpaceAfter=No
+                assert misc is not None
+                value = misc[i]
+                parts.append("" if value and "SpaceAfter=No" in value.split("|") else " ")
         parts.append(forms[b])
         return "".join(parts)
 

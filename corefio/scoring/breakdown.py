@@ -29,12 +29,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from .. import metrics as M
 from ..chains import Mention, MentionView
 from ..diagnostics import Report
+from .render import ConllScore
 from ..errors import UsageError
 from ..metrics.base import BlancScore, Score
 from .render import Scores
@@ -140,7 +140,7 @@ class Breakdown:
 
 def _with_conll(row: dict[str, Any], metrics: Sequence[str]) -> dict[str, Any]:
     if "conll" in metrics and all(m in row for m in ("muc", "bcub", "ceafe")):
-        row["conll"] = {"f1": (Fraction(row["muc"].f1) + Fraction(row["bcub"].f1) + Fraction(row["ceafe"].f1)) / 3}
+        row["conll"] = ConllScore(row["muc"], row["bcub"], row["ceafe"])
     return {m: row[m] for m in metrics if m in row}
 
 

@@ -32,6 +32,15 @@ if TYPE_CHECKING:  # pragma: no cover
 DocumentKey = tuple[str, "str | None"]
 
 
+def names_shown(names: Sequence[str], limit: int = 5) -> str:
+    """A few document names for a message: quoted, ``(unnamed)`` for an empty name, and
+    ``…`` when there are more."""
+    # a label is "NAME" or "NAME (part P)": an empty name leaves "" or " (part P)"
+    shown = ", ".join(repr(name) if name and not name.startswith(" (part") else f"(unnamed){name}"
+                      for name in names[:limit])
+    return shown + (", …" if len(names) > limit else "")
+
+
 def match_keys(key: Sequence[tuple[str, str | None]], response: Sequence[tuple[str, str | None]],
                report: Report, allow_missing: bool = False,
                hint: str = " (use --allow-missing to score missing documents as empty)") -> list[tuple[int, int | None]]:
@@ -76,9 +85,9 @@ def match_keys(key: Sequence[tuple[str, str | None]], response: Sequence[tuple[s
     if missing or extra:
         parts = []
         if missing:
-            parts.append(f"{len(missing)} key document(s) have no response: " + ", ".join(map(repr, missing[:5])))
+            parts.append(f"{len(missing)} key document(s) have no response: " + names_shown(missing))
         if extra:
-            parts.append(f"{len(extra)} response document(s) have no key: " + ", ".join(map(repr, extra[:5])))
+            parts.append(f"{len(extra)} response document(s) have no key: " + names_shown(extra))
         message = "; ".join(parts)
         if not allow_missing:
             raise DocumentMismatchError(message + hint)

@@ -49,7 +49,7 @@ from ..source import Source
 from . import documents as D
 from . import views as V
 from .registry import DEFAULT_METRICS, REGISTRY, resolve_metrics
-from .render import DocumentScores, Scores, SyncScores, typed_json
+from .render import ConllScore, DocumentScores, Scores, SyncScores, TypedScore, typed_json
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..registry import FormatSpec
@@ -155,7 +155,7 @@ class Accumulator:
             if "conll" in options.names:
                 results["conll"] = _conll(results)
             if typed is not None:
-                results["typed"] = {"typed": typed_json(typed, options.k, options.scheme_classes)}
+                results["typed"] = TypedScore(typed_json(typed, options.k, options.scheme_classes))
             for name in self.kappas:
                 _check_kappa(results[name], self.report, kv.label)
             share.documents.append((index, DocumentScores(kv.label, {n: results[n] for n in options.names})))
@@ -215,8 +215,8 @@ def accumulator(options: Options, report: Report) -> "Accumulator | SyncAccumula
     return SyncAccumulator(options, report) if options.strategies else Accumulator(options, report)
 
 
-def _conll(results: dict[str, Any]) -> dict[str, Fraction]:
-    return {"f1": sum((results[m].f1 for m in ("muc", "bcub", "ceafe")), Fraction(0)) / 3}
+def _conll(results: dict[str, Any]) -> ConllScore:
+    return ConllScore(results["muc"], results["bcub"], results["ceafe"])
 
 
 def _check_kappa(value: Value, report: Report, where: str) -> None:
@@ -271,8 +271,8 @@ def _finish(options: Options, shares: list[Share], report: Report, macro: bool, 
             assert metric.function is not None
             corpus[name] = metric.function(profile if profile is not None else Profile.zero())
         elif metric.corpus == "typed":
-            corpus[name] = {"typed": typed_json(typed if typed is not None else TypedResult(), options.k,
-                                                options.scheme_classes)}
+            corpus[name] = TypedScore(typed_json(typed if typed is not None else TypedResult(), options.k,
+                                                 options.scheme_classes))
     if "conll" in names:
         corpus["conll"] = _conll(corpus)
     documents = sorted((d for s in shares for d in s.documents), key=lambda d: d[0])

@@ -49,11 +49,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import metrics as M
 from ..errors import UsageError
+
+if TYPE_CHECKING:
+    from .render import ConllScore
 
 PROPERTIES = ("perfect", "perfect-linked", "swap", "symmetric", "bounded", "renaming", "order-free", "additive")
 CORPUS_MODES = ("sum", "profile", "counts", "derived", "typed")
@@ -109,9 +111,11 @@ def _props(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def conll_average(table) -> dict[str, Fraction]:
+def conll_average(table) -> "ConllScore":
     """The CoNLL average of one table: the mean F1 of MUC, B³ and CEAFe."""
-    return {"f1": (M.muc(table).f1 + M.b_cubed(table).f1 + M.ceaf_entity(table).f1) / 3}
+    from .render import ConllScore
+
+    return ConllScore(M.muc(table), M.b_cubed(table), M.ceaf_entity(table))
 
 
 #: what nearly every count-based metric has

@@ -5,7 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -19,6 +20,116 @@ CSV_HEADER = ["document", "metric", "recall_num", "recall_den", "recall", "preci
               "precision", "f1", "value"]
 
 
+def percent(value: float | Fraction | None) -> str:
+    """A score in [0, 1] as a percentage with two decimals, rounded half up: the one rule of
+    every table corefio shows (``score``'s table, ``--sync``, the web page). The decimal
+    value of the float is rounded, not its binary approximation: 0.84615 gives 84.62,
+    0.846249 gives 84.62, 0.00005 gives 0.01. JSON and CSV keep the full values; the
+    reference scorer's transcript (``--format scorer``) truncates, as scorer.pl does."""
+    if value is None:
+        return "–"
+    exact = Decimal(str(value.numerator)) / Decimal(str(value.denominator)) if isinstance(value, Fraction) \
+        else Decimal(repr(float(value)))
+    return str((exact * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+class ConllScore(dict):
+    """The CoNLL average: ``f1`` is the mean of the F1 of MUC, B³ and CEAFe (the official
+    CoNLL-2011/2012 score). ``recall`` and ``precision`` are the means of those three
+    metrics' recalls and precisions, given so that every score has the three names; the
+    F1 is *not* their harmonic mean. It is also the mapping ``{"f1": ...}`` of earlier
+    versions (and of the JSON output, which gives the F1 only)."""
+
+    def __init__(self, muc: Any, bcub: Any, ceafe: Any) -> None:
+        parts = (muc, bcub, ceafe)
+        super().__init__(f1=sum((Fraction(p.f1) for p in parts), Fraction(0)) / 3)
+        self.recall = sum((Fraction(p.recall) for p in parts), Fraction(0)) / 3
+        self.precision = sum((Fraction(p.precision) for p in parts), Fraction(0)) / 3
+
+    @property
+    def f1(self) -> Fraction:
+        return self["f1"]
+
+    def __repr__(self) -> str:
+        return f"ConllScore(f1={float(self.f1):.6g})"
+
+    def __reduce__(self):  # pickled with its attributes (scores cross process boundaries)
+        return (_conll_score, (dict(self), self.recall, self.precision))
+
+
+def _conll_score(data: dict, recall: Fraction, precision: Fraction) -> ConllScore:
+    out = ConllScore.__new__(ConllScore)
+    dict.__init__(out, data)
+    out.recall, out.precision = recall, precision
+    return out
+
+
+@dataclass(frozen=True)
+class Rates:
+    """Recall, precision and F1 (floats) of one level or class of the typed evaluation;
+    ``counts`` holds the class's counts where there are some."""
+
+    recall: float
+    precision: float
+    f1: float
+    counts: dict[str, Any] = field(default_factory=dict)
+
+
+class TypedScore:
+    """The typed evaluation (``-m typed``) as objects: ``micro``, ``macro`` and ``scheme``
+    averages and each class and type, every one a :class:`Rates`; ``recall``,
+    ``precision`` and ``f1`` are the micro average's. :meth:`as_dict` (and the JSON
+    output) gives the documented nested shape."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+
+    def _rates(self, d: dict[str, Any]) -> Rates:
+        return Rates(d["recall"], d["precision"], d["f1"], dict(d.get("counts", {})))
+
+    @property
+    def micro(self) -> Rates:
+        return self._rates(self._data["micro"])
+
+    @property
+    def macro(self) -> Rates:
+        return self._rates(self._data["macro"])
+
+    @property
+    def scheme(self) -> Rates:
+        return self._rates(self._data["scheme"])
+
+    @property
+    def classes(self) -> dict[str, Rates]:
+        return {name: self._rates(d) for name, d in self._data["classes"].items()}
+
+    @property
+    def types(self) -> dict[str, Rates]:
+        return {name: self._rates(d) for name, d in self._data["types"].items()}
+
+    @property
+    def coefficients(self) -> list[float]:
+        return list(self._data["coefficients"])
+
+    @property
+    def recall(self) -> float:
+        return self.micro.recall
+
+    @property
+    def precision(self) -> float:
+        return self.micro.precision
+
+    @property
+    def f1(self) -> float:
+        return self.micro.f1
+
+    def as_dict(self) -> dict[str, Any]:
+        return self._data
+
+    def __repr__(self) -> str:
+        return f"TypedScore(micro F1={self.f1:.6g}, classes={sorted(self._data['classes'])})"
+
+
 @dataclass
 class DocumentScores:
     """One document's results, by metric name."""
@@ -27,9 +138,15 @@ class DocumentScores:
     results: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
-class Scores:
-    """Corpus and per-document results, and the diagnostics of the run."""
+@dataclass(eq=False)
+class Scores(Mapping):
+    """Corpus and per-document results, and the diagnostics of the run.
+
+    A read-only mapping of metric name → corpus score, in the order of ``metrics``
+    (``scores["muc"].f1``, ``for name, score in scores.items()``, ``"lea" in scores``).
+    Every score has ``recall``, ``precision`` and ``f1``: :class:`~corefio.metrics.base.Score`
+    and ``BlancScore`` as fractions, :class:`ConllScore`, :class:`TypedScore`; the
+    single-number measures (kappa, DMT, D-err) are ``Value``\\ s with ``value``."""
 
     metrics: list[str]
     corpus: dict[str, Any]
@@ -40,6 +157,12 @@ class Scores:
 
     def __getitem__(self, metric: str) -> Any:
         return self.corpus[metric]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([m for m in self.metrics if m in self.corpus])
+
+    def __len__(self) -> int:
+        return sum(1 for m in self.metrics if m in self.corpus)
 
     # -- JSON -------------------------------------------------------------------------------
     def to_dict(self, per_document: bool = True) -> dict:
@@ -82,7 +205,43 @@ class Scores:
             yield ["#macro", m, "", "", v["recall"], "", "", v["precision"], v["f1"], ""]
 
     # -- text -------------------------------------------------------------------------------
+    def to_table(self, per_document: bool = False) -> str:
+        """The scores as a compact table (what ``corefio score`` prints by default): one
+        row per metric with recall, precision and F1 in % (:func:`percent`), mention
+        identification last; with ``per_document``, then one row per document with each
+        metric's F1 (the main value of the metrics that have no F1). The CoNLL average
+        has an F1 only."""
+        rows = [(m, _prf_cells(self.corpus[m])) for m in self.metrics if m != "mentions"]
+        if "mentions" in self.corpus:
+            rows.append(("mentions", _prf_cells(self.corpus["mentions"])))
+        width = max([len("metric"), *(len(name) for name, _ in rows)])
+        lines = [f"{'metric':<{width}}  {'recall':>9}  {'precision':>9}  {'F1':>9}"]
+        lines += [f"{name:<{width}}  " + "  ".join(f"{cell:>9}" for cell in cells) for name, cells in rows]
+        if self.macro:
+            lines.append("")
+            lines.append(f"{'macro':<{width}}  {'recall':>9}  {'precision':>9}  {'F1':>9}"
+                         "   (means of the document scores)")
+            for m, v in self.macro.items():
+                lines.append(f"{m:<{width}}  {percent(v['recall']):>9}  {percent(v['precision']):>9}  "
+                             f"{percent(v['f1']):>9}")
+        if per_document and self.documents:
+            names = [m for m in self.metrics if m != "mentions"] + (["mentions"] if "mentions" in self.metrics
+                                                                     else [])
+            first = min(max(len("document"), *(len(d.name) for d in self.documents)), 40)
+            columns = [max(len(m), 6) for m in names]
+            lines.append("")
+            lines.append(f"{'document':<{first}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(names, columns))
+                         + "   (F1, %)")
+            for d in self.documents:
+                name = d.name if len(d.name) <= first else d.name[:first - 1] + "…"
+                cells = [_main_cell(d.results.get(m)) for m in names]
+                lines.append(f"{name or '(unnamed)':<{first}}  "
+                             + "  ".join(f"{c:>{w}}" for c, w in zip(cells, columns)))
+        return "\n".join(lines) + "\n"
+
     def to_text(self, per_document: bool = False) -> str:
+        """The reference scorer's transcript (``corefio score --format scorer``):
+        ``METRIC`` blocks, counts and percentages truncated to two decimals."""
         lines: list[str] = []
         for m in self.metrics:
             if m == "mentions":
@@ -165,6 +324,10 @@ class SyncScores:
                 w.writerow([strategy, *row])
         return buf.getvalue()
 
+    def to_table(self, per_document: bool = False) -> str:
+        """What ``corefio score --sync`` prints: :meth:`to_text` (a table already)."""
+        return self.to_text(per_document)
+
     def to_text(self, per_document: bool = False) -> str:
         """Every metric's recall / precision / F1 (%), one column per strategy."""
         strategies = list(self.sets)
@@ -188,17 +351,38 @@ class SyncScores:
         return "\n".join(lines).rstrip() + "\n"
 
 
+def _prf_cells(result: Any) -> list[str]:
+    """Recall, precision and F1 of one result as table cells (blank where there is none)."""
+    if result is None:
+        return ["–", "–", "–"]
+    data = to_jsonable(result)
+    if "recall" in data and isinstance(data["recall"], dict):
+        return [percent(data["recall"]["value"]), percent(data["precision"]["value"]), percent(data["f1"])]
+    if "micro" in data:
+        d = data["micro"]
+        return [percent(d["recall"]), percent(d["precision"]), percent(d["f1"])]
+    if "value" in data:
+        return ["", "", f"{data['value']:.4g}"]
+    return ["", "", percent(data["f1"])]
+
+
+def _main_cell(result: Any) -> str:
+    """One result's F1 (%) for a per-document row (a metric's value when it has no F1)."""
+    if result is None:
+        return "–"
+    return _prf_cells(result)[2]
+
+
 def _cell(data: dict) -> str:
     if "recall" in data and isinstance(data["recall"], dict):
-        return (f"{100 * data['recall']['value']:.2f} / {100 * data['precision']['value']:.2f} / "
-                f"{100 * data['f1']:.2f}")
+        return f"{percent(data['recall']['value'])} / {percent(data['precision']['value'])} / {percent(data['f1'])}"
     if "value" in data:
         return f"{data['value']:.4g}"
     if "f1" in data and len(data) == 1:
-        return f"F1 {100 * data['f1']:.2f}"
+        return f"F1 {percent(data['f1'])}"
     if "micro" in data:
         d = data["micro"]
-        return f"{100 * d['recall']:.2f} / {100 * d['precision']:.2f} / {100 * d['f1']:.2f}"
+        return f"{percent(d['recall'])} / {percent(d['precision'])} / {percent(d['f1'])}"
     return "-"
 
 
@@ -226,6 +410,8 @@ def to_jsonable(result: Any) -> dict:
         if result.direction is not None:
             out["direction"] = result.direction
         return out
+    if isinstance(result, TypedScore):
+        return result.as_dict()
     if isinstance(result, dict) and "typed" in result:
         return result["typed"]
     if isinstance(result, tuple) and len(result) == 2 and all(isinstance(v, Value) for v in result):

@@ -342,9 +342,11 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         importlib.import_module(module)
     corefio.all_formats()
 
+    from ..scoring.render import percent
+
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(version=corefio.__version__, max_upload_mb=max_upload_mb)
-    templates.env.filters["pct"] = lambda v: "–" if v is None else f"{100 * v:.2f}"
+    templates.env.filters["pct"] = percent  # the one rounding rule of every table
     store = Store(int(store_mb * 2**20), keep_minutes * 60)
     pool = Workers(count=max(1, workers), seconds=time_limit, memory_mb=worker_memory_mb, queue_wait=queue_wait)
     app = FastAPI(title="corefio evaluator", version=corefio.__version__,

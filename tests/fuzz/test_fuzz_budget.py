@@ -33,6 +33,7 @@ def _budget() -> float:
     return float(os.environ.get("COREFIO_FUZZ_SECONDS", "60"))
 
 
+@pytest.mark.slow
 def test_fuzz_budget(tmp_path: Path):
     seconds = _budget()
     out = tmp_path / "summary.json"
@@ -104,6 +105,7 @@ def planted_name() -> str:
     return "fuzzplanted"  # planted.NAME, without registering the toy format here
 
 
+@pytest.mark.slow
 def test_planted_defects_are_found_and_minimised():
     summary = _planted_campaign(400)
     assert not summary.get("error"), summary
@@ -155,6 +157,7 @@ def test_content_ignores_ids_but_not_spans():
 
 
 # -- directory formats (an MMAX2 project) -----------------------------------------------------
+@pytest.mark.slow
 def test_project_defects_are_found_minimised_saved_and_replayed(tmp_path: Path):
     """A toy directory format with planted defects: inputs are seed projects with one
     file mutated; a defect is minimised on that file, saved as a whole project
