@@ -18,8 +18,8 @@ The anaphoric columns:
   written); an id ending in ``-Pseudo`` (or ``_Pseudo``) marks a non-referring markable,
   which also gets the attribute ``referentiality=non_referring`` (what the UA scorer
   separates out). ``MarkableID`` is :attr:`Markable.id` (``markable_N`` is made up when
-  missing). ``Min`` is :attr:`Markable.min`: token numbers of the document (1-based, empty
-  tokens not counted, as the UA scorer reads them), ``a`` or a range ``a,b`` / ``a-b``.
+  missing). ``Min`` is :attr:`Markable.min`: token ids of the document (which count through
+  it, so they are the token numbers the UA scorer reads), ``a`` or a range ``a,b`` / ``a-b``.
   ``ElementOf=P`` (or ``P,Q``) says that the markable's entity is one of the split
   antecedents of the plural entity ``P``: it becomes a ``split_antecedent`` link from the
   first markable of ``P`` to the entity (the shape CorefUD's ``SplitAnte`` reads into).
@@ -48,8 +48,9 @@ file and not changed since is written back byte for byte (its text is kept in a
 :class:`UaLayout` with a fingerprint of what was read). Otherwise the document is
 written canonically: TAB-separated, ``_`` for empty values, token ids counting through
 the document, closing brackets before opening ones on a token (what the UA scorer
-reads), openers outermost first. Markables that cross (overlap without nesting) cannot be
-written with bare closing brackets: they are a declared loss.
+reads), openers outermost first. A markable that crosses another (overlap without nesting)
+is written in pieces that nest, each repeating its ``MarkableID`` (the discontinuous
+markable notation); the reader joins adjacent pieces of one markable again.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ _EMPTY_ID = re.compile(r"^\d+\.\d+$")
 _PSEUDO = re.compile(r"[-_]Pseudo$")
 #: one item of a bracket column: an opener (possibly closed at once) or a closer
 _BRACKET_ITEM = re.compile(r"@?\(([^()]*)(\))?|\)")
-_MIN = re.compile(r"^(\d+)(?:[,-](\d+))?$")
+_MIN = re.compile(r"^(\d+(?:\.\d+)?)(?:[,-](\d+(?:\.\d+)?))?$")
 #: what a value written into a bracket column cannot hold
 _VALUE_UNSAFE = re.compile(r"[()|=@,\s]")
 _KEY_UNSAFE = re.compile(r"[()|=@\s]")
@@ -367,20 +368,21 @@ class _Reader:
             if stack:
                 raise self.error(f"markable {stack[-1].id!r} is never closed", stack[-1].line)
         n = len(doc.forms)
-        positions = [i for i in range(n) if i not in set(doc.empty)]
+        index_of: dict[str, int] = {}
+        for i, tid in enumerate(doc.ids):
+            index_of.setdefault(tid, i)
         markables = []
         first_of_entity: dict[str, str] = {}
         for (layer, mid), m in doc.markables.items():
-            spans = tuple(sorted(m.spans))
+            spans = _merge(m.spans)
             min_spans = None
             if m.min is not None:
                 found = _MIN.match(m.min)
-                a = int(found.group(1)) if found else 0
-                b = int(found.group(2)) if found and found.group(2) else a
-                if not found or not 1 <= a <= b <= len(positions):
-                    raise self.error(f"Min={m.min} of markable {mid!r} names no token range of the document "
-                                     f"(1..{len(positions)})", m.line)
-                min_spans = ((positions[a - 1], positions[b - 1]),)
+                a = index_of.get(found.group(1)) if found else None
+                b = index_of.get(found.group(2) or found.group(1)) if found else None
+                if a is None or b is None or b < a:
+                    raise self.error(f"Min={m.min} of markable {mid!r} names no token range of the document", m.line)
+                min_spans = ((a, b),)
             if layer is None:
                 entity = m.entity
                 sets: dict[str, str] = {}
@@ -431,8 +433,11 @@ class _Reader:
                                              "entity", attrs))
             else:
                 raise self.error("a bridging item needs MentionAnchor or EntityAnchor", lineno)
+        # a column of placeholders only is no attribute (the writer writes "_" again)
+        attributes = {name: values for name, values in doc.attributes.items()
+                      if any(v not in ("_", None) for v in values)}
         tokens = model.Tokens._make(forms=doc.forms, ids=None, whitespace=None, offsets=None,
-                                    attributes=doc.attributes, empty=doc.empty or None)
+                                    attributes=attributes, empty=doc.empty or None)
         try:
             document = model.Document.build(name=doc.name, part=None, metadata={}, tokens=tokens,
                                             sentences=doc.sentences, markables=markables, entities=[], links=links,
@@ -446,6 +451,43 @@ class _Reader:
         layout = UaLayout(columns=list(self.columns), text=text, fingerprint=fingerprint(document))
         document.layout["ua"] = layout
         return document
+
+
+def _merge(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """A markable's pieces in text order, adjacent or overlapping ones joined (the writer
+    cuts a piece that crosses another markable into pieces that nest)."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return tuple(out)
+
+
+def _nesting_pieces(spans_of: list[list[tuple[int, int]]]) -> list[list[tuple[int, int]]]:
+    """Each markable's spans cut so that no piece crosses a piece of another markable
+    (bare closing brackets can then close them); the reader joins the pieces again."""
+    pieces = [sorted(spans) for spans in spans_of]
+    changed = True
+    while changed:
+        changed = False
+        everything = sorted(((a, -b, k) for k, spans in enumerate(pieces) for a, b in spans))
+        open_: list[tuple[int, int, int]] = []
+        for a, negative_b, k in everything:
+            b = -negative_b
+            open_ = [o for o in open_ if o[1] >= a]
+            crossed = next((o for o in open_ if o[0] < a <= o[1] < b), None)
+            if crossed is not None:
+                # cut this piece where the other one ends: the first part nests in it
+                spans = pieces[k]
+                spans.remove((a, b))
+                spans.extend([(a, crossed[1]), (crossed[1] + 1, b)])
+                spans.sort()
+                changed = True
+                break
+            open_.append((a, b, k))
+    return pieces
 
 
 def read(source: Source, *, report: Report, strict: bool = False) -> Any:
@@ -469,7 +511,7 @@ def loads(text: str, *, report: Report | None = None, strict: bool = False, file
 # ==========================================================================================
 def _clean(value: str, log: LossLog, doc: Any, what: str) -> str:
     if _VALUE_UNSAFE.search(value):
-        log.lose("ua-values", f"( ) | = @ , or blanks in {what}; replaced by _", document=doc, example=value)
+        log.lose("value", f"( ) | = @ , or blanks in {what}; replaced by _", document=doc, example=value)
         return _VALUE_UNSAFE.sub("_", value)
     return value or "_"
 
@@ -479,7 +521,7 @@ def _cell_value(value: Any, log: LossLog, doc: Any) -> str:
         return "_"
     text = str(value)
     if re.search(r"\s", text):
-        log.lose("ua-values", "blanks inside a column value; replaced by _", document=doc, example=text)
+        log.lose("value", "blanks inside a column value; replaced by _", document=doc, example=text)
         text = re.sub(r"\s", "_", text)
     return text
 
@@ -491,12 +533,17 @@ class _Writer:
         self.log = log
         n = len(doc.tokens)
         self.empty = set(doc.tokens.empty or [])
-        self.position: dict[int, int] = {}
-        count = 0
+        #: the token ids written: counting through the document, ``N.k`` for empty tokens
+        self.ids: list[str] = []
+        count = sub = 0
         for i in range(n):
-            if i not in self.empty:
+            if i in self.empty:
+                sub += 1
+                self.ids.append(f"{count}.{sub}")
+            else:
                 count += 1
-                self.position[i] = count
+                sub = 0
+                self.ids.append(str(count))
         self.cells: dict[str, list[list[str]]] = {c: [[] for _ in range(n)] for c in ANAPHORIC}
 
     def entity_labels(self) -> tuple[dict[int, str], dict[str, str]]:
@@ -584,6 +631,13 @@ class _Writer:
         openers: dict[str, list[list[tuple[int, int, str]]]] = {c: [[] for _ in doc.tokens.forms] for c in
                                                                  ("IDENTITY", "DISCOURSE_DEIXIS")}
         closers: dict[str, list[int]] = {c: [0] * len(doc.tokens) for c in ("IDENTITY", "DISCOURSE_DEIXIS")}
+        layer_pieces: dict[str | None, list[int]] = {}
+        for k, m in enumerate(doc.markables):
+            layer_pieces.setdefault(m.layer, []).append(k)
+        pieces_of: dict[int, list[tuple[int, int]]] = {}
+        for members in layer_pieces.values():
+            for k, pieces in zip(members, _nesting_pieces([list(doc.markables[k].spans) for k in members])):
+                pieces_of[k] = pieces
         for k, m in enumerate(doc.markables):
             if m.layer is None:
                 column = "IDENTITY"
@@ -602,18 +656,15 @@ class _Writer:
                 if len(m.min) > 1:
                     log.lose("min", "alternative MIN spans (UA has one)", document=doc)
                 a, b = m.min[0]
-                if a in self.position and b in self.position:
-                    pa, pb = self.position[a], self.position[b]
-                    items.append(f"Min={pa}" if pa == pb else f"Min={pa},{pb}")
-                else:
-                    log.lose("min", "MIN spans on empty tokens", document=doc)
+                pa, pb = self.ids[a], self.ids[b]
+                items.append(f"Min={pa}" if pa == pb else f"Min={pa},{pb}")
             for key, value in attrs.items():
                 items.append(f"{_clean(key, log, doc, 'attribute names')}="
                              f"{_clean(str(value), log, doc, 'attribute values')}")
             if k in element_of:
                 items.append("ElementOf=" + ",".join(dict.fromkeys(element_of[k])))
             text = "|".join(items)
-            for a, b in m.spans:
+            for a, b in pieces_of[k]:
                 openers[column][a].append((b, k, text))
                 if b != a:
                     closers[column][b] += 1
@@ -642,12 +693,11 @@ class _Writer:
         for name in toks.attributes:
             if name not in written:
                 log.lose("token_attributes", f"the token attribute {name!r} (not a column of the file)", document=doc)
-        last_id = 0
-        sub = 0
         for s_index, s in enumerate(sentences):
             # CoNLL-U's entity field declaration means nothing in UA columns
-            comments = [c if c.startswith("#") else "# " + c for c in (x.replace("\n", " ") for x in s.comments)
-                        if not re.match(r"^#\s*global\.Entity\b", x)]
+            comments = [c if c.startswith("#") else "# " + c
+                        for c in (x.replace("\n", " ") for x in s.comments)
+                        if not re.match(r"^#\s*global\.Entity\b", c)]
             if not comments:
                 comments.append(f"# sent_id = {s.id or f'{doc.name}-{s_index + 1}'}")
                 comments.append("# text = " + " ".join(toks.forms[s.first:s.last + 1]))
@@ -659,14 +709,7 @@ class _Writer:
                 inter.setdefault(offset, []).append(raw)
             for i in range(s.first, s.last + 1):
                 out.extend(inter.get(i - s.first, []))
-                if i in self.empty:
-                    sub += 1
-                    tid = f"{last_id}.{sub}"
-                else:
-                    last_id += 1
-                    sub = 0
-                    tid = str(last_id)
-                fields = [tid, _cell_value(toks.forms[i], log, doc)]
+                fields = [self.ids[i], _cell_value(toks.forms[i], log, doc)]
                 for column in self.columns[2:]:
                     if column in ANAPHORIC:
                         cell = self.cells.get(column)
@@ -738,7 +781,7 @@ register(
         description="Universal Anaphora CoNLL-U Plus (exploded: IDENTITY, BRIDGING, DISCOURSE_DEIXIS columns)",
         extensions=(".conllua",),
         capabilities=Capabilities(
-            discontinuous=True, nested=True, crossing=False, same_entity_overlap=True, cross_sentence=True,
+            discontinuous=True, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
             entity_ids=True, link_structure=False, link_types=True, multi_target_links=False,
             markable_attributes=True, entity_attributes=False, link_attributes=True, heads=False,
             min=True, optional=False, layers=True, sets=True, token_attributes=True,
