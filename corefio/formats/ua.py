@@ -562,10 +562,8 @@ class _Writer:
                 entity = str(fresh)
                 used.add(entity)
             label = _clean(entity, self.log, doc, "entity ids")
-            others = {doc.markables[k].entity for k in chain} - {None, entity}
-            if others:
-                self.log.lose("entity_ids", "entities merged by identity links (one EntityID each chain)",
-                              document=doc, count=len(others))
+            # entities joined by identity links share the first one's id (reported before
+            # writing as the loss of the link structure)
             for k in chain:
                 label_of[k] = label
                 e = doc.markables[k].entity
