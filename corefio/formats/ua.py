@@ -364,10 +364,9 @@ class _Reader:
                              "or ')')", lineno)
 
     def finish(self, doc: _DocState, newline: str, final_newline: bool = True) -> Any:
-        for layer, stack in doc.stacks.items():
+        for stack in doc.stacks.values():
             if stack:
                 raise self.error(f"markable {stack[-1].id!r} is never closed", stack[-1].line)
-        n = len(doc.forms)
         index_of: dict[str, int] = {}
         for i, tid in enumerate(doc.ids):
             index_of.setdefault(tid, i)
@@ -393,7 +392,7 @@ class _Reader:
                 sets = {DD_LAYER: m.entity} if m.entity is not None else {}
             markables.append(model.Markable.fast(mid, spans, entity, None, m.attributes, layer=layer, sets=sets,
                                                  min=min_spans))
-        links = []
+        links: list[Any] = []
         known = {mid for (layer, mid) in doc.markables if layer is None}
         entity_of = {mid: m.entity for (layer, mid), m in doc.markables.items() if layer is None}
         seen_split: set[tuple[str, str]] = set()
@@ -702,7 +701,7 @@ class _Writer:
             if s_index == 0 and not any(_NEWDOC.match(c) for c in comments):
                 comments.insert(0, f"# newdoc id = {doc.name}")
             out.extend(comments)
-            inter = dict()
+            inter: dict[int, list[str]] = {}
             for offset, raw in s.interleaved:
                 inter.setdefault(offset, []).append(raw)
             for i in range(s.first, s.last + 1):
