@@ -5,8 +5,8 @@ without it reading or writing XMI is a usage error naming the extra.
 
 Input: a ``.xmi`` file, with the ``TypeSystem.xml`` (or ``typesystem.xml``) INCEpTION
 exports beside it when there is one, else corefio's own DKPro Core type system
-(:data:`TYPE_SYSTEM`: the types below and nothing else, read leniently so that other
-layers are skipped); or a ``.zip`` holding one ``.xmi`` and its type system, as
+(:data:`TYPE_SYSTEM`: the types below, with the features DKPro Core gives tokens and
+the small types they point to, read leniently so that other layers are skipped); or a ``.zip`` holding one ``.xmi`` and its type system, as
 INCEpTION's export gives them. Both are checked by :mod:`corefio.xmlsafe` before cassis
 sees them (cassis parses with lxml's defaults, which expand internal entities): a DTD
 declaring entities, and any XML that is not well formed, is refused with its line.
@@ -92,11 +92,59 @@ metadata, coreference chains and their links.</description>
       </features>
     </typeDescription>
     <typeDescription>
-      <name>de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Token</name>
-      <description>A token.</description>
+      <name>de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS</name>
+      <description>A part-of-speech tag (kept only so that tokens pointing to one load).</description>
       <supertypeName>uima.tcas.Annotation</supertypeName>
       <features>
+        <featureDescription><name>PosValue</name><description/><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+        <featureDescription><name>coarseValue</name><description/><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+      </features>
+    </typeDescription>
+    <typeDescription>
+      <name>de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Lemma</name>
+      <description>A lemma.</description>
+      <supertypeName>uima.tcas.Annotation</supertypeName>
+      <features>
+        <featureDescription><name>value</name><description/><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+      </features>
+    </typeDescription>
+    <typeDescription>
+      <name>de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Stem</name>
+      <description>A stem.</description>
+      <supertypeName>uima.tcas.Annotation</supertypeName>
+      <features>
+        <featureDescription><name>value</name><description/><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+      </features>
+    </typeDescription>
+    <typeDescription>
+      <name>de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.TokenForm</name>
+      <description>The form of a token when it differs from the text.</description>
+      <supertypeName>uima.tcas.Annotation</supertypeName>
+      <features>
+        <featureDescription><name>value</name><description/><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+      </features>
+    </typeDescription>
+    <typeDescription>
+      <name>de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.morph.MorphologicalFeatures</name>
+      <description>Morphological features.</description>
+      <supertypeName>uima.tcas.Annotation</supertypeName>
+      <features>
+        <featureDescription><name>value</name><description/><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+      </features>
+    </typeDescription>
+    <typeDescription>
+      <name>de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Token</name>
+      <description>A token (the features DKPro Core gives it).</description>
+      <supertypeName>uima.tcas.Annotation</supertypeName>
+      <features>
+        <featureDescription><name>parent</name><description/><rangeTypeName>uima.tcas.Annotation</rangeTypeName></featureDescription>
+        <featureDescription><name>lemma</name><description/><rangeTypeName>de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Lemma</rangeTypeName></featureDescription>
+        <featureDescription><name>stem</name><description/><rangeTypeName>de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Stem</rangeTypeName></featureDescription>
+        <featureDescription><name>pos</name><description/><rangeTypeName>de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS</rangeTypeName></featureDescription>
+        <featureDescription><name>morph</name><description/><rangeTypeName>de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.morph.MorphologicalFeatures</rangeTypeName></featureDescription>
         <featureDescription><name>id</name><description/><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+        <featureDescription><name>form</name><description/><rangeTypeName>de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.TokenForm</rangeTypeName></featureDescription>
+        <featureDescription><name>syntacticFunction</name><description/><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
         <featureDescription><name>order</name><description/><rangeTypeName>uima.cas.Integer</rangeTypeName></featureDescription>
       </features>
     </typeDescription>
