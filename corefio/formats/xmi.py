@@ -26,7 +26,9 @@ What is read (DKPro Core types):
   is the document name.
 
 Writing gives one XMI document (XMI holds one): the text (the source text, else the
-tokens joined by their whitespace or single spaces), tokens, sentences, a
+tokens joined by their whitespace or single spaces, with the sofa MIME type
+``text/x-corefio-tokens(-whitespace)`` saying so: reading it back gives a document
+without text, as it was), tokens, sentences, a
 ``DocumentMetaData`` naming the document, and one ``CoreferenceChain`` per chain whose
 links follow the text order. The type system is :data:`TYPE_SYSTEM`; write it beside the
 ``.xmi`` as ``TypeSystem.xml`` (``corefio.formats.xmi.TYPE_SYSTEM``) for tools that need
@@ -58,6 +60,10 @@ LINK = "de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink"
 METADATA = "de.tudarmstadt.ukp.dkpro.core.api.metadata.type.DocumentMetaData"
 #: the link features kept as markable attributes
 LINK_FEATURES = ("referenceType", "referenceRelation")
+#: sofa MIME types saying that the text was made from the tokens (the document had none):
+#: joined by single spaces, or by the whitespace the document gave its tokens
+MIME_FROM_TOKENS = "text/x-corefio-tokens"
+MIME_FROM_TOKENS_AND_WHITESPACE = "text/x-corefio-tokens-whitespace"
 #: file names INCEpTION gives the type system beside an XMI document
 TYPE_SYSTEM_NAMES = ("TypeSystem.xml", "typesystem.xml")
 #: how many bytes an entry of a zip may unpack to (a zip bomb stops here)
@@ -290,7 +296,7 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
     if covered < len(tokens):
         sentences.append(model.Sentence._make(first=covered, last=len(tokens) - 1, id=None, comments=[],
                                               interleaved=[], attributes={}))
-    markables = []
+    markables: list[Any] = []
     for k, chain in enumerate(_select(cas, CHAIN), 1):
         link = chain.first
         seen: set[int] = set()
@@ -313,11 +319,20 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
     meta = _select(cas, METADATA)
     if meta:
         name = meta[0].documentTitle or meta[0].documentId or stem
-    toks = model.Tokens._make(forms=forms, ids=None, whitespace=whitespace,
-                              offsets=[(t.begin, t.end) for t in tokens], attributes={}, empty=None)
+    offsets: list[tuple[int, int]] | None = [(t.begin, t.end) for t in tokens]
+    source_text: str | None = text
+    mime = getattr(cas, "sofa_mime", None)
+    if mime in (MIME_FROM_TOKENS, MIME_FROM_TOKENS_AND_WHITESPACE):
+        # corefio made this text from tokens: the document had no text of its own
+        source_text, offsets = None, None
+        if mime == MIME_FROM_TOKENS:
+            whitespace = None  # type: ignore[assignment]
+    toks = model.Tokens._make(forms=forms, ids=None, whitespace=whitespace, offsets=offsets, attributes={},
+                              empty=None)
     try:
         return model.Document.build(name=name, part=None, metadata={}, tokens=toks, sentences=sentences,
-                                    markables=markables, entities=[], links=[], text=text, regions=[], layout={})
+                                    markables=markables, entities=[], links=[], text=source_text, regions=[],
+                                    layout={})
     except ModelError as exc:
         raise FormatError("; ".join(exc.problems), file=file, line=1) from None
 
@@ -325,10 +340,11 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
 # ==========================================================================================
 # writing
 # ==========================================================================================
-def _text_and_offsets(doc: Any) -> tuple[str, list[tuple[int, int]]]:
+def _text_and_offsets(doc: Any) -> tuple[str, list[tuple[int, int]], str]:
+    """The sofa text, the token offsets into it and the sofa MIME type."""
     toks = doc.tokens
     if doc.text is not None and toks.offsets is not None:
-        return doc.text, list(toks.offsets)
+        return doc.text, list(toks.offsets), "text"
     parts: list[str] = []
     offsets = []
     position = 0
@@ -339,7 +355,8 @@ def _text_and_offsets(doc: Any) -> tuple[str, list[tuple[int, int]]]:
             space = ""
         parts.append(form + space)
         position += len(form) + len(space)
-    return "".join(parts), offsets
+    mime = MIME_FROM_TOKENS if toks.whitespace is None else MIME_FROM_TOKENS_AND_WHITESPACE
+    return "".join(parts), offsets, mime
 
 
 def write(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[bytes]:
@@ -352,9 +369,10 @@ def write(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[bytes
 
 
 def _write_document(cassis: Any, typesystem: Any, doc: Any) -> bytes:
-    text, offsets = _text_and_offsets(doc)
+    text, offsets, mime = _text_and_offsets(doc)
     cas = cassis.Cas(typesystem=typesystem)
     cas.sofa_string = text
+    cas.sofa_mime = mime
     Token, Sentence = typesystem.get_type(TOKEN), typesystem.get_type(SENTENCE)
     Chain, Link, Meta = typesystem.get_type(CHAIN), typesystem.get_type(LINK), typesystem.get_type(METADATA)
     cas.add(Meta(begin=0, end=len(text), documentTitle=doc.name, documentId=doc.name))
