@@ -148,6 +148,18 @@ def test_a_zip_without_one_xmi_is_refused(tmp_path):
         corefio.read(path, "xmi")
 
 
+@pytest.mark.parametrize("cut", [30, 600, 1300], ids=["header", "member", "late"])
+def test_a_damaged_zip_is_a_located_error(cut, tmp_path):
+    # found by the fuzzer: a zip damaged inside a member raised zipfile's or zlib's errors
+    data = bytearray(ZIPPED.read_bytes())
+    data[cut:cut + 8] = b"\x00" * 8
+    path = tmp_path / "damaged.zip"
+    path.write_bytes(bytes(data))
+    with pytest.raises(FormatError) as caught:
+        corefio.read(path, "xmi")
+    assert caught.value.line == 1
+
+
 def test_without_cassis_the_error_names_the_extra(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "cassis", None)
     with pytest.raises(UsageError, match=r"corefio\[xmi\]"):

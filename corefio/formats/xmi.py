@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -201,13 +202,23 @@ def _zip_members(data: bytes, file: str) -> tuple[bytes, bytes | None, str]:
         if len(xmis) != 1:
             raise FormatError(f"the zip holds {len(xmis)} .xmi files; one is needed", file=file, line=1)
         systems = [i for i in names if Path(i.filename).name in TYPE_SYSTEM_NAMES]
-        for info in [xmis[0], *systems[:1]]:
-            if info.file_size > MAX_ENTRY_BYTES:
-                raise FormatError(f"{info.filename} unpacks to {info.file_size} bytes (at most {MAX_ENTRY_BYTES})",
-                                  file=file, line=1)
-        xmi = archive.read(xmis[0])
-        system = archive.read(systems[0]) if systems else None
+        xmi = _read_member(archive, xmis[0], file)
+        system = _read_member(archive, systems[0], file) if systems else None
         return xmi, system, xmis[0].filename
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str) -> bytes:
+    """One member of a zip, at most :data:`MAX_ENTRY_BYTES` of it (whatever its header
+    claims); a damaged or encrypted member is a :class:`FormatError`."""
+    try:
+        with archive.open(info) as member:
+            data = member.read(MAX_ENTRY_BYTES + 1)
+    except (zipfile.BadZipFile, zlib.error, ValueError, EOFError, OSError, NotImplementedError,
+            RuntimeError) as exc:
+        raise FormatError(f"{info.filename} in the zip cannot be unpacked: {exc}", file=file, line=1) from None
+    if len(data) > MAX_ENTRY_BYTES:
+        raise FormatError(f"{info.filename} unpacks to more than {MAX_ENTRY_BYTES} bytes", file=file, line=1)
+    return data
 
 
 def _inputs(source: Source) -> tuple[bytes, bytes | None, str]:
