@@ -176,6 +176,10 @@ HOSTILE = {
     "Min outside the document": (HEADER + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1|Min=9)\t_\t_\n\n",
                                  2, "Min=9"),
     "garbage in the identity column": (HEADER + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\tEntityID=1\t_\t_\n\n", 2, "cannot read"),
+    # found by the fuzzer: the first document's comment moved into the second, whose
+    # written form could not be read back
+    "a document without sentences": (HEADER + "# newdoc id = a\n# newdoc id = b\n"
+                                      "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n\n", 3, "without sentences"),
     "a token id that is no number": (HEADER + "x\ta\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n\n", 2, "no number"),
 }
 

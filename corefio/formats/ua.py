@@ -212,6 +212,8 @@ class _Reader:
                     continue
                 newdoc = _NEWDOC.match(stripped)
                 if newdoc is not None:
+                    if doc is not None and not doc.forms:
+                        raise self.error("a document without sentences (# newdoc follows # newdoc)", lineno)
                     if doc is not None:
                         yield self.finish(doc, newline)
                     name = (newdoc.group(1) or "").strip() or stem
