@@ -160,6 +160,18 @@ def test_a_damaged_zip_is_a_located_error(cut, tmp_path):
     assert caught.value.line == 1
 
 
+def test_a_token_without_characters_is_refused(tmp_path):
+    # found by the fuzzer: an empty token (its begin written in Thai digits, which cassis
+    # reads as a number) made the text rebuilt from the tokens move the markables
+    text = BESIDE.read_text().replace('begin="0" end="6" pos=', 'begin="6" end="6" pos=', 1)
+    assert text != BESIDE.read_text()
+    path = tmp_path / "empty-token.xmi"
+    path.write_text(text)
+    shutil.copy(BESIDE.parent / "TypeSystem.xml", tmp_path / "TypeSystem.xml")
+    with pytest.raises(FormatError, match="without characters"):
+        corefio.read(path)
+
+
 def test_without_cassis_the_error_names_the_extra(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "cassis", None)
     with pytest.raises(UsageError, match=r"corefio\[xmi\]"):

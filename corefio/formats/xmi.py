@@ -287,6 +287,8 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
         if after.begin < before.end:
             raise FormatError(f"tokens overlap at characters {after.begin}..{before.end}", file=file, line=1)
     for t in tokens:
+        if t.begin == t.end:
+            raise FormatError(f"a token without characters at {t.begin}", file=file, line=1)
         if not 0 <= t.begin <= t.end <= len(text):
             raise FormatError(f"a token at {t.begin}..{t.end} is outside the {len(text)} characters of the text",
                               file=file, line=1)
