@@ -183,6 +183,8 @@ class _Reader:
         self.report = report
         self.strict = strict
         self.columns: list[str] = list(DEFAULT_COLUMNS)
+        self._plan: list[tuple[int, str, str | None]] = []
+        self._plan_for: list[str] | None = None
 
     def error(self, message: str, line: int) -> FormatError:
         return FormatError(message, file=self.file, line=line)
@@ -281,31 +283,44 @@ class _Reader:
             raise self.error(f"token id {tid!r} is no number (N, N.k or N-M)", lineno)
         doc.ids.append(tid)
         doc.forms.append(fields[1])
-        for k, column in enumerate(columns[2:], 2):
-            value = fields[k] if k < len(fields) else "_"
-            if column in ANAPHORIC:
-                if value in ("_", ""):
-                    continue
-                if column == "IDENTITY":
-                    self.brackets(doc, value, index, None, lineno)
-                elif column == "DISCOURSE_DEIXIS":
-                    self.brackets(doc, value, index, DD_LAYER, lineno)
-                elif column == "BRIDGING":
-                    for chunk in re.findall(r"[^()@]+", value):
-                        doc.bridging.append((self.pairs(chunk, lineno), lineno))
-                else:  # SPLIT
-                    for chunk in re.findall(r"[^()@]+", value):
-                        pairs = self.pairs(chunk, lineno)
-                        if "EntityID" not in pairs or "ElementOf" not in pairs:
-                            raise self.error("a SPLIT item needs EntityID and ElementOf", lineno)
-                        for plural in pairs["ElementOf"].split(","):
-                            doc.splits.append((plural, pairs["EntityID"], lineno))
-            else:
-                values = doc.attributes.setdefault(token_attribute(column), [None] * index)
+        attributes = doc.attributes
+        width = len(fields)
+        for k, column, name in self.plan():
+            value = fields[k] if k < width else "_"
+            if name is not None:
+                values = attributes.get(name)
+                if values is None:
+                    values = attributes[name] = [None] * index
                 values.append(value)
+                continue
+            if value in ("_", ""):
+                continue
+            if column == "IDENTITY":
+                self.brackets(doc, value, index, None, lineno)
+            elif column == "DISCOURSE_DEIXIS":
+                self.brackets(doc, value, index, DD_LAYER, lineno)
+            elif column == "BRIDGING":
+                for chunk in re.findall(r"[^()@]+", value):
+                    doc.bridging.append((self.pairs(chunk, lineno), lineno))
+            else:  # SPLIT
+                for chunk in re.findall(r"[^()@]+", value):
+                    pairs = self.pairs(chunk, lineno)
+                    if "EntityID" not in pairs or "ElementOf" not in pairs:
+                        raise self.error("a SPLIT item needs EntityID and ElementOf", lineno)
+                    for plural in pairs["ElementOf"].split(","):
+                        doc.splits.append((plural, pairs["EntityID"], lineno))
         for values in doc.attributes.values():
             if len(values) == index:
                 values.append(None)
+
+    def plan(self) -> list[tuple[int, str, str | None]]:
+        """(position, column, token attribute or None for an anaphoric column) of the
+        columns after ID and FORM."""
+        if self._plan_for is not self.columns:
+            self._plan = [(k, c, None if c in ANAPHORIC else token_attribute(c))
+                          for k, c in enumerate(self.columns[2:], 2)]
+            self._plan_for = self.columns
+        return self._plan
 
     def pairs(self, text: str, lineno: int) -> dict[str, str]:
         out: dict[str, str] = {}
