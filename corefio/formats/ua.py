@@ -1,0 +1,816 @@
+"""Universal Anaphora CoNLL-U Plus (``.CONLLUA``, the UA proposal v1.1 "exploded" form).
+
+A file may start with ``# global.columns = ID FORM LEMMA ... IDENTITY BRIDGING
+DISCOURSE_DEIXIS REFERENCE NOM_SEM`` naming its columns (without it, those fifteen are
+assumed, the CODI-CRAC layout). ``# newdoc id = NAME`` starts a document; sentences are
+blocks separated by blank lines, their comments kept verbatim. Token ids count through
+the whole document (``N.k`` is an empty token, ``N-M`` a multi-word-token line kept
+between words). Columns are separated by TABs or by runs of spaces (files in the wild use
+both); a line may leave its last columns out (they are empty), but may not have more
+columns than declared.
+
+The anaphoric columns:
+
+* ``IDENTITY``: markables in brackets, as in CoNLL: ``(EntityID=1|MarkableID=markable_1|
+  Min=5,6|SemType=dn`` opens a markable on its first token, ``)`` closes the innermost
+  open one, ``(...)`` is a one-token markable; several may follow each other (``@``
+  between them is allowed). ``EntityID`` is the chain (:attr:`Markable.entity`, kept as
+  written); an id ending in ``-Pseudo`` (or ``_Pseudo``) marks a non-referring markable,
+  which also gets the attribute ``referentiality=non_referring`` (what the UA scorer
+  separates out). ``MarkableID`` is :attr:`Markable.id` (``markable_N`` is made up when
+  missing). ``Min`` is :attr:`Markable.min`: token ids of the document (which count through
+  it, so they are the token numbers the UA scorer reads), ``a`` or a range ``a,b`` / ``a-b``.
+  ``ElementOf=P`` (or ``P,Q``) says that the markable's entity is one of the split
+  antecedents of the plural entity ``P``: it becomes a ``split_antecedent`` link from the
+  first markable of ``P`` to the entity (the shape CorefUD's ``SplitAnte`` reads into).
+  Every other ``key=value`` is a markable attribute under its own name (``SemType`` ...).
+  A discontinuous markable repeats its ``MarkableID`` on each part.
+* ``SPLIT`` (v1.1's optional column): ``EntityID=X|ElementOf=P``, the same split
+  antecedent as ``ElementOf`` in ``IDENTITY``.
+* ``BRIDGING``: ``(MarkableID=m|Rel=r|MentionAnchor=a|EntityAnchor=e)`` (parentheses
+  optional) on the anaphor's first token: a ``bridging`` link from markable ``m`` to
+  markable ``a`` (to entity ``e`` when there is no mention anchor), ``Rel`` in the link's
+  ``relation`` attribute; an ``EntityAnchor`` that is not the anchor's own entity is kept
+  as the link attribute ``EntityAnchor``.
+* ``DISCOURSE_DEIXIS``: the identity syntax for discourse-deictic markables and their
+  antecedent segments. They form chains of their own (the proposal keeps them apart
+  from identity): corefio puts them in the markable layer ``discourse_deixis`` with
+  their chain in :attr:`Markable.sets` ``["discourse_deixis"]`` (not ``entity``), so
+  identity chains and scores are untouched; formats without layers report them lost.
+
+``REFERENCE``, ``NOM_SEM`` and any other column are token attributes named after the
+column in lower case (``reference``, ``nom_sem``); the CoNLL-U columns LEMMA ... MISC are
+the token attributes CorefUD's reader uses (``lemma`` ... ``misc``), so a conversion to
+and from CorefUD CoNLL-U keeps them.
+
+Writing: one ``# global.columns`` line, then each document; a document read from a UA
+file and not changed since is written back byte for byte (its text is kept in a
+:class:`UaLayout` with a fingerprint of what was read). Otherwise the document is
+written canonically: TAB-separated, ``_`` for empty values, token ids counting through
+the document, closing brackets before opening ones on a token (what the UA scorer
+reads), openers outermost first. A markable that crosses another (overlap without nesting)
+is written in pieces that nest, each repeating its ``MarkableID`` (the discontinuous
+markable notation); the reader joins adjacent pieces of one markable again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .._lazy import LazyModule
+from ..chains import BRIDGING, SPLIT_ANTECEDENT, is_identity
+from ..diagnostics import Report
+from ..errors import FormatError, ModelError
+from ..layout import FormatLayout
+from ..losses import LossLog
+from ..registry import Capabilities, FormatSpec, Option, register
+from ..source import Source
+from ._lines import no_document_error, split_newlines
+
+#: the pydantic model, imported on first use
+model = LazyModule("corefio.model")
+
+DEFAULT_COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
+                   "IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS", "REFERENCE", "NOM_SEM")
+#: the columns holding anaphora (all others are token attributes)
+ANAPHORIC = frozenset({"IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS", "SPLIT"})
+#: the markable layer of discourse-deictic markables, and the set naming their chain
+DD_LAYER = "discourse_deixis"
+#: the attribute a non-referring (``-Pseudo``) markable carries
+REFERENTIALITY = "referentiality"
+NON_REFERRING = "non_referring"
+
+_COLUMNS_COMMENT = re.compile(r"^#\s*global\.columns\s*=\s*(.*)$")
+_NEWDOC = re.compile(r"^#\s*newdoc\b(?:\s+id\s*=\s*(.*))?")
+_SENT_ID = re.compile(r"^#\s*sent_id\s*=\s*(\S+)")
+_RANGE_ID = re.compile(r"^\d+-\d+$")
+_EMPTY_ID = re.compile(r"^\d+\.\d+$")
+_PSEUDO = re.compile(r"[-_]Pseudo$")
+#: one item of a bracket column: an opener (possibly closed at once) or a closer
+_BRACKET_ITEM = re.compile(r"@?\(([^()]*)(\))?|\)")
+_MIN = re.compile(r"^(\d+(?:\.\d+)?)(?:[,-](\d+(?:\.\d+)?))?$")
+#: what a value written into a bracket column cannot hold
+_VALUE_UNSAFE = re.compile(r"[()|=@,\s]")
+_KEY_UNSAFE = re.compile(r"[()|=@\s]")
+
+
+#: the columns whose token attribute is their name in lower case
+LOWER_CASE_COLUMNS = frozenset({"LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC", "REFERENCE",
+                                "NOM_SEM"})
+_COLUMN_NAME = re.compile(r"^[^\s=#]+$")
+
+
+def token_attribute(column: str) -> str:
+    """The token attribute a non-anaphoric column is kept in (``LEMMA`` → ``lemma``;
+    a column of no UA or CoNLL-U name keeps its name)."""
+    return column.lower() if column in LOWER_CASE_COLUMNS else column
+
+
+def column_of(attribute: str) -> str | None:
+    """The column a token attribute is written in (None: it cannot be a column)."""
+    upper = attribute.upper()
+    if upper in LOWER_CASE_COLUMNS and attribute == upper.lower():
+        return upper
+    if attribute in ("ID", "FORM") or attribute in ANAPHORIC or attribute.upper() in LOWER_CASE_COLUMNS \
+            or not _COLUMN_NAME.match(attribute):
+        return None
+    return attribute
+
+
+@dataclass
+class UaLayout(FormatLayout):
+    """The text a document had in its UA file, and a fingerprint of what it said."""
+
+    format: ClassVar[str] = "ua"
+
+    #: the columns the file declared (or assumed)
+    columns: list[str] = field(default_factory=list)
+    #: the document's text, line ends included (the file's header, for the first)
+    text: str = ""
+    #: :func:`fingerprint` of the document as read
+    fingerprint: str = ""
+
+
+def fingerprint(doc: Any) -> str:
+    """A digest of what a UA writer writes from a document (its layout left out)."""
+    data = doc.model_dump(mode="json", exclude={"layout"})
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+# ==========================================================================================
+# reading
+# ==========================================================================================
+@dataclass
+class _Open:
+    """A markable being read."""
+
+    id: str
+    entity: str | None
+    attributes: dict[str, Any]
+    spans: list[tuple[int, int]]
+    layer: str | None
+    line: int
+    min: str | None = None
+    element_of: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _DocState:
+    name: str
+    first_line: int
+    comments_lines: list[str] = field(default_factory=list)
+    forms: list[str] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    empty: list[int] = field(default_factory=list)
+    attributes: dict[str, list[str | None]] = field(default_factory=dict)
+    sentences: list[Any] = field(default_factory=list)
+    markables: dict[tuple[str | None, str], _Open] = field(default_factory=dict)
+    stacks: dict[str | None, list[_Open]] = field(default_factory=dict)
+    bridging: list[tuple[dict[str, str], int]] = field(default_factory=list)
+    splits: list[tuple[str, str, int]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    generated: int = 0
+
+
+class _Reader:
+    def __init__(self, file: str, report: Report, strict: bool) -> None:
+        self.file = file
+        self.report = report
+        self.strict = strict
+        self.columns: list[str] = list(DEFAULT_COLUMNS)
+        self._plan: list[tuple[int, str, str | None]] = []
+        self._plan_for: list[str] | None = None
+
+    def error(self, message: str, line: int) -> FormatError:
+        return FormatError(message, file=self.file, line=line)
+
+    def documents(self, text: str, stem: str) -> Iterator[Any]:
+        text, newline = split_newlines(text, self.file)
+        raw_lines = text.split("\n")
+        final_newline = text.endswith("\n")
+        if final_newline:
+            raw_lines.pop()
+        doc: _DocState | None = None
+        pending: list[str] = []  # comment lines of the sentence being started
+        pending_lines: list[str] = []  # raw lines not yet given to a document
+        sentence_start: int | None = None
+        interleaved: list[tuple[int, str]] = []
+        total = len(raw_lines)
+        for lineno, line in enumerate(raw_lines, 1):
+            stripped = line.strip()
+            if stripped.startswith("#") and sentence_start is None:
+                m = _COLUMNS_COMMENT.match(stripped)
+                if m is not None:
+                    self.columns = m.group(1).split()
+                    if self.columns[:2] != ["ID", "FORM"] or len(set(self.columns)) != len(self.columns):
+                        raise self.error("global.columns must start with ID FORM and name each column once",
+                                         lineno)
+                    pending_lines.append(line)
+                    continue
+                newdoc = _NEWDOC.match(stripped)
+                if newdoc is not None:
+                    if doc is not None and not doc.forms:
+                        raise self.error("a document without sentences (# newdoc follows # newdoc)", lineno)
+                    if doc is not None:
+                        yield self.finish(doc, newline)
+                    name = (newdoc.group(1) or "").strip() or stem
+                    doc = _DocState(name, lineno)
+                    doc.lines.extend(pending_lines)
+                    pending_lines = []
+                pending.append(line.rstrip())
+                pending_lines.append(line)
+                continue
+            if not stripped:
+                if sentence_start is not None:
+                    assert doc is not None
+                    self.close_sentence(doc, sentence_start, pending, interleaved, lineno)
+                    sentence_start, pending, interleaved = None, [], []
+                elif pending:
+                    raise self.error("comment lines without a sentence after them", lineno)
+                pending_lines.append(line)
+                continue
+            if stripped.startswith("#"):
+                raise self.error("a comment line inside a sentence (comments go before its first word)", lineno)
+            if doc is None:
+                doc = _DocState(stem, lineno)
+            if pending_lines:
+                doc.lines.extend(pending_lines)
+                pending_lines = []
+            doc.lines.append(line)
+            if sentence_start is None:
+                sentence_start = len(doc.forms)
+            fields = stripped.split()
+            if _RANGE_ID.match(fields[0]):
+                interleaved.append((len(doc.forms) - sentence_start, line))
+                continue
+            self.token(doc, fields, lineno)
+        if sentence_start is not None:
+            assert doc is not None
+            self.close_sentence(doc, sentence_start, pending, interleaved, total)
+        elif pending:
+            raise self.error("comment lines without a sentence after them", total)
+        if doc is None or not doc.forms:
+            raise no_document_error(self.file, total, "a word line")
+        doc.lines.extend(pending_lines)
+        yield self.finish(doc, newline, final_newline)
+
+    def close_sentence(self, doc: _DocState, first: int, comments: list[str], interleaved: list[tuple[int, str]],
+                       lineno: int) -> None:
+        if len(doc.forms) == first:
+            raise self.error("a sentence made of multi-word-token lines only", lineno)
+        sent_id = next((m.group(1) for c in comments if (m := _SENT_ID.match(c)) is not None), None)
+        doc.sentences.append(model.Sentence._make(first=first, last=len(doc.forms) - 1, id=sent_id,
+                                                  comments=[c for c in comments], interleaved=interleaved,
+                                                  attributes={}))
+
+    def token(self, doc: _DocState, fields: list[str], lineno: int) -> None:
+        columns = self.columns
+        if len(fields) > len(columns):
+            raise self.error(f"{len(fields)} columns, but the file declares {len(columns)} "
+                             f"({' '.join(columns)})", lineno)
+        if len(fields) < 2:
+            raise self.error("a word line needs at least an ID and a FORM column", lineno)
+        index = len(doc.forms)
+        tid = fields[0]
+        if _EMPTY_ID.match(tid):
+            doc.empty.append(index)
+        elif not tid.isdigit():
+            raise self.error(f"token id {tid!r} is no number (N, N.k or N-M)", lineno)
+        doc.ids.append(tid)
+        doc.forms.append(fields[1])
+        attributes = doc.attributes
+        width = len(fields)
+        for k, column, name in self.plan():
+            value = fields[k] if k < width else "_"
+            if name is not None:
+                values = attributes.get(name)
+                if values is None:
+                    values = attributes[name] = [None] * index
+                values.append(value)
+                continue
+            if value in ("_", ""):
+                continue
+            if column == "IDENTITY":
+                self.brackets(doc, value, index, None, lineno)
+            elif column == "DISCOURSE_DEIXIS":
+                self.brackets(doc, value, index, DD_LAYER, lineno)
+            elif column == "BRIDGING":
+                for chunk in re.findall(r"[^()@]+", value):
+                    doc.bridging.append((self.pairs(chunk, lineno), lineno))
+            else:  # SPLIT
+                for chunk in re.findall(r"[^()@]+", value):
+                    pairs = self.pairs(chunk, lineno)
+                    if "EntityID" not in pairs or "ElementOf" not in pairs:
+                        raise self.error("a SPLIT item needs EntityID and ElementOf", lineno)
+                    for plural in pairs["ElementOf"].split(","):
+                        doc.splits.append((plural, pairs["EntityID"], lineno))
+        for values in doc.attributes.values():
+            if len(values) == index:
+                values.append(None)
+
+    def plan(self) -> list[tuple[int, str, str | None]]:
+        """(position, column, token attribute or None for an anaphoric column) of the
+        columns after ID and FORM."""
+        if self._plan_for is not self.columns:
+            self._plan = [(k, c, None if c in ANAPHORIC else token_attribute(c))
+                          for k, c in enumerate(self.columns[2:], 2)]
+            self._plan_for = self.columns
+        return self._plan
+
+    def pairs(self, text: str, lineno: int) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for item in text.split("|"):
+            if not item:
+                continue
+            key, eq, value = item.partition("=")
+            if not eq or not key:
+                raise self.error(f"{item!r} is no key=value item", lineno)
+            out[key] = value
+        return out
+
+    def brackets(self, doc: _DocState, value: str, index: int, layer: str | None, lineno: int) -> None:
+        stack = doc.stacks.setdefault(layer, [])
+        pos = 0
+        for m in _BRACKET_ITEM.finditer(value):
+            if m.start() != pos:
+                break
+            pos = m.end()
+            if m.group(0) == ")":
+                if not stack:
+                    raise self.error("a closing bracket without an open markable", lineno)
+                open_ = stack.pop()
+                start = open_.spans[-1][0]
+                open_.spans[-1] = (start, index)
+                continue
+            pairs = self.pairs(m.group(1), lineno)
+            mid = pairs.pop("MarkableID", None)
+            if mid is None:
+                doc.generated += 1
+                mid = f"markable_{doc.generated}"
+                while (layer, mid) in doc.markables:
+                    doc.generated += 1
+                    mid = f"markable_{doc.generated}"
+            entity = pairs.pop("EntityID", None)
+            found = doc.markables.get((layer, mid))
+            if found is None:
+                attrs: dict[str, Any] = {}
+                if entity is not None and _PSEUDO.search(entity):
+                    attrs[REFERENTIALITY] = NON_REFERRING
+                found = _Open(mid, entity, attrs, [], layer, lineno, pairs.pop("Min", None))
+                element_of = pairs.pop("ElementOf", None)
+                if element_of:
+                    found.element_of = element_of.split(",")
+                    for plural in found.element_of:
+                        if entity is None:
+                            raise self.error("ElementOf on a markable without EntityID", lineno)
+                        doc.splits.append((plural, entity, lineno))
+                found.attributes.update(pairs)
+                doc.markables[(layer, mid)] = found
+            elif found.entity != entity:
+                raise self.error(f"markable {mid!r} appears again with another EntityID", lineno)
+            found.spans.append((index, index))
+            if m.group(2) is None:
+                stack.append(found)
+        if pos != len(value):
+            raise self.error(f"cannot read {value[pos:]!r} in a bracket column (expected '(key=value|...' "
+                             "or ')')", lineno)
+
+    def finish(self, doc: _DocState, newline: str, final_newline: bool = True) -> Any:
+        for stack in doc.stacks.values():
+            if stack:
+                raise self.error(f"markable {stack[-1].id!r} is never closed", stack[-1].line)
+        index_of: dict[str, int] = {}
+        for i, tid in enumerate(doc.ids):
+            index_of.setdefault(tid, i)
+        markables = []
+        first_of_entity: dict[str, str] = {}
+        for (layer, mid), m in doc.markables.items():
+            spans = _merge(m.spans)
+            min_spans = None
+            if m.min is not None:
+                found = _MIN.match(m.min)
+                a = index_of.get(found.group(1)) if found else None
+                b = index_of.get(found.group(2) or found.group(1)) if found else None
+                if a is None or b is None or b < a:
+                    raise self.error(f"Min={m.min} of markable {mid!r} names no token range of the document", m.line)
+                min_spans = ((a, b),)
+            if layer is None:
+                entity = m.entity
+                sets: dict[str, str] = {}
+                if entity is not None:
+                    first_of_entity.setdefault(entity, mid)
+            else:
+                entity = None
+                sets = {DD_LAYER: m.entity} if m.entity is not None else {}
+            markables.append(model.Markable.fast(mid, spans, entity, None, m.attributes, layer=layer, sets=sets,
+                                                 min=min_spans))
+        links: list[Any] = []
+        known = {mid for (layer, mid) in doc.markables if layer is None}
+        entity_of = {mid: m.entity for (layer, mid), m in doc.markables.items() if layer is None}
+        seen_split: set[tuple[str, str]] = set()
+        for plural, element, lineno in doc.splits:
+            source = first_of_entity.get(plural)
+            if source is None:
+                raise self.error(f"ElementOf={plural}: no markable of the document has EntityID={plural}", lineno)
+            if element not in first_of_entity:
+                raise self.error(f"EntityID={element} (an element of {plural}) has no markable", lineno)
+            if (plural, element) in seen_split:
+                continue
+            seen_split.add((plural, element))
+            links.append(model.Link.fast(f"link_{len(links) + 1}", source, (element,), SPLIT_ANTECEDENT, "entity"))
+        for pairs, lineno in doc.bridging:
+            pairs = dict(pairs)
+            source = pairs.pop("MarkableID", None)
+            if source is None or source not in known:
+                raise self.error(f"bridging item names MarkableID={source}, which no IDENTITY markable has", lineno)
+            anchor = pairs.pop("MentionAnchor", None)
+            entity_anchor = pairs.pop("EntityAnchor", None)
+            attrs: dict[str, Any] = {}
+            if "Rel" in pairs:
+                attrs["relation"] = pairs.pop("Rel")
+            if anchor is not None:
+                if anchor not in known:
+                    raise self.error(f"MentionAnchor={anchor}: no IDENTITY markable has this MarkableID", lineno)
+                if entity_anchor is not None and entity_anchor != entity_of[anchor]:
+                    attrs["EntityAnchor"] = entity_anchor
+                attrs.update(pairs)
+                links.append(model.Link.fast(f"link_{len(links) + 1}", source, (anchor,), BRIDGING, "markable",
+                                             attrs))
+            elif entity_anchor is not None:
+                if entity_anchor not in first_of_entity:
+                    raise self.error(f"EntityAnchor={entity_anchor}: no markable has this EntityID", lineno)
+                attrs.update(pairs)
+                links.append(model.Link.fast(f"link_{len(links) + 1}", source, (entity_anchor,), BRIDGING,
+                                             "entity", attrs))
+            else:
+                raise self.error("a bridging item needs MentionAnchor or EntityAnchor", lineno)
+        # a column of placeholders only is no attribute (the writer writes "_" again)
+        attributes = {name: values for name, values in doc.attributes.items()
+                      if any(v not in ("_", None) for v in values)}
+        tokens = model.Tokens._make(forms=doc.forms, ids=None, whitespace=None, offsets=None,
+                                    attributes=attributes, empty=doc.empty or None)
+        try:
+            document = model.Document.build(name=doc.name, part=None, metadata={}, tokens=tokens,
+                                            sentences=doc.sentences, markables=markables, entities=[], links=links,
+                                            text=None, regions=[], layout={})
+        except ModelError as exc:
+            raise FormatError(f"document {doc.name!r}: {'; '.join(exc.problems)}", file=self.file,
+                              line=doc.first_line) from None
+        text = newline.join(doc.lines)
+        if final_newline and doc.lines:
+            text += newline
+        layout = UaLayout(columns=list(self.columns), text=text, fingerprint=fingerprint(document))
+        document.layout["ua"] = layout
+        return document
+
+
+def _merge(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """A markable's pieces in text order, adjacent or overlapping ones joined (the writer
+    cuts a piece that crosses another markable into pieces that nest)."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return tuple(out)
+
+
+def _nesting_pieces(spans_of: list[list[tuple[int, int]]]) -> list[list[tuple[int, int]]]:
+    """Each markable's spans cut so that no piece crosses a piece of another markable
+    (bare closing brackets can then close them); the reader joins the pieces again."""
+    pieces = [sorted(spans) for spans in spans_of]
+    changed = True
+    while changed:
+        changed = False
+        everything = sorted(((a, -b, k) for k, spans in enumerate(pieces) for a, b in spans))
+        open_: list[tuple[int, int, int]] = []
+        for a, negative_b, k in everything:
+            b = -negative_b
+            open_ = [o for o in open_ if o[1] >= a]
+            crossed = next((o for o in open_ if o[0] < a <= o[1] < b), None)
+            if crossed is not None:
+                # cut this piece where the other one ends: the first part nests in it
+                spans = pieces[k]
+                spans.remove((a, b))
+                spans.extend([(a, crossed[1]), (crossed[1] + 1, b)])
+                spans.sort()
+                changed = True
+                break
+            open_.append((a, b, k))
+    return pieces
+
+
+def read(source: Source, *, report: Report, strict: bool = False) -> Any:
+    """Read a Universal Anaphora CoNLL-U Plus file."""
+    documents = list(stream(source, report=report, strict=strict))
+    return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
+
+
+def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:
+    """The documents one at a time (the file is read whole)."""
+    yield from _Reader(source.name, report, strict).documents(source.read_text(), source.stem)
+
+
+def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Any:
+    """Read UA text (for tests)."""
+    return read(Source.from_text(text, file), report=report if report is not None else Report(file), strict=strict)
+
+
+# ==========================================================================================
+# writing
+# ==========================================================================================
+def _clean(value: str, log: LossLog, doc: Any, what: str) -> str:
+    if _VALUE_UNSAFE.search(value):
+        log.lose("value", f"( ) | = @ , or blanks in {what}; replaced by _", document=doc, example=value)
+        return _VALUE_UNSAFE.sub("_", value)
+    return value or "_"
+
+
+def _cell_value(value: Any, log: LossLog, doc: Any) -> str:
+    if value is None or value == "":
+        return "_"
+    text = str(value)
+    if re.search(r"\s", text):
+        log.lose("value", "blanks inside a column value; replaced by _", document=doc, example=text)
+        text = re.sub(r"\s", "_", text)
+    return text
+
+
+class _Writer:
+    def __init__(self, doc: Any, columns: list[str], log: LossLog) -> None:
+        self.doc = doc
+        self.columns = columns
+        self.log = log
+        n = len(doc.tokens)
+        self.empty = set(doc.tokens.empty or [])
+        #: the token ids written: counting through the document, ``N.k`` for empty tokens
+        self.ids: list[str] = []
+        count = sub = 0
+        for i in range(n):
+            if i in self.empty:
+                sub += 1
+                self.ids.append(f"{count}.{sub}")
+            else:
+                count += 1
+                sub = 0
+                self.ids.append(str(count))
+        self.cells: dict[str, list[list[str]]] = {c: [[] for _ in range(n)] for c in ANAPHORIC}
+
+    def entity_labels(self) -> tuple[dict[int, str], dict[str, str]]:
+        """Markable index → the EntityID written; entity id → the EntityID written."""
+        doc = self.doc
+        used = {m.entity for m in doc.markables if m.entity is not None}
+        label_of: dict[int, str] = {}
+        entity_label: dict[str, str] = {}
+        fresh = 0
+        for chain in doc.chain_indices():
+            entity = next((doc.markables[k].entity for k in chain if doc.markables[k].entity is not None), None)
+            if entity is None:
+                fresh += 1
+                while str(fresh) in used:
+                    fresh += 1
+                entity = str(fresh)
+                used.add(entity)
+            label = _clean(entity, self.log, doc, "entity ids")
+            # entities joined by identity links share the first one's id (reported before
+            # writing as the loss of the link structure)
+            for k in chain:
+                label_of[k] = label
+                e = doc.markables[k].entity
+                if e is not None:
+                    entity_label.setdefault(e, label)
+        return label_of, entity_label
+
+    def write(self) -> list[str]:
+        doc = self.doc
+        log = self.log
+        label_of, entity_label = self.entity_labels()
+        first_of_label: dict[str, int] = {}
+        for k, m in enumerate(doc.markables):
+            if m.layer is None and k in label_of:
+                first_of_label.setdefault(label_of[k], k)
+        element_of: dict[int, list[str]] = {}
+        bridging: dict[int, list[str]] = {}
+        index = doc.markable_index()
+        for link in doc.links:
+            if is_identity(link.type):
+                continue
+            if link.type not in (BRIDGING, SPLIT_ANTECEDENT):
+                log.lose("link-types", f"{link.type!r} links (UA has bridging and split antecedents)", document=doc)
+                continue
+            src = index[link.source]
+            if doc.markables[src].layer is not None or src not in label_of:
+                log.lose("link-types", "links from markables outside the identity column", document=doc)
+                continue
+            for target in link.targets:
+                if link.target_kind == "entity":
+                    target_label = entity_label.get(target)
+                    anchor = None
+                else:
+                    t = index[target]
+                    target_label = label_of.get(t)
+                    anchor = doc.markables[t] if doc.markables[t].layer is None else None
+                if target_label is None:
+                    log.lose("link-types", f"{link.type} links to entities without a markable", document=doc)
+                    continue
+                if link.type == SPLIT_ANTECEDENT:
+                    element_of.setdefault(first_of_label[target_label], []).append(label_of[src])
+                    continue
+                items = [f"MarkableID={_clean(doc.markables[src].id, log, doc, 'markable ids')}"]
+                relation = link.attributes.get("relation")
+                if relation is not None:
+                    items.append(f"Rel={_clean(str(relation), log, doc, 'bridging relations')}")
+                if anchor is not None:
+                    items.append(f"MentionAnchor={_clean(anchor.id, log, doc, 'markable ids')}")
+                entity_anchor = link.attributes.get("EntityAnchor", target_label)
+                items.append(f"EntityAnchor={_clean(str(entity_anchor), log, doc, 'entity ids')}")
+                for key, value in link.attributes.items():
+                    if key not in ("relation", "EntityAnchor"):
+                        items.append(f"{_clean(key, log, doc, 'attribute names')}="
+                                     f"{_clean(str(value), log, doc, 'attribute values')}")
+                bridging.setdefault(doc.markables[src].first, []).append("(" + "|".join(items) + ")")
+        self.markable_cells(label_of, element_of)
+        for first, items in bridging.items():
+            self.cells["BRIDGING"][first].extend(items)
+        return self.lines()
+
+    def markable_cells(self, label_of: dict[int, str], element_of: dict[int, list[str]]) -> None:
+        doc, log = self.doc, self.log
+        openers: dict[str, list[list[tuple[int, int, str]]]] = {c: [[] for _ in doc.tokens.forms] for c in
+                                                                 ("IDENTITY", "DISCOURSE_DEIXIS")}
+        closers: dict[str, list[int]] = {c: [0] * len(doc.tokens) for c in ("IDENTITY", "DISCOURSE_DEIXIS")}
+        layer_pieces: dict[str | None, list[int]] = {}
+        for k, m in enumerate(doc.markables):
+            layer_pieces.setdefault(m.layer, []).append(k)
+        pieces_of: dict[int, list[tuple[int, int]]] = {}
+        for members in layer_pieces.values():
+            for k, pieces in zip(members, _nesting_pieces([list(doc.markables[k].spans) for k in members])):
+                pieces_of[k] = pieces
+        for k, m in enumerate(doc.markables):
+            if m.layer is None:
+                column = "IDENTITY"
+                entity = label_of.get(k)
+            elif m.layer == DD_LAYER:
+                column = "DISCOURSE_DEIXIS"
+                entity = m.sets.get(DD_LAYER)
+                entity = _clean(entity, log, doc, "entity ids") if entity is not None else None
+            else:
+                log.lose("layers", f"markables of layer {m.layer!r}", document=doc)
+                continue
+            attrs = dict(m.attributes)
+            items = [f"EntityID={self.entity_id(entity, attrs)}"] if entity is not None else []
+            items.append(f"MarkableID={_clean(m.id, log, doc, 'markable ids')}")
+            if m.min:
+                if len(m.min) > 1:
+                    log.lose("min", "alternative MIN spans (UA has one)", document=doc)
+                a, b = m.min[0]
+                pa, pb = self.ids[a], self.ids[b]
+                items.append(f"Min={pa}" if pa == pb else f"Min={pa},{pb}")
+            for key, value in attrs.items():
+                items.append(f"{_clean(key, log, doc, 'attribute names')}="
+                             f"{_clean(str(value), log, doc, 'attribute values')}")
+            if k in element_of:
+                items.append("ElementOf=" + ",".join(dict.fromkeys(element_of[k])))
+            text = "|".join(items)
+            for a, b in pieces_of[k]:
+                openers[column][a].append((b, k, text))
+                if b != a:
+                    closers[column][b] += 1
+        for column in ("IDENTITY", "DISCOURSE_DEIXIS"):
+            for i in range(len(doc.tokens)):
+                cell = self.cells[column][i]
+                cell.extend(")" * closers[column][i])
+                for b, _k, text in sorted(openers[column][i], key=lambda o: (-o[0], o[1])):
+                    cell.append(f"({text})" if b == i else f"({text}")
+
+    def entity_id(self, entity: str, attrs: dict[str, Any]) -> str:
+        if attrs.get(REFERENTIALITY) == NON_REFERRING:
+            del attrs[REFERENTIALITY]
+            if not _PSEUDO.search(entity):
+                entity += "-Pseudo"
+        return entity
+
+    def lines(self) -> list[str]:
+        doc, log = self.doc, self.log
+        toks = doc.tokens
+        out: list[str] = []
+        sentences = doc.sentences
+        if not sentences and len(toks):
+            sentences = [model.Sentence(first=0, last=len(toks) - 1)]
+        written = {token_attribute(c) for c in self.columns}
+        for name in toks.attributes:
+            if name not in written:
+                log.lose("token_attributes", f"the token attribute {name!r} (not a column of the file)", document=doc)
+        for s_index, s in enumerate(sentences):
+            # CoNLL-U's entity field declaration means nothing in UA columns
+            comments = [c if c.startswith("#") else "# " + c
+                        for c in (x.replace("\n", " ") for x in s.comments)
+                        if not re.match(r"^#\s*global\.Entity\b", c)]
+            if not comments:
+                comments.append(f"# sent_id = {s.id or f'{doc.name}-{s_index + 1}'}")
+                comments.append("# text = " + " ".join(toks.forms[s.first:s.last + 1]))
+            if s_index == 0 and not any(_NEWDOC.match(c) for c in comments):
+                comments.insert(0, f"# newdoc id = {doc.name}")
+            out.extend(comments)
+            inter: dict[int, list[str]] = {}
+            for offset, raw in s.interleaved:
+                inter.setdefault(offset, []).append(raw)
+            for i in range(s.first, s.last + 1):
+                out.extend(inter.get(i - s.first, []))
+                fields = [self.ids[i], _cell_value(toks.forms[i], log, doc)]
+                for column in self.columns[2:]:
+                    if column in ANAPHORIC:
+                        cell = self.cells.get(column)
+                        fields.append("".join(cell[i]) if cell is not None and cell[i] else "_")
+                    else:
+                        values = toks.attributes.get(token_attribute(column))
+                        fields.append(_cell_value(values[i] if values is not None else None, log, doc))
+                out.append("\t".join(fields))
+            out.extend(inter.get(s.last - s.first + 1, []))
+            out.append("")
+        return out
+
+
+def _columns_for(doc: Any, log: LossLog) -> list[str]:
+    """The file's columns: those of the first document's source (the UA default
+    otherwise), and a column for each other token attribute it has."""
+    lay = doc.layout.get("ua")
+    columns = list(lay.columns) if isinstance(lay, UaLayout) else list(DEFAULT_COLUMNS)
+    for needed in ("IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS"):
+        if needed not in columns:
+            columns.append(needed)
+    known = {token_attribute(c) for c in columns}
+    for name in doc.tokens.attributes:
+        if name in known:
+            continue
+        column = column_of(name)
+        if column is None or column in columns:
+            log.lose("token_attributes", f"the token attribute {name!r} (no column name)", document=doc)
+        else:
+            columns.append(column)
+    return columns
+
+
+def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool = False) -> Iterator[str]:
+    """UA text, one piece per document (the ``global.columns`` line with the first)."""
+    log = LossLog(report, "ua")
+    columns: list[str] | None = None
+    for doc in documents:
+        lay = doc.layout.get("ua")
+        first = columns is None
+        if columns is None:
+            columns = _columns_for(doc, log)
+        if (not canonical and isinstance(lay, UaLayout) and lay.columns == columns
+                and lay.fingerprint == fingerprint(doc)
+                and (first or not _COLUMNS_COMMENT.match(lay.text.lstrip()))):
+            if first and not any(_COLUMNS_COMMENT.match(x.strip()) for x in lay.text.split("\n", 3)[:3]):
+                yield f"# global.columns = {' '.join(columns)}\n"
+            yield lay.text
+            continue
+        lines = _Writer(doc, columns, log).write()
+        if first:
+            lines.insert(0, f"# global.columns = {' '.join(columns)}")
+        yield "\n".join(lines) + "\n"
+
+
+def dumps(corpus: Any, *, report: Report | None = None, canonical: bool = False) -> str:
+    """UA text of a corpus (for tests)."""
+    report = report if report is not None else Report()
+    return "".join(write(corpus.documents, corpus=corpus, report=report, canonical=canonical))
+
+
+def sniff(head: bytes) -> bool:
+    return bool(re.search(rb"#\s*global\.columns\s*=[^\n]*\bIDENTITY\b", head)) or b"(EntityID=" in head
+
+
+register(
+    FormatSpec(
+        name="ua",
+        description="Universal Anaphora CoNLL-U Plus (exploded: IDENTITY, BRIDGING, DISCOURSE_DEIXIS columns)",
+        extensions=(".conllua",),
+        capabilities=Capabilities(
+            discontinuous=True, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
+            entity_ids=True, link_structure=False, link_types=True, multi_target_links=False,
+            markable_attributes=True, entity_attributes=False, link_attributes=True, heads=False,
+            min=True, optional=False, layers=True, sets=True, token_attributes=True,
+            token_ids=False, empty_tokens=True, whitespace=False, offsets=False, text=False, regions=False,
+            sentences=True, sentence_attributes=frozenset({"id", "comments", "interleaved"}), metadata=False,
+            schemes=False, multiple_documents=True,
+        ),
+        read=read,
+        stream=stream,
+        write=write,
+        options=(
+            Option("canonical", bool, False, "ignore the source layout: write every document anew",
+                   applies_to="write"),
+        ),
+        sniff=sniff,
+        aliases=("conllua", "universal-anaphora"),
+    )
+)
