@@ -297,6 +297,15 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
         projects = [spec for spec in all_formats() if spec.directory]
         if not projects:
             raise CorefioError("is a directory, not a file", file=path)
+        if len(projects) > 1:
+            # the formats whose files the directory holds (.mmax: MMAX2, .ann: brat)
+            try:
+                names = [p.name.lower() for p in path.iterdir()]
+            except OSError:
+                names = []
+            holding = [spec for spec in projects
+                       if any(n.endswith(ext) for n in names for ext in spec.extensions + spec.ambiguous_extensions)]
+            projects = holding or projects
         if len(projects) == 1:
             return projects[0]
         raise UnknownFormatError(f"cannot tell the format of directory {path}; use --from", file=path)
