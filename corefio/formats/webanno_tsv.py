@@ -1,0 +1,500 @@
+"""WebAnno TSV 3.x (``.tsv``): the export of WebAnno / INCEpTION, and GUM's coreference.
+
+::
+
+    #FORMAT=WebAnno TSV 3.2
+    #T_SP=webanno.custom.Referent|entity|infstat          span layer and its features
+    #T_RL=webanno.custom.Coref|type|BT_webanno.custom.Referent   relation layer on it
+    #T_CH=...CoreferenceLink|referenceType|referenceRelation     chain layer
+    (blank line)
+    #Text=Insights from Eye - Tracking                   one block per sentence
+    2-1<TAB>41-49<TAB>Insights<TAB>abstract[3]<TAB>new[3]<TAB>coref<TAB>15-8[114_3]<TAB>
+    2-3<TAB>55-58<TAB>Eye<TAB>abstract[3]|object[5]<TAB>...
+
+A token line holds the token id (``sentence-token``, sub-tokens ``1-1.1``), its
+character offsets, its form and one column per feature of each layer, in header order.
+A cell holds ``_`` (nothing) or the annotations on the token joined by ``|``, each
+``value[id]``: the ``[id]`` ties the rows of a multi-token annotation together.
+
+Coreference in the two styles in use:
+
+* span + relation (GUM): the span layer that a relation layer names as its base
+  (``BT_...``) holds the mentions (markable ids: the annotation ids; features become
+  markable attributes). A relation sits on the first token of its dependent
+  annotation; its ``BT`` cell gives the governor's token and ``[governor_dependent]``
+  annotation ids. It becomes a link from the governor to the dependent. Relation
+  types in :data:`IDENTITY_TYPES` (GUM's ``coref``, ``ana``, ``cata``, ``appos``,
+  ``pred``, ``disc``) are identity links (chains); ``bridge:aggr`` a split antecedent
+  link; another ``bridge:SUBTYPE`` becomes a ``bridging``
+  link with the subtype as its ``relation`` attribute (CorefUD's convention); any
+  other type stays a typed link of that name. The written type is the
+  link's ``type`` attribute when it differs from what the model type says.
+* chains (WebAnno's ``CoreferenceLink``): cells ``LABEL[id]`` in the type column and
+  ``*->N-M`` in the relation column: link ``M`` of chain ``N``. Each mention becomes a
+  markable of entity ``N``.
+
+Other layers are kept as token attributes named ``LAYER|FEATURE`` holding the cells as
+written; header lines other than the layer declarations (``#Summary1=...``) and each
+sentence's ``#Text=`` line are kept in :class:`WebAnnoLayout` and the sentence comments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .._lazy import LazyModule
+from ..chains import BRIDGING, COREFERENCE, SPLIT_ANTECEDENT, is_identity
+from ..diagnostics import Report
+from ..errors import FormatError, ModelError
+from ..layout import FormatLayout
+from ..losses import LossLog
+from ..registry import Capabilities, FormatSpec, register
+from ..source import Source
+from ._lines import split_newlines
+
+model = LazyModule("corefio.model")
+
+NAME = "webanno-tsv"
+#: the span layer this writer puts token columns of other formats in (POS, lemma...)
+TOKEN_LAYER = "corefio.Token"
+#: GUM's relation types that make their ends corefer: lexical coreference, anaphora,
+#: cataphora, apposition, predication and discourse deixis (``disc``: a pronoun naming
+#: an event mentioned before) all put their ends in one entity, as GUM's own CorefUD
+#: release does (checked: the chains read from GUM's TSV equal those of its CoNLL-U);
+#: ``bridge:aggr`` (a plural made of several entities) is a split antecedent and the
+#: other ``bridge:*`` types bridging, both typed links
+IDENTITY_TYPES = frozenset({"coref", "ana", "cata", "appos", "pred", "disc"})
+_CELL_PIECE = re.compile(r"^(.*?)(?:\[(\d+)(?:_(\d+))?\])?$", re.S)
+_TOKEN_ID = re.compile(r"^(\d+)-(\d+)(?:\.(\d+))?$")
+_OFFSETS = re.compile(r"^(\d+)-(\d+)$")
+_CHAIN = re.compile(r"^\*?->(\d+)-(\d+)$")
+_SPLIT = re.compile(r"(?<!\\)\|")
+
+
+@dataclass
+class WebAnnoLayout(FormatLayout):
+    """The header of one file and what the writer needs to give it back."""
+
+    format: ClassVar[str] = NAME
+    depends_on: ClassVar[frozenset[str]] = frozenset({"tokens", "sentences", "markables", "links"})
+
+    #: header lines as written (format, layer declarations, #Summary...)
+    header: list[str] = field(default_factory=list)
+    #: the span layer holding the mentions and its features
+    mention_layer: str = ""
+    mention_features: list[str] = field(default_factory=list)
+    #: "relation" or "chain"
+    style: str = "relation"
+    newline: str = "\n"
+    #: True when token lines end with a TAB (WebAnno's own export)
+    trailing_tab: bool = True
+
+
+@dataclass
+class _Layer:
+    kind: str  # SP, RL, CH
+    name: str
+    features: list[str]
+    base: str | None = None  # RL: the span layer
+    first_column: int = 0
+
+
+def _fail(message: str, file: str, line: int | None = None) -> FormatError:
+    return FormatError(message, file=file, line=line)
+
+
+def _pieces(cell: str) -> list[tuple[str, str | None, str | None]]:
+    """``(value, id, second id)`` of each annotation in a cell."""
+    if cell == "_":
+        return []
+    out = []
+    for piece in _SPLIT.split(cell):
+        m = _CELL_PIECE.match(piece)
+        assert m is not None
+        out.append((_unescape(m.group(1)), m.group(2), m.group(3)))
+    return out
+
+
+def _header(lines: list[str], file: str) -> tuple[list[_Layer], int]:
+    layers: list[_Layer] = []
+    i = 0
+    if not lines or not lines[0].startswith("#FORMAT=WebAnno TSV 3"):
+        raise _fail("a WebAnno TSV 3 file starts with '#FORMAT=WebAnno TSV 3.x'", file, 1)
+    column = 3
+    while i < len(lines) and lines[i].startswith("#") and not lines[i].startswith("#Text="):
+        line = lines[i]
+        m = re.match(r"^#T_(SP|RL|CH)=(.*)$", line)
+        if m:
+            parts = m.group(2).split("|")
+            base = None
+            features = parts[1:]
+            if m.group(1) == "RL":
+                if not features or not features[-1].startswith("BT_"):
+                    raise _fail("a relation layer ends with its base type (BT_...)", file, i + 1)
+                base = features[-1][3:]
+            layers.append(_Layer(m.group(1), parts[0], features, base, column))
+            column += len(features)
+        i += 1
+    return layers, column
+
+
+def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    layers, width = _header(lines, file)
+    relation = next((layer for layer in layers if layer.kind == "RL"), None)
+    chain = next((layer for layer in layers if layer.kind == "CH"), None)
+    if relation is not None:
+        mention_layer = next((layer for layer in layers if layer.kind == "SP" and layer.name == relation.base), None)
+        if mention_layer is None:
+            raise _fail(f"the relation layer's base {relation.base} is not declared", file, 1)
+    else:
+        mention_layer = chain
+    style = "chain" if relation is None and chain is not None else "relation"
+    header_end = next((i for i, line in enumerate(lines) if line.startswith("#Text=")), len(lines))
+    header = lines[:header_end]
+    while header and header[-1] == "":
+        header.pop()
+    layout = WebAnnoLayout(header=header, mention_layer=mention_layer.name if mention_layer else "",
+                           mention_features=list(mention_layer.features) if mention_layer else [],
+                           style=style, newline=newline)
+    forms: list[str] = []
+    ids: list[str] = []
+    offsets: list[tuple[int, int]] = []
+    sentences: list[Any] = []
+    kept: dict[str, list[str | None]] = {}
+    kept_columns = [(layer, k) for layer in layers
+                    if layer is not mention_layer and layer is not relation
+                    for k in range(len(layer.features))]
+    def kept_name(layer: _Layer, k: int) -> str:
+        return layer.features[k] if layer.name == TOKEN_LAYER else f"{layer.name}|{layer.features[k]}"
+
+    for layer, k in kept_columns:
+        kept[kept_name(layer, k)] = []
+    annotations: dict[str, dict[str, Any]] = {}  # id → {"tokens": [...], "attrs": {...}}
+    order: list[str] = []
+    relations: list[tuple[int, str, str, str, str | None, str | None, int]] = []
+    token_index: dict[str, int] = {}
+    comments: list[str] = []
+    first = 0
+    trailing = None
+
+    def close() -> None:
+        nonlocal first, comments
+        if len(forms) > first:
+            sentences.append(model.Sentence._make(first=first, last=len(forms) - 1, comments=comments))
+        elif comments:
+            raise _fail("a #Text line without tokens", file, lineno)
+        first, comments = len(forms), []
+
+    lineno = header_end
+    for lineno, line in enumerate(lines[header_end:], header_end + 1):
+        if not line:
+            close()
+            continue
+        if line.startswith("#"):
+            if len(forms) > first:
+                close()
+            comments.append(line)
+            continue
+        cells = line.split("\t")
+        has_tab = cells[-1] == "" and len(cells) == width + 1
+        if has_tab:
+            cells.pop()
+        if trailing is None:
+            trailing = has_tab
+        if len(cells) != width:
+            raise _fail(f"a token line has {len(cells)} columns where the header declares {width}", file, lineno)
+        tid, span, form = cells[0], cells[1], cells[2]
+        if _TOKEN_ID.match(tid) is None:
+            raise _fail(f"token id {tid!r} is not SENTENCE-TOKEN", file, lineno)
+        m = _OFFSETS.match(span)
+        if m is None or int(m.group(1)) > int(m.group(2)):
+            raise _fail(f"token offsets {span!r} are not START-END", file, lineno)
+        if tid in token_index:
+            raise _fail(f"duplicate token id {tid}", file, lineno)
+        index = len(forms)
+        token_index[tid] = index
+        forms.append(form)
+        ids.append(tid)
+        offsets.append((int(m.group(1)), int(m.group(2))))
+        for layer, k in kept_columns:
+            cell = cells[layer.first_column + k]
+            kept[kept_name(layer, k)].append(
+                None if cell == "_" else _unescape(cell) if layer.name == TOKEN_LAYER else cell)
+        if mention_layer is not None:
+            for k, feature in enumerate(mention_layer.features):
+                for value, aid, second in _pieces(cells[mention_layer.first_column + k]):
+                    if style == "chain":
+                        cm = _CHAIN.match(value)
+                        if cm is not None:
+                            key = f"{cm.group(1)}-{cm.group(2)}"
+                            entry = annotations.setdefault(key, {"tokens": [], "attrs": {}, "entity": cm.group(1)})
+                            if index not in entry["tokens"]:
+                                entry["tokens"].append(index)
+                            if key not in order:
+                                order.append(key)
+                            continue
+                        key = aid if aid is not None else f"t{tid}"
+                        entry = annotations.setdefault(key, {"tokens": [], "attrs": {}})
+                        entry.setdefault("labels", []).append((index, value))
+                        continue
+                    key = aid if aid is not None else f"t{tid}.{k}"
+                    if aid is None and k > 0:
+                        key = f"t{tid}.0"
+                    entry = annotations.setdefault(key, {"tokens": [], "attrs": {}})
+                    if key not in order:
+                        order.append(key)
+                    if index not in entry["tokens"]:
+                        entry["tokens"].append(index)
+                    if value not in ("", "*") and feature not in entry["attrs"]:
+                        entry["attrs"][feature] = value
+        if relation is not None:
+            types = _pieces(cells[relation.first_column])
+            targets = _pieces(cells[relation.first_column + len(relation.features) - 1])
+            if len(types) != len(targets):
+                raise _fail("the relation cells hold different numbers of annotations", file, lineno)
+            for (type_, _, _), (gov, src, dep) in zip(types, targets):
+                relations.append((index, tid, type_, gov, src, dep, lineno))
+    close()
+    # chain style: the type label of a chain link sits on its tokens
+    markables = []
+    ref_of: dict[str, str] = {}
+    for key in order:
+        entry = annotations[key]
+        toks = sorted(entry["tokens"])
+        spans = model.contiguous_spans(toks) if toks else ()
+        mid = key if style == "relation" else f"m{key}"
+        ref_of[key] = mid
+        markables.append(model.Markable.fast(mid, spans, entry.get("entity"), attributes=entry["attrs"]))
+    links = []
+    first_token_of = {}
+    for key in order:
+        toks = annotations[key]["tokens"]
+        first_token_of.setdefault(min(toks), []).append(key)
+    for n, (index, tid, type_, gov, src, dep, lineno) in enumerate(relations, 1):
+        if gov not in token_index:
+            raise _fail(f"relation governor {gov} is no token of this file", file, lineno)
+        source = src if src not in (None, "0") else _only(first_token_of.get(token_index[gov], []), file, lineno)
+        target = dep if dep not in (None, "0") else _only(first_token_of.get(index, []), file, lineno)
+        for which in (source, target):
+            if which not in annotations:
+                raise _fail(f"relation names annotation {which}, which the file does not hold", file, lineno)
+        attrs: dict[str, Any] = {}
+        if type_ in IDENTITY_TYPES:
+            link_type = COREFERENCE
+            attrs["type"] = type_
+        elif type_ == "bridge:aggr":
+            link_type = SPLIT_ANTECEDENT
+            attrs["type"] = type_
+        elif type_.startswith("bridge"):
+            link_type = BRIDGING
+            sub = type_.partition(":")[2]
+            if sub:
+                attrs["relation"] = sub
+            if type_ != "bridge" and not sub:
+                attrs["type"] = type_
+        else:
+            link_type = type_ if type_ not in ("", "*") else "relation"
+            if link_type != type_:
+                attrs["type"] = type_
+        links.append(model.Link.fast(f"rel_{n}", ref_of[source], (ref_of[target],), link_type, attributes=attrs))
+    layout.trailing_tab = bool(trailing)
+    canonical = offsets == _canonical_offsets(forms, [(s.first, s.last) for s in sentences])
+    tokens = model.Tokens._make(forms=forms, ids=ids, offsets=None if canonical else offsets, attributes=kept)
+    try:
+        return model.Document.build(name=name, tokens=tokens, sentences=sentences, markables=markables,
+                                    links=links, layout={NAME: layout})
+    except ModelError as exc:
+        raise _fail(str(exc), file) from None
+
+
+def _canonical_offsets(forms: list[str], sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Offsets of tokens separated by one space, sentences by one line end: what the
+    forms alone give (the reader keeps offsets only when they say more)."""
+    out = []
+    pos = 0
+    for a, b in sentences:
+        for i in range(a, b + 1):
+            out.append((pos, pos + len(forms[i])))
+            pos += len(forms[i]) + 1
+    return out
+
+
+def _only(keys: list[str], file: str, lineno: int) -> str:
+    if len(keys) != 1:
+        raise _fail("a relation without annotation ids needs exactly one annotation starting at each end",
+                    file, lineno)
+    return keys[0]
+
+
+def read(source: Source, *, report: Report, strict: bool = False) -> Any:
+    """One WebAnno TSV file: one document named after the file."""
+    text, newline = split_newlines(source.read_text(), source.name)
+    return model.Corpus._make(documents=[_read(text, source.stem, source.name, report, newline)],
+                              metadata={}, schemes=[], layout={})
+
+
+# -- writing ----------------------------------------------------------------------------
+def _escape(value: str) -> str:
+    """A feature value as a cell writes it (``\\``, brackets and ``|`` escaped)."""
+    if value in ("", "_", "*"):
+        return "\\" + value if value else "*"
+    return re.sub(r"([\\\[\]|])", r"\\\1", value)
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value) if "\\" in value else value
+
+
+def _written_type(link: Any) -> str:
+    if "type" in link.attributes and isinstance(link.attributes["type"], str):
+        return link.attributes["type"]
+    if link.type == BRIDGING:
+        sub = link.attributes.get("relation")
+        return f"bridge:{sub}" if sub else "bridge"
+    if is_identity(link.type):
+        return "coref"
+    if link.type == SPLIT_ANTECEDENT:
+        return "bridge:aggr"
+    return link.type
+
+
+def _document(doc: Any, report: Report) -> str:
+    log = LossLog(report, NAME)
+    lay = doc.layout.get(NAME)
+    lay = lay if isinstance(lay, WebAnnoLayout) and lay.style == "relation" else None
+    forms = doc.tokens.forms
+    n = len(forms)
+    mention_layer = lay.mention_layer if lay is not None else "webanno.custom.Referent"
+    features = lay.mention_features if lay is not None else \
+        sorted({k for m in doc.markables for k in m.attributes}) or ["entity"]
+    kept_names = list(doc.tokens.attributes)
+    if lay is not None:
+        header = list(lay.header)
+    else:
+        header = ["#FORMAT=WebAnno TSV 3.3"]
+        layers: dict[str, list[str]] = {}
+        for k in kept_names:
+            layer, _, feat = k.rpartition("|")
+            layer = layer or TOKEN_LAYER
+            layers.setdefault(layer, []).append(feat)
+        for layer, feats in layers.items():
+            header.append(f"#T_SP={layer}|{'|'.join(feats)}")
+        header.append(f"#T_SP={mention_layer}|{'|'.join(features)}")
+        header.append(f"#T_RL=webanno.custom.Coref|type|BT_{mention_layer}")
+    # numeric annotation ids: the source's when they are numbers, else new ones
+    number: dict[str, int] = {}
+    used = {int(m.id) for m in doc.markables if m.id.isdigit()}
+    counter = 0
+    for m in doc.markables:
+        if m.id.isdigit():
+            number[m.ref] = int(m.id)
+        else:
+            counter += 1
+            while counter in used:
+                counter += 1
+            number[m.ref] = counter
+    sentences = [(s.first, s.last, s.comments) for s in doc.sentences] or ([(0, n - 1, [])] if n else [])
+    ids = doc.tokens.ids if lay is not None and doc.tokens.ids is not None else None
+    if ids is None:
+        ids = [f"{k + 1}-{i - a + 1}" for k, (a, b, _) in enumerate(sentences) for i in range(a, b + 1)]
+    offsets = doc.tokens.offsets
+    if offsets is None:
+        offsets = _canonical_offsets(forms, [(a, b) for a, b, _ in sentences])
+    on_token: list[list[Any]] = [[] for _ in range(n)]
+    for m in sorted(doc.markables, key=lambda m: number[m.ref]):
+        if m.is_discontinuous:
+            continue
+        for i in range(m.first, m.last + 1):
+            on_token[i].append(m)
+    by_ref = {m.ref: m for m in doc.markables}
+    first_of_entity: dict[str, str] = {}
+    for m in doc.markables:
+        if m.entity is not None:
+            first_of_entity.setdefault(m.entity, m.ref)
+    relations: list[list[tuple[str, str]]] = [[] for _ in range(n)]
+    # chains given by entities (not links): each mention points to the one before
+    linked = {link.source for link in doc.links if is_identity(link.type)} | \
+        {t for link in doc.links if is_identity(link.type) for t in link.targets}
+    previous: dict[str, Any] = {}
+    for m in doc.markables:
+        if m.entity is None:
+            continue
+        before = previous.get(m.entity)
+        previous[m.entity] = m
+        if before is not None and not (m.ref in linked and before.ref in linked):
+            relations[m.first].append(("coref", f"{ids[before.first]}[{number[before.ref]}_{number[m.ref]}]"))
+    for link in doc.links:
+        source = by_ref[link.source]
+        for t in link.targets:
+            target = by_ref.get(t) if link.target_kind == "markable" else by_ref.get(first_of_entity.get(t, ""))
+            if target is None:
+                continue
+            relations[target.first].append(
+                (_written_type(link), f"{ids[source.first]}[{number[source.ref]}_{number[target.ref]}]"))
+    lines = list(header) + [""]
+    trailing = "\t" if lay is None or lay.trailing_tab else ""
+    for a, b, comments in sentences:
+        lines.append("")
+        texts = [c for c in comments if c.startswith("#")] if lay is not None else []
+        if not texts:
+            texts = ["#Text=" + " ".join(forms[a:b + 1])]
+        lines.extend(texts)
+        for i in range(a, b + 1):
+            cells = [ids[i], f"{offsets[i][0]}-{offsets[i][1]}", forms[i]]
+            for k in kept_names:
+                value = doc.tokens.attributes[k][i]
+                cells.append("_" if value is None else value if "|" in k else _escape(value))
+            for f, feature in enumerate(features):
+                values = [(m, m.attributes.get(feature)) for m in on_token[i]]
+                if not values or (f > 0 and all(v is None for _, v in values)):
+                    cells.append("_")
+                else:
+                    # the first column names every annotation, the others those with a value
+                    cells.append("|".join(f"{_escape(str(v)) if v is not None else '*'}[{number[m.ref]}]"
+                                          for m, v in values if f == 0 or v is not None))
+            rel = relations[i]
+            cells.append("|".join(t for t, _ in rel) or "_")
+            cells.append("|".join(g for _, g in rel) or "_")
+            lines.append("\t".join(cells) + trailing)
+    newline = lay.newline if lay is not None else "\n"
+    # the header, a blank line, then each sentence after a blank line of its own
+    text = newline.join(lines) + newline
+    return text
+
+
+def write(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[str]:
+    """One file per document: a second document cannot follow in the same file."""
+    for k, doc in enumerate(documents):
+        if k:
+            LossLog(report, NAME).lose("multiple-documents", "more than one document per file", document=doc)
+            continue
+        yield _document(doc, report)
+
+
+def sniff(head: bytes) -> bool:
+    return head.lstrip(b"\xef\xbb\xbf").startswith(b"#FORMAT=WebAnno TSV 3")
+
+
+register(FormatSpec(
+    name=NAME,
+    description="WebAnno / INCEpTION TSV 3.x: span + relation coreference (GUM) or chain layers",
+    extensions=(),
+    ambiguous_extensions=(".tsv",),
+    capabilities=Capabilities(
+        discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=False,
+        entity_ids=False, link_structure=True, link_types=True, multi_target_links=False,
+        markable_attributes=True, entity_attributes=False, link_attributes=True, heads=False, min=False, optional=False, layers=False, sets=False, token_attributes=True,
+        token_ids=True, whitespace=False, offsets=True, text=False, regions=False, sentences=True,
+        sentence_attributes=frozenset({"comments"}), metadata=False, schemes=False, multiple_documents=False,
+    ),
+    read=read,
+    write=write,
+    sniff=sniff,
+    aliases=("webanno",),
+))
