@@ -600,8 +600,7 @@ register(FormatSpec(
     name=NAME,
     description="brat standoff (.ann + .txt, a directory of pairs): LitBank chain labels, relations, "
                 "equivalences, attributes, notes",
-    extensions=(),
-    ambiguous_extensions=(".ann",),
+    extensions=(".ann",),
     capabilities=CAPABILITIES,
     read=read,
     write_files=write_files,
