@@ -1,0 +1,95 @@
+"""WebAnno TSV 3.x: GUM read and scored against its CoNLL-U, typed links counted,
+byte-exact round trip, the chain style and bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import corefio
+from corefio.errors import FormatError
+
+DATA = Path(__file__).parent / "data" / "webanno"
+GUM = ["GUM_academic_art", "GUM_news_worship"]
+
+
+@pytest.mark.parametrize("name", GUM)
+def test_gum_tsv_scores_100_percent_against_its_conllu(name):
+    doc = corefio.read(DATA / f"{name}.tsv").documents[0]
+    key = corefio.read(DATA / f"{name}.conllu").documents[0]
+    assert doc.tokens.forms == key.tokens.forms
+    scores = corefio.score(key, doc.model_copy(update={"name": key.name, "part": key.part}),
+                           ["muc", "bcub", "ceafe"])
+    for metric in ("muc", "bcub", "ceafe"):
+        s = scores.corpus[metric]
+        assert s.recall_num == s.recall_den and s.precision_num == s.precision_den and s.recall_den > 0
+
+
+@pytest.mark.parametrize("name", GUM)
+def test_gum_typed_links_are_those_of_the_conllu(name):
+    doc = corefio.read(DATA / f"{name}.tsv").documents[0]
+    key = corefio.read(DATA / f"{name}.conllu").documents[0]
+
+    def typed(d):
+        """(type, source chain, target chains) of every typed link, chains as span sets."""
+        chains = [frozenset(d.markables[i].spans for i in c) for c in d.chain_indices()]
+        chain = {d.markables[i].ref: chains[k] for k, c in enumerate(d.chain_indices()) for i in c}
+        by_entity = {m.entity: chain[m.ref] for m in d.markables if m.entity is not None}
+        return sorted((link.type, sorted(chain[link.source]),
+                       sorted(sorted(by_entity[t] if link.target_kind == "entity" else chain[t])
+                              for t in link.targets))
+                      for link in d.links if not link.is_identity)
+
+    mine = [link.type for link in doc.links if not link.is_identity]
+    theirs = [link.type for link in key.links if not link.is_identity]
+    assert sorted(mine) == sorted(theirs)
+    assert mine.count("bridging") == 8
+    assert typed(doc) == typed(key)
+
+
+@pytest.mark.parametrize("name", GUM)
+def test_gum_round_trip_is_byte_exact(name):
+    corpus = corefio.read(DATA / f"{name}.tsv")
+    assert corefio.dumps(corpus, "webanno-tsv").encode() == (DATA / f"{name}.tsv").read_bytes()
+
+
+def test_gum_header_and_sentence_text_are_kept():
+    doc = corefio.read(DATA / "GUM_news_worship.tsv").documents[0]
+    header = doc.layout["webanno-tsv"].header
+    assert any(line.startswith("#Summary1=") for line in header)
+    assert doc.sentences[0].comments == ["#Text=Greek court rules worship of ancient Greek deities is legal"]
+
+
+CHAINS = (
+    "#FORMAT=WebAnno TSV 3.3\n"
+    "#T_CH=de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink|referenceRelation|referenceType\n"
+    "\n\n"
+    "#Text=Alice saw her sister .\n"
+    "1-1\t0-5\tAlice\t*->1-1\tPER->1-1\t\n"
+    "1-2\t6-9\tsaw\t_\t_\t\n"
+    "1-3\t10-13\ther\t*->1-2|*->2-1\tPER->1-2|PER->2-1\t\n"
+    "1-4\t14-20\tsister\t*->2-1\tPER->2-1\t\n"
+    "1-5\t21-22\t.\t_\t_\t\n"
+)
+
+
+def test_chain_style_gives_one_entity_per_chain():
+    doc = corefio.loads(CHAINS, "webanno-tsv").documents[0]
+    spans = sorted((m.entity, m.spans) for m in doc.markables)
+    assert spans == [("1", ((0, 0),)), ("1", ((2, 2),)), ("2", ((2, 3),))]
+
+
+@pytest.mark.parametrize("text, message, line", [
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1\t0-1\ta\n", "columns", 6),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1\t1-0\ta\t_\t\n", "not START-END", 6),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a b\n1-1\t0-1\ta\t_\t\n1-1\t2-3\tb\t_\t\n",
+     "duplicate token id", 7),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=R|e\n#T_RL=C|type|BT_R\n\n\n#Text=a\n1-1\t0-1\ta\tx[1]\tcoref\t9-9[2_1]\t\n",
+     "governor 9-9", 7),
+    ("tab\tseparated\n", "#FORMAT=WebAnno TSV 3", 1),
+])
+def test_bad_files_are_located_errors(text, message, line):
+    with pytest.raises(FormatError) as caught:
+        corefio.loads(text, "webanno-tsv")
+    assert message in str(caught.value) and caught.value.line == line
