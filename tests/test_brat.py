@@ -56,6 +56,8 @@ RELATIONS = (
     "R2\tPart-of Arg1:T2 Arg2:T1\n"
     "A1\tNegation T4\n"
     "A2\tNumber T2 singular\n"
+    "M3\tConfidence R2 high\n"
+    "E1\tMeeting:T4 Agent:T1\n"
     "#1\tAnnotatorNotes T1\tthe heroine\n"
     "N1\tReference T1 Wikipedia:12345\tAlice\n"
 )
@@ -73,7 +75,8 @@ def test_relation_style_discontinuous_spans_attributes_and_notes(tmp_path):
     chains = sorted(sorted(m.id for m in chain) for chain in doc.chains() if len(chain) > 1)
     assert chains == [["T1", "T3"], ["T2", "T4"]]
     part_of = [link for link in doc.links if link.type == "Part-of"]
-    assert [(link.source, link.targets) for link in part_of] == [("T2", ("T1",))]
+    assert [(link.source, link.targets, link.attributes) for link in part_of] == [
+        ("T2", ("T1",), {"Confidence": "high"})]
     files = corefio.dump_files(doc, "brat")
     assert files["doc.ann"].decode() == RELATIONS and files["doc.txt"].decode() == TEXT
 

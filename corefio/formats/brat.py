@@ -90,7 +90,9 @@ class BratLayout(FormatLayout):
     texts: dict[str, str] = field(default_factory=dict)
     #: line id → a line corefio does not interpret, as written
     raw: dict[str, str] = field(default_factory=dict)
-    #: the markables whose type line said ``Mention`` explicitly... none: see DEFAULT_TYPE
+    #: link id → its type as written, where the link type is the model's name for it
+    #: (``Coreference`` → ``coreference``)
+    link_types: dict[str, str] = field(default_factory=dict)
     newline: str = "\n"
     final_newline: bool = True
 
@@ -115,7 +117,7 @@ def _parse_t(tid: str, rest: list[str], text: str, file: str, lineno: int) -> _T
     type_, _, offsets = rest[0].partition(" ")
     if not type_ or not offsets:
         raise _fail(f"{tid}: a text-bound annotation needs 'TYPE START END'", file, lineno)
-    fragments = []
+    fragments: list[tuple[int, int]] = []
     for piece in offsets.split(";"):
         m = _FRAGMENT.match(piece)
         if m is None:
@@ -301,7 +303,7 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
                 args.append(arg)
             type_ = COREFERENCE if parts[0].lower() in _IDENTITY_NAMES else parts[0]
             if type_ != parts[0]:
-                layout.raw[lid + ":type"] = parts[0]
+                layout.link_types[lid] = parts[0]
             layout.roles[lid] = (roles[0], roles[1])
             attrs = {}
             link_attrs[lid] = attrs
@@ -312,9 +314,9 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
                 raise _fail("an equivalence line needs 'TYPE ID ID ...'", file, lineno)
             for arg in parts[1:]:
                 _check_mention(arg, tlines, label_ids, "*", file, lineno)
-            if parts[0].lower() not in _IDENTITY_NAMES:
-                layout.raw[lid + ":type"] = parts[0]
             type_ = COREFERENCE if parts[0].lower() in _IDENTITY_NAMES else parts[0]
+            if type_ != parts[0]:
+                layout.link_types[lid] = parts[0]
             links.append(model.Link.fast(lid, parts[1], tuple(parts[2:]), type_))
         elif kind == "A" or kind == "M":
             parts = fields[1].split(" ") if len(fields) > 1 else []
@@ -329,9 +331,7 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
             if parts[0] in target:
                 raise _fail(f"{lid}: {owner} has attribute {parts[0]} twice", file, lineno)
             target[parts[0]] = parts[2] if len(parts) == 3 else True
-            layout.attributes[lid] = (owner, parts[0])
-            if kind == "M":
-                layout.raw[lid + ":kind"] = "M"
+            layout.attributes[lid] = (owner, parts[0])  # an M line keeps its id, so its kind
         elif kind == "#" and len(fields) == 3 and fields[1].count(" ") == 1:
             note, owner = fields[1].split(" ")
             target = markable_attrs.get(owner)
@@ -447,7 +447,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
     lines: dict[str, str] = {}
     order: list[str] = []
     used = {m.id for m in doc.markables} | {link.id for link in doc.links}
-    counters = {"T": 0, "R": 0, "A": 0, "#": 0}
+    counters = {"T": 0, "R": 0, "A": 0}
 
     def fresh(kind: str) -> str:
         while True:
@@ -496,12 +496,10 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
                 continue
             aid = attribute_ids.get((m.id, name))
             if aid is not None and aid.startswith("#") and isinstance(value, str):
-                lines[aid] = f"{aid}\t{name} {tid}\t{value}"
+                lines[aid] = f"{aid}\t{name} {tid}\t{value}"  # a note: free text
             elif _value_ok(name, value):
                 aid = aid or fresh("A")
-                kind = "A" if aid[0] == "A" else aid[0]
-                lines[aid] = f"{aid}\t{name} {tid}" + ("" if value is True else f" {value}") \
-                    if kind in ("A", "M") else f"{aid}\t{name} {tid}\t{value}"
+                lines[aid] = f"{aid}\t{name} {tid}" + ("" if value is True else f" {value}")
             else:
                 bad_values += 1
                 continue
@@ -521,7 +519,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
                 continue
         source = refs[link.source]
         args = [refs[t] for t in targets]
-        written_type = lay.raw.get(link.id + ":type") if lay is not None else None
+        written_type = lay.link_types.get(link.id) if lay is not None else None
         if link.id.startswith("*") or (len(args) > 1 and is_identity(link.type)):
             lid = link.id if link.id.startswith("*") else f"*{len(order)}"
             type_ = written_type or ("Coreference" if is_identity(link.type) else link.type)
@@ -548,16 +546,11 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
     if lost_links:
         log.lose("link-types", "links to entities without mentions", document=doc, count=lost_links)
     if lay is not None:
-        for lid, raw in lay.raw.items():
-            if ":" not in lid:
-                lines[lid] = raw
+        # the source's order; lines it did not have (none, unless edited) at the end
+        lines.update(lay.raw)
         ordered = [lid for lid in lay.order if lid in lines]
         placed = set(ordered)
-        ordered += [lid for lid in order if lid not in placed]
-        for lid, raw in lay.raw.items():
-            if ":" not in lid and lid not in placed and lid not in ordered:
-                ordered.append(lid)
-        order = ordered
+        order = ordered + [lid for lid in order if lid not in placed]
     newline = lay.newline if lay is not None else "\n"
     body = head + [lines[lid] for lid in order]
     ann = newline.join(body)

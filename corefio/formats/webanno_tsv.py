@@ -177,7 +177,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
         kept[kept_name(layer, k)] = []
     annotations: dict[str, dict[str, Any]] = {}  # id → {"tokens": [...], "attrs": {...}}
     order: list[str] = []
-    relations: list[tuple[int, str, str, str, str | None, str | None, int]] = []
+    relations: list[tuple[int, str, str, str | None, str | None, int]] = []
     token_index: dict[str, int] = {}
     comments: list[str] = []
     first = 0
@@ -228,7 +228,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                 None if cell == "_" else _unescape(cell) if layer.name == TOKEN_LAYER else cell)
         if mention_layer is not None:
             for k, feature in enumerate(mention_layer.features):
-                for value, aid, second in _pieces(cells[mention_layer.first_column + k]):
+                for value, aid, _ in _pieces(cells[mention_layer.first_column + k]):
                     if style == "chain":
                         cm = _CHAIN.match(value)
                         if cm is not None:
@@ -259,7 +259,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
             if len(types) != len(targets):
                 raise _fail("the relation cells hold different numbers of annotations", file, lineno)
             for (type_, _, _), (gov, src, dep) in zip(types, targets):
-                relations.append((index, tid, type_, gov, src, dep, lineno))
+                relations.append((index, type_, gov, src, dep, lineno))
     close()
     # chain style: the type label of a chain link sits on its tokens
     markables = []
@@ -272,11 +272,11 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
         ref_of[key] = mid
         markables.append(model.Markable.fast(mid, spans, entry.get("entity"), attributes=entry["attrs"]))
     links = []
-    first_token_of = {}
+    first_token_of: dict[int, list[str]] = {}
     for key in order:
         toks = annotations[key]["tokens"]
         first_token_of.setdefault(min(toks), []).append(key)
-    for n, (index, tid, type_, gov, src, dep, lineno) in enumerate(relations, 1):
+    for n, (index, type_, gov, src, dep, lineno) in enumerate(relations, 1):
         if gov not in token_index:
             raise _fail(f"relation governor {gov} is no token of this file", file, lineno)
         source = src if src not in (None, "0") else _only(first_token_of.get(token_index[gov], []), file, lineno)
@@ -365,7 +365,6 @@ def _written_type(link: Any) -> str:
 
 
 def _document(doc: Any, report: Report) -> str:
-    log = LossLog(report, NAME)
     lay = doc.layout.get(NAME)
     lay = lay if isinstance(lay, WebAnnoLayout) and lay.style == "relation" else None
     forms = doc.tokens.forms
