@@ -305,6 +305,11 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
                 names = []
             holding = [spec for spec in projects
                        if any(n.endswith(ext) for n in names for ext in spec.extensions + spec.ambiguous_extensions)]
+            if len(holding) > 1:
+                # several claim the same files (.ann: brat, LitBank TSV): the first one sniffed
+                sniffed = [spec for spec in holding if spec.sniff is not None and spec.sniff(_read_head(
+                    path / next(n for n in sorted(names) if n.endswith(spec.extensions + spec.ambiguous_extensions))))]
+                holding = sniffed or holding
             projects = holding or projects
         if len(projects) == 1:
             return projects[0]

@@ -98,7 +98,7 @@ def test_a_document_without_text_comes_back_as_its_tokens():
 ])
 def test_bad_annotations_are_located_errors(tmp_path, ann, txt, message, line):
     with pytest.raises(FormatError) as caught:
-        corefio.read(_pair(tmp_path, ann, txt))
+        corefio.read(_pair(tmp_path, ann, txt), "brat")
     assert message in str(caught.value) and caught.value.line == line
     assert str(caught.value.file).endswith("doc.ann")
 
@@ -119,3 +119,51 @@ def test_cli_exit_code_3_on_bad_brat(tmp_path):
     assert result.exit_code == 3, result.output
     result = CliRunner().invoke(app, ["formats"])
     assert "brat" in result.output and "webanno-tsv" in result.output
+
+
+# -- LitBank's TSV --------------------------------------------------------------------------
+def test_litbank_tsv_is_the_same_annotation_as_litbank_brat():
+    tsv = corefio.read(DATA / "litbank_tsv.ann").documents[0]
+    brat = corefio.read(DATA / f"{ALICE}.ann").documents[0]
+    assert corefio.registry.detect_format(DATA / "litbank_tsv.ann").name == "litbank-tsv"
+    assert tsv.tokens.forms == brat.tokens.forms
+    scores = corefio.score(brat, tsv.model_copy(update={"name": brat.name}), ["muc", "bcub", "ceafe"])
+    for metric in ("muc", "bcub", "ceafe"):
+        s = scores.corpus[metric]
+        assert s.recall_num == s.recall_den and s.precision_num == s.precision_den and s.recall_den > 0
+    assert sorted((m.spans, m.attributes["type"]) for m in tsv.markables) == \
+        sorted((m.spans, m.attributes["type"]) for m in brat.markables)
+    # brat → LitBank TSV gives LitBank's own rows (in another order)
+    files = corefio.dump_files(corefio.read(DATA / f"{ALICE}.ann"), "litbank-tsv")
+    assert sorted(files[f"{ALICE}.ann"].decode().splitlines()) == \
+        sorted((DATA / "litbank_tsv.ann").read_text(encoding="utf-8").splitlines())
+
+
+def test_litbank_tsv_round_trip_is_byte_exact():
+    files = corefio.dump_files(corefio.read(DATA / "litbank_tsv.ann"), "litbank-tsv")
+    assert files["litbank_tsv.ann"] == (DATA / "litbank_tsv.ann").read_bytes()
+    assert files["litbank_tsv.txt"] == (DATA / "litbank_tsv.txt").read_bytes()
+
+
+def test_litbank_tsv_copula_and_apposition_are_typed_links(tmp_path):
+    ann = ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nMENTION\tT2\t0\t2\t0\t3\ta girl\tPER\tNOM\n"
+           "COREF\tT1\tAlice-1\nCOREF\tT2\ta_girl-2\nCOP\tT1\tT2\n")
+    path = _pair(tmp_path, ann, "Alice is a girl .\n")
+    doc = corefio.read(path, "litbank-tsv").documents[0]
+    assert [(link.type, link.source, link.targets) for link in doc.links] == [("cop", "T1", ("T2",))]
+    assert len(doc.chains()) == 2
+    assert corefio.dump_files(doc, "litbank-tsv")["doc.ann"].decode() == ann
+
+
+@pytest.mark.parametrize("ann, message, line", [
+    ("MENTION\tT1\t0\t0\t0\t9\tAlice\tPER\tPROP\n", "token 9 is outside sentence 0", 1),
+    ("MENTION\tT1\t4\t0\t4\t0\tAlice\tPER\tPROP\n", "sentence 4", 1),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\n", "9 fields", 1),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOREF\tT7\tx-1\n", "no MENTION row", 2),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nMENTION\tT1\t0\t1\t0\t1\tis\tPER\tPROP\n", "duplicate", 2),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOP\tT1\tT5\n", "T5 is no mention", 2),
+])
+def test_bad_litbank_rows_are_located_errors(tmp_path, ann, message, line):
+    with pytest.raises(FormatError) as caught:
+        corefio.read(_pair(tmp_path, ann, "Alice is a girl .\n"), "litbank-tsv")
+    assert message in str(caught.value) and caught.value.line == line

@@ -18,7 +18,7 @@ import importlib
 from types import ModuleType
 
 #: the format modules, in the order :func:`~corefio.registry.all_formats` lists their formats
-MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "brat", "webanno_tsv")
+MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "brat", "litbank_tsv", "webanno_tsv")
 
 #: module → the names and aliases of the formats it registers
 NAMES: dict[str, tuple[str, ...]] = {
@@ -30,6 +30,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "muc": ("muc",),
     "raf": ("raf",),
     "brat": ("brat",),
+    "litbank_tsv": ("litbank-tsv", "litbank"),
     "webanno_tsv": ("webanno-tsv", "webanno"),
 }
 
@@ -45,6 +46,7 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
     "muc": (".sgm", ".sgml", ".xml", ".txt"),
     "raf": (".raf", ".raf.xml", ".xml"),
     "brat": (".ann",),
+    "litbank_tsv": (".ann",),
     "webanno_tsv": (".tsv",),
 }
 

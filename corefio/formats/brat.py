@@ -170,26 +170,6 @@ def _between(sorted_cuts: list[int], a: int, b: int) -> list[int]:
     return out
 
 
-def _read_pair(ann_path: Path, txt_path: Path, name: str, report: Report) -> Any:
-    file = str(ann_path)
-    try:
-        raw_ann = ann_path.read_bytes()
-    except OSError as exc:
-        raise _fail(f"cannot read the annotation file: {exc.strerror}", file) from None
-    try:
-        raw_txt = txt_path.read_bytes()
-    except FileNotFoundError:
-        raise _fail(f"the text file {txt_path.name} is missing (a brat document is X.ann with X.txt beside it)",
-                    file) from None
-    except OSError as exc:
-        raise _fail(f"cannot read the text file {txt_path.name}: {exc.strerror}", file) from None
-    from ..files import decode_utf8
-
-    text = decode_utf8(raw_txt, str(txt_path))
-    ann, newline = split_newlines(decode_utf8(raw_ann, file), file)
-    return parse(ann, text, name=name, file=file, report=report, newline=newline)
-
-
 def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline: str = "\n") -> Any:
     """One document from the ``.ann`` text (LF line ends) and the ``.txt`` text."""
     lines = ann.split("\n")
@@ -374,27 +354,56 @@ def _text_field(text: str, fragments: Iterable[tuple[int, int]]) -> str:
     return " ".join(text[a:b] for a, b in fragments).replace("\n", " ").replace("\t", " ")
 
 
-def read(source: Source, *, report: Report, strict: bool = False) -> Any:
-    """A ``.ann`` file (its ``.txt`` beside it) or a directory of pairs."""
+def pairs(source: Source, what: str) -> list[tuple[Path, Path, str]]:
+    """``(X.ann, X.txt, X)`` for the ``.ann`` file ``source`` names, or for every ``.ann``
+    of the directory it names (in name order); the ``.txt`` must lie beside it."""
     if source.path is None:
-        raise _fail("brat is read from a .ann file (with its .txt) or a directory, not from memory", source.name)
+        raise _fail(f"{what} is read from a .ann file (with its .txt) or a directory, not from memory",
+                    source.name)
     path = source.path
-    documents = []
     if path.is_dir():
         names = sorted(p.name for p in path.iterdir() if p.name.endswith(".ann"))
         if not names:
             raise _fail("the directory holds no .ann file", str(path))
+        found = []
         for ann in names:
             stem = ann[: -len(".ann")]
             ann_path = confined_path(path, ann, file=path, what=".ann file")
-            txt_path = confined_path(path, stem + ".txt", file=ann_path, what=".txt file")
-            documents.append(_read_pair(ann_path, txt_path, stem, report))
-    else:
-        if not path.name.endswith(".ann"):
-            raise _fail("a brat document is read from its .ann file", str(path))
-        stem = path.name[: -len(".ann")]
-        txt_path = confined_path(path.parent, stem + ".txt", file=path, what=".txt file")
-        documents.append(_read_pair(path, txt_path, stem, report))
+            found.append((ann_path, confined_path(path, stem + ".txt", file=ann_path, what=".txt file"), stem))
+        return found
+    if not path.name.endswith(".ann"):
+        raise _fail(f"a {what} document is read from its .ann file", str(path))
+    stem = path.name[: -len(".ann")]
+    return [(path, confined_path(path.parent, stem + ".txt", file=path, what=".txt file"), stem)]
+
+
+def read_pair_texts(ann_path: Path, txt_path: Path) -> tuple[str, str, str]:
+    """The ``.ann`` text (LF line ends), its line end and the ``.txt`` text."""
+    from ..files import decode_utf8
+
+    file = str(ann_path)
+    try:
+        raw_ann = ann_path.read_bytes()
+    except OSError as exc:
+        raise _fail(f"cannot read the annotation file: {exc.strerror}", file) from None
+    try:
+        raw_txt = txt_path.read_bytes()
+    except FileNotFoundError:
+        raise _fail(f"the text file {txt_path.name} is missing (the document is X.ann with X.txt beside it)",
+                    file) from None
+    except OSError as exc:
+        raise _fail(f"cannot read the text file {txt_path.name}: {exc.strerror}", file) from None
+    text = decode_utf8(raw_txt, str(txt_path))
+    ann, newline = split_newlines(decode_utf8(raw_ann, file), file)
+    return ann, newline, text
+
+
+def read(source: Source, *, report: Report, strict: bool = False) -> Any:
+    """A ``.ann`` file (its ``.txt`` beside it) or a directory of pairs."""
+    documents = []
+    for ann_path, txt_path, stem in pairs(source, "brat"):
+        ann, newline, text = read_pair_texts(ann_path, txt_path)
+        documents.append(parse(ann, text, name=stem, file=str(ann_path), report=report, newline=newline))
     return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
 
 
@@ -559,16 +568,22 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
     return ann, text
 
 
+def file_stem(doc: Any, k: int, taken: dict[str, bytes]) -> str:
+    """The file name (without extension) document ``k`` is written under."""
+    name = doc.name if doc.part is None else f"{doc.name}_{doc.part}"
+    name = re.sub(r"[/\\\x00]", "_", name) or f"document_{k + 1}"
+    if name.startswith("."):
+        name = "_" + name
+    if f"{name}.ann" in taken:
+        name = f"{name}_{k + 1}"
+    return name
+
+
 def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
     """``NAME.ann`` and ``NAME.txt`` for every document."""
     out: dict[str, bytes] = {}
     for k, doc in enumerate(corpus.documents):
-        name = doc.name if doc.part is None else f"{doc.name}_{doc.part}"
-        name = re.sub(r"[/\\\x00]", "_", name) or f"document_{k + 1}"
-        if name.startswith("."):
-            name = "_" + name
-        if f"{name}.ann" in out:
-            name = f"{name}_{k + 1}"
+        name = file_stem(doc, k, out)
         ann, text = document_files(doc, report)
         out[f"{name}.ann"] = ann.encode("utf-8")
         out[f"{name}.txt"] = text.encode("utf-8")
@@ -576,8 +591,9 @@ def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
 
 
 def sniff(head: bytes) -> bool:
-    first = head.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0]
-    return re.match(rb"^(T\d+\t\S+ \d+ \d+|R\d+\t|\*\t|A\d+\t|#\d+\t)", first) is not None
+    """A brat annotation line first (or nothing: a document without annotations)."""
+    first = head.lstrip(b"\xef\xbb\xbf").split(b"\n", 1)[0].rstrip(b"\r")
+    return not first or re.match(rb"^(T\d+\t\S+ \d+ \d+|[RAMEN]\d+\t|\*\t|#\d*\t)", first) is not None
 
 
 CAPABILITIES = Capabilities(
@@ -593,7 +609,8 @@ register(FormatSpec(
     name=NAME,
     description="brat standoff (.ann + .txt, a directory of pairs): LitBank chain labels, relations, "
                 "equivalences, attributes, notes",
-    extensions=(".ann",),
+    extensions=(),
+    ambiguous_extensions=(".ann",),
     capabilities=CAPABILITIES,
     read=read,
     write_files=write_files,
