@@ -300,15 +300,19 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
         if len(projects) > 1:
             # the formats whose files the directory holds (.mmax: MMAX2, .ann: brat)
             try:
-                names = [p.name.lower() for p in path.iterdir()]
+                entries = sorted(p.name for p in path.iterdir())
             except OSError:
-                names = []
-            holding = [spec for spec in projects
-                       if any(n.endswith(ext) for n in names for ext in spec.extensions + spec.ambiguous_extensions)]
+                entries = []
+
+            def held(spec: FormatSpec) -> list[str]:
+                """The directory's files with an extension of ``spec``."""
+                return [n for n in entries if n.lower().endswith(spec.extensions + spec.ambiguous_extensions)]
+
+            holding = [spec for spec in projects if held(spec)]
             if len(holding) > 1:
                 # several claim the same files (.ann: brat, LitBank TSV): the first one sniffed
-                sniffed = [spec for spec in holding if spec.sniff is not None and spec.sniff(_read_head(
-                    path / next(n for n in sorted(names) if n.endswith(spec.extensions + spec.ambiguous_extensions))))]
+                sniffed = [spec for spec in holding
+                           if spec.sniff is not None and spec.sniff(_read_head(path / held(spec)[0]))]
                 holding = sniffed or holding
             projects = holding or projects
         if len(projects) == 1:
