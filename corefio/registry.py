@@ -314,7 +314,11 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
                 sniffed = [spec for spec in holding
                            if spec.sniff is not None and spec.sniff(_read_head(path / held(spec)[0]))]
                 holding = sniffed or holding
-            projects = holding or projects
+            if not holding:
+                extensions = sorted({e for spec in projects for e in spec.extensions + spec.ambiguous_extensions})
+                raise CorefioError("the directory holds no file of a format read from directories "
+                                   f"({', '.join(extensions)})", file=path)
+            projects = holding
         if len(projects) == 1:
             return projects[0]
         raise UnknownFormatError(f"cannot tell the format of directory {path}; use --from", file=path)
