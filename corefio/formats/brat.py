@@ -65,7 +65,6 @@ TOKENS_MARK = "#0\tcorefio-tokens\ttext made from tokens: one sentence per line,
 #: the markable type written for a markable without a ``type`` attribute
 DEFAULT_TYPE = "Mention"
 _CHAIN_LABEL = re.compile(r"^\S+-\d+$")
-_FRAGMENT = re.compile(r"^(\d+) (\d+)$")
 _ID = re.compile(r"^[TRAEMN#*]\w*$")
 
 
@@ -119,10 +118,10 @@ def _parse_t(tid: str, rest: list[str], text: str, file: str, lineno: int) -> _T
         raise _fail(f"{tid}: a text-bound annotation needs 'TYPE START END'", file, lineno)
     fragments: list[tuple[int, int]] = []
     for piece in offsets.split(";"):
-        m = _FRAGMENT.match(piece)
-        if m is None:
+        start, _, end = piece.partition(" ")
+        if not (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()):
             raise _fail(f"{tid}: offsets {piece!r} are not 'START END'", file, lineno)
-        a, b = int(m.group(1)), int(m.group(2))
+        a, b = int(start), int(end)
         if not 0 <= a < b <= len(text):
             raise _fail(f"{tid}: offsets {a}..{b} are outside the text ({len(text)} characters) or empty",
                         file, lineno)
@@ -139,35 +138,27 @@ def _tokenise(text: str, cuts: set[int]) -> tuple[list[str], list[tuple[int, int
     offsets: list[tuple[int, int]] = []
     sentences: list[tuple[int, int]] = []
     cut_list = sorted(cuts)
+    next_cut = 0  # index of the first cut not behind us
     pos = 0
     for line in text.split("\n"):
         first = len(forms)
         for m in re.finditer(r"\S+", line):
             a, b = pos + m.start(), pos + m.end()
-            # cuts inside this piece
-            inside = [c for c in _between(cut_list, a, b)]
+            while next_cut < len(cut_list) and cut_list[next_cut] <= a:
+                next_cut += 1
             start = a
-            for c in inside:
+            while next_cut < len(cut_list) and cut_list[next_cut] < b:
+                c = cut_list[next_cut]
                 forms.append(text[start:c])
                 offsets.append((start, c))
                 start = c
+                next_cut += 1
             forms.append(text[start:b])
             offsets.append((start, b))
         if len(forms) > first:
             sentences.append((first, len(forms) - 1))
         pos += len(line) + 1
     return forms, offsets, sentences
-
-
-def _between(sorted_cuts: list[int], a: int, b: int) -> list[int]:
-    from bisect import bisect_right
-
-    i = bisect_right(sorted_cuts, a)
-    out = []
-    while i < len(sorted_cuts) and sorted_cuts[i] < b:
-        out.append(sorted_cuts[i])
-        i += 1
-    return out
 
 
 def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline: str = "\n") -> Any:

@@ -69,7 +69,6 @@ TOKEN_LAYER = "corefio.Token"
 IDENTITY_TYPES = frozenset({"coref", "ana", "cata", "appos", "pred", "disc"})
 _CELL_PIECE = re.compile(r"^(.*?)(?:\[(\d+)(?:_(\d+))?\])?$", re.S)
 _TOKEN_ID = re.compile(r"^(\d+)-(\d+)(?:\.(\d+))?$")
-_OFFSETS = re.compile(r"^(\d+)-(\d+)$")
 _CHAIN = re.compile(r"^\*?->(\d+)-(\d+)$")
 _SPLIT = re.compile(r"(?<!\\)\|")
 
@@ -110,12 +109,25 @@ def _pieces(cell: str) -> list[tuple[str, str | None, str | None]]:
     """``(value, id, second id)`` of each annotation in a cell."""
     if cell == "_":
         return []
-    out = []
-    for piece in _SPLIT.split(cell):
-        m = _CELL_PIECE.match(piece)
-        assert m is not None
-        out.append((_unescape(m.group(1)), m.group(2), m.group(3)))
-    return out
+    if "\\" in cell:
+        out = []
+        for piece in _SPLIT.split(cell):
+            m = _CELL_PIECE.match(piece)
+            assert m is not None
+            out.append((_unescape(m.group(1)), m.group(2), m.group(3)))
+        return out
+    # no escapes (the common case): string operations are enough
+    found: list[tuple[str, str | None, str | None]] = []
+    for piece in cell.split("|"):
+        if piece.endswith("]"):
+            cut = piece.rfind("[")
+            ids = piece[cut + 1:-1]
+            first, sep, second = ids.partition("_")
+            if cut >= 0 and first.isdigit() and (not sep or second.isdigit()):
+                found.append((piece[:cut], first, second if sep else None))
+                continue
+        found.append((piece, None, None))
+    return found
 
 
 def _header(lines: list[str], file: str) -> tuple[list[_Layer], int]:
@@ -175,8 +187,11 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
 
     for layer, k in kept_columns:
         kept[kept_name(layer, k)] = []
+    #: (column, where its values go, kept as written) for each kept column
+    kept_cells = [(layer.first_column + k, kept[kept_name(layer, k)], layer.name != TOKEN_LAYER)
+                  for layer, k in kept_columns]
     annotations: dict[str, dict[str, Any]] = {}  # id → {"tokens": [...], "attrs": {...}}
-    order: list[str] = []
+    order: dict[str, None] = {}  # the mention annotations, in order of their first token
     relations: list[tuple[int, str, str, str | None, str | None, int]] = []
     token_index: dict[str, int] = {}
     comments: list[str] = []
@@ -210,22 +225,21 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
         if len(cells) != width:
             raise _fail(f"a token line has {len(cells)} columns where the header declares {width}", file, lineno)
         tid, span, form = cells[0], cells[1], cells[2]
-        if _TOKEN_ID.match(tid) is None:
+        if tid in token_index or _TOKEN_ID.match(tid) is None:
+            if tid in token_index:
+                raise _fail(f"duplicate token id {tid}", file, lineno)
             raise _fail(f"token id {tid!r} is not SENTENCE-TOKEN", file, lineno)
-        m = _OFFSETS.match(span)
-        if m is None or int(m.group(1)) > int(m.group(2)):
+        start, _, end = span.partition("-")
+        if not (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()) or int(start) > int(end):
             raise _fail(f"token offsets {span!r} are not START-END", file, lineno)
-        if tid in token_index:
-            raise _fail(f"duplicate token id {tid}", file, lineno)
         index = len(forms)
         token_index[tid] = index
         forms.append(form)
         ids.append(tid)
-        offsets.append((int(m.group(1)), int(m.group(2))))
-        for layer, k in kept_columns:
-            cell = cells[layer.first_column + k]
-            kept[kept_name(layer, k)].append(
-                None if cell == "_" else _unescape(cell) if layer.name == TOKEN_LAYER else cell)
+        offsets.append((int(start), int(end)))
+        for column, values, plain in kept_cells:
+            cell = cells[column]
+            values.append(None if cell == "_" else cell if plain else _unescape(cell))
         if mention_layer is not None:
             for k, feature in enumerate(mention_layer.features):
                 for value, aid, _ in _pieces(cells[mention_layer.first_column + k]):
@@ -234,10 +248,9 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                         if cm is not None:
                             key = f"{cm.group(1)}-{cm.group(2)}"
                             entry = annotations.setdefault(key, {"tokens": [], "attrs": {}, "entity": cm.group(1)})
-                            if index not in entry["tokens"]:
+                            if not entry["tokens"] or entry["tokens"][-1] != index:
                                 entry["tokens"].append(index)
-                            if key not in order:
-                                order.append(key)
+                            order[key] = None
                             continue
                         key = aid if aid is not None else f"t{tid}"
                         entry = annotations.setdefault(key, {"tokens": [], "attrs": {}})
@@ -247,13 +260,12 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                     if aid is None and k > 0:
                         key = f"t{tid}.0"
                     entry = annotations.setdefault(key, {"tokens": [], "attrs": {}})
-                    if key not in order:
-                        order.append(key)
-                    if index not in entry["tokens"]:
+                    order[key] = None
+                    if not entry["tokens"] or entry["tokens"][-1] != index:
                         entry["tokens"].append(index)
                     if value not in ("", "*") and feature not in entry["attrs"]:
                         entry["attrs"][feature] = value
-        if relation is not None:
+        if relation is not None and cells[relation.first_column] != "_":
             types = _pieces(cells[relation.first_column])
             targets = _pieces(cells[relation.first_column + len(relation.features) - 1])
             if len(types) != len(targets):
@@ -304,7 +316,8 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                 attrs["type"] = type_
         links.append(model.Link.fast(f"rel_{n}", ref_of[source], (ref_of[target],), link_type, attributes=attrs))
     layout.trailing_tab = bool(trailing)
-    canonical = offsets == _canonical_offsets(forms, [(s.first, s.last) for s in sentences])
+    canonical = offsets[:1] in ([], [(0, len(forms[0]))]) and \
+        offsets == _canonical_offsets(forms, [(s.first, s.last) for s in sentences])
     tokens = model.Tokens._make(forms=forms, ids=ids, offsets=None if canonical else offsets, attributes=kept)
     try:
         return model.Document.build(name=name, tokens=tokens, sentences=sentences, markables=markables,
