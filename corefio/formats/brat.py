@@ -64,8 +64,19 @@ NAME = "brat"
 TOKENS_MARK = "#0\tcorefio-tokens\ttext made from tokens: one sentence per line, tokens separated by spaces"
 #: the markable type written for a markable without a ``type`` attribute
 DEFAULT_TYPE = "Mention"
-_CHAIN_LABEL = re.compile(r"^\S+-\d+$")
-_ID = re.compile(r"^[TRAEMN#*]\w*$")
+_ID_KINDS = frozenset("TRAEMN#")
+
+
+def is_chain_label(type_: str) -> bool:
+    """A type of the form ``NAME-N`` (LitBank's chain labels: ``Alice-1``)."""
+    name, _, number = type_.rpartition("-")
+    return bool(name) and number.isdigit() and number.isascii() and not any(c.isspace() for c in name)
+
+
+def _is_id(value: str) -> bool:
+    """``T12``, ``R3``, ``#1``...: a kind letter and a word."""
+    rest = value[1:]
+    return value[:1] in _ID_KINDS and (not rest or rest.replace("_", "a").isalnum())
 
 
 @dataclass
@@ -183,7 +194,7 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
         if lid == "*":
             equiv += 1
             lid = f"*{equiv}"
-        elif not _ID.match(lid):
+        elif not _is_id(lid):
             raise _fail(f"{lid!r} is not a brat annotation id (T1, R1, A1, #1, E1, N1, *)", file, lineno)
         if lid in seen:
             raise _fail(f"duplicate annotation id {lid}", file, lineno)
@@ -195,13 +206,14 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
             others.append((lid, fields, lineno))
     # chain labels: a T of type NAME-N at the offsets of another T
     by_offsets: dict[str, list[str]] = {}
+    labelled = {t.id for t in tlines.values() if is_chain_label(t.type)}
     for t in tlines.values():
-        if not _CHAIN_LABEL.match(t.type):
+        if t.id not in labelled:
             by_offsets.setdefault(t.offsets_text, []).append(t.id)
     label_of: dict[str, str] = {}
     label_ids: set[str] = set()
     for t in tlines.values():
-        if not _CHAIN_LABEL.match(t.type):
+        if t.id not in labelled:
             continue
         for mid in by_offsets.get(t.offsets_text, ()):
             if mid not in label_of:
@@ -485,7 +497,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
         order.append(tid)
         if m.entity is not None:
             label = str(m.entity)
-            if not _CHAIN_LABEL.match(label):
+            if not is_chain_label(label):
                 label = re.sub(r"\s", "_", label) + "-0"
             lid = labels.get(m.id) or fresh("T")
             label_text = lay.texts.get(lid) if lay is not None else None
