@@ -230,13 +230,16 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                 raise _fail(f"duplicate token id {tid}", file, lineno)
             raise _fail(f"token id {tid!r} is not SENTENCE-TOKEN", file, lineno)
         start, _, end = span.partition("-")
-        if not (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()) or int(start) > int(end):
+        if not (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()):
+            raise _fail(f"token offsets {span!r} are not START-END", file, lineno)
+        pair = (int(start), int(end))
+        if pair[0] > pair[1]:
             raise _fail(f"token offsets {span!r} are not START-END", file, lineno)
         index = len(forms)
         token_index[tid] = index
         forms.append(form)
         ids.append(tid)
-        offsets.append((int(start), int(end)))
+        offsets.append(pair)
         for column, values, plain in kept_cells:
             cell = cells[column]
             values.append(None if cell == "_" else cell if plain else _unescape(cell))
@@ -256,14 +259,14 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                         entry = annotations.setdefault(key, {"tokens": [], "attrs": {}})
                         entry.setdefault("labels", []).append((index, value))
                         continue
-                    key = aid if aid is not None else f"t{tid}.{k}"
-                    if aid is None and k > 0:
-                        key = f"t{tid}.0"
-                    entry = annotations.setdefault(key, {"tokens": [], "attrs": {}})
-                    order[key] = None
-                    if not entry["tokens"] or entry["tokens"][-1] != index:
+                    key = aid if aid is not None else f"t{tid}.0"
+                    entry = annotations.get(key)
+                    if entry is None:
+                        entry = annotations[key] = {"tokens": [index], "attrs": {}}
+                        order[key] = None
+                    elif entry["tokens"][-1] != index:
                         entry["tokens"].append(index)
-                    if value not in ("", "*") and feature not in entry["attrs"]:
+                    if value != "*" and value and feature not in entry["attrs"]:
                         entry["attrs"][feature] = value
         if relation is not None and cells[relation.first_column] != "_":
             types = _pieces(cells[relation.first_column])
