@@ -63,21 +63,26 @@ def test_gum_header_and_sentence_text_are_kept():
 
 CHAINS = (
     "#FORMAT=WebAnno TSV 3.3\n"
-    "#T_CH=de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink|referenceRelation|referenceType\n"
+    "#T_CH=de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink|referenceType|referenceRelation\n"
     "\n\n"
-    "#Text=Alice saw her sister .\n"
-    "1-1\t0-5\tAlice\t*->1-1\tPER->1-1\t\n"
-    "1-2\t6-9\tsaw\t_\t_\t\n"
-    "1-3\t10-13\ther\t*->1-2|*->2-1\tPER->1-2|PER->2-1\t\n"
-    "1-4\t14-20\tsister\t*->2-1\tPER->2-1\t\n"
-    "1-5\t21-22\t.\t_\t_\t\n"
+    "#Text=He shot his brother and himself .\n"
+    "1-1\t0-2\tHe\tpr[1]\tcoref->1-1\t\n"
+    "1-2\t3-7\tshot\t_\t_\t\n"
+    "1-3\t8-11\this\tpr[1]|nam[2]\tcoref->1-2|*->2-1\t\n"
+    "1-4\t12-19\tbrother\tnam[2]\t*->2-1\t\n"
+    "1-5\t20-23\tand\t_\t_\t\n"
+    "1-6\t24-31\thimself\tpr[1]\t*->1-3\t\n"
+    "1-7\t32-33\t.\t_\t_\t\n"
 )
 
 
 def test_chain_style_gives_one_entity_per_chain():
     doc = corefio.loads(CHAINS, "webanno-tsv").documents[0]
-    spans = sorted((m.entity, m.spans) for m in doc.markables)
-    assert spans == [("1", ((0, 0),)), ("1", ((2, 2),)), ("2", ((2, 3),))]
+    found = sorted((m.entity, m.spans, m.attributes.get("referenceType"), m.attributes.get("referenceRelation"))
+                   for m in doc.markables)
+    assert found == [("1", ((0, 0),), "pr", "coref"), ("1", ((2, 2),), "pr", "coref"),
+                     ("1", ((5, 5),), "pr", None), ("2", ((2, 3),), "nam", None)]
+    assert sorted(len(chain) for chain in doc.chains()) == [1, 3]
 
 
 @pytest.mark.parametrize("text, message, line", [

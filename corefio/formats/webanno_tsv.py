@@ -29,9 +29,10 @@ Coreference in the two styles in use:
   link with the subtype as its ``relation`` attribute (CorefUD's convention); any
   other type stays a typed link of that name. The written type is the
   link's ``type`` attribute when it differs from what the model type says.
-* chains (WebAnno's ``CoreferenceLink``): cells ``LABEL[id]`` in the type column and
-  ``*->N-M`` in the relation column: link ``M`` of chain ``N``. Each mention becomes a
-  markable of entity ``N``.
+* chains (WebAnno's ``CoreferenceLink``): ``TYPE[N]`` in the type column and
+  ``RELATION->N-M`` in the relation column: link ``M`` of chain ``N`` (its relation to
+  the next link; ``*`` for none). Each link becomes a markable of entity ``N`` with the
+  two values as attributes (``referenceType``, ``referenceRelation``).
 
 Other layers are kept as token attributes named ``LAYER|FEATURE`` holding the cells as
 written; header lines other than the layer declarations (``#Summary1=...``) and each
@@ -69,7 +70,7 @@ TOKEN_LAYER = "corefio.Token"
 IDENTITY_TYPES = frozenset({"coref", "ana", "cata", "appos", "pred", "disc"})
 _CELL_PIECE = re.compile(r"^(.*?)(?:\[(\d+)(?:_(\d+))?\])?$", re.S)
 _TOKEN_ID = re.compile(r"^(\d+)-(\d+)(?:\.(\d+))?$")
-_CHAIN = re.compile(r"^\*?->(\d+)-(\d+)$")
+_CHAIN = re.compile(r"^(.*)->(\d+)-(\d+)$", re.S)
 _SPLIT = re.compile(r"(?<!\\)\|")
 
 
@@ -243,22 +244,14 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
         for column, values, plain in kept_cells:
             cell = cells[column]
             values.append(None if cell == "_" else cell if plain else _unescape(cell))
-        if mention_layer is not None:
+        if mention_layer is not None and style == "chain":
+            _chain_cells(cells, mention_layer, index, annotations, order)
+        elif mention_layer is not None:
             for k, feature in enumerate(mention_layer.features):
-                for value, aid, _ in _pieces(cells[mention_layer.first_column + k]):
-                    if style == "chain":
-                        cm = _CHAIN.match(value)
-                        if cm is not None:
-                            key = f"{cm.group(1)}-{cm.group(2)}"
-                            entry = annotations.setdefault(key, {"tokens": [], "attrs": {}, "entity": cm.group(1)})
-                            if not entry["tokens"] or entry["tokens"][-1] != index:
-                                entry["tokens"].append(index)
-                            order[key] = None
-                            continue
-                        key = aid if aid is not None else f"t{tid}"
-                        entry = annotations.setdefault(key, {"tokens": [], "attrs": {}})
-                        entry.setdefault("labels", []).append((index, value))
-                        continue
+                cell = cells[mention_layer.first_column + k]
+                if cell == "_":
+                    continue
+                for value, aid, _ in _pieces(cell):
                     key = aid if aid is not None else f"t{tid}.0"
                     entry = annotations.get(key)
                     if entry is None:
@@ -281,8 +274,8 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
     ref_of: dict[str, str] = {}
     for key in order:
         entry = annotations[key]
-        toks = sorted(entry["tokens"])
-        spans = model.contiguous_spans(toks) if toks else ()
+        toks = entry["tokens"]  # ascending: rows come in order
+        spans = ((toks[0], toks[-1]),) if toks[-1] - toks[0] == len(toks) - 1 else model.contiguous_spans(toks)
         mid = key if style == "relation" else f"m{key}"
         ref_of[key] = mid
         markables.append(model.Markable.fast(mid, spans, entry.get("entity"), attributes=entry["attrs"]))
@@ -327,6 +320,40 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                                     links=links, layout={NAME: layout})
     except ModelError as exc:
         raise _fail(str(exc), file) from None
+
+
+def _chain_cells(cells: list[str], layer: _Layer, index: int, annotations: dict[str, dict[str, Any]],
+                 order: dict[str, None]) -> None:
+    """The chain links on one token: ``VALUE->N-M`` pieces (link ``M`` of chain ``N``)
+    name the mentions; ``VALUE[N]`` pieces give the mention of chain ``N`` a feature."""
+    on_token: dict[str, str] = {}  # chain → the key of its link on this token
+    typed: list[tuple[str, str, str]] = []
+    for k, feature in enumerate(layer.features):
+        cell = cells[layer.first_column + k]
+        if cell == "_":
+            continue
+        for piece in _SPLIT.split(cell):
+            m = _CHAIN.match(piece)
+            if m is None:
+                value, chain, _ = _pieces(piece)[0]
+                if chain is not None:
+                    typed.append((chain, feature, value))
+                continue
+            value, chain, link = _unescape(m.group(1)), m.group(2), m.group(3)
+            key = f"{chain}-{link}"
+            on_token[chain] = key
+            entry = annotations.get(key)
+            if entry is None:
+                entry = annotations[key] = {"tokens": [index], "attrs": {}, "entity": chain}
+                order[key] = None
+            elif entry["tokens"][-1] != index:
+                entry["tokens"].append(index)
+            if value not in ("", "*"):
+                entry["attrs"].setdefault(feature, value)
+    for chain, feature, value in typed:
+        found = on_token.get(chain)
+        if found is not None and value not in ("", "*"):
+            annotations[found]["attrs"].setdefault(feature, value)
 
 
 def _canonical_offsets(forms: list[str], sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
