@@ -55,7 +55,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         readers = {}
         for fmt in ("brat", "litbank-tsv"):
-            took, files = timed(lambda: corefio.dump_files(corpus, fmt, report=Report()))
+            took, files = timed(lambda fmt=fmt: corefio.dump_files(corpus, fmt, report=Report()))
             print(f"write {fmt + ':':13s} {took:6.2f} s  ({len(files)} files, "
                   f"{sum(len(b) for b in files.values()) / 1e6:.1f} MB)")
             write_tree(Path(tmp, fmt), files)
