@@ -85,6 +85,30 @@ def test_chain_style_gives_one_entity_per_chain():
     assert sorted(len(chain) for chain in doc.chains()) == [1, 3]
 
 
+SUBTOKENS = (
+    "#FORMAT=WebAnno TSV 3.3\n"
+    "#T_SP=webanno.custom.Referent|entity\n"
+    "#T_RL=webanno.custom.Coref|type|BT_webanno.custom.Referent\n"
+    "\n\n"
+    "#Text=Bob's cat\n"
+    "1-1\t0-5\tBob's\t_\t_\t_\t\n"
+    "1-1.1\t0-3\tBob\tperson[1]\t_\t_\t\n"
+    "1-2\t6-9\tcat\tanimal[2]\tcoref\t1-1.1[1_2]\t\n"
+)
+
+
+def test_sub_token_annotations_belong_to_their_token():
+    doc = corefio.loads(SUBTOKENS, "webanno-tsv").documents[0]
+    assert doc.tokens.forms == ["Bob's", "cat"]
+    assert sorted((m.spans, m.attributes["entity"]) for m in doc.markables) == [
+        (((0, 0),), "person"), (((1, 1),), "animal")]
+    assert len(doc.chains()) == 1
+    written = corefio.dumps(doc, "webanno-tsv")
+    assert "1-1.1\t0-3\tBob\t_\t_\t_\t\n" in written
+    again = corefio.loads(written, "webanno-tsv").documents[0]
+    assert sorted(m.spans for m in again.markables) == sorted(m.spans for m in doc.markables)
+
+
 @pytest.mark.parametrize("text, message, line", [
     ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1\t0-1\ta\n", "columns", 6),
     ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1\t1-0\ta\t_\t\n", "not START-END", 6),

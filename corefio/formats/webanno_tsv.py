@@ -29,6 +29,8 @@ Coreference in the two styles in use:
   link with the subtype as its ``relation`` attribute (CorefUD's convention); any
   other type stays a typed link of that name. The written type is the
   link's ``type`` attribute when it differs from what the model type says.
+* sub-tokens (``1-3.1``): their annotations are their token's; their lines are kept
+  (coreference columns blanked) and written back after the token.
 * chains (WebAnno's ``CoreferenceLink``): ``TYPE[N]`` in the type column and
   ``RELATION->N-M`` in the relation column: link ``M`` of chain ``N`` (its relation to
   the next link; ``*`` for none). Each link becomes a markable of entity ``N`` with the
@@ -91,6 +93,9 @@ class WebAnnoLayout(FormatLayout):
     newline: str = "\n"
     #: True when token lines end with a TAB (WebAnno's own export)
     trailing_tab: bool = True
+    #: token id → the lines of its sub-tokens (``1-3.1``) as written, their coreference
+    #: columns blanked (their annotations are the token's)
+    subtokens: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -198,6 +203,10 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
     comments: list[str] = []
     first = 0
     trailing = None
+    #: the coreference columns (blanked in a kept sub-token line: its annotations move
+    #: to its token)
+    coref_columns = {layer.first_column + k for layer in (mention_layer, relation) if layer is not None
+                     for k in range(len(layer.features))}
 
     def close() -> None:
         nonlocal first, comments
@@ -207,43 +216,8 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
             raise _fail("a #Text line without tokens", file, lineno)
         first, comments = len(forms), []
 
-    lineno = header_end
-    for lineno, line in enumerate(lines[header_end:], header_end + 1):
-        if not line:
-            close()
-            continue
-        if line.startswith("#"):
-            if len(forms) > first:
-                close()
-            comments.append(line)
-            continue
-        cells = line.split("\t")
-        has_tab = cells[-1] == "" and len(cells) == width + 1
-        if has_tab:
-            cells.pop()
-        if trailing is None:
-            trailing = has_tab
-        if len(cells) != width:
-            raise _fail(f"a token line has {len(cells)} columns where the header declares {width}", file, lineno)
-        tid, span, form = cells[0], cells[1], cells[2]
-        if tid in token_index or _TOKEN_ID.match(tid) is None:
-            if tid in token_index:
-                raise _fail(f"duplicate token id {tid}", file, lineno)
-            raise _fail(f"token id {tid!r} is not SENTENCE-TOKEN", file, lineno)
-        start, _, end = span.partition("-")
-        if not (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()):
-            raise _fail(f"token offsets {span!r} are not START-END", file, lineno)
-        pair = (int(start), int(end))
-        if pair[0] > pair[1]:
-            raise _fail(f"token offsets {span!r} are not START-END", file, lineno)
-        index = len(forms)
-        token_index[tid] = index
-        forms.append(form)
-        ids.append(tid)
-        offsets.append(pair)
-        for column, values, plain in kept_cells:
-            cell = cells[column]
-            values.append(None if cell == "_" else cell if plain else _unescape(cell))
+    def _annotations(cells: list[str], index: int, tid: str, lineno: int) -> None:
+        """The coreference cells of one token line (a sub-token's go to its token)."""
         if mention_layer is not None and style == "chain":
             _chain_cells(cells, mention_layer, index, annotations, order)
         elif mention_layer is not None:
@@ -268,6 +242,58 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                 raise _fail("the relation cells hold different numbers of annotations", file, lineno)
             for (type_, _, _), (gov, src, dep) in zip(types, targets):
                 relations.append((index, type_, gov, src, dep, lineno))
+
+    lineno = header_end
+    for lineno, line in enumerate(lines[header_end:], header_end + 1):
+        if not line:
+            close()
+            continue
+        if line.startswith("#"):
+            if len(forms) > first:
+                close()
+            comments.append(line)
+            continue
+        cells = line.split("\t")
+        has_tab = cells[-1] == "" and len(cells) == width + 1
+        if has_tab:
+            cells.pop()
+        if trailing is None:
+            trailing = has_tab
+        if len(cells) != width:
+            raise _fail(f"a token line has {len(cells)} columns where the header declares {width}", file, lineno)
+        tid, span, form = cells[0], cells[1], cells[2]
+        if "." in tid and _TOKEN_ID.match(tid) is not None:
+            # a sub-token: its annotations belong to its token; the line is kept
+            parent = token_index.get(tid.partition(".")[0])
+            if parent is None or parent < first:
+                raise _fail(f"sub-token {tid} follows no token {tid.partition('.')[0]} of its sentence",
+                            file, lineno)
+            if tid in token_index:
+                raise _fail(f"duplicate token id {tid}", file, lineno)
+            token_index[tid] = parent
+            kept_line = [("_" if k in coref_columns else cell) for k, cell in enumerate(cells)]
+            layout.subtokens.setdefault(ids[parent], []).append("\t".join(kept_line) + ("\t" if has_tab else ""))
+            _annotations(cells, parent, tid, lineno)
+            continue
+        if tid in token_index or _TOKEN_ID.match(tid) is None:
+            if tid in token_index:
+                raise _fail(f"duplicate token id {tid}", file, lineno)
+            raise _fail(f"token id {tid!r} is not SENTENCE-TOKEN", file, lineno)
+        start, _, end = span.partition("-")
+        if not (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()):
+            raise _fail(f"token offsets {span!r} are not START-END", file, lineno)
+        pair = (int(start), int(end))
+        if pair[0] > pair[1]:
+            raise _fail(f"token offsets {span!r} are not START-END", file, lineno)
+        index = len(forms)
+        token_index[tid] = index
+        forms.append(form)
+        ids.append(tid)
+        offsets.append(pair)
+        for column, values, plain in kept_cells:
+            cell = cells[column]
+            values.append(None if cell == "_" else cell if plain else _unescape(cell))
+        _annotations(cells, index, tid, lineno)
     close()
     # chain style: the type label of a chain link sits on its tokens
     markables = []
@@ -504,6 +530,8 @@ def _document(doc: Any, report: Report) -> str:
             cells.append("|".join(t for t, _ in rel) or "_")
             cells.append("|".join(g for _, g in rel) or "_")
             lines.append("\t".join(cells) + trailing)
+            if lay is not None:
+                lines.extend(lay.subtokens.get(ids[i], ()))
     newline = lay.newline if lay is not None else "\n"
     # the header, a blank line, then each sentence after a blank line of its own
     text = newline.join(lines) + newline
