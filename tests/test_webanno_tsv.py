@@ -122,3 +122,65 @@ def test_bad_files_are_located_errors(text, message, line):
     with pytest.raises(FormatError) as caught:
         corefio.loads(text, "webanno-tsv")
     assert message in str(caught.value) and caught.value.line == line
+
+
+LAYER_AFTER = (
+    "#FORMAT=WebAnno TSV 3.2\n"
+    "#T_SP=webanno.custom.Referent|entity\n"
+    "#T_RL=webanno.custom.Coref|type|BT_webanno.custom.Referent\n"
+    "#T_SP=de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS|PosValue\n"
+    "\n\n"
+    "#Text=Kim left . She smiled\n"
+    "1-1\t0-3\tKim\tperson[1]\t_\t_\tNNP\t\n"
+    "1-2\t4-8\tleft\t_\t_\t_\tVBD\t\n"
+    "1-3\t9-10\t.\t_\t_\t_\t.\t\n"
+    "1-4\t11-14\tShe\tperson[2]\tana\t1-1[1_2]\tPRP\t\n"
+    "1-5\t15-21\tsmiled\t_\t_\t_\tVBD\t\n"
+)
+
+
+def test_a_layer_after_the_coreference_layers_keeps_its_place():
+    corpus = corefio.loads(LAYER_AFTER, "webanno-tsv")
+    doc = corpus.documents[0]
+    assert doc.tokens.attributes["de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS|PosValue"][0] == "NNP"
+    assert [link.attributes for link in doc.links] == [{"type": "ana"}]
+    assert corefio.dumps(corpus, "webanno-tsv") == LAYER_AFTER
+
+
+def test_chain_style_is_written_as_spans_and_relations_with_the_same_chains():
+    doc = corefio.loads(CHAINS, "webanno-tsv").documents[0]
+    back = corefio.loads(corefio.dumps(doc, "webanno-tsv"), "webanno-tsv").documents[0]
+    assert sorted(sorted(doc.markables[i].spans for i in chain) for chain in doc.chain_indices()) == \
+        sorted(sorted(back.markables[i].spans for i in chain) for chain in back.chain_indices())
+
+
+def test_a_document_of_another_format_is_written_as_the_golden_file():
+    from corefio.model import Document, Link, Markable, Sentence, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms=["Kim", "left", ".", "She", "smiled", "at", "her", "dog"],
+                                           attributes={"pos": ["NNP", "VBD", ".", "PRP", "VBD", "IN", "PRP$", "NN"]}),
+                   sentences=[Sentence(first=0, last=2), Sentence(first=3, last=7)],
+                   markables=[Markable(id="m1", spans=((0, 0),), entity="e1", attributes={"etype": "person"}),
+                              Markable(id="m2", spans=((3, 3),), entity="e1", attributes={"etype": "person"}),
+                              Markable(id="m3", spans=((6, 7),), attributes={"etype": "animal"}),
+                              Markable(id="m4", spans=((6, 6),), entity="e1")],
+                   links=[Link(id="b", type="bridging", source="m3", target="m2", attributes={"relation": "poss"})])
+    golden = (DATA / "golden_from_model.tsv").read_text(encoding="utf-8")
+    assert corefio.dumps(doc, "webanno-tsv") == golden
+    back = corefio.loads(golden, "webanno-tsv").documents[0]
+    assert back.tokens.forms == doc.tokens.forms and back.tokens.attributes == doc.tokens.attributes
+    assert sorted(sorted(back.markables[i].spans for i in c) for c in back.chain_indices()) == \
+        sorted(sorted(doc.markables[i].spans for i in c) for c in doc.chain_indices())
+    assert [(link.type, link.attributes["relation"]) for link in back.links if not link.is_identity] == \
+        [("bridging", "poss")]
+
+
+def test_cli_exit_code_3_on_a_bad_tsv(tmp_path):
+    from typer.testing import CliRunner
+
+    from corefio.cli import app
+
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1\t0-1\ta\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["info", str(bad)])
+    assert result.exit_code == 3 and "bad.tsv:6" in result.output, result.output

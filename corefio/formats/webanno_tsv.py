@@ -61,6 +61,8 @@ from ._lines import split_newlines
 model = LazyModule("corefio.model")
 
 NAME = "webanno-tsv"
+#: places of the coreference layers' columns in the writer's column plan
+MENTIONS, RELATIONS = "\x00mentions", "\x00relations"
 #: the span layer this writer puts token columns of other formats in (POS, lemma...)
 TOKEN_LAYER = "corefio.Token"
 #: GUM's relation types that make their ends corefer: lexical coreference, anaphora,
@@ -441,20 +443,33 @@ def _document(doc: Any, report: Report) -> str:
     mention_layer = lay.mention_layer if lay is not None else "webanno.custom.Referent"
     features = lay.mention_features if lay is not None else \
         sorted({k for m in doc.markables for k in m.attributes}) or ["entity"]
-    kept_names = list(doc.tokens.attributes)
+    # the columns after the form, in header order: a token attribute's name, or
+    # MENTIONS / RELATIONS for the coreference layers
+    plan: list[str] = []
     if lay is not None:
         header = list(lay.header)
+        declared, _ = _header(header, doc.name)
+        relation = next((layer for layer in declared if layer.kind == "RL"), None)
+        for layer in declared:
+            if layer is relation:
+                plan.append(RELATIONS)
+            elif layer.kind == "SP" and layer.name == mention_layer and relation is not None:
+                plan.append(MENTIONS)
+            else:
+                plan.extend(feature if layer.name == TOKEN_LAYER else f"{layer.name}|{feature}"
+                            for feature in layer.features)
     else:
         header = ["#FORMAT=WebAnno TSV 3.3"]
         layers: dict[str, list[str]] = {}
-        for k in kept_names:
-            layer, _, feat = k.rpartition("|")
-            layer = layer or TOKEN_LAYER
-            layers.setdefault(layer, []).append(feat)
-        for layer, feats in layers.items():
-            header.append(f"#T_SP={layer}|{'|'.join(feats)}")
+        for k in doc.tokens.attributes:
+            name, _, feat = k.rpartition("|")
+            layers.setdefault(name or TOKEN_LAYER, []).append(feat)
+        for name, feats in layers.items():
+            header.append(f"#T_SP={name}|{'|'.join(feats)}")
+            plan.extend(feat if name == TOKEN_LAYER else f"{name}|{feat}" for feat in feats)
         header.append(f"#T_SP={mention_layer}|{'|'.join(features)}")
         header.append(f"#T_RL=webanno.custom.Coref|type|BT_{mention_layer}")
+        plan += [MENTIONS, RELATIONS]
     # numeric annotation ids: the source's when they are numbers, else new ones
     number: dict[str, int] = {}
     used = {int(m.id) for m in doc.markables if m.id.isdigit()}
@@ -496,7 +511,8 @@ def _document(doc: Any, report: Report) -> str:
         before = previous.get(m.entity)
         previous[m.entity] = m
         if before is not None and not (m.ref in linked and before.ref in linked):
-            relations[m.first].append(("coref", f"{ids[before.first]}[{number[before.ref]}_{number[m.ref]}]"))
+            # as GUM does: from the later mention (governor) to the one before, on the latter's row
+            relations[before.first].append(("coref", f"{ids[m.first]}[{number[m.ref]}_{number[before.ref]}]"))
     for link in doc.links:
         source = by_ref[link.source]
         for t in link.targets:
@@ -505,6 +521,7 @@ def _document(doc: Any, report: Report) -> str:
                 continue
             relations[target.first].append(
                 (_written_type(link), f"{ids[source.first]}[{number[source.ref]}_{number[target.ref]}]"))
+    attributes = doc.tokens.attributes
     lines = list(header) + [""]
     trailing = "\t" if lay is None or lay.trailing_tab else ""
     for a, b, comments in sentences:
@@ -515,20 +532,24 @@ def _document(doc: Any, report: Report) -> str:
         lines.extend(texts)
         for i in range(a, b + 1):
             cells = [ids[i], f"{offsets[i][0]}-{offsets[i][1]}", forms[i]]
-            for k in kept_names:
-                value = doc.tokens.attributes[k][i]
-                cells.append("_" if value is None else value if "|" in k else _escape(value))
-            for f, feature in enumerate(features):
-                values = [(m, m.attributes.get(feature)) for m in on_token[i]]
-                if not values or (f > 0 and all(v is None for _, v in values)):
-                    cells.append("_")
+            for column in plan:
+                if column == MENTIONS:
+                    for f, feature in enumerate(features):
+                        values = [(m, m.attributes.get(feature)) for m in on_token[i]]
+                        if not values or (f > 0 and all(v is None for _, v in values)):
+                            cells.append("_")
+                        else:
+                            # the first column names every annotation, the others those with a value
+                            cells.append("|".join(f"{_escape(str(v)) if v is not None else '*'}[{number[m.ref]}]"
+                                                  for m, v in values if f == 0 or v is not None))
+                elif column == RELATIONS:
+                    rel = relations[i]
+                    cells.append("|".join(t for t, _ in rel) or "_")
+                    cells.append("|".join(g for _, g in rel) or "_")
                 else:
-                    # the first column names every annotation, the others those with a value
-                    cells.append("|".join(f"{_escape(str(v)) if v is not None else '*'}[{number[m.ref]}]"
-                                          for m, v in values if f == 0 or v is not None))
-            rel = relations[i]
-            cells.append("|".join(t for t, _ in rel) or "_")
-            cells.append("|".join(g for _, g in rel) or "_")
+                    column_values = attributes.get(column)
+                    value = column_values[i] if column_values is not None else None
+                    cells.append("_" if value is None else value if "|" in column else _escape(value))
             lines.append("\t".join(cells) + trailing)
             if lay is not None:
                 lines.extend(lay.subtokens.get(ids[i], ()))
