@@ -13,6 +13,7 @@ from corefio.errors import CorefioError, FormatError
 
 DATA = Path(__file__).parent / "data" / "brat"
 ALICE = "11_alices_adventures_in_wonderland_brat"
+LITBANK_TSV = DATA / "litbank_tsv"
 
 
 def _pair(tmp_path: Path, ann: str, txt: str, name: str = "doc") -> Path:
@@ -95,6 +96,7 @@ def test_a_document_without_text_comes_back_as_its_tokens():
     ("T1\tPerson zero 5\tAlice\n", "Alice\n", "not 'START END'", 1),
     ("T1\tPerson 0 5\tAlice\nA1\tNegation T7\n", "Alice\n", "no mention or relation", 2),
     ("X1\tPerson 0 5\tAlice\n", "Alice\n", "not a brat annotation id", 1),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\n", "Alice\n", "LitBank's TSV", 1),
 ])
 def test_bad_annotations_are_located_errors(tmp_path, ann, txt, message, line):
     with pytest.raises(FormatError) as caught:
@@ -123,9 +125,10 @@ def test_cli_exit_code_3_on_bad_brat(tmp_path):
 
 # -- LitBank's TSV --------------------------------------------------------------------------
 def test_litbank_tsv_is_the_same_annotation_as_litbank_brat():
-    tsv = corefio.read(DATA / "litbank_tsv.ann").documents[0]
+    tsv = corefio.read(LITBANK_TSV / f"{ALICE}.ann").documents[0]
+    assert corefio.registry.detect_format(LITBANK_TSV).name == "litbank-tsv"
     brat = corefio.read(DATA / f"{ALICE}.ann").documents[0]
-    assert corefio.registry.detect_format(DATA / "litbank_tsv.ann").name == "litbank-tsv"
+    assert corefio.registry.detect_format(LITBANK_TSV / f"{ALICE}.ann").name == "litbank-tsv"
     assert tsv.tokens.forms == brat.tokens.forms
     scores = corefio.score(brat, tsv.model_copy(update={"name": brat.name}), ["muc", "bcub", "ceafe"])
     for metric in ("muc", "bcub", "ceafe"):
@@ -136,13 +139,13 @@ def test_litbank_tsv_is_the_same_annotation_as_litbank_brat():
     # brat → LitBank TSV gives LitBank's own rows (in another order)
     files = corefio.dump_files(corefio.read(DATA / f"{ALICE}.ann"), "litbank-tsv")
     assert sorted(files[f"{ALICE}.ann"].decode().splitlines()) == \
-        sorted((DATA / "litbank_tsv.ann").read_text(encoding="utf-8").splitlines())
+        sorted((LITBANK_TSV / f"{ALICE}.ann").read_text(encoding="utf-8").splitlines())
 
 
 def test_litbank_tsv_round_trip_is_byte_exact():
-    files = corefio.dump_files(corefio.read(DATA / "litbank_tsv.ann"), "litbank-tsv")
-    assert files["litbank_tsv.ann"] == (DATA / "litbank_tsv.ann").read_bytes()
-    assert files["litbank_tsv.txt"] == (DATA / "litbank_tsv.txt").read_bytes()
+    files = corefio.dump_files(corefio.read(LITBANK_TSV / f"{ALICE}.ann"), "litbank-tsv")
+    assert files[f"{ALICE}.ann"] == (LITBANK_TSV / f"{ALICE}.ann").read_bytes()
+    assert files[f"{ALICE}.txt"] == (LITBANK_TSV / f"{ALICE}.txt").read_bytes()
 
 
 def test_litbank_tsv_copula_and_apposition_are_typed_links(tmp_path):
@@ -167,3 +170,36 @@ def test_bad_litbank_rows_are_located_errors(tmp_path, ann, message, line):
     with pytest.raises(FormatError) as caught:
         corefio.read(_pair(tmp_path, ann, "Alice is a girl .\n"), "litbank-tsv")
     assert message in str(caught.value) and caught.value.line == line
+
+
+def test_a_text_file_linked_out_of_the_directory_is_refused(tmp_path):
+    from corefio.errors import UnsafeInputError
+
+    outside = tmp_path / "secret.txt"
+    outside.write_text("Alice\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "doc.ann").write_text("T1\tPerson 0 5\tAlice\n")
+    (project / "doc.txt").symlink_to(outside)
+    for source in (project, project / "doc.ann"):
+        with pytest.raises(UnsafeInputError):
+            corefio.read(source, "brat")
+
+
+def test_cli_converts_brat_to_webanno_and_back(tmp_path):
+    from typer.testing import CliRunner
+
+    from corefio.cli import app
+
+    runner = CliRunner()
+    tsv = tmp_path / "alice.tsv"
+    result = runner.invoke(app, ["convert", str(DATA / f"{ALICE}.ann"), str(tsv)])
+    assert result.exit_code == 0, result.output
+    back = tmp_path / "back"
+    result = runner.invoke(app, ["convert", str(tsv), str(back), "--to", "brat"])
+    assert result.exit_code == 0, result.output
+    original = corefio.read(DATA / f"{ALICE}.ann").documents[0]
+    again = corefio.read(back).documents[0]
+    scores = corefio.score(original, again.model_copy(update={"name": original.name}), ["muc", "bcub"])
+    assert all(s.recall_num == s.recall_den and s.precision_num == s.precision_den
+               for s in scores.corpus.values())

@@ -74,9 +74,9 @@ def is_chain_label(type_: str) -> bool:
 
 
 def _is_id(value: str) -> bool:
-    """``T12``, ``R3``, ``#1``...: a kind letter and a word."""
+    """``T12``, ``R3``, ``#1``...: a kind letter and a number."""
     rest = value[1:]
-    return value[:1] in _ID_KINDS and (not rest or rest.replace("_", "a").isalnum())
+    return value[:1] in _ID_KINDS and rest.isdigit() and rest.isascii()
 
 
 @dataclass
@@ -194,6 +194,8 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
         if lid == "*":
             equiv += 1
             lid = f"*{equiv}"
+        elif lid in ("MENTION", "COREF"):
+            raise _fail("this is LitBank's TSV, not brat: read it with --from litbank-tsv", file, lineno)
         elif not _is_id(lid):
             raise _fail(f"{lid!r} is not a brat annotation id (T1, R1, A1, #1, E1, N1, *)", file, lineno)
         if lid in seen:

@@ -575,8 +575,7 @@ def sniff(head: bytes) -> bool:
 register(FormatSpec(
     name=NAME,
     description="WebAnno / INCEpTION TSV 3.x: span + relation coreference (GUM) or chain layers",
-    extensions=(),
-    ambiguous_extensions=(".tsv",),
+    extensions=(".tsv",),
     capabilities=Capabilities(
         discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=False,
         entity_ids=False, link_structure=True, link_types=True, multi_target_links=False,
