@@ -356,7 +356,8 @@ def _check_mention(arg: str, tlines: dict, label_ids: set[str], owner: str, file
 def _text_field(text: str, fragments: Iterable[tuple[int, int]]) -> str:
     """What brat writes as the text of a fragment list: the fragments' texts joined by a
     space, line ends and tabs as spaces."""
-    return " ".join(text[a:b] for a, b in fragments).replace("\n", " ").replace("\t", " ")
+    joined = " ".join(text[a:b] for a, b in fragments)
+    return joined.replace("\n", " ").replace("\t", " ") if "\n" in joined or "\t" in joined else joined
 
 
 def pairs(source: Source, what: str) -> list[tuple[Path, Path, str]]:
