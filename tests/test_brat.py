@@ -82,6 +82,17 @@ def test_relation_style_discontinuous_spans_attributes_and_notes(tmp_path):
     assert files["doc.ann"].decode() == RELATIONS and files["doc.txt"].decode() == TEXT
 
 
+def test_a_blank_line_is_skipped_with_a_warning_and_a_tab_stays_in_the_text_field(tmp_path):
+    from corefio.diagnostics import Report
+
+    report = Report()
+    doc = corefio.read(_pair(tmp_path, "T1\tPerson 0 7\tAl\tice\n\nT2\tPerson 8 11\tshe\n", "Al\tice she\n"),
+                       "brat", report=report).documents[0]
+    assert [m.id for m in doc.markables] == ["T1", "T2"]
+    assert [d.line for d in report.by_code("brat.blank-line")] == [2]
+    assert corefio.dump_files(doc, "brat")["doc.ann"].decode() == "T1\tPerson 0 7\tAl\tice\nT2\tPerson 8 11\tshe\n"
+
+
 def test_a_document_without_text_comes_back_as_its_tokens():
     conll = corefio.read(DATA / f"{ALICE}.conll").documents[0]
     files = corefio.dump_files(conll, "brat")

@@ -188,8 +188,10 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
         if made_from_tokens and lineno == 1:
             continue
         if not line.strip():
-            raise _fail("empty line in the annotation file", file, lineno)
-        fields = line.split("\t")
+            report.warning("brat.blank-line", "blank lines in an annotation file are skipped (and not written "
+                           "back)", file=file, line=lineno, merge=True)
+            continue
+        fields = line.split("\t", 2)  # a text field may hold a TAB
         lid = fields[0]
         if lid == "*":
             equiv += 1
