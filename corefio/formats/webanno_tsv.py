@@ -218,28 +218,34 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
             raise _fail("a #Text line without tokens", file, lineno)
         first, comments = len(forms), []
 
+    #: (column, feature) of the mention layer's columns; the relation layer's type and
+    #: governor columns (-1: none)
+    mention_columns = [] if mention_layer is None or style == "chain" else \
+        [(mention_layer.first_column + k, feature) for k, feature in enumerate(mention_layer.features)]
+    type_column = relation.first_column if relation is not None else -1
+    governor_column = relation.first_column + len(relation.features) - 1 if relation is not None else -1
+
     def _annotations(cells: list[str], index: int, tid: str, lineno: int) -> None:
         """The coreference cells of one token line (a sub-token's go to its token)."""
         if mention_layer is not None and style == "chain":
             _chain_cells(cells, mention_layer, index, annotations, order)
-        elif mention_layer is not None:
-            for k, feature in enumerate(mention_layer.features):
-                cell = cells[mention_layer.first_column + k]
-                if cell == "_":
-                    continue
-                for value, aid, _ in _pieces(cell):
-                    key = aid if aid is not None else f"t{tid}.0"
-                    entry = annotations.get(key)
-                    if entry is None:
-                        entry = annotations[key] = {"tokens": [index], "attrs": {}}
-                        order[key] = None
-                    elif entry["tokens"][-1] != index:
-                        entry["tokens"].append(index)
-                    if value != "*" and value and feature not in entry["attrs"]:
-                        entry["attrs"][feature] = value
-        if relation is not None and cells[relation.first_column] != "_":
-            types = _pieces(cells[relation.first_column])
-            targets = _pieces(cells[relation.first_column + len(relation.features) - 1])
+        for column, feature in mention_columns:
+            cell = cells[column]
+            if cell == "_":
+                continue
+            for value, aid, _ in _pieces(cell):
+                key = aid if aid is not None else f"t{tid}.0"
+                entry = annotations.get(key)
+                if entry is None:
+                    entry = annotations[key] = {"tokens": [index], "attrs": {}}
+                    order[key] = None
+                elif entry["tokens"][-1] != index:
+                    entry["tokens"].append(index)
+                if value != "*" and value and feature not in entry["attrs"]:
+                    entry["attrs"][feature] = value
+        if type_column >= 0 and cells[type_column] != "_":
+            types = _pieces(cells[type_column])
+            targets = _pieces(cells[governor_column])
             if len(types) != len(targets):
                 raise _fail("the relation cells hold different numbers of annotations", file, lineno)
             for (type_, _, _), (gov, src, dep) in zip(types, targets):
@@ -256,7 +262,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
             comments.append(line)
             continue
         cells = line.split("\t")
-        has_tab = cells[-1] == "" and len(cells) == width + 1
+        has_tab = len(cells) == width + 1 and cells[-1] == ""
         if has_tab:
             cells.pop()
         if trailing is None:
@@ -294,7 +300,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
         offsets.append(pair)
         for column, values, plain in kept_cells:
             cell = cells[column]
-            values.append(None if cell == "_" else cell if plain else _unescape(cell))
+            values.append(None if cell == "_" else cell if plain or "\\" not in cell else _unescape(cell))
         _annotations(cells, index, tid, lineno)
     close()
     # chain style: the type label of a chain link sits on its tokens
