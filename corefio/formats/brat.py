@@ -332,7 +332,10 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
             report.info("brat.kept-as-written", "annotations corefio does not interpret (events, "
                         "normalisations, ...) are kept as written for the brat writer", file=file,
                         line=lineno, merge=True, example=lid)
-    built = [model.Markable.fast(tid, spans, entity, attributes=attrs) for tid, spans, entity, attrs in markables]
+    # every field of a Markable, built in one call (10⁵ markables: no call per markable)
+    built = model.Markable._make_many(
+        {"id": tid, "spans": spans, "entity": entity, "head": None, "attributes": attrs, "layer": None,
+         "sets": {}, "min": None, "optional": False} for tid, spans, entity, attrs in markables)
     sentences = [model.Sentence._make(first=a, last=b) for a, b in sentence_bounds]
     tokens = (model.Tokens._make(forms=forms) if made_from_tokens
               else model.Tokens._make(forms=forms, offsets=offsets))
