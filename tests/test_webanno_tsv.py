@@ -147,9 +147,19 @@ def test_a_layer_after_the_coreference_layers_keeps_its_place():
     assert corefio.dumps(corpus, "webanno-tsv") == LAYER_AFTER
 
 
-def test_chain_style_is_written_as_spans_and_relations_with_the_same_chains():
+def test_a_chain_layer_file_is_written_back_byte_for_byte():
+    assert corefio.dumps(corefio.loads(CHAINS, "webanno-tsv"), "webanno-tsv") == CHAINS
+
+
+def test_a_chain_layer_file_edited_keeps_its_style_and_chains():
     doc = corefio.loads(CHAINS, "webanno-tsv").documents[0]
-    back = corefio.loads(corefio.dumps(doc, "webanno-tsv"), "webanno-tsv").documents[0]
+    # markables renumbered: the chains are numbered afresh, links in text order
+    renamed = doc.model_copy(update={"markables": [m.model_copy(update={"id": f"x{k}"})
+                                                   for k, m in enumerate(doc.markables)]})
+    written = corefio.dumps(renamed, "webanno-tsv")
+    assert "#T_CH=" in written and "#T_RL=" not in written
+    assert "1-3\t8-11\this\tpr[1]|nam[2]\tcoref->1-2|*->2-1\t" in written
+    back = corefio.loads(written, "webanno-tsv").documents[0]
     assert sorted(sorted(doc.markables[i].spans for i in chain) for chain in doc.chain_indices()) == \
         sorted(sorted(back.markables[i].spans for i in chain) for chain in back.chain_indices())
 

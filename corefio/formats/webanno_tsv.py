@@ -36,6 +36,10 @@ Coreference in the two styles in use:
   the next link; ``*`` for none). Each link becomes a markable of entity ``N`` with the
   two values as attributes (``referenceType``, ``referenceRelation``).
 
+The writer keeps the file's style: a chain-layer file is written with its chain layer,
+anything else as span + relation layers (GUM's way: each mention of an entity points to
+the one before it).
+
 Other layers are kept as token attributes named ``LAYER|FEATURE`` holding the cells as
 written; header lines other than the layer declarations (``#Summary1=...``) and each
 sentence's ``#Text=`` line are kept in :class:`WebAnnoLayout` and the sentence comments.
@@ -62,7 +66,7 @@ model = LazyModule("corefio.model")
 
 NAME = "webanno-tsv"
 #: places of the coreference layers' columns in the writer's column plan
-MENTIONS, RELATIONS = "\x00mentions", "\x00relations"
+MENTIONS, RELATIONS, CHAINS = "\x00mentions", "\x00relations", "\x00chains"
 #: the span layer this writer puts token columns of other formats in (POS, lemma...)
 TOKEN_LAYER = "corefio.Token"
 #: GUM's relation types that make their ends corefer: lexical coreference, anaphora,
@@ -450,7 +454,8 @@ def _written_type(link: Any) -> str:
 
 def _document(doc: Any, report: Report) -> str:
     lay = doc.layout.get(NAME)
-    lay = lay if isinstance(lay, WebAnnoLayout) and lay.style == "relation" else None
+    lay = lay if isinstance(lay, WebAnnoLayout) else None
+    chain_style = lay is not None and lay.style == "chain"
     forms = doc.tokens.forms
     n = len(forms)
     mention_layer = lay.mention_layer if lay is not None else "webanno.custom.Referent"
@@ -468,6 +473,8 @@ def _document(doc: Any, report: Report) -> str:
                 plan.append(RELATIONS)
             elif layer.kind == "SP" and layer.name == mention_layer and relation is not None:
                 plan.append(MENTIONS)
+            elif chain_style and layer.kind == "CH" and layer.name == mention_layer:
+                plan.append(CHAINS)
             else:
                 plan.extend(feature if layer.name == TOKEN_LAYER else f"{layer.name}|{feature}"
                             for feature in layer.features)
@@ -534,6 +541,12 @@ def _document(doc: Any, report: Report) -> str:
                 continue
             relations[target.first].append(
                 (_written_type(link), f"{ids[source.first]}[{number[source.ref]}_{number[target.ref]}]"))
+    link_of = _chain_links(doc) if chain_style else {}
+    if chain_style:
+        typed = [link for link in doc.links if not is_identity(link.type)]
+        if typed:
+            LossLog(report, NAME).lose("link-types", "links other than coreference in a chain-layer file",
+                                       document=doc, count=len(typed), example=typed[0].type)
     attributes = doc.tokens.attributes
     lines = list(header) + [""]
     trailing = "\t" if lay is None or lay.trailing_tab else ""
@@ -555,6 +568,8 @@ def _document(doc: Any, report: Report) -> str:
                             # the first column names every annotation, the others those with a value
                             cells.append("|".join(f"{_escape(str(v)) if v is not None else '*'}[{number[m.ref]}]"
                                                   for m, v in values if f == 0 or v is not None))
+                elif column == CHAINS:
+                    cells.extend(_chain_row(on_token[i], features, link_of))
                 elif column == RELATIONS:
                     rel = relations[i]
                     cells.append("|".join(t for t, _ in rel) or "_")
@@ -570,6 +585,47 @@ def _document(doc: Any, report: Report) -> str:
     # the header, a blank line, then each sentence after a blank line of its own
     text = newline.join(lines) + newline
     return text
+
+
+def _chain_links(doc: Any) -> dict[str, tuple[int, int]]:
+    """Markable ref → (chain number, link number) for the chain style: the numbers the
+    reader gave (markable ids ``mN-M``) when every markable has them, else chains
+    numbered in order and links in text order."""
+    found: dict[str, tuple[int, int]] = {}
+    for m in doc.markables:
+        chain, _, link = m.id[1:].partition("-")
+        if not (m.id.startswith("m") and chain.isdigit() and link.isdigit()):
+            break
+        found[m.ref] = (int(chain), int(link))
+    else:
+        if len(set(found.values())) == len(found):
+            return found
+    found = {}
+    for k, chain_members in enumerate(sorted(doc.chain_indices(), key=lambda c: min(doc.markables[i].first
+                                                                                   for i in c)), 1):
+        members = sorted(chain_members, key=lambda i: (doc.markables[i].first, doc.markables[i].last))
+        for j, i in enumerate(members, 1):
+            found[doc.markables[i].ref] = (k, j)
+    return found
+
+
+def _chain_row(markables: list[Any], features: list[str], link_of: dict[str, tuple[int, int]]) -> list[str]:
+    """The chain layer's cells of one token: ``TYPE[N]`` in a type column,
+    ``RELATION->N-M`` in the relation column (the last feature whose name says relation)."""
+    relation_feature = next((f for f in reversed(features) if "relation" in f.lower()), features[-1])
+    on_token = sorted((link_of[m.ref], m) for m in markables if m.ref in link_of)
+    cells = []
+    for feature in features:
+        if not on_token:
+            cells.append("_")
+            continue
+        pieces = []
+        for (chain, link), m in on_token:
+            value = m.attributes.get(feature)
+            text = _escape(str(value)) if value is not None else "*"
+            pieces.append(f"{text}->{chain}-{link}" if feature == relation_feature else f"{text}[{chain}]")
+        cells.append("|".join(pieces))
+    return cells
 
 
 def write(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[str]:
