@@ -93,6 +93,16 @@ def test_a_blank_line_is_skipped_with_a_warning_and_a_tab_stays_in_the_text_fiel
     assert corefio.dump_files(doc, "brat")["doc.ann"].decode() == "T1\tPerson 0 7\tAl\tice\nT2\tPerson 8 11\tshe\n"
 
 
+def test_the_punctuation_option_cuts_words_from_punctuation(tmp_path):
+    path = _pair(tmp_path, "T1\tPerson 0 5\tAlice\n", "Alice's cat, Dinah.\n")
+    assert corefio.read(path, "brat").documents[0].tokens.forms == ["Alice", "'s", "cat,", "Dinah."]
+    punct = corefio.read(path, "brat", tokens="punctuation").documents[0]
+    assert punct.tokens.forms == ["Alice", "'", "s", "cat", ",", "Dinah", "."]
+    assert punct.markable_text(punct.markables[0]) == "Alice"
+    with pytest.raises(corefio.errors.UsageError):
+        corefio.read(path, "brat", tokens="characters")
+
+
 def test_a_document_without_text_comes_back_as_its_tokens():
     conll = corefio.read(DATA / f"{ALICE}.conll").documents[0]
     files = corefio.dump_files(conll, "brat")

@@ -29,8 +29,8 @@ attribute ``type`` (the type ``Mention``, which this writer uses for markables w
 one, gives none). ``A`` lines give markable (or link) attributes, notes give an
 attribute named by the note type.
 
-Tokens: brat has characters, not tokens. The text is cut at whitespace and at every
-fragment boundary, so every mention starts and ends on a token boundary; a line is a
+Tokens: brat has characters, not tokens. The text is cut at whitespace (reader option
+``tokens=punctuation``: also around each punctuation mark) and at every fragment boundary, so every mention starts and ends on a token boundary; a line is a
 sentence. ``Document.text`` holds the ``.txt`` and token offsets point into it, so the
 writer gives the ``.txt`` back byte for byte. A document without a source text (read
 from CoNLL, say) is written with its tokens separated by spaces, one sentence per line,
@@ -53,7 +53,7 @@ from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from ..layout import FormatLayout
 from ..losses import LossLog
-from ..registry import Capabilities, FormatSpec, register
+from ..registry import Capabilities, FormatSpec, Option, register
 from ..source import Source, confined_path
 from ._lines import split_newlines
 
@@ -142,7 +142,12 @@ def _parse_t(tid: str, rest: list[str], text: str, file: str, lineno: int) -> _T
     return _TLine(tid, type_, fragments, offsets, rest[1] if len(rest) > 1 else "", lineno)
 
 
-def _tokenise(text: str, cuts: set[int]) -> tuple[list[str], list[tuple[int, int]], list[tuple[int, int]]]:
+#: how a text is cut into tokens (besides the mention boundaries), by reader option
+TOKEN_PATTERNS = {"whitespace": re.compile(r"\S+"), "punctuation": re.compile(r"\w+|[^\w\s]")}
+
+
+def _tokenise(text: str, cuts: set[int], pattern: re.Pattern[str] = TOKEN_PATTERNS["whitespace"]
+              ) -> tuple[list[str], list[tuple[int, int]], list[tuple[int, int]]]:
     """Tokens (forms, offsets) of ``text``: cut at whitespace and at ``cuts``; sentences
     (first, last token) are the lines."""
     forms: list[str] = []
@@ -153,7 +158,7 @@ def _tokenise(text: str, cuts: set[int]) -> tuple[list[str], list[tuple[int, int
     pos = 0
     for line in text.split("\n"):
         first = len(forms)
-        for m in re.finditer(r"\S+", line):
+        for m in pattern.finditer(line):
             a, b = pos + m.start(), pos + m.end()
             while next_cut < len(cut_list) and cut_list[next_cut] <= a:
                 next_cut += 1
@@ -172,7 +177,8 @@ def _tokenise(text: str, cuts: set[int]) -> tuple[list[str], list[tuple[int, int
     return forms, offsets, sentences
 
 
-def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline: str = "\n") -> Any:
+def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline: str = "\n",
+          tokens: str = "whitespace") -> Any:
     """One document from the ``.ann`` text (LF line ends) and the ``.txt`` text."""
     lines = ann.split("\n")
     final_newline = ann.endswith("\n") or not ann
@@ -230,7 +236,7 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
         for a, b in tlines[tid].fragments:
             cuts.add(a)
             cuts.add(b)
-    forms, offsets, sentence_bounds = _tokenise(text, cuts)
+    forms, offsets, sentence_bounds = _tokenise(text, cuts, TOKEN_PATTERNS[tokens])
     start_token = {a: i for i, (a, _) in enumerate(offsets)}
     end_token = {b: i for i, (_, b) in enumerate(offsets)}
     from bisect import bisect_left, bisect_right
@@ -409,12 +415,14 @@ def read_pair_texts(ann_path: Path, txt_path: Path) -> tuple[str, str, str]:
     return ann, newline, text
 
 
-def read(source: Source, *, report: Report, strict: bool = False) -> Any:
-    """A ``.ann`` file (its ``.txt`` beside it) or a directory of pairs."""
+def read(source: Source, *, report: Report, strict: bool = False, tokens: str | None = None) -> Any:
+    """A ``.ann`` file (its ``.txt`` beside it) or a directory of pairs; ``tokens``:
+    ``whitespace`` (default) or ``punctuation`` (also a token per punctuation mark)."""
     documents = []
     for ann_path, txt_path, stem in pairs(source, "brat"):
         ann, newline, text = read_pair_texts(ann_path, txt_path)
-        documents.append(parse(ann, text, name=stem, file=str(ann_path), report=report, newline=newline))
+        documents.append(parse(ann, text, name=stem, file=str(ann_path), report=report, newline=newline,
+                               tokens=tokens or "whitespace"))
     return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
 
 
@@ -625,6 +633,11 @@ register(FormatSpec(
     capabilities=CAPABILITIES,
     read=read,
     write_files=write_files,
+    options=(
+        Option("tokens", str, "whitespace", "how the text is cut into tokens besides mention boundaries: at "
+               "whitespace (pre-tokenised texts such as LitBank's) or also around each punctuation mark",
+               applies_to="read", choices=tuple(TOKEN_PATTERNS)),
+    ),
     sniff=sniff,
     directory=True,
 ))
