@@ -356,8 +356,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                 attrs["type"] = type_
         links.append(model.Link.fast(f"rel_{n}", ref_of[source], (ref_of[target],), link_type, attributes=attrs))
     layout.trailing_tab = bool(trailing)
-    canonical = offsets[:1] in ([], [(0, len(forms[0]))]) and \
-        offsets == _canonical_offsets(forms, [(s.first, s.last) for s in sentences])
+    canonical = _are_canonical(offsets, forms, [(s.first, s.last) for s in sentences])
     tokens = model.Tokens._make(forms=forms, ids=ids, offsets=None if canonical else offsets, attributes=kept)
     try:
         return model.Document.build(name=name, tokens=tokens, sentences=sentences, markables=markables,
@@ -411,6 +410,18 @@ def _canonical_offsets(forms: list[str], sentences: list[tuple[int, int]]) -> li
             out.append((pos, pos + len(forms[i])))
             pos += len(forms[i]) + 1
     return out
+
+
+def _are_canonical(offsets: list[tuple[int, int]], forms: list[str], sentences: list[tuple[int, int]]) -> bool:
+    """Are ``offsets`` those :func:`_canonical_offsets` gives (compared without building them)?"""
+    pos = 0
+    for a, b in sentences:
+        for i in range(a, b + 1):
+            start, end = offsets[i]
+            if start != pos or end != pos + len(forms[i]):
+                return False
+            pos = end + 1
+    return True
 
 
 def _only(keys: list[str], file: str, lineno: int) -> str:
