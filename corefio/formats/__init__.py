@@ -24,7 +24,7 @@ MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf")
 NAMES: dict[str, tuple[str, ...]] = {
     "conll": ("conll", "conll2012", "conll-2012", "conll2011", "conll-2011"),
     "conllu": ("conllu", "corefud"),
-    "jsonlines": ("jsonlines", "e2e", "jsonl"),
+    "jsonlines": ("jsonlines", "e2e", "jsonl", "wl-coref", "wl", "wlcoref"),
     "mate": ("mate",),
     "mmax2": ("mmax2",),
     "muc": ("muc",),
