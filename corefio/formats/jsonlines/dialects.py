@@ -289,48 +289,59 @@ def _glue(pieces: list[str]) -> str:
 def read_subword(obj: dict, file: str | None, line: int, index: int, report: Report) -> Any:
     check = _Line(obj, file, line)
     segments = obj.get("sentences")
-    if not isinstance(segments, list) or not all(isinstance(s, list) and all(isinstance(p, str) for p in s)
-                                                  for s in segments):
-        raise check.fail("sentences must be a list of segments of strings")
+    if not isinstance(segments, list) or not all(
+            isinstance(s, list) and all(isinstance(p, str) or _is_int(p) for p in s) for s in segments):
+        raise check.fail("sentences must be a list of segments of sub-word pieces (strings or ids)")
     pieces = [p for s in segments for p in s]
     m = len(pieces)
-    word_of = check.ints("subtoken_map", m)
+    token_of = check.ints("subtoken_map", m)
+    # fast-coref: orig_subtoken_map numbers the words without inserted speaker names (-1)
+    word_of = check.ints("orig_subtoken_map", m) if "orig_subtoken_map" in obj else token_of
     sentence_map = check.ints("sentence_map", m) if "sentence_map" in obj else None
-    words: dict[int, list[str]] = {}
-    sentence_of_word: dict[int, int] = {}
+    orig_tokens = check.strings("orig_tokens") if "orig_tokens" in obj else None
+    first_piece: dict[int, int] = {}
+    word_pieces: dict[int, list[str]] = {}
     for i, piece in enumerate(pieces):
-        if piece in SPECIAL_PIECES:
+        w = word_of[i]
+        if w < 0 or piece in SPECIAL_PIECES:
             continue
-        words.setdefault(word_of[i], []).append(piece)
-        if sentence_map is not None:
-            sentence_of_word.setdefault(word_of[i], sentence_map[i])
-    order = sorted(words)
+        first_piece.setdefault(w, i)
+        word_pieces.setdefault(w, []).append(piece if isinstance(piece, str) else "")
+    order = sorted(first_piece)
     if order != list(range(len(order))):
         raise check.fail("subtoken_map must number the words 0, 1, 2, ... in order")
-    forms = [_glue(words[w]) for w in order]
+    if orig_tokens is not None:
+        if any(not 0 <= token_of[first_piece[w]] < len(orig_tokens) for w in order):
+            raise check.fail(f"subtoken_map points outside the {len(orig_tokens)} orig_tokens")
+        forms = [orig_tokens[token_of[first_piece[w]]] for w in order]
+    elif all(isinstance(p, str) for p in pieces):
+        forms = [_glue(word_pieces[w]) for w in order]
+    else:
+        raise check.fail("sub-word pieces are ids and no orig_tokens give the words")
+    key = "predicted_clusters" if "predicted_clusters" in obj else "clusters"
     clusters: list[list[Mention]] = []
-    for c, cluster in enumerate(check.pairs("clusters")):
+    for c, cluster in enumerate(check.pairs(key)):
         mentions: list[Mention] = []
         for a, b in cluster:
             if not 0 <= a <= b < m:
-                raise check.fail(f"clusters: cluster {c}: [{a}, {b}] is outside the {m} sub-word pieces")
+                raise check.fail(f"{key}: cluster {c}: [{a}, {b}] is outside the {m} sub-word pieces")
+            if word_of[a] < 0 or word_of[b] < 0:
+                raise check.fail(f"{key}: cluster {c}: [{a}, {b}] begins or ends on an inserted speaker name")
             mentions.append((word_of[a], word_of[b], None))
         clusters.append(mentions)
-    sentence_of = [sentence_of_word[w] for w in order] if sentence_map is not None else None
+    sentence_of = [sentence_map[first_piece[w]] for w in order] if sentence_map is not None else None
     attributes: dict[str, list[str | None]] = {}
     speakers = obj.get("speakers")
     if isinstance(speakers, list) and len([p for s in speakers if isinstance(s, list) for p in s]) == m:
         flat = [p for s in speakers for p in s]
-        per_word: dict[int, str] = {}
-        for i, piece in enumerate(pieces):
-            if piece not in SPECIAL_PIECES and isinstance(flat[i], str):
-                per_word.setdefault(word_of[i], flat[i])
-        values: list[str | None] = [per_word.get(w) for w in order]
+        values: list[str | None] = [flat[first_piece[w]] if isinstance(flat[first_piece[w]], str) else None
+                                    for w in order]
         if any(v not in (None, "-", "[SPL]") for v in values):
             attributes["speaker"] = values
     return build(check, name=document_name(obj, index), part=None, forms=forms, sentence_of=sentence_of,
                  clusters=clusters, dialect="subword", report=report, attributes=attributes,
-                 used=("doc_key", "sentences", "subtoken_map", "sentence_map", "clusters", "speakers"))
+                 used=("doc_key", "sentences", "subtoken_map", "orig_subtoken_map", "orig_tokens", "sentence_map",
+                       key, "speakers"))
 
 
 # -- fastcoref / LingMess / maverick ------------------------------------------------------
