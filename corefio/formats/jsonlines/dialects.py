@@ -127,6 +127,20 @@ class _Line:
         return value
 
 
+def _plain(clusters: list[list[list[int]]]) -> list[list[Mention]]:
+    """Clusters of inclusive ``[start, end]`` word pairs, without heads."""
+    return [[(a, b, None) for a, b in cluster] for cluster in clusters]
+
+
+def _triples(check: _Line, key: str) -> list[list[int]]:
+    """``key`` as a list of ``[head, start, end]`` (wl-coref's head2span)."""
+    value = check.obj.get(key) or []
+    if not isinstance(value, list) or not all(
+            isinstance(t, list) and len(t) == 3 and all(_is_int(x) for x in t) for t in value):
+        raise check.fail(f"{key} must be a list of [head, start, end] triples")
+    return value
+
+
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -162,7 +176,8 @@ def build(check: _Line, *, name: str, part: str | None, forms: list[str], senten
     elif n:
         bounds.append(model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[],
                                            attributes={}))
-    markables, entities = [], []
+    markables: list[Any] = []
+    entities: list[Any] = []
     seen: dict[tuple[int, int], str] = {}
     for c, cluster in enumerate(clusters):
         eid = str(c)
@@ -218,7 +233,7 @@ def read_wl(obj: dict, file: str | None, line: int, index: int, report: Report) 
             isinstance(c, list) and all(_is_int(w) for w in c) for c in word_clusters):
         raise check.fail("word_clusters must be a list of lists of word numbers")
     head_of: dict[tuple[int, int], int] = {}
-    for h, a, b in check.pairs("head2span", 3):
+    for h, a, b in _triples(check, "head2span"):
         head_of[(a, b)] = h
     clusters: list[list[Mention]] = []
     if span_clusters:
@@ -228,8 +243,8 @@ def read_wl(obj: dict, file: str | None, line: int, index: int, report: Report) 
             for k, (a, b) in enumerate(cluster):
                 if b <= a:
                     raise check.fail(f"span_clusters: cluster {c}: [{a}, {b}) is empty (the end is exclusive)")
-                h = head_of.get((a, b), parallel[k] if parallel is not None else None)
-                mentions.append((a, b - 1, (h, h) if h is not None else None))
+                head: int | None = head_of.get((a, b), parallel[k] if parallel is not None else None)
+                mentions.append((a, b - 1, (head, head) if head is not None else None))
             clusters.append(mentions)
     else:  # heads only: each head word is its own mention
         clusters = [[(w, w, (w, w)) for w in cluster] for cluster in word_clusters]
@@ -364,9 +379,8 @@ def read_offsets(obj: dict, file: str | None, line: int, index: int, report: Rep
     token_key = "clusters_token_offsets" if obj.get("clusters_token_offsets") is not None else "clusters"
     if "tokens" in obj and (token_key == "clusters_token_offsets" or not isinstance(obj.get("text"), str)):
         forms = check.strings("tokens")
-        clusters = [[(a, b, None) for a, b in cluster] for cluster in check.pairs(token_key)]
         return build(check, name=document_name(obj, index), part=None, forms=forms, sentence_of=None,
-                     clusters=clusters, dialect="offsets", report=report, used=used)
+                     clusters=_plain(check.pairs(token_key)), dialect="offsets", report=report, used=used)
     text = obj.get("text")
     if not isinstance(text, str):
         raise check.fail("text must be a string (or give tokens)")
@@ -435,7 +449,7 @@ def _split_words(text: str, cuts: set[int]) -> list[tuple[int, int]]:
 def read_allennlp(obj: dict, file: str | None, line: int, index: int, report: Report) -> Any:
     check = _Line(obj, file, line)
     forms = check.strings("document")
-    clusters = [[(a, b, None) for a, b in cluster] for cluster in check.pairs("clusters")]
+    clusters = _plain(check.pairs("clusters"))
     return build(check, name=document_name(obj, index), part=None, forms=forms, sentence_of=None,
                  clusters=clusters, dialect="allennlp", report=report,
                  used=("doc_key", "id", "name", "document", "clusters", "top_spans", "antecedent_indices",
@@ -470,7 +484,7 @@ def read_bookcoref(obj: dict, file: str | None, line: int, index: int, report: R
     else:
         raw = [cluster for cluster, _ in character_clusters]
         names = [name for _, name in character_clusters]
-    clusters = [[(a, b, None) for a, b in cluster] for cluster in raw]
+    clusters = _plain(raw)
     entity_attributes = [{"name": name} if name is not None else {} for name in names]
     return build(check, name=document_name(obj, index), part=None, forms=forms, sentence_of=sentence_of,
                  clusters=clusters, dialect="bookcoref", report=report, entity_attributes=entity_attributes,
