@@ -18,7 +18,7 @@ import importlib
 from types import ModuleType
 
 #: the format modules, in the order :func:`~corefio.registry.all_formats` lists their formats
-MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf")
+MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "corenlp")
 
 #: module → the names and aliases of the formats it registers
 NAMES: dict[str, tuple[str, ...]] = {
@@ -29,6 +29,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "mmax2": ("mmax2",),
     "muc": ("muc",),
     "raf": ("raf",),
+    "corenlp": ("corenlp", "stanford", "corenlp-json", "corenlp-xml"),
 }
 
 #: module → every extension its formats claim (``extensions`` and ``ambiguous_extensions``)
@@ -42,6 +43,7 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
     "mmax2": (".mmax",),
     "muc": (".sgm", ".sgml", ".xml", ".txt"),
     "raf": (".raf", ".raf.xml", ".xml"),
+    "corenlp": (".json", ".xml"),
 }
 
 
