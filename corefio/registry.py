@@ -150,6 +150,9 @@ class FormatSpec:
     aliases: tuple[str, ...] = ()
     #: the input is a directory (or a project file inside one)
     directory: bool = False
+    #: ``sniff_directory(path) -> bool``: is this directory one of this format's? (when
+    #: several formats read directories; a format without it takes what no other claims)
+    sniff_directory: Callable[[Path], bool] | None = None
     #: ``scan_keys(source) -> [(name, part, byte offset, line), ...]``: the documents,
     #: cheaply (scoring pairs documents before reading them)
     scan_keys: Callable[[Any], list] | None = None
@@ -297,6 +300,9 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
         projects = [spec for spec in all_formats() if spec.directory]
         if not projects:
             raise CorefioError("is a directory, not a file", file=path)
+        if len(projects) > 1:
+            claimed = [spec for spec in projects if spec.sniff_directory is not None and spec.sniff_directory(path)]
+            projects = claimed or [spec for spec in projects if spec.sniff_directory is None]
         if len(projects) == 1:
             return projects[0]
         raise UnknownFormatError(f"cannot tell the format of directory {path}; use --from", file=path)

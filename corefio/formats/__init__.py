@@ -18,7 +18,7 @@ import importlib
 from types import ModuleType
 
 #: the format modules, in the order :func:`~corefio.registry.all_formats` lists their formats
-MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "corenlp")
+MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "corenlp", "hf_datasets")
 
 #: module → the names and aliases of the formats it registers
 NAMES: dict[str, tuple[str, ...]] = {
@@ -30,6 +30,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "muc": ("muc",),
     "raf": ("raf",),
     "corenlp": ("corenlp", "stanford", "corenlp-json", "corenlp-xml"),
+    "hf_datasets": ("hf-datasets", "hf", "huggingface", "datasets"),
 }
 
 #: module → every extension its formats claim (``extensions`` and ``ambiguous_extensions``)
@@ -44,6 +45,7 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
     "muc": (".sgm", ".sgml", ".xml", ".txt"),
     "raf": (".raf", ".raf.xml", ".xml"),
     "corenlp": (".json", ".xml"),
+    "hf_datasets": (".parquet", ".arrow"),
 }
 
 
