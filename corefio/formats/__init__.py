@@ -18,7 +18,7 @@ import importlib
 from types import ModuleType
 
 #: the format modules, in the order :func:`~corefio.registry.all_formats` lists their formats
-MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "corenlp", "hf_datasets")
+MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "corenlp", "hf_datasets", "spacy_docbin")
 
 #: module → the names and aliases of the formats it registers
 NAMES: dict[str, tuple[str, ...]] = {
@@ -31,6 +31,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "raf": ("raf",),
     "corenlp": ("corenlp", "stanford", "corenlp-json", "corenlp-xml"),
     "hf_datasets": ("hf-datasets", "hf", "huggingface", "datasets"),
+    "spacy_docbin": ("spacy", "docbin", "spacy-docbin"),
 }
 
 #: module → every extension its formats claim (``extensions`` and ``ambiguous_extensions``)
@@ -46,6 +47,7 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
     "raf": (".raf", ".raf.xml", ".xml"),
     "corenlp": (".json", ".xml"),
     "hf_datasets": (".parquet", ".arrow"),
+    "spacy_docbin": (".spacy",),
 }
 
 

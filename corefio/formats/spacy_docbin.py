@@ -1,0 +1,175 @@
+"""spaCy ``DocBin`` files (``.spacy``) with coreference clusters (the optional ``spacy``
+extra: ``pip install 'corefio[spacy]'``), read and written with spaCy itself.
+
+spaCy's coreference components keep one span group per cluster in ``doc.spans``:
+``coref_clusters_1``, ``coref_clusters_2``, ... hold the mentions, and
+``coref_head_clusters_N`` the one-word heads of cluster ``N``, mention by mention. A
+head cluster as long as its cluster gives each mention its head (``Markable.head``);
+a head cluster without a cluster becomes a cluster of one-word mentions.
+
+Tokens keep their text and the space after them; sentence starts, when the docs have
+them, give the sentences. A document's name is ``doc.user_data["doc_key"]`` when the
+file kept user data (corefio writes it, and ``part``), else ``document_N`` by place (scoring then
+pairs by order).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from .._lazy import LazyModule
+from ..diagnostics import Report
+from ..errors import FormatError, ModelError, UsageError
+from ..registry import Capabilities, FormatSpec, register
+from ..source import Source
+
+model = LazyModule("corefio.model")
+
+CLUSTER_KEY = re.compile(r"^coref_clusters_(\d+)$")
+HEAD_KEY = re.compile(r"^coref_head_clusters_(\d+)$")
+NAME_KEY = "doc_key"
+PART_KEY = "part"
+EXTRA_HINT = "install the optional extra: pip install 'corefio[spacy]'"
+
+
+def require_spacy() -> Any:
+    """The ``spacy`` module, or a usage error naming the extra."""
+    try:
+        import spacy
+        from spacy.tokens import DocBin  # noqa: F401  (fails on a broken install too)
+    except ImportError:
+        raise UsageError(f"spaCy DocBin files need spaCy; {EXTRA_HINT}") from None
+    return spacy
+
+
+def _document(sdoc: Any, number: int) -> Any:
+    forms = [t.text for t in sdoc]
+    whitespace = [t.whitespace_ for t in sdoc]
+    n = len(forms)
+    sentences = []
+    if n and sdoc.has_annotation("SENT_START"):
+        for sent in sdoc.sents:
+            sentences.append(model.Sentence._make(first=sent.start, last=sent.end - 1, id=None, comments=[],
+                                                  interleaved=[], attributes={}))
+    elif n:
+        sentences.append(model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[],
+                                              attributes={}))
+    clusters: dict[int, list] = {}
+    heads: dict[int, list] = {}
+    for key in sdoc.spans:
+        found = CLUSTER_KEY.match(key)
+        if found:
+            clusters[int(found.group(1))] = list(sdoc.spans[key])
+            continue
+        found = HEAD_KEY.match(key)
+        if found:
+            heads[int(found.group(1))] = list(sdoc.spans[key])
+    markables: list[Any] = []
+    entities: list[Any] = []
+    for number_ in sorted(set(clusters) | set(heads)):
+        eid = str(number_)
+        entities.append(model.Entity._make(id=eid, attributes={}))
+        spans = clusters.get(number_)
+        head_spans = heads.get(number_)
+        if spans is None:  # heads only
+            spans, head_spans = head_spans, head_spans
+        parallel = head_spans is not None and spans is not None and len(head_spans) == len(spans)
+        for j, span in enumerate(spans or []):
+            head = None
+            if parallel and head_spans is not None:
+                h = head_spans[j]
+                if span.start <= h.start and h.end <= span.end:
+                    head = ((h.start, h.end - 1),)
+            markables.append(model.Markable.fast(f"markable_{len(markables) + 1}", ((span.start, span.end - 1),),
+                                                 eid, head=head))
+    user_data = sdoc.user_data if isinstance(sdoc.user_data, dict) else {}
+    name, part = user_data.get(NAME_KEY), user_data.get(PART_KEY)
+    return model.Document.build(
+        name=name if isinstance(name, str) and name else f"document_{number}",
+        part=part if isinstance(part, str) else None, metadata={},
+        tokens=model.Tokens._make(forms=forms, ids=None, whitespace=whitespace, offsets=None, attributes={}),
+        sentences=sentences, markables=markables, entities=entities, links=[], layout={},
+    )
+
+
+def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:
+    spacy = require_spacy()
+    from spacy.tokens import DocBin
+
+    try:
+        doc_bin = DocBin(store_user_data=True).from_bytes(source.read_bytes())
+        docs = doc_bin.get_docs(spacy.vocab.Vocab())
+    except (ValueError, KeyError, TypeError, OSError) as exc:
+        raise FormatError(f"not a spaCy DocBin file: {exc}"[:300], file=source.name, line=1) from None
+    count = 0
+    for count, sdoc in enumerate(docs, 1):
+        try:
+            yield _document(sdoc, count)
+        except ModelError as exc:
+            raise FormatError(f"doc {count}: {exc}", file=source.name, line=count) from None
+    if count == 0:
+        raise FormatError("the DocBin holds no doc: no document", file=source.name, line=1)
+
+
+def read(source: Source, *, report: Report, strict: bool = False) -> Any:
+    """Read a DocBin file (one document per doc)."""
+    return model.Corpus._make(documents=list(stream(source, report=report, strict=strict)), metadata={}, schemes=[],
+                              layout={})
+
+
+def _spacy_doc(doc: Any, vocab: Any) -> Any:
+    from spacy.tokens import Doc
+
+    forms = doc.tokens.forms
+    whitespace = doc.tokens.whitespace
+    spaces = [bool(whitespace[i]) for i in range(len(forms))] if whitespace is not None else \
+        [i + 1 < len(forms) for i in range(len(forms))]
+    starts = {s.first for s in doc.sentences}
+    sent_starts = [i in starts for i in range(len(forms))] if doc.sentences else None
+    sdoc = Doc(vocab, words=list(forms), spaces=spaces, sent_starts=sent_starts)
+    with_heads = any(m.head for m in doc.markables)
+    for c, chain in enumerate(doc.chain_indices(), 1):
+        mentions = [doc.markables[k] for k in chain]
+        sdoc.spans[f"coref_clusters_{c}"] = [sdoc[m.first : m.last + 1] for m in mentions]
+        if with_heads:
+            sdoc.spans[f"coref_head_clusters_{c}"] = [
+                sdoc[m.head[0][0] : m.head[0][1] + 1] if m.head else sdoc[m.last : m.last + 1] for m in mentions]
+    sdoc.user_data[NAME_KEY] = doc.name
+    if doc.part is not None:
+        sdoc.user_data[PART_KEY] = doc.part
+    return sdoc
+
+
+def write(documents: Any, *, corpus: Any, report: Report) -> Iterator[bytes]:
+    """One DocBin holding every document (spaCy serialises the whole bin at once)."""
+    spacy = require_spacy()
+    from spacy.tokens import DocBin
+
+    vocab = spacy.vocab.Vocab()
+    doc_bin = DocBin(store_user_data=True)
+    for doc in documents:
+        doc_bin.add(_spacy_doc(doc, vocab))
+    yield doc_bin.to_bytes()
+
+
+def sniff(head: bytes) -> bool:
+    return False  # zlib-compressed msgpack: told by the extension only
+
+
+register(
+    FormatSpec(
+        name="spacy",
+        description="spaCy DocBin with coref_clusters_N / coref_head_clusters_N span groups (extra `spacy`)",
+        extensions=(".spacy",),
+        capabilities=Capabilities(
+            discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
+            heads=True, whitespace=True, sentences=True, multiple_documents=True,
+        ),
+        read=read,
+        stream=stream,
+        write=write,
+        aliases=("docbin", "spacy-docbin"),
+    )
+)
