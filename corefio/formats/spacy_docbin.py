@@ -127,7 +127,7 @@ def _spacy_doc(doc: Any, vocab: Any) -> Any:
     spaces = [bool(whitespace[i]) for i in range(len(forms))] if whitespace is not None else \
         [i + 1 < len(forms) for i in range(len(forms))]
     starts = {s.first for s in doc.sentences}
-    sent_starts = [i in starts for i in range(len(forms))] if doc.sentences else None
+    sent_starts: list[bool | int | None] | None = [i in starts for i in range(len(forms))] if doc.sentences else None
     sdoc = Doc(vocab, words=list(forms), spaces=spaces, sent_starts=sent_starts)
     with_heads = any(m.head for m in doc.markables)
     for c, chain in enumerate(doc.chain_indices(), 1):
