@@ -21,7 +21,7 @@ SYSTEMS = DATA / "systems"
 WORDS = "Anna met Ben in Rome . She gave him the city map .".split()
 CHAINS = [[(0, 0), (6, 6)], [(2, 2), (8, 8)], [(4, 4), (9, 10)]]
 SHAPES = {
-    "e2e": "e2e", "wl": "wl", "subword": "subword", "fast-coref": "subword", "maverick": "offsets",
+    "e2e": "e2e", "wl": "wl", "subword": "subword", "fast-coref": "subword", "bert-coref": "subword", "maverick": "offsets",
     "maverick-text": "offsets", "maverick-chars": "offsets", "fastcoref": "offsets", "allennlp": "allennlp",
     "bookcoref": "bookcoref",
 }
@@ -66,6 +66,20 @@ def test_wl_heads_are_kept_and_written_back():
     assert obj["head2span"] == [[0, 0, 1], [6, 6, 7], [2, 2, 3], [8, 8, 9], [4, 4, 5], [10, 9, 11]]
     again = corefio.loads(text, "jsonlines").documents[0]
     assert chains(again) == CHAINS and [m.head for m in again.markables] == [m.head for m in doc.markables]
+
+
+def test_wl_coref_sample_input_reads():
+    """wl-coref's own sample (what its predict.py reads): words, sentences, speakers."""
+    corpus = corefio.read(SYSTEMS / "wl-coref_sample_input.jsonlines")
+    first, second = corpus.documents
+    assert (first.name, len(first.tokens.forms), len(first.sentences)) == ("tc_sample_input_001", 11, 2)
+    assert first.tokens.attributes["speaker"][0] == "Tom" and first.markables == []
+    assert second.tokens.forms[8] == "law," and len(second.sentences) == 1
+    written = [json.loads(line) for line in corefio.dumps(corpus, "wl-coref").splitlines()]
+    source = [json.loads(line) for line in (SYSTEMS / "wl-coref_sample_input.jsonlines").read_text().splitlines()]
+    for mine, theirs in zip(written, source):
+        assert {k: mine[k] for k in ("document_id", "cased_words", "sent_id")} == \
+            {k: theirs[k] for k in ("document_id", "cased_words", "sent_id")}
 
 
 def test_wl_heads_from_head2span_when_clusters_are_not_parallel():
