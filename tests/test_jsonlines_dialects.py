@@ -53,6 +53,19 @@ def test_every_shape_scores_against_a_conllu_key_in_one_command(shape, tmp_path)
         "mentions": 1.0, "muc": 1.0, "bcub": 1.0}
 
 
+def test_a_text_tokenised_otherwise_than_the_key_is_aligned_by_characters(tmp_path):
+    key = tmp_path / "key.conllu"
+    corefio.write(corefio.loads(json.dumps({"doc_key": "k", "sentences": [["Anna", "met", "Ben", "'s", "dog", "."]],
+                                            "clusters": [[[0, 0]], [[2, 2], [2, 4]]]}), "jsonlines"), key)
+    response = tmp_path / "fastcoref.jsonl"  # fastcoref's words: Ben ' s
+    response.write_text(json.dumps({"id": "k", "text": "Anna met Ben's dog.", "clusters": [[[0, 4]], [[9, 12], [9, 18]]]}))
+    assert corefio.read(response).documents[0].tokens.forms[2:5] == ["Ben", "'", "s"]
+    result = CliRunner().invoke(app, ["score", str(key), str(response), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    corpus = json.loads(result.stdout)["corpus"]
+    assert corpus["mentions"]["f1"] == 1.0 and corpus["muc"]["f1"] == 1.0
+
+
 def test_wl_heads_are_kept_and_written_back():
     corpus = corefio.read(SYSTEMS / "anna.wl.jsonlines")
     doc = corpus.documents[0]
