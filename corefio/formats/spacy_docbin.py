@@ -9,7 +9,9 @@ a head cluster without a cluster becomes a cluster of one-word mentions.
 
 Tokens keep their text and the space after them; sentence starts, when the docs have
 them, give the sentences. A document's name is ``doc.user_data["doc_key"]`` when the
-file kept user data (corefio writes it, and ``part``), else ``document_N`` by place (scoring then
+file kept user data (corefio writes it, and ``part``; and the text after each token
+when some is more than a space, which a spaCy token cannot hold; and the heads a head
+cluster cannot give: a mention without one, or with a head of several spans), else ``document_N`` by place (scoring then
 pairs by order).
 """
 
@@ -31,6 +33,12 @@ CLUSTER_KEY = re.compile(r"^coref_clusters_(\d+)$")
 HEAD_KEY = re.compile(r"^coref_head_clusters_(\d+)$")
 NAME_KEY = "doc_key"
 PART_KEY = "part"
+#: set when the document's whitespace was unknown (spaCy guessed one space per word)
+NO_WHITESPACE_KEY = "whitespace_unknown"
+#: the text after each token, when some is more than one space (line ends, tabs)
+WHITESPACE_KEY = "whitespace"
+#: heads one word of a head cluster cannot give: none, or several spans
+HEADS_KEY = "coref_heads"
 EXTRA_HINT = "install the optional extra: pip install 'corefio[spacy]'"
 
 
@@ -66,6 +74,9 @@ def _document(sdoc: Any, number: int) -> Any:
         found = HEAD_KEY.match(key)
         if found:
             heads[int(found.group(1))] = list(sdoc.spans[key])
+    user_data = sdoc.user_data if isinstance(sdoc.user_data, dict) else {}
+    found_heads = user_data.get(HEADS_KEY)
+    exact_heads: dict = found_heads if isinstance(found_heads, dict) else {}
     markables: list[Any] = []
     entities: list[Any] = []
     for number_ in sorted(set(clusters) | set(heads)):
@@ -77,19 +88,28 @@ def _document(sdoc: Any, number: int) -> Any:
             spans, head_spans = head_spans, head_spans
         parallel = head_spans is not None and spans is not None and len(head_spans) == len(spans)
         for j, span in enumerate(spans or []):
-            head = None
+            head: tuple[tuple[int, int], ...] | None = None
             if parallel and head_spans is not None:
                 h = head_spans[j]
                 if span.start <= h.start and h.end <= span.end:
                     head = ((h.start, h.end - 1),)
+            exact = exact_heads.get(f"{number_}/{j}")
+            if isinstance(exact, (list, tuple)):
+                spans_ = [(x[0], x[1]) for x in exact if isinstance(x, (list, tuple)) and len(x) == 2
+                          and all(isinstance(v, int) and 0 <= v < n for v in x)]
+                head = tuple(spans_) if spans_ else None
             markables.append(model.Markable.fast(f"markable_{len(markables) + 1}", ((span.start, span.end - 1),),
                                                  eid, head=head))
-    user_data = sdoc.user_data if isinstance(sdoc.user_data, dict) else {}
+    kept = user_data.get(WHITESPACE_KEY)
+    if isinstance(kept, (list, tuple)) and len(kept) == n and all(isinstance(w, str) for w in kept):
+        whitespace = list(kept)  # (msgpack gives a tuple back)
     name, part = user_data.get(NAME_KEY), user_data.get(PART_KEY)
     return model.Document.build(
         name=name if isinstance(name, str) and name else f"document_{number}",
         part=part if isinstance(part, str) else None, metadata={},
-        tokens=model.Tokens._make(forms=forms, ids=None, whitespace=whitespace, offsets=None, attributes={}),
+        tokens=model.Tokens._make(forms=forms, ids=None,
+                                  whitespace=None if user_data.get(NO_WHITESPACE_KEY) else whitespace,
+                                  offsets=None, attributes={}),
         sentences=sentences, markables=markables, entities=entities, links=[], layout={},
     )
 
@@ -130,13 +150,24 @@ def _spacy_doc(doc: Any, vocab: Any) -> Any:
     sent_starts: list[bool | int | None] | None = [i in starts for i in range(len(forms))] if doc.sentences else None
     sdoc = Doc(vocab, words=list(forms), spaces=spaces, sent_starts=sent_starts)
     with_heads = any(m.head for m in doc.markables)
+    exact_heads: dict[str, list] = {}  # "cluster/mention" → the head spans, when one span cannot say it
     for c, chain in enumerate(doc.chain_indices(), 1):
         mentions = [doc.markables[k] for k in chain]
         sdoc.spans[f"coref_clusters_{c}"] = [sdoc[m.first : m.last + 1] for m in mentions]
         if with_heads:
+            # a head cluster names a word for every mention: the last one where there is no head
             sdoc.spans[f"coref_head_clusters_{c}"] = [
                 sdoc[m.head[0][0] : m.head[0][1] + 1] if m.head else sdoc[m.last : m.last + 1] for m in mentions]
+            for j, m in enumerate(mentions):
+                if not m.head or len(m.head) > 1:
+                    exact_heads[f"{c}/{j}"] = [list(span) for span in m.head] if m.head else []
+    if exact_heads:
+        sdoc.user_data[HEADS_KEY] = exact_heads
     sdoc.user_data[NAME_KEY] = doc.name
+    if whitespace is None:
+        sdoc.user_data[NO_WHITESPACE_KEY] = True
+    elif any(w not in ("", " ") for w in whitespace):  # a token's space is one " " or none
+        sdoc.user_data[WHITESPACE_KEY] = list(whitespace)
     if doc.part is not None:
         sdoc.user_data[PART_KEY] = doc.part
     return sdoc

@@ -243,7 +243,10 @@ def read_wl(obj: dict, file: str | None, line: int, index: int, report: Report) 
             for k, (a, b) in enumerate(cluster):
                 if b <= a:
                     raise check.fail(f"span_clusters: cluster {c}: [{a}, {b}) is empty (the end is exclusive)")
-                head: int | None = head_of.get((a, b), parallel[k] if parallel is not None else None)
+                # head2span, when the line has it, says which spans have a head; else
+                # word_clusters run parallel to span_clusters (wl-coref's predictions)
+                head: int | None = head_of.get((a, b)) if "head2span" in obj else \
+                    parallel[k] if parallel is not None else None
                 mentions.append((a, b - 1, (head, head) if head is not None else None))
             clusters.append(mentions)
     else:  # heads only: each head word is its own mention
@@ -257,7 +260,8 @@ def read_wl(obj: dict, file: str | None, line: int, index: int, report: Report) 
 
 def wl_object(doc: Any) -> dict:
     """A document as a wl-coref line (what its ``predict.py`` reads, with the clusters
-    its training data holds)."""
+    its training data holds). ``word_clusters`` give every mention a head word (its
+    last word when it has no head); ``head2span`` lists the heads the document has."""
     n = len(doc.tokens.forms)
     sent_id = [0] * n
     for k, s in enumerate(doc.sentences):
@@ -269,10 +273,11 @@ def wl_object(doc: Any) -> dict:
         spans, heads = [], []
         for k in chain:
             m = doc.markables[k]
-            head = m.head[0][1] if m.head else m.last
+            head = m.head[0][1] if m.head else m.last  # wl-coref needs a head word for every mention
             spans.append([m.first, m.last + 1])
             heads.append(head)
-            head2span.append([head, m.first, m.last + 1])
+            if m.head:
+                head2span.append([head, m.first, m.last + 1])
         span_clusters.append(spans)
         word_clusters.append(heads)
     obj: dict[str, Any] = {"document_id": doc.name}
