@@ -129,3 +129,19 @@ def test_without_the_extra_a_usage_error_names_it(tmp_path, monkeypatch):
     result = CliRunner().invoke(app, ["convert", str(SYSTEMS / "anna.e2e.jsonlines"), str(tmp_path / "o"),
                                       "--to", "hf"])
     assert result.exit_code == 2 and "corefio[hf]" in result.output
+
+
+@pytest.mark.parametrize("row, words", [
+    ({"document_id": "d", "sentences": [{"words": ["a"], "coref_spans": 5}]}, "coref_spans must be a list"),
+    ({"document_id": "d", "sentences": [{"words": ["a"], "part_id": [1], "coref_spans": [[0, 0, 9]]}]},
+     "outside its 1 words"),
+])
+def test_odd_column_values_are_located_errors_not_crashes(row, words, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "odd.parquet"
+    pq.write_table(pa.Table.from_pylist([row]), str(path))
+    with pytest.raises(FormatError) as info:
+        corefio.read(path)
+    assert words in str(info.value) and info.value.line == 1

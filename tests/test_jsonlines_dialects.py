@@ -183,6 +183,7 @@ def test_dialect_read_option_forces_a_shape(tmp_path):
     ({"sentences": [[5, 6]], "subtoken_map": [0, 1]}, "no orig_tokens"),
     ({"sentences": [["a"]], "subtoken_map": [0], "clusters": [[[0, 3]]]}, "outside the 1 sub-word pieces"),
     ({"text": "ab", "clusters": [[[0, 9]]]}, "outside the 2 characters"),
+    ({"text": "ab", "clusters_char_offsets": [[[0, 9]]], "clusters_text_mentions": [5]}, "outside the 2 characters"),
     ({"text": "a  b", "clusters": [[[1, 2]]]}, "covers no word"),
     ({"tokens": ["a"], "clusters_token_offsets": [[["x", 0]]]}, "is not a list of 2 integers"),
     ({"document": ["a"], "clusters": [[[0, 1]]]}, "outside the 1 words"),

@@ -153,7 +153,10 @@ def _document(row: dict, number: int, layout: str | None, file: str) -> Any:
     mentions: list[tuple[str, int, int]] = []  # (cluster, first, last)
     if layout == "ontonotes":
         for k, sentence in enumerate(sentences):
-            for span in sentence.get("coref_spans") or []:
+            spans = sentence.get("coref_spans") or []
+            if not isinstance(spans, list):
+                raise fail(f"sentence {k}: coref_spans must be a list of [cluster, start, end]")
+            for span in spans:
                 if not isinstance(span, list) or len(span) != 3 or not all(_is_int(x) for x in span):
                     raise fail(f"sentence {k}: coref span {span!r} is not [cluster, start, end]"[:200])
                 cluster, a, b = span
@@ -161,8 +164,8 @@ def _document(row: dict, number: int, layout: str | None, file: str) -> Any:
                     raise fail(f"sentence {k}: coref span {span} is outside its {lengths[k]} words")
                 mentions.append((str(cluster), starts[k] + a, starts[k] + b))
         doc_id = row.get("document_id")
-        parts = {s.get("part_id") for s in sentences}
-        part = str(parts.pop()) if len(parts) == 1 and _is_int(next(iter(parts))) else None
+        parts = {s.get("part_id") for s in sentences if _is_int(s.get("part_id"))}
+        part = str(parts.pop()) if len(parts) == 1 else None
     else:
         chains = row.get("coref_chains")
         if not isinstance(chains, list):

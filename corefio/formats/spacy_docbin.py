@@ -121,8 +121,9 @@ def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[
     try:
         doc_bin = DocBin(store_user_data=True).from_bytes(source.read_bytes())
         docs = doc_bin.get_docs(spacy.vocab.Vocab())
-    except (ValueError, KeyError, TypeError, OSError) as exc:
-        raise FormatError(f"not a spaCy DocBin file: {exc}"[:300], file=source.name, line=1) from None
+    except Exception as exc:  # noqa: BLE001 - zlib, msgpack and spaCy each fail their own way on bad bytes
+        raise FormatError(f"not a spaCy DocBin file: {type(exc).__name__}: {exc}"[:300], file=source.name,
+                          line=1) from None
     count = 0
     for count, sdoc in enumerate(docs, 1):
         try:

@@ -367,9 +367,11 @@ def read_subword(obj: dict, file: str | None, line: int, index: int, report: Rep
 # -- fastcoref / LingMess / maverick ------------------------------------------------------
 
 def _mention_strings(obj: dict) -> list | None:
+    """The mention strings a line gives beside its offsets (clusters of strings), if any."""
     for key in ("clusters_char_text", "clusters_text_mentions", "clusters_token_text"):
-        if isinstance(obj.get(key), list):
-            return obj[key]
+        value = obj.get(key)
+        if isinstance(value, list) and all(isinstance(c, list) for c in value):
+            return value
     clusters = obj.get("clusters")
     if isinstance(clusters, list) and clusters and all(isinstance(c, list) and all(isinstance(s, str) for s in c)
                                                        for c in clusters):
