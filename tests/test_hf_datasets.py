@@ -145,3 +145,12 @@ def test_odd_column_values_are_located_errors_not_crashes(row, words, tmp_path):
     with pytest.raises(FormatError) as info:
         corefio.read(path)
     assert words in str(info.value) and info.value.line == 1
+
+
+def test_parquet_bytes_in_memory_read_as_an_upload_would(tmp_path):
+    rows = [{"document_id": "d", "sentences": [{"words": ["Anna", "slept"], "coref_spans": [[3, 0, 0]]}]}]
+    datasets.Dataset.from_list(rows).to_parquet(str(tmp_path / "p.parquet"))
+    corpus = corefio.loads((tmp_path / "p.parquet").read_bytes(), "hf")
+    assert chains(corpus.documents[0]) == [[(0, 0)]]
+    with pytest.raises(UsageError, match="directory or a .parquet"):
+        corefio.loads(b"not parquet", "hf")

@@ -196,6 +196,11 @@ def test_hostile_lines_name_their_line(line, words):
     assert info.value.line == 2 and info.value.file == "t.jsonlines" and words in str(info.value)
 
 
+def test_e2e_lines_without_doc_key_are_named_by_place():
+    text = '{"doc_key": "a", "sentences": [["x"]], "clusters": []}\n{"sentences": [["y"]], "clusters": [[[0, 0]]]}\n'
+    assert [d.name for d in jsonlines.loads(text).documents] == ["a", "document_2"]
+
+
 def test_e2e_line_keeps_its_byte_for_byte_round_trip():
     text = (SYSTEMS / "anna.e2e.jsonlines").read_text()
     assert jsonlines.dumps(jsonlines.loads(text)) == text

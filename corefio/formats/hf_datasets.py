@@ -74,8 +74,19 @@ def _quiet(datasets: Any) -> Any:
 def _rows(source: Source, split: str | None) -> Iterator[dict]:
     datasets = require_datasets()
     path = source.path
-    if path is None:
-        raise UsageError("a Hugging Face dataset is read from a directory or a .parquet/.arrow file")
+    if path is None:  # in memory (a web upload): a parquet file can be read from its bytes
+        data = source.read_bytes()
+        if not data.startswith(b"PAR1"):
+            raise UsageError("a Hugging Face dataset is read from a directory or a .parquet/.arrow file")
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        try:
+            table = pq.read_table(pa.BufferReader(data))
+        except (OSError, ValueError) as exc:
+            raise FormatError(f"not a readable parquet file: {exc}"[:300], file=source.name, line=1) from None
+        yield from table.to_pylist()
+        return
     try:
         if path.is_dir():
             loaded = datasets.load_from_disk(str(path))

@@ -19,7 +19,8 @@ Every cluster becomes an entity (``"0"``, ``"1"``, ... in file order) with one m
 per mention; singleton clusters stay. ``speakers`` become the ``speaker`` token
 attribute. A ``doc_key`` of the form ``(NAME); part NNN`` is split into the document's
 name and part like a CoNLL header (the part must be ASCII digits, at most 18); any other
-key is the document name. A string escape of half a surrogate pair (``"\\ud800"`` alone)
+key is the document name; a line without ``doc_key`` is named ``document_N`` by its
+place (N from 1). A string escape of half a surrogate pair (``"\\ud800"`` alone)
 is refused with its line and column: no UTF-8 file could hold what it reads as. A file
 without a document (empty, or blank lines only) is refused too.
 
@@ -92,16 +93,17 @@ def split_doc_key(key: str) -> tuple[str, str | None]:
 
 
 def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii_only: bool,
-               newline: str) -> Any:
+               newline: str, number: int = 1) -> Any:
     def fail(message: str) -> FormatError:
         return FormatError(message, file=file, line=lineno)
 
     if not isinstance(obj, dict):
         raise fail("each line must be a JSON object")
-    for key in ("doc_key", "sentences", "clusters"):
+    for key in ("sentences", "clusters"):
         if key not in obj:
             raise fail(f"missing key {key!r}")
-    doc_key = obj["doc_key"]
+    # a system output without doc_key: named by its place, so that scoring pairs by order
+    doc_key = obj.get("doc_key", f"document_{number}")
     if not isinstance(doc_key, str):
         raise fail("doc_key must be a string")
     sentences = obj["sentences"]
@@ -254,7 +256,7 @@ def _documents(lines: Iterable[str], file: str | None, report: Report, dialect: 
         count += 1
         shape = dialect or (dialects.detect(obj, file, lineno) if isinstance(obj, dict) else "e2e")
         if shape == "e2e":
-            last = _read_line(obj, lineno, file, report, line.isascii(), newline)
+            last = _read_line(obj, lineno, file, report, line.isascii(), newline, count)
         elif not isinstance(obj, dict):
             raise FormatError("each line must be a JSON object", file=file, line=lineno)
         else:
