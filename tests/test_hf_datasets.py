@@ -154,3 +154,16 @@ def test_parquet_bytes_in_memory_read_as_an_upload_would(tmp_path):
     assert chains(corpus.documents[0]) == [[(0, 0)]]
     with pytest.raises(UsageError, match="directory or a .parquet"):
         corefio.loads(b"not parquet", "hf")
+
+
+@pytest.mark.parametrize("member, damage", [
+    ("state.json", '{\n"_s": [\n{\n}\n],\n  "_s": null\n}'),  # found by the fuzzer: KeyError inside datasets
+    ("dataset_info.json", '{"features": {"document_id": {"_type": "Value"}}}'),  # TypeError inside datasets
+])
+def test_a_damaged_saved_dataset_is_a_located_error(member, damage, tmp_path):
+    out = tmp_path / "saved"
+    corefio.write(corefio.read(SYSTEMS / "anna.e2e.jsonlines"), out, "hf")
+    (out / member).write_text(damage)
+    with pytest.raises(FormatError) as info:
+        corefio.read(out)
+    assert info.value.line == 1 and "not a readable Hugging Face dataset" in str(info.value)

@@ -99,8 +99,9 @@ def _rows(source: Source, split: str | None) -> Iterator[dict]:
             loaded = datasets.Dataset.from_file(str(path))
     except FileNotFoundError as exc:
         raise FormatError(f"not a saved Hugging Face dataset ({exc})", file=source.name, line=1) from None
-    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
-        raise FormatError(f"not a readable Hugging Face dataset: {exc}"[:300], file=source.name, line=1) from None
+    except Exception as exc:  # noqa: BLE001 - datasets and pyarrow fail in many ways on damaged files
+        raise FormatError(f"not a readable Hugging Face dataset: {type(exc).__name__}: {exc}"[:300],
+                          file=source.name, line=1) from None
     if isinstance(loaded, datasets.DatasetDict):
         if split is not None and split not in loaded:
             raise UsageError(f"the dataset has no split {split!r} (splits: {', '.join(loaded)})")
