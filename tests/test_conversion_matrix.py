@@ -39,6 +39,13 @@ FOUND_DEFECTS: dict[str, str] = {
 }
 
 WRITERS = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf")
+#: writers left out of the matrix: the oracle has no independent parser for them (their
+#: round trips are checked by tests/test_roundtrip.py and their own test files)
+NOT_IN_MATRIX = {
+    "wl-coref": "system jsonlines shape (tests/test_jsonlines_dialects.py)",
+    "hf-datasets": "written through the datasets library (tests/test_hf_datasets.py)",
+    "spacy": "written through spaCy (tests/test_spacy.py)",
+}
 #: the name of each writer's output (for MMAX2, the project's directory)
 OUTPUT_NAME = {"conll": "out.conll", "conllu": "out.conllu", "jsonlines": "out.jsonlines", "mate": "out.mate.xml",
                "mmax2": "project", "muc": "out.sgml", "raf": "out.raf.xml"}
@@ -172,7 +179,8 @@ def _model_counts(corpus) -> Counter:
 
 
 def test_the_matrix_covers_every_writer_and_the_real_corpora():
-    assert set(WRITERS) == {spec.name for spec in corefio.registry.all_formats() if spec.can_write}
+    assert set(WRITERS) | set(NOT_IN_MATRIX) == {spec.name for spec in corefio.registry.all_formats() if spec.can_write}
+    assert not set(WRITERS) & set(NOT_IN_MATRIX)
     formats = {s.format for s in SOURCES}
     assert {"conll", "conllu", "jsonlines", "mmax2"} <= formats
     assert len(SOURCES) >= 12

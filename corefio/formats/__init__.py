@@ -19,13 +19,13 @@ from types import ModuleType
 
 #: the format modules, in the order :func:`~corefio.registry.all_formats` lists their formats
 MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "ua", "xmi", "brat", "litbank_tsv",
-           "webanno_tsv")
+           "webanno_tsv", "corenlp", "hf_datasets", "spacy_docbin")
 
 #: module → the names and aliases of the formats it registers
 NAMES: dict[str, tuple[str, ...]] = {
     "conll": ("conll", "conll2012", "conll-2012", "conll2011", "conll-2011"),
     "conllu": ("conllu", "corefud"),
-    "jsonlines": ("jsonlines", "e2e", "jsonl"),
+    "jsonlines": ("jsonlines", "e2e", "jsonl", "wl-coref", "wl", "wlcoref"),
     "mate": ("mate",),
     "mmax2": ("mmax2",),
     "muc": ("muc",),
@@ -35,6 +35,9 @@ NAMES: dict[str, tuple[str, ...]] = {
     "brat": ("brat",),
     "litbank_tsv": ("litbank-tsv", "litbank"),
     "webanno_tsv": ("webanno-tsv", "webanno"),
+    "corenlp": ("corenlp", "stanford", "corenlp-json", "corenlp-xml"),
+    "hf_datasets": ("hf-datasets", "hf", "huggingface", "datasets"),
+    "spacy_docbin": ("spacy", "docbin", "spacy-docbin"),
 }
 
 #: module → every extension its formats claim (``extensions`` and ``ambiguous_extensions``)
@@ -53,6 +56,9 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
     "brat": (".ann",),
     "litbank_tsv": (".ann",),
     "webanno_tsv": (".tsv",),
+    "corenlp": (".json", ".xml"),
+    "hf_datasets": (".parquet", ".arrow"),
+    "spacy_docbin": (".spacy",),
 }
 
 

@@ -50,6 +50,13 @@ def match_keys(key: Sequence[tuple[str, str | None]], response: Sequence[tuple[s
     document with the same name, or named ``NAME_PART`` as e2e-coref jsonlines do.
     ``hint`` ends the error message (what the command offers instead).
     """
+    if response and len(response) == len(key) and all(
+            (name, part) == (f"document_{j + 1}", None) for j, (name, part) in enumerate(response)):
+        # a system output without document names (maverick, AllenNLP): its readers name
+        # the documents document_1, document_2, ... by place, so they pair by order
+        report.info("score.paired-by-order", "the response documents have no names: paired with the key's "
+                                             "documents by order")
+        return [(i, i) for i in range(len(key))]
     exact: dict[tuple, int] = {}
     by_name: dict[str, list[int]] = {}
     for number, (name, part) in enumerate(response):

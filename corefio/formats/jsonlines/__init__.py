@@ -1,5 +1,12 @@
 """jsonlines of the e2e-coref family (``.jsonlines``, ``.jsonl``): one document per line.
 
+The reader knows the shapes other systems write too (wl-coref, fast-coref sub-word
+segments, fastcoref/maverick offsets, AllenNLP, BookCoref: see
+:mod:`corefio.formats.jsonlines.dialects`); each line's shape is told from its keys.
+The read option ``dialect`` forces one (``--read-option dialect=wl``); the format
+``wl-coref`` reads and writes wl-coref's shape (its heads included). This module reads
+and writes the e2e shape:
+
 ::
 
     {"doc_key": "bc/cctv/00/cctv_0000_0",
@@ -12,7 +19,8 @@ Every cluster becomes an entity (``"0"``, ``"1"``, ... in file order) with one m
 per mention; singleton clusters stay. ``speakers`` become the ``speaker`` token
 attribute. A ``doc_key`` of the form ``(NAME); part NNN`` is split into the document's
 name and part like a CoNLL header (the part must be ASCII digits, at most 18); any other
-key is the document name. A string escape of half a surrogate pair (``"\\ud800"`` alone)
+key is the document name; a line without ``doc_key`` is named ``document_N`` by its
+place (N from 1). A string escape of half a surrogate pair (``"\\ud800"`` alone)
 is refused with its line and column: no UTF-8 file could hold what it reads as. A file
 without a document (empty, or blank lines only) is refused too.
 
@@ -33,14 +41,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..diagnostics import Report
-from ..errors import FormatError, ModelError
-from ..losses import LossLog
-from .._lazy import LazyModule
-from ..layout import FormatLayout
-from ..registry import Capabilities, FormatSpec, register
-from ..source import Source
-from ._lines import SourceLines, check_part, no_document_error
+from ...diagnostics import Report
+from ...errors import FormatError, ModelError
+from ...losses import LossLog
+from ..._lazy import LazyModule
+from ...layout import FormatLayout
+from ...registry import Capabilities, FormatSpec, Option, register
+from ...source import Source
+from .._lines import SourceLines, check_part, no_document_error
+from . import dialects
 
 #: the pydantic model, imported on first use
 model = LazyModule("corefio.model")
@@ -72,6 +81,8 @@ class JsonlinesLayout(FormatLayout):
     newline: str = "\n"
     #: False when the file's last line has no line end
     final_newline: bool = True
+    #: the shape the line had (:data:`~corefio.formats.jsonlines.dialects.DIALECTS`)
+    dialect: str = "e2e"
 
 
 def split_doc_key(key: str) -> tuple[str, str | None]:
@@ -82,16 +93,17 @@ def split_doc_key(key: str) -> tuple[str, str | None]:
 
 
 def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii_only: bool,
-               newline: str) -> Any:
+               newline: str, number: int = 1) -> Any:
     def fail(message: str) -> FormatError:
         return FormatError(message, file=file, line=lineno)
 
     if not isinstance(obj, dict):
         raise fail("each line must be a JSON object")
-    for key in ("doc_key", "sentences", "clusters"):
+    for key in ("sentences", "clusters"):
         if key not in obj:
             raise fail(f"missing key {key!r}")
-    doc_key = obj["doc_key"]
+    # a system output without doc_key: named by its place, so that scoring pairs by order
+    doc_key = obj.get("doc_key", f"document_{number}")
     if not isinstance(doc_key, str):
         raise fail("doc_key must be a string")
     sentences = obj["sentences"]
@@ -221,10 +233,11 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _documents(lines: Iterable[str], file: str | None, report: Report) -> Iterator[Any]:
+def _documents(lines: Iterable[str], file: str | None, report: Report, dialect: str | None = None) -> Iterator[Any]:
     newline = getattr(lines, "newline", "\n")
     last = None
     lineno = 0
+    count = 0
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -240,7 +253,15 @@ def _documents(lines: Iterable[str], file: str | None, report: Report) -> Iterat
         newline = getattr(lines, "newline", "\n")
         if last is not None:
             yield last
-        last = _read_line(obj, lineno, file, report, line.isascii(), newline)
+        count += 1
+        shape = dialect or (dialects.detect(obj, file, lineno) if isinstance(obj, dict) else "e2e")
+        if shape == "e2e":
+            last = _read_line(obj, lineno, file, report, line.isascii(), newline, count)
+        elif not isinstance(obj, dict):
+            raise FormatError("each line must be a JSON object", file=file, line=lineno)
+        else:
+            last = dialects.READERS[shape](obj, file, lineno, count, report)
+            last.layout["jsonlines"].newline = newline
     if last is None:
         raise no_document_error(file, lineno, "a JSON object")
     if not getattr(lines, "final_newline", True):
@@ -248,15 +269,30 @@ def _documents(lines: Iterable[str], file: str | None, report: Report) -> Iterat
     yield last
 
 
-def read(source: Source, *, report: Report, strict: bool = False) -> Any:
-    """Read a jsonlines file (one document per line)."""
-    return model.Corpus._make(documents=list(_documents(SourceLines(source), source.name, report)),
+def read(source: Source, *, report: Report, strict: bool = False, dialect: str | None = None) -> Any:
+    """Read a jsonlines file (one document per line; ``dialect`` forces a shape)."""
+    return model.Corpus._make(documents=list(_documents(SourceLines(source), source.name, report, dialect)),
                               metadata={}, schemes=[], layout={})
 
 
-def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:
+def stream(source: Source, *, report: Report, strict: bool = False, dialect: str | None = None) -> Iterator[Any]:
     """The documents one at a time, reading the file line by line."""
-    yield from _documents(SourceLines(source), source.name, report)
+    yield from _documents(SourceLines(source), source.name, report, dialect)
+
+
+def read_wl(source: Source, *, report: Report, strict: bool = False) -> Any:
+    """Read wl-coref jsonlines (whatever the keys say)."""
+    return read(source, report=report, strict=strict, dialect="wl")
+
+
+def stream_wl(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:
+    yield from stream(source, report=report, strict=strict, dialect="wl")
+
+
+def write_wl(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[str]:
+    """wl-coref jsonlines: one object per document (see ``dialects.wl_object``)."""
+    for doc in documents:
+        yield json.dumps(dialects.wl_object(doc), ensure_ascii=False) + "\n"
 
 
 def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Any:
@@ -330,8 +366,13 @@ def dumps(corpus: Any, *, report: Report | None = None) -> str:
     return "".join(write(corpus.documents, corpus=corpus, report=report if report is not None else Report()))
 
 
+#: keys that tell a coreference jsonlines line in the first bytes of a file
+_SNIFF_KEYS = (b'"doc_key"', b'"cased_words"', b'"subtoken_map"', b'"clusters_token_offsets"',
+               b'"clusters_char_offsets"', b'"clusters"')
+
+
 def sniff(head: bytes) -> bool:
-    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and b'"doc_key"' in head
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and any(key in head for key in _SNIFF_KEYS)
 
 
 register(
@@ -352,5 +393,29 @@ register(
         write=write,
         sniff=sniff,
         aliases=("e2e", "jsonl"),
+        options=(Option("dialect", str, None, "read one shape whatever the keys say (default: each line's keys "
+                        "decide)", applies_to="read", choices=tuple(dialects.DIALECTS)),),
+    )
+)
+
+register(
+    FormatSpec(
+        name="wl-coref",
+        description="wl-coref jsonlines (document_id, cased_words, sent_id, span_clusters, word_clusters, "
+                    "head2span)",
+        extensions=(),
+        ambiguous_extensions=(".jsonlines", ".jsonl"),
+        capabilities=Capabilities(
+            discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
+            entity_ids=False, link_structure=False, link_types=False, multi_target_links=False,
+            markable_attributes=False, entity_attributes=False, link_attributes=False, heads=True,
+            min=False, optional=False, layers=False, sets=False, token_attributes=frozenset({"speaker"}),
+            token_ids=False, whitespace=False, offsets=False, text=False, regions=False, sentences=True,
+            sentence_attributes=False, metadata=False, schemes=False, multiple_documents=True,
+        ),
+        read=read_wl,
+        stream=stream_wl,
+        write=write_wl,
+        aliases=("wl", "wlcoref"),
     )
 )

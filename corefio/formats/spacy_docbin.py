@@ -1,0 +1,207 @@
+"""spaCy ``DocBin`` files (``.spacy``) with coreference clusters (the optional ``spacy``
+extra: ``pip install 'corefio[spacy]'``), read and written with spaCy itself.
+
+spaCy's coreference components keep one span group per cluster in ``doc.spans``:
+``coref_clusters_1``, ``coref_clusters_2``, ... hold the mentions, and
+``coref_head_clusters_N`` the one-word heads of cluster ``N``, mention by mention. A
+head cluster as long as its cluster gives each mention its head (``Markable.head``);
+a head cluster without a cluster becomes a cluster of one-word mentions.
+
+Tokens keep their text and the space after them; sentence starts, when the docs have
+them, give the sentences. A document's name is ``doc.user_data["doc_key"]`` when the
+file kept user data (corefio writes it, and ``part``; and the text after each token
+when some is more than a space, which a spaCy token cannot hold; and the heads a head
+cluster cannot give: a mention without one, or with a head of several spans), else ``document_N`` by place (scoring then
+pairs by order).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from .._lazy import LazyModule
+from ..diagnostics import Report
+from ..errors import FormatError, ModelError, UsageError
+from ..registry import Capabilities, FormatSpec, register
+from ..source import Source
+
+model = LazyModule("corefio.model")
+
+CLUSTER_KEY = re.compile(r"^coref_clusters_(\d+)$")
+HEAD_KEY = re.compile(r"^coref_head_clusters_(\d+)$")
+NAME_KEY = "doc_key"
+PART_KEY = "part"
+#: set when the document's whitespace was unknown (spaCy guessed one space per word)
+NO_WHITESPACE_KEY = "whitespace_unknown"
+#: the text after each token, when some is more than one space (line ends, tabs)
+WHITESPACE_KEY = "whitespace"
+#: heads one word of a head cluster cannot give: none, or several spans
+HEADS_KEY = "coref_heads"
+EXTRA_HINT = "install the optional extra: pip install 'corefio[spacy]'"
+
+
+def require_spacy() -> Any:
+    """The ``spacy`` module, or a usage error naming the extra."""
+    try:
+        import spacy
+        from spacy.tokens import DocBin  # noqa: F401  (fails on a broken install too)
+    except ImportError:
+        raise UsageError(f"spaCy DocBin files need spaCy; {EXTRA_HINT}") from None
+    return spacy
+
+
+def _document(sdoc: Any, number: int) -> Any:
+    forms = [t.text for t in sdoc]
+    whitespace = [t.whitespace_ for t in sdoc]
+    n = len(forms)
+    sentences = []
+    if n and sdoc.has_annotation("SENT_START"):
+        for sent in sdoc.sents:
+            sentences.append(model.Sentence._make(first=sent.start, last=sent.end - 1, id=None, comments=[],
+                                                  interleaved=[], attributes={}))
+    elif n:
+        sentences.append(model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[],
+                                              attributes={}))
+    clusters: dict[int, list] = {}
+    heads: dict[int, list] = {}
+    for key in sdoc.spans:
+        found = CLUSTER_KEY.match(key)
+        if found:
+            clusters[int(found.group(1))] = list(sdoc.spans[key])
+            continue
+        found = HEAD_KEY.match(key)
+        if found:
+            heads[int(found.group(1))] = list(sdoc.spans[key])
+    user_data = sdoc.user_data if isinstance(sdoc.user_data, dict) else {}
+    found_heads = user_data.get(HEADS_KEY)
+    exact_heads: dict = found_heads if isinstance(found_heads, dict) else {}
+    markables: list[Any] = []
+    entities: list[Any] = []
+    for number_ in sorted(set(clusters) | set(heads)):
+        eid = str(number_)
+        entities.append(model.Entity._make(id=eid, attributes={}))
+        spans = clusters.get(number_)
+        head_spans = heads.get(number_)
+        if spans is None:  # heads only
+            spans, head_spans = head_spans, head_spans
+        parallel = head_spans is not None and spans is not None and len(head_spans) == len(spans)
+        for j, span in enumerate(spans or []):
+            head: tuple[tuple[int, int], ...] | None = None
+            if parallel and head_spans is not None:
+                h = head_spans[j]
+                if span.start <= h.start and h.end <= span.end:
+                    head = ((h.start, h.end - 1),)
+            exact = exact_heads.get(f"{number_}/{j}")
+            if isinstance(exact, (list, tuple)):
+                spans_ = [(x[0], x[1]) for x in exact if isinstance(x, (list, tuple)) and len(x) == 2
+                          and all(isinstance(v, int) and 0 <= v < n for v in x)]
+                head = tuple(spans_) if spans_ else None
+            markables.append(model.Markable.fast(f"markable_{len(markables) + 1}", ((span.start, span.end - 1),),
+                                                 eid, head=head))
+    kept = user_data.get(WHITESPACE_KEY)
+    if isinstance(kept, (list, tuple)) and len(kept) == n and all(isinstance(w, str) for w in kept):
+        whitespace = list(kept)  # (msgpack gives a tuple back)
+    name, part = user_data.get(NAME_KEY), user_data.get(PART_KEY)
+    return model.Document.build(
+        name=name if isinstance(name, str) and name else f"document_{number}",
+        part=part if isinstance(part, str) else None, metadata={},
+        tokens=model.Tokens._make(forms=forms, ids=None,
+                                  whitespace=None if user_data.get(NO_WHITESPACE_KEY) else whitespace,
+                                  offsets=None, attributes={}),
+        sentences=sentences, markables=markables, entities=entities, links=[], layout={},
+    )
+
+
+def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:
+    spacy = require_spacy()
+    from spacy.tokens import DocBin
+
+    try:
+        doc_bin = DocBin(store_user_data=True).from_bytes(source.read_bytes())
+        docs = doc_bin.get_docs(spacy.vocab.Vocab())
+    except Exception as exc:  # noqa: BLE001 - zlib, msgpack and spaCy each fail their own way on bad bytes
+        raise FormatError(f"not a spaCy DocBin file: {type(exc).__name__}: {exc}"[:300], file=source.name,
+                          line=1) from None
+    count = 0
+    for count, sdoc in enumerate(docs, 1):
+        try:
+            yield _document(sdoc, count)
+        except ModelError as exc:
+            raise FormatError(f"doc {count}: {exc}", file=source.name, line=count) from None
+    if count == 0:
+        raise FormatError("the DocBin holds no doc: no document", file=source.name, line=1)
+
+
+def read(source: Source, *, report: Report, strict: bool = False) -> Any:
+    """Read a DocBin file (one document per doc)."""
+    return model.Corpus._make(documents=list(stream(source, report=report, strict=strict)), metadata={}, schemes=[],
+                              layout={})
+
+
+def _spacy_doc(doc: Any, vocab: Any) -> Any:
+    from spacy.tokens import Doc
+
+    forms = doc.tokens.forms
+    whitespace = doc.tokens.whitespace
+    spaces = [bool(whitespace[i]) for i in range(len(forms))] if whitespace is not None else \
+        [i + 1 < len(forms) for i in range(len(forms))]
+    starts = {s.first for s in doc.sentences}
+    sent_starts: list[bool | int | None] | None = [i in starts for i in range(len(forms))] if doc.sentences else None
+    sdoc = Doc(vocab, words=list(forms), spaces=spaces, sent_starts=sent_starts)
+    with_heads = any(m.head for m in doc.markables)
+    exact_heads: dict[str, list] = {}  # "cluster/mention" → the head spans, when one span cannot say it
+    for c, chain in enumerate(doc.chain_indices(), 1):
+        mentions = [doc.markables[k] for k in chain]
+        sdoc.spans[f"coref_clusters_{c}"] = [sdoc[m.first : m.last + 1] for m in mentions]
+        if with_heads:
+            # a head cluster names a word for every mention: the last one where there is no head
+            sdoc.spans[f"coref_head_clusters_{c}"] = [
+                sdoc[m.head[0][0] : m.head[0][1] + 1] if m.head else sdoc[m.last : m.last + 1] for m in mentions]
+            for j, m in enumerate(mentions):
+                if not m.head or len(m.head) > 1:
+                    exact_heads[f"{c}/{j}"] = [list(span) for span in m.head] if m.head else []
+    if exact_heads:
+        sdoc.user_data[HEADS_KEY] = exact_heads
+    sdoc.user_data[NAME_KEY] = doc.name
+    if whitespace is None:
+        sdoc.user_data[NO_WHITESPACE_KEY] = True
+    elif any(w not in ("", " ") for w in whitespace):  # a token's space is one " " or none
+        sdoc.user_data[WHITESPACE_KEY] = list(whitespace)
+    if doc.part is not None:
+        sdoc.user_data[PART_KEY] = doc.part
+    return sdoc
+
+
+def write(documents: Any, *, corpus: Any, report: Report) -> Iterator[bytes]:
+    """One DocBin holding every document (spaCy serialises the whole bin at once)."""
+    spacy = require_spacy()
+    from spacy.tokens import DocBin
+
+    vocab = spacy.vocab.Vocab()
+    doc_bin = DocBin(store_user_data=True)
+    for doc in documents:
+        doc_bin.add(_spacy_doc(doc, vocab))
+    yield doc_bin.to_bytes()
+
+
+def sniff(head: bytes) -> bool:
+    return False  # zlib-compressed msgpack: told by the extension only
+
+
+register(
+    FormatSpec(
+        name="spacy",
+        description="spaCy DocBin with coref_clusters_N / coref_head_clusters_N span groups (extra `spacy`)",
+        extensions=(".spacy",),
+        capabilities=Capabilities(
+            discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
+            heads=True, whitespace=True, sentences=True, multiple_documents=True,
+        ),
+        read=read,
+        stream=stream,
+        write=write,
+        aliases=("docbin", "spacy-docbin"),
+    )
+)

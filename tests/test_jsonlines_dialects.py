@@ -1,0 +1,216 @@
+"""jsonlines shapes of coreference systems: told from the keys, read to the same
+document, scored in one command, written back where a system reads them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+
+import corefio
+from corefio.cli import app
+from corefio.diagnostics import Report
+from corefio.errors import FormatError, UsageError
+from corefio.formats import jsonlines
+
+from .conftest import DATA
+
+SYSTEMS = DATA / "systems"
+WORDS = "Anna met Ben in Rome . She gave him the city map .".split()
+CHAINS = [[(0, 0), (6, 6)], [(2, 2), (8, 8)], [(4, 4), (9, 10)]]
+SHAPES = {
+    "e2e": "e2e", "wl": "wl", "subword": "subword", "fast-coref": "subword", "bert-coref": "subword", "maverick": "offsets",
+    "maverick-text": "offsets", "maverick-chars": "offsets", "fastcoref": "offsets", "allennlp": "allennlp",
+    "bookcoref": "bookcoref",
+}
+
+
+def chains(doc):
+    return [[(m.first, m.last) for m in chain] for chain in doc.chains()]
+
+
+@pytest.mark.parametrize("shape, dialect", sorted(SHAPES.items()))
+def test_every_shape_reads_to_the_same_document(shape, dialect):
+    doc = corefio.read(SYSTEMS / f"anna.{shape}.jsonlines").documents[0]
+    assert doc.layout["jsonlines"].dialect == dialect
+    assert doc.tokens.forms == WORDS
+    assert chains(doc) == CHAINS
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_every_shape_scores_against_a_conllu_key_in_one_command(shape, tmp_path):
+    key = tmp_path / "key.conllu"
+    corefio.convert(SYSTEMS / "anna.e2e.jsonlines", key)
+    response = tmp_path / "predictions.jsonlines"  # the file name says nothing of the shape
+    shutil.copy(SYSTEMS / f"anna.{shape}.jsonlines", response)
+    result = CliRunner().invoke(app, ["score", str(key), str(response), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    corpus = json.loads(result.stdout)["corpus"]
+    assert corpus["mentions"]["recall"]["den"] == 6
+    assert {metric: corpus[metric]["f1"] for metric in ("mentions", "muc", "bcub")} == {
+        "mentions": 1.0, "muc": 1.0, "bcub": 1.0}
+
+
+def test_a_text_tokenised_otherwise_than_the_key_is_aligned_by_characters(tmp_path):
+    key = tmp_path / "key.conllu"
+    corefio.write(corefio.loads(json.dumps({"doc_key": "k", "sentences": [["Anna", "met", "Ben", "'s", "dog", "."]],
+                                            "clusters": [[[0, 0]], [[2, 2], [2, 4]]]}), "jsonlines"), key)
+    response = tmp_path / "fastcoref.jsonl"  # fastcoref's words: Ben ' s
+    response.write_text(json.dumps({"id": "k", "text": "Anna met Ben's dog.", "clusters": [[[0, 4]], [[9, 12], [9, 18]]]}))
+    assert corefio.read(response).documents[0].tokens.forms[2:5] == ["Ben", "'", "s"]
+    result = CliRunner().invoke(app, ["score", str(key), str(response), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    corpus = json.loads(result.stdout)["corpus"]
+    assert corpus["mentions"]["f1"] == 1.0 and corpus["muc"]["f1"] == 1.0
+
+
+def test_wl_heads_are_kept_and_written_back():
+    corpus = corefio.read(SYSTEMS / "anna.wl.jsonlines")
+    doc = corpus.documents[0]
+    assert [m.head for m in doc.chains()[2]] == [((4, 4),), ((10, 10),)]
+    assert (doc.name, doc.part) == ("anna", "0")
+    text = corefio.dumps(corpus, "wl-coref")
+    obj = json.loads(text)
+    source = json.loads((SYSTEMS / "anna.wl.jsonlines").read_text())
+    for key in ("document_id", "cased_words", "sent_id", "part_id", "span_clusters", "word_clusters"):
+        assert obj[key] == source[key], key
+    assert obj["head2span"] == [[0, 0, 1], [6, 6, 7], [2, 2, 3], [8, 8, 9], [4, 4, 5], [10, 9, 11]]
+    again = corefio.loads(text, "jsonlines").documents[0]
+    assert chains(again) == CHAINS and [m.head for m in again.markables] == [m.head for m in doc.markables]
+
+
+def test_wl_coref_sample_input_reads():
+    """wl-coref's own sample (what its predict.py reads): words, sentences, speakers."""
+    corpus = corefio.read(SYSTEMS / "wl-coref_sample_input.jsonlines")
+    first, second = corpus.documents
+    assert (first.name, len(first.tokens.forms), len(first.sentences)) == ("tc_sample_input_001", 11, 2)
+    assert first.tokens.attributes["speaker"][0] == "Tom" and first.markables == []
+    assert second.tokens.forms[8] == "law," and len(second.sentences) == 1
+    written = [json.loads(line) for line in corefio.dumps(corpus, "wl-coref").splitlines()]
+    source = [json.loads(line) for line in (SYSTEMS / "wl-coref_sample_input.jsonlines").read_text().splitlines()]
+    for mine, theirs in zip(written, source):
+        assert {k: mine[k] for k in ("document_id", "cased_words", "sent_id")} == \
+            {k: theirs[k] for k in ("document_id", "cased_words", "sent_id")}
+
+
+def test_wl_heads_from_head2span_when_clusters_are_not_parallel():
+    line = {"document_id": "d", "cased_words": ["the", "old", "man", "slept"], "sent_id": [0, 0, 0, 0],
+            "span_clusters": [[[0, 3]]], "word_clusters": [], "head2span": [[2, 0, 3]]}
+    doc = jsonlines.loads(json.dumps(line)).documents[0]
+    assert doc.markables[0].spans == ((0, 2),) and doc.markables[0].head == ((2, 2),)
+
+
+def test_wl_head_words_only():
+    line = {"document_id": "d", "cased_words": ["Anna", "slept", "she", "said"], "sent_id": [0, 0, 1, 1],
+            "word_clusters": [[0, 2]]}
+    doc = jsonlines.loads(json.dumps(line)).documents[0]
+    assert chains(doc) == [[(0, 0), (2, 2)]] and len(doc.sentences) == 2
+
+
+def test_subword_pieces_glue_back_to_words():
+    doc = corefio.read(SYSTEMS / "anna.subword.jsonlines").documents[0]
+    assert doc.tokens.forms[0] == "Anna" and len(doc.sentences) == 2
+
+
+def test_wordpiece_pieces_and_predicted_clusters():
+    line = {"doc_key": "w", "sentences": [["[CLS]", "un", "##believ", "##able", "news", "[SEP]"]],
+            "subtoken_map": [0, 0, 0, 0, 1, 1], "sentence_map": [0] * 6,
+            "clusters": [[[4, 4]]], "predicted_clusters": [[[1, 3], [4, 4]]]}
+    doc = jsonlines.loads(json.dumps(line)).documents[0]
+    assert doc.tokens.forms == ["unbelievable", "news"]
+    assert chains(doc) == [[(0, 0), (1, 1)]]  # the prediction, not the gold clusters
+    assert json.loads(doc.metadata["clusters"]) == [[[4, 4]]]
+
+
+def test_character_offsets_end_convention_follows_the_mention_strings():
+    text = "We like our package. This package works."
+    exclusive = {"text": text, "clusters": [[0, 2], [8, 11]], "clusters_char_offsets": [[[0, 2], [8, 11]]],
+                 "clusters_text_mentions": [["We", "our"]]}
+    del exclusive["clusters"]
+    doc = jsonlines.loads(json.dumps(exclusive)).documents[0]
+    assert [[doc.tokens.forms[m.first] for m in c] for c in doc.chains()] == [["We", "our"]]
+    inclusive = {"text": text, "clusters_char_offsets": [[[0, 1], [8, 10]]]}
+    doc = jsonlines.loads(json.dumps(inclusive)).documents[0]
+    assert [[doc.tokens.forms[m.first] for m in c] for c in doc.chains()] == [["We", "our"]]
+
+
+def test_a_mention_inside_a_word_splits_the_word():
+    doc = jsonlines.loads(json.dumps({"text": "the Smiths' car", "clusters": [[[4, 10]]]})).documents[0]
+    assert doc.tokens.forms == ["the", "Smiths", "'", "car"]
+    assert chains(doc) == [[(1, 1)]]
+    assert "".join(f + w for f, w in zip(doc.tokens.forms, doc.tokens.whitespace)) == "the Smiths' car"
+
+
+def test_bookcoref_character_names_become_entity_attributes():
+    doc = corefio.read(SYSTEMS / "anna.bookcoref.jsonlines").documents[0]
+    assert [e.attributes.get("name") for e in doc.entities] == ["Anna", "Ben", None]
+    assert doc.metadata["gutenberg_key"] == "0"
+
+
+def test_unknown_shape_names_its_keys_and_the_dialects():
+    text = '{"doc_key": "ok", "sentences": [["a"]], "clusters": []}\n{"words": ["a"], "chains": []}\n'
+    with pytest.raises(FormatError) as info:
+        jsonlines.loads(text, file="p.jsonlines")
+    message = str(info.value)
+    assert info.value.line == 2 and "words, chains" in message
+    for dialect in ("wl", "subword", "offsets", "allennlp", "bookcoref", "e2e"):
+        assert f"{dialect}:" in message
+
+
+def test_dialect_read_option_forces_a_shape(tmp_path):
+    path = tmp_path / "x.jsonlines"
+    shutil.copy(SYSTEMS / "anna.e2e.jsonlines", path)
+    with pytest.raises(FormatError) as info:
+        corefio.read(path, dialect="wl")
+    assert "cased_words" in str(info.value) and info.value.line == 1
+    with pytest.raises(UsageError):
+        corefio.read(path, dialect="klingon")
+    result = CliRunner().invoke(app, ["convert", str(path), str(tmp_path / "o.conllu"), "--read-option",
+                                      "dialect=e2e"])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("line, words", [
+    ({"document_id": "d", "cased_words": ["a"], "sent_id": [0, 0]}, "sent_id has 2 entries for 1 words"),
+    ({"document_id": "d", "cased_words": ["a"], "span_clusters": [[[0, 0]]]}, "is empty"),
+    ({"document_id": "d", "cased_words": ["a"], "span_clusters": [[[0, 5]]]}, "outside the 1 words"),
+    ({"document_id": "d", "cased_words": ["a", "b"], "span_clusters": [[[0, 1]]], "head2span": [[1, 0, 1]]},
+     "head [1, 1] lies outside"),
+    ({"sentences": [["a"]], "subtoken_map": [0, 1]}, "subtoken_map has 2 entries"),
+    ({"sentences": [["a", "b"]], "subtoken_map": [1, 1]}, "number the words 0, 1, 2"),
+    ({"sentences": [[5, 6]], "subtoken_map": [0, 1]}, "no orig_tokens"),
+    ({"sentences": [["a"]], "subtoken_map": [0], "clusters": [[[0, 3]]]}, "outside the 1 sub-word pieces"),
+    ({"text": "ab", "clusters": [[[0, 9]]]}, "outside the 2 characters"),
+    ({"text": "ab", "clusters_char_offsets": [[[0, 9]]], "clusters_text_mentions": [5]}, "outside the 2 characters"),
+    ({"text": "a  b", "clusters": [[[1, 2]]]}, "covers no word"),
+    ({"tokens": ["a"], "clusters_token_offsets": [[["x", 0]]]}, "is not a list of 2 integers"),
+    ({"document": ["a"], "clusters": [[[0, 1]]]}, "outside the 1 words"),
+    ({"sentences": [["a"]], "characters": [{"cluster": [[0, 0]]}]}, "has no name"),
+])
+def test_hostile_lines_name_their_line(line, words):
+    text = '{"doc_key": "ok", "sentences": [["a"]], "clusters": []}\n' + json.dumps(line) + "\n"
+    with pytest.raises(FormatError) as info:
+        jsonlines.loads(text, file="t.jsonlines")
+    assert info.value.line == 2 and info.value.file == "t.jsonlines" and words in str(info.value)
+
+
+def test_e2e_lines_without_doc_key_are_named_by_place():
+    text = '{"doc_key": "a", "sentences": [["x"]], "clusters": []}\n{"sentences": [["y"]], "clusters": [[[0, 0]]]}\n'
+    assert [d.name for d in jsonlines.loads(text).documents] == ["a", "document_2"]
+
+
+def test_e2e_line_keeps_its_byte_for_byte_round_trip():
+    text = (SYSTEMS / "anna.e2e.jsonlines").read_text()
+    assert jsonlines.dumps(jsonlines.loads(text)) == text
+
+
+def test_wl_writer_reports_nothing_lost_for_heads():
+    corpus = corefio.read(SYSTEMS / "anna.wl.jsonlines")
+    report = Report()
+    corefio.dumps(corpus, "wl-coref", report=report)
+    assert "loss.heads" not in report.codes()
+    report = Report()
+    corefio.dumps(corpus, "jsonlines", report=report)
+    assert "loss.heads" in report.codes()
