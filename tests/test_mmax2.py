@@ -432,7 +432,7 @@ def test_cli_info_and_score_take_a_mmax_file(cli):
     result = cli("info", WORSHIP / "worship.mmax")
     assert result.exit_code == 0
     assert "'worship': 37 tokens, 3 sentences, 15 markables (1 discontinuous)" in result.output
-    result = cli("score", WORSHIP / "worship.mmax", WORSHIP / "worship.mmax", "-m", "muc")
+    result = cli("score", WORSHIP / "worship.mmax", WORSHIP / "worship.mmax", "-m", "muc", "--format", "scorer")
     assert result.exit_code == 0 and "Coreference: Recall: (4 / 4) 100%" in result.output
 
 
