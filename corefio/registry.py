@@ -297,6 +297,28 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
         projects = [spec for spec in all_formats() if spec.directory]
         if not projects:
             raise CorefioError("is a directory, not a file", file=path)
+        if len(projects) > 1:
+            # the formats whose files the directory holds (.mmax: MMAX2, .ann: brat)
+            try:
+                entries = sorted(p.name for p in path.iterdir())
+            except OSError:
+                entries = []
+
+            def held(spec: FormatSpec) -> list[str]:
+                """The directory's files with an extension of ``spec``."""
+                return [n for n in entries if n.lower().endswith(spec.extensions + spec.ambiguous_extensions)]
+
+            holding = [spec for spec in projects if held(spec)]
+            if len(holding) > 1:
+                # several claim the same files (.ann: brat, LitBank TSV): the first one sniffed
+                sniffed = [spec for spec in holding
+                           if spec.sniff is not None and spec.sniff(_read_head(path / held(spec)[0]))]
+                holding = sniffed or holding
+            if not holding:
+                extensions = sorted({e for spec in projects for e in spec.extensions + spec.ambiguous_extensions})
+                raise CorefioError("the directory holds no file of a format read from directories "
+                                   f"({', '.join(extensions)})", file=path)
+            projects = holding
         if len(projects) == 1:
             return projects[0]
         raise UnknownFormatError("cannot tell the format of this directory; use --from", file=path)

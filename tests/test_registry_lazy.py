@@ -123,7 +123,7 @@ def test_an_unknown_extension_or_name_imports_every_module(tmp_path):
     assert "unknown extension" in found["error"]
     found = _probe("unknown-name")
     assert found["loaded"] == sorted(formats.MODULES)
-    assert "known: conll, conllu, jsonlines, mate, mmax2, muc, raf" in found["error"]
+    assert "known: brat, conll, conllu, jsonlines, litbank-tsv, mate, mmax2, muc, raf, webanno-tsv" in found["error"]
 
 
 def test_the_order_of_all_formats_does_not_depend_on_the_order_of_imports():

@@ -18,7 +18,8 @@ import importlib
 from types import ModuleType
 
 #: the format modules, in the order :func:`~corefio.registry.all_formats` lists their formats
-MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "ua", "xmi")
+MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "ua", "xmi", "brat", "litbank_tsv",
+           "webanno_tsv")
 
 #: module → the names and aliases of the formats it registers
 NAMES: dict[str, tuple[str, ...]] = {
@@ -31,6 +32,9 @@ NAMES: dict[str, tuple[str, ...]] = {
     "raf": ("raf",),
     "ua": ("ua", "conllua", "universal-anaphora"),
     "xmi": ("xmi", "uima-xmi", "inception-xmi"),
+    "brat": ("brat",),
+    "litbank_tsv": ("litbank-tsv", "litbank"),
+    "webanno_tsv": ("webanno-tsv", "webanno"),
 }
 
 #: module → every extension its formats claim (``extensions`` and ``ambiguous_extensions``)
@@ -46,6 +50,9 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
     "raf": (".raf", ".raf.xml", ".xml"),
     "ua": (".conllua",),
     "xmi": (".xmi", ".zip"),
+    "brat": (".ann",),
+    "litbank_tsv": (".ann",),
+    "webanno_tsv": (".tsv",),
 }
 
 

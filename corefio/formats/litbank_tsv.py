@@ -1,0 +1,285 @@
+"""LitBank's coreference TSV: ``X.ann`` (rows below) with ``X.txt`` beside it (the
+tokens separated by spaces, one sentence per line); a directory of pairs is a corpus.
+
+::
+
+    MENTION<TAB>T0<TAB>0<TAB>37<TAB>0<TAB>38<TAB>her sister<TAB>PER<TAB>NOM
+            id, first sentence, first token, last sentence, last token (0-based, inclusive),
+            text, entity type, mention kind
+    COREF<TAB>T0<TAB>her_sister-2          the mention's chain label (its entity)
+    COP<TAB>T61<TAB>T59                    copula: a typed link from the first to the second
+    APPOS<TAB>T12<TAB>T10                  apposition: likewise
+
+Markables are the ``MENTION`` rows (id: the row's id); entity type and mention kind
+give the attribute ``type`` as brat's LitBank files spell it (``NOM_PER``), so the two
+LitBank formats convert into each other without change. Any other row of three fields
+is a typed link named by its first field (``COP`` → ``cop``). Tokens come from the
+``.txt`` cut at whitespace; when the text is exactly the tokens joined by single spaces
+with a line end after each sentence (LitBank's files are) it is not kept: the writer
+makes it again. The order of the rows is layout.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .._lazy import LazyModule
+from ..chains import is_identity
+from ..diagnostics import Report
+from ..errors import FormatError, ModelError
+from ..layout import FormatLayout
+from ..losses import LossLog
+from ..registry import Capabilities, FormatSpec, register
+from ..source import Source
+from .brat import file_stem, pairs, read_pair_texts
+
+model = LazyModule("corefio.model")
+
+NAME = "litbank-tsv"
+_ROW_KINDS = ("MENTION", "COREF")
+
+
+@dataclass
+class LitBankLayout(FormatLayout):
+    """The order of the rows of one ``.ann`` file: ``(kind, id)``."""
+
+    format: ClassVar[str] = NAME
+    depends_on: ClassVar[frozenset[str]] = frozenset({"tokens", "markables", "links", "entities", "text"})
+
+    rows: list[tuple[str, str]] = field(default_factory=list)
+    newline: str = "\n"
+
+
+def _fail(message: str, file: str, line: int | None = None) -> FormatError:
+    return FormatError(message, file=file, line=line)
+
+
+def _tokens(text: str) -> tuple[list[str], list[tuple[int, int]], list[int | None], list[tuple[int, int]]]:
+    """forms, offsets, the first token of each line (None: a line without tokens) and
+    the sentences (first, last)."""
+    forms: list[str] = []
+    offsets: list[tuple[int, int]] = []
+    line_starts: list[int | None] = []
+    sentences: list[tuple[int, int]] = []
+    pos = 0
+    for line in text.split("\n"):
+        first = len(forms)
+        for m in re.finditer(r"\S+", line):
+            forms.append(m.group())
+            offsets.append((pos + m.start(), pos + m.end()))
+        line_starts.append(first if len(forms) > first else None)
+        if len(forms) > first:
+            sentences.append((first, len(forms) - 1))
+        pos += len(line) + 1
+    return forms, offsets, line_starts, sentences
+
+
+def canonical_text(forms: list[str], sentences: list[tuple[int, int]]) -> str:
+    """The tokens separated by single spaces, a line end after each sentence."""
+    return "".join(" ".join(forms[a:b + 1]) + "\n" for a, b in sentences)
+
+
+def parse(ann: str, text: str, *, name: str, file: str, newline: str = "\n") -> Any:
+    forms, offsets, line_starts, bounds = _tokens(text)
+    sentence_length = {k: None if start is None else next(b - a + 1 for a, b in bounds if a == start)
+                       for k, start in enumerate(line_starts)}
+    lines = ann.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    layout = LitBankLayout(newline=newline)
+    mentions: dict[str, dict[str, Any]] = {}
+    labels: dict[str, str] = {}
+    links: list[tuple[str, str, str, str, int]] = []
+    coref_lines: dict[str, int] = {}
+    for lineno, line in enumerate(lines, 1):
+        fields = line.split("\t")
+        kind = fields[0]
+        if kind == "MENTION":
+            if len(fields) != 9:
+                raise _fail(f"a MENTION row has 9 fields, not {len(fields)}", file, lineno)
+            mid = fields[1]
+            if mid in mentions:
+                raise _fail(f"duplicate mention id {mid}", file, lineno)
+            try:
+                s1, t1, s2, t2 = (int(x) for x in fields[2:6])
+            except ValueError:
+                raise _fail("sentence and token numbers must be integers", file, lineno) from None
+            first = _token(s1, t1, line_starts, sentence_length, file, lineno)
+            last = _token(s2, t2, line_starts, sentence_length, file, lineno)
+            if last < first:
+                raise _fail(f"mention {mid} ends before it starts", file, lineno)
+            etype, mkind = fields[7], fields[8]
+            type_ = etype if mkind == "_" else f"{mkind}_{etype}"
+            mentions[mid] = {"span": (first, last), "attrs": {"type": type_} if type_ != "_" else {}}
+            layout.rows.append(("MENTION", mid))
+        elif kind == "COREF":
+            if len(fields) != 3:
+                raise _fail(f"a COREF row has 3 fields, not {len(fields)}", file, lineno)
+            if fields[1] in labels:
+                raise _fail(f"mention {fields[1]} has two COREF rows", file, lineno)
+            labels[fields[1]] = fields[2]
+            coref_lines[fields[1]] = lineno
+            layout.rows.append(("COREF", fields[1]))
+        elif len(fields) == 3 and kind:
+            link_id = f"{kind}_{len(links) + 1}"
+            links.append((link_id, kind.lower() if kind.isupper() else kind, fields[1], fields[2], lineno))
+            layout.rows.append((kind, link_id))
+        else:
+            raise _fail(f"a row of LitBank's TSV is MENTION (9 fields), COREF or a relation (3 fields), "
+                        f"not {kind!r} with {len(fields)}", file, lineno)
+    for mid, lineno in coref_lines.items():
+        if mid not in mentions:
+            raise _fail(f"COREF names {mid}, which no MENTION row declares", file, lineno)
+    built_links = []
+    for link_id, type_, source, target, lineno in links:
+        for end in (source, target):
+            if end not in mentions:
+                raise _fail(f"{end} is no mention of this file", file, lineno)
+        built_links.append(model.Link.fast(link_id, source, (target,), type_))
+    markables = [model.Markable.fast(mid, (m["span"],), labels.get(mid), attributes=m["attrs"])
+                 for mid, m in mentions.items()]
+    canonical = text == canonical_text(forms, bounds)
+    tokens = model.Tokens._make(forms=forms) if canonical else model.Tokens._make(forms=forms, offsets=offsets)
+    try:
+        return model.Document.build(
+            name=name, tokens=tokens, sentences=[model.Sentence._make(first=a, last=b) for a, b in bounds],
+            markables=markables, links=built_links, text=None if canonical else text, layout={NAME: layout})
+    except ModelError as exc:
+        raise _fail(str(exc), file) from None
+
+
+def _token(sentence: int, token: int, line_starts: list[int | None], lengths: dict[int, int | None],
+           file: str, lineno: int) -> int:
+    if not 0 <= sentence < len(line_starts) or line_starts[sentence] is None:
+        raise _fail(f"sentence {sentence} is not a line of the text holding tokens", file, lineno)
+    length = lengths[sentence]
+    assert length is not None
+    if not 0 <= token < length:
+        raise _fail(f"token {token} is outside sentence {sentence} ({length} tokens)", file, lineno)
+    start = line_starts[sentence]
+    assert start is not None
+    return start + token
+
+
+def read(source: Source, *, report: Report, strict: bool = False) -> Any:
+    """An ``.ann`` file (its ``.txt`` beside it) or a directory of pairs."""
+    documents = []
+    for ann_path, txt_path, stem in pairs(source, "LitBank TSV"):
+        ann, newline, text = read_pair_texts(ann_path, txt_path)
+        documents.append(parse(ann, text, name=stem, file=str(ann_path), newline=newline))
+    return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
+
+
+def _clean(value: str) -> bool:
+    return "\t" not in value and "\n" not in value and "\r" not in value
+
+
+def document_files(doc: Any, report: Report) -> tuple[str, str]:
+    """The ``.ann`` and ``.txt`` texts of one document."""
+    log = LossLog(report, NAME)
+    lay = doc.layout.get(NAME)
+    lay = lay if isinstance(lay, LitBankLayout) else None
+    forms = doc.tokens.forms
+    bounds = [(s.first, s.last) for s in doc.sentences] or ([(0, len(forms) - 1)] if forms else [])
+    if doc.text is not None and doc.tokens.offsets is not None and _tokens(doc.text)[0] == forms:
+        text = doc.text
+        _, _, line_starts, _ = _tokens(text)
+        first_line = {start: k for k, start in enumerate(line_starts) if start is not None}
+        bounds = [(a, b) for a, b in _tokens(text)[3]]
+    else:
+        bad = sum(1 for f in forms if not f or re.search(r"\s", f))
+        if bad:
+            log.lose("form", "empty word forms or forms with whitespace (the text is tokens separated by spaces)",
+                     document=doc, count=bad)
+        text = canonical_text([re.sub(r"\s", "_", f) or "_" for f in forms], bounds)
+        first_line = {a: k for k, (a, _) in enumerate(bounds)}
+    where: list[tuple[int, int]] = [(0, 0)] * len(forms)
+    for a, b in bounds:
+        for i in range(a, b + 1):
+            where[i] = (first_line[a], i - a)
+    label: dict[str, str] = {}
+    for k, chain in enumerate(doc.chain_indices()):
+        named = next((doc.markables[i].entity for i in chain if doc.markables[i].entity is not None), None)
+        for i in chain:
+            label[doc.markables[i].ref] = named if named is not None else f"chain-{k + 1}"
+    rows: dict[tuple[str, str], str] = {}
+    order: list[tuple[str, str]] = []
+    bad_values = 0
+    mention_id: dict[str, str] = {}
+    for k, m in enumerate(doc.markables):
+        mid = m.id if _clean(m.id) and m.id else f"T{k}"
+        mention_id[m.ref] = mid
+        (s1, t1), (s2, t2) = where[m.first], where[m.last]
+        type_ = m.attributes.get("type")
+        etype, mkind = "_", "_"
+        if isinstance(type_, str) and type_ and _clean(type_):
+            head, sep, tail = type_.partition("_")
+            etype, mkind = (tail, head) if sep else (head, "_")
+        elif type_ is not None:
+            bad_values += 1
+        span_text = doc.span_text((m.first, m.last)).replace("\n", " ").replace("\t", " ")
+        rows[("MENTION", mid)] = f"MENTION\t{mid}\t{s1}\t{t1}\t{s2}\t{t2}\t{span_text}\t{etype}\t{mkind}"
+        order.append(("MENTION", mid))
+    for m in doc.markables:
+        mid = mention_id[m.ref]
+        if m.ref in label:
+            value = label[m.ref] if _clean(label[m.ref]) else re.sub(r"\s", "_", label[m.ref])
+            rows[("COREF", mid)] = f"COREF\t{mid}\t{value}"
+            order.append(("COREF", mid))
+    for link in doc.links:
+        if is_identity(link.type):
+            continue
+        kind = link.type.upper() if link.type.islower() else link.type
+        if kind in _ROW_KINDS or not _clean(kind) or link.type.isupper() or not kind:
+            bad_values += 1
+            continue
+        for target in link.targets:
+            rows[(kind, link.id)] = f"{kind}\t{mention_id[link.source]}\t{mention_id[target]}"
+            order.append((kind, link.id))
+            break
+    if bad_values:
+        log.lose("value", "types that a LitBank row cannot hold", document=doc, count=bad_values)
+    if lay is not None:
+        known = [row for row in lay.rows if row in rows]
+        placed = set(known)
+        order = known + [row for row in order if row not in placed]
+    newline = lay.newline if lay is not None else "\n"
+    return "".join(rows[row] + newline for row in order), text
+
+
+def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
+    """``NAME.ann`` and ``NAME.txt`` for every document."""
+    out: dict[str, bytes] = {}
+    for k, doc in enumerate(corpus.documents):
+        name = file_stem(doc, k, out)
+        ann, text = document_files(doc, report)
+        out[f"{name}.ann"] = ann.encode("utf-8")
+        out[f"{name}.txt"] = text.encode("utf-8")
+    return out
+
+
+def sniff(head: bytes) -> bool:
+    return re.match(rb"^(\xef\xbb\xbf)?(MENTION|COREF)\t", head) is not None
+
+
+register(FormatSpec(
+    name=NAME,
+    description="LitBank's coreference TSV (MENTION/COREF/COP/APPOS rows in .ann, tokens in .txt)",
+    extensions=(),
+    ambiguous_extensions=(".ann",),
+    capabilities=Capabilities(
+        discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
+        entity_ids=False, link_structure=False, link_types=True, multi_target_links=False,
+        markable_attributes=frozenset({"type"}), entity_attributes=False, link_attributes=False, heads=False,
+        min=False, optional=False, layers=False, sets=False, token_attributes=False, token_ids=False,
+        whitespace=False, offsets=True, text=True, regions=False, sentences=True, sentence_attributes=False,
+        metadata=False, schemes=False, multiple_documents=True,
+    ),
+    read=read,
+    write_files=write_files,
+    sniff=sniff,
+    directory=True,
+    aliases=("litbank",),
+))

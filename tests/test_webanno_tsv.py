@@ -1,0 +1,196 @@
+"""WebAnno TSV 3.x: GUM read and scored against its CoNLL-U, typed links counted,
+byte-exact round trip, the chain style and bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import corefio
+from corefio.errors import FormatError
+
+DATA = Path(__file__).parent / "data" / "webanno"
+GUM = ["GUM_academic_art", "GUM_news_worship"]
+
+
+@pytest.mark.parametrize("name", GUM)
+def test_gum_tsv_scores_100_percent_against_its_conllu(name):
+    doc = corefio.read(DATA / f"{name}.tsv").documents[0]
+    key = corefio.read(DATA / f"{name}.conllu").documents[0]
+    assert doc.tokens.forms == key.tokens.forms
+    scores = corefio.score(key, doc.model_copy(update={"name": key.name, "part": key.part}),
+                           ["muc", "bcub", "ceafe"])
+    for metric in ("muc", "bcub", "ceafe"):
+        s = scores.corpus[metric]
+        assert s.recall_num == s.recall_den and s.precision_num == s.precision_den and s.recall_den > 0
+
+
+@pytest.mark.parametrize("name", GUM)
+def test_gum_typed_links_are_those_of_the_conllu(name):
+    doc = corefio.read(DATA / f"{name}.tsv").documents[0]
+    key = corefio.read(DATA / f"{name}.conllu").documents[0]
+
+    def typed(d):
+        """(type, source chain, target chains) of every typed link, chains as span sets."""
+        chains = [frozenset(d.markables[i].spans for i in c) for c in d.chain_indices()]
+        chain = {d.markables[i].ref: chains[k] for k, c in enumerate(d.chain_indices()) for i in c}
+        by_entity = {m.entity: chain[m.ref] for m in d.markables if m.entity is not None}
+        return sorted((link.type, sorted(chain[link.source]),
+                       sorted(sorted(by_entity[t] if link.target_kind == "entity" else chain[t])
+                              for t in link.targets))
+                      for link in d.links if not link.is_identity)
+
+    mine = [link.type for link in doc.links if not link.is_identity]
+    theirs = [link.type for link in key.links if not link.is_identity]
+    assert sorted(mine) == sorted(theirs)
+    assert mine.count("bridging") == 8
+    assert typed(doc) == typed(key)
+
+
+@pytest.mark.parametrize("name", GUM)
+def test_gum_round_trip_is_byte_exact(name):
+    corpus = corefio.read(DATA / f"{name}.tsv")
+    assert corefio.dumps(corpus, "webanno-tsv").encode() == (DATA / f"{name}.tsv").read_bytes()
+
+
+def test_gum_header_and_sentence_text_are_kept():
+    doc = corefio.read(DATA / "GUM_news_worship.tsv").documents[0]
+    header = doc.layout["webanno-tsv"].header
+    assert any(line.startswith("#Summary1=") for line in header)
+    assert doc.sentences[0].comments == ["#Text=Greek court rules worship of ancient Greek deities is legal"]
+
+
+CHAINS = (
+    "#FORMAT=WebAnno TSV 3.3\n"
+    "#T_CH=de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink|referenceType|referenceRelation\n"
+    "\n\n"
+    "#Text=He shot his brother and himself .\n"
+    "1-1\t0-2\tHe\tpr[1]\tcoref->1-1\t\n"
+    "1-2\t3-7\tshot\t_\t_\t\n"
+    "1-3\t8-11\this\tpr[1]|nam[2]\tcoref->1-2|*->2-1\t\n"
+    "1-4\t12-19\tbrother\tnam[2]\t*->2-1\t\n"
+    "1-5\t20-23\tand\t_\t_\t\n"
+    "1-6\t24-31\thimself\tpr[1]\t*->1-3\t\n"
+    "1-7\t32-33\t.\t_\t_\t\n"
+)
+
+
+def test_chain_style_gives_one_entity_per_chain():
+    doc = corefio.loads(CHAINS, "webanno-tsv").documents[0]
+    found = sorted((m.entity, m.spans, m.attributes.get("referenceType"), m.attributes.get("referenceRelation"))
+                   for m in doc.markables)
+    assert found == [("1", ((0, 0),), "pr", "coref"), ("1", ((2, 2),), "pr", "coref"),
+                     ("1", ((5, 5),), "pr", None), ("2", ((2, 3),), "nam", None)]
+    assert sorted(len(chain) for chain in doc.chains()) == [1, 3]
+
+
+SUBTOKENS = (
+    "#FORMAT=WebAnno TSV 3.3\n"
+    "#T_SP=webanno.custom.Referent|entity\n"
+    "#T_RL=webanno.custom.Coref|type|BT_webanno.custom.Referent\n"
+    "\n\n"
+    "#Text=Bob's cat\n"
+    "1-1\t0-5\tBob's\t_\t_\t_\t\n"
+    "1-1.1\t0-3\tBob\tperson[1]\t_\t_\t\n"
+    "1-2\t6-9\tcat\tanimal[2]\tcoref\t1-1.1[1_2]\t\n"
+)
+
+
+def test_sub_token_annotations_belong_to_their_token():
+    doc = corefio.loads(SUBTOKENS, "webanno-tsv").documents[0]
+    assert doc.tokens.forms == ["Bob's", "cat"]
+    assert sorted((m.spans, m.attributes["entity"]) for m in doc.markables) == [
+        (((0, 0),), "person"), (((1, 1),), "animal")]
+    assert len(doc.chains()) == 1
+    written = corefio.dumps(doc, "webanno-tsv")
+    assert "1-1.1\t0-3\tBob\t_\t_\t_\t\n" in written
+    again = corefio.loads(written, "webanno-tsv").documents[0]
+    assert sorted(m.spans for m in again.markables) == sorted(m.spans for m in doc.markables)
+
+
+@pytest.mark.parametrize("text, message, line", [
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1\t0-1\ta\n", "columns", 6),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1\t1-0\ta\t_\t\n", "not START-END", 6),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a b\n1-1\t0-1\ta\t_\t\n1-1\t2-3\tb\t_\t\n",
+     "duplicate token id", 7),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=R|e\n#T_RL=C|type|BT_R\n\n\n#Text=a\n1-1\t0-1\ta\tx[1]\tcoref\t9-9[2_1]\t\n",
+     "governor 9-9", 7),
+    ("tab\tseparated\n", "#FORMAT=WebAnno TSV 3", 1),
+])
+def test_bad_files_are_located_errors(text, message, line):
+    with pytest.raises(FormatError) as caught:
+        corefio.loads(text, "webanno-tsv")
+    assert message in str(caught.value) and caught.value.line == line
+
+
+LAYER_AFTER = (
+    "#FORMAT=WebAnno TSV 3.2\n"
+    "#T_SP=webanno.custom.Referent|entity\n"
+    "#T_RL=webanno.custom.Coref|type|BT_webanno.custom.Referent\n"
+    "#T_SP=de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS|PosValue\n"
+    "\n\n"
+    "#Text=Kim left . She smiled\n"
+    "1-1\t0-3\tKim\tperson[1]\t_\t_\tNNP\t\n"
+    "1-2\t4-8\tleft\t_\t_\t_\tVBD\t\n"
+    "1-3\t9-10\t.\t_\t_\t_\t.\t\n"
+    "1-4\t11-14\tShe\tperson[2]\tana\t1-1[1_2]\tPRP\t\n"
+    "1-5\t15-21\tsmiled\t_\t_\t_\tVBD\t\n"
+)
+
+
+def test_a_layer_after_the_coreference_layers_keeps_its_place():
+    corpus = corefio.loads(LAYER_AFTER, "webanno-tsv")
+    doc = corpus.documents[0]
+    assert doc.tokens.attributes["de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS|PosValue"][0] == "NNP"
+    assert [link.attributes for link in doc.links] == [{"type": "ana"}]
+    assert corefio.dumps(corpus, "webanno-tsv") == LAYER_AFTER
+
+
+def test_a_chain_layer_file_is_written_back_byte_for_byte():
+    assert corefio.dumps(corefio.loads(CHAINS, "webanno-tsv"), "webanno-tsv") == CHAINS
+
+
+def test_a_chain_layer_file_edited_keeps_its_style_and_chains():
+    doc = corefio.loads(CHAINS, "webanno-tsv").documents[0]
+    # markables renumbered: the chains are numbered afresh, links in text order
+    renamed = doc.model_copy(update={"markables": [m.model_copy(update={"id": f"x{k}"})
+                                                   for k, m in enumerate(doc.markables)]})
+    written = corefio.dumps(renamed, "webanno-tsv")
+    assert "#T_CH=" in written and "#T_RL=" not in written
+    assert "1-3\t8-11\this\tpr[1]|nam[2]\tcoref->1-2|*->2-1\t" in written
+    back = corefio.loads(written, "webanno-tsv").documents[0]
+    assert sorted(sorted(doc.markables[i].spans for i in chain) for chain in doc.chain_indices()) == \
+        sorted(sorted(back.markables[i].spans for i in chain) for chain in back.chain_indices())
+
+
+def test_a_document_of_another_format_is_written_as_the_golden_file():
+    from corefio.model import Document, Link, Markable, Sentence, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms=["Kim", "left", ".", "She", "smiled", "at", "her", "dog"],
+                                           attributes={"pos": ["NNP", "VBD", ".", "PRP", "VBD", "IN", "PRP$", "NN"]}),
+                   sentences=[Sentence(first=0, last=2), Sentence(first=3, last=7)],
+                   markables=[Markable(id="m1", spans=((0, 0),), entity="e1", attributes={"etype": "person"}),
+                              Markable(id="m2", spans=((3, 3),), entity="e1", attributes={"etype": "person"}),
+                              Markable(id="m3", spans=((6, 7),), attributes={"etype": "animal"}),
+                              Markable(id="m4", spans=((6, 6),), entity="e1")],
+                   links=[Link(id="b", type="bridging", source="m3", target="m2", attributes={"relation": "poss"})])
+    golden = (DATA / "golden_from_model.tsv").read_text(encoding="utf-8")
+    assert corefio.dumps(doc, "webanno-tsv") == golden
+    back = corefio.loads(golden, "webanno-tsv").documents[0]
+    assert back.tokens.forms == doc.tokens.forms and back.tokens.attributes == doc.tokens.attributes
+    assert sorted(sorted(back.markables[i].spans for i in c) for c in back.chain_indices()) == \
+        sorted(sorted(doc.markables[i].spans for i in c) for c in doc.chain_indices())
+    assert [(link.type, link.attributes["relation"]) for link in back.links if not link.is_identity] == \
+        [("bridging", "poss")]
+
+
+def test_cli_exit_code_3_on_a_bad_tsv(tmp_path):
+    from typer.testing import CliRunner
+
+    from corefio.cli import app
+
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1\t0-1\ta\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["info", str(bad)])
+    assert result.exit_code == 3 and "bad.tsv:6" in result.output, result.output
