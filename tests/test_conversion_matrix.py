@@ -38,10 +38,12 @@ KNOWN_DEFECTS: dict[str, str] = {
 FOUND_DEFECTS: dict[str, str] = {
 }
 
-WRITERS = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf")
-#: the name of each writer's output (for MMAX2, the project's directory)
+WRITERS = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "ua", "xmi", "brat", "litbank-tsv",
+           "webanno-tsv")
+#: the name of each writer's output (for MMAX2, brat and LitBank TSV, a directory)
 OUTPUT_NAME = {"conll": "out.conll", "conllu": "out.conllu", "jsonlines": "out.jsonlines", "mate": "out.mate.xml",
-               "mmax2": "project", "muc": "out.sgml", "raf": "out.raf.xml"}
+               "mmax2": "project", "muc": "out.sgml", "raf": "out.raf.xml", "ua": "out.conllua", "xmi": "out.xmi",
+               "brat": "brat", "litbank-tsv": "litbank", "webanno-tsv": "out.tsv"}
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,10 @@ class Source:
     relative: str
     format: str
     shared: bool = False  #: under ../shared (licence keeps it out of the repository)
+    under: str = "corpora"  #: the folder of tests/data it is in
 
     def path(self) -> Path:
-        return shared_data(self.relative) if self.shared else DATA / "corpora" / self.relative
+        return shared_data(self.relative) if self.shared else DATA / self.under / self.relative
 
 
 def _repository_sources() -> list[Source]:
@@ -71,7 +74,20 @@ def _repository_sources() -> list[Source]:
     return found
 
 
-SOURCES = _repository_sources() + [Source("pcc-mmax2", "corpora/pcc-mmax2/coreference", "mmax2", shared=True)]
+#: real files of the formats that only have samples beside their own tests (READMEs there)
+FORMAT_SAMPLES = [
+    Source("ua/TC-PA", "ua/TC-PA.key.CONLLUA", "ua", under="."),
+    Source("ua/TC-O", "ua/TC-O.key.CONLLUA", "ua", under="."),
+    Source("ua/example", "ua/example.CONLLUA", "ua", under="."),
+    Source("xmi/bernoulli", "xmi/inception/bernoulli.xmi", "xmi", under="."),
+    Source("brat/alice", "brat/11_alices_adventures_in_wonderland_brat.ann", "brat", under="."),
+    Source("litbank-tsv/alice", "brat/litbank_tsv/11_alices_adventures_in_wonderland_brat.ann", "litbank-tsv",
+           under="."),
+    Source("webanno/worship", "webanno/GUM_news_worship.tsv", "webanno-tsv", under="."),
+    Source("webanno/art", "webanno/GUM_academic_art.tsv", "webanno-tsv", under="."),
+]
+SOURCES = (_repository_sources() + [Source("pcc-mmax2", "corpora/pcc-mmax2/coreference", "mmax2", shared=True)]
+           + FORMAT_SAMPLES)
 
 
 def _cells() -> list:
