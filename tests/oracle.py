@@ -533,29 +533,36 @@ def xmi(path: Path) -> list[Doc]:
 
 
 # -- brat and LitBank TSV ------------------------------------------------------------------
-def _text_words(text: str) -> tuple[list[tuple[int, int]], list[int]]:
-    """The words of a text cut at whitespace (character offsets) and the line of each."""
+def _text_words(text: str, cuts: set[int] = frozenset()) -> tuple[list[tuple[int, int]], list[int]]:
+    """The words of a text cut at whitespace and at the offsets ``cuts`` (character
+    offsets of each word) and the line of each."""
     words, lines = [], []
     for line_number, line in enumerate(re.finditer(r"[^\n]*\n?", text)):
         for word in re.finditer(r"\S+", line.group(0)):
-            words.append((line.start() + word.start(), line.start() + word.end()))
-            lines.append(line_number)
+            begin, end = line.start() + word.start(), line.start() + word.end()
+            for cut in sorted(c for c in cuts if begin < c < end) + [end]:
+                words.append((begin, cut))
+                lines.append(line_number)
+                begin = cut
     return words, lines
 
 
 def brat(path: Path) -> list[Doc]:
     """A ``.ann`` file (or a directory of them) with its ``.txt``: words are the text
-    cut at whitespace, a line is a sentence. ``T`` lines are mentions, except LitBank's
+    cut at whitespace and at the offsets of the ``T`` lines, a line is a sentence. ``T`` lines are mentions, except LitBank's
     chain labels (type ``name-N`` with the offsets of another ``T`` line), which give
     that mention its entity; ``R`` lines of an identity type and ``*`` lines join
     mentions, other ``R`` lines are links of their type."""
     docs = []
     for ann in sorted(path.glob("*.ann")) if path.is_dir() else [path]:
         doc = Doc()
-        words, lines = _text_words(ann.with_suffix(".txt").read_text(encoding="utf-8"))
+        annotations = ann.read_text(encoding="utf-8")
+        cuts = {int(n) for n in re.findall(r"^T\S*\t\S+ ([\d ;]+)\t", annotations, flags=re.M)
+                for n in re.split(r"[ ;]", n)}
+        words, lines = _text_words(ann.with_suffix(".txt").read_text(encoding="utf-8"), cuts)
         doc.tokens, doc.sentence_of = len(words), lines
         spans: dict[str, tuple[str, str]] = {}  # T id → (type, offsets)
-        for line in ann.read_text(encoding="utf-8").splitlines():
+        for line in annotations.splitlines():
             fields = line.split("\t")
             if line.startswith("T"):
                 kind, _, offsets = fields[1].partition(" ")
@@ -660,11 +667,11 @@ def webanno_tsv(path: Path) -> list[Doc]:
             doc.sentence_of.append(sentence)
     column = 3
     where: dict[str, list[int]] = {}  # layer name → its columns
-    for kind, name, features in layers:
+    for _, name, features in layers:
         where[name] = list(range(column, column + max(len(features), 1)))
         column += max(len(features), 1)
+    #: span layer → the relation layer on it
     bases = {features[-1][3:]: name for kind, name, features in layers if kind == "RL" and features}
-    relation_of = {base: relation for base, relation in bases.items()}
     single: dict[tuple[int, int], str] = {}
     for position, fields in rows:
         if position < 0:
@@ -674,7 +681,7 @@ def webanno_tsv(path: Path) -> list[Doc]:
             for c in where.get(base, []):
                 cell = fields[c] if c < len(fields) else "_"
                 items = [] if cell in ("_", "") else cell.split("|")
-                for k, item in enumerate(items):
+                for item in items:
                     ident = _ITEM.match(item).group(2)
                     if ident and ident != "0":
                         positions = doc.mentions.setdefault(f"span {ident}", [])
@@ -685,7 +692,7 @@ def webanno_tsv(path: Path) -> list[Doc]:
                 ref = f"span {position}/{k}"
                 doc.mentions[ref] = [position]
                 single.setdefault((position, 0), ref)
-        for kind, name, features in layers:
+        for kind, name, _ in layers:
             if kind == "CH":
                 cell = fields[where[name][-1]] if where[name][-1] < len(fields) else "_"
                 for item in [] if cell in ("_", "") else cell.split("|"):
@@ -693,7 +700,7 @@ def webanno_tsv(path: Path) -> list[Doc]:
                     ref = f"chain {chain} link {link}"
                     doc.mentions.setdefault(ref, []).append(position)
                     doc.groups.join(ref, f"chain {chain}")
-    for base, relation in relation_of.items():
+    for relation in bases.values():
         type_column, governor_column = where[relation][0], where[relation][-1]
         for position, fields in rows:
             if position < 0 or governor_column >= len(fields) or fields[governor_column] in ("_", ""):

@@ -35,7 +35,37 @@ from .conftest import DATA, shared_data
 KNOWN_DEFECTS: dict[str, str] = {
 }
 #: cells that fail for defects this matrix found and nobody fixes yet (see the project note)
+_LITBANK_KEYERROR = ("litbank-tsv writer: KeyError in litbank_tsv.document_files for a document whose "
+                     "entity ids are not LitBank chain labels")
+_XMI_FIRST_DOCUMENT = "xmi writer: writes only the first of several documents, with no loss.multiple-documents"
+_OTHER_LAYERS_AS_MENTIONS = ("writer: markables of another layer, reported lost (loss.layers), are written as "
+                             "mentions and read back as extra singletons")
+_OWN_FORMAT_ENTITY_IDS = ("writing LitBank back in its own format reports loss.entity-ids (warning) although the "
+                          "chain labels are written back byte for byte")
 FOUND_DEFECTS: dict[str, str] = {
+    **{f"{source}/litbank-tsv": _LITBANK_KEYERROR for source in (
+        "gum/dep/GUM_academic_art.conllu", "gum/dep/GUM_news_worship.conllu",
+        "gum-genres/conllu/GUM_bio_hadid.conllu", "gum-genres/conllu/GUM_interview_brotherhood.conllu",
+        "gum-genres/conllu/GUM_news_stampede.conllu", "gum-genres/conllu/GUM_voyage_coron.conllu",
+        "ua/TC-PA", "ua/example")},
+    "gum-mmax2/gum multi-level, mmax2/litbank-tsv": "litbank-tsv writer: writes a markable id twice in one .ann "
+                                                    "(markable_1 of two layers); its reader refuses the file",
+    **{f"{source}/xmi": _XMI_FIRST_DOCUMENT for source in (
+        "litbank-jsonlines/litbank.jsonlines", "pcc-mmax2", "gum-mmax2/gum multi-level, mmax2")},
+    "pcc-mmax2/ua": "ua writer: drops the 2 secmark markables that are in chains (loss.layers) where every other "
+                    "writer writes them as mentions: 2 mentions fewer",
+    "pcc-mmax2/webanno-tsv": "webanno-tsv writer: 7 of the 25 mentions of maz-11299 (markable_27, _28, _30, _40, "
+                             "_45, _49, _83) are not written, no loss reported",
+    "ua/TC-O/webanno-tsv": "webanno-tsv writer: the file has a relation naming annotation 2, which it does not "
+                           "hold (a discontinuous markable); its reader refuses it",
+    "ua/example/conllu": "ua → conllu: HEAD keeps UA's document-wide token numbers while ids restart per "
+                         "sentence (HEAD 9 in a sentence of 14 words after 7): invalid CoNLL-U",
+    "ua/example/brat": "brat " + _OTHER_LAYERS_AS_MENTIONS,
+    "gum-mmax2/gum multi-level, mmax2/brat": "brat " + _OTHER_LAYERS_AS_MENTIONS,
+    "ua/example/webanno-tsv": "webanno-tsv " + _OTHER_LAYERS_AS_MENTIONS,
+    "gum-mmax2/gum multi-level, mmax2/webanno-tsv": "webanno-tsv " + _OTHER_LAYERS_AS_MENTIONS,
+    "brat/alice/brat": "brat: " + _OWN_FORMAT_ENTITY_IDS,
+    "litbank-tsv/alice/litbank-tsv": "litbank-tsv: " + _OWN_FORMAT_ENTITY_IDS,
 }
 
 WRITERS = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "ua", "xmi", "brat", "litbank-tsv",
@@ -102,11 +132,12 @@ def _cells() -> list:
 
 
 # -- what the loss report explains ---------------------------------------------------------------
-def _losses(report: Report) -> Counter:
-    """How many things each loss code reports (summed over documents)."""
+def _losses(report: Report, only: str | None = None) -> Counter:
+    """How many things each loss code reports (summed over documents; with ``only``,
+    those of the document of that name and of none)."""
     counts: Counter = Counter()
     for d in report:
-        if d.code.startswith("loss."):
+        if d.code.startswith("loss.") and (only is None or d.document in (None, only)):
             counts[d.code] += d.count
     return counts
 
@@ -120,7 +151,10 @@ def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter
 
     * ``loss.layers`` (n markables): every ``markables:<layer>`` goes; those in a chain
       (``chained:<layer>``) become mentions of it; n is the number of such markables.
-    * ``loss.link-types`` (n links): every ``links:<type>`` goes; n is their number.
+    * ``loss.link-types`` (n links): n of the ``links:<type>`` go. When n is all of them,
+      every kind goes; when fewer (a writer that keeps bridging to a markable but not to
+      an entity), which ones the report does not say: the kinds become one ``links``
+      total (:func:`_links_as_total` does the same to the written counts).
     * ``loss.discontinuous`` (n mentions): each is written as one span from its first to
       its last word, so none is discontinuous any more.
     * ``loss.sentences`` (n sentences): the document becomes one sentence.
@@ -137,9 +171,11 @@ def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter
         after["mentions"] += sum(before[k] for k in _kinds(before, "chained:"))
     if "loss.link-types" in losses:
         links = _kinds(before, "links:")
-        assert sum(before[k] for k in links) == losses["loss.link-types"], "loss.link-types count"
+        total = sum(before[k] for k in links)
+        assert 0 < losses["loss.link-types"] <= total, "loss.link-types count"
         for kind in links:
             del after[kind]
+        after["links"] = total - losses["loss.link-types"]
     if "loss.discontinuous" in losses:
         assert before["discontinuous"] == losses["loss.discontinuous"], "loss.discontinuous count"
         del after["discontinuous"]
@@ -154,21 +190,42 @@ def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter
     return Counter({k: v for k, v in after.items() if v})
 
 
+def _links_as_total(counts: Counter) -> Counter:
+    """``counts`` with its ``links:<type>`` kinds summed into one ``links``."""
+    total = Counter({k: v for k, v in counts.items() if not k.startswith("links:")})
+    total["links"] += sum(v for k, v in counts.items() if k.startswith("links:"))
+    return Counter({k: v for k, v in total.items() if v})
+
+
+def _source_counts(source: Source, losses: Counter) -> Counter:
+    """The source's counts; of its first document only when the writer reports it kept
+    only that one (``loss.multiple-documents``, n: the documents left out)."""
+    if "loss.multiple-documents" not in losses:
+        return oracle.counts(source.path(), source.format)
+    docs = oracle.PARSERS[source.format](source.path())
+    assert len(docs) - 1 == losses["loss.multiple-documents"], "loss.multiple-documents count"
+    return oracle.summary(docs[:1])
+
+
 def _counted(path: Path, format: str) -> Counter:
     return Counter({k: v for k, v in oracle.counts(path, format).items() if not k.startswith("chained:")})
 
 
 @pytest.mark.parametrize(("source", "target"), _cells())
 def test_what_a_conversion_changes_is_what_its_loss_report_says(source: Source, target: str, tmp_path: Path):
-    path = source.path()
-    before = oracle.counts(path, source.format)
     out = tmp_path / OUTPUT_NAME[target]
-    report = corefio.convert(path, out, source.format, target)
+    report = corefio.convert(source.path(), out, source.format, target)
     assert not report.errors
+    losses = _losses(report)
+    before = _source_counts(source, losses)
+    if "loss.multiple-documents" in losses:  # what is lost of the others does not count
+        losses = _losses(report, only=corefio.read(source.path(), source.format).documents[0].name)
     after = _counted(out, target)
-    expected = expected_after(before, _losses(report))
+    expected = expected_after(before, losses)
+    if "links" in expected:
+        after = _links_as_total(after)
     differences = {k: (expected[k], after[k]) for k in set(expected) | set(after) if expected[k] != after[k]}
-    assert differences == {}, f"(expected, written) not explained by {sorted(_losses(report))}"
+    assert differences == {}, f"(expected, written) not explained by {sorted(losses)}"
     if target == source.format:  # writing a file in its own format loses nothing
         assert [d.code for d in report if d.code.startswith("loss.") and d.severity != "info"] == []
     # and corefio reads back what the oracle counted
@@ -236,20 +293,30 @@ def test_expected_counts_follow_the_losses():
                       "links:bridging": 4, "sentences": 3})
     after = expected_after(before, {"loss.layers": 2, "loss.link-types": 4, "loss.multi-target-links": 1})
     assert after == Counter({"documents": 1, "mentions": 6, "entities": 3, "sentences": 3})
+    assert expected_after(before, {"loss.link-types": 3})["links"] == 1  # one of the four kept
     with pytest.raises(AssertionError, match="loss.link-types count"):
-        expected_after(before, {"loss.link-types": 3})
+        expected_after(before, {"loss.link-types": 5})
 
 
 # -- writing into paths that exist -------------------------------------------------------------
 SMALL = DATA / "corpora" / "gum" / "dep" / "GUM_news_worship.conllu"
+#: writers whose output is a directory (a project, pairs of files)
+DIRECTORY_WRITERS = {"mmax2", "brat", "litbank-tsv"}
+#: writers that fail the tests below (SMALL written) for a defect found here
+WRITER_DEFECTS = {"litbank-tsv": _LITBANK_KEYERROR}
 
 
-@pytest.mark.parametrize("target", WRITERS)
+def _writers() -> list:
+    return [pytest.param(w, marks=[pytest.mark.xfail(strict=True, reason=WRITER_DEFECTS[w])]
+                         if w in WRITER_DEFECTS else []) for w in WRITERS]
+
+
+@pytest.mark.parametrize("target", _writers())
 def test_writing_over_an_existing_file(target: str, tmp_path: Path, cli):
     out = tmp_path / OUTPUT_NAME[target]
     out.write_text("old content\n", encoding="utf-8")
     result = cli("convert", SMALL, out, "--to", target)
-    if target == "mmax2":  # a project needs a directory: the file stays as it was
+    if target in DIRECTORY_WRITERS:  # they need a directory: the file stays as it was
         assert result.exit_code == 6, result.output
         assert out.read_text(encoding="utf-8") == "old content\n"
     else:  # one-file outputs are replaced, as the README says
@@ -257,20 +324,20 @@ def test_writing_over_an_existing_file(target: str, tmp_path: Path, cli):
         assert _counted(out, target)["tokens"] == oracle.counts(SMALL, "conllu")["tokens"]
 
 
-@pytest.mark.parametrize("target", WRITERS)
+@pytest.mark.parametrize("target", _writers())
 def test_writing_into_an_existing_empty_directory(target: str, tmp_path: Path, cli):
     out = tmp_path / OUTPUT_NAME[target]
     out.mkdir()
     result = cli("convert", SMALL, out, "--to", target)
-    if target == "mmax2":
+    if target in DIRECTORY_WRITERS:
         assert result.exit_code == 0, result.output
-        assert _counted(out, "mmax2")["tokens"] == oracle.counts(SMALL, "conllu")["tokens"]
+        assert _counted(out, target)["tokens"] == oracle.counts(SMALL, "conllu")["tokens"]
     else:
         assert result.exit_code == 6 and "is a directory" in result.output
         assert list(out.iterdir()) == []
 
 
-@pytest.mark.parametrize("target", WRITERS)
+@pytest.mark.parametrize("target", _writers())
 def test_writing_into_a_directory_that_is_not_empty_is_refused(target: str, tmp_path: Path, cli):
     out = tmp_path / OUTPUT_NAME[target]
     out.mkdir()
