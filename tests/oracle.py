@@ -30,6 +30,7 @@ import logging
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 
 from lxml import etree
@@ -533,14 +534,14 @@ def xmi(path: Path) -> list[Doc]:
 
 
 # -- brat and LitBank TSV ------------------------------------------------------------------
-def _text_words(text: str, cuts: set[int] = frozenset()) -> tuple[list[tuple[int, int]], list[int]]:
+def _text_words(text: str, cuts: Iterable[int] = ()) -> tuple[list[tuple[int, int]], list[int]]:
     """The words of a text cut at whitespace and at the offsets ``cuts`` (character
     offsets of each word) and the line of each."""
     words, lines = [], []
     for line_number, line in enumerate(re.finditer(r"[^\n]*\n?", text)):
         for word in re.finditer(r"\S+", line.group(0)):
             begin, end = line.start() + word.start(), line.start() + word.end()
-            for cut in sorted(c for c in cuts if begin < c < end) + [end]:
+            for cut in sorted({c for c in cuts if begin < c < end}) + [end]:
                 words.append((begin, cut))
                 lines.append(line_number)
                 begin = cut
@@ -632,7 +633,13 @@ def litbank_tsv(path: Path) -> list[Doc]:
 # -- WebAnno TSV ---------------------------------------------------------------------------
 #: GUM's relation types that are coreference (the README's WebAnno TSV section)
 WEBANNO_IDENTITY = {"coref", "ana", "cata", "appos", "pred", "disc"}
-_ITEM = re.compile(r"^(.*?)(?:\[(\d+)(?:_(\d+))?\])?$")
+_ITEM_ID = re.compile(r"\[(\d+)(?:_\d+)?\]$")
+
+
+def _item_id(item: str) -> str | None:
+    """The annotation id of a WebAnno cell item ``value[id]`` (None for ``value``: one word)."""
+    match = _ITEM_ID.search(item)
+    return match.group(1) if match and match.group(1) != "0" else None
 
 
 def webanno_tsv(path: Path) -> list[Doc]:
@@ -682,12 +689,12 @@ def webanno_tsv(path: Path) -> list[Doc]:
                 cell = fields[c] if c < len(fields) else "_"
                 items = [] if cell in ("_", "") else cell.split("|")
                 for item in items:
-                    ident = _ITEM.match(item).group(2)
-                    if ident and ident != "0":
+                    ident = _item_id(item)
+                    if ident:
                         positions = doc.mentions.setdefault(f"span {ident}", [])
                         if position not in positions:
                             positions.append(position)
-                most = max(most, sum(1 for item in items if _ITEM.match(item).group(2) in (None, "0")))
+                most = max(most, sum(_item_id(item) is None for item in items))
             for k in range(most):
                 ref = f"span {position}/{k}"
                 doc.mentions[ref] = [position]

@@ -120,10 +120,23 @@ SOURCES = (_repository_sources() + [Source("pcc-mmax2", "corpora/pcc-mmax2/coref
            + FORMAT_SAMPLES)
 
 
+#: to keep the matrix fast (under a minute of CPU), the writers added after the first seven
+#: are not crossed with the sources that repeat a document or a format in another version:
+#: OntoGUM, the CoNLL copies of the GUM genres, the LitBank novels beyond Alice
+LATER_WRITERS = ("ua", "xmi", "brat", "litbank-tsv", "webanno-tsv")
+REPEATED_SOURCES = ("gum/ontogum/", "gum-genres/conll/", "litbank-more/")
+
+
+def _crossed(source: Source, target: str) -> bool:
+    return not (target in LATER_WRITERS and source.id.startswith(REPEATED_SOURCES))
+
+
 def _cells() -> list:
     cells = []
     for source in SOURCES:
         for target in WRITERS:
+            if not _crossed(source, target):
+                continue
             key = f"{source.id}/{target}"
             reason = KNOWN_DEFECTS.get(key) or FOUND_DEFECTS.get(key)
             marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
@@ -249,7 +262,8 @@ def test_the_matrix_covers_every_writer_and_the_real_corpora():
     formats = {s.format for s in SOURCES}
     assert {"conll", "conllu", "jsonlines", "mmax2"} <= formats
     assert len(SOURCES) >= 12
-    cells = {f"{s.id}/{target}" for s in SOURCES for target in WRITERS}
+    cells = {f"{s.id}/{target}" for s in SOURCES for target in WRITERS if _crossed(s, target)}
+    assert {target for s in SOURCES for target in WRITERS if _crossed(s, target)} == set(WRITERS)
     assert set(KNOWN_DEFECTS) | set(FOUND_DEFECTS) <= cells  # no entry names a cell that is not there
 
 
