@@ -294,6 +294,34 @@ def test_the_oracle_counts_small_xml_and_sgml_files_by_hand(tmp_path: Path):
     assert oracle.counts(muc, "muc") == Counter(documents=1, tokens=5, sentences=2, mentions=3, entities=2)
 
 
+def test_the_oracle_counts_small_files_of_the_later_formats_by_hand(tmp_path: Path):
+    ua = tmp_path / "a.conllua"
+    ua.write_text("# global.columns = ID FORM IDENTITY BRIDGING DISCOURSE_DEIXIS\n# newdoc id = d\n"
+                  "1\tJohn\t(EntityID=1|MarkableID=m1|ElementOf=3)\t_\t_\n"
+                  "2\tand\t_\t_\t(EntityID=9|MarkableID=d1)\n"
+                  "3\tMary\t(EntityID=2|MarkableID=m2|ElementOf=3)\t_\t_\n\n"
+                  "4\tthey\t(EntityID=3|MarkableID=m3)\t(MarkableID=m3|Rel=r|MentionAnchor=m1)\t_\n"
+                  "5\tleft\t(EntityID=1|MarkableID=m4\t_\t_\n6\tearly\t)\t_\t_\n", encoding="utf-8")
+    assert oracle.counts(ua, "ua") == Counter(documents=1, tokens=6, sentences=2, mentions=4, entities=3,
+                                              **{"markables:discourse_deixis": 1, "links:bridging": 1,
+                                                 "links:split_antecedent": 2})
+    (tmp_path / "b.txt").write_text("Alice saw her.\nShe ran\n", encoding="utf-8")
+    brat = tmp_path / "b.ann"
+    brat.write_text("T1\tPER 0 5\tAlice\nT2\tAlice-1 0 5\tAlice\nT3\tPER 10 13\ther\n"
+                    "T4\tPER 15 18\tShe\nR1\tCoreference Arg1:T3 Arg2:T1\nR2\tcop Arg1:T4 Arg2:T3\n",
+                    encoding="utf-8")  # "her." is two words: "her" ends a mention
+    assert oracle.counts(brat, "brat") == Counter(documents=1, tokens=6, sentences=2, mentions=3, entities=2,
+                                                  **{"links:cop": 1})
+    webanno = tmp_path / "c.tsv"
+    webanno.write_text("#FORMAT=WebAnno TSV 3.2\n#T_SP=webanno.custom.Referent|entity\n"
+                       "#T_RL=webanno.custom.Coref|type|BT_webanno.custom.Referent\n\n\n"
+                       "#Text=Kim met Lee .\n1-1\t0-3\tKim\tperson\t_\t_\t\n1-2\t4-7\tmet\t_\t_\t_\t\n"
+                       "1-3\t8-11\tLee\tperson[2]\tcoref\t1-1[0_2]\t\n1-3.1\t8-9\tL\t_\t_\t_\t\n"
+                       "1-4\t12-13\t.\tperson[2]|event\tbridge:def\t1-1[0_2]\t\n", encoding="utf-8")
+    assert oracle.counts(webanno, "webanno-tsv") == Counter(documents=1, tokens=4, sentences=1, mentions=3,
+                                                            entities=2, **{"links:bridging": 1})
+
+
 def test_the_oracle_counts_crossing_and_cross_sentence_mentions(tmp_path: Path):
     path = tmp_path / "a.jsonlines"
     path.write_text('{"doc_key": "d", "sentences": [["a", "b"], ["c", "d"]], '
