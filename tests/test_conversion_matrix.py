@@ -54,10 +54,10 @@ FOUND_DEFECTS: dict[str, str] = {
         "litbank-jsonlines/litbank.jsonlines", "pcc-mmax2", "gum-mmax2/gum multi-level, mmax2")},
     "pcc-mmax2/ua": "ua writer: drops the 2 secmark markables that are in chains (loss.layers) where every other "
                     "writer writes them as mentions: 2 mentions fewer",
-    "pcc-mmax2/webanno-tsv": "webanno-tsv writer: 7 of the 25 mentions of maz-11299 (markable_27, _28, _30, _40, "
-                             "_45, _49, _83) are not written, no loss reported",
-    "ua/TC-O/webanno-tsv": "webanno-tsv writer: the file has a relation naming annotation 2, which it does not "
-                           "hold (a discontinuous markable); its reader refuses it",
+    "pcc-mmax2/webanno-tsv": "webanno-tsv writer: drops the 7 discontinuous mentions of maz-10110 "
+                             "(loss.discontinuous) where every other writer writes each as one span",
+    "ua/TC-O/webanno-tsv": "webanno-tsv writer: drops the discontinuous markable but still writes a relation to "
+                           "it (annotation 2, which the file does not hold); its reader refuses the file",
     "ua/example/conllu": "ua → conllu: HEAD keeps UA's document-wide token numbers while ids restart per "
                          "sentence (HEAD 9 in a sentence of 14 words after 7): invalid CoNLL-U",
     "ua/example/brat": "brat " + _OTHER_LAYERS_AS_MENTIONS,
