@@ -122,9 +122,11 @@ SOURCES = (_repository_sources() + [Source("pcc-mmax2", "corpora/pcc-mmax2/coref
 
 #: to keep the matrix fast (under a minute of CPU), the writers added after the first seven
 #: are not crossed with the sources that repeat a document or a format in another version:
-#: OntoGUM, the CoNLL copies of the GUM genres, the LitBank novels beyond Alice
+#: OntoGUM, the CoNLL copies of GUM's CoNLL-U files, Democrat's jsonlines copy, the LitBank
+#: novels beyond Alice
 LATER_WRITERS = ("ua", "xmi", "brat", "litbank-tsv", "webanno-tsv")
-REPEATED_SOURCES = ("gum/ontogum/", "gum-genres/conll/", "litbank-more/")
+REPEATED_SOURCES = ("gum/ontogum/", "gum/gum/conll/", "gum-genres/conll/", "democrat/singe.jsonlines",
+                    "litbank-more/")
 
 
 def _crossed(source: Source, target: str) -> bool:
