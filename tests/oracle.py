@@ -2,7 +2,8 @@
 
 The conversion matrix (tests/test_conversion_matrix.py) compares a source file with what
 corefio writes from it; both are counted here by small parsers of our own (CoNLL-U by
-udapi, the XML formats by lxml XPath), so that a defect shared by a reader and a writer
+udapi, the XML formats, UIMA CAS XMI included, by lxml XPath; UA, brat, LitBank TSV and
+WebAnno TSV line by line), so that a defect shared by a reader and a writer
 cannot hide itself. Each parser gives, per document, its words, sentences, mentions (as
 word positions), entities and links (:class:`Doc`); :func:`summary` turns them into the
 kinds counted (a :class:`collections.Counter`, zero counts left out):
