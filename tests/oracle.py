@@ -2,7 +2,8 @@
 
 The conversion matrix (tests/test_conversion_matrix.py) compares a source file with what
 corefio writes from it; both are counted here by small parsers of our own (CoNLL-U by
-udapi, the XML formats by lxml XPath), so that a defect shared by a reader and a writer
+udapi, the XML formats, UIMA CAS XMI included, by lxml XPath; UA, brat, LitBank TSV and
+WebAnno TSV line by line), so that a defect shared by a reader and a writer
 cannot hide itself. Each parser gives, per document, its words, sentences, mentions (as
 word positions), entities and links (:class:`Doc`); :func:`summary` turns them into the
 kinds counted (a :class:`collections.Counter`, zero counts left out):
@@ -30,6 +31,7 @@ import logging
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 
 from lxml import etree
@@ -421,8 +423,320 @@ def mmax2(path: Path) -> list[Doc]:
     return docs
 
 
+# -- Universal Anaphora CoNLL-U Plus ---------------------------------------------------------
+_UA_COLUMNS = ("ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING DISCOURSE_DEIXIS "
+               "REFERENCE NOM_SEM").split()
+_UA_PIECE = re.compile(r"\(([^()]*)\)?|\)")
+
+
+def _ua_fields(text: str) -> dict[str, str]:
+    return dict(part.split("=", 1) for part in text.split("|") if "=" in part)
+
+
+def ua(path: Path) -> list[Doc]:
+    """UA CoNLL-U Plus: columns named by ``# global.columns`` (else the fifteen of the
+    CODI-CRAC layout), separated by TABs or runs of spaces; ``# newdoc`` starts a
+    document, a blank line ends a sentence. IDENTITY brackets are mentions (a
+    ``MarkableID`` given on several pieces is one discontinuous mention) of entity
+    ``EntityID``; ``ElementOf`` (there or in SPLIT) makes entity X one split antecedent of
+    P (a ``split_antecedent`` link per pair); each BRIDGING item is a ``bridging`` link;
+    DISCOURSE_DEIXIS markables are the layer ``discourse_deixis`` (chains of their own)."""
+    columns = _UA_COLUMNS
+    docs: list[Doc] = []
+    doc: Doc | None = None
+    sentence, in_sentence = -1, False
+    split_pairs: set[tuple[str, str]] = set()
+
+    def finish() -> None:
+        if doc is not None:
+            doc.links["split_antecedent"] += len(split_pairs)
+            split_pairs.clear()
+
+    opened: dict[str, list[str]] = {"IDENTITY": [], "DISCOURSE_DEIXIS": []}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# global.columns"):
+            columns = line.split("=", 1)[1].split()
+            continue
+        if re.match(r"#\s*newdoc", line) or (doc is None and line.strip() and not line.startswith("#")):
+            finish()
+            doc, sentence, in_sentence = Doc(), -1, False
+            docs.append(doc)
+        if line.startswith("#"):
+            continue
+        if not line.strip():
+            in_sentence = False
+            continue
+        assert doc is not None
+        row = dict(zip(columns, line.split("\t") if "\t" in line else line.split(), strict=False))
+        if "-" in row["ID"]:
+            continue
+        if not in_sentence:
+            sentence, in_sentence = sentence + 1, True
+        position = doc.tokens
+        doc.tokens += 1
+        doc.sentence_of.append(sentence)
+        for ref in opened["IDENTITY"]:  # an open mention takes in every word until its ")"
+            doc.mentions[ref].append(position)
+        for column, layer in (("IDENTITY", None), ("DISCOURSE_DEIXIS", "discourse_deixis")):
+            for match in _UA_PIECE.finditer(row.get(column, "_").strip()):
+                if match.group(0) == ")":
+                    opened[column].pop()
+                    continue
+                fields = _ua_fields(match.group(1))
+                ref = f"{column} {fields.get('MarkableID') or f'{position}/{match.start()}'}"
+                doc.groups.join(ref, f"{column} entity {fields.get('EntityID')}")
+                if layer:
+                    doc.others[ref] = layer
+                else:
+                    doc.mentions.setdefault(ref, []).append(position)
+                for plural in filter(None, fields.get("ElementOf", "").split(",")):
+                    split_pairs.add((fields["EntityID"], plural))
+                if not match.group(0).endswith(")"):
+                    opened[column].append(ref)
+        split = _ua_fields(row.get("SPLIT", "_").strip("()"))
+        for plural in filter(None, split.get("ElementOf", "").split(",")):
+            split_pairs.add((split["EntityID"], plural))
+        bridging = row.get("BRIDGING", "_").strip()
+        if bridging != "_":
+            doc.links["bridging"] += len(re.findall(r"MarkableID=", bridging))
+    finish()
+    return docs
+
+
+# -- UIMA CAS XMI --------------------------------------------------------------------------
+def _offsets(element: etree._Element) -> tuple[int, int]:
+    return int(element.get("begin", 0)), int(element.get("end", 0))
+
+
+def xmi(path: Path) -> list[Doc]:
+    """One document: ``Token`` elements are the words, ``Sentence`` elements the
+    sentences (a word belongs to the sentence it starts in; words outside every sentence
+    make one each), each ``CoreferenceLink`` a mention over the words its offsets overlap;
+    a ``CoreferenceChain``'s ``first`` link and the ``next`` ones after it are an entity."""
+    root = _xml(path)
+    doc = Doc()
+    words = sorted(_offsets(t) for t in root.xpath("//*[local-name()='Token']"))
+    doc.tokens = len(words)
+    sentences = sorted(_offsets(s) for s in root.xpath("//*[local-name()='Sentence']"))
+    for k, (begin, _) in enumerate(words):
+        inside = [n for n, (s_begin, s_end) in enumerate(sentences) if s_begin <= begin < s_end]
+        doc.sentence_of.append(inside[0] if inside else len(sentences) + k)
+    links = {e.get("{http://www.omg.org/XMI}id"): e for e in root.xpath("//*[local-name()='CoreferenceLink']")}
+    for ident, link in links.items():
+        begin, end = _offsets(link)
+        doc.mentions[ident] = [k for k, (w_begin, w_end) in enumerate(words) if w_begin < end and begin < w_end]
+        doc.groups.find(ident)
+    for chain in root.xpath("//*[local-name()='CoreferenceChain']"):
+        ident = chain.get("first")
+        while ident:
+            doc.groups.join(ident, f"chain {chain.get('{http://www.omg.org/XMI}id')}")
+            ident = links[ident].get("next")
+    return [doc]
+
+
+# -- brat and LitBank TSV ------------------------------------------------------------------
+def _text_words(text: str, cuts: Iterable[int] = ()) -> tuple[list[tuple[int, int]], list[int]]:
+    """The words of a text cut at whitespace and at the offsets ``cuts`` (character
+    offsets of each word) and the line of each."""
+    words, lines = [], []
+    for line_number, line in enumerate(re.finditer(r"[^\n]*\n?", text)):
+        for word in re.finditer(r"\S+", line.group(0)):
+            begin, end = line.start() + word.start(), line.start() + word.end()
+            for cut in sorted({c for c in cuts if begin < c < end}) + [end]:
+                words.append((begin, cut))
+                lines.append(line_number)
+                begin = cut
+    return words, lines
+
+
+def brat(path: Path) -> list[Doc]:
+    """A ``.ann`` file (or a directory of them) with its ``.txt``: words are the text
+    cut at whitespace and at the offsets of the ``T`` lines, a line is a sentence. ``T`` lines are mentions, except LitBank's
+    chain labels (type ``name-N`` with the offsets of another ``T`` line), which give
+    that mention its entity; ``R`` lines of an identity type and ``*`` lines join
+    mentions, other ``R`` lines are links of their type."""
+    docs = []
+    for ann in sorted(path.glob("*.ann")) if path.is_dir() else [path]:
+        doc = Doc()
+        annotations = ann.read_text(encoding="utf-8")
+        cuts = {int(n) for n in re.findall(r"^T\S*\t\S+ ([\d ;]+)\t", annotations, flags=re.M)
+                for n in re.split(r"[ ;]", n)}
+        words, lines = _text_words(ann.with_suffix(".txt").read_text(encoding="utf-8"), cuts)
+        doc.tokens, doc.sentence_of = len(words), lines
+        spans: dict[str, tuple[str, str]] = {}  # T id → (type, offsets)
+        for line in annotations.splitlines():
+            fields = line.split("\t")
+            if line.startswith("T"):
+                kind, _, offsets = fields[1].partition(" ")
+                spans[fields[0]] = (kind, offsets)
+            elif line.startswith("R"):
+                kind, *arguments = fields[1].split()
+                source, target = (a.partition(":")[2] for a in arguments[:2])
+                if kind.lower() in IDENTITY:
+                    doc.groups.join(source, target)
+                else:
+                    doc.links[kind] += 1
+            elif line.startswith("*"):
+                kind, first, *others = fields[1].split()
+                for other in others:
+                    doc.groups.join(first, other)
+        offsets_of_mentions: dict[str, str] = {}
+        labels = {t for t, (kind, offsets) in spans.items() if re.search(r"-\d+$", kind)}
+        plain_offsets = {offsets for t, (_, offsets) in spans.items() if t not in labels}
+        labels = {t for t in labels if spans[t][1] in plain_offsets}
+        for ident, (_, offsets) in spans.items():
+            if ident in labels:
+                continue
+            offsets_of_mentions.setdefault(offsets, ident)
+            covered = []
+            for fragment in offsets.split(";"):
+                begin, end = map(int, fragment.split())
+                covered += [k for k, (w_begin, w_end) in enumerate(words) if w_begin < end and begin < w_end]
+            doc.mentions[ident] = covered
+            doc.groups.find(ident)
+        for ident in labels:
+            kind, offsets = spans[ident]
+            doc.groups.join(offsets_of_mentions[offsets], f"label {kind}")
+        docs.append(doc)
+    return docs
+
+
+def litbank_tsv(path: Path) -> list[Doc]:
+    """LitBank's TSV ``.ann`` (or a directory of them) with its ``.txt`` (words cut at
+    whitespace, a line a sentence): ``MENTION`` rows (sentence and word numbers of the
+    first and last word), ``COREF`` rows (the mention's chain label), any other row of
+    three fields a link named by its first field in lower case."""
+    docs = []
+    for ann in sorted(path.glob("*.ann")) if path.is_dir() else [path]:
+        doc = Doc()
+        text = ann.with_suffix(".txt").read_text(encoding="utf-8")
+        sentence_words = [line.split() for line in text.splitlines() if line.split()]
+        start = [0]
+        for k, words in enumerate(sentence_words):
+            doc.sentence_of += [k] * len(words)
+            start.append(start[-1] + len(words))
+        doc.tokens = len(doc.sentence_of)
+        for line in ann.read_text(encoding="utf-8").splitlines():
+            fields = line.split("\t")
+            if fields[0] == "MENTION":
+                first = start[int(fields[2])] + int(fields[3])
+                last = start[int(fields[4])] + int(fields[5])
+                doc.mentions[fields[1]] = list(range(first, last + 1))
+                doc.groups.find(fields[1])
+            elif fields[0] == "COREF":
+                doc.groups.join(fields[1], f"label {fields[2]}")
+            elif len(fields) == 3:
+                doc.links[fields[0].lower()] += 1
+        docs.append(doc)
+    return docs
+
+
+# -- WebAnno TSV ---------------------------------------------------------------------------
+#: GUM's relation types that are coreference (the README's WebAnno TSV section)
+WEBANNO_IDENTITY = {"coref", "ana", "cata", "appos", "pred", "disc"}
+_ITEM_ID = re.compile(r"\[(\d+)(?:_\d+)?\]$")
+
+
+def _item_id(item: str) -> str | None:
+    """The annotation id of a WebAnno cell item ``value[id]`` (None for ``value``: one word)."""
+    match = _ITEM_ID.search(item)
+    return match.group(1) if match and match.group(1) != "0" else None
+
+
+def webanno_tsv(path: Path) -> list[Doc]:
+    """WebAnno TSV 3, span + relation style: the span layer a relation layer names with
+    ``BT_`` holds the mentions (``value[id]`` items of its feature columns: the rows of
+    one id are one mention, an item without id a one-word mention); the relation on a
+    dependent's first word gives the governor (``word[governor_dependent]``): types of
+    :data:`WEBANNO_IDENTITY` join the two, ``bridge:aggr`` is a ``split_antecedent``
+    link, another ``bridge:X`` (or ``bridge``) a ``bridging`` one, other types links of their name.
+    Chain layers (``#T_CH``): ``RELATION->N-M`` is link M of chain N. A ``#Text=`` line
+    starts a sentence; sub-tokens (``1-3.1``) are not words."""
+    doc = Doc()
+    layers: list[tuple[str, str, list[str]]] = []  # (kind, name, features)
+    word_at: dict[str, int] = {}
+    rows: list[tuple[int, list[str]]] = []
+    sentence = -1
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith(("#T_SP=", "#T_RL=", "#T_CH=")):
+            name, *features = line[6:].split("|")
+            layers.append((line[3:5], name, features))
+        elif line.startswith("#Text="):
+            if not rows or rows[-1][0] != -1:
+                sentence += 1
+            rows.append((-1, []))
+        elif line and not line.startswith("#"):
+            fields = line.split("\t")
+            if "." in fields[0]:
+                continue
+            word_at[fields[0]] = doc.tokens
+            rows.append((doc.tokens, fields))
+            doc.tokens += 1
+            doc.sentence_of.append(sentence)
+    column = 3
+    where: dict[str, list[int]] = {}  # layer name → its columns
+    for _, name, features in layers:
+        where[name] = list(range(column, column + max(len(features), 1)))
+        column += max(len(features), 1)
+    #: span layer → the relation layer on it
+    bases = {features[-1][3:]: name for kind, name, features in layers if kind == "RL" and features}
+    single: dict[tuple[int, int], str] = {}
+    for position, fields in rows:
+        if position < 0:
+            continue
+        for base in bases:
+            most = 0
+            for c in where.get(base, []):
+                cell = fields[c] if c < len(fields) else "_"
+                items = [] if cell in ("_", "") else cell.split("|")
+                for item in items:
+                    ident = _item_id(item)
+                    if ident:
+                        positions = doc.mentions.setdefault(f"span {ident}", [])
+                        if position not in positions:
+                            positions.append(position)
+                most = max(most, sum(_item_id(item) is None for item in items))
+            for k in range(most):
+                ref = f"span {position}/{k}"
+                doc.mentions[ref] = [position]
+                single.setdefault((position, 0), ref)
+        for kind, name, _ in layers:
+            if kind == "CH":
+                cell = fields[where[name][-1]] if where[name][-1] < len(fields) else "_"
+                for item in [] if cell in ("_", "") else cell.split("|"):
+                    chain, _, link = item.rpartition("->")[2].partition("-")
+                    ref = f"chain {chain} link {link}"
+                    doc.mentions.setdefault(ref, []).append(position)
+                    doc.groups.join(ref, f"chain {chain}")
+    for relation in bases.values():
+        type_column, governor_column = where[relation][0], where[relation][-1]
+        for position, fields in rows:
+            if position < 0 or governor_column >= len(fields) or fields[governor_column] in ("_", ""):
+                continue
+            types = fields[type_column].split("|")
+            for kind, item in zip(types, fields[governor_column].split("|"), strict=False):
+                word, _, ids = item.partition("[")
+                governor_id, _, dependent_id = ids.rstrip("]").partition("_")
+                governor = (f"span {governor_id}" if governor_id not in ("", "0")
+                            else single[(word_at[word], 0)])
+                dependent = (f"span {dependent_id}" if dependent_id not in ("", "0")
+                             else single[(position, 0)])
+                if kind in WEBANNO_IDENTITY:
+                    doc.groups.join(governor, dependent)
+                elif kind == "bridge:aggr":
+                    doc.links["split_antecedent"] += 1
+                elif kind == "bridge" or kind.startswith("bridge:"):
+                    doc.links["bridging"] += 1
+                else:
+                    doc.links[kind] += 1
+    for ref in doc.mentions:
+        doc.groups.find(ref)
+    return [doc]
+
+
 PARSERS = {"conll": conll, "conllu": conllu, "jsonlines": jsonlines, "raf": raf, "mate": mate, "muc": muc,
-           "mmax2": mmax2}
+           "mmax2": mmax2, "ua": ua, "xmi": xmi, "brat": brat,
+           "litbank-tsv": litbank_tsv, "webanno-tsv": webanno_tsv}
 
 
 def counts(path: Path, format: str) -> Counter:
