@@ -35,19 +35,12 @@ from .conftest import DATA, shared_data
 KNOWN_DEFECTS: dict[str, str] = {
 }
 #: cells that fail for defects this matrix found and nobody fixes yet (see the project note)
-_LITBANK_KEYERROR = ("litbank-tsv writer: KeyError in litbank_tsv.document_files for a document whose "
-                     "entity ids are not LitBank chain labels")
 _XMI_FIRST_DOCUMENT = "xmi writer: writes only the first of several documents, with no loss.multiple-documents"
 _OTHER_LAYERS_AS_MENTIONS = ("writer: markables of another layer, reported lost (loss.layers), are written as "
                              "mentions and read back as extra singletons")
 _OWN_FORMAT_ENTITY_IDS = ("writing LitBank back in its own format reports loss.entity-ids (warning) although the "
                           "chain labels are written back byte for byte")
 FOUND_DEFECTS: dict[str, str] = {
-    **{f"{source}/litbank-tsv": _LITBANK_KEYERROR for source in (
-        "gum/dep/GUM_academic_art.conllu", "gum/dep/GUM_news_worship.conllu",
-        "gum-genres/conllu/GUM_bio_hadid.conllu", "gum-genres/conllu/GUM_interview_brotherhood.conllu",
-        "gum-genres/conllu/GUM_news_stampede.conllu", "gum-genres/conllu/GUM_voyage_coron.conllu",
-        "ua/TC-PA", "ua/example")},
     "gum-mmax2/gum multi-level, mmax2/litbank-tsv": "litbank-tsv writer: writes a markable id twice in one .ann "
                                                     "(markable_1 of two layers); its reader refuses the file",
     **{f"{source}/xmi": _XMI_FIRST_DOCUMENT for source in (
@@ -61,6 +54,7 @@ FOUND_DEFECTS: dict[str, str] = {
     "ua/example/conllu": "ua → conllu: HEAD keeps UA's document-wide token numbers while ids restart per "
                          "sentence (HEAD 9 in a sentence of 14 words after 7): invalid CoNLL-U",
     "ua/example/brat": "brat " + _OTHER_LAYERS_AS_MENTIONS,
+    "ua/example/litbank-tsv": "litbank-tsv " + _OTHER_LAYERS_AS_MENTIONS,
     "gum-mmax2/gum multi-level, mmax2/brat": "brat " + _OTHER_LAYERS_AS_MENTIONS,
     "ua/example/webanno-tsv": "webanno-tsv " + _OTHER_LAYERS_AS_MENTIONS,
     "gum-mmax2/gum multi-level, mmax2/webanno-tsv": "webanno-tsv " + _OTHER_LAYERS_AS_MENTIONS,
@@ -355,7 +349,7 @@ SMALL = DATA / "corpora" / "gum" / "dep" / "GUM_news_worship.conllu"
 #: writers whose output is a directory (a project, pairs of files)
 DIRECTORY_WRITERS = {"mmax2", "brat", "litbank-tsv"}
 #: writers that fail the tests below (SMALL written) for a defect found here
-WRITER_DEFECTS = {"litbank-tsv": _LITBANK_KEYERROR}
+WRITER_DEFECTS: dict[str, str] = {}
 
 
 def _writers() -> list:

@@ -213,3 +213,18 @@ def test_a_value_with_a_separator_is_a_reported_loss():
     text = corefio.dumps(doc, "ua", report=report)
     assert "note=x_y" in text
     assert "loss.value" in {d.code for d in report}
+
+
+def test_the_columns_line_added_to_a_file_takes_its_line_ends(tmp_path):
+    """Found by the fuzzer: a file with CR line ends and no ``# global.columns`` line was
+    written back with an LF after the added line, and could not be read again."""
+    import corefio
+
+    for newline in ("\r", "\r\n", "\n"):
+        path = tmp_path / "cr.conllua"
+        path.write_bytes(f"1\tx{newline}2\ty{newline}".encode())
+        written = corefio.dumps(corefio.read(path), "ua")
+        assert written.startswith("# global.columns") and written.count(newline) == 3
+        again = tmp_path / "again.conllua"
+        again.write_bytes(written.encode())
+        assert corefio.read(again).documents[0].tokens.forms == ["x", "y"]

@@ -7,6 +7,7 @@ import sys
 import zipfile
 
 import pytest
+from pathlib import Path
 from typer.testing import CliRunner
 
 import corefio
@@ -186,3 +187,20 @@ def test_the_format_is_found_by_extension_and_content():
     assert detect_format(BESIDE).name == "xmi"
     assert detect_format(ZIPPED).name == "xmi"
     assert xmi.sniff(BESIDE.read_bytes()[:4096])
+
+
+def test_a_chain_that_names_a_token_as_a_link_is_refused(tmp_path):
+    """Found by the fuzzer: a ``first`` naming a Token (not a CoreferenceLink) raised an
+    AttributeError (no ``next``) instead of a located error."""
+    import shutil
+
+    import corefio
+    from corefio.errors import FormatError
+
+    source = Path(__file__).parent / "data" / "xmi" / "inception"
+    shutil.copy(source / "TypeSystem.xml", tmp_path / "TypeSystem.xml")
+    text = (source / "bernoulli.xmi").read_text(encoding="utf-8")
+    assert 'first="137"' in text and 'xmi:id="104"' in text
+    (tmp_path / "bernoulli.xmi").write_text(text.replace('first="137"', 'first="104"'), encoding="utf-8")
+    with pytest.raises(FormatError, match="not a CoreferenceLink"):
+        corefio.read(tmp_path / "bernoulli.xmi")

@@ -235,6 +235,10 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
         if kind in _ROW_KINDS or not _clean(kind) or link.type.isupper() or not kind:
             bad_values += 1
             continue
+        if link.target_kind != "markable" or link.source not in mention_id or link.targets[0] not in mention_id:
+            # a row links two mentions: a link to an entity (CorefUD's Bridge) has no row
+            log.lose("link-types", "links to entities (a row links two mentions)", document=doc, example=link.id)
+            continue
         for target in link.targets:
             rows[(kind, link.id)] = f"{kind}\t{mention_id[link.source]}\t{mention_id[target]}"
             order.append((kind, link.id))

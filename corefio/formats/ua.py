@@ -769,8 +769,10 @@ def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool =
         if (not canonical and isinstance(lay, UaLayout) and lay.columns == columns
                 and lay.fingerprint == fingerprint(doc)
                 and (first or not _COLUMNS_COMMENT.match(lay.text.lstrip()))):
-            if first and not any(_COLUMNS_COMMENT.match(x.strip()) for x in lay.text.split("\n", 3)[:3]):
-                yield f"# global.columns = {' '.join(columns)}\n"
+            if first and not any(_COLUMNS_COMMENT.match(x.strip()) for x in re.split(r"\r\n|\r|\n", lay.text, maxsplit=3)[:3]):
+                # the document's own line ends (a file with CR line ends stays one)
+                newline = "\r\n" if "\r\n" in lay.text else "\r" if "\r" in lay.text else "\n"
+                yield f"# global.columns = {' '.join(columns)}{newline}"
             yield lay.text
             continue
         lines = _Writer(doc, columns, log).write()

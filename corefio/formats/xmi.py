@@ -318,6 +318,9 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
                 raise FormatError(f"chain {k}: its links loop back (a next points to an earlier link)",
                                   file=file, line=1)
             seen.add(id(link))
+            if link.type.name != LINK:
+                raise FormatError(f"chain {k}: a first or next feature names a {link.type.name.rsplit('.', 1)[-1]}, "
+                                  "not a CoreferenceLink", file=file, line=1)
             span = _token_range(starts, ends, link.begin, link.end)
             if span is None:
                 report.warning("xmi.link-outside-tokens", f"a coreference link at {link.begin}..{link.end} covers "
