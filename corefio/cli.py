@@ -195,7 +195,7 @@ def _note_format(path: Path, format: Optional[str]) -> None:
     try:
         _formats_used[str(path)] = resolve_format(path, format).name
     except CorefioError:
-        pass  # the reading says what is wrong
+        _formats_used[str(path)] = ""  # given, format unknown: the reading says what is wrong
 
 
 def _forget_spooled() -> None:
@@ -344,8 +344,9 @@ def _explained(exc: CorefioError) -> str:
     if path is None or not path.is_file():
         return text
     project = _mmax2_project_of(path)
-    if project is not None and project != path:
-        return (f"{exc.location}: part of an MMAX2 project ({project.name}): give the directory "
+    # only a file the user gave (an error inside a project read whole names its member files too)
+    if project is not None and project != path and _formats_used.get(str(path), "mmax2") != "mmax2":
+        return (f"{text}\n  hint: {path.name} is part of an MMAX2 project ({project.name}): give the directory "
                 f"{project.parent} or the .mmax file {project}")
     if isinstance(exc, UnknownFormatError) and "cannot tell the format" in exc.message:
         from .registry import all_formats
@@ -359,7 +360,7 @@ def _explained(exc: CorefioError) -> str:
     if exc.exit_code == EXIT_INPUT:
         used = _formats_used.get(str(path))
         looks = _looks_like(path)
-        if looks is not None and used is not None and looks[0].name != used:
+        if looks is not None and used and looks[0].name != used:
             return (f"{text}\n  hint: the content looks like {looks[0].description_name} ({looks[1]}), not "
                     f"{used}; try --from {looks[0].name}")
     return text

@@ -105,10 +105,16 @@ def _rows(source: Source, split: str | None) -> Iterator[dict]:
     if isinstance(loaded, datasets.DatasetDict):
         if split is not None and split not in loaded:
             raise UsageError(f"the dataset has no split {split!r} (splits: {', '.join(loaded)})")
-        for name in [split] if split is not None else list(loaded):
-            yield from loaded[name]
+        parts = [loaded[name] for name in ([split] if split is not None else list(loaded))]
     else:
-        yield from loaded
+        parts = [loaded]
+    try:
+        for part in parts:
+            yield from part
+    except MemoryError:
+        # a damaged Arrow file can claim lengths far beyond its size
+        raise FormatError("the dataset claims more data than it holds (a damaged Arrow or parquet file?)",
+                          file=source.name, line=1) from None
 
 
 def _list_of_dicts(value: Any) -> list[dict] | None:

@@ -537,7 +537,7 @@ def _document(doc: Any, report: Report) -> str:
         {t for link in doc.links if is_identity(link.type) for t in link.targets}
     previous: dict[str, Any] = {}
     for m in doc.markables:
-        if m.entity is None:
+        if m.entity is None or m.is_discontinuous:  # a discontinuous mention is not written (loss.discontinuous)
             continue
         before = previous.get(m.entity)
         previous[m.entity] = m
@@ -548,8 +548,8 @@ def _document(doc: Any, report: Report) -> str:
         source = by_ref[link.source]
         for t in link.targets:
             target = by_ref.get(t) if link.target_kind == "markable" else by_ref.get(first_of_entity.get(t, ""))
-            if target is None:
-                continue
+            if target is None or target.is_discontinuous or source.is_discontinuous:
+                continue  # an end that is not written
             relations[target.first].append(
                 (_written_type(link), f"{ids[source.first]}[{number[source.ref]}_{number[target.ref]}]"))
     link_of = _chain_links(doc) if chain_style else {}

@@ -91,6 +91,9 @@ REGRESSIONS = REPO / "tests" / "data" / "regressions" / "fuzz"
 STEP_TIMEOUT = 5.0
 #: CPU seconds a step may use before it is ``slow``
 SLOW_STEP = 2.0
+#: formats whose annotations point at characters of the file, line ends included: another
+#: kind of line end is another text, not the same one
+LINE_ENDS_ARE_CONTENT = frozenset({"brat"})
 #: validate's findings a reader need not make: the XSDs' stricter profile of RAF and MATE
 #: (an unknown attribute, a word number out of range), which the readers do not check
 #: (a known gap: they ignore unknown attributes without a word)
@@ -1050,7 +1053,9 @@ def _child(batch: list[Input], directory: Path, targets: dict[str, Target], fd: 
             path = materialise(item, directory, target.extension)
             seed_path = item.seed.path if item.mutations else None
             equivalent = item.mutations if item.mutations and EQUIVALENT.issuperset(item.mutations) else ()
-            if item.data.startswith(b"PK\x03\x04"):  # a zip archive: line ends and BOMs mean nothing in it
+            if item.data.startswith(b"PK\x03\x04") or item.format in LINE_ENDS_ARE_CONTENT:
+                # a zip archive: line ends and BOMs mean nothing in it; brat: its offsets
+                # count the characters of the text, line ends included
                 equivalent = ()
             result = Checker(item.format, path, seed_path, target.line_based, emit, equivalent,
                              item.seed.member, slow).run()
