@@ -194,3 +194,17 @@ def test_cli_exit_code_3_on_a_bad_tsv(tmp_path):
     bad.write_text("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1\t0-1\ta\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["info", str(bad)])
     assert result.exit_code == 3 and "bad.tsv:6" in result.output, result.output
+
+
+def test_annotation_ids_with_unicode_digits_are_not_numbers(tmp_path):
+    """Found by the fuzzer: a mention id such as ``1¹`` passed ``isdigit()`` and broke the
+    writer's ``int()`` (an internal error)."""
+    import corefio
+    from corefio.model import Corpus, Document, Markable, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms=["a", "b", "c"]),
+                   markables=[Markable(id="1\u00b9", spans=((0, 0),), entity="e1"),
+                              Markable(id="2", spans=((2, 2),), entity="e1")])
+    text = corefio.dumps(Corpus(documents=[doc]), "webanno-tsv")
+    again = corefio.loads(text, "webanno-tsv").documents[0]
+    assert [c for c in again.chain_indices()] and len(again.markables) == 2

@@ -279,7 +279,7 @@ class _Reader:
         tid = fields[0]
         if _EMPTY_ID.match(tid):
             doc.empty.append(index)
-        elif not tid.isdigit():
+        elif not (tid.isascii() and tid.isdigit()):
             raise self.error(f"token id {tid!r} is no number (N, N.k or N-M)", lineno)
         doc.ids.append(tid)
         doc.forms.append(fields[1])

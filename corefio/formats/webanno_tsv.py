@@ -113,6 +113,11 @@ class _Layer:
     first_column: int = 0
 
 
+
+def _number(text: str) -> bool:
+    """Only ASCII digits (``"²".isdigit()`` is true, and ``int()`` refuses it)."""
+    return text.isascii() and text.isdigit()
+
 def _fail(message: str, file: str, line: int | None = None) -> FormatError:
     return FormatError(message, file=file, line=line)
 
@@ -135,7 +140,7 @@ def _pieces(cell: str) -> list[tuple[str, str | None, str | None]]:
             cut = piece.rfind("[")
             ids = piece[cut + 1:-1]
             first, sep, second = ids.partition("_")
-            if cut >= 0 and first.isdigit() and (not sep or second.isdigit()):
+            if cut >= 0 and _number(first) and (not sep or _number(second)):
                 found.append((piece[:cut], first, second if sep else None))
                 continue
         found.append((piece, None, None))
@@ -503,10 +508,11 @@ def _document(doc: Any, report: Report) -> str:
         plan += [MENTIONS, RELATIONS]
     # numeric annotation ids: the source's when they are numbers, else new ones
     number: dict[str, int] = {}
-    used = {int(m.id) for m in doc.markables if m.id.isdigit()}
+    # (ASCII digits only: "1¹".isdigit() is true, and int() refuses it)
+    used = {int(m.id) for m in doc.markables if m.id.isascii() and m.id.isdigit()}
     counter = 0
     for m in doc.markables:
-        if m.id.isdigit():
+        if m.id.isascii() and m.id.isdigit():
             number[m.ref] = int(m.id)
         else:
             counter += 1
@@ -605,7 +611,7 @@ def _chain_links(doc: Any) -> dict[str, tuple[int, int]]:
     found: dict[str, tuple[int, int]] = {}
     for m in doc.markables:
         chain, _, link = m.id[1:].partition("-")
-        if not (m.id.startswith("m") and chain.isdigit() and link.isdigit()):
+        if not (m.id.startswith("m") and _number(chain) and _number(link)):
             break
         found[m.ref] = (int(chain), int(link))
     else:
