@@ -271,3 +271,21 @@ def test_every_kind_of_project_file_linked_out_is_refused(tmp_path, member):
     (project / member).symlink_to(secret)
     with pytest.raises(UnsafeInputError, match="outside the project"):
         corefio.read(project)
+
+
+def test_a_very_long_document_name_gives_short_file_names(tmp_path):
+    """Found by the hostile-upload run: a 140 KB document name (S12) became the name of
+    every project file (the web answered 500, the CLI "File name too long"). The stem is
+    cut, with a digest, and the name is kept whole inside the .mmax file."""
+    import corefio
+    from corefio.model import Corpus, Document, Markable, Tokens
+
+    name = "A" * 140_000
+    doc = Document(name=name, tokens=Tokens(forms=["a", "b"]),
+                   markables=[Markable(id="m1", spans=((0, 0),), entity="e"),
+                              Markable(id="m2", spans=((1, 1),), entity="e")])
+    report = corefio.write(Corpus(documents=[doc]), tmp_path / "project", "mmax2")
+    assert all(len(p.name.encode()) < 255 for p in (tmp_path / "project").rglob("*"))
+    back = corefio.read(tmp_path / "project")
+    assert back.documents[0].name == name and len(back.documents[0].markables) == 2
+    assert not report.errors

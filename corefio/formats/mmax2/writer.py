@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -47,7 +49,16 @@ def file_stem(doc: Document) -> str:
     stem = _UNSAFE_NAME.sub(lambda m: "%%%02X" % ord(m.group()), name)
     if stem.startswith("."):
         stem = "%2E" + stem[1:]
+    if len(stem.encode("utf-8")) > MAX_STEM_BYTES:
+        # a file name holds 255 bytes, and the level files add their own suffix: a long
+        # name is cut, with a digest of the whole name to keep stems apart
+        digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:10]
+        stem = stem.encode("utf-8")[:MAX_STEM_BYTES - 11].decode("utf-8", "ignore") + "~" + digest
     return stem
+
+
+#: bytes a document's file stem may take (``<stem>_<level>_level.xml`` must stay a file name)
+MAX_STEM_BYTES = 120
 
 
 class _Writer:
