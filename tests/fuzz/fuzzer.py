@@ -1075,8 +1075,8 @@ def _child(batch: list[Input], directory: Path, targets: dict[str, Target], fd: 
 # minimisation
 # ---------------------------------------------------------------------------------------------
 #: checks whose defect does not depend on the step it showed in (the same exception
-#: escapes ``read`` and the scoring that reads)
-_STEP_FREE = frozenset({"exception", "location", "memory", "crash"})
+#: escapes ``read`` and the scoring that reads; slow reading makes every step that reads slow)
+_STEP_FREE = frozenset({"exception", "location", "memory", "crash", "slow"})
 
 
 def signature(fmt: str, f: dict) -> tuple[str, str, str, str]:

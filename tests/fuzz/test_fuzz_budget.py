@@ -91,7 +91,7 @@ def _planted_campaign(count: int) -> dict:
         from tests.fuzz import planted
         from tests.fuzz.fuzzer import Campaign
         campaign = Campaign(seed=7, count={count}, formats=[planted.NAME], minimise_seconds=3,
-                            minimise_total=30, timeout=1.0, slow=0.1, log=lambda message: None, convert_seeds=False,
+                            minimise_total=90, timeout=1.0, slow=0.1, log=lambda message: None, convert_seeds=False,
                             extra_seeds={{planted.NAME: [Path({str(HERE / 'planted_seed.fuzzplanted')!r})]}})
         print(json.dumps(campaign.run()))
     """)
