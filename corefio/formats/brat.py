@@ -598,15 +598,21 @@ def file_stem(doc: Any, k: int, taken: dict[str, bytes]) -> str:
     return name
 
 
-def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
-    """``NAME.ann`` and ``NAME.txt`` for every document."""
+def pair_files(corpus: Any, report: Report, files: Any) -> dict[str, bytes]:
+    """``NAME.ann`` and ``NAME.txt`` for every document, ``files(doc, report)`` giving the
+    two texts (brat's own, or LitBank TSV's rows beside the same text)."""
     out: dict[str, bytes] = {}
     for k, doc in enumerate(corpus.documents):
         name = file_stem(doc, k, out)
-        ann, text = document_files(doc, report)
+        ann, text = files(doc, report)
         out[f"{name}.ann"] = ann.encode("utf-8")
         out[f"{name}.txt"] = text.encode("utf-8")
     return out
+
+
+def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
+    """``NAME.ann`` and ``NAME.txt`` for every document."""
+    return pair_files(corpus, report, document_files)
 
 
 def sniff(head: bytes) -> bool:

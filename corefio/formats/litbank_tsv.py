@@ -33,7 +33,7 @@ from ..layout import FormatLayout
 from ..losses import LossLog
 from ..registry import Capabilities, FormatSpec, register
 from ..source import Source
-from .brat import file_stem, pairs, read_pair_texts
+from .brat import pair_files, pairs, read_pair_texts
 
 model = LazyModule("corefio.model")
 
@@ -254,14 +254,8 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
 
 
 def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
-    """``NAME.ann`` and ``NAME.txt`` for every document."""
-    out: dict[str, bytes] = {}
-    for k, doc in enumerate(corpus.documents):
-        name = file_stem(doc, k, out)
-        ann, text = document_files(doc, report)
-        out[f"{name}.ann"] = ann.encode("utf-8")
-        out[f"{name}.txt"] = text.encode("utf-8")
-    return out
+    """``NAME.ann`` (LitBank's rows) and ``NAME.txt`` for every document."""
+    return pair_files(corpus, report, document_files)
 
 
 def sniff(head: bytes) -> bool:

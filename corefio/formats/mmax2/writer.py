@@ -429,18 +429,7 @@ class _Writer:
                 attrs: dict[str, str] = {}
                 if not (llayout and llayout.no_level_attribute and m.id in llayout.no_level_attribute):
                     attrs["mmax_level"] = level
-                for name, value in m.attributes.items():
-                    if not is_attribute_name(name):
-                        log.lose("label", "attribute names that are not XML names", document=doc, example=name)
-                        continue
-                    if not isinstance(value, str):
-                        log.lose("value", "typed attribute values (written as text)", document=doc,
-                                 example=f"{name}={value!r}")
-                        value = str(value).lower() if isinstance(value, bool) else str(value)
-                    value, bad = clean(value)
-                    if bad:
-                        log.lose("value", "characters XML cannot hold", document=doc)
-                    attrs[name] = value
+                attrs.update(_written_attributes(m.attributes, log, doc, ""))
                 mine = values[i]
                 absent = llayout.absent if llayout else {}
                 for name in relation:
@@ -480,18 +469,7 @@ class _Writer:
             attrs = {"mmax_level": level}
             if llayout and llayout.no_level_attribute and sid in llayout.no_level_attribute:
                 del attrs["mmax_level"]
-            for name, value in s.attributes.items():
-                if not is_attribute_name(name):
-                    log.lose("label", "sentence attribute names that are not XML names", document=doc, example=name)
-                    continue
-                if not isinstance(value, str):
-                    log.lose("value", "typed sentence attribute values (written as text)", document=doc,
-                             example=f"{name}={value!r}")
-                    value = str(value).lower() if isinstance(value, bool) else str(value)
-                value, bad = clean(value)
-                if bad:
-                    log.lose("value", "characters XML cannot hold", document=doc)
-                attrs[name] = value
+            attrs.update(_written_attributes(s.attributes, log, doc, "sentence "))
             append(_markable(sid, render_span(((s.first, s.last),), ids), attrs, key_order))
 
 
@@ -537,3 +515,23 @@ def _style(levels: list[str]) -> bytes:
                        f"<xsl:value-of select=\"mmax:{fn}(@mmax_level, @id, '{mark}')\"/></xsl:template>\n")
     out.append("</xsl:stylesheet>\n")
     return "".join(out).encode("utf-8")
+
+
+def _written_attributes(attributes: dict, log: LossLog, doc: Document, kind: str) -> dict[str, str]:
+    """Attributes as a level file holds them (text), each loss reported: names that are not
+    XML names are left out, typed values written as text, characters XML cannot hold
+    removed. ``kind`` names what they belong to in messages (``"sentence "`` or ``""``)."""
+    out: dict[str, str] = {}
+    for name, value in attributes.items():
+        if not is_attribute_name(name):
+            log.lose("label", f"{kind}attribute names that are not XML names", document=doc, example=name)
+            continue
+        if not isinstance(value, str):
+            log.lose("value", f"typed {kind}attribute values (written as text)", document=doc,
+                     example=f"{name}={value!r}")
+            value = str(value).lower() if isinstance(value, bool) else str(value)
+        value, bad = clean(value)
+        if bad:
+            log.lose("value", "characters XML cannot hold", document=doc)
+        out[name] = value
+    return out
