@@ -845,14 +845,8 @@ def score_command(
     response = _input(response, response_format or from_format)
     report = Report()
     result = score(
-        key, response, metric, keep_singletons=keep_singletons, per_document=per_document, macro=macro,
-        allow_missing=allow_missing,
-        report=report, key_format=key_format or from_format, response_format=response_format or from_format,
-        coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
-        dominant_attribute=dominant_attribute, match=match, sync=sync, pair_by=pair_by.value, pairs_file=pairs,
-        keep_zeros=keep_zeros, zero_match=zero_match.value,
-    ) if group_by is None else score(
-        key, response, metric, keep_singletons=keep_singletons, per_document=True, macro=macro,
+        key, response, metric, keep_singletons=keep_singletons, per_document=per_document or group_by is not None,
+        macro=macro,
         allow_missing=allow_missing,
         report=report, key_format=key_format or from_format, response_format=response_format or from_format,
         coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
