@@ -41,7 +41,7 @@ def write_tree(root: Path, files: dict[str, bytes]) -> None:
 
 def read_webanno(root: Path):
     docs = [doc for path in sorted(root.iterdir()) for doc in corefio.read(path, "webanno-tsv").documents]
-    return corefio.Corpus.model_construct(documents=docs)  # no second validation of the documents
+    return corefio.Corpus(documents=docs)
 
 
 def main() -> None:

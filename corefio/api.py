@@ -1,304 +1,22 @@
-"""The public functions: read, loads, iter_read, write, dumps, convert, validate.
+"""The public Python API: what ``import corefio`` offers, in one place.
 
-Every conversion is reader → pivot model → writer. Readers and writers add diagnostics
-to a :class:`~corefio.diagnostics.Report`; nothing is printed. Before a writer runs,
-:func:`corefio.losses.report_losses` compares each document with the target format's
-capabilities and reports what cannot be expressed. ``strict=True`` turns any warning (a
-dialect deviation when reading, a loss when writing) into an exception.
-
-Options are declared by each format (:class:`~corefio.registry.Option`); an unknown
-option is a :class:`~corefio.errors.UsageError`.
-
-Conversions stream: :func:`convert` reads one document, writes it, and forgets it, so
-its memory is bounded by the largest document, not by the corpus (for formats whose
-reader can stream; the others are read whole).
+Reading, writing and converting live with the formats (:mod:`corefio.formats.readwrite`);
+this module adds what needs the layers above them: synchronisation and validation.
+Scoring is :func:`corefio.score` (:mod:`corefio.scoring`).
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .diagnostics import Report
-from .errors import CorefioError, LossError, UnknownFormatError
-from . import files
-from .losses import report_corpus_losses, report_losses
-from .registry import FormatSpec, get_format, resolve_format, sniff_format
-from .source import Source
+from .formats.readwrite import convert, dump_files, dumps, iter_read, loads, read, write
 
 if TYPE_CHECKING:
     from .model import Corpus, Document
 
-
-def _reader(source: Source, format: str | None) -> FormatSpec:
-    if format:
-        spec = get_format(format)
-    elif source.path is not None:
-        spec = resolve_format(source.path, None)
-    else:
-        spec = sniff_format(source.read_bytes()[:4096], source.name)
-    if not spec.can_read:
-        raise UnknownFormatError(f"format {spec.name!r} cannot be read", file=source.name)
-    return spec
-
-
-def read(
-    path: str | Path | Source,
-    format: str | None = None,
-    *,
-    strict: bool = False,
-    report: Report | None = None,
-    **options: Any,
-) -> "Corpus":
-    """Read ``path`` into a :class:`Corpus` (format from ``format``, extension or content)."""
-    source = Source.of(path)
-    report = report if report is not None else Report(source.name)
-    spec = _reader(source, format)
-    options = spec.check_options(options, "read")
-    try:
-        assert spec.read is not None
-        corpus = spec.read(source, report=report, strict=strict, **options)
-    except CorefioError as exc:
-        raise exc.located(source.name) from None
-    if strict:
-        report.check_strict()
-    return corpus
-
-
-def loads(
-    data: str | bytes,
-    format: str | None = None,
-    *,
-    strict: bool = False,
-    report: Report | None = None,
-    name: str | None = None,
-    **options: Any,
-) -> "Corpus":
-    """Read in-memory ``data`` (text or bytes); ``format`` or the content says which."""
-    source = Source.from_text(data, name) if isinstance(data, str) else Source.of(data, name)
-    return read(source, format, strict=strict, report=report, **options)
-
-
-def iter_read(
-    path: str | Path | Source,
-    format: str | None = None,
-    *,
-    strict: bool = False,
-    report: Report | None = None,
-    **options: Any,
-) -> Iterator["Document"]:
-    """The documents of ``path`` one at a time (streamed where the format can)."""
-    source = Source.of(path)
-    report = report if report is not None else Report(source.name)
-    spec = _reader(source, format)
-    options = spec.check_options(options, "read")
-    try:
-        if spec.stream is not None:
-            yield from spec.stream(source, report=report, strict=strict, **options)
-        else:
-            assert spec.read is not None
-            yield from spec.read(source, report=report, strict=strict, **options).documents
-    except CorefioError as exc:
-        raise exc.located(source.name) from None
-    if strict:
-        report.check_strict()
-
-
-def _header(corpus: "Corpus") -> "Corpus":
-    """The corpus without its documents (what a streaming writer gets besides them)."""
-    return corpus.model_copy(update={"documents": []})
-
-
-def _checked(documents: Iterable["Document"], spec: FormatSpec, report: Report, strict: bool) -> Iterator["Document"]:
-    """The documents, each after its losses were reported (refused in strict mode)."""
-    for doc in documents:
-        before = len(report)
-        report_losses(doc, spec.capabilities, report, spec.name)
-        if strict:
-            _refuse_losses(report, before, spec)
-        yield doc
-
-
-def _refuse_losses(report: Report, before: int, spec: FormatSpec) -> None:
-    losses = [d for d in report.diagnostics[before:] if d.severity in ("warning", "error")]
-    if losses:
-        first = losses[0]
-        raise LossError(
-            f"strict mode: writing {spec.name} would lose information "
-            f"({len(losses)} kind(s)); first: [{first.code}] {first.message}"
-            + (f" ({first.count} times)" if first.count > 1 else "")
-        )
-
-
-def _raw_pieces(corpus: "Corpus", documents: Iterable["Document"], spec: FormatSpec, report: Report,
-                strict: bool, options: dict) -> Iterator[bytes | str]:
-    """The writer's pieces as it gives them (text formats give str, XML formats bytes)."""
-    assert spec.write is not None
-    before = len(report)
-    report_corpus_losses(corpus, spec.capabilities, report, spec.name)
-    yield from spec.write(_checked(documents, spec, report, strict), corpus=corpus, report=report, **options)
-    if strict:
-        _refuse_losses(report, before, spec)
-
-
-def _pieces(corpus: "Corpus", documents: Iterable["Document"], spec: FormatSpec, report: Report,
-            strict: bool, options: dict) -> Iterator[bytes]:
-    for piece in _raw_pieces(corpus, documents, spec, report, strict, options):
-        yield piece.encode("utf-8") if isinstance(piece, str) else piece
-
-
-def _writer(format: str) -> FormatSpec:
-    spec = get_format(format)
-    if not spec.can_write:
-        raise UnknownFormatError(f"format {spec.name!r} cannot be written")
-    return spec
-
-
-def _as_corpus(corpus: "Corpus | Document") -> "Corpus":
-    from .model import Corpus, Document
-
-    return Corpus(documents=[corpus]) if isinstance(corpus, Document) else corpus
-
-
-def dumps(
-    corpus: "Corpus | Document",
-    format: str,
-    *,
-    strict: bool = False,
-    report: Report | None = None,
-    **options: Any,
-) -> str | bytes:
-    """Serialise to ``format`` in memory; losses go to ``report``. Text formats give
-    ``str``, XML formats ``bytes`` (whatever the writer yields); a multi-file format gives the bytes of its files
-    joined (use :func:`dump_files` for the files)."""
-    corpus = _as_corpus(corpus)
-    report = report if report is not None else Report()
-    spec = _writer(format)
-    options = spec.check_options(options, "write")
-    if spec.write is None:
-        files = dump_files(corpus, format, strict=strict, report=report, **options)
-        return b"".join(files[name] for name in sorted(files))
-    pieces = list(_raw_pieces(_header(corpus), corpus.documents, spec, report, strict, options))
-    if all(isinstance(piece, str) for piece in pieces):
-        return "".join(pieces)  # type: ignore[arg-type]
-    return b"".join(p.encode("utf-8") if isinstance(p, str) else p for p in pieces)
-
-
-def dump_files(
-    corpus: "Corpus | Document",
-    format: str,
-    *,
-    strict: bool = False,
-    report: Report | None = None,
-    **options: Any,
-) -> dict[str, bytes]:
-    """A multi-file format's files as ``{relative path: bytes}`` (a one-file format
-    gives one entry)."""
-    corpus = _as_corpus(corpus)
-    report = report if report is not None else Report()
-    spec = _writer(format)
-    options = spec.check_options(options, "write")
-    if spec.write_files is None:
-        data = b"".join(_pieces(_header(corpus), corpus.documents, spec, report, strict, options))
-        return {f"corpus{spec.extensions[0] if spec.extensions else ''}": data}
-    before = len(report)
-    report_corpus_losses(corpus, spec.capabilities, report, spec.name)
-    for doc in corpus.documents:
-        report_losses(doc, spec.capabilities, report, spec.name)
-    if strict:
-        _refuse_losses(report, before, spec)
-    return spec.write_files(corpus, report=report, **options)
-
-
-def write(
-    corpus: "Corpus | Document | Iterable[Document]",
-    path: str | Path,
-    format: str | None = None,
-    *,
-    strict: bool = False,
-    report: Report | None = None,
-    inputs: Iterable[str | Path] = (),
-    header: "Corpus | None" = None,
-    force: bool = False,
-    **options: Any,
-) -> Report:
-    """Write ``corpus`` (or documents one at a time, with ``header`` for corpus-level
-    data) to ``path`` atomically; never overwrite one of ``inputs``. A multi-file
-    format writes the directory ``path``, which must be new or empty unless ``force``
-    (then only the files of the project are written over). A one-file output that
-    exists is replaced."""
-    from .model import Corpus, Document
-
-    report = report if report is not None else Report(str(path))
-    spec = resolve_format(path, format, for_writing=True)
-    if not spec.can_write:
-        raise UnknownFormatError(f"format {spec.name!r} cannot be written", file=path)
-    options = spec.check_options(options, "write")
-    inputs = list(inputs)
-    try:
-        if spec.write is None:
-            documents = [corpus] if isinstance(corpus, Document) else list(corpus) \
-                if not isinstance(corpus, Corpus) else corpus.documents
-            whole = corpus if isinstance(corpus, Corpus) else (
-                Corpus(documents=documents) if header is None
-                else header.model_copy(update={"documents": documents}))
-            files.atomic_write_tree(path, dump_files(whole, spec.name, strict=strict, report=report, **options),
-                                    inputs=inputs, force=force)
-            return report
-        if isinstance(corpus, Document):
-            corpus = Corpus(documents=[corpus])
-        stream: Iterable[Document]
-        if isinstance(corpus, Corpus):
-            head, stream = _header(corpus), corpus.documents
-        else:
-            head, stream = (header if header is not None else Corpus()), corpus
-        files.atomic_write(path, _pieces(head, stream, spec, report, strict, options), inputs=inputs)
-    except CorefioError as exc:
-        raise exc.located(path) from None
-    return report
-
-
-def convert(
-    source: str | Path,
-    target: str | Path,
-    from_format: str | None = None,
-    to_format: str | None = None,
-    *,
-    strict: bool = False,
-    report: Report | None = None,
-    read_options: dict[str, Any] | None = None,
-    force: bool = False,
-    **options: Any,
-) -> Report:
-    """Read ``source``, write ``target`` (reader → pivot → writer), one document at a
-    time where the reader streams. ``force``: see :func:`write`."""
-    report = report if report is not None else Report(str(source))
-    src = Source.of(source)
-    spec = _reader(src, from_format)
-    write_report = Report(str(target))
-    read_options = spec.check_options(read_options or {}, "read")
-    try:
-        if spec.stream is not None:
-            stream = spec.stream(src, report=report, strict=strict, **read_options)
-            first = next(stream, None)
-            # corpus-level data (RAF metadata, schemes) is known once the first document is
-            header = getattr(stream, "header", None)
-            documents: Iterable[Document] = itertools.chain([] if first is None else [first], stream)
-            if strict:  # a reading warning refuses the conversion before the output exists
-                documents = _strictly(documents, report)
-            write(documents, target, to_format, strict=strict, report=write_report, inputs=[source],
-                  header=header, force=force, **options)
-        else:
-            corpus = read(src, spec.name, strict=strict, report=report, **read_options)
-            write(corpus, target, to_format, strict=strict, report=write_report, inputs=[source], force=force,
-                  **options)
-    except CorefioError as exc:
-        raise exc.located(src.name) from None
-    finally:
-        report.extend(write_report)
-    return report
+__all__ = ["convert", "dump_files", "dumps", "iter_read", "loads", "read", "sync", "validate", "write"]
 
 
 def sync(
@@ -314,9 +32,9 @@ def sync(
 ) -> tuple["Corpus", "Corpus"]:
     """Key and response (paths, corpora or documents) synchronised: markables re-indexed
     by their targets and both sides given the ``strategy``'s markable set (``key``,
-    ``response``, ``intersection``, ``union``; :mod:`corefio.synchronisation`)."""
+    ``response``, ``intersection``, ``union``; :mod:`corefio.compare.synchronisation`)."""
     from .model import Corpus, Document
-    from .synchronisation import pair_documents, synchronise_corpora
+    from .compare.synchronisation import pair_documents, synchronise_corpora
 
     report = report if report is not None else Report()
 
@@ -334,15 +52,8 @@ def sync(
                                response_file=response if isinstance(response, (str, Path)) else None)
 
 
-def _strictly(documents: Iterable["Document"], report: Report) -> Iterator["Document"]:
-    for doc in documents:
-        report.check_strict()
-        yield doc
-    report.check_strict()
-
-
 def validate(path: str | Path, format: str | None = None) -> Report:
     """XSD (for XML formats) and semantic validation; returns every finding."""
-    from .validation import validate_file
+    from .checks.validation import validate_file
 
     return validate_file(path, format)

@@ -27,7 +27,7 @@ def test_litbank_brat_scores_100_percent_against_its_conll():
     key = corefio.read(DATA / f"{ALICE}.conll").documents[0]
     assert doc.tokens.forms == key.tokens.forms
     assert (len(doc.markables), len(doc.chains())) == (226, 53)
-    scores = corefio.score(key, doc.model_copy(update={"part": key.part}), ["muc", "bcub", "ceafe"])
+    scores = corefio.score(key, doc.copy(part=key.part), ["muc", "bcub", "ceafe"])
     for metric in ("muc", "bcub", "ceafe"):
         s = scores.corpus[metric]
         assert s.recall_num == s.recall_den and s.precision_num == s.precision_den and s.recall_den > 0
@@ -43,7 +43,7 @@ def test_litbank_brat_round_trip_is_byte_exact():
 def test_a_directory_of_pairs_is_a_brat_corpus(tmp_path):
     shutil.copy(DATA / f"{ALICE}.ann", tmp_path)
     shutil.copy(DATA / f"{ALICE}.txt", tmp_path)
-    assert corefio.get_format("brat") is corefio.registry.detect_format(tmp_path)
+    assert corefio.get_format("brat") is corefio.formats.registry.detect_format(tmp_path)
     assert [d.name for d in corefio.read(tmp_path)] == [ALICE]
 
 
@@ -147,11 +147,11 @@ def test_cli_exit_code_3_on_bad_brat(tmp_path):
 # -- LitBank's TSV --------------------------------------------------------------------------
 def test_litbank_tsv_is_the_same_annotation_as_litbank_brat():
     tsv = corefio.read(LITBANK_TSV / f"{ALICE}.ann").documents[0]
-    assert corefio.registry.detect_format(LITBANK_TSV).name == "litbank-tsv"
+    assert corefio.formats.registry.detect_format(LITBANK_TSV).name == "litbank-tsv"
     brat = corefio.read(DATA / f"{ALICE}.ann").documents[0]
-    assert corefio.registry.detect_format(LITBANK_TSV / f"{ALICE}.ann").name == "litbank-tsv"
+    assert corefio.formats.registry.detect_format(LITBANK_TSV / f"{ALICE}.ann").name == "litbank-tsv"
     assert tsv.tokens.forms == brat.tokens.forms
-    scores = corefio.score(brat, tsv.model_copy(update={"name": brat.name}), ["muc", "bcub", "ceafe"])
+    scores = corefio.score(brat, tsv.copy(name=brat.name), ["muc", "bcub", "ceafe"])
     for metric in ("muc", "bcub", "ceafe"):
         s = scores.corpus[metric]
         assert s.recall_num == s.recall_den and s.precision_num == s.precision_den and s.recall_den > 0
@@ -221,6 +221,6 @@ def test_cli_converts_brat_to_webanno_and_back(tmp_path):
     assert result.exit_code == 0, result.output
     original = corefio.read(DATA / f"{ALICE}.ann").documents[0]
     again = corefio.read(back).documents[0]
-    scores = corefio.score(original, again.model_copy(update={"name": original.name}), ["muc", "bcub"])
+    scores = corefio.score(original, again.copy(name=original.name), ["muc", "bcub"])
     assert all(s.recall_num == s.recall_den and s.precision_num == s.precision_den
                for s in scores.corpus.values())

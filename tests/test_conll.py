@@ -330,7 +330,7 @@ FORM = st.text(alphabet=st.characters(whitelist_categories=("L", "N", "P", "S"))
 @given(documents(forms=FORM, with_links=False, with_attributes=False))
 def test_random_documents_keep_their_mentions_and_chains(doc):
     contiguous = [m for m in doc.markables if len(m.spans) == 1]
-    doc = doc.model_copy(update={"markables": contiguous, "links": [], "entities": [],
+    doc = doc.copy(**{"markables": contiguous, "links": [], "entities": [],
                                  "metadata": {}, "tokens": Tokens(forms=doc.tokens.forms)})
     for canonical in (False, True):
         report = Report()

@@ -175,7 +175,7 @@ FORM = st.text(alphabet=st.characters(whitelist_categories=("L", "N")), min_size
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(forms=FORM, with_links=False, with_attributes=False))
 def test_random_documents_round_trip(doc):
-    doc = doc.model_copy(update={"links": [], "entities": [], "metadata": {},
+    doc = doc.copy(**{"links": [], "entities": [], "metadata": {},
                                  "tokens": Tokens(forms=doc.tokens.forms), "sentences": []})
     report = Report()
     text = conllu.dumps(Corpus(documents=[doc]), report=report)
@@ -201,8 +201,8 @@ def test_same_entity_crossing_mentions_are_reported_as_loss():
     conllu.dumps(Corpus(documents=[doc]), report=report)
     assert {"loss.same-entity-overlap", "loss.interleaved-parts"} & report.codes()
     # nested mentions of one entity are fine
-    doc2 = doc.model_copy(update={"markables": [Markable(id="m1", spans=((0, 3),), entity="e1"),
-                                                Markable(id="m2", spans=((1, 2),), entity="e1")]})
+    doc2 = doc.copy(markables=[Markable(id="m1", spans=((0, 3),), entity="e1"),
+                                                Markable(id="m2", spans=((1, 2),), entity="e1")])
     report = Report()
     text = conllu.dumps(Corpus(documents=[doc2]), report=report)
     assert not {"loss.same-entity-overlap", "loss.interleaved-parts"} & report.codes()
@@ -381,8 +381,8 @@ def test_part_comment_follows_edits_of_the_part():
     moved = corefio.loads(text, "conllu").documents[0]
     assert moved.part == "001"
     # a document without a part loses the comment, one with another part gets it rewritten
-    assert "# part" not in corefio.dumps(Corpus(documents=[moved.model_copy(update={"part": None})]), "conllu")
-    assert "# part = 7\n" in corefio.dumps(Corpus(documents=[moved.model_copy(update={"part": "7"})]), "conllu")
+    assert "# part" not in corefio.dumps(Corpus(documents=[moved.copy(part=None)]), "conllu")
+    assert "# part = 7\n" in corefio.dumps(Corpus(documents=[moved.copy(part="7")]), "conllu")
 
 
 # -- issue #18: what CorefUD's tools read ------------------------------------------------------

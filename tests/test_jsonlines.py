@@ -121,7 +121,7 @@ FORM = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1,
 @given(documents(forms=FORM, with_links=False, with_attributes=False))
 def test_random_documents_round_trip(doc):
     contiguous = [m for m in doc.markables if len(m.spans) == 1]
-    doc = doc.model_copy(update={"markables": contiguous, "links": [], "entities": [], "metadata": {},
+    doc = doc.copy(**{"markables": contiguous, "links": [], "entities": [], "metadata": {},
                                  "tokens": Tokens(forms=doc.tokens.forms)})
     text = jsonlines.dumps(Corpus(documents=[doc]))
     back = jsonlines.loads(text).documents[0]

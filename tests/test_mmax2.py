@@ -14,7 +14,7 @@ import corefio
 import corefio.formats.mmax2  # noqa: F401  (registers the format)
 from corefio.diagnostics import Report
 from corefio.errors import FormatError, StrictModeError, UnsafeInputError, UsageError
-from corefio.losses import project, uses
+from corefio.formats.losses import project, uses
 from corefio.model import Corpus, Document, Link, Markable, Sentence, Tokens
 
 from .conftest import DATA, shared_data
@@ -31,11 +31,11 @@ def content(doc: Document) -> dict:
     markables = doc.markables
     if any(m.layer is not None for m in markables):
         rename = {m.ref: f"~{m.layer}~{m.id}" for m in markables if m.layer is not None}
-        markables = [m.model_copy(update={"id": rename.get(m.ref, m.id), "layer": None}) for m in markables]
-        links = [link.model_copy(update={"source": rename.get(link.source, link.source),
-                                         "targets": tuple(rename.get(t, t) for t in link.targets)})
+        markables = [m.copy(id=rename.get(m.ref, m.id), layer=None) for m in markables]
+        links = [link.copy(source=rename.get(link.source, link.source),
+                                         targets=tuple(rename.get(t, t) for t in link.targets))
                  for link in doc.links]
-        doc = doc.model_copy(update={"markables": markables, "links": links})
+        doc = doc.copy(markables=markables, links=links)
         out = _content(doc)
         out["layers"] = sorted((m.id.split("~")[1] if m.id.startswith("~") else "", m.spans) for m in markables)
         return out
@@ -261,7 +261,7 @@ def test_other_formats_to_mmax2_and_back_score_100(tmp_path, source):
     out = write_project(key, tmp_path / "p")
     response = corefio.read(out)
     perfect(key, response)
-    fmt = corefio.registry.detect_format(source).name
+    fmt = corefio.formats.registry.detect_format(source).name
     again = corefio.loads(corefio.dumps(response, fmt), fmt)
     perfect(key, again)
 
@@ -269,7 +269,7 @@ def test_other_formats_to_mmax2_and_back_score_100(tmp_path, source):
 def projected(corpus: Corpus, fmt: str) -> Corpus:
     """``corpus`` as format ``fmt`` can hold it (other layers, discontinuity... removed)."""
     caps = corefio.get_format(fmt).capabilities
-    return corpus.model_copy(update={"documents": [project(d, caps) for d in corpus.documents]})
+    return corpus.copy(documents=[project(d, caps) for d in corpus.documents])
 
 
 def continuous_worship() -> Corpus:
@@ -281,7 +281,7 @@ def continuous_worship() -> Corpus:
         editor = d.edit()
         editor.remove_markables([m.ref for m in d.markables if m.is_discontinuous])
         docs.append(editor.commit(Report()))
-    return corpus.model_copy(update={"documents": docs})
+    return corpus.copy(documents=docs)
 
 
 @pytest.mark.parametrize("fmt", ["conll", "conllu", "jsonlines", "raf"])

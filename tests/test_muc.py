@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 import corefio
 import corefio.formats.muc  # noqa: F401  (registers the format until formats/__init__ imports it)
-from corefio import repair
+from corefio.io import repair
 from corefio.diagnostics import Report
 from corefio.errors import FormatError
 from corefio.formats import muc
 from corefio.model import Corpus, Document, Link, Markable, Sentence, Tokens
-from corefio.registry import all_formats, detect_format, get_format
-from corefio.source import Source
+from corefio.formats.registry import all_formats, detect_format, get_format
+from corefio.io.source import Source
 
 from .conftest import DATA, SAMPLES
 
@@ -355,7 +355,7 @@ def test_edited_markables_get_new_tags_and_the_rest_stay():
 
 def test_muc_text_without_layout_is_still_written_from_the_text():
     doc = corefio.read(MUC / "muc6.key.sgm").documents[0]
-    bare = doc.model_copy(update={"layout": {}})
+    bare = doc.copy(**{"layout": {}})
     back = read(write(Corpus(documents=[bare])))[0].documents[0]
     assert back.text == doc.text and chains(Corpus(documents=[back])) == chains(Corpus(documents=[doc]))
 

@@ -35,7 +35,7 @@ def test_streaming_convert_keeps_the_text_after_the_last_doc(tmp_path, cli):
 
 def test_stream_header_gets_the_tail_once_the_documents_are_read(tmp_path):
     from corefio.formats import muc
-    from corefio.source import Source
+    from corefio.io.source import Source
 
     stream = muc.stream(Source.from_text(WRAPPED, "in.sgm"), report=Report(), strict=False)
     assert stream.header.layout == {}
@@ -88,7 +88,7 @@ def test_a_new_coref_tag_across_a_section_end_is_reported(tmp_path):
     corpus = corefio.loads("<DOC><DOCNO> a </DOCNO><TEXT><s>One two.</s> <s>Three four.</s></TEXT></DOC>\n", "muc")
     doc = corpus.documents[0]
     crossing = Markable(id="9", spans=((1, 3),))  # "two . Three": the end of the first <s> ends it
-    edited = doc.model_copy(update={"markables": [crossing]})
+    edited = doc.copy(markables=[crossing])
     report = Report()
     text = corefio.dumps(edited, "muc", report=report)
     assert '<COREF ID="9">two.</s> <s>Three</COREF>' in text

@@ -21,9 +21,9 @@ from corefio.model import (
     Corpus, Document, Entity, FormatLayout, GenericLayout, Link, Markable, Region, Scheme, SchemeAttribute,
     SchemeValue, Sentence, Tokens,
 )
-from corefio.registry import Capabilities, get_format
-from corefio.source import Source
-from corefio.validation import load_schema
+from corefio.formats.registry import Capabilities, get_format
+from corefio.io.source import Source
+from corefio.checks.validation import load_schema
 
 from .conftest import DATA, SAMPLES
 from .strategies import NAME, XML_TEXT, corpora, documents
@@ -131,13 +131,13 @@ def rich_documents(draw):
             parts += [form, after]
             pos += len(form) + len(after)
         text = "".join(parts) + draw(st.sampled_from(["", "</DOC>"]))
-        tokens = tokens.model_copy(update={"offsets": offsets})
+        tokens = tokens.copy(offsets=offsets)
         update.update(text=text, tokens=tokens, regions=[
             Region(type="DOC", start=0, end=len(text), attributes=draw(st.dictionaries(NAME, XML_TEXT, max_size=2))),
             Region(type="s", start=len(prefix), end=len(prefix), id=draw(st.one_of(st.none(), NAME)))])
     markables = []
     for m in doc.markables:
-        markables.append(m.model_copy(update={
+        markables.append(m.copy(**{
             "sets": draw(st.dictionaries(NAME, XML_TEXT, max_size=2)),
             "min": draw(st.one_of(st.none(), st.lists(st.sampled_from(m.spans), min_size=1, max_size=2).map(tuple))),
             "optional": draw(st.booleans()),
@@ -159,7 +159,7 @@ def rich_documents(draw):
                                       widths=draw(st.dictionaries(st.integers(0, 99), st.integers(), max_size=3)),
                                       extra=draw(st.dictionaries(NAME, XML_TEXT, max_size=2)))
     update.update(markables=markables, links=links, layout=layout)
-    out = doc.model_copy(update=update)
+    out = doc.copy(**update)
     out.check()
     return out
 
@@ -215,7 +215,7 @@ def test_api_dumps_reports_no_loss_and_writes_one_piece_per_document():
     assert data == GOLDEN.read_bytes()
     assert not [d for d in report if d.code.startswith("loss.")]
     corpus = features_corpus()
-    pieces = list(raf.write(iter(corpus.documents), corpus=corpus.model_copy(update={"documents": []}),
+    pieces = list(raf.write(iter(corpus.documents), corpus=corpus.copy(documents=[]),
                             report=Report()))
     assert len(pieces) == 2 + len(corpus.documents)
     assert pieces[1].startswith(b'<struct type="document"') and pieces[-1] == b"</struct>\n"
@@ -527,7 +527,7 @@ def test_external_dtd_is_neither_fetched_nor_needed():
 def test_a_file_that_is_not_well_formed_is_refused_with_its_line_and_repaired_only_on_request():
     import corefio
     from corefio.diagnostics import Report
-    from corefio.repair import repair_bytes
+    from corefio.io.repair import repair_bytes
 
     data = (SAMPLES / "key.raf.xml").read_bytes()
     bad = data.replace(b'<w n="2">western</w>', b"<w n=2>western</w>", 1)

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import corefio
-from corefio.chains import Mention
-from corefio.matching import match_mentions
+from corefio.model.mentions import Mention
+from corefio.compare.matching import match_mentions
 from corefio.model import Corpus, Document, Markable, Tokens
 
 from .conftest import DATA, SAMPLES
@@ -114,8 +114,8 @@ def test_cli_refuses_unknown_modes_and_strategies(cli):
 
 
 def test_pairing_by_order(tmp_path):
-    key = Corpus(documents=[KEY.model_copy(update={"name": "a"})])
-    response = Corpus(documents=[RESPONSE.model_copy(update={"name": "b"})])
+    key = Corpus(documents=[KEY.copy(name="a")])
+    response = Corpus(documents=[RESPONSE.copy(name="b")])
     with pytest.raises(corefio.DocumentMismatchError):
         corefio.score(key, response, ["muc"])
     assert rp(corefio.score(key, response, ["muc"], pair_by="order")["muc"]) == (Fraction(1, 2), Fraction(1, 2))

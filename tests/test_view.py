@@ -14,8 +14,8 @@ from lxml import etree, html
 from corefio.api import read
 from corefio.formats import raf
 from corefio.model import Corpus, Document, Link, Markable, Sentence, Tokens
-from corefio.resources import stylesheet_path
-from corefio.xslt import render_html
+from corefio.io.resources import stylesheet_path
+from corefio.transform.html import render_html
 
 from .conftest import SAMPLES
 
@@ -131,7 +131,7 @@ def test_the_writer_records_each_markables_chain_for_the_view():
 
 def test_view_of_many_documents_keeps_their_chains_apart():
     a = nested_document()
-    b = a.model_copy(update={"name": "second"})
+    b = a.copy(name="second")
     page = page_of(Corpus(documents=[a, b]))
     sections = page.find_class("document")
     assert len(sections) == 2

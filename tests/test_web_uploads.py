@@ -58,8 +58,8 @@ def zip_files(files: dict[str, bytes | str]) -> bytes:
 def two_document_project() -> tuple[bytes, corefio.Corpus]:
     """A minimal MMAX2 project with two .mmax files (the samples' key, twice)."""
     corpus = corefio.read(KEY)
-    second = corpus.documents[0].model_copy(update={"name": "second"})
-    corpus = corpus.model_copy(update={"documents": [corpus.documents[0], second]})
+    second = corpus.documents[0].copy(name="second")
+    corpus = corpus.copy(documents=[corpus.documents[0], second])
     files = corefio.dump_files(corpus, "mmax2")
     assert sum(name.endswith(".mmax") for name in files) == 2
     return zip_files({f"project/{name}": data for name, data in files.items()}), corpus
@@ -127,9 +127,9 @@ def two_layer_pair():
     scorer leaves out."""
     key = corefio.read(MMAX2)
     doc = key.documents[0]
-    moved = [m.model_copy(update={"layer": "secondary"}) if i % 3 == 0 and m.entity else m
+    moved = [m.copy(layer="secondary") if i % 3 == 0 and m.entity else m
              for i, m in enumerate(doc.markables)]
-    response = key.model_copy(update={"documents": [doc.model_copy(update={"markables": moved})]})
+    response = key.copy(**{"documents": [doc.copy(markables=moved)]})
     return key, response
 
 

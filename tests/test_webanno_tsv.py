@@ -19,7 +19,7 @@ def test_gum_tsv_scores_100_percent_against_its_conllu(name):
     doc = corefio.read(DATA / f"{name}.tsv").documents[0]
     key = corefio.read(DATA / f"{name}.conllu").documents[0]
     assert doc.tokens.forms == key.tokens.forms
-    scores = corefio.score(key, doc.model_copy(update={"name": key.name, "part": key.part}),
+    scores = corefio.score(key, doc.copy(name=key.name, part=key.part),
                            ["muc", "bcub", "ceafe"])
     for metric in ("muc", "bcub", "ceafe"):
         s = scores.corpus[metric]
@@ -154,7 +154,7 @@ def test_a_chain_layer_file_is_written_back_byte_for_byte():
 def test_a_chain_layer_file_edited_keeps_its_style_and_chains():
     doc = corefio.loads(CHAINS, "webanno-tsv").documents[0]
     # markables renumbered: the chains are numbered afresh, links in text order
-    renamed = doc.model_copy(update={"markables": [m.model_copy(update={"id": f"x{k}"})
+    renamed = doc.copy(**{"markables": [m.copy(**{"id": f"x{k}"})
                                                    for k, m in enumerate(doc.markables)]})
     written = corefio.dumps(renamed, "webanno-tsv")
     assert "#T_CH=" in written and "#T_RL=" not in written

@@ -19,7 +19,7 @@ from lxml import etree
 
 import corefio
 import corefio.formats.mate  # noqa: F401  (registers the format)
-from corefio import xslt_engine
+from corefio.transform import engine as xslt_engine
 from corefio.diagnostics import Report
 from corefio.errors import CorefioError, UsageError
 from corefio.model import Corpus, Document, Markable, Sentence, Tokens
@@ -141,7 +141,7 @@ def test_mmax2_to_raf_on_projects_corefio_writes(tmp_path, processor):
     """Names with a slash (written %2F), parts, explicit ids, several documents."""
     need(processor)
     key = corefio.read(ROOT / "samples/key.raf.xml")
-    renamed = key.documents[0].model_copy(update={"name": "news/peaks", "part": "001"})
+    renamed = key.documents[0].copy(name="news/peaks", part="001")
     corpus = Corpus(documents=[renamed, corefio.read(ROOT / "samples/response.raf.xml").documents[0]])
     project = mmax2_project(tmp_path, corpus)
     got = xslt_engine.read(project, "mmax2", processor=processor)

@@ -71,12 +71,12 @@ from typing import Any, ClassVar
 
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..losses import LossLog
-from ..chains import BRIDGING, SPLIT_ANTECEDENT, is_identity
-from .._lazy import LazyModule
-from ..layout import FormatLayout
-from ..registry import Capabilities, FormatSpec, Option, register
-from ..source import Source
+from .losses import LossLog
+from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, is_identity
+from ..io._lazy import LazyModule
+from ..model.layout import FormatLayout
+from .registry import Capabilities, FormatSpec, Option, register
+from ..io.source import Source
 from ._lines import SourceLines as _Lines
 from ._lines import check_part, no_document_error, numeric_part
 
@@ -657,9 +657,9 @@ def with_written_heads(doc):
     ids = _derived_ids(sentences, set(doc.tokens.empty or ()))
     tree = _Tree(doc, ids)
     markables = [m if _head_value(m) is not None else
-                 m.model_copy(update={"head": ((h, h),)}) for m, h in
+                 m.copy(head=((h, h),)) for m, h in
                  ((m, computed_head(m, tree)) for m in doc.markables)]
-    return doc.model_copy(update={"markables": markables})
+    return doc.copy(markables=markables)
 
 
 def _percent(value: str) -> str:
@@ -958,7 +958,7 @@ def _write_document(doc, report: Report, canonical: bool, last: bool, state: _Fi
         kept = [m for m in doc.markables if m.ref not in gone]
         links = [link for link in doc.links
                  if link.source not in gone and not (link.target_kind == "markable" and gone & set(link.targets))]
-        doc = doc.model_copy(update={"markables": kept, "links": links})
+        doc = doc.copy(markables=kept, links=links)
         lines = _render_document(doc, LossLog(Report(), ""), canonical, last, before, declared, state.sent_ids)
         if _reads_back(doc, lines):
             break

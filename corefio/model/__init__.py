@@ -3,13 +3,20 @@
 =====================  ==========================================================
 :mod:`.document`       Corpus, Document, Tokens, Sentence, Region, Markable, Entity,
                        Link: the data and its invariants, derived chains
+:mod:`.mentions`       what chains are built from and scoring reads (Mention,
+                       MentionView), free of the document classes
+:mod:`.zeros`          zero mentions (CoNLL-U empty nodes): their places in the text
 :mod:`.scheme`         annotation schemes (attribute names, types, allowed values)
 :mod:`.layout`         format-owned layout (what only one format can use)
 :mod:`.edit`           the edit API: add, remove, renumber markables, then re-check
+:mod:`.schema`         untrusted data validated into the model; its JSON Schema
 =====================  ==========================================================
+
+May import: :mod:`corefio.errors`, :mod:`corefio.diagnostics`. Everything else builds
+on this package.
 """
 
-from ..chains import (
+from .mentions import (
     BRIDGING,
     COREFERENCE,
     IDENTITY_LINK_TYPES,
@@ -37,7 +44,7 @@ from .document import (
     contiguous_spans,
 )
 from .edit import DocumentEditor
-from ..layout import FormatLayout, GenericLayout
+from .layout import FormatLayout, GenericLayout
 from .scheme import Scheme, SchemeAttribute, SchemeValue
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The pivot model: the RAF model of seed 003 (Figure 1), in pydantic v2.
+"""The pivot model: the RAF model of seed 003 (Figure 1), as immutable dataclasses.
 
 A :class:`Corpus` holds :class:`Document` s. A document has
 
@@ -20,20 +20,23 @@ entity ids (:meth:`Document.chains`). Non-identity links never merge chains; a m
 in no relation is a singleton chain.
 
 Invariants (unique ids, spans inside the primary data, existing link ends, non-empty
-targets, consistent token columns, contiguous sentences) are checked once per document:
-by the normal pydantic constructor, or by :meth:`Document.build` which readers use to
-skip per-element validation on large inputs. :meth:`Document.problems` lists every
-violation without raising.
+targets, consistent token columns, contiguous sentences) are checked once per document,
+when it is built (``Document(...)`` and :meth:`Document.build` are the same);
+:meth:`Document.problems` lists every violation without raising. The records are plain
+slotted dataclasses, not pydantic models: readers build 10⁵ markables per corpus, and a
+validating constructor for each cost the readers 60–80% (measured on
+``benchmarks/bench_conll.py``). Validating untrusted data (a dict, JSON) and the JSON
+Schema of the pivot are in :mod:`corefio.model.schema`, where pydantic does that work.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, model_validator
+from dataclasses import MISSING, dataclass, field, fields
 
-from ..chains import (  # noqa: F401  (re-exported: the pydantic-free part of the model)
+from .mentions import (  # noqa: F401  (re-exported)
     BRIDGING,
     COREFERENCE,
     IDENTITY_LINK_TYPES,
@@ -48,7 +51,7 @@ from ..chains import (  # noqa: F401  (re-exported: the pydantic-free part of th
     markable_ref,
 )
 from ..errors import ModelError
-from ..layout import FormatLayout
+from .layout import FormatLayout
 from .scheme import Scheme
 
 if TYPE_CHECKING:
@@ -57,73 +60,70 @@ if TYPE_CHECKING:
 #: one token range: (first, last), 0-based, inclusive
 Span = tuple[int, int]
 #: attribute values are typed: the RAF writer records the type
-AttrValue = Union[StrictBool, StrictInt, StrictFloat, str]
-
+AttrValue = Union[bool, int, float, str]
 
 _new = object.__new__
-_setattr = object.__setattr__
+_set = object.__setattr__
+
+#: every record of the model: immutable, keyword arguments only, with __slots__ (no
+#: per-object dict: a corpus holds 10⁵ markables)
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+_FIELD_NAMES: dict[type, dict[str, None]] = {}
+
+
+def _field_names(kind: type) -> dict[str, None]:
+    """The field names of a record class, in order (a dict: ordered, and fast for ``in``)."""
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = dict.fromkeys(f.name for f in fields(kind))
+    return names
+
+
+class _Record:
+    """What every record of the model offers besides its fields."""
+
+    __slots__ = ()
 
     @classmethod
     def _make(cls, **values: Any):
-        """Build without validation (readers' hot path; the document check follows).
-
-        Fields not given take their defaults. This is what ``model_construct`` does,
-        without its per-call bookkeeping, which costs several microseconds per object.
-        All objects of a class share one "fields set" (every field is set, so it never
-        changes): a set per object would be 10⁵ more objects for the garbage collector.
-        """
-        return cls._make_many((values,))[0]
+        """Build from field values; fields not given take their defaults. For records
+        this is the constructor; :class:`Document` overrides it to skip the check."""
+        return cls(**values)
 
     @classmethod
     def _make_many(cls, values: Iterable[dict[str, Any]]) -> list:
         """:meth:`_make` for many objects at once (readers build 10⁵ markables)."""
-        fields = cls._all_fields()
-        n = len(fields)
-        defaults = cls._defaults()
-        out: list = []
-        append = out.append
-        for v in values:
-            if len(v) != n:
-                v = {**{k: make() for k, make in defaults.items() if k not in v}, **v}
-            obj = _new(cls)
-            _setattr(obj, "__dict__", v)
-            _setattr(obj, "__pydantic_fields_set__", fields)
-            _setattr(obj, "__pydantic_extra__", None)
-            _setattr(obj, "__pydantic_private__", None)
-            append(obj)
-        return out
+        return [cls(**v) for v in values]
 
-    @classmethod
-    def _defaults(cls) -> dict[str, Callable[[], Any]]:
-        """Field name → a function giving its default (fresh for mutable defaults)."""
-        found = cls.__dict__.get("_shared_defaults")
-        if found is None:
-            found = {}
-            for name, info in cls.model_fields.items():
-                if info.default_factory is not None:
-                    found[name] = info.default_factory
-                elif not info.is_required():
-                    found[name] = (lambda value: lambda: value)(info.default)
-            type.__setattr__(cls, "_shared_defaults", found)
-        return found
+    def copy(self, **changes: Any):
+        """A copy with ``changes`` applied, without running checks again (what
+        :meth:`Document.check` would find after an edit is the caller's to check)."""
+        names = _field_names(type(self))
+        if not changes.keys() <= names.keys():
+            unknown = ", ".join(sorted(changes.keys() - names.keys()))
+            raise TypeError(f"{type(self).__name__} has no field(s) {unknown}")
+        new = _new(type(self))
+        for name in names:
+            _set(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
 
-    @classmethod
-    def _all_fields(cls) -> set[str]:
-        shared = cls.__dict__.get("_shared_fields_set")
-        if shared is None:
-            shared = set(cls.model_fields)
-            type.__setattr__(cls, "_shared_fields_set", shared)
-        return shared
+    def model_copy(self, update: dict[str, Any] | None = None):
+        """The name this method had when the model was built on pydantic (kept for code
+        written against it): :meth:`copy`."""
+        return self.copy(**(update or {}))
+
+    def field_values(self) -> dict[str, Any]:
+        """Field name → value (shallow: nested records stay records)."""
+        return {name: getattr(self, name) for name in _field_names(type(self))}
 
 
-class Tokens(_Model):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tokens(_Record):
     """Primary data: the words of a document, column-wise (fast for 10⁵–10⁶ tokens)."""
 
-    forms: list[str] = Field(default_factory=list)
+    forms: list[str] = field(default_factory=list)
     #: explicit token ids; ``None`` means the default ``word_1 … word_n``
     ids: list[str] | None = None
     #: the text that follows each token (``" "``, ``""``, ``"\\n"``); ``None``: unknown
@@ -131,7 +131,7 @@ class Tokens(_Model):
     #: character offsets ``(start, end)`` (end exclusive) into the source text
     offsets: list[tuple[int, int]] | None = None
     #: per-token attribute columns (POS, lemma, speaker, CoNLL columns, ...)
-    attributes: dict[str, list[str | None]] = Field(default_factory=dict)
+    attributes: dict[str, list[str | None]] = field(default_factory=dict)
     #: indices (ascending) of the empty tokens: words that are understood but absent from
     #: the text (CoNLL-U empty nodes, the places of zero anaphora); None: there are none
     empty: list[int] | None = None
@@ -154,21 +154,23 @@ class Tokens(_Model):
         return {tid: i for i, tid in enumerate(self.all_ids())}
 
 
-class Sentence(_Model):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sentence(_Record):
     """A sentence: tokens ``first..last`` (inclusive) and what the source said about it."""
 
     first: int
     last: int
     id: str | None = None
     #: comment lines kept verbatim (CoNLL-U ``# sent_id = ...`` etc.)
-    comments: list[str] = Field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
     #: lines that sit between words in the source and are not words (CoNLL-U
     #: multi-word-token ranges): ``(offset, raw)`` = insert before the offset-th word
-    interleaved: list[tuple[int, str]] = Field(default_factory=list)
-    attributes: dict[str, AttrValue] = Field(default_factory=dict)
+    interleaved: list[tuple[int, str]] = field(default_factory=list)
+    attributes: dict[str, AttrValue] = field(default_factory=dict)
 
 
-class Region(_Model):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Region(_Record):
     """A typed structural region of the source text (MUC's ``DOC``/``TEXT``/``p``/``s``/
     ``HL`` sections, a brat paragraph...): characters ``start..end`` (end exclusive) of
     :attr:`Document.text`. Regions nest; ``attributes`` keep what the source tag said."""
@@ -177,18 +179,20 @@ class Region(_Model):
     start: int
     end: int
     id: str | None = None
-    attributes: dict[str, str] = Field(default_factory=dict)
+    attributes: dict[str, str] = field(default_factory=dict)
 
 
-class Entity(_Model):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Entity(_Record):
     """An entity (set, cluster) declared with attributes. Its members are the markables
     naming it; an id that markables use needs no declaration (CoNLL labels, for one)."""
 
     id: str
-    attributes: dict[str, AttrValue] = Field(default_factory=dict)
+    attributes: dict[str, AttrValue] = field(default_factory=dict)
 
 
-class Markable(_Model):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Markable(_Record):
     """A referring expression (or any annotated span of a layer).
 
     * ``layer``: the markable layer (MMAX2 level: ``coref``, ``sentence``...); ``None``
@@ -209,11 +213,18 @@ class Markable(_Model):
     spans: tuple[Span, ...]
     entity: str | None = None
     head: tuple[Span, ...] | None = None
-    attributes: dict[str, AttrValue] = Field(default_factory=dict)
+    attributes: dict[str, AttrValue] = field(default_factory=dict)
     layer: str | None = None
-    sets: dict[str, str] = Field(default_factory=dict)
+    sets: dict[str, str] = field(default_factory=dict)
     min: tuple[Span, ...] | None = None
     optional: bool = False
+
+    def __post_init__(self) -> None:
+        # spans given as lists (JSON, hand-written code) become the tuples readers give
+        for name in ("spans", "head", "min"):
+            value = getattr(self, name)
+            if value is not None and type(value) is not tuple:
+                _set(self, name, tuple(tuple(span) for span in value))
 
     @property
     def ref(self) -> str:
@@ -254,7 +265,8 @@ class Markable(_Model):
         )
 
 
-class Link(_Model):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Link(_Record):
     """A typed relation from a markable to one or more markables or entities.
 
     ``targets`` keeps a group together: an MMAX2 pointer ``markable_3;markable_7`` or a
@@ -268,18 +280,23 @@ class Link(_Model):
     source: str
     targets: tuple[str, ...]
     target_kind: Literal["markable", "entity"] = "markable"
-    attributes: dict[str, AttrValue] = Field(default_factory=dict)
+    attributes: dict[str, AttrValue] = field(default_factory=dict)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _single_target(cls, values: Any) -> Any:
-        if isinstance(values, dict) and "target" in values:
-            values = dict(values)
-            target = values.pop("target")
-            if "targets" in values:
+    def __init__(self, *, id: str, source: str, targets: Iterable[str] | None = None, type: str = COREFERENCE,
+                 target_kind: Literal["markable", "entity"] = "markable",
+                 attributes: dict[str, AttrValue] | None = None, target: str | None = None) -> None:
+        if target is not None:
+            if targets is not None:
                 raise ValueError("give target or targets, not both")
-            values["targets"] = (target,)
-        return values
+            targets = (target,)
+        elif targets is None:
+            raise TypeError("a link needs its target or targets")
+        _set(self, "id", id)
+        _set(self, "type", type)
+        _set(self, "source", source)
+        _set(self, "targets", targets if isinstance(targets, tuple) else tuple(targets))
+        _set(self, "target_kind", target_kind)
+        _set(self, "attributes", {} if attributes is None else attributes)
 
     @property
     def target(self) -> str:
@@ -298,12 +315,13 @@ class Link(_Model):
                          attributes={} if attributes is None else attributes)
 
 
-class Document(_Model):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Document(_Record):
     """One document: primary data, markables, entities and links.
 
     ``text``, when present, is the exact source text (MUC with its SGML markup, a brat
     ``.txt``): token offsets point into it and ``regions`` describe its sections.
-    ``layout`` holds what only one format can use (:mod:`corefio.layout`).
+    ``layout`` holds what only one format can use (:mod:`corefio.model.layout`).
     """
 
     name: str
@@ -311,36 +329,45 @@ class Document(_Model):
     part: str | None = None
     #: free metadata a user would want to keep in any format (title, source, ...);
     #: layout details belong in ``layout``, not here
-    metadata: dict[str, str] = Field(default_factory=dict)
-    tokens: Tokens = Field(default_factory=Tokens)
-    sentences: list[Sentence] = Field(default_factory=list)
-    markables: list[Markable] = Field(default_factory=list)
-    entities: list[Entity] = Field(default_factory=list)
-    links: list[Link] = Field(default_factory=list)
+    metadata: dict[str, str] = field(default_factory=dict)
+    tokens: Tokens = field(default_factory=Tokens)
+    sentences: list[Sentence] = field(default_factory=list)
+    markables: list[Markable] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
     text: str | None = None
-    regions: list[Region] = Field(default_factory=list)
-    layout: dict[str, FormatLayout] = Field(default_factory=dict)
+    regions: list[Region] = field(default_factory=list)
+    layout: dict[str, FormatLayout] = field(default_factory=dict)
 
-    @model_validator(mode="after")
-    def _check_invariants(self) -> "Document":
-        problems = self.problems()
-        if problems:
-            raise ModelError(problems)
-        return self
+    def __post_init__(self) -> None:
+        self.check()
 
     # -- construction -----------------------------------------------------------------
     @classmethod
     def build(cls, **values: Any) -> "Document":
         """Construct without per-element validation, then check invariants once.
 
-        Raises :class:`~corefio.errors.ModelError` listing every violation. Fields not
-        given take their defaults (without pydantic's per-call default handling, which
-        costs about a millisecond per document).
+        Raises :class:`~corefio.errors.ModelError` listing every violation. The same
+        as ``Document(**values)``; readers call it by this name.
         """
-        doc = cls._make(**values)
-        problems = doc.problems()
-        if problems:
-            raise ModelError(problems)
+        return cls(**values)
+
+    @classmethod
+    def _make(cls, **values: Any) -> "Document":
+        """A document built without the invariant check (its caller checks later, or
+        knows the values come from a checked document). Fields not given take their
+        defaults."""
+        doc = _new(cls)
+        for f in fields(cls):
+            if f.name in values:
+                value = values[f.name]
+            elif f.default_factory is not MISSING:
+                value = f.default_factory()
+            elif f.default is not MISSING:
+                value = f.default
+            else:
+                raise TypeError(f"Document needs {f.name}")
+            _set(doc, f.name, value)
         return doc
 
     def edit(self) -> "DocumentEditor":
@@ -556,7 +583,7 @@ class Document(_Model):
         mentions = [[_mention(markables[k]) for k in chain] for chain in chains]
         places = None
         if self.tokens.empty:
-            from ..zeros import document_places, zero_of
+            from .zeros import document_places, zero_of
 
             placed = document_places(self)
             assert placed is not None
@@ -623,7 +650,7 @@ class Document(_Model):
         markables = [m for k, m in enumerate(self.markables) if k in in_chain]
         links = [link for link in self.links
                  if link.source not in gone and not (link.target_kind == "markable" and gone & set(link.targets))]
-        return self.model_copy(update={"markables": markables, "links": links})
+        return self.copy(markables=markables, links=links)
 
     def layers(self) -> list[str | None]:
         """The markable layers in use, in order of first appearance."""
@@ -639,16 +666,17 @@ def _mention(m: Markable) -> Mention:
     return Mention(m.spans, m.id, m.layer, m.head, m.min, m.optional, m.attributes or None)
 
 
-class Corpus(_Model):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Corpus(_Record):
     """A sequence of documents (one file usually holds one corpus), with the annotation
     schemes of its layers and corpus-wide format layout (an MMAX2 project's paths)."""
 
-    documents: list[Document] = Field(default_factory=list)
-    metadata: dict[str, str] = Field(default_factory=dict)
-    schemes: list[Scheme] = Field(default_factory=list)
-    layout: dict[str, FormatLayout] = Field(default_factory=dict)
+    documents: list[Document] = field(default_factory=list)
+    metadata: dict[str, str] = field(default_factory=dict)
+    schemes: list[Scheme] = field(default_factory=list)
+    layout: dict[str, FormatLayout] = field(default_factory=dict)
 
-    def __iter__(self) -> Iterator[Document]:  # type: ignore[override]
+    def __iter__(self) -> Iterator[Document]:
         return iter(self.documents)
 
     def __len__(self) -> int:

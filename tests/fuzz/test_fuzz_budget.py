@@ -297,7 +297,7 @@ def test_markable_count_oracle_sees_a_silent_loss(tmp_path: Path):
     doc = corpus.documents[0]
     editor = doc.edit()
     editor.remove_markables([doc.markables[0].id])
-    fewer = corpus.model_copy(update={"documents": [editor.commit(), *corpus.documents[1:]]})
+    fewer = corpus.copy(documents=[editor.commit(), *corpus.documents[1:]])
     checker = fuzzer.Checker("mmax2", project, None, False, lambda message: None)
     checker._count_mmax2_markables(corpus, corefio.Report())
     assert checker.findings == []

@@ -9,7 +9,7 @@ scores a missing response document as empty and ignores extra ones, with warning
 A side of the comparison (:class:`Side`) is a corpus or document in memory, or a file.
 A file whose format has ``scan_keys`` and ``mention_views`` is scored straight from its
 parser (the engine reads only the documents it needs, in byte ranges); any other file
-is read document by document with :func:`corefio.api.iter_read`, each document kept
+is read document by document with :func:`corefio.formats.readwrite.iter_read`, each document kept
 only as its mention view.
 """
 
@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..chains import MentionView, document_key, document_label
+from ..model.mentions import MentionView, document_key, document_label
 from ..diagnostics import Report
 from ..errors import DocumentMismatchError
-from ..source import Source
+from ..io.source import Source
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import Corpus, Document
-    from ..registry import FormatSpec
+    from ..formats.registry import FormatSpec
 
 DocumentKey = tuple[str, "str | None"]
 
@@ -128,7 +128,7 @@ def in_memory(corpus: "Corpus", pos: bool) -> Side:
 def read_views(path: str | Path | Source, format: str | None, report: Report, pos: bool) -> Side:
     """A file of any readable format, read one document at a time; only each
     document's key and mention view are kept."""
-    from ..api import iter_read
+    from ..formats.readwrite import iter_read
 
     keys: list[DocumentKey] = []
     views: list[MentionView] = []

@@ -1,4 +1,4 @@
-"""Loss reports and projections, both driven by :class:`~corefio.registry.Capabilities`.
+"""Loss reports and projections, both driven by :class:`~corefio.formats.registry.Capabilities`.
 
 One table, :data:`FEATURES`, says for each capability how to find what a document uses
 of it (``usage``) and how to remove it (``strip``). From it:
@@ -26,11 +26,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .chains import is_identity
-from .diagnostics import Report
+from ..model.mentions import is_identity
+from ..diagnostics import Report
 
 if TYPE_CHECKING:
-    from .model import Corpus, Document
+    from ..model import Corpus, Document
     from .registry import Capabilities
 
 #: (count, example) of what a document uses of a feature
@@ -69,7 +69,7 @@ def _count(items: Iterable[Any]) -> Usage:
 
 
 def _copy(doc: "Document", **changes: Any) -> "Document":
-    return doc.model_copy(update=changes)
+    return doc.copy(**changes)
 
 
 # -- usage of each feature -------------------------------------------------------------------
@@ -128,7 +128,7 @@ def _attribute_counts(items: Iterable[dict], allowed: Any) -> Counter:
 
 
 def _strip_markables(doc: "Document", **changes: Any) -> "Document":
-    return _copy(doc, markables=[m.model_copy(update=changes) for m in doc.markables])
+    return _copy(doc, markables=[m.copy(**changes) for m in doc.markables])
 
 
 def _chains_as_entities(doc: "Document") -> "Document":
@@ -140,7 +140,7 @@ def _chains_as_entities(doc: "Document") -> "Document":
         named = next((doc.markables[i].entity for i in chain if doc.markables[i].entity is not None), None)
         for i in chain:
             entity[i] = named if named is not None else f"chain_{k + 1}"
-    markables = [m.model_copy(update={"entity": entity.get(i, m.entity)}) for i, m in enumerate(doc.markables)]
+    markables = [m.copy(entity=entity.get(i, m.entity)) for i, m in enumerate(doc.markables)]
     links = [link for link in doc.links if not is_identity(link.type)]
     return _copy(doc, markables=markables, links=links)
 
@@ -178,13 +178,13 @@ FEATURES: tuple[Feature, ...] = (
                                                if _not_kept(m.attributes, c) else None)),
     Feature("entity_attributes", "entity attributes",
             lambda d, c: _count(e.id for e in d.entities for _ in _not_kept(e.attributes, c)),
-            lambda d, c: _copy(d, entities=[e.model_copy(update={"attributes": _keep_attributes(e.attributes, c)})
+            lambda d, c: _copy(d, entities=[e.copy(attributes=_keep_attributes(e.attributes, c))
                                             for e in d.entities if _keep_attributes(e.attributes, c)
                                             or any(link.target_kind == "entity" and e.id in link.targets
                                                    for link in d.links)])),
     Feature("link_attributes", "link attributes",
             lambda d, c: _count(link.id for link in d.links if link.attributes),
-            lambda d, c: _copy(d, links=[link.model_copy(update={"attributes": {}}) for link in d.links])),
+            lambda d, c: _copy(d, links=[link.copy(**{"attributes": {}}) for link in d.links])),
     Feature("heads", "mention heads",
             lambda d, c: _count(m.ref for m in d.markables if m.head is not None),
             lambda d, c: _strip_markables(d, head=None)),
@@ -204,20 +204,20 @@ FEATURES: tuple[Feature, ...] = (
             lambda d, c: _count(f"{name} ×{sum(v is not None for v in col)}"
                                 for name, col in d.tokens.attributes.items()
                                 if name in _not_kept([name], c) and any(v is not None for v in col)),
-            lambda d, c: _copy(d, tokens=d.tokens.model_copy(update={"attributes": {
+            lambda d, c: _copy(d, tokens=d.tokens.copy(**{"attributes": {
                 n: col for n, col in d.tokens.attributes.items() if not _not_kept([n], c)}}))),
     Feature("token_ids", "token ids",
             lambda d, c: (1, d.tokens.ids[0] if d.tokens.ids else None) if d.tokens.ids is not None else (0, None),
-            lambda d, c: _copy(d, tokens=d.tokens.model_copy(update={"ids": None}))),
+            lambda d, c: _copy(d, tokens=d.tokens.copy(ids=None))),
     Feature("empty_tokens", "which tokens are empty (CoNLL-U empty nodes: they become ordinary words)",
             lambda d, c: (len(d.tokens.empty), d.tokens.forms[d.tokens.empty[0]]) if d.tokens.empty else (0, None),
-            lambda d, c: _copy(d, tokens=d.tokens.model_copy(update={"empty": None}))),
+            lambda d, c: _copy(d, tokens=d.tokens.copy(empty=None))),
     Feature("whitespace", "the exact whitespace between tokens",
             lambda d, c: (len(d.tokens.forms), None) if d.tokens.whitespace is not None and d.text is None else (0, None),
-            lambda d, c: _copy(d, tokens=d.tokens.model_copy(update={"whitespace": None}))),
+            lambda d, c: _copy(d, tokens=d.tokens.copy(whitespace=None))),
     Feature("offsets", "character offsets of tokens",
             lambda d, c: (len(d.tokens.forms), None) if d.tokens.offsets is not None else (0, None),
-            lambda d, c: _copy(d, tokens=d.tokens.model_copy(update={"offsets": None}))),
+            lambda d, c: _copy(d, tokens=d.tokens.copy(offsets=None))),
     Feature("text", "the exact source text (markup and all)",
             lambda d, c: (1, None) if d.text is not None else (0, None),
             lambda d, c: _copy(d, text=None, regions=[])),
@@ -228,7 +228,7 @@ FEATURES: tuple[Feature, ...] = (
             lambda d, c: _copy(d, sentences=[])),
     Feature("sentence_attributes", "sentence ids, comments and attributes",
             lambda d, c: _count(_sentence_parts_lost(d, c)),
-            lambda d, c: _copy(d, sentences=[s.model_copy(update={part: copy(SENTENCE_PARTS[part])
+            lambda d, c: _copy(d, sentences=[s.copy(**{part: copy(SENTENCE_PARTS[part])
                                                                  for part in _not_kept(SENTENCE_PARTS, c)})
                                              for s in d.sentences])),
     Feature("metadata", "document metadata",
@@ -243,7 +243,7 @@ def _strip_markables_each(doc: "Document", change: Callable[[Any], dict | None])
     out = []
     for m in doc.markables:
         update = change(m)
-        out.append(m if update is None else m.model_copy(update=update))
+        out.append(m if update is None else m.copy(**update))
     return _copy(doc, markables=out)
 
 
@@ -256,7 +256,7 @@ def _strip_layers(doc: "Document") -> "Document":
         if m.layer is None:
             kept.append(m)
         elif m.ref in in_chain:
-            moved = m.model_copy(update={"layer": None})
+            moved = m.copy(layer=None)
             rename[m.ref] = moved.ref
             kept.append(moved)
     gone = {m.ref for m in doc.markables} - {m.ref for m in kept} - set(rename)
@@ -267,8 +267,8 @@ def _strip_layers(doc: "Document") -> "Document":
         targets = tuple(rename.get(t, t) for t in link.targets if t not in gone) \
             if link.target_kind == "markable" else link.targets
         if targets:
-            links.append(link.model_copy(update={"source": rename.get(link.source, link.source),
-                                                 "targets": targets}))
+            links.append(link.copy(source=rename.get(link.source, link.source),
+                                                 targets=targets))
     return _copy(doc, markables=kept, links=links)
 
 

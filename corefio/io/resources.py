@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import CorefioError
+from ..errors import CorefioError
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+#: the ``corefio`` package directory (this module is in ``corefio/io/``)
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 def resource_dir(kind: str) -> Path:
