@@ -331,8 +331,8 @@ def build(key: "Document", response: "Document", page: int = 0, match: str = "ex
     for e in errors:
         targets = e.key + e.response
         e.first = min(_first_token(t) for t in targets)
-        first = min(targets, key=_first_token)
-        spans = [tuple(int(x) for x in part.split("-")) for part in first.split("_")]
+        leading = min(targets, key=_first_token)
+        spans = [tuple(int(x) for x in part.split("-")) for part in leading.split("_")]
         e.text = " ".join(" ".join(forms[a:z + 1]) for a, z in spans)
     errors.sort(key=lambda e: (e.first, list(ERROR_LOOK).index(e.kind)))
     for n, e in enumerate(errors, 1):
