@@ -11,7 +11,7 @@ import re
 import pytest
 
 import corefio
-from corefio.chains import Mention, MentionView
+from corefio.model.mentions import Mention, MentionView
 from corefio.model import Corpus, Document, Markable, Sentence, Tokens
 from corefio.scoring.error_analysis import ERROR_CLASSES, analyse_document
 from corefio.web import view
