@@ -750,14 +750,48 @@ def view_command(
     source: Path = typer.Argument(..., help="file to display (any readable format; '-': standard input)"),
     output: Path = typer.Option(..., "-o", "--output", help="HTML page to write ('-': standard output)"),
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
+    response: Optional[Path] = typer.Option(None, "--response",
+                                            help="a response to show beside SOURCE (the key), its errors marked"),
+    response_format: Optional[str] = typer.Option(None, "--response-format",
+                                                  help="format of the response (default: guess)"),
+    match: str = typer.Option("exact", "--match", help="mention matching with --response: exact, head, min, "
+                                                       "partial"),
+    keep_singletons: bool = typer.Option(True, "--keep-singletons/--drop-singletons",
+                                         help="with --response: keep one-mention chains (as scoring does)"),
 ) -> None:
-    """Render a file as an HTML page (xslt/raf-to-html.xsl): bracketed text and chains."""
+    """Render a file as an HTML page (xslt/raf-to-html.xsl): bracketed text and chains.
+    With --response: the key and the response side by side, their errors marked
+    (Kummerfeld & Klein's classes, as `score --errors` counts them)."""
     from .io.files import atomic_write
     from .transform.html import render_html
 
     source = _input(source, from_format)
     report = Report(str(source))
     corpus = api.read(source, from_format, report=report)
+    if response is not None:
+        from .errors import UsageError
+        from .compare.synchronisation import pair_documents
+        from .web import view
+
+        if match not in ("exact", "head", "min", "partial"):
+            raise UsageError(f"unknown matching mode {match!r} (exact, head, min, partial)")
+        response = _input(response, response_format)
+        system = api.read(response, response_format, report=report)
+        pairs = pair_documents(corpus, system)
+        if not pairs:
+            raise UsageError("no key document has a response document (documents are paired by name)")
+        paired = {i for i, _ in pairs}
+        shown = [(corpus.documents[i].label, view.build(corpus.documents[i], system.documents[j], match=match,
+                                                        keep_singletons=keep_singletons, page_tokens=None))
+                 for i, j in pairs]
+        _print_report(report, min_severity="warning")
+        page = view.render_file(shown, key_name=Path(str(source)).name, response_name=Path(str(response)).name,
+                                match=match, keep_singletons=keep_singletons,
+                                missing=[d.label for k, d in enumerate(corpus.documents) if k not in paired])
+        atomic_write(output, page.encode("utf-8"), inputs=[source, response])
+        if str(output) != "-":
+            _say(f"wrote {output}")
+        return
     _print_report(report, min_severity="warning")
     atomic_write(output, render_html(corpus), inputs=[source])
     if str(output) != "-":

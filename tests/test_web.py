@@ -140,17 +140,21 @@ def test_key_vs_response_view_marks_chains_errors_and_labels(client):
     response_doc = corefio.read(SAMPLES / "muc" / "muc6.response.sgm").documents[0]
     key_part, response_part = text.split('id="side-response"')
     # every mention the scorer counts bracketed on its side (an unmatched optional MUC
-    # key mention leaves the key, as in scoring); missing and spurious ones marked
-    def opening(part, status=r"[^\"]*?"):
-        return len(re.findall(r'class="br open ' + status + r' h\d+" data-t=', part))
+    # key mention leaves the key, as in scoring); the errors of the error analysis marked
+    def opening(part, status=r"(?: [^\"]*?)?"):
+        return len(re.findall(r'class="br open' + status + r' h\d+" data-t=', part))
 
     mentions = corefio.score(corefio.read(SAMPLES / "muc" / "muc6.key.sgm"),
                              corefio.read(SAMPLES / "muc" / "muc6.response.sgm"), sync="all").to_dict()["mentions"]
     recall, precision = mentions["recall"], mentions["precision"]
     assert opening(key_part) == recall["den"] == 10
     assert opening(response_part) == precision["den"] == 9
-    assert opening(key_part, "missing") == recall["den"] - recall["num"] > 0
-    assert opening(response_part, "spurious") == precision["den"] - precision["num"] > 0
+    from corefio.scoring.error_analysis import analyse_files
+
+    errors = analyse_files(SAMPLES / "muc" / "muc6.key.sgm", SAMPLES / "muc" / "muc6.response.sgm").counts
+    legend = dict(re.findall(r'data-kind="(\w+)">.*?<b class="count">(\d+)</b>', text))
+    assert {k: int(n) for k, n in legend.items()} == dict(errors) and sum(errors.values()) > 0
+    assert opening(key_part, " err [^\"]*") + opening(response_part, " err [^\"]*") > 0
     # entity labels as the source wrote them (MUC ids), not internal markable ids
     for m in key_doc.markables:
         if m.entity:
@@ -161,11 +165,11 @@ def test_key_vs_response_view_marks_chains_errors_and_labels(client):
     assert client.get(result + "/view?doc=99").status_code == 200  # clamped to the last document
 
 
-def test_view_flags_split_and_merged_chains_and_non_identity_links(client):
+def test_view_flags_divided_and_conflated_chains_and_non_identity_links(client):
     result = client.post("/score", files={"key": upload(KEY), "response": upload(RESPONSE)},
                          follow_redirects=False).headers["location"]
     text = client.get(result + "/view").text
-    assert 'class="flag split"' in text and 'class="flag merged"' in text
+    assert 'class="flag divided-entity"' in text and 'class="flag conflated-entities"' in text
     # the MATE sample has bridging-style links? any non-identity link is listed
     doc = corefio.read(KEY).documents[0]
     if any(True for _ in doc.iter_links(identity=False)):

@@ -6,6 +6,7 @@ Routes (pages; ``/api/...`` mirrors them in JSON, documented at ``/docs``):
   redirects to ``GET /r/{token}`` (the result page), whose downloads and key vs response
   view (``/r/{token}/view?doc=N``) read the result kept in memory (:mod:`.store`:
   bounded in bytes and age, nothing on disk);
+* ``GET/POST /compare``: a key and several responses (:mod:`.compare`);
 * ``GET/POST /convert``, ``/validate``, ``/repair``: one upload each.
 
 Hardening (README, "Running the evaluator for a team"):
@@ -338,7 +339,8 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
     # what the work imports, imported now: a forked worker must not wait for an import
     # another thread was in the middle of
     for module in ("corefio.compare.matching", "corefio.scoring.engine", "corefio.compare.synchronisation", "corefio.web.view",
-                   "corefio.checks.validation", "corefio.io.repair", "corefio.formats.registry"):
+                   "corefio.checks.validation", "corefio.io.repair", "corefio.formats.registry", "corefio.scoring.significance",
+                   "corefio.scoring.error_analysis"):
         importlib.import_module(module)
     corefio.all_formats()
 
@@ -551,6 +553,11 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
                                                   what="the key vs response view")
         return private(templates.TemplateResponse(request, "view.html", {
             "r": r, "token": token, "v": pv, "doc": doc, "names": names, "doc_name": doc_name}))
+
+    # -- compare several responses (corefio.web.compare) ---------------------------------------
+    from .compare import add_routes
+
+    add_routes(app, page=page, pool=pool, limit=limit, readable=readable_formats)
 
     # -- convert, validate, repair -------------------------------------------------------------
     @app.get("/convert", response_class=HTMLResponse, include_in_schema=False)

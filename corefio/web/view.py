@@ -8,15 +8,24 @@ drops them, singletons left out), so the counts are mention identification's. A
 mention is identified by its token spans, as the scorer identifies it. For each side the
 view gives the tokens with the brackets that open and close before and after each one,
 and every chain with its colour, its label (the entity as the source wrote it) and its
-flags:
+flags.
 
-* a key mention whose target the response lacks is **missing**, a response mention
-  whose target the key lacks is **spurious**;
-* a key chain whose mentions found in the response lie in several response chains is
-  **split**, a response chain holding mentions of several key chains is **merged**; a
-  mention present on both sides whose chain-mates differ between the sides has a
-  **wrong link**;
-* a response chain takes the colour of the key chain it shares most mentions with.
+The errors marked are those of :mod:`corefio.scoring.error_analysis` (Kummerfeld &
+Klein's classes), found by the same corrections in the same order, each error tied to
+the mentions it concerns (:func:`classify`), so that the view's counts are the analysis'
+counts:
+
+* **span error**: the response mention and the key mention with its head (both sides);
+* **conflated entities**: the mentions of each part split off a response entity (both
+  sides: the key shows which key entity the part belongs to);
+* **extra mention**, **extra entity**: response side; **missing mention**, **missing
+  entity**: key side;
+* **divided entity**: the mentions of each response entity merged into the part that
+  holds most of the key entity (both sides).
+
+A mention that is in no error is plain. Chain colours are taken from a band of hues
+(:data:`CHAIN_HUES`) that keeps away from every error colour (:data:`ERROR_LOOK`); a
+response chain takes the colour of the key chain it shares most mentions with.
 
 Non-identity links (bridging, split antecedents...) are listed per side.
 """
@@ -25,13 +34,48 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import Document
 
 #: tokens shown on one page of the view (a longer document gets several pages)
 PAGE_TOKENS = 4000
+
+Spans = tuple[tuple[int, int], ...]
+Partition = list[list[Spans]]
+
+
+class Look(NamedTuple):
+    """How an error class is shown: CSS class, badge, name, hue, what it means."""
+
+    css: str
+    badge: str
+    name: str
+    hue: int
+    meaning: str
+
+
+#: the error classes of corefio.scoring.error_analysis, in its order, and how each is shown
+ERROR_LOOK: dict[str, Look] = {
+    "span_error": Look("span", "S", "span error", 50,
+                       "a response mention whose span differs from a key mention with the same head"),
+    "conflated_entities": Look("conflated", "C", "conflated entities", 290,
+                               "mentions of another key entity that the response put in this entity"),
+    "extra_mention": Look("extra-mention", "+", "extra mention", 22,
+                          "a response mention that is no key mention, in an entity the key has"),
+    "extra_entity": Look("extra-entity", "E+", "extra entity", 22,
+                         "a response entity none of whose mentions is a key mention"),
+    "missing_mention": Look("missing-mention", "−", "missing mention", 355,
+                            "a key mention the response lacks, of an entity the response found"),
+    "missing_entity": Look("missing-entity", "E−", "missing entity", 355,
+                           "a key entity none of whose mentions the response has"),
+    "divided_entity": Look("divided", "D", "divided entity", 322,
+                           "mentions of one key entity that the response put in a second entity"),
+}
+
+#: chain colours are hues in [first, last]: at least 30° from every error hue
+CHAIN_HUES = (95, 260)
 
 
 def target_id(spans, layer) -> str:
@@ -40,7 +84,106 @@ def target_id(spans, layer) -> str:
 
 
 def hue(index: int) -> int:
-    return int((index * 137.508) % 360)
+    """The colour of chain ``index``: golden-ratio steps through :data:`CHAIN_HUES`."""
+    first, last = CHAIN_HUES
+    return first + int((index * 0.6180339887 * (last - first + 1)) % (last - first + 1))
+
+
+@dataclass
+class ErrorMark:
+    """One error, and the mentions it concerns on each side (as target ids)."""
+
+    id: str
+    kind: str
+    key: list[str]
+    response: list[str]
+    first: int = 0  #: the first token of its mentions (errors are listed in this order)
+    text: str = ""  #: the words of its first mention
+
+    @property
+    def look(self) -> Look:
+        return ERROR_LOOK[self.kind]
+
+
+def classify(key: Partition, response: Partition, key_heads: dict[Spans, int],
+             response_heads: dict[Spans, int]) -> list[ErrorMark]:
+    """The errors of ``response`` against ``key``, each with its mentions: the corrections
+    of :func:`corefio.scoring.error_analysis.analyse_document`, step by step, so that the
+    number of marks of each class is that function's count (module docstring)."""
+    marks: list[ErrorMark] = []
+
+    def mark(kind: str, key_side: list[Spans], response_side: list[Spans]) -> None:
+        marks.append(ErrorMark("", kind, [target_id(s, None) for s in key_side],
+                               [target_id(s, None) for s in response_side]))
+
+    key_entity = {s: i for i, c in enumerate(key) for s in c}
+    found = {s for c in response for s in c}
+    # 1. span errors: origin maps a corrected span back to the response's own
+    free_by_head: dict[int, list[Spans]] = {}
+    for s in sorted(set(key_entity) - found):
+        free_by_head.setdefault(key_heads[s], []).append(s)
+    origin: dict[Spans, Spans] = {}
+    for s in sorted(found - set(key_entity)):
+        candidates = free_by_head.get(response_heads.get(s, s[-1][1]))
+        if candidates:
+            t = candidates.pop(0)
+            origin[t] = s
+            mark("span_error", [t], [s])
+    corrected = {s: t for t, s in origin.items()}
+    R = [[corrected.get(s, s) for s in c] for c in response]
+
+    def own(part: list[Spans]) -> list[Spans]:
+        return [origin.get(s, s) for s in part]
+
+    # 2. conflated entities: each part split off (not the largest) is one error
+    split: Partition = []
+    for c in R:
+        groups: dict[int, list[Spans]] = {}
+        for s in c:
+            if s in key_entity:
+                groups.setdefault(key_entity[s], []).append(s)
+        if len(groups) <= 1:
+            split.append(c)
+            continue
+        parts = sorted(groups.values(), key=len, reverse=True)
+        for part in parts[1:]:
+            mark("conflated_entities", part, own(part))
+        parts[0] = parts[0] + [s for s in c if s not in key_entity]
+        split.extend(parts)
+    # 3. extra mentions, 4. extra entities
+    pure: Partition = []
+    for c in split:
+        if any(s in key_entity for s in c):
+            for s in c:
+                if s not in key_entity:
+                    mark("extra_mention", [], [s])
+            pure.append([s for s in c if s in key_entity])
+        else:
+            mark("extra_entity", [], c)
+    # 5. missing mentions, added to the part holding most of their key entity
+    largest: dict[int, int] = {}
+    for index, c in enumerate(pure):
+        entity = key_entity[c[0]]
+        if entity not in largest or len(c) > len(pure[largest[entity]]):
+            largest[entity] = index
+    have = {s for c in pure for s in c}
+    for entity in largest:
+        for s in key[entity]:
+            if s not in have:
+                mark("missing_mention", [s], [])
+    # 6. missing entities
+    for entity, c in enumerate(key):
+        if entity not in largest:
+            mark("missing_entity", list(c), [])
+    # 7. divided entities: each part beside the largest is one error
+    for index, c in enumerate(pure):
+        if largest[key_entity[c[0]]] != index:
+            mark("divided_entity", c, own(c))
+    return marks
+
+
+def _first_token(target: str) -> int:
+    return int(target.split("-", 1)[0])
 
 
 @dataclass
@@ -58,7 +201,11 @@ class Bracket:
     chain: str
     hue: int
     label: str
-    status: str  # "", "missing", "spurious", "wrong"
+    #: CSS classes of the errors this mention is in ("" for none)
+    status: str = ""
+    #: the ids of those errors, space-separated
+    errors: str = ""
+    badges: list[Look] = field(default_factory=list)
 
 
 @dataclass
@@ -69,6 +216,8 @@ class Token:
     closes: list[Bracket]
     targets: str
     sentence_start: bool
+    #: CSS classes of the errors of the mentions covering this token ("" for none)
+    errors: str = ""
 
 
 @dataclass
@@ -89,6 +238,23 @@ class PairView:
     pages: int
     tokens: int
     error: str | None = None
+    #: every error of the document, in the order of their first token
+    errors: list[ErrorMark] = field(default_factory=list)
+    #: the number of errors of each class (every class, in the analysis' order)
+    error_counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def legend(self) -> list[tuple[str, Look, int]]:
+        return [(kind, ERROR_LOOK[kind], self.error_counts.get(kind, 0)) for kind in ERROR_LOOK]
+
+
+def prepared_views(key: "Document", response: "Document", match: str = "exact", zeros: str = "drop"):
+    """The documents' mention views, synchronised and matched as the scorer does
+    (:func:`corefio.scoring.views.prepare`)."""
+    from ..diagnostics import Report
+    from ..scoring import views as V
+
+    return V.prepare(key.mention_view(), response.mention_view(), Report(), match, zeros)
 
 
 def scored_chains(key: "Document", response: "Document", match: str = "exact", keep_singletons: bool = True,
@@ -97,15 +263,21 @@ def scored_chains(key: "Document", response: "Document", match: str = "exact", k
     views, synchronised and matched (:func:`corefio.scoring.views.prepare`), repeated
     spans dropped and singletons too when scoring drops them. Mention identification
     counts exactly these mentions."""
+    kp, rp, _, _ = _compared(key, response, match, keep_singletons, zeros)
+    return kp, rp
+
+
+def _compared(key: "Document", response: "Document", match: str, keep_singletons: bool, zeros: str):
     from ..diagnostics import Report
     from ..scoring import views as V
+    from ..scoring.error_analysis import _heads
 
+    kv, rv = prepared_views(key, response, match, zeros)
     report = Report()
-    kv, rv = V.prepare(key.mention_view(), response.mention_view(), report, match, zeros)
-    kp, rp = V.partition(kv, None, "key"), V.partition(rv, None, "response")
+    kp, rp = V.partition(kv, report, "key"), V.partition(rv, report, "response")
     if not keep_singletons:
         kp, rp = V.drop_singletons(kp), V.drop_singletons(rp)
-    return kp, rp
+    return kp, rp, _heads(kv), _heads(rv)
 
 
 def _labels(doc: "Document") -> dict[tuple, str]:
@@ -125,9 +297,10 @@ def _label(chain, ci: int, labels: dict[tuple, str]) -> str:
 
 
 def build(key: "Document", response: "Document", page: int = 0, match: str = "exact",
-          keep_singletons: bool = True, zeros: str = "drop") -> PairView:
-    """The view of ``key`` and ``response`` (tokens ``page * PAGE_TOKENS`` onwards), on the
-    mentions and chains the scorer compares with these options (:func:`scored_chains`)."""
+          keep_singletons: bool = True, zeros: str = "drop", page_tokens: int | None = PAGE_TOKENS) -> PairView:
+    """The view of ``key`` and ``response`` (tokens ``page * page_tokens`` onwards; None:
+    one page), on the mentions and chains the scorer compares with these options
+    (:func:`scored_chains`). The errors are the whole document's."""
     from ..errors import CorefioError
 
     error = None
@@ -140,86 +313,94 @@ def build(key: "Document", response: "Document", page: int = 0, match: str = "ex
             error = f"the response cannot be shown on the key's tokens: {exc}"
             response = response.copy(markables=[], links=[], entities=[])
     try:
-        k_chains, r_chains = scored_chains(key, response, match, keep_singletons, zeros)
+        k_chains, r_chains, k_heads, r_heads = _compared(key, response, match, keep_singletons, zeros)
     except CorefioError as exc:
         error = f"the documents cannot be compared: {exc}"
-        k_chains, r_chains = scored_chains(key, key.copy(markables=[], links=[],
-                                                                       entities=[]))
+        k_chains, r_chains, k_heads, r_heads = _compared(
+            key, key.copy(markables=[], links=[], entities=[]), "exact", True, "drop")
     k_targets = {target_id(spans, None) for chain in k_chains for spans in chain}
     r_targets = {target_id(spans, None) for chain in r_chains for spans in chain}
-    common = k_targets & r_targets
     k_chain_of_t = {target_id(spans, None): ci for ci, chain in enumerate(k_chains) for spans in chain}
     r_chain_of_t = {target_id(spans, None): ci for ci, chain in enumerate(r_chains) for spans in chain}
-    k_to_r: dict[int, Counter] = {}
     r_to_k: dict[int, Counter] = {}
-    for t in common:
-        k_to_r.setdefault(k_chain_of_t[t], Counter())[r_chain_of_t[t]] += 1
+    for t in k_targets & r_targets:
         r_to_k.setdefault(r_chain_of_t[t], Counter())[k_chain_of_t[t]] += 1
-    # a common mention has a wrong link when its chain-mates differ between the sides
-    k_mates = {ci: {target_id(s, None) for s in chain} & common for ci, chain in enumerate(k_chains)}
-    r_mates = {ci: {target_id(s, None) for s in chain} & common for ci, chain in enumerate(r_chains)}
-    wrong = {t for t in common if k_mates[k_chain_of_t[t]] != r_mates[r_chain_of_t[t]]}
+
+    forms = key.tokens.forms
+    errors = classify(k_chains, r_chains, k_heads, r_heads)
+    for e in errors:
+        targets = e.key + e.response
+        e.first = min(_first_token(t) for t in targets)
+        leading = min(targets, key=_first_token)
+        spans = [tuple(int(x) for x in part.split("-")) for part in leading.split("_")]
+        e.text = " ".join(" ".join(forms[a:z + 1]) for a, z in spans)
+    errors.sort(key=lambda e: (e.first, list(ERROR_LOOK).index(e.kind)))
+    for n, e in enumerate(errors, 1):
+        e.id = f"e{n}"
+    counts = Counter(e.kind for e in errors)
+    key_errors: dict[str, list[ErrorMark]] = {}
+    response_errors: dict[str, list[ErrorMark]] = {}
+    for e in errors:
+        for t in e.key:
+            key_errors.setdefault(t, []).append(e)
+        for t in e.response:
+            response_errors.setdefault(t, []).append(e)
+
+    def flags(chain, side_errors) -> list[str]:
+        kinds = {e.kind for spans in chain for e in side_errors.get(target_id(spans, None), ())}
+        return [ERROR_LOOK[k].name for k in ERROR_LOOK if k in kinds]
 
     k_labels, r_labels = _labels(key), _labels(response)
-    k_info = []
-    for ci, chain in enumerate(k_chains):
-        flags = []
-        if len(k_to_r.get(ci, ())) > 1:
-            flags.append("split")
-        if any(target_id(s, None) not in r_targets for s in chain):
-            flags.append("missing mentions")
-        k_info.append(Chain(f"k{ci}", _label(chain, ci, k_labels), hue(ci), len(chain), flags))
+    k_info = [Chain(f"k{ci}", _label(chain, ci, k_labels), hue(ci), len(chain), flags(chain, key_errors))
+              for ci, chain in enumerate(k_chains)]
     r_info = []
     extra = len(k_chains)
     for ci, chain in enumerate(r_chains):
-        flags = []
         shared = r_to_k.get(ci)
         if shared:
             h = hue(shared.most_common(1)[0][0])
         else:
             h = hue(extra)
             extra += 1
-        if shared and len(shared) > 1:
-            flags.append("merged")
-        if any(target_id(s, None) not in k_targets for s in chain):
-            flags.append("spurious mentions")
-        r_info.append(Chain(f"r{ci}", _label(chain, ci, r_labels), h, len(chain), flags))
+        r_info.append(Chain(f"r{ci}", _label(chain, ci, r_labels), h, len(chain), flags(chain, response_errors)))
 
-    pages = max(1, -(-len(key.tokens.forms) // PAGE_TOKENS))
+    size = page_tokens or max(1, len(forms))
+    pages = max(1, -(-len(forms) // size))
     page = min(max(page, 0), pages - 1)
-    first, last = page * PAGE_TOKENS, min(len(key.tokens.forms), (page + 1) * PAGE_TOKENS)
-
-    def status(t: str, other: set[str], absent: str) -> str:
-        if t not in other:
-            return absent
-        return "wrong" if t in wrong else ""
-
-    key_side = _side("key", key, k_chains, k_info, lambda t: status(t, r_targets, "missing"), first, last)
-    response_side = _side("response", response, r_chains, r_info,
-                          lambda t: status(t, k_targets, "spurious"), first, last)
-    key_side.counts = {"mentions": len(k_targets), "missing": len(k_targets - r_targets),
-                       "wrong links": len(wrong), "split chains": sum("split" in c.flags for c in k_info)}
+    first, last = page * size, min(len(forms), (page + 1) * size)
+    key_side = _side("key", key, k_chains, k_info, key_errors, first, last)
+    response_side = _side("response", response, r_chains, r_info, response_errors, first, last)
+    # mention identification's counts: a span the other side lacks
+    key_side.counts = {"mentions": len(k_targets), "missing": len(k_targets - r_targets), "chains": len(k_chains)}
     response_side.counts = {"mentions": len(r_targets), "spurious": len(r_targets - k_targets),
-                            "wrong links": len(wrong), "merged chains": sum("merged" in c.flags for c in r_info)}
-    return PairView(key_side, response_side, page, pages, len(key.tokens.forms), error)
+                            "chains": len(r_chains)}
+    return PairView(key_side, response_side, page, pages, len(forms), error, errors,
+                    {kind: counts.get(kind, 0) for kind in ERROR_LOOK})
 
 
-def _side(name: str, doc: "Document", chains: list[list[tuple]], info: list[Chain], status, first: int,
-          last: int) -> Side:
+def _side(name: str, doc: "Document", chains: list[list[tuple]], info: list[Chain],
+          side_errors: dict[str, list[ErrorMark]], first: int, last: int) -> Side:
     forms = doc.tokens.forms
     opens: dict[int, list[tuple[int, Bracket]]] = {}
     closes: dict[int, list[tuple[int, Bracket]]] = {}
     covering: dict[int, list[str]] = {}
+    in_error: dict[int, set[str]] = {}
     for ci, chain in enumerate(chains):
         c = info[ci]
         for spans in chain:
             t = target_id(spans, None)
-            b = Bracket(t, c.id, c.hue, c.label, status(t))
+            mine = side_errors.get(t, [])
+            kinds = [k for k in ERROR_LOOK if any(e.kind == k for e in mine)]
+            status = " ".join(["err"] + [ERROR_LOOK[k].css for k in kinds]) if kinds else ""
+            b = Bracket(t, c.id, c.hue, c.label, status, " ".join(e.id for e in mine),
+                        [ERROR_LOOK[k] for k in kinds])
             for a, z in spans:
                 opens.setdefault(a, []).append((z - a, b))
                 closes.setdefault(z, []).append((z - a, b))
                 for i in range(max(a, first), min(z, last - 1) + 1):
                     covering.setdefault(i, []).append(t)
+                    if kinds:
+                        in_error.setdefault(i, set()).update(kinds)
     starts = {s.first for s in doc.sentences}
     tokens = []
     for i in range(first, last):
@@ -227,7 +408,9 @@ def _side(name: str, doc: "Document", chains: list[list[tuple]], info: list[Chai
             i, forms[i],
             [b for _, b in sorted(opens.get(i, ()), key=lambda x: -x[0])],
             [b for _, b in sorted(closes.get(i, ()), key=lambda x: x[0])],
-            " ".join(covering.get(i, ())), i in starts and i != first))
+            " ".join(covering.get(i, ())), i in starts and i != first,
+            " ".join(["werr"] + [look.css for k, look in ERROR_LOOK.items() if k in in_error[i]])
+            if i in in_error else ""))
     markables = {m.ref: m for m in doc.markables}
 
     def describe(ref: str) -> str:
@@ -244,3 +427,29 @@ def _side(name: str, doc: "Document", chains: list[list[tuple]], info: list[Chai
                       "source_target": target_id(markables[link.source].spans, None)
                       if link.source in markables else ""})
     return Side(name, tokens, info, links, sum(len(c) for c in chains), {})
+
+
+
+def render_file(documents: list[tuple[str, PairView]], *, key_name: str, response_name: str, match: str = "exact",
+                keep_singletons: bool = True, missing: list[str] | None = None) -> str:
+    """One self-contained HTML page (styles and script inside) with the view of each
+    document pair: what ``corefio view KEY --response RESPONSE`` writes."""
+    from pathlib import Path
+
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+    from markupsafe import Markup
+
+    import corefio
+
+    here = Path(__file__).parent
+    env = Environment(loader=FileSystemLoader(str(here / "templates")), autoescape=select_autoescape(["html"]))
+    used = sorted({c.hue for _, v in documents for side in (v.key, v.response) for c in side.chains})
+    hues = "".join(f".h{h}{{--h:{h}}}\n" for h in used)
+    # the script and styles are the evaluator's own files; neither holds "</"
+    css = (here / "static" / "app.css").read_text(encoding="utf-8")
+    js = (here / "static" / "app.js").read_text(encoding="utf-8")
+    return env.get_template("view_file.html").render(
+        documents=[{"name": name, "view": v} for name, v in documents], key_name=key_name,
+        response_name=response_name, match=match, keep_singletons=keep_singletons, missing=missing or [],
+        css=Markup(css), js=Markup(js), hues=Markup(hues), version=corefio.__version__,
+        title=documents[0][0] if len(documents) == 1 else f"{len(documents)} documents")

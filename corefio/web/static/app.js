@@ -23,28 +23,119 @@
       });
     });
   });
-  // -- chain highlighting: a chain's mentions (by target) on both sides ---------------------
-  var pair = document.querySelector(".pair");
-  if (!pair) { return; }
-  function clear() {
-    pair.querySelectorAll(".hl").forEach(function (e) { e.classList.remove("hl"); });
-    pair.querySelectorAll(".chain.active").forEach(function (e) { e.classList.remove("active"); });
-  }
-  function highlight(chain) {
-    clear();
-    var targets = {};
-    pair.querySelectorAll('.br[data-chain="' + chain + '"]').forEach(function (b) { targets[b.dataset.t] = true; });
-    pair.querySelectorAll(".br").forEach(function (b) { if (targets[b.dataset.t]) { b.classList.add("hl"); } });
-    pair.querySelectorAll(".tok[data-ts]").forEach(function (t) {
-      if (t.dataset.ts.split(" ").some(function (x) { return targets[x]; })) { t.classList.add("hl"); }
+  // -- the key vs response view: each .pair-view on its own (a file may hold several) -------
+  document.querySelectorAll(".pair-view").forEach(function (view) { pairView(view); });
+
+  function pairView(view) {
+    var pair = view.querySelector(".pair");
+    var panes = Array.prototype.slice.call(pair.querySelectorAll(".side .text"));
+    var errors = Array.prototype.slice.call(view.querySelectorAll(".error-item"));
+    var position = view.querySelector(".error-pos");
+    var current = -1;
+
+    // a pane's tokens (in text order) and the first one shown at its top
+    var tokensOf = panes.map(function (pane) {
+      return Array.prototype.slice.call(pane.querySelectorAll(".tok"));
     });
-    pair.querySelectorAll('.chain[data-chain="' + chain + '"]').forEach(function (c) { c.classList.add("active"); });
-    pair.dataset.active = chain;
+    function topToken(k) {
+      var pane = panes[k], tokens = tokensOf[k], lo = 0, hi = tokens.length - 1;
+      if (hi < 0) { return null; }
+      while (lo < hi) {  // the first token whose bottom is below the pane's top
+        var mid = (lo + hi) >> 1, t = tokens[mid];
+        if (t.offsetTop + t.offsetHeight <= pane.scrollTop) { lo = mid + 1; } else { hi = mid; }
+      }
+      return tokens[lo];
+    }
+    function tokenAt(k, index) {
+      return panes[k].querySelector('.tok[data-i="' + index + '"]');
+    }
+    // a pane scrolled by this script ignores its own scroll events for a moment (else the
+    // panes would chase each other)
+    var quietUntil = panes.map(function () { return 0; });
+    function scrollPane(k, top) {
+      var pane = panes[k];
+      top = Math.max(0, Math.min(top, pane.scrollHeight - pane.clientHeight));
+      if (Math.abs(pane.scrollTop - top) < 1) { return; }
+      quietUntil[k] = Date.now() + 120;
+      pane.scrollTop = top;
+    }
+    // scroll pane k so that element el sits a third of the way down (no scroll of the page)
+    function reveal(k, el) {
+      if (el) { scrollPane(k, el.offsetTop - panes[k].clientHeight / 3); }
+    }
+
+    // -- the two panes scroll in step: the other pane shows the same token at its top ---------
+    panes.forEach(function (pane, k) {
+      pane.addEventListener("scroll", function () {
+        if (Date.now() < quietUntil[k]) { return; }
+        var top = topToken(k);
+        if (!top) { return; }
+        var shift = top.offsetTop - pane.scrollTop;
+        panes.forEach(function (other, j) {
+          if (j === k) { return; }
+          var same = tokenAt(j, top.dataset.i);
+          if (same) { scrollPane(j, same.offsetTop - shift); }
+        });
+      }, { passive: true });
+    });
+
+    // -- chain highlighting: a chain's mentions (by target) on both sides -------------------
+    function clear() {
+      pair.querySelectorAll(".hl").forEach(function (e) { e.classList.remove("hl"); });
+      pair.querySelectorAll(".chain.active").forEach(function (e) { e.classList.remove("active"); });
+    }
+    function highlight(chain) {
+      clear();
+      var targets = {};
+      pair.querySelectorAll('.br[data-chain="' + chain + '"]').forEach(function (b) { targets[b.dataset.t] = true; });
+      pair.querySelectorAll(".br").forEach(function (b) { if (targets[b.dataset.t]) { b.classList.add("hl"); } });
+      pair.querySelectorAll(".tok[data-ts]").forEach(function (t) {
+        if (t.dataset.ts.split(" ").some(function (x) { return targets[x]; })) { t.classList.add("hl"); }
+      });
+      pair.querySelectorAll('.chain[data-chain="' + chain + '"]').forEach(function (c) { c.classList.add("active"); });
+      pair.dataset.active = chain;
+    }
+    pair.addEventListener("click", function (ev) {
+      var el = ev.target.closest(".br, .chain");
+      if (!el) { return; }
+      if (pair.dataset.active === el.dataset.chain) { clear(); pair.dataset.active = ""; return; }
+      highlight(el.dataset.chain);
+      if (!el.classList.contains("br")) {
+        var first = pair.querySelector('.br.open[data-chain="' + el.dataset.chain + '"]');
+        if (first) { panes.forEach(function (p, k) { reveal(k, p.querySelector('.br.open.hl') || first); }); }
+        return;
+      }
+      // the clicked mention, and the same mention (else the same token) in the other pane
+      var k = panes.indexOf(el.closest(".text"));
+      panes.forEach(function (other, j) {
+        if (j === k) { return; }
+        reveal(j, other.querySelector('.br.open[data-t="' + el.dataset.t + '"]') ||
+          tokenAt(j, el.dataset.t.split("-")[0]));
+      });
+    });
+
+    // -- "next error": every mark of the error on both sides, each pane scrolled to it ---------
+    function show(n) {
+      if (!errors.length) { return; }
+      current = (n + errors.length) % errors.length;
+      var item = errors[current], id = item.dataset.err;
+      view.querySelectorAll(".cur").forEach(function (e) { e.classList.remove("cur"); });
+      item.classList.add("cur");
+      var marked = pair.querySelectorAll(".br[data-errs]");
+      marked.forEach(function (b) {
+        if (b.dataset.errs.split(" ").indexOf(id) >= 0) { b.classList.add("cur"); }
+      });
+      panes.forEach(function (pane, k) {
+        reveal(k, pane.querySelector(".br.open.cur") || tokenAt(k, item.dataset.first));
+      });
+      position.textContent = "error " + (current + 1) + " of " + errors.length + ": " +
+        item.textContent.replace(/^\S+\s/, "");
+      view.dataset.current = id;
+    }
+    var next = view.querySelector(".next-error"), prev = view.querySelector(".prev-error");
+    if (!errors.length) { next.disabled = true; prev.disabled = true; }
+    next.addEventListener("click", function () { show(current + 1); });
+    prev.addEventListener("click", function () { show(current < 0 ? -1 : current - 1); });
+    errors.forEach(function (item, n) { item.addEventListener("click", function () { show(n); }); });
   }
-  pair.addEventListener("click", function (ev) {
-    var el = ev.target.closest(".br, .chain");
-    if (!el) { return; }
-    if (pair.dataset.active === el.dataset.chain) { clear(); pair.dataset.active = ""; return; }
-    highlight(el.dataset.chain);
-  });
 })();

@@ -1,0 +1,196 @@
+"""The compare page: one key, several responses; every metric per system with its
+bootstrap confidence interval, paired tests for every pair of systems
+(:mod:`corefio.scoring.significance`) and each system's errors
+(:mod:`corefio.scoring.error_analysis`), as ``corefio compare --errors`` gives them.
+
+Routes (added to the application by :func:`add_routes`; the edge's checks, the upload
+limit, the worker's deadline and memory limit apply as to every other route):
+
+* ``GET /compare``: the form; ``POST /compare``: the page with the tables;
+* ``POST /api/compare``: the same as JSON (``corefio compare --errors --format json``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from fastapi import File, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, JSONResponse
+
+from ..diagnostics import Report
+from .errors import WebError
+from .uploads import Upload, save, scratch
+
+if TYPE_CHECKING:  # pragma: no cover
+    from fastapi import FastAPI
+
+    from .worker import Workers
+
+#: the metrics whose corpus score sums document counts (what resampling needs)
+COMPARE_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll")
+DEFAULT_COMPARE_METRICS = ("muc", "bcub", "ceafe", "conll")
+#: at most this many responses in one comparison (each pair is tested)
+MAX_RESPONSES = 8
+#: at most this many resampling rounds (the command line has no such bound)
+MAX_SAMPLES = 10_000
+MATCH_MODES = ("exact", "head", "min", "partial")
+
+
+@dataclass
+class CompareOptions:
+    metrics: list[str] = field(default_factory=lambda: list(DEFAULT_COMPARE_METRICS))
+    match: str = "exact"
+    keep_singletons: bool = True
+    samples: int = 10_000
+    seed: int | None = 0
+    confidence: float = 0.95
+    key_format: str | None = None
+    response_format: str | None = None
+
+    @classmethod
+    def of_form(cls, metrics: list[str] | str, match: str, singletons: str, samples: str, seed: str,
+                confidence: str, key_format: str, response_format: str, readable: list[str]) -> "CompareOptions":
+        """The options a form or an API call gives (strings), checked: a 400 names what is wrong."""
+        if isinstance(metrics, str):
+            metrics = [metrics]
+        names = [m.strip() for item in metrics for m in re.split(r"[,\s]+", item) if m.strip()]
+        names = list(dict.fromkeys(names)) or list(DEFAULT_COMPARE_METRICS)
+        unknown = [m for m in names if m not in COMPARE_METRICS]
+        if unknown:
+            raise WebError(400, f"metric(s) that cannot be compared: {', '.join(unknown)} "
+                                f"(these can: {', '.join(COMPARE_METRICS)})")
+        if match not in MATCH_MODES:
+            raise WebError(400, f"unknown matching mode {match!r} (known: {', '.join(MATCH_MODES)})")
+        try:
+            rounds = int(samples or MAX_SAMPLES)
+        except ValueError:
+            raise WebError(400, f"the number of samples is a whole number, not {samples!r}") from None
+        if not 1 <= rounds <= MAX_SAMPLES:
+            raise WebError(400, f"the number of samples must lie between 1 and {MAX_SAMPLES:,}")
+        try:
+            chosen_seed = int(seed) if str(seed).strip() else None
+        except ValueError:
+            raise WebError(400, f"the seed is a whole number, not {seed!r}") from None
+        try:
+            level = float(confidence or 0.95)
+        except ValueError:
+            raise WebError(400, f"the confidence level is a number, not {confidence!r}") from None
+        if not 0 < level < 1:
+            raise WebError(400, "the confidence level must lie between 0 and 1 (0.95 for 95%)")
+        for f in (key_format, response_format):
+            if f and f not in readable:
+                raise WebError(400, f"unknown input format {f!r} (known: {', '.join(readable)})")
+        keep = str(singletons).lower() not in ("drop", "false", "0", "no", "off")
+        return cls(names, match, keep, rounds, chosen_seed, level, key_format or None, response_format or None)
+
+
+def system_names(uploads: list[Upload]) -> list[str]:
+    """A name per response: its file name, numbered when two are the same."""
+    seen: dict[str, int] = {}
+    out = []
+    for up in uploads:
+        seen[up.name] = seen.get(up.name, 0) + 1
+        out.append(up.name if seen[up.name] == 1 else f"{up.name} ({seen[up.name]})")
+    return out
+
+
+def compare_job(ku: Upload, responses: list[Upload], opts: CompareOptions, limit: int, tmp: Path) -> dict:
+    """Read the key and every response, compare them and classify each system's errors
+    (in a worker process: :mod:`.worker`)."""
+    from ..errors import CorefioError
+    from ..scoring.error_analysis import ERROR_CLASSES, analyse_files
+    from ..scoring.significance import compare
+    from .app import clean, read_upload
+    from .errors import from_corefio
+
+    report = Report()
+    key, key_format = read_upload(ku, opts.key_format, False, limit, tmp, report)
+    corpora, formats = [], []
+    for up in responses:
+        corpus, fmt = read_upload(up, opts.response_format, False, limit, tmp, report)
+        corpora.append(corpus)
+        formats.append(fmt)
+    names = system_names(responses)
+    score_report = Report()
+    try:
+        comparison = compare(key, corpora, opts.metrics, names=names, samples=opts.samples, seed=opts.seed,
+                             level=opts.confidence, match=opts.match, keep_singletons=opts.keep_singletons,
+                             report=score_report)
+        errors = {name: analyse_files(key, corpus, match=opts.match, report=score_report).to_dict()
+                  for name, corpus in zip(names, corpora)}
+    except CorefioError as exc:
+        raise from_corefio(exc) from None
+    diagnostics = [d.to_dict() for d in report] + [d.to_dict() for d in score_report]
+    return {"comparison": comparison.to_dict(), "errors": errors, "error_classes": list(ERROR_CLASSES),
+            "key": {"file": ku.name, "format": key_format, "documents": len(key.documents)},
+            "responses": [{"name": n, "file": up.name, "format": f, "documents": len(c.documents)}
+                          for n, up, f, c in zip(names, responses, formats, corpora)],
+            "diagnostics": clean(diagnostics)}
+
+
+def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], pool: "Workers", limit: int,
+               readable: Callable[[], list[str]]) -> None:
+    """Add the compare routes to ``app`` (``page`` renders a template, ``pool`` runs the
+    work, ``limit``: the upload limit in bytes for all files of a request together)."""
+
+    async def run(key: UploadFile | None, responses: list[UploadFile] | None, opts: CompareOptions) -> dict:
+        files = [r for r in (responses or []) if not isinstance(r, str) and (r.filename or r.size)]
+        if len(files) < 2:
+            raise WebError(400, "upload at least two responses to compare (one response: use the score page)")
+        if len(files) > MAX_RESPONSES:
+            raise WebError(400, f"at most {MAX_RESPONSES} responses can be compared at once")
+        with scratch() as tmp:
+            ku = await save(key, "key", tmp, limit)
+            used, ups = ku.size, []
+            for n, upload in enumerate(files, 1):
+                up = await save(upload, f"response{n}", tmp, limit, used=used)
+                used += up.size
+                ups.append(up)
+            return await pool.run(compare_job, ku, ups, opts, limit, tmp, what="reading and comparing")
+
+    def options(metrics: Any, match: str, singletons: str, samples: str, seed: str, confidence: str,
+                key_format: str, response_format: str) -> CompareOptions:
+        return CompareOptions.of_form(metrics, match, singletons, samples, seed, confidence, key_format,
+                                      response_format, readable())
+
+    @app.get("/compare", response_class=HTMLResponse, include_in_schema=False)
+    async def compare_form(request: Request):
+        return page(request, "compare.html", formats=readable(), metrics=COMPARE_METRICS,
+                    defaults=DEFAULT_COMPARE_METRICS, modes=MATCH_MODES, max_responses=MAX_RESPONSES,
+                    max_samples=MAX_SAMPLES)
+
+    @app.post("/compare", response_class=HTMLResponse, include_in_schema=False)
+    async def compare_page(request: Request, key: UploadFile | None = File(None),
+                           responses: list[UploadFile] | None = File(None), metrics: list[str] = Form([]),
+                           match: str = Form("exact"), singletons: str = Form("keep"),
+                           samples: str = Form(str(MAX_SAMPLES)), seed: str = Form("0"),
+                           confidence: str = Form("0.95"), key_format: str = Form(""),
+                           response_format: str = Form("")):
+        opts = options(metrics, match, singletons, samples, seed, confidence, key_format, response_format)
+        data = await run(key, responses, opts)
+        response = page(request, "compared.html", d=data, c=data["comparison"], opts=opts)
+        response.headers["cache-control"] = "no-store"
+        return response
+
+    @app.post("/api/compare", tags=["api"], summary="Compare several responses against one key")
+    async def api_compare(key: UploadFile = File(..., description="the key file (.zip for an MMAX2 project)"),
+                          responses: list[UploadFile] = File(..., description=f"2 to {MAX_RESPONSES} response "
+                                                                              "files"),
+                          metrics: str = Form(",".join(DEFAULT_COMPARE_METRICS),
+                                              description=f"comma-separated, of {', '.join(COMPARE_METRICS)}"),
+                          match: str = Form("exact", description="exact, head, min or partial"),
+                          singletons: str = Form("keep", description="keep or drop"),
+                          samples: str = Form(str(MAX_SAMPLES), description=f"resampling rounds, 1 to {MAX_SAMPLES}"),
+                          seed: str = Form("0", description="random seed (empty: a fresh one)"),
+                          confidence: str = Form("0.95", description="confidence level of the intervals"),
+                          key_format: str = Form("", description="the key's format (default: detected)"),
+                          response_format: str = Form("", description="the responses' format (default: detected)")):
+        """``comparison``: the JSON of ``corefio compare`` (scores with confidence intervals,
+        paired tests: approximate randomisation and paired bootstrap p-values); ``errors``:
+        each system's error counts and gains (Kummerfeld & Klein classes); the files read
+        and the diagnostics of reading and scoring."""
+        opts = options(metrics, match, singletons, samples, seed, confidence, key_format, response_format)
+        return JSONResponse(await run(key, responses, opts))
