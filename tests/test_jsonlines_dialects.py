@@ -157,6 +157,7 @@ def test_unknown_shape_names_its_keys_and_the_dialects():
     assert info.value.line == 2 and "words, chains" in message
     for dialect in ("wl", "subword", "offsets", "allennlp", "bookcoref", "e2e"):
         assert f"{dialect}:" in message
+    assert "jsonlines:DIALECT" in message
 
 
 def test_dialect_read_option_forces_a_shape(tmp_path):

@@ -19,7 +19,8 @@ dialect       keys (what they hold)
               (inclusive token pairs), or ``text`` with character offsets in
               ``clusters_char_offsets`` (maverick: end inclusive) or ``clusters``
               (fastcoref: end exclusive). Mention strings given beside the offsets
-              (``clusters_char_text``, ``clusters_text_mentions``, ``clusters``)
+              (``clusters_char_text``, ``clusters_text_mentions``, fastcoref's
+              ``clusters_strings``, ``clusters``)
               settle which end convention holds. A text is split into words at
               spaces, punctuation and every mention boundary.
 ``allennlp``  AllenNLP's coreference predictor: ``document`` (words) and ``clusters``
@@ -86,8 +87,8 @@ def detect(obj: dict, file: str | None, line: int) -> str:
         return "e2e"  # (a missing key is named by the e2e reader)
     keys = ", ".join(list(obj)[:12]) or "none"
     known = "; ".join(f"{name}: {what}" for name, what in DIALECTS.items())
-    raise FormatError(f"no known jsonlines shape has these keys ({keys}); known dialects: {known}",
-                      file=file, line=line)
+    raise FormatError(f"no known jsonlines shape has these keys ({keys}); known dialects: {known} "
+                      "(read one whatever the keys say with the format jsonlines:DIALECT)", file=file, line=line)
 
 
 class _Line:
@@ -368,7 +369,7 @@ def read_subword(obj: dict, file: str | None, line: int, index: int, report: Rep
 
 def _mention_strings(obj: dict) -> list | None:
     """The mention strings a line gives beside its offsets (clusters of strings), if any."""
-    for key in ("clusters_char_text", "clusters_text_mentions", "clusters_token_text"):
+    for key in ("clusters_char_text", "clusters_text_mentions", "clusters_token_text", "clusters_strings"):
         value = obj.get(key)
         if isinstance(value, list) and all(isinstance(c, list) for c in value):
             return value
@@ -382,7 +383,8 @@ def _mention_strings(obj: dict) -> list | None:
 def read_offsets(obj: dict, file: str | None, line: int, index: int, report: Report) -> Any:
     check = _Line(obj, file, line)
     used = ("doc_key", "id", "name", "text", "tokens", "clusters", "clusters_token_offsets",
-            "clusters_char_offsets", "clusters_token_text", "clusters_char_text", "clusters_text_mentions")
+            "clusters_char_offsets", "clusters_token_text", "clusters_char_text", "clusters_text_mentions",
+            "clusters_strings")
     token_key = "clusters_token_offsets" if obj.get("clusters_token_offsets") is not None else "clusters"
     if "tokens" in obj and (token_key == "clusters_token_offsets" or not isinstance(obj.get("text"), str)):
         forms = check.strings("tokens")
