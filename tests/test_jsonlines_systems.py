@@ -119,3 +119,45 @@ def test_character_clusters_with_inclusive_ends_are_told_by_fastcoref_mention_st
     doc = jsonlines.loads(json.dumps(line) + "\n").documents[0]
     assert [[" ".join(doc.tokens.forms[m.first : m.last + 1]) for m in chain] for chain in doc.chains()] == [
         ["The man", "his"]]
+
+
+# -- round trips on real data ------------------------------------------------------------------
+
+GUM = DATA / "corpora" / "gum" / "coref" / "ontogum" / "conllu"
+
+
+def gum_with_heads() -> corefio.model.Corpus:
+    """Two GUM documents (CC BY), every mention given the head the dependency tree gives it."""
+    from corefio.formats import conllu
+
+    docs = [conllu.with_written_heads(corefio.read(path).documents[0]) for path in sorted(GUM.glob("*.conllu"))]
+    return corefio.model.Corpus(documents=docs)
+
+
+def round_trip_content(fmt: str, tmp_path, **options) -> None:
+    """Written as ``fmt`` and read back, each GUM document is what the format can hold of
+    it (``losses.project``), heads included where the format keeps them."""
+    from corefio.losses import project
+
+    from .test_roundtrip import content
+
+    corpus = gum_with_heads()
+    out = tmp_path / f"out{''.join(corefio.get_format(fmt).extensions[:1])}"
+    corefio.write(corpus, out, fmt, **options)
+    back = corefio.read(out)
+    caps = corefio.get_format(fmt).capabilities
+    assert [d.name for d in back.documents] == [d.name for d in corpus.documents]
+    for doc, again in zip(corpus.documents, back.documents):
+        assert content(again) == content(project(doc, caps))
+        if caps.heads:
+            assert all(m.head is not None for m in again.markables) and again.markables
+
+
+def test_wl_coref_round_trip_on_gum(tmp_path):
+    round_trip_content("wl-coref", tmp_path)
+    # and wl-coref's words and heads score as the key they came from
+    corefio.write(gum_with_heads(), tmp_path / "wl.jsonlines", "wl-coref")
+    key = tmp_path / "key.conllu"
+    corefio.write(gum_with_heads(), key)
+    assert score(str(key), str(tmp_path / "wl.jsonlines"), "--match", "head") == \
+        table(("100.00", "100.00", "100.00"), ("100.00", "100.00", "100.00"))
