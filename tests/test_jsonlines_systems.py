@@ -137,7 +137,7 @@ def gum_with_heads() -> corefio.model.Corpus:
 def round_trip_content(fmt: str, tmp_path, **options) -> None:
     """Written as ``fmt`` and read back, each GUM document is what the format can hold of
     it (``losses.project``), heads included where the format keeps them."""
-    from corefio.losses import project
+    from corefio.formats.losses import project
 
     from .test_roundtrip import content
 
