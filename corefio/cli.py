@@ -360,7 +360,7 @@ def _explained(exc: CorefioError) -> str:
     if exc.exit_code == EXIT_INPUT:
         used = _formats_used.get(str(path))
         looks = _looks_like(path)
-        if looks is not None and used and looks[0].name != used:
+        if looks is not None and used and looks[0].name != used.split(":")[0]:  # jsonlines:wl is jsonlines
             return (f"{text}\n  hint: the content looks like {looks[0].description_name} ({looks[1]}), not "
                     f"{used}; try --from {looks[0].name}")
     return text

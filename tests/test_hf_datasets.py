@@ -167,3 +167,28 @@ def test_a_damaged_saved_dataset_is_a_located_error(member, damage, tmp_path):
     with pytest.raises(FormatError) as info:
         corefio.read(out)
     assert info.value.line == 1 and "not a readable Hugging Face dataset" in str(info.value)
+
+
+@pytest.mark.parametrize("layout", ["ontonotes", "indiscrim"])
+def test_round_trip_on_gum_in_both_layouts(layout, tmp_path):
+    from .test_jsonlines_systems import gum_with_heads, round_trip_content
+
+    round_trip_content("hf", tmp_path, layout=layout)
+    corefio.write(gum_with_heads(), tmp_path / "saved", "hf", layout=layout)
+    assert len(datasets.load_from_disk(str(tmp_path / "saved"))) == 2
+
+
+@pytest.mark.parametrize("command", ["convert", "info", "validate", "score"])
+def test_reading_without_the_extra_is_a_usage_error_naming_it(command, tmp_path, monkeypatch):
+    saved = tmp_path / "saved"
+    corefio.write(corefio.read(SYSTEMS / "anna.e2e.jsonlines"), saved, "hf")
+    monkeypatch.setitem(sys.modules, "datasets", None)  # `import datasets` now fails
+    with pytest.raises(UsageError, match=r"corefio\[hf\]"):
+        corefio.read(saved)
+    args = {"convert": [str(saved), str(tmp_path / "o.conllu")], "info": [str(saved)], "validate": [str(saved)],
+            "score": [str(SYSTEMS / "anna.e2e.jsonlines"), str(saved)]}[command]
+    result = CliRunner().invoke(app, [command, *args])
+    assert result.exit_code == (4 if command == "validate" else 2), result.output
+    assert "corefio[hf]" in result.output
+    # the format list does not need the extra
+    assert CliRunner().invoke(app, ["formats"]).exit_code == 0

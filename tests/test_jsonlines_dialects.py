@@ -157,6 +157,7 @@ def test_unknown_shape_names_its_keys_and_the_dialects():
     assert info.value.line == 2 and "words, chains" in message
     for dialect in ("wl", "subword", "offsets", "allennlp", "bookcoref", "e2e"):
         assert f"{dialect}:" in message
+    assert "jsonlines:DIALECT" in message
 
 
 def test_dialect_read_option_forces_a_shape(tmp_path):
@@ -214,3 +215,65 @@ def test_wl_writer_reports_nothing_lost_for_heads():
     report = Report()
     corefio.dumps(corpus, "jsonlines", report=report)
     assert "loss.heads" in report.codes()
+
+
+def _command(name, path, tmp_path, from_format):
+    """``corefio NAME`` on ``path`` (twice for the commands that take a key and a
+    response) with ``--from from_format``."""
+    other = tmp_path / f"other{path.suffix}"
+    shutil.copy(path, other)
+    both = [str(path), str(other)]
+    args = {
+        "convert": [str(path), str(tmp_path / "out.conllu")],
+        "info": [str(path)],
+        "validate": [str(path)],
+        "score": both,
+        "compare": both + [str(path)],  # two responses
+        "view": [str(path), "-o", str(tmp_path / "page.html")],
+        "sync": both + ["-o", str(tmp_path / "synced")],
+    }[name]
+    return CliRunner().invoke(app, [name, *args, "--from", from_format])
+
+
+COMMANDS = ("convert", "info", "validate", "score", "compare", "view", "sync")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_from_jsonlines_dialect_forces_the_shape_in_every_command(command, tmp_path):
+    path = tmp_path / "anna.jsonlines"
+    shutil.copy(SYSTEMS / "anna.e2e.jsonlines", path)
+    forced = _command(command, path, tmp_path, "jsonlines:e2e")
+    assert forced.exit_code == 0, forced.output
+    # the same lines read as wl-coref: the forced reader asks for wl-coref's words
+    wrong = _command(command, path, tmp_path, "jsonlines:wl")
+    assert wrong.exit_code == (4 if command == "validate" else 3), wrong.output
+    assert "cased_words" in wrong.output
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_from_an_unknown_dialect_lists_the_known_ones(command, tmp_path):
+    path = tmp_path / "anna.jsonlines"
+    shutil.copy(SYSTEMS / "anna.e2e.jsonlines", path)
+    result = _command(command, path, tmp_path, "jsonlines:klingon")
+    assert result.exit_code == (4 if command == "validate" else 2), result.output
+    assert "klingon" in result.output and ", ".join(jsonlines.dialects.DIALECTS) in result.output
+
+
+def test_a_forced_dialect_reads_a_line_its_keys_would_give_to_another(tmp_path):
+    # words in AllenNLP's "document" and in e2e "sentences": the keys say AllenNLP (one
+    # sentence); jsonlines:e2e reads the two sentences
+    line = {"doc_key": "d", "document": WORDS, "sentences": [WORDS[:6], WORDS[6:]], "clusters": [[[0, 0], [6, 6]]]}
+    path = tmp_path / "both.jsonlines"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    assert len(corefio.read(path).documents[0].sentences) == 1
+    assert corefio.read(path, "jsonlines:allennlp").documents[0].layout["jsonlines"].dialect == "allennlp"
+    doc = corefio.read(path, "jsonlines:e2e").documents[0]
+    assert len(doc.sentences) == 2 and chains(doc) == [[(0, 0), (6, 6)]]
+
+
+def test_a_dialect_is_a_way_to_read_not_a_format_to_write(tmp_path):
+    result = CliRunner().invoke(app, ["convert", str(SYSTEMS / "anna.e2e.jsonlines"), str(tmp_path / "o.jsonlines"),
+                                      "--to", "jsonlines:wl"])
+    assert result.exit_code == 2 and "'jsonlines:wl' cannot be written" in result.output
+    with pytest.raises(UsageError, match="'conll' has no variants"):
+        corefio.read(SYSTEMS / "anna.e2e.jsonlines", "conll:wl")

@@ -90,3 +90,20 @@ def test_without_the_extra_a_usage_error_names_it(tmp_path, monkeypatch):
         corefio.read(path)
     result = CliRunner().invoke(app, ["convert", str(path), str(tmp_path / "o.conllu")])
     assert result.exit_code == 2 and "corefio[spacy]" in result.output
+
+
+def test_round_trip_on_gum_keeps_chains_heads_and_sentences(tmp_path):
+    from .test_jsonlines_systems import round_trip_content
+
+    round_trip_content("spacy", tmp_path)
+
+
+def test_writing_without_the_extra_is_a_usage_error_naming_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "spacy", None)  # `import spacy` now fails
+    corpus = corefio.read(SYSTEMS / "anna.e2e.jsonlines")
+    with pytest.raises(UsageError, match=r"corefio\[spacy\]"):
+        corefio.write(corpus, tmp_path / "out.spacy")
+    result = CliRunner().invoke(app, ["convert", str(SYSTEMS / "anna.e2e.jsonlines"), str(tmp_path / "o.spacy")])
+    assert result.exit_code == 2 and "corefio[spacy]" in result.output
+    assert not (tmp_path / "o.spacy").exists()
+    assert CliRunner().invoke(app, ["formats"]).exit_code == 0

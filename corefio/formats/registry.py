@@ -7,6 +7,11 @@ Format modules are imported when a lookup first needs them: a file name or a for
 name imports only the module the tables of :mod:`corefio.formats` point to; listing
 the formats, sniffing, or a name no table knows imports them all.
 
+A format name may carry a variant after a colon: ``jsonlines:wl`` is the format
+``jsonlines`` read with its ``dialect`` option set to ``wl`` (the format declares which
+read option the variant sets, in ``FormatSpec.variant_option``). The variant is a format
+of its own for every command that takes ``--from``; it reads only.
+
 Lookup order for a path: an explicit format name; else the longest registered extension
 that ends the file name (compound suffixes like ``.v4_gold_conll`` win over ``.conll``);
 else — for ambiguous extensions such as ``.xml`` and for unknown ones — each format's
@@ -15,6 +20,8 @@ else — for ambiguous extensions such as ``.xml`` and for unknown ones — each
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import importlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields
@@ -160,6 +167,9 @@ class FormatSpec:
     #: Iterator[MentionView]``: the same views ``Document.mention_view`` gives, built
     #: straight from the parser (scoring's fast path; optional)
     mention_views: Callable[..., Iterator[Any]] | None = None
+    #: the read option a format name ``NAME:VALUE`` sets to ``VALUE`` (None: the format
+    #: has no variants)
+    variant_option: str | None = None
 
     @property
     def can_read(self) -> bool:
@@ -256,7 +266,11 @@ def all_formats() -> list[FormatSpec]:
 
 
 def get_format(name: str) -> FormatSpec:
-    """The format called ``name`` (or one of its aliases)."""
+    """The format called ``name`` (or one of its aliases); ``NAME:VALUE`` is format
+    ``NAME`` reading with its variant option set to ``VALUE`` (see :func:`_variant`)."""
+    if ":" in name:
+        base, value = name.split(":", 1)
+        return _variant(get_format(base), value, name)
     key = name.lower()
     if key not in _FORMATS and key not in _ALIASES:
         module = _module_of(key)
@@ -268,6 +282,40 @@ def get_format(name: str) -> FormatSpec:
         _ensure_loaded()  # the error lists every format
         known = ", ".join(sorted(_FORMATS))
         raise UnknownFormatError(f"unknown format {name!r} (known: {known})") from None
+
+
+#: the variants made so far, by (format name, value)
+_VARIANTS: dict[tuple[str, str], FormatSpec] = {}
+
+
+def _variant(base: FormatSpec, value: str, asked: str) -> FormatSpec:
+    """``base`` reading with its variant option set to ``value``: a format named
+    ``BASE:VALUE`` whose reader and streamer have the option fixed. It writes nothing
+    (a variant names a way to read), and it has no fast scoring path (the parser's
+    mention views do not take read options)."""
+    option = next((o for o in base.options if o.name == base.variant_option and o.applies_to == "read"), None)
+    if option is None:
+        raise UnknownFormatError(f"format {base.name!r} has no variants: {asked!r} names none")
+    known = ", ".join(option.choices) if option.choices is not None else None
+    try:
+        checked = option.check(value, base.name)
+    except UsageError:
+        raise UnknownFormatError(f"unknown {base.name} {option.name} {value!r} in {asked!r}"
+                                 + (f" (known: {known})" if known else "")) from None
+    key = (base.name, str(checked))
+    if key not in _VARIANTS:
+        fixed = {option.name: checked}
+        _VARIANTS[key] = dataclasses.replace(
+            base,
+            name=f"{base.name}:{checked}",
+            description=f"{base.description}, read with {option.name} {checked}",
+            read=functools.partial(base.read, **fixed) if base.read is not None else None,
+            stream=functools.partial(base.stream, **fixed) if base.stream is not None else None,
+            write=None, write_files=None,
+            options=tuple(o for o in base.options if o is not option),
+            sniff=None, aliases=(), scan_keys=None, mention_views=None, variant_option=None,
+        )
+    return _VARIANTS[key]
 
 
 def _extension_matches(filename: str) -> list[tuple[int, FormatSpec, bool]]:

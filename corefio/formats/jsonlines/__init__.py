@@ -3,7 +3,8 @@
 The reader knows the shapes other systems write too (wl-coref, fast-coref sub-word
 segments, fastcoref/maverick offsets, AllenNLP, BookCoref: see
 :mod:`corefio.formats.jsonlines.dialects`); each line's shape is told from its keys.
-The read option ``dialect`` forces one (``--read-option dialect=wl``); the format
+The read option ``dialect`` forces one (``--read-option dialect=wl``, or the format
+name ``jsonlines:wl`` wherever a format is named: ``--from jsonlines:wl``); the format
 ``wl-coref`` reads and writes wl-coref's shape (its heads included). This module reads
 and writes the e2e shape:
 
@@ -395,6 +396,7 @@ register(
         aliases=("e2e", "jsonl"),
         options=(Option("dialect", str, None, "read one shape whatever the keys say (default: each line's keys "
                         "decide)", applies_to="read", choices=tuple(dialects.DIALECTS)),),
+        variant_option="dialect",
     )
 )
 

@@ -19,7 +19,8 @@ dialect       keys (what they hold)
               (inclusive token pairs), or ``text`` with character offsets in
               ``clusters_char_offsets`` (maverick: end inclusive) or ``clusters``
               (fastcoref: end exclusive). Mention strings given beside the offsets
-              (``clusters_char_text``, ``clusters_text_mentions``, ``clusters``)
+              (``clusters_char_text``, ``clusters_text_mentions``, fastcoref's
+              ``clusters_strings``, ``clusters``)
               settle which end convention holds. A text is split into words at
               spaces, punctuation and every mention boundary.
 ``allennlp``  AllenNLP's coreference predictor: ``document`` (words) and ``clusters``
@@ -86,8 +87,8 @@ def detect(obj: dict, file: str | None, line: int) -> str:
         return "e2e"  # (a missing key is named by the e2e reader)
     keys = ", ".join(list(obj)[:12]) or "none"
     known = "; ".join(f"{name}: {what}" for name, what in DIALECTS.items())
-    raise FormatError(f"no known jsonlines shape has these keys ({keys}); known dialects: {known}",
-                      file=file, line=line)
+    raise FormatError(f"no known jsonlines shape has these keys ({keys}); known dialects: {known} "
+                      "(read one whatever the keys say with the format jsonlines:DIALECT)", file=file, line=line)
 
 
 class _Line:
@@ -101,13 +102,13 @@ class _Line:
 
     def strings(self, key: str) -> list[str]:
         value = self.obj.get(key)
-        if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
+        if not isinstance(value, list) or not _only(value, str):
             raise self.fail(f"{key} must be a list of strings")
         return value
 
     def ints(self, key: str, length: int | None = None) -> list[int]:
         value = self.obj.get(key)
-        if not isinstance(value, list) or not all(_is_int(x) for x in value):
+        if not isinstance(value, list) or not _only(value, int):
             raise self.fail(f"{key} must be a list of integers")
         if length is not None and len(value) != length:
             raise self.fail(f"{key} has {len(value)} entries for {length} words")
@@ -143,6 +144,12 @@ def _triples(check: _Line, key: str) -> list[list[int]]:
 
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _only(values: list, *types: type) -> bool:
+    """Every item of ``values`` is exactly of one of ``types`` (so ``True`` is no
+    ``int``): one pass in C, where a check per item costs more than the reading."""
+    return set(map(type, values)) <= set(types)
 
 
 def _short(value: object) -> str:
@@ -296,6 +303,9 @@ def wl_object(doc: Any) -> dict:
 
 def _glue(pieces: list[str]) -> str:
     """A word from its sub-word pieces."""
+    if len(pieces) == 1:  # most words
+        piece = pieces[0]
+        return piece[2:] if piece.startswith("##") else piece.lstrip("\u2581\u0120")
     out = []
     for k, piece in enumerate(pieces):
         if piece.startswith("##"):
@@ -309,10 +319,12 @@ def _glue(pieces: list[str]) -> str:
 def read_subword(obj: dict, file: str | None, line: int, index: int, report: Report) -> Any:
     check = _Line(obj, file, line)
     segments = obj.get("sentences")
-    if not isinstance(segments, list) or not all(
-            isinstance(s, list) and all(isinstance(p, str) or _is_int(p) for p in s) for s in segments):
+    if not isinstance(segments, list) or not _only(segments, list):
         raise check.fail("sentences must be a list of segments of sub-word pieces (strings or ids)")
     pieces = [p for s in segments for p in s]
+    piece_types = set(map(type, pieces))
+    if not piece_types <= {str, int}:
+        raise check.fail("sentences must be a list of segments of sub-word pieces (strings or ids)")
     m = len(pieces)
     token_of = check.ints("subtoken_map", m)
     # fast-coref: orig_subtoken_map numbers the words without inserted speaker names (-1)
@@ -321,12 +333,15 @@ def read_subword(obj: dict, file: str | None, line: int, index: int, report: Rep
     orig_tokens = check.strings("orig_tokens") if "orig_tokens" in obj else None
     first_piece: dict[int, int] = {}
     word_pieces: dict[int, list[str]] = {}
-    for i, piece in enumerate(pieces):
-        w = word_of[i]
+    for i, (w, piece) in enumerate(zip(word_of, pieces)):
         if w < 0 or piece in SPECIAL_PIECES:
             continue
-        first_piece.setdefault(w, i)
-        word_pieces.setdefault(w, []).append(piece if isinstance(piece, str) else "")
+        known = word_pieces.get(w)
+        if known is None:
+            first_piece[w] = i
+            word_pieces[w] = [piece]
+        else:
+            known.append(piece)
     order = sorted(first_piece)
     if order != list(range(len(order))):
         raise check.fail("subtoken_map must number the words 0, 1, 2, ... in order")
@@ -334,7 +349,7 @@ def read_subword(obj: dict, file: str | None, line: int, index: int, report: Rep
         if any(not 0 <= token_of[first_piece[w]] < len(orig_tokens) for w in order):
             raise check.fail(f"subtoken_map points outside the {len(orig_tokens)} orig_tokens")
         forms = [orig_tokens[token_of[first_piece[w]]] for w in order]
-    elif all(isinstance(p, str) for p in pieces):
+    elif piece_types <= {str}:
         forms = [_glue(word_pieces[w]) for w in order]
     else:
         raise check.fail("sub-word pieces are ids and no orig_tokens give the words")
@@ -368,7 +383,7 @@ def read_subword(obj: dict, file: str | None, line: int, index: int, report: Rep
 
 def _mention_strings(obj: dict) -> list | None:
     """The mention strings a line gives beside its offsets (clusters of strings), if any."""
-    for key in ("clusters_char_text", "clusters_text_mentions", "clusters_token_text"):
+    for key in ("clusters_char_text", "clusters_text_mentions", "clusters_token_text", "clusters_strings"):
         value = obj.get(key)
         if isinstance(value, list) and all(isinstance(c, list) for c in value):
             return value
@@ -382,7 +397,8 @@ def _mention_strings(obj: dict) -> list | None:
 def read_offsets(obj: dict, file: str | None, line: int, index: int, report: Report) -> Any:
     check = _Line(obj, file, line)
     used = ("doc_key", "id", "name", "text", "tokens", "clusters", "clusters_token_offsets",
-            "clusters_char_offsets", "clusters_token_text", "clusters_char_text", "clusters_text_mentions")
+            "clusters_char_offsets", "clusters_token_text", "clusters_char_text", "clusters_text_mentions",
+            "clusters_strings")
     token_key = "clusters_token_offsets" if obj.get("clusters_token_offsets") is not None else "clusters"
     if "tokens" in obj and (token_key == "clusters_token_offsets" or not isinstance(obj.get("text"), str)):
         forms = check.strings("tokens")
