@@ -224,3 +224,32 @@ def test_cli_converts_brat_to_webanno_and_back(tmp_path):
     scores = corefio.score(original, again.model_copy(update={"name": original.name}), ["muc", "bcub"])
     assert all(s.recall_num == s.recall_den and s.precision_num == s.precision_den
                for s in scores.corpus.values())
+
+
+# -- markables of other layers ------------------------------------------------------------------
+def _two_layers():
+    """Kim saw Lee . He left : a mention of entity 1, a markable of layer ``secmark`` of
+    the same id in its chain, and one in no chain."""
+    from corefio.model import Document, Markable, Sentence, Tokens
+
+    return Document(name="d", tokens=Tokens(forms=["Kim", "saw", "Lee", ".", "He", "left"]),
+                    sentences=[Sentence(first=0, last=3), Sentence(first=4, last=5)],
+                    markables=[Markable(id="markable_1", spans=((0, 0),), entity="Kim-1"),
+                               Markable(id="markable_1", layer="secmark", spans=((4, 4),), entity="Kim-1"),
+                               Markable(id="markable_2", layer="secmark", spans=((2, 2),))])
+
+
+@pytest.mark.parametrize("fmt", ["brat", "litbank-tsv"])
+def test_a_markable_of_another_layer_is_written_only_when_in_a_chain(fmt, tmp_path):
+    """Found by the conversion matrix (gum-mmax2): every markable of every layer was
+    written as a mention (and LitBank's TSV wrote markable_1 twice, which it refuses)."""
+    from corefio.diagnostics import Report
+
+    report = Report()
+    for name, data in corefio.dump_files(_two_layers(), fmt, report=report).items():
+        (tmp_path / name).write_bytes(data)
+    back = corefio.read(tmp_path / "d.ann", fmt).documents[0]
+    assert sorted(m.spans for m in back.markables) == [((0, 0),), ((4, 4),)]
+    assert len({m.id for m in back.markables}) == 2
+    assert [sorted(m.spans for m in chain) for chain in back.chains()] == [[((0, 0),), ((4, 4),)]]
+    assert [(d.code, d.count) for d in report if d.code == "loss.layers"] == [("loss.layers", 2)]

@@ -228,3 +228,21 @@ def test_the_columns_line_added_to_a_file_takes_its_line_ends(tmp_path):
         again = tmp_path / "again.conllua"
         again.write_bytes(written.encode())
         assert corefio.read(again).documents[0].tokens.forms == ["x", "y"]
+
+
+def test_a_markable_of_another_layer_in_a_chain_is_written_as_its_mention():
+    """Found by the conversion matrix (pcc-mmax2 → ua): the secmark markables in chains
+    were dropped, where every other writer keeps them as mentions of their chain."""
+    from corefio.model import Markable
+
+    doc = Document(name="d", tokens={"forms": ["Kim", "saw", "Lee", "He", "left"]},
+                   markables=[Markable(id="markable_1", spans=((0, 0),), entity="1"),
+                              Markable(id="markable_1", layer="secmark", spans=((3, 3),), entity="1"),
+                              Markable(id="markable_2", layer="secmark", spans=((2, 2),)),
+                              Markable(id="dd_1", layer=ua.DD_LAYER, spans=((1, 2),), sets={ua.DD_LAYER: "1-DD"})])
+    report = Report()
+    back = ua.loads(corefio.dumps(doc, "ua", report=report)).documents[0]
+    assert chains(back) == {frozenset({((0, 0),), ((3, 3),)})}
+    assert [(m.layer, m.spans) for m in back.markables if m.layer is not None] == [(ua.DD_LAYER, ((1, 2),))]
+    assert len({m.id for m in back.markables if m.layer is None}) == 2
+    assert [(d.code, d.count) for d in report if d.code == "loss.layers"] == [("loss.layers", 2)]

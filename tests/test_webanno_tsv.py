@@ -208,3 +208,35 @@ def test_annotation_ids_with_unicode_digits_are_not_numbers(tmp_path):
     text = corefio.dumps(Corpus(documents=[doc]), "webanno-tsv")
     again = corefio.loads(text, "webanno-tsv").documents[0]
     assert [c for c in again.chain_indices()] and len(again.markables) == 2
+
+
+def test_a_markable_of_another_layer_is_written_only_when_in_a_chain():
+    """Found by the conversion matrix (gum-mmax2, ua/example): markables of every layer
+    were written as mentions."""
+    from corefio.diagnostics import Report
+    from corefio.model import Document, Markable, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms=["Kim", "saw", "Lee", "He", "left"]),
+                   markables=[Markable(id="markable_1", spans=((0, 0),), entity="1"),
+                              Markable(id="markable_1", layer="secmark", spans=((3, 3),), entity="1"),
+                              Markable(id="markable_2", layer="secmark", spans=((2, 2),))])
+    report = Report()
+    back = corefio.loads(corefio.dumps(doc, "webanno-tsv", report=report), "webanno-tsv").documents[0]
+    assert [sorted(m.spans for m in chain) for chain in back.chains()] == [[((0, 0),), ((3, 3),)]]
+    assert len(back.markables) == 2
+    assert [(d.code, d.count) for d in report if d.code == "loss.layers"] == [("loss.layers", 2)]
+
+
+def test_a_discontinuous_mention_is_written_as_one_span_with_its_links():
+    """Found by the conversion matrix (pcc-mmax2, ua/TC-O): a discontinuous mention was
+    left out, yet a relation to it was written; the file could not be read back."""
+    from corefio.diagnostics import Report
+    from corefio.model import Document, Markable, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms=["Kim", "and", "Lee", "met", "they", "left"]),
+                   markables=[Markable(id="m1", spans=((0, 0), (2, 2)), entity="1"),
+                              Markable(id="m2", spans=((4, 4),), entity="1")])
+    report = Report()
+    back = corefio.loads(corefio.dumps(doc, "webanno-tsv", report=report), "webanno-tsv").documents[0]
+    assert [sorted(m.spans for m in chain) for chain in back.chains()] == [[((0, 2),), ((4, 4),)]]
+    assert [(d.code, d.count) for d in report if d.code == "loss.discontinuous"] == [("loss.discontinuous", 1)]

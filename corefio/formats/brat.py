@@ -55,6 +55,7 @@ from ..layout import FormatLayout
 from ..losses import LossLog
 from ..registry import Capabilities, FormatSpec, Option, register
 from ..source import Source, confined_path
+from ._layers import coreference_layer
 from ._lines import split_newlines
 
 model = LazyModule("corefio.model")
@@ -463,6 +464,7 @@ def _value_ok(name: str, value: Any) -> bool:
 def document_files(doc: Any, report: Report) -> tuple[str, str]:
     """The ``.ann`` and ``.txt`` texts of one document."""
     log = LossLog(report, NAME)
+    doc = coreference_layer(doc)  # loss.layers is reported before writing
     lay = doc.layout.get(NAME)
     lay = lay if isinstance(lay, BratLayout) else None
     if doc.text is not None and doc.tokens.offsets is not None:

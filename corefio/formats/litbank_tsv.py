@@ -33,6 +33,7 @@ from ..layout import FormatLayout
 from ..losses import LossLog
 from ..registry import Capabilities, FormatSpec, register
 from ..source import Source
+from ._layers import coreference_layer
 from .brat import pair_files, pairs, read_pair_texts
 
 model = LazyModule("corefio.model")
@@ -179,6 +180,7 @@ def _clean(value: str) -> bool:
 def document_files(doc: Any, report: Report) -> tuple[str, str]:
     """The ``.ann`` and ``.txt`` texts of one document."""
     log = LossLog(report, NAME)
+    doc = coreference_layer(doc)  # loss.layers is reported before writing
     lay = doc.layout.get(NAME)
     lay = lay if isinstance(lay, LitBankLayout) else None
     forms = doc.tokens.forms

@@ -70,6 +70,7 @@ from ..layout import FormatLayout
 from ..losses import LossLog
 from ..registry import Capabilities, FormatSpec, Option, register
 from ..source import Source
+from ._layers import coreference_layer
 from ._lines import no_document_error, split_newlines
 
 #: the pydantic model, imported on first use
@@ -544,6 +545,13 @@ def _cell_value(value: Any, log: LossLog, doc: Any) -> str:
 
 class _Writer:
     def __init__(self, doc: Any, columns: list[str], log: LossLog) -> None:
+        other_layers = [m for m in doc.markables if m.layer is not None and m.layer != DD_LAYER]
+        if other_layers:
+            # UA's columns hold identity and discourse deixis; a markable of another
+            # layer is written only when it is in a chain (as a mention of it)
+            log.lose("layers", "markables of layers other than coreference and discourse deixis", document=doc,
+                     count=len(other_layers), example=other_layers[0].ref)
+            doc = coreference_layer(doc, keep=frozenset({DD_LAYER}))
         self.doc = doc
         self.columns = columns
         self.log = log
@@ -656,13 +664,10 @@ class _Writer:
             if m.layer is None:
                 column = "IDENTITY"
                 entity = label_of.get(k)
-            elif m.layer == DD_LAYER:
+            else:  # discourse deixis (the other layers are gone: see __init__)
                 column = "DISCOURSE_DEIXIS"
                 entity = m.sets.get(DD_LAYER)
                 entity = _clean(entity, log, doc, "entity ids") if entity is not None else None
-            else:
-                log.lose("layers", f"markables of layer {m.layer!r}", document=doc)
-                continue
             attrs = dict(m.attributes)
             items = [f"EntityID={self.entity_id(entity, attrs)}"] if entity is not None else []
             items.append(f"MarkableID={_clean(m.id, log, doc, 'markable ids')}")
