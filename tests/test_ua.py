@@ -246,3 +246,23 @@ def test_a_markable_of_another_layer_in_a_chain_is_written_as_its_mention():
     assert [(m.layer, m.spans) for m in back.markables if m.layer is not None] == [(ua.DD_LAYER, ((1, 2),))]
     assert len({m.id for m in back.markables if m.layer is None}) == 2
     assert [(d.code, d.count) for d in report if d.code == "loss.layers"] == [("loss.layers", 2)]
+
+
+TWO_SENTENCES = (HEADER + "1\tKim\t_\t_\t_\t_\t2\tnsubj\t2:nsubj\t_\t_\t_\t_\n2\tleft\t_\t_\t_\t_\t0\troot\t0:root\t_\t_\t_\t_\n\n"
+                 "3\tShe\t_\t_\t_\t_\t4\tnsubj\t4:nsubj\t_\t_\t_\t_\n4\tsmiled\t_\t_\t_\t_\t0\troot\t0:root\t_\t_\t_\t_\n\n")
+
+
+def test_head_and_deps_count_within_the_sentence_in_the_model_and_through_the_document_in_ua():
+    """Found by the conversion matrix (ua/example → conllu): HEAD kept UA's document-wide
+    token numbers, which in CoNLL-U (ids from 1 in each sentence) name other words."""
+    doc = ua.loads(TWO_SENTENCES).documents[0]
+    assert doc.tokens.attributes["head"] == ["2", "0", "2", "0"]
+    assert doc.tokens.attributes["deps"] == ["2:nsubj", "0:root", "2:nsubj", "0:root"]
+    conllu = corefio.dumps(doc, "conllu")
+    assert "1\tShe\t_\t_\t_\t_\t2\tnsubj\t2:nsubj\t" in conllu
+    canonical = ua.dumps(ua.loads(TWO_SENTENCES), canonical=True)
+    assert [line for line in canonical.splitlines() if line[:1].isdigit()] == \
+        [line for line in TWO_SENTENCES.splitlines() if line[:1].isdigit()]
+    # and from CoNLL-U: the heads count through the document again
+    again = corefio.dumps(corefio.loads(conllu, "conllu"), "ua")
+    assert "3\tShe\t_\t_\t_\t_\t4\tnsubj\t4:nsubj\t" in again
