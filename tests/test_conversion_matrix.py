@@ -41,8 +41,6 @@ _OWN_FORMAT_ENTITY_IDS = ("writing LitBank back in its own format reports loss.e
 FOUND_DEFECTS: dict[str, str] = {
     **{f"{source}/xmi": _XMI_FIRST_DOCUMENT for source in (
         "litbank-jsonlines/litbank.jsonlines", "pcc-mmax2", "gum-mmax2/gum multi-level, mmax2")},
-    "ua/example/conllu": "ua → conllu: HEAD keeps UA's document-wide token numbers while ids restart per "
-                         "sentence (HEAD 9 in a sentence of 14 words after 7): invalid CoNLL-U",
     "brat/alice/brat": "brat: " + _OWN_FORMAT_ENTITY_IDS,
     "litbank-tsv/alice/litbank-tsv": "litbank-tsv: " + _OWN_FORMAT_ENTITY_IDS,
 }
