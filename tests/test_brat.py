@@ -253,3 +253,56 @@ def test_a_markable_of_another_layer_is_written_only_when_in_a_chain(fmt, tmp_pa
     assert len({m.id for m in back.markables}) == 2
     assert [sorted(m.spans for m in chain) for chain in back.chains()] == [[((0, 0),), ((4, 4),)]]
     assert [(d.code, d.count) for d in report if d.code == "loss.layers"] == [("loss.layers", 2)]
+
+
+# -- entity ids -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt, source", [("brat", DATA / f"{ALICE}.ann"), ("litbank-tsv", LITBANK_TSV / f"{ALICE}.ann")])
+def test_chain_labels_written_back_are_no_loss(fmt, source):
+    """Found by the conversion matrix: writing LitBank in its own format reported the
+    entity ids lost (loss.entity-ids, a warning) though its chain labels came back."""
+    from corefio.diagnostics import Report
+
+    report = Report()
+    doc = corefio.read(source, fmt).documents[0]
+    corefio.dump_files(doc, fmt, report=report)
+    assert [d.code for d in report if d.code.startswith("loss.")] == []
+
+
+def _entities(*labels: str):
+    from corefio.model import Document, Markable, Tokens
+
+    return Document(name="d", tokens=Tokens(forms=["Kim", "saw", "Lee", "and", "Sam"]),
+                    markables=[Markable(id=f"T{k + 1}", spans=((2 * k, 2 * k),), entity=label)
+                               for k, label in enumerate(labels)])
+
+
+def _written_and_read(doc, fmt, tmp_path):
+    from corefio.diagnostics import Report
+
+    report = Report()
+    for name, data in corefio.dump_files(doc, fmt, report=report).items():
+        (tmp_path / name).write_bytes(data)
+    return corefio.read(tmp_path / "d.ann", fmt).documents[0], report
+
+
+def test_brat_keeps_chain_labels_and_reports_the_entity_ids_it_changes(tmp_path):
+    back, report = _written_and_read(_entities("Kim-1", "the person", "7"), "brat", tmp_path)
+    assert [m.entity for m in back.markables] == ["Kim-1", "the_person-0", "7-0"]
+    [lost] = [d for d in report if d.code.startswith("loss.")]
+    assert (lost.code, lost.count, lost.severity) == ("loss.label", 2, "warning")
+    _, report = _written_and_read(_entities("3", "7"), "brat", tmp_path)
+    assert [(d.code, d.severity) for d in report if d.code.startswith("loss.")] == [("loss.label", "info")]
+
+
+def test_litbank_tsv_keeps_entity_ids_and_reports_those_of_joined_or_blank_entities(tmp_path):
+    from corefio.model import Link
+
+    doc = _entities("Kim-1", "the person", "Sam-3").model_copy(update={"links": [
+        Link(id="l1", type="coreference", source="T3", target="T1")]})
+    back, report = _written_and_read(doc, "litbank-tsv", tmp_path)
+    assert sorted(m.entity for m in back.markables) == ["Kim-1", "Kim-1", "the_person"]
+    [label] = [d for d in report if d.code == "loss.label"]
+    assert (label.count, label.severity) == (2, "warning")
+    back, report = _written_and_read(_entities("Kim-1", "Lee-2", None), "litbank-tsv", tmp_path)
+    assert [m.entity for m in back.markables] == ["Kim-1", "Lee-2", "chain-3"]
+    assert [d.code for d in report if d.code.startswith("loss.")] == []

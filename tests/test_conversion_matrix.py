@@ -36,13 +36,9 @@ KNOWN_DEFECTS: dict[str, str] = {
 }
 #: cells that fail for defects this matrix found and nobody fixes yet (see the project note)
 _XMI_FIRST_DOCUMENT = "xmi writer: writes only the first of several documents, with no loss.multiple-documents"
-_OWN_FORMAT_ENTITY_IDS = ("writing LitBank back in its own format reports loss.entity-ids (warning) although the "
-                          "chain labels are written back byte for byte")
 FOUND_DEFECTS: dict[str, str] = {
     **{f"{source}/xmi": _XMI_FIRST_DOCUMENT for source in (
         "litbank-jsonlines/litbank.jsonlines", "pcc-mmax2", "gum-mmax2/gum multi-level, mmax2")},
-    "brat/alice/brat": "brat: " + _OWN_FORMAT_ENTITY_IDS,
-    "litbank-tsv/alice/litbank-tsv": "litbank-tsv: " + _OWN_FORMAT_ENTITY_IDS,
 }
 
 WRITERS = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "ua", "xmi", "brat", "litbank-tsv",

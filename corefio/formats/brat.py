@@ -52,7 +52,7 @@ from ..chains import COREFERENCE, is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from ..layout import FormatLayout
-from ..losses import LossLog
+from ..losses import LossLog, lose_entity_ids
 from ..registry import Capabilities, FormatSpec, Option, register
 from ..source import Source, confined_path
 from ._layers import coreference_layer
@@ -496,6 +496,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
     labels = lay.labels if lay is not None else {}
     attribute_ids = {v: k for k, v in lay.attributes.items()} if lay is not None else {}
     bad_values = 0
+    renamed: set[str] = set()  # entity ids that are no chain label (NAME-N)
     for m in doc.markables:
         tid = tid_of[m.ref]
         if lay is not None and m.id in lay.fragments:
@@ -516,6 +517,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
         if m.entity is not None:
             label = str(m.entity)
             if not is_chain_label(label):
+                renamed.add(label)
                 label = re.sub(r"\s", "_", label) + "-0"
             lid = labels.get(m.id) or fresh("T")
             label_text = lay.texts.get(lid) if lay is not None else None
@@ -575,6 +577,8 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
                  "are single words)", document=doc, count=bad_values)
     if lost_links:
         log.lose("link-types", "links to entities without mentions", document=doc, count=lost_links)
+    if renamed:
+        lose_entity_ids(log, doc, sorted(renamed), "entity ids that are no chain label NAME-N (written as NAME-0)")
     if lay is not None:
         # the source's order; lines it did not have (none, unless edited) at the end
         lines.update(lay.raw)
@@ -625,7 +629,7 @@ def sniff(head: bytes) -> bool:
 
 CAPABILITIES = Capabilities(
     discontinuous=True, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
-    entity_ids=False, link_structure=True, link_types=True, multi_target_links=False,
+    entity_ids=True, link_structure=True, link_types=True, multi_target_links=False,
     markable_attributes=True, entity_attributes=False, link_attributes=True, heads=False, min=False,
     optional=False, layers=False, sets=False, token_attributes=False, token_ids=False, whitespace=False,
     offsets=True, text=True, regions=False, sentences=True, sentence_attributes=False, metadata=False,

@@ -30,7 +30,7 @@ from ..chains import is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from ..layout import FormatLayout
-from ..losses import LossLog
+from ..losses import LossLog, lose_entity_ids
 from ..registry import Capabilities, FormatSpec, register
 from ..source import Source
 from ._layers import coreference_layer
@@ -201,11 +201,30 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
     for a, b in bounds:
         for i in range(a, b + 1):
             where[i] = (first_line[a], i - a)
+    # a chain label per chain: its first entity id, else a new one; the other entity ids
+    # of a chain (entities joined by identity links) and ids a row cannot hold change
     label: dict[str, str] = {}
+    taken = {m.entity for m in doc.markables if m.entity is not None}
+    renamed: set[str] = set()
+
+    def fresh(wanted: str) -> str:
+        while wanted in taken:
+            wanted += "_"
+        taken.add(wanted)
+        return wanted
+
     for k, chain in enumerate(doc.chain_indices()):
         named = next((doc.markables[i].entity for i in chain if doc.markables[i].entity is not None), None)
+        if named is None:
+            named = fresh(f"chain-{k + 1}")
+        elif not named or not _clean(named) or re.search(r"\s", named):
+            renamed.add(named)
+            named = fresh(re.sub(r"\s", "_", named) or "_")
         for i in chain:
-            label[doc.markables[i].ref] = named if named is not None else f"chain-{k + 1}"
+            entity = doc.markables[i].entity
+            if entity is not None and entity != named:
+                renamed.add(entity)
+            label[doc.markables[i].ref] = named
     rows: dict[tuple[str, str], str] = {}
     order: list[tuple[str, str]] = []
     bad_values = 0
@@ -227,8 +246,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
     for m in doc.markables:
         mid = mention_id[m.ref]
         if m.ref in label:
-            value = label[m.ref] if _clean(label[m.ref]) else re.sub(r"\s", "_", label[m.ref])
-            rows[("COREF", mid)] = f"COREF\t{mid}\t{value}"
+            rows[("COREF", mid)] = f"COREF\t{mid}\t{label[m.ref]}"
             order.append(("COREF", mid))
     for link in doc.links:
         if is_identity(link.type):
@@ -247,6 +265,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
             break
     if bad_values:
         log.lose("value", "types that a LitBank row cannot hold", document=doc, count=bad_values)
+    lose_entity_ids(log, doc, sorted(renamed), "entity ids of entities joined into one chain, or with blanks")
     if lay is not None:
         known = [row for row in lay.rows if row in rows]
         placed = set(known)
@@ -271,7 +290,7 @@ register(FormatSpec(
     ambiguous_extensions=(".ann",),
     capabilities=Capabilities(
         discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
-        entity_ids=False, link_structure=False, link_types=True, multi_target_links=False,
+        entity_ids=True, link_structure=False, link_types=True, multi_target_links=False,
         markable_attributes=frozenset({"type"}), entity_attributes=False, link_attributes=False, heads=False,
         min=False, optional=False, layers=False, sets=False, token_attributes=False, token_ids=False,
         whitespace=False, offsets=True, text=True, regions=False, sentences=True, sentence_attributes=False,
