@@ -306,3 +306,22 @@ def test_litbank_tsv_keeps_entity_ids_and_reports_those_of_joined_or_blank_entit
     back, report = _written_and_read(_entities("Kim-1", "Lee-2", None), "litbank-tsv", tmp_path)
     assert [m.entity for m in back.markables] == ["Kim-1", "Lee-2", "chain-3"]
     assert [d.code for d in report if d.code.startswith("loss.")] == []
+
+
+@pytest.mark.parametrize("fmt", ["brat", "litbank-tsv"])
+def test_a_text_that_does_not_give_its_tokens_back_is_written_from_the_tokens(fmt, tmp_path):
+    """Found by tests/test_muc.py (MUC → brat → MUC): the MUC text, markup and all, was
+    written as the .txt, and cut at whitespace it gave other tokens ("<s>", "(CW)")."""
+    from corefio.model import Document, Markable, Sentence, Tokens
+
+    text = "<s> Kim (CW) left . </s>\n"
+    forms = ["Kim", "(", "CW", ")", "left", "."]
+    starts = [text.index("Kim"), 8, 9, 11, text.index("left"), text.index(" .") + 1]
+    doc = Document(name="d", text=text, tokens=Tokens(forms=forms, offsets=[(a, a + len(f)) for a, f in zip(starts, forms)]),
+                   sentences=[Sentence(first=0, last=5)],
+                   markables=[Markable(id="T1", spans=((0, 0),), entity="Kim-1"),
+                              Markable(id="T2", spans=((2, 2),), entity="Kim-1")])
+    back, report = _written_and_read(doc, fmt, tmp_path)
+    assert back.tokens.forms == forms
+    assert [m.spans for m in back.markables] == [((0, 0),), ((2, 2),)]
+    assert [d.code for d in report if d.code.startswith("loss.")] == ["loss.text"]

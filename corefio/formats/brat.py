@@ -456,6 +456,27 @@ def _made_text(doc: Any, log: LossLog) -> tuple[str, list[tuple[int, int]]]:
     return "".join(pieces), offsets
 
 
+def _cut_again(doc: Any, lay: BratLayout | None) -> bool:
+    """Does the reader cut ``doc.text`` into ``doc``'s tokens and sentences again (at
+    whitespace, or also at punctuation, and at the fragments the writer writes)?"""
+    assert doc.text is not None and doc.tokens.offsets is not None
+    offsets = doc.tokens.offsets
+    cuts: set[int] = set()
+    for m in doc.markables:
+        if lay is not None and m.id in lay.fragments:
+            pieces = [tuple(map(int, f.split(" "))) for f in lay.fragments[m.id].split(";")]
+        else:
+            pieces = [(offsets[a][0], offsets[b][1]) for a, b in m.spans]
+        for a, b in pieces:
+            cuts.update((a, b))
+    sentences = [(s.first, s.last) for s in doc.sentences]
+    for pattern in TOKEN_PATTERNS.values():
+        _, found, lines = _tokenise(doc.text, cuts, pattern)
+        if found == list(offsets) and (not sentences or lines == sentences):
+            return True
+    return False
+
+
 def _value_ok(name: str, value: Any) -> bool:
     return bool(name) and not re.search(r"\s", name) and (
         value is True or (isinstance(value, str) and value != "" and not re.search(r"\s", value)))
@@ -467,10 +488,13 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
     doc = coreference_layer(doc)  # loss.layers is reported before writing
     lay = doc.layout.get(NAME)
     lay = lay if isinstance(lay, BratLayout) else None
-    if doc.text is not None and doc.tokens.offsets is not None:
+    if doc.text is not None and doc.tokens.offsets is not None and _cut_again(doc, lay):
         text, offsets = doc.text, doc.tokens.offsets
         head: list[str] = []
     else:
+        if doc.text is not None:
+            log.lose("text", "a source text that does not give its tokens back when cut at whitespace (markup, "
+                     "words not separated by spaces): written as the tokens separated by spaces", document=doc)
         text, offsets = _made_text(doc, log)
         head = [TOKENS_MARK]
         lay = None

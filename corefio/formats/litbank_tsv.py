@@ -191,6 +191,9 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
         first_line = {start: k for k, start in enumerate(line_starts) if start is not None}
         bounds = [(a, b) for a, b in _tokens(text)[3]]
     else:
+        if doc.text is not None:
+            log.lose("text", "a source text that is not its tokens separated by whitespace (markup, words not "
+                     "separated by spaces): written as the tokens separated by spaces", document=doc)
         bad = sum(1 for f in forms if not f or re.search(r"\s", f))
         if bad:
             log.lose("form", "empty word forms or forms with whitespace (the text is tokens separated by spaces)",
