@@ -118,6 +118,13 @@ def test_a_document_without_text_comes_back_as_its_tokens():
     ("T1\tPerson 0 5\tAlice\nA1\tNegation T7\n", "Alice\n", "no mention or relation", 2),
     ("X1\tPerson 0 5\tAlice\n", "Alice\n", "not a brat annotation id", 1),
     ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\n", "Alice\n", "LitBank's TSV", 1),
+    # issue 20's hostile inputs: offsets out of range, overlapping fragments, empty spans
+    ("T1\tPerson 0 5\tAlice\nT2\tPerson 3 9\tce\n", "Alice\n", "outside the text", 2),
+    ("T1\tPerson 0 3;2 5\tAlice\n", "Alice\n", "without overlap", 1),
+    ("T1\tPerson 3 3\t\n", "Alice\n", "or empty", 1),
+    ("T1\tPerson 5 6\t\n", "Alice \n", "cover only whitespace", 1),
+    ("T1\tPerson 0 5\tAlice\nT2\tAlice-1 0 5\tAlice\nR1\tcop Arg1:T1 Arg2:T2\n", "Alice\n", "chain label", 3),
+    ("T1\tPerson\tAlice\n", "Alice\n", "needs 'TYPE START END'", 1),
 ])
 def test_bad_annotations_are_located_errors(tmp_path, ann, txt, message, line):
     with pytest.raises(FormatError) as caught:
@@ -186,6 +193,15 @@ def test_litbank_tsv_copula_and_apposition_are_typed_links(tmp_path):
     ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOREF\tT7\tx-1\n", "no MENTION row", 2),
     ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nMENTION\tT1\t0\t1\t0\t1\tis\tPER\tPROP\n", "duplicate", 2),
     ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOP\tT1\tT5\n", "T5 is no mention", 2),
+    # issue 20's hostile inputs: column counts, positions out of range
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\textra\n", "9 fields, not 10", 1),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOREF\tT1\n", "3 fields, not 2", 2),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOREF\tT1\tx-1\tmore\n", "3 fields, not 4", 2),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOP\tT1\n", "not 'COP' with 2", 2),
+    ("MENTION\tT1\t0\t-1\t0\t0\tAlice\tPER\tPROP\n", "token -1 is outside", 1),
+    ("MENTION\tT1\t0\t2\t0\t1\tAlice\tPER\tPROP\n", "ends before it starts", 1),
+    ("MENTION\tT1\tzero\t0\t0\t0\tAlice\tPER\tPROP\n", "must be integers", 1),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOREF\tT1\tx-1\nCOREF\tT1\tx-2\n", "two COREF rows", 3),
 ])
 def test_bad_litbank_rows_are_located_errors(tmp_path, ann, message, line):
     with pytest.raises(FormatError) as caught:

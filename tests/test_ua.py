@@ -181,6 +181,10 @@ HOSTILE = {
     "a document without sentences": (HEADER + "# newdoc id = a\n# newdoc id = b\n"
                                       "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n\n", 3, "without sentences"),
     "a token id that is no number": (HEADER + "x\ta\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n\n", 2, "no number"),
+    "a word line of one column": (HEADER + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n2\n\n", 3, "an ID and a FORM"),
+    "columns not starting with ID FORM": ("# global.columns = FORM ID IDENTITY\n1\ta\t_\n\n", 1, "ID FORM"),
+    "a bridging item without anchor": (HEADER + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1)\t"
+                                       "(MarkableID=m1|Rel=poss)\t_\n\n", 2, "MentionAnchor or EntityAnchor"),
 }
 
 

@@ -117,6 +117,15 @@ def test_sub_token_annotations_belong_to_their_token():
     ("#FORMAT=WebAnno TSV 3.2\n#T_SP=R|e\n#T_RL=C|type|BT_R\n\n\n#Text=a\n1-1\t0-1\ta\tx[1]\tcoref\t9-9[2_1]\t\n",
      "governor 9-9", 7),
     ("tab\tseparated\n", "#FORMAT=WebAnno TSV 3", 1),
+    # issue 20's hostile inputs: column counts, relations to what is not there
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1\t0-1\ta\t_\t_\t_\n", "6 columns where the header declares 4", 6),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=R|e\n#T_RL=C|type|BT_R\n\n\n#Text=a\n1-1\t0-1\ta\tx[1]\tcoref|ana\t1-1[1_1]\t\n",
+     "different numbers of annotations", 7),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=R|e\n#T_RL=C|type|BT_R\n\n\n#Text=a\n1-1\t0-1\ta\tx[1]\tcoref\t1-1[7_1]\t\n",
+     "annotation 7", 7),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1.1\t0-1\ta\t_\t\n", "follows no token", 6),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\nx\t0-1\ta\t_\t\n", "not SENTENCE-TOKEN", 6),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_RL=C|type|R\n", "base type", 2),
 ])
 def test_bad_files_are_located_errors(text, message, line):
     with pytest.raises(FormatError) as caught:

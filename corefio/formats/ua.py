@@ -457,8 +457,9 @@ class _Reader:
         # a column of placeholders only is no attribute (the writer writes "_" again)
         attributes = {name: values for name, values in doc.attributes.items()
                       if any(v not in ("_", None) for v in values)}
+        empty = set(doc.empty)
         attributes = _renumber_heads(attributes, doc.sentences, lambda s: doc.ids[s.first:s.last + 1],
-                                     lambda s: _sentence_ids(s, set(doc.empty)))
+                                     lambda s: _sentence_ids(s, empty))
         tokens = model.Tokens._make(forms=doc.forms, ids=None, whitespace=None, offsets=None,
                                     attributes=attributes, empty=doc.empty or None)
         try:
@@ -506,11 +507,13 @@ def _renumber_heads(attributes: dict[str, list[str | None]], sentences: list[Any
             continue
         heads, deps = changed.get("head"), changed.get("deps")
         for i in range(s.first, s.last + 1):
-            if heads is not None and heads[i] is not None:
-                heads[i] = new_of.get(heads[i], heads[i])
-            if deps is not None and deps[i] not in (None, "_"):
+            value = heads[i] if heads is not None else None
+            if heads is not None and value is not None:
+                heads[i] = new_of.get(value, value)
+            value = deps[i] if deps is not None else None
+            if deps is not None and value is not None and value != "_":
                 pieces = []
-                for piece in deps[i].split("|"):  # type: ignore[union-attr]
+                for piece in value.split("|"):
                     head, colon, relation = piece.partition(":")
                     pieces.append(f"{new_of.get(head, head)}{colon}{relation}")
                 deps[i] = "|".join(pieces)
