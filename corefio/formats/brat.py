@@ -33,9 +33,14 @@ Tokens: brat has characters, not tokens. The text is cut at whitespace (reader o
 ``tokens=punctuation``: also around each punctuation mark) and at every fragment boundary, so every mention starts and ends on a token boundary; a line is a
 sentence. ``Document.text`` holds the ``.txt`` and token offsets point into it, so the
 writer gives the ``.txt`` back byte for byte. A document without a source text (read
-from CoNLL, say) is written with its tokens separated by spaces, one sentence per line,
-and the ``.ann`` starts with the note line :data:`TOKENS_MARK`: reading it back gives
-the tokens without a text. The order of lines, ids of label lines, attribute ids, role
+from CoNLL, say), or whose text the reader would cut into other tokens or lines (MUC's
+text with its markup, words not separated by spaces: ``loss.text``), is written with its
+tokens separated by spaces, one sentence per line, and the ``.ann`` starts with the note
+line :data:`TOKENS_MARK`: reading it back gives the tokens without a text.
+
+Entity ids are the chain labels; one that is not of the form ``NAME-N`` is written as
+``NAME-0`` (blanks as ``_``) and reported as ``loss.label``. Markables of other layers
+than coreference: see :mod:`corefio.formats._layers`. The order of lines, ids of label lines, attribute ids, role
 names and the lines corefio does not interpret are kept in :class:`BratLayout`.
 """
 

@@ -16,7 +16,12 @@ LitBank formats convert into each other without change. Any other row of three f
 is a typed link named by its first field (``COP`` → ``cop``). Tokens come from the
 ``.txt`` cut at whitespace; when the text is exactly the tokens joined by single spaces
 with a line end after each sentence (LitBank's files are) it is not kept: the writer
-makes it again. The order of the rows is layout.
+makes it again (and so it does for a text that is not its tokens separated by whitespace,
+reported as ``loss.text``). The order of the rows is layout.
+
+A chain's label is its entity id; the writer reports as ``loss.label`` the ids it changes
+(blanks, or entities joined into one chain by identity links: the chain keeps its first
+id) and gives a chain without one a new label no entity uses.
 """
 
 from __future__ import annotations

@@ -38,7 +38,9 @@ Coreference in the two styles in use:
 
 The writer keeps the file's style: a chain-layer file is written with its chain layer,
 anything else as span + relation layers (GUM's way: each mention of an entity points to
-the one before it).
+the one before it). A discontinuous mention is written as one span from its first to its
+last word (``loss.discontinuous``); markables of other layers: see
+:mod:`corefio.formats._layers`.
 
 Other layers are kept as token attributes named ``LAYER|FEATURE`` holding the cells as
 written; header lines other than the layer declarations (``#Summary1=...``) and each
