@@ -54,7 +54,9 @@ written canonically: TAB-separated, ``_`` for empty values, token ids counting t
 the document, closing brackets before opening ones on a token (what the UA scorer
 reads), openers outermost first. A markable that crosses another (overlap without nesting)
 is written in pieces that nest, each repeating its ``MarkableID`` (the discontinuous
-markable notation); the reader joins adjacent pieces of one markable again.
+markable notation); the reader joins adjacent pieces of one markable again. Markables of
+layers other than coreference and discourse deixis are reported lost (``loss.layers``);
+those in a chain are written as its mentions (:mod:`corefio.formats._layers`).
 """
 
 from __future__ import annotations
