@@ -3,7 +3,7 @@
 brat, LitBank TSV, WebAnno TSV (and UA, for layers other than discourse deixis) have no
 place for a markable layer such as MMAX2's ``secmark`` or a sentence layer. Before
 writing, :func:`coreference_layer` gives the document as such a format holds it, the
-way :func:`corefio.losses.project` describes it (the loss, ``loss.layers``, is reported
+way :func:`corefio.formats.losses.project` describes it (the loss, ``loss.layers``, is reported
 before the writer runs):
 
 * a markable of another layer that takes part in a chain becomes a mention (it moves

@@ -68,14 +68,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .._lazy import LazyModule
-from ..chains import BRIDGING, SPLIT_ANTECEDENT, is_identity
+from ..io._lazy import LazyModule
+from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..layout import FormatLayout
-from ..losses import LossLog
-from ..registry import Capabilities, FormatSpec, Option, register
-from ..source import Source
+from ..model.layout import FormatLayout
+from .losses import LossLog
+from .registry import Capabilities, FormatSpec, Option, register
+from ..io.source import Source
 from ._layers import coreference_layer
 from ._lines import no_document_error, split_newlines
 
