@@ -118,6 +118,13 @@ def test_a_document_without_text_comes_back_as_its_tokens():
     ("T1\tPerson 0 5\tAlice\nA1\tNegation T7\n", "Alice\n", "no mention or relation", 2),
     ("X1\tPerson 0 5\tAlice\n", "Alice\n", "not a brat annotation id", 1),
     ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\n", "Alice\n", "LitBank's TSV", 1),
+    # issue 20's hostile inputs: offsets out of range, overlapping fragments, empty spans
+    ("T1\tPerson 0 5\tAlice\nT2\tPerson 3 9\tce\n", "Alice\n", "outside the text", 2),
+    ("T1\tPerson 0 3;2 5\tAlice\n", "Alice\n", "without overlap", 1),
+    ("T1\tPerson 3 3\t\n", "Alice\n", "or empty", 1),
+    ("T1\tPerson 5 6\t\n", "Alice \n", "cover only whitespace", 1),
+    ("T1\tPerson 0 5\tAlice\nT2\tAlice-1 0 5\tAlice\nR1\tcop Arg1:T1 Arg2:T2\n", "Alice\n", "chain label", 3),
+    ("T1\tPerson\tAlice\n", "Alice\n", "needs 'TYPE START END'", 1),
 ])
 def test_bad_annotations_are_located_errors(tmp_path, ann, txt, message, line):
     with pytest.raises(FormatError) as caught:
@@ -186,6 +193,15 @@ def test_litbank_tsv_copula_and_apposition_are_typed_links(tmp_path):
     ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOREF\tT7\tx-1\n", "no MENTION row", 2),
     ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nMENTION\tT1\t0\t1\t0\t1\tis\tPER\tPROP\n", "duplicate", 2),
     ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOP\tT1\tT5\n", "T5 is no mention", 2),
+    # issue 20's hostile inputs: column counts, positions out of range
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\textra\n", "9 fields, not 10", 1),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOREF\tT1\n", "3 fields, not 2", 2),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOREF\tT1\tx-1\tmore\n", "3 fields, not 4", 2),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOP\tT1\n", "not 'COP' with 2", 2),
+    ("MENTION\tT1\t0\t-1\t0\t0\tAlice\tPER\tPROP\n", "token -1 is outside", 1),
+    ("MENTION\tT1\t0\t2\t0\t1\tAlice\tPER\tPROP\n", "ends before it starts", 1),
+    ("MENTION\tT1\tzero\t0\t0\t0\tAlice\tPER\tPROP\n", "must be integers", 1),
+    ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\nCOREF\tT1\tx-1\nCOREF\tT1\tx-2\n", "two COREF rows", 3),
 ])
 def test_bad_litbank_rows_are_located_errors(tmp_path, ann, message, line):
     with pytest.raises(FormatError) as caught:
@@ -224,3 +240,104 @@ def test_cli_converts_brat_to_webanno_and_back(tmp_path):
     scores = corefio.score(original, again.copy(name=original.name), ["muc", "bcub"])
     assert all(s.recall_num == s.recall_den and s.precision_num == s.precision_den
                for s in scores.corpus.values())
+
+
+# -- markables of other layers ------------------------------------------------------------------
+def _two_layers():
+    """Kim saw Lee . He left : a mention of entity 1, a markable of layer ``secmark`` of
+    the same id in its chain, and one in no chain."""
+    from corefio.model import Document, Markable, Sentence, Tokens
+
+    return Document(name="d", tokens=Tokens(forms=["Kim", "saw", "Lee", ".", "He", "left"]),
+                    sentences=[Sentence(first=0, last=3), Sentence(first=4, last=5)],
+                    markables=[Markable(id="markable_1", spans=((0, 0),), entity="Kim-1"),
+                               Markable(id="markable_1", layer="secmark", spans=((4, 4),), entity="Kim-1"),
+                               Markable(id="markable_2", layer="secmark", spans=((2, 2),))])
+
+
+@pytest.mark.parametrize("fmt", ["brat", "litbank-tsv"])
+def test_a_markable_of_another_layer_is_written_only_when_in_a_chain(fmt, tmp_path):
+    """Found by the conversion matrix (gum-mmax2): every markable of every layer was
+    written as a mention (and LitBank's TSV wrote markable_1 twice, which it refuses)."""
+    from corefio.diagnostics import Report
+
+    report = Report()
+    for name, data in corefio.dump_files(_two_layers(), fmt, report=report).items():
+        (tmp_path / name).write_bytes(data)
+    back = corefio.read(tmp_path / "d.ann", fmt).documents[0]
+    assert sorted(m.spans for m in back.markables) == [((0, 0),), ((4, 4),)]
+    assert len({m.id for m in back.markables}) == 2
+    assert [sorted(m.spans for m in chain) for chain in back.chains()] == [[((0, 0),), ((4, 4),)]]
+    assert [(d.code, d.count) for d in report if d.code == "loss.layers"] == [("loss.layers", 2)]
+
+
+# -- entity ids -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt, source", [("brat", DATA / f"{ALICE}.ann"), ("litbank-tsv", LITBANK_TSV / f"{ALICE}.ann")])
+def test_chain_labels_written_back_are_no_loss(fmt, source):
+    """Found by the conversion matrix: writing LitBank in its own format reported the
+    entity ids lost (loss.entity-ids, a warning) though its chain labels came back."""
+    from corefio.diagnostics import Report
+
+    report = Report()
+    doc = corefio.read(source, fmt).documents[0]
+    corefio.dump_files(doc, fmt, report=report)
+    assert [d.code for d in report if d.code.startswith("loss.")] == []
+
+
+def _entities(*labels: str):
+    from corefio.model import Document, Markable, Tokens
+
+    return Document(name="d", tokens=Tokens(forms=["Kim", "saw", "Lee", "and", "Sam"]),
+                    markables=[Markable(id=f"T{k + 1}", spans=((2 * k, 2 * k),), entity=label)
+                               for k, label in enumerate(labels)])
+
+
+def _written_and_read(doc, fmt, tmp_path):
+    from corefio.diagnostics import Report
+
+    report = Report()
+    for name, data in corefio.dump_files(doc, fmt, report=report).items():
+        (tmp_path / name).write_bytes(data)
+    return corefio.read(tmp_path / "d.ann", fmt).documents[0], report
+
+
+def test_brat_keeps_chain_labels_and_reports_the_entity_ids_it_changes(tmp_path):
+    back, report = _written_and_read(_entities("Kim-1", "the person", "7"), "brat", tmp_path)
+    assert [m.entity for m in back.markables] == ["Kim-1", "the_person-0", "7-0"]
+    [lost] = [d for d in report if d.code.startswith("loss.")]
+    assert (lost.code, lost.count, lost.severity) == ("loss.label", 2, "warning")
+    _, report = _written_and_read(_entities("3", "7"), "brat", tmp_path)
+    assert [(d.code, d.severity) for d in report if d.code.startswith("loss.")] == [("loss.label", "info")]
+
+
+def test_litbank_tsv_keeps_entity_ids_and_reports_those_of_joined_or_blank_entities(tmp_path):
+    from corefio.model import Link
+
+    doc = _entities("Kim-1", "the person", "Sam-3").model_copy(update={"links": [
+        Link(id="l1", type="coreference", source="T3", target="T1")]})
+    back, report = _written_and_read(doc, "litbank-tsv", tmp_path)
+    assert sorted(m.entity for m in back.markables) == ["Kim-1", "Kim-1", "the_person"]
+    [label] = [d for d in report if d.code == "loss.label"]
+    assert (label.count, label.severity) == (2, "warning")
+    back, report = _written_and_read(_entities("Kim-1", "Lee-2", None), "litbank-tsv", tmp_path)
+    assert [m.entity for m in back.markables] == ["Kim-1", "Lee-2", "chain-3"]
+    assert [d.code for d in report if d.code.startswith("loss.")] == []
+
+
+@pytest.mark.parametrize("fmt", ["brat", "litbank-tsv"])
+def test_a_text_that_does_not_give_its_tokens_back_is_written_from_the_tokens(fmt, tmp_path):
+    """Found by tests/test_muc.py (MUC → brat → MUC): the MUC text, markup and all, was
+    written as the .txt, and cut at whitespace it gave other tokens ("<s>", "(CW)")."""
+    from corefio.model import Document, Markable, Sentence, Tokens
+
+    text = "<s> Kim (CW) left . </s>\n"
+    forms = ["Kim", "(", "CW", ")", "left", "."]
+    starts = [text.index("Kim"), 8, 9, 11, text.index("left"), text.index(" .") + 1]
+    doc = Document(name="d", text=text, tokens=Tokens(forms=forms, offsets=[(a, a + len(f)) for a, f in zip(starts, forms)]),
+                   sentences=[Sentence(first=0, last=5)],
+                   markables=[Markable(id="T1", spans=((0, 0),), entity="Kim-1"),
+                              Markable(id="T2", spans=((2, 2),), entity="Kim-1")])
+    back, report = _written_and_read(doc, fmt, tmp_path)
+    assert back.tokens.forms == forms
+    assert [m.spans for m in back.markables] == [((0, 0),), ((2, 2),)]
+    assert [d.code for d in report if d.code.startswith("loss.")] == ["loss.text"]

@@ -181,6 +181,10 @@ HOSTILE = {
     "a document without sentences": (HEADER + "# newdoc id = a\n# newdoc id = b\n"
                                       "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n\n", 3, "without sentences"),
     "a token id that is no number": (HEADER + "x\ta\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n\n", 2, "no number"),
+    "a word line of one column": (HEADER + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n2\n\n", 3, "an ID and a FORM"),
+    "columns not starting with ID FORM": ("# global.columns = FORM ID IDENTITY\n1\ta\t_\n\n", 1, "ID FORM"),
+    "a bridging item without anchor": (HEADER + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1)\t"
+                                       "(MarkableID=m1|Rel=poss)\t_\n\n", 2, "MentionAnchor or EntityAnchor"),
 }
 
 
@@ -228,3 +232,41 @@ def test_the_columns_line_added_to_a_file_takes_its_line_ends(tmp_path):
         again = tmp_path / "again.conllua"
         again.write_bytes(written.encode())
         assert corefio.read(again).documents[0].tokens.forms == ["x", "y"]
+
+
+def test_a_markable_of_another_layer_in_a_chain_is_written_as_its_mention():
+    """Found by the conversion matrix (pcc-mmax2 → ua): the secmark markables in chains
+    were dropped, where every other writer keeps them as mentions of their chain."""
+    from corefio.model import Markable
+
+    doc = Document(name="d", tokens={"forms": ["Kim", "saw", "Lee", "He", "left"]},
+                   markables=[Markable(id="markable_1", spans=((0, 0),), entity="1"),
+                              Markable(id="markable_1", layer="secmark", spans=((3, 3),), entity="1"),
+                              Markable(id="markable_2", layer="secmark", spans=((2, 2),)),
+                              Markable(id="dd_1", layer=ua.DD_LAYER, spans=((1, 2),), sets={ua.DD_LAYER: "1-DD"})])
+    report = Report()
+    back = ua.loads(corefio.dumps(doc, "ua", report=report)).documents[0]
+    assert chains(back) == {frozenset({((0, 0),), ((3, 3),)})}
+    assert [(m.layer, m.spans) for m in back.markables if m.layer is not None] == [(ua.DD_LAYER, ((1, 2),))]
+    assert len({m.id for m in back.markables if m.layer is None}) == 2
+    assert [(d.code, d.count) for d in report if d.code == "loss.layers"] == [("loss.layers", 2)]
+
+
+TWO_SENTENCES = (HEADER + "1\tKim\t_\t_\t_\t_\t2\tnsubj\t2:nsubj\t_\t_\t_\t_\n2\tleft\t_\t_\t_\t_\t0\troot\t0:root\t_\t_\t_\t_\n\n"
+                 "3\tShe\t_\t_\t_\t_\t4\tnsubj\t4:nsubj\t_\t_\t_\t_\n4\tsmiled\t_\t_\t_\t_\t0\troot\t0:root\t_\t_\t_\t_\n\n")
+
+
+def test_head_and_deps_count_within_the_sentence_in_the_model_and_through_the_document_in_ua():
+    """Found by the conversion matrix (ua/example → conllu): HEAD kept UA's document-wide
+    token numbers, which in CoNLL-U (ids from 1 in each sentence) name other words."""
+    doc = ua.loads(TWO_SENTENCES).documents[0]
+    assert doc.tokens.attributes["head"] == ["2", "0", "2", "0"]
+    assert doc.tokens.attributes["deps"] == ["2:nsubj", "0:root", "2:nsubj", "0:root"]
+    conllu = corefio.dumps(doc, "conllu")
+    assert "1\tShe\t_\t_\t_\t_\t2\tnsubj\t2:nsubj\t" in conllu
+    canonical = ua.dumps(ua.loads(TWO_SENTENCES), canonical=True)
+    assert [line for line in canonical.splitlines() if line[:1].isdigit()] == \
+        [line for line in TWO_SENTENCES.splitlines() if line[:1].isdigit()]
+    # and from CoNLL-U: the heads count through the document again
+    again = corefio.dumps(corefio.loads(conllu, "conllu"), "ua")
+    assert "3\tShe\t_\t_\t_\t_\t4\tnsubj\t4:nsubj\t" in again

@@ -117,6 +117,15 @@ def test_sub_token_annotations_belong_to_their_token():
     ("#FORMAT=WebAnno TSV 3.2\n#T_SP=R|e\n#T_RL=C|type|BT_R\n\n\n#Text=a\n1-1\t0-1\ta\tx[1]\tcoref\t9-9[2_1]\t\n",
      "governor 9-9", 7),
     ("tab\tseparated\n", "#FORMAT=WebAnno TSV 3", 1),
+    # issue 20's hostile inputs: column counts, relations to what is not there
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1\t0-1\ta\t_\t_\t_\n", "6 columns where the header declares 4", 6),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=R|e\n#T_RL=C|type|BT_R\n\n\n#Text=a\n1-1\t0-1\ta\tx[1]\tcoref|ana\t1-1[1_1]\t\n",
+     "different numbers of annotations", 7),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=R|e\n#T_RL=C|type|BT_R\n\n\n#Text=a\n1-1\t0-1\ta\tx[1]\tcoref\t1-1[7_1]\t\n",
+     "annotation 7", 7),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\n1-1.1\t0-1\ta\t_\t\n", "follows no token", 6),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_SP=L|f\n\n\n#Text=a\nx\t0-1\ta\t_\t\n", "not SENTENCE-TOKEN", 6),
+    ("#FORMAT=WebAnno TSV 3.2\n#T_RL=C|type|R\n", "base type", 2),
 ])
 def test_bad_files_are_located_errors(text, message, line):
     with pytest.raises(FormatError) as caught:
@@ -208,3 +217,35 @@ def test_annotation_ids_with_unicode_digits_are_not_numbers(tmp_path):
     text = corefio.dumps(Corpus(documents=[doc]), "webanno-tsv")
     again = corefio.loads(text, "webanno-tsv").documents[0]
     assert [c for c in again.chain_indices()] and len(again.markables) == 2
+
+
+def test_a_markable_of_another_layer_is_written_only_when_in_a_chain():
+    """Found by the conversion matrix (gum-mmax2, ua/example): markables of every layer
+    were written as mentions."""
+    from corefio.diagnostics import Report
+    from corefio.model import Document, Markable, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms=["Kim", "saw", "Lee", "He", "left"]),
+                   markables=[Markable(id="markable_1", spans=((0, 0),), entity="1"),
+                              Markable(id="markable_1", layer="secmark", spans=((3, 3),), entity="1"),
+                              Markable(id="markable_2", layer="secmark", spans=((2, 2),))])
+    report = Report()
+    back = corefio.loads(corefio.dumps(doc, "webanno-tsv", report=report), "webanno-tsv").documents[0]
+    assert [sorted(m.spans for m in chain) for chain in back.chains()] == [[((0, 0),), ((3, 3),)]]
+    assert len(back.markables) == 2
+    assert [(d.code, d.count) for d in report if d.code == "loss.layers"] == [("loss.layers", 2)]
+
+
+def test_a_discontinuous_mention_is_written_as_one_span_with_its_links():
+    """Found by the conversion matrix (pcc-mmax2, ua/TC-O): a discontinuous mention was
+    left out, yet a relation to it was written; the file could not be read back."""
+    from corefio.diagnostics import Report
+    from corefio.model import Document, Markable, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms=["Kim", "and", "Lee", "met", "they", "left"]),
+                   markables=[Markable(id="m1", spans=((0, 0), (2, 2)), entity="1"),
+                              Markable(id="m2", spans=((4, 4),), entity="1")])
+    report = Report()
+    back = corefio.loads(corefio.dumps(doc, "webanno-tsv", report=report), "webanno-tsv").documents[0]
+    assert [sorted(m.spans for m in chain) for chain in back.chains()] == [[((0, 2),), ((4, 4),)]]
+    assert [(d.code, d.count) for d in report if d.code == "loss.discontinuous"] == [("loss.discontinuous", 1)]

@@ -33,9 +33,14 @@ Tokens: brat has characters, not tokens. The text is cut at whitespace (reader o
 ``tokens=punctuation``: also around each punctuation mark) and at every fragment boundary, so every mention starts and ends on a token boundary; a line is a
 sentence. ``Document.text`` holds the ``.txt`` and token offsets point into it, so the
 writer gives the ``.txt`` back byte for byte. A document without a source text (read
-from CoNLL, say) is written with its tokens separated by spaces, one sentence per line,
-and the ``.ann`` starts with the note line :data:`TOKENS_MARK`: reading it back gives
-the tokens without a text. The order of lines, ids of label lines, attribute ids, role
+from CoNLL, say), or whose text the reader would cut into other tokens or lines (MUC's
+text with its markup, words not separated by spaces: ``loss.text``), is written with its
+tokens separated by spaces, one sentence per line, and the ``.ann`` starts with the note
+line :data:`TOKENS_MARK`: reading it back gives the tokens without a text.
+
+Entity ids are the chain labels; one that is not of the form ``NAME-N`` is written as
+``NAME-0`` (blanks as ``_``) and reported as ``loss.label``. Markables of other layers
+than coreference: see :mod:`corefio.formats._layers`. The order of lines, ids of label lines, attribute ids, role
 names and the lines corefio does not interpret are kept in :class:`BratLayout`.
 """
 
@@ -52,9 +57,10 @@ from ..model.mentions import COREFERENCE, is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from ..model.layout import FormatLayout
-from .losses import LossLog
+from .losses import LossLog, lose_entity_ids
 from .registry import Capabilities, FormatSpec, Option, register
 from ..io.source import Source, confined_path
+from ._layers import coreference_layer
 from ._lines import split_newlines
 
 model = LazyModule("corefio.model")
@@ -455,6 +461,27 @@ def _made_text(doc: Any, log: LossLog) -> tuple[str, list[tuple[int, int]]]:
     return "".join(pieces), offsets
 
 
+def _cut_again(doc: Any, lay: BratLayout | None) -> bool:
+    """Does the reader cut ``doc.text`` into ``doc``'s tokens and sentences again (at
+    whitespace, or also at punctuation, and at the fragments the writer writes)?"""
+    assert doc.text is not None and doc.tokens.offsets is not None
+    offsets = doc.tokens.offsets
+    cuts: set[int] = set()
+    for m in doc.markables:
+        if lay is not None and m.id in lay.fragments:
+            pieces = [tuple(map(int, f.split(" "))) for f in lay.fragments[m.id].split(";")]
+        else:
+            pieces = [(offsets[a][0], offsets[b][1]) for a, b in m.spans]
+        for a, b in pieces:
+            cuts.update((a, b))
+    sentences = [(s.first, s.last) for s in doc.sentences]
+    for pattern in TOKEN_PATTERNS.values():
+        _, found, lines = _tokenise(doc.text, cuts, pattern)
+        if found == list(offsets) and (not sentences or lines == sentences):
+            return True
+    return False
+
+
 def _value_ok(name: str, value: Any) -> bool:
     return bool(name) and not re.search(r"\s", name) and (
         value is True or (isinstance(value, str) and value != "" and not re.search(r"\s", value)))
@@ -463,12 +490,16 @@ def _value_ok(name: str, value: Any) -> bool:
 def document_files(doc: Any, report: Report) -> tuple[str, str]:
     """The ``.ann`` and ``.txt`` texts of one document."""
     log = LossLog(report, NAME)
+    doc = coreference_layer(doc)  # loss.layers is reported before writing
     lay = doc.layout.get(NAME)
     lay = lay if isinstance(lay, BratLayout) else None
-    if doc.text is not None and doc.tokens.offsets is not None:
+    if doc.text is not None and doc.tokens.offsets is not None and _cut_again(doc, lay):
         text, offsets = doc.text, doc.tokens.offsets
         head: list[str] = []
     else:
+        if doc.text is not None:
+            log.lose("text", "a source text that does not give its tokens back when cut at whitespace (markup, "
+                     "words not separated by spaces): written as the tokens separated by spaces", document=doc)
         text, offsets = _made_text(doc, log)
         head = [TOKENS_MARK]
         lay = None
@@ -494,6 +525,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
     labels = lay.labels if lay is not None else {}
     attribute_ids = {v: k for k, v in lay.attributes.items()} if lay is not None else {}
     bad_values = 0
+    renamed: set[str] = set()  # entity ids that are no chain label (NAME-N)
     for m in doc.markables:
         tid = tid_of[m.ref]
         if lay is not None and m.id in lay.fragments:
@@ -514,6 +546,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
         if m.entity is not None:
             label = str(m.entity)
             if not is_chain_label(label):
+                renamed.add(label)
                 label = re.sub(r"\s", "_", label) + "-0"
             lid = labels.get(m.id) or fresh("T")
             label_text = lay.texts.get(lid) if lay is not None else None
@@ -573,6 +606,8 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
                  "are single words)", document=doc, count=bad_values)
     if lost_links:
         log.lose("link-types", "links to entities without mentions", document=doc, count=lost_links)
+    if renamed:
+        lose_entity_ids(log, doc, sorted(renamed), "entity ids that are no chain label NAME-N (written as NAME-0)")
     if lay is not None:
         # the source's order; lines it did not have (none, unless edited) at the end
         lines.update(lay.raw)
@@ -623,7 +658,7 @@ def sniff(head: bytes) -> bool:
 
 CAPABILITIES = Capabilities(
     discontinuous=True, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
-    entity_ids=False, link_structure=True, link_types=True, multi_target_links=False,
+    entity_ids=True, link_structure=True, link_types=True, multi_target_links=False,
     markable_attributes=True, entity_attributes=False, link_attributes=True, heads=False, min=False,
     optional=False, layers=False, sets=False, token_attributes=False, token_ids=False, whitespace=False,
     offsets=True, text=True, regions=False, sentences=True, sentence_attributes=False, metadata=False,

@@ -16,7 +16,12 @@ LitBank formats convert into each other without change. Any other row of three f
 is a typed link named by its first field (``COP`` → ``cop``). Tokens come from the
 ``.txt`` cut at whitespace; when the text is exactly the tokens joined by single spaces
 with a line end after each sentence (LitBank's files are) it is not kept: the writer
-makes it again. The order of the rows is layout.
+makes it again (and so it does for a text that is not its tokens separated by whitespace,
+reported as ``loss.text``). The order of the rows is layout.
+
+A chain's label is its entity id; the writer reports as ``loss.label`` the ids it changes
+(blanks, or entities joined into one chain by identity links: the chain keeps its first
+id) and gives a chain without one a new label no entity uses.
 """
 
 from __future__ import annotations
@@ -30,9 +35,10 @@ from ..model.mentions import is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from ..model.layout import FormatLayout
-from .losses import LossLog
+from .losses import LossLog, lose_entity_ids
 from .registry import Capabilities, FormatSpec, register
 from ..io.source import Source
+from ._layers import coreference_layer
 from .brat import pair_files, pairs, read_pair_texts
 
 model = LazyModule("corefio.model")
@@ -179,6 +185,7 @@ def _clean(value: str) -> bool:
 def document_files(doc: Any, report: Report) -> tuple[str, str]:
     """The ``.ann`` and ``.txt`` texts of one document."""
     log = LossLog(report, NAME)
+    doc = coreference_layer(doc)  # loss.layers is reported before writing
     lay = doc.layout.get(NAME)
     lay = lay if isinstance(lay, LitBankLayout) else None
     forms = doc.tokens.forms
@@ -189,6 +196,9 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
         first_line = {start: k for k, start in enumerate(line_starts) if start is not None}
         bounds = [(a, b) for a, b in _tokens(text)[3]]
     else:
+        if doc.text is not None:
+            log.lose("text", "a source text that is not its tokens separated by whitespace (markup, words not "
+                     "separated by spaces): written as the tokens separated by spaces", document=doc)
         bad = sum(1 for f in forms if not f or re.search(r"\s", f))
         if bad:
             log.lose("form", "empty word forms or forms with whitespace (the text is tokens separated by spaces)",
@@ -199,11 +209,30 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
     for a, b in bounds:
         for i in range(a, b + 1):
             where[i] = (first_line[a], i - a)
+    # a chain label per chain: its first entity id, else a new one; the other entity ids
+    # of a chain (entities joined by identity links) and ids a row cannot hold change
     label: dict[str, str] = {}
+    taken = {m.entity for m in doc.markables if m.entity is not None}
+    renamed: set[str] = set()
+
+    def fresh(wanted: str) -> str:
+        while wanted in taken:
+            wanted += "_"
+        taken.add(wanted)
+        return wanted
+
     for k, chain in enumerate(doc.chain_indices()):
         named = next((doc.markables[i].entity for i in chain if doc.markables[i].entity is not None), None)
+        if named is None:
+            named = fresh(f"chain-{k + 1}")
+        elif not named or not _clean(named) or re.search(r"\s", named):
+            renamed.add(named)
+            named = fresh(re.sub(r"\s", "_", named) or "_")
         for i in chain:
-            label[doc.markables[i].ref] = named if named is not None else f"chain-{k + 1}"
+            entity = doc.markables[i].entity
+            if entity is not None and entity != named:
+                renamed.add(entity)
+            label[doc.markables[i].ref] = named
     rows: dict[tuple[str, str], str] = {}
     order: list[tuple[str, str]] = []
     bad_values = 0
@@ -225,8 +254,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
     for m in doc.markables:
         mid = mention_id[m.ref]
         if m.ref in label:
-            value = label[m.ref] if _clean(label[m.ref]) else re.sub(r"\s", "_", label[m.ref])
-            rows[("COREF", mid)] = f"COREF\t{mid}\t{value}"
+            rows[("COREF", mid)] = f"COREF\t{mid}\t{label[m.ref]}"
             order.append(("COREF", mid))
     for link in doc.links:
         if is_identity(link.type):
@@ -245,6 +273,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
             break
     if bad_values:
         log.lose("value", "types that a LitBank row cannot hold", document=doc, count=bad_values)
+    lose_entity_ids(log, doc, sorted(renamed), "entity ids of entities joined into one chain, or with blanks")
     if lay is not None:
         known = [row for row in lay.rows if row in rows]
         placed = set(known)
@@ -269,7 +298,7 @@ register(FormatSpec(
     ambiguous_extensions=(".ann",),
     capabilities=Capabilities(
         discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
-        entity_ids=False, link_structure=False, link_types=True, multi_target_links=False,
+        entity_ids=True, link_structure=False, link_types=True, multi_target_links=False,
         markable_attributes=frozenset({"type"}), entity_attributes=False, link_attributes=False, heads=False,
         min=False, optional=False, layers=False, sets=False, token_attributes=False, token_ids=False,
         whitespace=False, offsets=True, text=True, regions=False, sentences=True, sentence_attributes=False,

@@ -330,3 +330,11 @@ class LossLog:
                         f"{self.format_name} cannot express {message}; dropped",
                         document=document.label if document is not None else None,
                         count=count, merge=True, example=example)
+
+
+def lose_entity_ids(log: LossLog, doc: "Document", renamed: list[str], message: str) -> None:
+    """``loss.label``: a writer that keeps entity ids had to change these (``info`` when
+    all are plain counters, as for ``loss.entity-ids``)."""
+    if renamed:
+        log.lose("label", message, document=doc, count=len(renamed), example=renamed[0],
+                 severity="info" if all(_COUNTER_ID.match(e) for e in renamed) else "warning")

@@ -42,6 +42,10 @@ The anaphoric columns:
 column in lower case (``reference``, ``nom_sem``); the CoNLL-U columns LEMMA ... MISC are
 the token attributes CorefUD's reader uses (``lemma`` ... ``misc``), so a conversion to
 and from CorefUD CoNLL-U keeps them.
+HEAD and DEPS name tokens by the file's ids, which count through the document; CoNLL-U
+(and the model's ``head`` and ``deps`` token attributes) count within each sentence. The
+reader renumbers them within the sentence (a value naming no token of the sentence is
+kept as written), the writer back (:func:`_renumber_heads`).
 
 Writing: one ``# global.columns`` line, then each document; a document read from a UA
 file and not changed since is written back byte for byte (its text is kept in a
@@ -50,7 +54,9 @@ written canonically: TAB-separated, ``_`` for empty values, token ids counting t
 the document, closing brackets before opening ones on a token (what the UA scorer
 reads), openers outermost first. A markable that crosses another (overlap without nesting)
 is written in pieces that nest, each repeating its ``MarkableID`` (the discontinuous
-markable notation); the reader joins adjacent pieces of one markable again.
+markable notation); the reader joins adjacent pieces of one markable again. Markables of
+layers other than coreference and discourse deixis are reported lost (``loss.layers``);
+those in a chain are written as its mentions (:mod:`corefio.formats._layers`).
 """
 
 from __future__ import annotations
@@ -58,7 +64,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -70,6 +76,7 @@ from ..model.layout import FormatLayout
 from .losses import LossLog
 from .registry import Capabilities, FormatSpec, Option, register
 from ..io.source import Source
+from ._layers import coreference_layer
 from ._lines import no_document_error, split_newlines
 
 #: the pydantic model, imported on first use
@@ -454,6 +461,9 @@ class _Reader:
         # a column of placeholders only is no attribute (the writer writes "_" again)
         attributes = {name: values for name, values in doc.attributes.items()
                       if any(v not in ("_", None) for v in values)}
+        empty = set(doc.empty)
+        attributes = _renumber_heads(attributes, doc.sentences, lambda s: doc.ids[s.first:s.last + 1],
+                                     lambda s: _sentence_ids(s, empty))
         tokens = model.Tokens._make(forms=doc.forms, ids=None, whitespace=None, offsets=None,
                                     attributes=attributes, empty=doc.empty or None)
         try:
@@ -469,6 +479,49 @@ class _Reader:
         layout = UaLayout(columns=list(self.columns), text=text, fingerprint=fingerprint(document))
         document.layout["ua"] = layout
         return document
+
+
+def _sentence_ids(sentence: Any, empty: set[int]) -> list[str]:
+    """CoNLL-U's ids of a sentence's tokens: words from 1, an empty token ``N.k``."""
+    ids: list[str] = []
+    count = sub = 0
+    for i in range(sentence.first, sentence.last + 1):
+        if i in empty:
+            sub += 1
+            ids.append(f"{count}.{sub}")
+        else:
+            count += 1
+            sub = 0
+            ids.append(str(count))
+    return ids
+
+
+def _renumber_heads(attributes: dict[str, list[str | None]], sentences: list[Any],
+                    old_ids: Callable[[Any], list[str]], new_ids: Callable[[Any], list[str]]) -> dict:
+    """``attributes`` with the token ids in ``head`` and ``deps`` changed, sentence by
+    sentence, from ``old_ids(sentence)`` to ``new_ids(sentence)`` (``0``, ``_`` and ids
+    of no token of the sentence stay as they are). ``attributes`` is not changed."""
+    names = [name for name in ("head", "deps") if name in attributes]
+    if not names:
+        return attributes
+    changed = {name: list(attributes[name]) for name in names}
+    for s in sentences:
+        new_of = dict(zip(old_ids(s), new_ids(s)))
+        if all(old == new for old, new in new_of.items()):
+            continue
+        heads, deps = changed.get("head"), changed.get("deps")
+        for i in range(s.first, s.last + 1):
+            value = heads[i] if heads is not None else None
+            if heads is not None and value is not None:
+                heads[i] = new_of.get(value, value)
+            value = deps[i] if deps is not None else None
+            if deps is not None and value is not None and value != "_":
+                pieces = []
+                for piece in value.split("|"):
+                    head, colon, relation = piece.partition(":")
+                    pieces.append(f"{new_of.get(head, head)}{colon}{relation}")
+                deps[i] = "|".join(pieces)
+    return {**attributes, **changed}
 
 
 def _merge(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -546,6 +599,13 @@ def _cell_value(value: Any, log: LossLog, doc: Any) -> str:
 
 class _Writer:
     def __init__(self, doc: Any, columns: list[str], log: LossLog) -> None:
+        other_layers = [m for m in doc.markables if m.layer is not None and m.layer != DD_LAYER]
+        if other_layers:
+            # UA's columns hold identity and discourse deixis; a markable of another
+            # layer is written only when it is in a chain (as a mention of it)
+            log.lose("layers", "markables of layers other than coreference and discourse deixis", document=doc,
+                     count=len(other_layers), example=other_layers[0].ref)
+            doc = coreference_layer(doc, keep=frozenset({DD_LAYER}))
         self.doc = doc
         self.columns = columns
         self.log = log
@@ -658,13 +718,10 @@ class _Writer:
             if m.layer is None:
                 column = "IDENTITY"
                 entity = label_of.get(k)
-            elif m.layer == DD_LAYER:
+            else:  # discourse deixis (the other layers are gone: see __init__)
                 column = "DISCOURSE_DEIXIS"
                 entity = m.sets.get(DD_LAYER)
                 entity = _clean(entity, log, doc, "entity ids") if entity is not None else None
-            else:
-                log.lose("layers", f"markables of layer {m.layer!r}", document=doc)
-                continue
             attrs = dict(m.attributes)
             items = [f"EntityID={self.entity_id(entity, attrs)}"] if entity is not None else []
             items.append(f"MarkableID={_clean(m.id, log, doc, 'markable ids')}")
@@ -705,6 +762,9 @@ class _Writer:
         sentences = doc.sentences
         if not sentences and len(toks):
             sentences = [model.Sentence(first=0, last=len(toks) - 1)]
+        empty = set(toks.empty or [])
+        attributes = _renumber_heads(toks.attributes, sentences, lambda s: _sentence_ids(s, empty),
+                                     lambda s: self.ids[s.first:s.last + 1])
         written = {token_attribute(c) for c in self.columns}
         for name in toks.attributes:
             if name not in written:
@@ -731,7 +791,7 @@ class _Writer:
                         cell = self.cells.get(column)
                         fields.append("".join(cell[i]) if cell is not None and cell[i] else "_")
                     else:
-                        values = toks.attributes.get(token_attribute(column))
+                        values = attributes.get(token_attribute(column))
                         fields.append(_cell_value(values[i] if values is not None else None, log, doc))
                 out.append("\t".join(fields))
             out.extend(inter.get(s.last - s.first + 1, []))

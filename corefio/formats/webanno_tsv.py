@@ -38,7 +38,9 @@ Coreference in the two styles in use:
 
 The writer keeps the file's style: a chain-layer file is written with its chain layer,
 anything else as span + relation layers (GUM's way: each mention of an entity points to
-the one before it).
+the one before it). A discontinuous mention is written as one span from its first to its
+last word (``loss.discontinuous``); markables of other layers: see
+:mod:`corefio.formats._layers`.
 
 Other layers are kept as token attributes named ``LAYER|FEATURE`` holding the cells as
 written; header lines other than the layer declarations (``#Summary1=...``) and each
@@ -60,6 +62,7 @@ from ..model.layout import FormatLayout
 from .losses import LossLog
 from .registry import Capabilities, FormatSpec, register
 from ..io.source import Source
+from ._layers import coreference_layer
 from ._lines import split_newlines
 
 model = LazyModule("corefio.model")
@@ -468,7 +471,20 @@ def _written_type(link: Any) -> str:
     return link.type
 
 
+def _one_layer_of_spans(doc: Any) -> Any:
+    """``doc`` as the mention layer holds it: markables of other layers as
+    :func:`~corefio.formats._layers.coreference_layer` keeps them, and each
+    discontinuous mention one span from its first to its last word (both losses are
+    reported before writing: ``loss.layers``, ``loss.discontinuous``)."""
+    doc = coreference_layer(doc)
+    if not any(m.is_discontinuous for m in doc.markables):
+        return doc
+    return doc.model_copy(update={"markables": [
+        m.model_copy(update={"spans": ((m.first, m.last),)}) if m.is_discontinuous else m for m in doc.markables]})
+
+
 def _document(doc: Any, report: Report) -> str:
+    doc = _one_layer_of_spans(doc)
     lay = doc.layout.get(NAME)
     lay = lay if isinstance(lay, WebAnnoLayout) else None
     chain_style = lay is not None and lay.style == "chain"
@@ -528,8 +544,6 @@ def _document(doc: Any, report: Report) -> str:
         offsets = _canonical_offsets(forms, [(a, b) for a, b, _ in sentences])
     on_token: list[list[Any]] = [[] for _ in range(n)]
     for m in sorted(doc.markables, key=lambda m: number[m.ref]):
-        if m.is_discontinuous:
-            continue
         for i in range(m.first, m.last + 1):
             on_token[i].append(m)
     by_ref = {m.ref: m for m in doc.markables}
@@ -543,7 +557,7 @@ def _document(doc: Any, report: Report) -> str:
         {t for link in doc.links if is_identity(link.type) for t in link.targets}
     previous: dict[str, Any] = {}
     for m in doc.markables:
-        if m.entity is None or m.is_discontinuous:  # a discontinuous mention is not written (loss.discontinuous)
+        if m.entity is None:
             continue
         before = previous.get(m.entity)
         previous[m.entity] = m
@@ -554,8 +568,8 @@ def _document(doc: Any, report: Report) -> str:
         source = by_ref[link.source]
         for t in link.targets:
             target = by_ref.get(t) if link.target_kind == "markable" else by_ref.get(first_of_entity.get(t, ""))
-            if target is None or target.is_discontinuous or source.is_discontinuous:
-                continue  # an end that is not written
+            if target is None:
+                continue  # a link to an entity without mentions
             relations[target.first].append(
                 (_written_type(link), f"{ids[source.first]}[{number[source.ref]}_{number[target.ref]}]"))
     link_of = _chain_links(doc) if chain_style else {}
