@@ -51,6 +51,7 @@ from ..registry import Capabilities, FormatSpec, Option, register
 from ...io.source import Source
 from .._lines import SourceLines, check_part, no_document_error
 from . import dialects
+from .layout import JsonlinesLayout
 
 #: the pydantic model, imported on first use
 model = LazyModule("corefio.model")
@@ -62,28 +63,6 @@ _CONLL_KEY = re.compile(r"^\((.*)\); part (\S+)$")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 #: one escape of a JSON string (group 1: the hex digits of a ``\\uXXXX``)
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
-
-
-@dataclass
-class JsonlinesLayout(FormatLayout):
-    """How one document's line looked (``extra``: the fields corefio does not read)."""
-
-    format: ClassVar[str] = "jsonlines"
-    depends_on: ClassVar[frozenset[str]] = frozenset({"tokens", "sentences"})
-
-    #: the object's keys in source order
-    keys: list[str] = field(default_factory=list)
-    #: "conll" for ``(NAME); part NNN`` keys, "plain" otherwise
-    doc_key_style: str = "plain"
-    #: False when the line holds non-ASCII characters unescaped
-    ensure_ascii: bool = True
-    #: metadata entries that hold a field's JSON value (not a string)
-    json_fields: list[str] = field(default_factory=list)
-    newline: str = "\n"
-    #: False when the file's last line has no line end
-    final_newline: bool = True
-    #: the shape the line had (:data:`~corefio.formats.jsonlines.dialects.DIALECTS`)
-    dialect: str = "e2e"
 
 
 def split_doc_key(key: str) -> tuple[str, str | None]:

@@ -47,6 +47,7 @@ from typing import Any
 from ...diagnostics import Report
 from ...errors import FormatError, ModelError
 from ...io._lazy import LazyModule
+from .layout import JsonlinesLayout
 
 model = LazyModule("corefio.model")
 
@@ -206,8 +207,6 @@ def build(check: _Line, *, name: str, part: str | None, forms: list[str], senten
         if key in used:
             continue
         metadata[key] = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    from . import JsonlinesLayout
-
     layout = JsonlinesLayout(keys=list(check.obj), dialect=dialect)
     try:
         return model.Document.build(
