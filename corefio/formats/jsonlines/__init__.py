@@ -39,14 +39,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from ...diagnostics import Report
 from ...errors import FormatError, ModelError
 from ..losses import LossLog
 from ...io._lazy import LazyModule
-from ...model.layout import FormatLayout
 from ..registry import Capabilities, FormatSpec, Option, register
 from ...io.source import Source
 from .._lines import SourceLines, check_part, no_document_error
