@@ -171,3 +171,45 @@ def test_the_checker_sees_an_upward_import(tmp_path, monkeypatch):
     targets = imports_of("corefio.model.bad")
     assert "corefio.scoring.engine" in targets
     assert layer_of("corefio.scoring.engine") > layer_of("corefio.model.bad")
+
+
+def _layer_of_file(filename: str) -> int | None:
+    path = Path(filename)
+    try:
+        parts = path.resolve().relative_to(PACKAGE).with_suffix("").parts
+    except ValueError:
+        return None
+    name = ".".join(["corefio", *(p for p in parts if p != "__init__")])
+    return layer_of(name)
+
+
+def test_scoring_descends_without_climbing_back(tmp_path):
+    """One descent for scoring: CLI-level entry → read → views → pairing/matching → metrics
+    → render. A call from a module of a lower layer into a higher one (a callback climbing
+    back up) is counted; there is none."""
+    import sys
+
+    import corefio
+
+    samples = PACKAGE.parent / "samples"
+    climbs: list[str] = []
+
+    def watch(frame, event, arg):
+        if event != "call":
+            return
+        callee = _layer_of_file(frame.f_code.co_filename)
+        caller_frame = frame.f_back
+        if callee is None or caller_frame is None:
+            return
+        caller = _layer_of_file(caller_frame.f_code.co_filename)
+        if caller is not None and callee > caller:
+            climbs.append(f"{caller_frame.f_code.co_filename}:{caller_frame.f_lineno} → "
+                          f"{frame.f_code.co_filename}:{frame.f_code.co_name}")
+
+    corefio.score(samples / "key.raf.xml", samples / "response.raf.xml")  # imports done first
+    sys.setprofile(watch)
+    try:
+        corefio.score(str(samples / "key.raf.xml"), str(samples / "response.raf.xml"), metrics=["all"])
+    finally:
+        sys.setprofile(None)
+    assert not climbs, "calls climbing back up the layers:\n" + "\n".join(sorted(set(climbs))[:20])
