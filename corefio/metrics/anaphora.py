@@ -11,10 +11,10 @@ CEAF, LEA and BLANC. Without split antecedents every function here gives the usu
 Mentions are :class:`UaMention` objects (compared by their word indices); a chain is a list
 of them. The functions return the four counts (precision numerator and denominator, recall
 numerator and denominator) the scorer sums over documents. They reproduce the scorer's
-arithmetic to the last bit, including two of its habits that depend on the order of
-mentions within a chain (kept on purpose, see ``tests/data/ua-scorer/README.md``): LEA
-carries a split antecedent's credit over to later links of the same mention, and BLANC's
-coreference half credits a split antecedent only where it is the first mention of a pair.
+arithmetic (version 2.0), including one habit that depends on the order of mentions within
+a chain (kept on purpose, see ``tests/data/ua-scorer/README.md``): BLANC's coreference half
+credits a split antecedent only where it is the first mention of a pair, so chains are
+ordered as the scorer orders them (its hash of a mention is kept for that).
 """
 
 from __future__ import annotations
@@ -164,11 +164,11 @@ def _lea_side(chains: Chains, other: Chains, index: dict, partner: Partner) -> t
             if m not in index:
                 continue
             for m2 in chain[i + 1:]:
+                credit2 = 1.0
                 if isinstance(m2, UaMention) and m2.is_split and m2 in partner:
                     m2, credit2 = partner[m2]
-                    credit *= credit2  # the scorer keeps this factor for the later links too
                 if m2 in index and index[m] == index[m2]:
-                    resolved += credit
+                    resolved += credit * credit2
         num += len(chain) * resolved / (len(chain) * (len(chain) - 1) / 2.0)
         den += len(chain)
     return num, den

@@ -1,0 +1,394 @@
+"""Scoring beyond identity, as the Universal Anaphora (UA) scorer does: split antecedents,
+bridging, discourse deixis, non-referring expressions and the mention overlap ratio.
+
+It reads pivot documents, so every reader that produces the relations feeds it:
+
+* **split antecedents**: ``split_antecedent`` links (UA ``ElementOf``, CorefUD
+  ``SplitAnte``, GUM ``bridge:aggr``): the link's source markable is a mention of the
+  plural, its targets the element entities (or markables of them);
+* **bridging**: ``bridging`` links (UA ``BRIDGING`` column, CorefUD ``Bridge``, GUM
+  ``bridge:*``) and MMAX2 pointer levels whose attribute names bridging
+  (:data:`BRIDGING_TYPES`, or any link type starting with ``bridg``); a link to an
+  entity (CorefUD, UA ``EntityAnchor``) is anchored at that entity's closest mention
+  before the anaphor (its first mention when none precedes) — the UA scorer itself reads
+  mention anchors only;
+* **non-referring**: markables whose entity id ends in ``-Pseudo``/``_Pseudo`` or whose
+  attribute ``referentiality`` is ``non_referring`` (ARRAU, UA);
+* **discourse deixis**: the markables of the ``discourse_deixis`` layer, chained by
+  their ``discourse_deixis`` set (the UA reader's layout of the ``DISCOURSE_DEIXIS`` column).
+
+The modes (:class:`AnaphoraSettings`) and what the UA scorer calls them:
+
+``identity``
+    chains without split antecedents (singletons kept unless ``keep_singletons`` is off).
+``split_antecedents``
+    chains with one split-antecedent mention added to each plural (UA ``-l``).
+``split_antecedents_only``
+    the score of aligning the split antecedents alone (UA ``--only-split-antecedent``).
+``discourse_deixis``
+    the discourse-deixis chains instead of identity chains (UA ``-d``).
+``non_referring``
+    recognising non-referring markables (UA ``-m non-referring``); with
+    ``keep_non_referring`` the identity scores also keep them as referring singletons
+    (the UA scorer always leaves them out).
+``bridging``
+    anaphor recognition, mention-level and entity-level full bridging (UA ``-m bridging``).
+``mor``
+    the mention overlap ratio with the CorefUD partial match (UA ``-m mor -p``).
+
+Every value is checked against the UA scorer in ``tests/test_ua_scoring.py``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from ..chains import BRIDGING, SPLIT_ANTECEDENT, document_label
+from ..diagnostics import Report
+from ..errors import UsageError
+from ..metrics import anaphora as A
+from ..metrics.anaphora import UaMention
+
+#: link types read as bridging besides ``bridging`` (MMAX2 pointer attributes, lower-cased)
+BRIDGING_TYPES = frozenset({BRIDGING, "bridge", "bridging_antecedent", "related_phrase", "related_object"})
+DD_LAYER = "discourse_deixis"
+NON_REFERRING_SUFFIXES = ("-Pseudo", "_Pseudo")
+
+
+@dataclass(frozen=True)
+class AnaphoraSettings:
+    """What to score; see the module text for each mode."""
+
+    metrics: tuple[str, ...] = ("muc", "bcub", "ceafe")
+    keep_singletons: bool = True
+    identity: bool = False
+    split_antecedents: bool = False
+    split_antecedents_only: bool = False
+    discourse_deixis: bool = False
+    non_referring: bool = False
+    keep_non_referring: bool = False
+    bridging: bool = False
+    mor: bool = False
+
+    def modes(self) -> list[str]:
+        names = ["identity", "split_antecedents", "split_antecedents_only", "discourse_deixis", "non_referring",
+                 "bridging", "mor"]
+        return [n for n in names if getattr(self, n)]
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A shared task's settings, as the UA scorer's ``-t NAME``."""
+
+    name: str
+    description: str
+    anaphora: AnaphoraSettings
+    #: the ordinary scorer's options the preset sets (metrics, singletons, matching, zeros)
+    scoring: dict[str, Any] = field(default_factory=dict)
+
+
+PRESETS: dict[str, Preset] = {p.name: p for p in (
+    Preset("conll12", "CoNLL-2012: MUC, B3, CEAFe and their mean; singletons and split antecedents left out",
+           AnaphoraSettings(keep_singletons=False, identity=True),
+           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": False}),
+    Preset("crac18", "CRAC 2018 (ARRAU): MUC, B3, CEAFe with singletons, plus non-referring recognition",
+           AnaphoraSettings(identity=True, non_referring=True),
+           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
+    Preset("craft19", "CRAFT 2019: MUC, B3, CEAFe with singletons, no split antecedents (corefio matches mentions "
+                      "exactly: the CRAFT partial match is not implemented)",
+           AnaphoraSettings(identity=True),
+           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
+    Preset("crac22", "CRAC 2022 (CorefUD): LEA, MUC, B3, CEAFe, CEAFm, BLANC without singletons, zeros kept, "
+                     "partial matching (corefud), plus the mention overlap ratio",
+           AnaphoraSettings(keep_singletons=False, mor=True),
+           {"metrics": ["lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "conll"], "keep_singletons": False,
+            "match": "partial", "keep_zeros": True}),
+    Preset("codicrac22ar", "CODI-CRAC 2022 anaphora resolution: MUC, B3, CEAFe with singletons and split "
+                           "antecedents",
+           AnaphoraSettings(split_antecedents=True),
+           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
+    Preset("br", "CODI-CRAC 2022 bridging (UA codicrac22br): bridging anaphor recognition, mention- and "
+                 "entity-level full bridging",
+           AnaphoraSettings(bridging=True), {}),
+    Preset("dd", "CODI-CRAC 2022 discourse deixis (UA codicrac22dd): MUC, B3, CEAFe on discourse-deixis chains, "
+                 "singletons and split antecedents kept",
+           AnaphoraSettings(discourse_deixis=True), {}),
+)}
+#: the UA scorer's own names of the last two
+PRESETS["codicrac22br"] = PRESETS["br"]
+PRESETS["codicrac22dd"] = PRESETS["dd"]
+
+MODE_NAMES = ("identity", "split", "split-only", "dd", "non-referring", "non-referring-kept", "bridging", "mor")
+
+
+def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequence[str] | None = None
+                  ) -> AnaphoraSettings:
+    """Settings from a preset name and/or ``--anaphora`` mode names."""
+    if preset is not None:
+        if preset not in PRESETS:
+            raise UsageError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+        settings = PRESETS[preset].anaphora
+    else:
+        settings = AnaphoraSettings()
+    switches: dict[str, bool] = {}
+    for mode in modes:
+        for name in (m.strip() for m in mode.split(",")):
+            if not name:
+                continue
+            if name not in MODE_NAMES:
+                raise UsageError(f"unknown anaphora mode {name!r}; known: {', '.join(MODE_NAMES)}")
+            if name == "non-referring-kept":
+                switches["keep_non_referring"] = True
+                switches["identity"] = True
+            else:
+                attribute = {"split": "split_antecedents", "split-only": "split_antecedents_only",
+                             "dd": "discourse_deixis", "non-referring": "non_referring"}.get(name, name)
+                switches[attribute] = True
+    settings = replace(settings, **switches)
+    if metrics:
+        wanted = tuple(m for m in metrics if m in A.UA_METRICS)
+        if wanted:
+            settings = replace(settings, metrics=wanted)
+    return settings
+
+
+# -- from a pivot document to the UA scorer's chains ------------------------------------------
+
+def is_non_referring(markable: Any) -> bool:
+    entity = markable.entity or ""
+    return entity.endswith(NON_REFERRING_SUFFIXES) or markable.attributes.get("referentiality") == "non_referring"
+
+
+def _is_bridging(link_type: str) -> bool:
+    return link_type in BRIDGING_TYPES or link_type.startswith("bridg")
+
+
+@dataclass
+class PreparedDocument:
+    """One document as the UA scorer sees it: chains (lists of mentions, each chain with
+    whether it is non-referring and its element chains), bridging pairs, DD chains."""
+
+    label: str
+    chains: list[list[UaMention]]
+    non_referring: list[bool]
+    elements: list[list[int]]
+    bridging: dict[UaMention, UaMention]
+    dd_chains: list[list[UaMention]]
+
+
+def _words(spans: Iterable[tuple[int, int]]) -> tuple[int, ...]:
+    return tuple(sorted({w for a, b in spans for w in range(a, b + 1)}))
+
+
+def _mention(markable: Any, with_min: bool) -> UaMention:
+    mn = markable.min[0] if with_min and markable.min else None
+    return UaMention(_words(markable.spans), min=mn)
+
+
+def prepare(doc: Any, with_min: bool = False) -> PreparedDocument:
+    """What scoring needs from a pivot document (chains in the order of their first
+    mention, mentions in document order)."""
+    markables = doc.markables
+    groups = doc.chain_indices()
+    identity = [g for g in groups if markables[g[0]].layer is None]
+    chains = [[_mention(markables[k], with_min) for k in g] for g in identity]
+    chain_of: dict[int, int] = {k: i for i, g in enumerate(identity) for k in g}
+    entity_chain: dict[str, int] = {}
+    for i, g in enumerate(identity):
+        for k in g:
+            if markables[k].entity is not None:
+                entity_chain.setdefault(markables[k].entity, i)
+    index = doc.markable_index()
+    elements: list[list[int]] = [[] for _ in identity]
+    bridging: dict[UaMention, UaMention] = {}
+    for link in doc.links:
+        if link.source not in index or index[link.source] not in chain_of:
+            continue
+        source = index[link.source]
+        if link.type == SPLIT_ANTECEDENT:
+            plural = chain_of[source]
+            for target in link.targets:
+                element = (entity_chain.get(target) if link.target_kind == "entity"
+                           else chain_of.get(index.get(target, -1)))
+                if element is not None:
+                    elements[plural].append(element)
+        elif _is_bridging(link.type) and link.targets:
+            target = link.targets[0]
+            if link.target_kind == "entity":
+                chain = entity_chain.get(target)
+                if chain is None:
+                    continue
+                anchor = _closest_before(identity[chain], markables, markables[source].spans[0][0])
+            else:
+                anchor = index.get(target)
+                if anchor is None or anchor not in chain_of:
+                    continue
+            bridging[_mention(markables[source], with_min)] = _mention(markables[anchor], with_min)
+    non_referring = [is_non_referring(markables[g[0]]) for g in identity]
+    dd_groups: dict[str, list[UaMention]] = {}
+    for m in markables:
+        if m.layer == DD_LAYER and m.sets.get(DD_LAYER) is not None:
+            dd_groups.setdefault(m.sets[DD_LAYER], []).append(_mention(m, with_min))
+    return PreparedDocument(document_label(doc.name, doc.part), chains, non_referring, elements, bridging,
+                            list(dd_groups.values()))
+
+
+def _closest_before(group: list[int], markables: Sequence[Any], start: int) -> int:
+    before = [k for k in group if markables[k].spans[0][0] < start]
+    return before[-1] if before else group[0]
+
+
+def scorer_chains(chains: list[list[UaMention]], non_referring: list[bool], elements: list[list[int]],
+                  keep_singletons: bool, keep_split: bool, keep_non_referring: bool = False
+                  ) -> tuple[list[list[UaMention]], list[UaMention]]:
+    """The chains the UA scorer evaluates and its list of non-referring mentions: a
+    split-antecedent mention added to each plural (its members: the leaf element chains,
+    found through nested plurals), non-referring chains set apart (or, with
+    ``keep_non_referring``, kept as referring), singletons dropped when asked, and chains
+    sharing a split-antecedent mention merged."""
+    kept: list[list[UaMention]] = []
+    non_ref: list[UaMention] = []
+    for i, chain in enumerate(chains):
+        chain = list(chain)
+        if keep_split and elements[i]:
+            leaves: set[tuple] = set()
+            queue = deque([i])
+            while queue:
+                current = queue.popleft()
+                if elements[current]:
+                    queue.extend(elements[current])
+                else:
+                    leaves.add(tuple(chains[current]))
+            chain.append(UaMention(members=frozenset(leaves)))
+        if non_referring[i] and not keep_non_referring:
+            non_ref.append(chain[0])
+            continue
+        if not keep_singletons and len(chain) == 1:
+            continue
+        kept.append(chain)
+    if not keep_split:
+        return kept, non_ref
+    merged: list[set] = []
+    for chain in kept:
+        home = None
+        for m in chain:
+            if m.is_split:
+                for other in merged:
+                    if m in other:
+                        home = other
+                        break
+        if home is not None:
+            home.update(chain)
+        else:
+            merged.append(set(chain))
+    return [list(c) for c in merged], non_ref
+
+
+# -- results -----------------------------------------------------------------------------------
+
+RPF = tuple[float, float, float]
+
+
+@dataclass
+class AnaphoraResult:
+    """Scores per relation kind: ``{kind: {measure: (recall, precision, F1)}}``."""
+
+    settings: AnaphoraSettings
+    sections: dict[str, dict[str, RPF]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {kind: {name: {"recall": r, "precision": p, "f1": f} for name, (r, p, f) in measures.items()}
+                for kind, measures in self.sections.items()}
+
+    def to_text(self) -> str:
+        lines = ["Universal Anaphora scores (recall / precision / F1, %)"]
+        for kind, measures in self.sections.items():
+            lines.append(f"{kind}:")
+            for name, (r, p, f) in measures.items():
+                lines.append(f"  {name:<28} {r * 100:7.2f} {p * 100:7.2f} {f * 100:7.2f}")
+        return "\n".join(lines) + "\n"
+
+
+def _identity_scores(pairs: list[tuple[list, list]], metrics: Sequence[str], only_split: bool = False
+                     ) -> dict[str, RPF]:
+    out = {m: A.corpus_scores(m, pairs, only_split) for m in metrics}
+    if all(m in out for m in ("muc", "bcub", "ceafe")):
+        f = (out["muc"][2] + out["bcub"][2] + out["ceafe"][2]) / 3
+        out["conll"] = (f, f, f)
+    return out
+
+
+def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings) -> AnaphoraResult:
+    """Score (key, response) pivot documents; a missing response (None) scores as empty."""
+    prepared = []
+    for key, response in pairs:
+        k = prepare(key, with_min=settings.mor)
+        r = prepare(response, with_min=settings.mor) if response is not None else \
+            PreparedDocument(k.label, [], [], [], {}, [])
+        prepared.append((k, r))
+    sections: dict[str, dict[str, RPF]] = {}
+
+    def chains_of(doc: PreparedDocument, split: bool, keep_non_referring: bool = False):
+        return scorer_chains(doc.chains, doc.non_referring, doc.elements, settings.keep_singletons or split,
+                             split, keep_non_referring)
+
+    if settings.identity:
+        pairs_ = [(chains_of(k, False)[0], chains_of(r, False)[0]) for k, r in prepared]
+        sections["identity"] = _identity_scores(pairs_, settings.metrics)
+        if settings.keep_non_referring:
+            kept = [(chains_of(k, False, True)[0], chains_of(r, False, True)[0]) for k, r in prepared]
+            sections["identity_non_referring_kept"] = _identity_scores(kept, settings.metrics)
+    if settings.split_antecedents or settings.split_antecedents_only:
+        split_pairs = [(chains_of(k, True)[0], chains_of(r, True)[0]) for k, r in prepared]
+        if settings.split_antecedents:
+            sections["split_antecedents"] = _identity_scores(split_pairs, settings.metrics)
+        if settings.split_antecedents_only:
+            sections["split_antecedents_only"] = _identity_scores(split_pairs, settings.metrics, only_split=True)
+    if settings.discourse_deixis:
+        dd_pairs = []
+        for k, r in prepared:
+            sides = []
+            for doc in (k, r):
+                flags = [any(False for _ in c) for c in doc.dd_chains]
+                sides.append(scorer_chains(doc.dd_chains, flags, [[] for _ in doc.dd_chains], True, True)[0])
+            dd_pairs.append((sides[0], sides[1]))
+        sections["discourse_deixis"] = _identity_scores(dd_pairs, settings.metrics)
+    if settings.non_referring:
+        total = np.zeros(3, dtype=np.int64)
+        for k, r in prepared:
+            total += A.recognition_counts(chains_of(k, False)[1], chains_of(r, False)[1])
+        sections["non_referring"] = {"recognition": A.counts_prf(*(int(x) for x in total))}
+    if settings.bridging:
+        counts = np.zeros((3, 3), dtype=np.int64)
+        for k, r in prepared:
+            key_chains = chains_of(k, False)[0]
+            counts += A.bridging_counts(k.bridging, r.bridging, A.cluster_index(key_chains))
+        names = ("anaphor_recognition", "mention_level", "entity_level")
+        sections["bridging"] = {n: A.counts_prf(int(c[0]), int(c[1]), int(c[2])) for n, c in zip(names, counts)}
+    if settings.mor:
+        total4 = np.zeros(4)
+        for k, r in prepared:
+            kc, rc = chains_of(k, False)[0], chains_of(r, False)[0]
+            total4 += A.mention_overlap_counts(kc, rc, A.partial_alignment(kc, rc))
+        sections["mor"] = {"mor": A.prf(*total4)}
+    return AnaphoraResult(settings, sections)
+
+
+def score_files(key: Any, response: Any, settings: AnaphoraSettings, *, key_format: str | None = None,
+                response_format: str | None = None, allow_missing: bool = False,
+                report: Report | None = None) -> AnaphoraResult:
+    """Read two files (or take two corpora) and score them."""
+    from .. import api
+    from .documents import match_documents
+
+    report = report if report is not None else Report()
+    key_corpus = key if hasattr(key, "documents") else api.read(key, key_format, report=report)
+    response_corpus = response if hasattr(response, "documents") else api.read(response, response_format,
+                                                                               report=report)
+    pairs = match_documents(key_corpus, response_corpus, report, allow_missing)
+    return score_documents(pairs, settings)
