@@ -152,8 +152,7 @@ def _lea_side(chains: Chains, other: Chains, index: dict, partner: Partner) -> t
     num, den = 0.0, 0
     for chain in chains:
         if len(chain) == 1:
-            resolved = 1 if chain[0] in index and len(other[index[chain[0]]]) == 1 else 0
-            num += resolved
+            num += 1 if chain[0] in index and len(other[index[chain[0]]]) == 1 else 0
             den += 1
             continue
         resolved = 0.0

@@ -135,7 +135,7 @@ def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequen
         settings = PRESETS[preset].anaphora
     else:
         settings = AnaphoraSettings()
-    switches: dict[str, bool] = {}
+    switches: dict[str, Any] = {}
     for mode in modes:
         for name in (m.strip() for m in mode.split(",")):
             if not name:
