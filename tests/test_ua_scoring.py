@@ -16,6 +16,8 @@ from corefio import api
 from corefio.formats import conllu, ua
 from corefio.scoring import anaphora as S
 
+from .conftest import shared_data
+
 DATA = Path(__file__).parent / "data" / "ua-scorer"
 CASES = sorted((DATA / "expected").glob("*.json"))
 ALL = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
@@ -122,11 +124,8 @@ def test_corefud_bridge_is_scored() -> None:
     assert missed["anaphor_recognition"] == (0, 0, 0)
 
 
-def test_gum_bridge_relations_are_scored(shared_gum_tsv: Path | None = None) -> None:
-    tsv = sorted((Path("/work/shared/corpora/gum/coref/gum/tsv")).glob("*.tsv")) if Path(
-        "/work/shared/corpora/gum/coref/gum/tsv").is_dir() else []
-    if not tsv:
-        pytest.skip("GUM TSV corpus not available")
+def test_gum_bridge_relations_are_scored() -> None:
+    tsv = sorted(shared_data("corpora/gum/coref/gum/tsv").glob("*.tsv"))
     corpus = api.read(tsv[0])
     doc = corpus.documents[0]
     assert any(S._is_bridging(link.type) for link in doc.links)
