@@ -188,3 +188,83 @@ def test_cli_preset_transcript(tmp_path: Path) -> None:
     assert f"{muc_f1 * 100:7.2f}" in done.stdout
     done = runner.invoke(app, ["score", str(key), str(response), "--preset", "nope"])
     assert done.exit_code == 2, done.output
+
+
+def _case(name: str):
+    key = api.read(DATA / "cases" / f"{name}.key.CONLLUA", "ua")
+    response = api.read(DATA / "cases" / f"{name}.response.CONLLUA", "ua")
+    return key, response
+
+
+def test_bridging_read_from_corefud_scores_as_from_ua(tmp_path: Path) -> None:
+    # CorefUD's Bridge names the antecedent entity, so the entity-level score is the UA
+    # file's; the mention level anchors at the entity's closest earlier mention
+    key, response = _case("17-bridging-same-entity-other-mention")
+    settings = S.AnaphoraSettings(bridging=True, split_antecedents=True)
+    from_ua = S.score_documents(list(zip(key.documents, response.documents)), settings).sections
+    api.write(key, tmp_path / "k.conllu", "conllu")
+    api.write(response, tmp_path / "r.conllu", "conllu")
+    from_corefud = S.score_files(tmp_path / "k.conllu", tmp_path / "r.conllu", settings).sections
+    assert from_corefud["bridging"]["entity_level"] == from_ua["bridging"]["entity_level"] == (1.0, 1.0, 1.0)
+    assert from_corefud["bridging"]["anaphor_recognition"] == from_ua["bridging"]["anaphor_recognition"]
+    assert from_ua["bridging"]["mention_level"][2] == pytest.approx(2 / 3)
+    assert from_corefud["split_antecedents"] == from_ua["split_antecedents"]
+
+
+def test_bridging_read_from_mmax2_pointers_scores_as_from_ua(tmp_path: Path) -> None:
+    key, response = _case("18-bridging-other-entity")
+    settings = S.AnaphoraSettings(bridging=True)
+    from_ua = S.score_documents(list(zip(key.documents, response.documents)), settings).sections
+    for side, corpus in (("k", key), ("r", response)):
+        (tmp_path / side).mkdir()
+        api.write(corpus, tmp_path / side / f"{side}.mmax", "mmax2")
+    k2 = api.read(tmp_path / "k" / "k.mmax", "mmax2")
+    assert {link.type for link in k2.documents[0].links} == {"bridging"}
+    from_mmax2 = S.score_files(k2, tmp_path / "r" / "r.mmax", settings, response_format="mmax2").sections
+    assert from_mmax2 == from_ua
+    assert from_ua["bridging"]["mention_level"][2] == pytest.approx(2 / 3)
+
+
+def test_non_referring_from_an_attribute() -> None:
+    # ARRAU-style: the markable says referentiality=non_referring, whatever its entity is called
+    key, _ = _case("25-nonref-perfect")
+    doc = key.documents[0]
+    renamed = [m.model_copy(update={"entity": (m.entity or "").replace("-Pseudo", "x")}) for m in doc.markables]
+    other = doc.model_copy(update={"markables": renamed})
+    assert all(m.attributes.get("referentiality") == "non_referring"
+               for m in other.markables if m.entity and m.entity.endswith("x"))
+    result = S.score_documents([(doc, other)], S.AnaphoraSettings(non_referring=True)).sections
+    assert result["non_referring"]["recognition"] == (1.0, 1.0, 1.0)
+
+
+def test_web_result_shows_the_anaphora_section() -> None:
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from corefio.web import create_app
+
+    client = TestClient(create_app(), base_url="http://127.0.0.1")
+    key = DATA / "cases" / "37-everything.key.CONLLUA"
+    response = DATA / "cases" / "37-everything.response.CONLLUA"
+    done = client.post("/api/score", files={"key": (key.name, key.read_bytes()),
+                                            "response": (response.name, response.read_bytes())},
+                       data={"key_format": "ua", "response_format": "ua"})
+    assert done.status_code == 200, done.text
+    body = done.json()
+    case = json.loads((DATA / "expected" / "37-everything.json").read_text())
+    want = case["expected"]["non_referring_bridging"]["values"]["bridging_anaphor_recognition"]
+    assert body["anaphora"]["bridging"]["anaphor_recognition"]["f1"] == pytest.approx(want[2])
+    assert set(body["anaphora"]) == {"split_antecedents", "bridging", "non_referring", "discourse_deixis"}
+    page = client.get(body["result"])
+    assert page.status_code == 200
+    assert 'id="anaphora"' in page.text and "anaphor_recognition" in page.text
+    # a plain identity file gets no such section
+    plain = DATA / "cases" / "01-identity-perfect.key.CONLLUA"
+    done = client.post("/api/score", files={"key": (plain.name, plain.read_bytes()),
+                                            "response": (plain.name, plain.read_bytes())})
+    assert "anaphora" not in done.json()

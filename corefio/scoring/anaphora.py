@@ -179,6 +179,8 @@ class PreparedDocument:
     elements: list[list[int]]
     bridging: dict[UaMention, UaMention]
     dd_chains: list[list[UaMention]]
+    #: whether each discourse-deixis chain is non-referring (a ``-Pseudo`` id)
+    dd_non_referring: list[bool] = field(default_factory=list)
 
 
 def _words(spans: Iterable[tuple[int, int]]) -> tuple[int, ...]:
@@ -235,7 +237,7 @@ def prepare(doc: Any, with_min: bool = False) -> PreparedDocument:
         if m.layer == DD_LAYER and m.sets.get(DD_LAYER) is not None:
             dd_groups.setdefault(m.sets[DD_LAYER], []).append(_mention(m, with_min))
     return PreparedDocument(document_label(doc.name, doc.part), chains, non_referring, elements, bridging,
-                            list(dd_groups.values()))
+                            list(dd_groups.values()), [name.endswith(NON_REFERRING_SUFFIXES) for name in dd_groups])
 
 
 def _closest_before(group: list[int], markables: Sequence[Any], start: int) -> int:
@@ -354,8 +356,9 @@ def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings
         for k, r in prepared:
             sides = []
             for doc in (k, r):
-                flags = [any(False for _ in c) for c in doc.dd_chains]
-                sides.append(scorer_chains(doc.dd_chains, flags, [[] for _ in doc.dd_chains], True, True)[0])
+                # the UA scorer reads this column as it reads identity, split antecedents aside
+                sides.append(scorer_chains(doc.dd_chains, doc.dd_non_referring, [[] for _ in doc.dd_chains],
+                                           True, True)[0])
             dd_pairs.append((sides[0], sides[1]))
         sections["discourse_deixis"] = _identity_scores(dd_pairs, settings.metrics)
     if settings.non_referring:
@@ -377,6 +380,28 @@ def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings
             total4 += A.mention_overlap_counts(kc, rc, A.partial_alignment(kc, rc))
         sections["mor"] = {"mor": A.prf(*total4)}
     return AnaphoraResult(settings, sections)
+
+
+def settings_for(pairs: Sequence[tuple[Any, Any]]) -> AnaphoraSettings | None:
+    """The modes worth showing for these documents: those whose relations the key or the
+    response has (split antecedents, bridging, non-referring markables, discourse
+    deixis); None when there is none (the web result page then shows no UA section)."""
+    found: dict[str, Any] = {}
+    for key, response in pairs:
+        for doc in (key, response):
+            if doc is None:
+                continue
+            for link in doc.links:
+                if link.type == SPLIT_ANTECEDENT:
+                    found["split_antecedents"] = True
+                elif _is_bridging(link.type):
+                    found["bridging"] = True
+            for m in doc.markables:
+                if m.layer == DD_LAYER:
+                    found["discourse_deixis"] = True
+                elif m.layer is None and is_non_referring(m):
+                    found["non_referring"] = True
+    return AnaphoraSettings(**found) if found else None
 
 
 def score_files(key: Any, response: Any, settings: AnaphoraSettings, *, key_format: str | None = None,
