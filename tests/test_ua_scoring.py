@@ -19,7 +19,8 @@ from corefio.scoring import anaphora as S
 from .conftest import shared_data
 
 DATA = Path(__file__).parent / "data" / "ua-scorer"
-CASES = sorted((DATA / "expected").glob("*.json"))
+CASES = sorted(p for p in (DATA / "expected").glob("*.json") if not p.name.startswith("corefud-"))
+COREFUD_CASES = sorted((DATA / "expected").glob("corefud-*.json"))
 ALL = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
 EVERYTHING = S.AnaphoraSettings(metrics=ALL, identity=True, split_antecedents=True, split_antecedents_only=True,
                                 discourse_deixis=True, non_referring=True, keep_non_referring=True, bridging=True,
@@ -66,8 +67,32 @@ def test_agrees_with_the_ua_scorer(path: Path) -> None:
     assert checked >= 40
 
 
+@pytest.mark.parametrize("path", COREFUD_CASES, ids=[c.stem for c in COREFUD_CASES])
+def test_crac22_zero_and_mor_agree_with_the_ua_scorer(path: Path) -> None:
+    case = json.loads(path.read_text(encoding="utf-8"))
+    want = case["expected"]["crac22"]["values"]
+    result = S.score_files(DATA / case["key"], DATA / case["response"], S.settings_from("crac22")).sections
+    assert result["mor"]["mor"] == pytest.approx(want["mor"], abs=1e-6)
+    assert result["zero"]["anaphor_level"] == pytest.approx(want["zero"], abs=1e-6)
+
+
+def test_zero_cases_cover_each_outcome() -> None:
+    f1 = {p.stem: json.loads(p.read_text())["expected"]["crac22"]["values"]["zero"][2] for p in COREFUD_CASES}
+    assert len(f1) >= 5
+    assert {0.0, 1.0} <= set(f1.values()) and any(0 < v < 1 for v in f1.values())
+
+
+def test_zeros_are_dropped_unless_kept() -> None:
+    key = DATA / "corefud" / "Z2-zero-missed.key.conllu"
+    response = DATA / "corefud" / "Z2-zero-missed.response.conllu"
+    dropped = S.score_files(key, response, S.AnaphoraSettings(identity=True)).sections["identity"]
+    kept = S.score_files(key, response, S.AnaphoraSettings(identity=True, keep_zeros=True)).sections["identity"]
+    assert dropped["muc"] == (1.0, 1.0, 1.0)
+    assert kept["muc"][0] < 1.0
+
+
 def test_every_expectation_names_its_scorer_and_command() -> None:
-    for path in CASES:
+    for path in CASES + COREFUD_CASES:
         case = json.loads(path.read_text(encoding="utf-8"))
         for expected in case["expected"].values():
             assert "universal-anaphora-scorer" in expected["source"]

@@ -32,14 +32,15 @@ Counts = tuple[float, float, float, float]  # precision num, den; recall num, de
 
 class UaMention:
     """A mention: its word indices (sorted), or, for a split-antecedent mention, the set of
-    its member entities (each a tuple of mentions). Equal mentions have equal words;
+    its member entities (each a tuple of mentions). ``min``: the words a partial match must
+    cover (UA ``Min``, a CorefUD key's head); ``is_zero``: a zero mention (an empty token). Equal mentions have equal words;
     equal split-antecedent mentions have equal member sets. The hash is the UA scorer's
     (a frozenset of the words, or of the members), so sets of mentions iterate in its order."""
 
     __slots__ = ("words", "members", "min", "is_zero", "_hash")
 
-    def __init__(self, words: Sequence[int] = (), members: frozenset | None = None,
-                 min: tuple[int, int] | None = None, is_zero: bool = False) -> None:
+    def __init__(self, words: Sequence[float] = (), members: frozenset | None = None,
+                 min: frozenset | None = None, is_zero: bool = False) -> None:
         self.words = tuple(words)
         self.members = members
         self.min = min
@@ -407,10 +408,12 @@ def partial_score(key: UaMention, response: UaMention) -> float:
     credit is the share of the key's words it covers."""
     if key == response:
         return 1.0
+    if key.is_zero or response.is_zero:
+        return 0.0
     kw, rw = set(key.words), set(response.words)
-    if key.min is not None and set(range(key.min[0], key.min[1] + 1)) <= rw and rw <= kw:
+    if key.min and key.min <= rw and rw <= kw:
         return len(kw & rw) / len(kw)
-    if response.min is not None and set(range(response.min[0], response.min[1] + 1)) <= kw and kw <= rw:
+    if response.min and response.min <= kw and kw <= rw:
         return len(kw & rw) / len(rw)
     return 0.0
 
@@ -462,3 +465,38 @@ def mention_overlap_counts(key: Chains, response: Chains, aligned: dict) -> Coun
     for m in response_set - exact - partial_response:
         pd += len(m.words)
     return pn, pd, rn, rd
+
+
+def anaphor_level_counts(key: Chains, response: Chains, response_index: dict, aligned: dict,
+                         wanted: Callable[[UaMention], bool]) -> Counts:
+    """The anaphor-level score's counts (Tuggener 2014, 2016; the CRAC 2022 zero score with
+    ``wanted`` = is a zero): each key mention after the first of its chain is an anaphor;
+    it is right when its response counterpart is not the first of its response chain and
+    that chain holds the counterpart of an earlier mention of the key chain (TP), wrongly
+    linked when it holds none (WL), missed when there is no counterpart or it starts its
+    chain (FN); response anaphors that are no key anaphor's counterpart are FP.
+    Precision is TP / (TP + FP + WL), recall TP / (TP + FN + WL)."""
+    tp = fp = fn = wl = 0
+    firsts = [min(chain) for chain in response if chain]
+    covered: set = set()
+    for chain in key:
+        seen: set[int] = set()
+        for i, anaphor in enumerate(sorted(chain)):
+            counterpart = anaphor if anaphor in response_index else aligned.get(anaphor)
+            chain_id = response_index[counterpart] if counterpart is not None else None
+            if i and wanted(anaphor):
+                if counterpart is None or counterpart in firsts:
+                    fn += 1
+                elif chain_id not in seen:
+                    wl += 1
+                else:
+                    tp += 1
+                if counterpart is not None:
+                    covered.add(counterpart)
+            if chain_id is not None:
+                seen.add(chain_id)
+    for chain in response:
+        for m in chain:
+            if m not in firsts and m not in covered and wanted(m):
+                fp += 1
+    return tp, tp + fp + wl, tp, tp + fn + wl

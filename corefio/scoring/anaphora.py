@@ -42,7 +42,7 @@ Every value is checked against the UA scorer in ``tests/test_ua_scoring.py``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -74,10 +74,13 @@ class AnaphoraSettings:
     keep_non_referring: bool = False
     bridging: bool = False
     mor: bool = False
+    zero: bool = False
+    #: keep zero mentions (UA ``-z``; dropped otherwise, as the UA scorer does)
+    keep_zeros: bool = False
 
     def modes(self) -> list[str]:
         names = ["identity", "split_antecedents", "split_antecedents_only", "discourse_deixis", "non_referring",
-                 "bridging", "mor"]
+                 "bridging", "mor", "zero"]
         return [n for n in names if getattr(self, n)]
 
 
@@ -104,8 +107,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
            AnaphoraSettings(identity=True),
            {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
     Preset("crac22", "CRAC 2022 (CorefUD): LEA, MUC, B3, CEAFe, CEAFm, BLANC without singletons, zeros kept, "
-                     "partial matching (corefud), plus the mention overlap ratio",
-           AnaphoraSettings(keep_singletons=False, mor=True),
+                     "partial matching (corefud), plus the mention overlap ratio and the zero anaphor score",
+           AnaphoraSettings(keep_singletons=False, mor=True, zero=True, keep_zeros=True),
            {"metrics": ["lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "conll"], "keep_singletons": False,
             "match": "partial", "keep_zeros": True}),
     Preset("codicrac22ar", "CODI-CRAC 2022 anaphora resolution: MUC, B3, CEAFe with singletons and split "
@@ -123,7 +126,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
 PRESETS["codicrac22br"] = PRESETS["br"]
 PRESETS["codicrac22dd"] = PRESETS["dd"]
 
-MODE_NAMES = ("identity", "split", "split-only", "dd", "non-referring", "non-referring-kept", "bridging", "mor")
+MODE_NAMES = ("identity", "split", "split-only", "dd", "non-referring", "non-referring-kept", "bridging", "mor",
+              "zero", "keep-zeros")
 
 
 def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequence[str] | None = None
@@ -142,12 +146,15 @@ def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequen
                 continue
             if name not in MODE_NAMES:
                 raise UsageError(f"unknown anaphora mode {name!r}; known: {', '.join(MODE_NAMES)}")
-            if name == "non-referring-kept":
+            if name == "zero":
+                switches["zero"] = switches["keep_zeros"] = True
+            elif name == "non-referring-kept":
                 switches["keep_non_referring"] = True
                 switches["identity"] = True
             else:
                 attribute = {"split": "split_antecedents", "split-only": "split_antecedents_only",
-                             "dd": "discourse_deixis", "non-referring": "non_referring"}.get(name, name)
+                             "dd": "discourse_deixis", "non-referring": "non_referring",
+                             "keep-zeros": "keep_zeros"}.get(name, name)
                 switches[attribute] = True
     settings = replace(settings, **switches)
     if metrics:
@@ -183,22 +190,53 @@ class PreparedDocument:
     dd_non_referring: list[bool] = field(default_factory=list)
 
 
-def _words(spans: Iterable[tuple[int, int]]) -> tuple[int, ...]:
-    return tuple(sorted({w for a, b in spans for w in range(a, b + 1)}))
+def word_keys(doc: Any) -> list[float]:
+    """Each token's place as the UA scorer numbers words: the index among the words that are
+    not empty tokens; an empty token (a zero) is the previous word's index plus k/1000 for
+    the k-th empty token after it, so the places do not depend on which empty tokens a
+    file has."""
+    empty = set(doc.tokens.empty or ())
+    keys: list[float] = []
+    word, k = -1, 0
+    for i in range(len(doc.tokens.forms)):
+        if i in empty:
+            k += 1
+            keys.append(word + k / 1000)
+        else:
+            word, k = word + 1, 0
+            keys.append(word)
+    return keys
 
 
-def _mention(markable: Any, with_min: bool) -> UaMention:
-    mn = markable.min[0] if with_min and markable.min else None
-    return UaMention(_words(markable.spans), min=mn)
+def _mention(markable: Any, keys: list[float], empty: set[int], with_min: bool, head_as_min: bool) -> UaMention:
+    tokens = sorted({t for a, b in markable.spans for t in range(a, b + 1)})
+    first = markable.head[0][0] if markable.head else tokens[0]
+    zero = first in empty and len(tokens) == 1
+    if not zero:
+        tokens = [t for t in tokens if t not in empty]  # zeros inside a mention are not its words
+    shortest = None
+    if with_min:
+        spans = markable.min or (markable.head if head_as_min else None)
+        if spans:
+            shortest = frozenset(keys[t] for a, b in spans for t in range(a, b + 1))
+    return UaMention([keys[t] for t in tokens], min=shortest, is_zero=zero)
 
 
-def prepare(doc: Any, with_min: bool = False) -> PreparedDocument:
+def prepare(doc: Any, with_min: bool = False, head_as_min: bool = False) -> PreparedDocument:
     """What scoring needs from a pivot document (chains in the order of their first
-    mention, mentions in document order)."""
+    mention, mentions in document order). ``with_min``: keep the words a partial match
+    must cover (``Min``; with ``head_as_min`` the head where there is no ``Min``, as the
+    CorefUD scorer does for the key)."""
     markables = doc.markables
+    keys = word_keys(doc)
+    empty = set(doc.tokens.empty or ())
+
+    def mention(markable: Any) -> UaMention:
+        return _mention(markable, keys, empty, with_min, head_as_min)
+
     groups = doc.chain_indices()
     identity = [g for g in groups if markables[g[0]].layer is None]
-    chains = [[_mention(markables[k], with_min) for k in g] for g in identity]
+    chains = [[mention(markables[k]) for k in g] for g in identity]
     chain_of: dict[int, int] = {k: i for i, g in enumerate(identity) for k in g}
     entity_chain: dict[str, int] = {}
     for i, g in enumerate(identity):
@@ -230,12 +268,12 @@ def prepare(doc: Any, with_min: bool = False) -> PreparedDocument:
                 anchor = index.get(target)
                 if anchor is None or anchor not in chain_of:
                     continue
-            bridging[_mention(markables[source], with_min)] = _mention(markables[anchor], with_min)
+            bridging[mention(markables[source])] = mention(markables[anchor])
     non_referring = [is_non_referring(markables[g[0]]) for g in identity]
     dd_groups: dict[str, list[UaMention]] = {}
     for m in markables:
         if m.layer == DD_LAYER and m.sets.get(DD_LAYER) is not None:
-            dd_groups.setdefault(m.sets[DD_LAYER], []).append(_mention(m, with_min))
+            dd_groups.setdefault(m.sets[DD_LAYER], []).append(mention(m))
     return PreparedDocument(document_label(doc.name, doc.part), chains, non_referring, elements, bridging,
                             list(dd_groups.values()), [name.endswith(NON_REFERRING_SUFFIXES) for name in dd_groups])
 
@@ -246,13 +284,15 @@ def _closest_before(group: list[int], markables: Sequence[Any], start: int) -> i
 
 
 def scorer_chains(chains: list[list[UaMention]], non_referring: list[bool], elements: list[list[int]],
-                  keep_singletons: bool, keep_split: bool, keep_non_referring: bool = False
-                  ) -> tuple[list[list[UaMention]], list[UaMention]]:
+                  keep_singletons: bool, keep_split: bool, keep_non_referring: bool = False,
+                  keep_zeros: bool = False) -> tuple[list[list[UaMention]], list[UaMention]]:
     """The chains the UA scorer evaluates and its list of non-referring mentions: a
     split-antecedent mention added to each plural (its members: the leaf element chains,
     found through nested plurals), non-referring chains set apart (or, with
     ``keep_non_referring``, kept as referring), singletons dropped when asked, and chains
-    sharing a split-antecedent mention merged."""
+    sharing a split-antecedent mention merged. Zero mentions are dropped unless
+    ``keep_zeros`` (after the singletons, as the scorer does; a chain left empty is
+    dropped too, where the scorer would keep it and LEA divide by zero)."""
     kept: list[list[UaMention]] = []
     non_ref: list[UaMention] = []
     for i, chain in enumerate(chains):
@@ -272,6 +312,10 @@ def scorer_chains(chains: list[list[UaMention]], non_referring: list[bool], elem
             continue
         if not keep_singletons and len(chain) == 1:
             continue
+        if not keep_zeros:
+            chain = [m for m in chain if not m.is_zero]
+            if not chain:
+                continue
         kept.append(chain)
     if not keep_split:
         return kept, non_ref
@@ -329,15 +373,15 @@ def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings
     """Score (key, response) pivot documents; a missing response (None) scores as empty."""
     prepared = []
     for key, response in pairs:
-        k = prepare(key, with_min=settings.mor)
-        r = prepare(response, with_min=settings.mor) if response is not None else \
+        k = prepare(key, with_min=settings.mor or settings.zero, head_as_min=True)
+        r = prepare(response, with_min=settings.mor or settings.zero) if response is not None else \
             PreparedDocument(k.label, [], [], [], {}, [])
         prepared.append((k, r))
     sections: dict[str, dict[str, RPF]] = {}
 
     def chains_of(doc: PreparedDocument, split: bool, keep_non_referring: bool = False):
         return scorer_chains(doc.chains, doc.non_referring, doc.elements, settings.keep_singletons or split,
-                             split, keep_non_referring)
+                             split, keep_non_referring, settings.keep_zeros)
 
     if settings.identity:
         pairs_ = [(chains_of(k, False)[0], chains_of(r, False)[0]) for k, r in prepared]
@@ -373,12 +417,17 @@ def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings
             counts += A.bridging_counts(k.bridging, r.bridging, A.cluster_index(key_chains))
         names = ("anaphor_recognition", "mention_level", "entity_level")
         sections["bridging"] = {n: A.counts_prf(int(c[0]), int(c[1]), int(c[2])) for n, c in zip(names, counts)}
-    if settings.mor:
-        total4 = np.zeros(4)
+    if settings.mor or settings.zero:
+        overlap, zeros = np.zeros(4), np.zeros(4)
         for k, r in prepared:
             kc, rc = chains_of(k, False)[0], chains_of(r, False)[0]
-            total4 += A.mention_overlap_counts(kc, rc, A.partial_alignment(kc, rc))
-        sections["mor"] = {"mor": A.prf(*total4)}
+            aligned = A.partial_alignment(kc, rc)
+            overlap += A.mention_overlap_counts(kc, rc, aligned)
+            zeros += A.anaphor_level_counts(kc, rc, A.cluster_index(rc), aligned, lambda m: m.is_zero)
+        if settings.mor:
+            sections["mor"] = {"mor": A.prf(*overlap)}
+        if settings.zero:
+            sections["zero"] = {"anaphor_level": A.prf(*zeros)}
     return AnaphoraResult(settings, sections)
 
 

@@ -119,8 +119,16 @@ def LIBRARY(key, sys_file, settings):
 
 V2_LIBRARY = r"""
 from scorer.ua.reader import UAReader
+from scorer.corefud.reader import CorefUDReader
 from scorer.eval import evaluator
 def LIBRARY(key, sys_file, settings):
+    if settings.pop('corefud', False):
+        # the crac22 preset's settings (-t crac22), zeros matched by their places
+        reader = CorefUDReader(keep_singletons=False, keep_zeros=True, partial_match=True,
+                               partial_match_method='default', zero_match_method='linear')
+        reader.get_coref_infos(key, sys_file)
+        return {'mor': list(evaluator.evaluate_documents(reader.doc_coref_infos, evaluator.mention_overlap)),
+                'zero': list(evaluator.evaluate_documents(reader.doc_coref_infos, evaluator.als_zeros))}
     only_split = settings.pop('only_split_antecedent', False)
     reader = UAReader(**settings)
     reader.get_coref_infos(key, sys_file)
@@ -262,6 +270,20 @@ def expectations(name: str, key: Path, response: Path, note: str) -> dict:
             "disagreements_v1_v2": disagreements, "runs": runs}
 
 
+def corefud_expectations(name: str, key: Path, response: Path) -> dict:
+    """A CorefUD pair with zeros: the crac22 preset's mention overlap ratio and zero score."""
+    k, r = str(key.relative_to(HERE)), str(response.relative_to(HERE))
+    transcript = cli("v2", k, r, ["-t", "crac22"])
+    lib = library("v2", str(key), str(response), {"corefud": True})
+    transcript["mode"] = "crac22"
+    transcript["library"] = lib
+    if isinstance(lib, dict):
+        transcript["transcript_matches_library"] = rounded_agree(lib, transcript["stdout"], ["mor", "zero"])
+    expected = {"crac22": {"source": VERSIONS["v2"] + " (-t crac22)", "values": lib}} if isinstance(lib, dict) else {}
+    return {"case": name, "note": "CorefUD file with zero mentions (empty nodes)", "key": k, "response": r,
+            "expected": expected, "disagreements_v1_v2": [], "runs": [transcript]}
+
+
 def main() -> None:
     cases = json.loads((HERE / "cases" / "cases.json").read_text())
     out = HERE / "expected"
@@ -275,6 +297,12 @@ def main() -> None:
         stem = response.name.rsplit("-", 1)[0]
         pairs.append((f"public-{response.stem}", public / f"{stem}.key", response,
                       "the UA scorer's own plural test case (tests/tests-ua/plural)"))
+    for key in sorted((HERE / "corefud").glob("*.key.conllu")):
+        name = key.name[:-len(".key.conllu")]
+        data = corefud_expectations(name, key, key.with_name(f"{name}.response.conllu"))
+        (out / f"corefud-{name}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
+                                                  encoding="utf-8")
+        print(name, "crac22")
     for name, key, response, note in pairs:
         data = expectations(name, key, response, note)
         (out / f"{name}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
