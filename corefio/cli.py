@@ -863,6 +863,7 @@ def score_command(
             keep_singletons = chosen.get("keep_singletons", keep_singletons)
             match = chosen.get("match", match)
             keep_zeros = chosen.get("keep_zeros", keep_zeros)
+            zero_match = ZeroMatch(chosen.get("zero_match", zero_match.value))
     result = score(
         key, response, metric, keep_singletons=keep_singletons, per_document=per_document or group_by is not None,
         macro=macro,

@@ -293,3 +293,26 @@ def test_web_result_shows_the_anaphora_section() -> None:
     done = client.post("/api/score", files={"key": (plain.name, plain.read_bytes()),
                                             "response": (plain.name, plain.read_bytes())})
     assert "anaphora" not in done.json()
+
+
+@pytest.mark.parametrize("path", COREFUD_CASES, ids=[c.stem for c in COREFUD_CASES])
+def test_cli_preset_crac22_agrees_with_the_ua_scorer(path: Path) -> None:
+    # identity metrics come from corefio's ordinary scorer (partial matching, zeros kept and
+    # matched by place, singletons dropped), MOR and the zero score from the UA module
+    from typer.testing import CliRunner
+
+    from corefio.cli import app
+
+    case = json.loads(path.read_text(encoding="utf-8"))
+    want = case["expected"]["crac22"]["values"]
+    done = CliRunner().invoke(app, ["score", str(DATA / case["key"]), str(DATA / case["response"]),
+                                    "--preset", "crac22", "--format", "json"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    for name in ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc"):
+        got = data["corpus"][name]
+        assert (got["recall"]["value"], got["precision"]["value"], got["f1"]) == pytest.approx(want[name], abs=1e-6), name
+    mor = data["anaphora"]["mor"]["mor"]
+    assert (mor["recall"], mor["precision"], mor["f1"]) == pytest.approx(want["mor"], abs=1e-6)
+    zero = data["anaphora"]["zero"]["anaphor_level"]
+    assert (zero["recall"], zero["precision"], zero["f1"]) == pytest.approx(want["zero"], abs=1e-6)

@@ -107,10 +107,11 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
            AnaphoraSettings(identity=True),
            {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
     Preset("crac22", "CRAC 2022 (CorefUD): LEA, MUC, B3, CEAFe, CEAFm, BLANC without singletons, zeros kept, "
-                     "partial matching (corefud), plus the mention overlap ratio and the zero anaphor score",
+                     "partial matching (corefud), zeros matched by place, plus the mention overlap ratio and the zero "
+                     "anaphor score",
            AnaphoraSettings(keep_singletons=False, mor=True, zero=True, keep_zeros=True),
            {"metrics": ["lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "conll"], "keep_singletons": False,
-            "match": "partial", "keep_zeros": True}),
+            "match": "partial", "keep_zeros": True, "zero_match": "linear"}),
     Preset("codicrac22ar", "CODI-CRAC 2022 anaphora resolution: MUC, B3, CEAFe with singletons and split "
                            "antecedents",
            AnaphoraSettings(split_antecedents=True),

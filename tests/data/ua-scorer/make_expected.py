@@ -127,8 +127,12 @@ def LIBRARY(key, sys_file, settings):
         reader = CorefUDReader(keep_singletons=False, keep_zeros=True, partial_match=True,
                                partial_match_method='default', zero_match_method='linear')
         reader.get_coref_infos(key, sys_file)
-        return {'mor': list(evaluator.evaluate_documents(reader.doc_coref_infos, evaluator.mention_overlap)),
-                'zero': list(evaluator.evaluate_documents(reader.doc_coref_infos, evaluator.als_zeros))}
+        metrics = {'lea': evaluator.lea, 'muc': evaluator.muc, 'bcub': evaluator.b_cubed,
+                   'ceafe': evaluator.ceafe, 'ceafm': evaluator.ceafm,
+                   'blanc': [evaluator.blancc, evaluator.blancn],
+                   'mor': evaluator.mention_overlap, 'zero': evaluator.als_zeros}
+        return {name: list(evaluator.evaluate_documents(reader.doc_coref_infos, metric))
+                for name, metric in metrics.items()}
     only_split = settings.pop('only_split_antecedent', False)
     reader = UAReader(**settings)
     reader.get_coref_infos(key, sys_file)
@@ -271,14 +275,15 @@ def expectations(name: str, key: Path, response: Path, note: str) -> dict:
 
 
 def corefud_expectations(name: str, key: Path, response: Path) -> dict:
-    """A CorefUD pair with zeros: the crac22 preset's mention overlap ratio and zero score."""
+    """A CorefUD pair with zeros: the crac22 preset's scores (identity metrics with partial
+    matching, the mention overlap ratio and the zero score)."""
     k, r = str(key.relative_to(HERE)), str(response.relative_to(HERE))
     transcript = cli("v2", k, r, ["-t", "crac22"])
     lib = library("v2", str(key), str(response), {"corefud": True})
     transcript["mode"] = "crac22"
     transcript["library"] = lib
     if isinstance(lib, dict):
-        transcript["transcript_matches_library"] = rounded_agree(lib, transcript["stdout"], ["mor", "zero"])
+        transcript["transcript_matches_library"] = rounded_agree(lib, transcript["stdout"], list(lib))
     expected = {"crac22": {"source": VERSIONS["v2"] + " (-t crac22)", "values": lib}} if isinstance(lib, dict) else {}
     return {"case": name, "note": "CorefUD file with zero mentions (empty nodes)", "key": k, "response": r,
             "expected": expected, "disagreements_v1_v2": [], "runs": [transcript]}
