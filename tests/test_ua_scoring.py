@@ -19,7 +19,8 @@ from corefio.scoring import anaphora as S
 from .conftest import shared_data
 
 DATA = Path(__file__).parent / "data" / "ua-scorer"
-CASES = sorted(p for p in (DATA / "expected").glob("*.json") if not p.name.startswith("corefud-"))
+CASES = sorted(p for p in (DATA / "expected").glob("*.json") if not p.name.startswith(("corefud-", "partial-")))
+PARTIAL_CASES = sorted((DATA / "expected").glob("partial-*.json"))
 COREFUD_CASES = sorted((DATA / "expected").glob("corefud-*.json"))
 ALL = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
 EVERYTHING = S.AnaphoraSettings(metrics=ALL, identity=True, split_antecedents=True, split_antecedents_only=True,
@@ -76,6 +77,29 @@ def test_crac22_zero_and_mor_agree_with_the_ua_scorer(path: Path) -> None:
     assert result["zero"]["anaphor_level"] == pytest.approx(want["zero"], abs=1e-6)
 
 
+@pytest.mark.parametrize("path", PARTIAL_CASES, ids=[c.stem for c in PARTIAL_CASES])
+def test_partial_matching_agrees_with_the_ua_scorer(path: Path) -> None:
+    case = json.loads(path.read_text(encoding="utf-8"))
+    for mode, method in (("partial_craft", "craft"), ("partial_default", "default")):
+        settings = S.AnaphoraSettings(metrics=ALL, identity=True, partial=method)
+        got = S.score_files(DATA / case["key"], DATA / case["response"], settings, key_format="ua",
+                            response_format="ua").sections["identity"]
+        for name, want in case["expected"][mode]["values"].items():
+            assert got[name] == pytest.approx(want, abs=1e-6), (mode, name)
+
+
+def test_craft19_preset_uses_the_craft_match() -> None:
+    assert S.settings_from("craft19").partial == "craft"
+    assert S.settings_from(None, ["partial"]).partial == "default"
+    case = json.loads((DATA / "expected" / "partial-TC-P-3.json").read_text())
+    exact = S.score_files(DATA / case["key"], DATA / case["response"], S.AnaphoraSettings(identity=True),
+                          key_format="ua", response_format="ua").sections["identity"]
+    craft = S.score_files(DATA / case["key"], DATA / case["response"], S.settings_from("craft19"),
+                          key_format="ua", response_format="ua").sections["identity"]
+    assert craft["muc"] == pytest.approx(case["expected"]["partial_craft"]["values"]["muc"], abs=1e-6)
+    assert craft != exact
+
+
 def test_zero_cases_cover_each_outcome() -> None:
     f1 = {p.stem: json.loads(p.read_text())["expected"]["crac22"]["values"]["zero"][2] for p in COREFUD_CASES}
     assert len(f1) >= 5
@@ -92,7 +116,7 @@ def test_zeros_are_dropped_unless_kept() -> None:
 
 
 def test_every_expectation_names_its_scorer_and_command() -> None:
-    for path in CASES + COREFUD_CASES:
+    for path in CASES + COREFUD_CASES + PARTIAL_CASES:
         case = json.loads(path.read_text(encoding="utf-8"))
         for expected in case["expected"].values():
             assert "universal-anaphora-scorer" in expected["source"]

@@ -37,14 +37,17 @@ class UaMention:
     equal split-antecedent mentions have equal member sets. The hash is the UA scorer's
     (a frozenset of the words, or of the members), so sets of mentions iterate in its order."""
 
-    __slots__ = ("words", "members", "min", "is_zero", "_hash")
+    __slots__ = ("words", "members", "min", "is_zero", "parts", "_hash")
 
     def __init__(self, words: Sequence[float] = (), members: frozenset | None = None,
-                 min: frozenset | None = None, is_zero: bool = False) -> None:
+                 min: frozenset | None = None, is_zero: bool = False,
+                 parts: tuple[tuple[float, float], ...] = ()) -> None:
         self.words = tuple(words)
         self.members = members
         self.min = min
         self.is_zero = is_zero
+        #: the (first, last) words of each part (a discontinuous mention has several)
+        self.parts = parts
         self._hash = hash(frozenset(members)) if members is not None else hash(frozenset(self.words))
 
     @property
@@ -103,13 +106,14 @@ def cluster_index(chains: Chains) -> dict[Any, int]:
 
 # -- the metrics, one side at a time ------------------------------------------------------
 
-def _muc_side(chains: Chains, other: Chains, index: dict, partner: Partner, count_singletons: bool
-              ) -> tuple[float, float]:
+def _muc_side(chains: Chains, other: Chains, index: dict, partner: Partner, count_singletons: bool,
+              aligned: dict) -> tuple[float, float]:
     found, links = 0.0, 0
     for chain in chains:
         if len(chain) == 1 and count_singletons:
             links += 1
-            if chain[0] in index and len(other[index[chain[0]]]) == 1:
+            only = aligned.get(chain[0], chain[0])
+            if only in index and len(other[index[only]]) == 1:
                 found += 1
             continue
         links += len(chain) - 1
@@ -117,6 +121,7 @@ def _muc_side(chains: Chains, other: Chains, index: dict, partner: Partner, coun
         partitions: set[int] = set()
         split = None
         for m in chain:
+            m = aligned.get(m, m)
             if isinstance(m, UaMention) and m.is_split:
                 split = m
             elif m in index:
@@ -133,11 +138,12 @@ def _muc_side(chains: Chains, other: Chains, index: dict, partner: Partner, coun
     return found, links
 
 
-def _bcub_side(chains: Chains, index: dict, partner: Partner) -> tuple[float, float]:
+def _bcub_side(chains: Chains, index: dict, partner: Partner, aligned: dict) -> tuple[float, float]:
     num, den = 0.0, 0
     for chain in chains:
         shared: dict[int, float] = defaultdict(float)
         for m in chain:
+            m = aligned.get(m, m)
             if isinstance(m, UaMention) and m.is_split:
                 if m in partner:
                     counterpart, credit = partner[m]
@@ -149,21 +155,24 @@ def _bcub_side(chains: Chains, index: dict, partner: Partner) -> tuple[float, fl
     return num, den
 
 
-def _lea_side(chains: Chains, other: Chains, index: dict, partner: Partner) -> tuple[float, float]:
+def _lea_side(chains: Chains, other: Chains, index: dict, partner: Partner, aligned: dict) -> tuple[float, float]:
     num, den = 0.0, 0
     for chain in chains:
         if len(chain) == 1:
-            num += 1 if chain[0] in index and len(other[index[chain[0]]]) == 1 else 0
+            only = aligned.get(chain[0], chain[0])
+            num += 1 if only in index and len(other[index[only]]) == 1 else 0
             den += 1
             continue
         resolved = 0.0
         for i, m in enumerate(chain):
+            m = aligned.get(m, m)
             credit = 1.0
             if isinstance(m, UaMention) and m.is_split and m in partner:
                 m, credit = partner[m]
             if m not in index:
                 continue
             for m2 in chain[i + 1:]:
+                m2 = aligned.get(m2, m2)
                 credit2 = 1.0
                 if isinstance(m2, UaMention) and m2.is_split and m2 in partner:
                     m2, credit2 = partner[m2]
@@ -174,9 +183,10 @@ def _lea_side(chains: Chains, other: Chains, index: dict, partner: Partner) -> t
     return num, den
 
 
-def _overlap(c1: Sequence, c2: Sequence, partner: Partner) -> float:
+def _overlap(c1: Sequence, c2: Sequence, partner: Partner, aligned: dict) -> float:
     shared = 0.0
     for m in c1:
+        m = aligned.get(m, m)
         if isinstance(m, UaMention) and m.is_split:
             if m in partner:
                 counterpart, credit = partner[m]
@@ -187,11 +197,11 @@ def _overlap(c1: Sequence, c2: Sequence, partner: Partner) -> float:
     return shared
 
 
-def _ceaf(key: Chains, response: Chains, partner: Partner, entity: bool) -> Counts:
+def _ceaf(key: Chains, response: Chains, partner: Partner, entity: bool, aligned: dict) -> Counts:
     scores = np.zeros((len(key), len(response)))
     for i, kc in enumerate(key):
         for j, rc in enumerate(response):
-            shared = _overlap(kc, rc, partner)
+            shared = _overlap(kc, rc, partner, aligned)
             scores[i, j] = 2 * shared / float(len(kc) + len(rc)) if entity else shared
     rows, cols = linear_sum_assignment(-scores)
     similarity = scores[rows, cols].sum()
@@ -200,15 +210,17 @@ def _ceaf(key: Chains, response: Chains, partner: Partner, entity: bool) -> Coun
     return similarity, sum(len(c) for c in response), similarity, sum(len(c) for c in key)
 
 
-def _blanc_coref(key: Chains, response: Chains, response_index: dict, partner: Partner) -> Counts:
+def _blanc_coref(key: Chains, response: Chains, response_index: dict, partner: Partner, aligned: dict) -> Counts:
     common = 0.0
     for chain in key:
         for i, m in enumerate(chain):
+            m = aligned.get(m, m)
             credit = 1.0
             if isinstance(m, UaMention) and m.is_split and m in partner:
                 m, credit = partner[m]
             if m in response_index:
                 for m2 in chain[i + 1:]:
+                    m2 = aligned.get(m2, m2)
                     if m2 in response_index and response_index[m] == response_index[m2]:
                         common += credit
     rd = sum(len(c) * (len(c) - 1) / 2 for c in key)
@@ -216,12 +228,14 @@ def _blanc_coref(key: Chains, response: Chains, response_index: dict, partner: P
     return common, pd, common, rd
 
 
-def _blanc_noncoref(key: Chains, response: Chains, response_index: dict, partner: Partner) -> Counts:
+def _blanc_noncoref(key: Chains, response: Chains, response_index: dict, partner: Partner, aligned: dict
+                    ) -> Counts:
     # resolve every key mention once: its response chain (or None) and its credit
     resolved: list[list[tuple[int | None, float]]] = []
     for chain in key:
         row = []
         for m in chain:
+            m = aligned.get(m, m)
             credit = 1.0
             if isinstance(m, UaMention) and m.is_split and m in partner:
                 m, credit = partner[m]
@@ -248,34 +262,34 @@ def _blanc_noncoref(key: Chains, response: Chains, response_index: dict, partner
 
 #: metric name -> its counts given (key, response, key index, response index, partners)
 def _counts(metric: str, key: Chains, response: Chains, key_index: dict, response_index: dict,
-            partners: tuple[Partner, Partner, Partner], split_alignment: bool = False) -> Counts:
+            partners: tuple[Partner, Partner, Partner], aligned: dict, split_alignment: bool = False) -> Counts:
     by_recall, by_precision, by_f1 = partners
     if metric == "muc":
-        pn, pd = _muc_side(response, key, key_index, by_precision, split_alignment)
-        rn, rd = _muc_side(key, response, response_index, by_recall, split_alignment)
+        pn, pd = _muc_side(response, key, key_index, by_precision, split_alignment, aligned)
+        rn, rd = _muc_side(key, response, response_index, by_recall, split_alignment, aligned)
         return pn, pd, rn, rd
     if metric == "bcub":
-        pn, pd = _bcub_side(response, key_index, by_precision)
-        rn, rd = _bcub_side(key, response_index, by_recall)
+        pn, pd = _bcub_side(response, key_index, by_precision, aligned)
+        rn, rd = _bcub_side(key, response_index, by_recall, aligned)
         return pn, pd, rn, rd
     if metric == "lea":
-        pn, pd = _lea_side(response, key, key_index, by_precision)
-        rn, rd = _lea_side(key, response, response_index, by_recall)
+        pn, pd = _lea_side(response, key, key_index, by_precision, aligned)
+        rn, rd = _lea_side(key, response, response_index, by_recall, aligned)
         return pn, pd, rn, rd
     if metric in ("ceafe", "ceafm"):
-        return _ceaf(key, response, by_f1, metric == "ceafe")
+        return _ceaf(key, response, by_f1, metric == "ceafe", aligned)
     if metric == "blanc_c":
-        return _blanc_coref(key, response, response_index, by_f1)
+        return _blanc_coref(key, response, response_index, by_f1, aligned)
     if metric == "blanc_n":
-        return _blanc_noncoref(key, response, response_index, by_f1)
+        return _blanc_noncoref(key, response, response_index, by_f1, aligned)
     raise ValueError(f"unknown UA metric {metric!r}")
 
 
 NO_PARTNERS: tuple[Partner, Partner, Partner] = ({}, {}, {})
 
 
-def align_split_antecedents(metric: str, key: Chains, response: Chains) -> tuple[tuple[Partner, Partner, Partner],
-                                                                                  Counts]:
+def align_split_antecedents(metric: str, key: Chains, response: Chains, aligned: dict | None = None
+                            ) -> tuple[tuple[Partner, Partner, Partner], Counts]:
     """Align the split-antecedent mentions of one document for ``metric``.
 
     Returns the partner maps (key split → (response split, recall), response split →
@@ -298,7 +312,7 @@ def align_split_antecedents(metric: str, key: Chains, response: Chains) -> tuple
     for i in range(len(key_splits)):
         for j in range(len(response_splits)):
             pn, pd, rn, rd = _counts(metric, key_members[i], response_members[j], key_indexes[i],
-                                     response_indexes[j], NO_PARTNERS, split_alignment=True)
+                                     response_indexes[j], NO_PARTNERS, aligned or {}, split_alignment=True)
             raw[i, j] = (pn, pd, rn, rd)
             precisions[i, j] = 0 if pn == 0 else pn / float(pd)
             recalls[i, j] = 0 if rn == 0 else rn / float(rd)
@@ -314,29 +328,33 @@ def align_split_antecedents(metric: str, key: Chains, response: Chains) -> tuple
     return (by_recall, by_precision, by_f1), only
 
 
-def document_counts(metric: str, key: Chains, response: Chains) -> tuple[Counts, Counts]:
+def document_counts(metric: str, key: Chains, response: Chains, aligned: dict | None = None
+                    ) -> tuple[Counts, Counts]:
     """One document's counts for ``metric`` (muc, bcub, ceafe, ceafm, lea, blanc_c,
-    blanc_n) and the counts of its split-antecedent-only score."""
-    partners, only = align_split_antecedents(metric, key, response)
-    counts = _counts(metric, key, response, cluster_index(key), cluster_index(response), partners)
+    blanc_n) and the counts of its split-antecedent-only score. ``aligned``: partially
+    matched mentions (:func:`partial_alignment`), each standing for its partner."""
+    aligned = aligned or {}
+    partners, only = align_split_antecedents(metric, key, response, aligned)
+    counts = _counts(metric, key, response, cluster_index(key), cluster_index(response), partners, aligned)
     return counts, only
 
 
 UA_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
 
 
-def corpus_scores(metric: str, documents: Iterable[tuple[Chains, Chains]], only_split: bool = False
+def corpus_scores(metric: str, documents: Iterable[tuple], only_split: bool = False
                   ) -> tuple[float, float, float]:
-    """(recall, precision, F1) of ``metric`` over documents, summed as the scorer sums;
-    BLANC is the mean of its two halves (a half with no link on either side is left out)."""
+    """(recall, precision, F1) of ``metric`` over documents — (key, response) or (key,
+    response, partial alignment) — summed as the scorer sums; BLANC is the mean of its two
+    halves (a half with no link on either side is left out)."""
     documents = list(documents)
     halves = ("blanc_c", "blanc_n") if metric == "blanc" else (metric,)
     results = []
     for half in halves:
         total = np.zeros(4)
         total_only = np.zeros(4)
-        for key, response in documents:
-            counts, only = document_counts(half, key, response)
+        for key, response, *rest in documents:
+            counts, only = document_counts(half, key, response, rest[0] if rest else None)
             total += counts
             total_only += only
         chosen = total_only if only_split else total
@@ -418,10 +436,25 @@ def partial_score(key: UaMention, response: UaMention) -> float:
     return 0.0
 
 
-def partial_alignment(key: Chains, response: Chains,
-                      score: Callable[[UaMention, UaMention], float] = partial_score) -> dict:
-    """Pairs of mentions matched partially (both directions in one map), by an assignment on
-    ``score`` over the mentions that have no exact twin, in document order."""
+def craft_score(key: UaMention, response: UaMention) -> float:
+    """The CRAFT 2019 partial match (the UA scorer's ``craft`` method): a response with a
+    part inside the key's first part gets the share of the key's words it covers."""
+    if key == response:
+        return 1.0
+    if key.is_zero or response.is_zero or not key.parts:
+        return 0.0
+    first, last = key.parts[0]
+    if any(first <= a and b <= last for a, b in response.parts):
+        return len(set(key.words) & set(response.words)) / len(key.words)
+    return 0.0
+
+
+def partial_alignment(key: Chains, response: Chains, method: str = "default") -> dict:
+    """Pairs of mentions matched partially (both directions in one map) among the mentions
+    that have no exact twin: ``default`` (CorefUD) by an assignment on
+    :func:`partial_score` in document order; ``craft`` greedily, each response mention (in
+    document order) taking the first key mention it overlaps (in the scorer's set order)
+    if that one is still free."""
     key_set = {m for c in key for m in c}
     response_set = {m for c in response for m in c}
     key_alone = sorted(m for c in key for m in c if not m.is_split and not m.is_zero and m not in response_set)
@@ -430,6 +463,19 @@ def partial_alignment(key: Chains, response: Chains,
     aligned: dict = {}
     if not key_alone or not response_alone:
         return aligned
+    if method == "craft":
+        free = {m: True for m in key_alone}
+        candidates = set(key_alone)
+        for r in response_alone:
+            for k in candidates:
+                if craft_score(k, r) > 0:
+                    if free[k]:
+                        free[k] = False
+                        aligned[r] = k
+                        aligned[k] = r
+                    break
+        return aligned
+    score = partial_score
     similarity = np.array([[score(k, r) for r in response_alone] for k in key_alone])
     rows, cols = linear_sum_assignment(-similarity)
     for i, j in zip(rows, cols):

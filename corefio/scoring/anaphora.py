@@ -77,6 +77,10 @@ class AnaphoraSettings:
     zero: bool = False
     #: keep zero mentions (UA ``-z``; dropped otherwise, as the UA scorer does)
     keep_zeros: bool = False
+    #: mention matching of the chain scores: ``exact``, ``default`` (UA ``-p``: the CorefUD
+    #: partial match, ``Min`` or a CorefUD key's head) or ``craft`` (UA ``-p
+    #: --partial-match-method craft``)
+    partial: str = "exact"
 
     def modes(self) -> list[str]:
         names = ["identity", "split_antecedents", "split_antecedents_only", "discourse_deixis", "non_referring",
@@ -102,9 +106,9 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset("crac18", "CRAC 2018 (ARRAU): MUC, B3, CEAFe with singletons, plus non-referring recognition",
            AnaphoraSettings(identity=True, non_referring=True),
            {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
-    Preset("craft19", "CRAFT 2019: MUC, B3, CEAFe with singletons, no split antecedents (corefio matches mentions "
-                      "exactly: the CRAFT partial match is not implemented)",
-           AnaphoraSettings(identity=True),
+    Preset("craft19", "CRAFT 2019: MUC, B3, CEAFe with singletons, no split antecedents, the CRAFT partial match "
+                      "(in the anaphora identity section; the ordinary table matches exactly)",
+           AnaphoraSettings(identity=True, partial="craft"),
            {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
     Preset("crac22", "CRAC 2022 (CorefUD): LEA, MUC, B3, CEAFe, CEAFm, BLANC without singletons, zeros kept, "
                      "partial matching (corefud), zeros matched by place, plus the mention overlap ratio and the zero "
@@ -128,7 +132,7 @@ PRESETS["codicrac22br"] = PRESETS["br"]
 PRESETS["codicrac22dd"] = PRESETS["dd"]
 
 MODE_NAMES = ("identity", "split", "split-only", "dd", "non-referring", "non-referring-kept", "bridging", "mor",
-              "zero", "keep-zeros")
+              "zero", "keep-zeros", "partial", "craft")
 
 
 def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequence[str] | None = None
@@ -149,6 +153,8 @@ def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequen
                 raise UsageError(f"unknown anaphora mode {name!r}; known: {', '.join(MODE_NAMES)}")
             if name == "zero":
                 switches["zero"] = switches["keep_zeros"] = True
+            elif name in ("partial", "craft"):
+                switches["partial"] = "default" if name == "partial" else "craft"
             elif name == "non-referring-kept":
                 switches["keep_non_referring"] = True
                 switches["identity"] = True
@@ -220,7 +226,8 @@ def _mention(markable: Any, keys: list[float], empty: set[int], with_min: bool, 
         spans = markable.min or (markable.head if head_as_min else None)
         if spans:
             shortest = frozenset(keys[t] for a, b in spans for t in range(a, b + 1))
-    return UaMention([keys[t] for t in tokens], min=shortest, is_zero=zero)
+    parts = tuple((keys[a], keys[b]) for a, b in markable.spans)
+    return UaMention([keys[t] for t in tokens], min=shortest, is_zero=zero, parts=parts)
 
 
 def prepare(doc: Any, with_min: bool = False, head_as_min: bool = False) -> PreparedDocument:
@@ -361,7 +368,7 @@ class AnaphoraResult:
         return "\n".join(lines) + "\n"
 
 
-def _identity_scores(pairs: list[tuple[list, list]], metrics: Sequence[str], only_split: bool = False
+def _identity_scores(pairs: list[tuple], metrics: Sequence[str], only_split: bool = False
                      ) -> dict[str, RPF]:
     out = {m: A.corpus_scores(m, pairs, only_split) for m in metrics}
     if all(m in out for m in ("muc", "bcub", "ceafe")):
@@ -374,8 +381,9 @@ def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings
     """Score (key, response) pivot documents; a missing response (None) scores as empty."""
     prepared = []
     for key, response in pairs:
-        k = prepare(key, with_min=settings.mor or settings.zero, head_as_min=True)
-        r = prepare(response, with_min=settings.mor or settings.zero) if response is not None else \
+        with_min = settings.mor or settings.zero or settings.partial != "exact"
+        k = prepare(key, with_min=with_min, head_as_min=True)
+        r = prepare(response, with_min=with_min) if response is not None else \
             PreparedDocument(k.label, [], [], [], {}, [])
         prepared.append((k, r))
     sections: dict[str, dict[str, RPF]] = {}
@@ -384,14 +392,19 @@ def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings
         return scorer_chains(doc.chains, doc.non_referring, doc.elements, settings.keep_singletons or split,
                              split, keep_non_referring, settings.keep_zeros)
 
+    def matched(key_chains: list, response_chains: list) -> tuple:
+        if settings.partial == "exact":
+            return key_chains, response_chains
+        return key_chains, response_chains, A.partial_alignment(key_chains, response_chains, settings.partial)
+
     if settings.identity:
-        pairs_ = [(chains_of(k, False)[0], chains_of(r, False)[0]) for k, r in prepared]
+        pairs_ = [matched(chains_of(k, False)[0], chains_of(r, False)[0]) for k, r in prepared]
         sections["identity"] = _identity_scores(pairs_, settings.metrics)
         if settings.keep_non_referring:
-            kept = [(chains_of(k, False, True)[0], chains_of(r, False, True)[0]) for k, r in prepared]
+            kept = [matched(chains_of(k, False, True)[0], chains_of(r, False, True)[0]) for k, r in prepared]
             sections["identity_non_referring_kept"] = _identity_scores(kept, settings.metrics)
     if settings.split_antecedents or settings.split_antecedents_only:
-        split_pairs = [(chains_of(k, True)[0], chains_of(r, True)[0]) for k, r in prepared]
+        split_pairs = [matched(chains_of(k, True)[0], chains_of(r, True)[0]) for k, r in prepared]
         if settings.split_antecedents:
             sections["split_antecedents"] = _identity_scores(split_pairs, settings.metrics)
         if settings.split_antecedents_only:
@@ -404,7 +417,7 @@ def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings
                 # the UA scorer reads this column as it reads identity, split antecedents aside
                 sides.append(scorer_chains(doc.dd_chains, doc.dd_non_referring, [[] for _ in doc.dd_chains],
                                            True, True)[0])
-            dd_pairs.append((sides[0], sides[1]))
+            dd_pairs.append(matched(sides[0], sides[1]))
         sections["discourse_deixis"] = _identity_scores(dd_pairs, settings.metrics)
     if settings.non_referring:
         total = np.zeros(3, dtype=np.int64)

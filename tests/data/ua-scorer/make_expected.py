@@ -50,7 +50,7 @@ SETTINGS = {
     "discourse_deixis": dict(keep_singletons=True, keep_split_antecedents=True, evaluate_discourse_deixis=True),
     "non_referring_bridging": dict(keep_singletons=True, keep_split_antecedents=False, keep_non_referring=True,
                                    keep_bridging=True),
-    "mor": dict(keep_singletons=True, keep_split_antecedents=False, partial_match=True),
+    "mor": dict(keep_singletons=True, keep_split_antecedents=False, partial_match=True, mor_only=True),
 }
 
 # The child process (one per scorer version, kept running) reads one JSON job per line and
@@ -134,12 +134,13 @@ def LIBRARY(key, sys_file, settings):
         return {name: list(evaluator.evaluate_documents(reader.doc_coref_infos, metric))
                 for name, metric in metrics.items()}
     only_split = settings.pop('only_split_antecedent', False)
+    mor_only = settings.pop('mor_only', False)
     reader = UAReader(**settings)
     reader.get_coref_infos(key, sys_file)
     infos = reader.doc_discourse_deixis_infos if settings.get('evaluate_discourse_deixis') else reader.doc_coref_infos
     metrics = {'muc': evaluator.muc, 'bcub': evaluator.b_cubed, 'ceafe': evaluator.ceafe,
                'ceafm': evaluator.ceafm, 'blanc': [evaluator.blancc, evaluator.blancn], 'lea': evaluator.lea}
-    if settings.get('partial_match'):
+    if mor_only:
         metrics = {'mor': evaluator.mention_overlap}
     out = {}
     for name, metric in metrics.items():
@@ -289,6 +290,32 @@ def corefud_expectations(name: str, key: Path, response: Path) -> dict:
             "expected": expected, "disagreements_v1_v2": [], "runs": [transcript]}
 
 
+PARTIAL_MODES = {
+    "partial_craft": (["-s", "-p", "--partial-match-method", "craft", "-m", *METRICS],
+                      dict(keep_singletons=True, partial_match=True, partial_match_method="craft")),
+    "partial_default": (["-s", "-p", "-m", *METRICS],
+                        dict(keep_singletons=True, partial_match=True)),
+}
+
+
+def partial_expectations(name: str, key: Path, response: Path) -> dict:
+    """One of the scorer's own partial-matching test pairs, scored with the CRAFT and the
+    default (CorefUD) partial match (v2; v1 has neither)."""
+    k, r = str(key.relative_to(HERE)), str(response.relative_to(HERE))
+    runs, expected = [], {}
+    for mode, (words, settings) in PARTIAL_MODES.items():
+        transcript = cli("v2", k, r, words)
+        lib = library("v2", str(key), str(response), dict(settings))
+        transcript["mode"] = mode
+        transcript["library"] = lib
+        if isinstance(lib, dict):
+            transcript["transcript_matches_library"] = rounded_agree(lib, transcript["stdout"], list(lib))
+            expected[mode] = {"source": VERSIONS["v2"], "values": lib}
+        runs.append(transcript)
+    return {"case": name, "note": "the UA scorer's own partial-matching test files", "key": k, "response": r,
+            "expected": expected, "disagreements_v1_v2": [], "runs": runs}
+
+
 def main() -> None:
     cases = json.loads((HERE / "cases" / "cases.json").read_text())
     out = HERE / "expected"
@@ -308,6 +335,13 @@ def main() -> None:
         (out / f"corefud-{name}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
                                                   encoding="utf-8")
         print(name, "crac22")
+    partial = HERE / "public-partial"
+    for response in sorted(partial.glob("*.response")):
+        stem = response.name.rsplit("-", 1)[0]
+        name = f"partial-{response.stem}"
+        data = partial_expectations(name, partial / f"{stem}.key", response)
+        (out / f"{name}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(name, "partial")
     for name, key, response, note in pairs:
         data = expectations(name, key, response, note)
         (out / f"{name}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
