@@ -834,8 +834,8 @@ def score_command(
                                               "on); overrides --metric, singletons, --match and --keep-zeros"),
     anaphora: List[str] = typer.Option([], "--anaphora",
                                        help="also score as the Universal Anaphora scorer: identity, split, "
-                                            "split-only, dd, non-referring, non-referring-kept, bridging, mor "
-                                            "(comma-separated or repeated)"),
+                                            "split-only, dd, non-referring, non-referring-kept, bridging, mor, "
+                                            "zero, keep-zeros, partial, craft (comma-separated or repeated)"),
 ) -> None:
     """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
     from fractions import Fraction

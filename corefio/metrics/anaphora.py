@@ -183,26 +183,28 @@ def _lea_side(chains: Chains, other: Chains, index: dict, partner: Partner, alig
     return num, den
 
 
-def _overlap(c1: Sequence, c2: Sequence, partner: Partner, aligned: dict) -> float:
-    shared = 0.0
-    for m in c1:
-        m = aligned.get(m, m)
-        if isinstance(m, UaMention) and m.is_split:
-            if m in partner:
-                counterpart, credit = partner[m]
-                if counterpart in c2:
-                    shared += credit
-        elif m in c2:
-            shared += 1
-    return shared
-
-
 def _ceaf(key: Chains, response: Chains, partner: Partner, entity: bool, aligned: dict) -> Counts:
+    # the similarity of every key chain with every response chain it shares a mention with
+    # (a key mention counts once per response chain holding it; a split antecedent counts
+    # its alignment credit where its partner is); all other pairs are 0
+    holders: dict[Any, dict[int, None]] = defaultdict(dict)
+    for j, chain in enumerate(response):
+        for m in chain:
+            holders[m][j] = None
     scores = np.zeros((len(key), len(response)))
     for i, kc in enumerate(key):
-        for j, rc in enumerate(response):
-            shared = _overlap(kc, rc, partner, aligned)
-            scores[i, j] = 2 * shared / float(len(kc) + len(rc)) if entity else shared
+        shared: dict[int, float] = defaultdict(float)
+        for m in kc:
+            m = aligned.get(m, m)
+            credit = 1.0
+            if isinstance(m, UaMention) and m.is_split:
+                if m not in partner:
+                    continue
+                m, credit = partner[m]
+            for j in holders.get(m, ()):
+                shared[j] += credit
+        for j, value in shared.items():
+            scores[i, j] = 2 * value / float(len(kc) + len(response[j])) if entity else value
     rows, cols = linear_sum_assignment(-scores)
     similarity = scores[rows, cols].sum()
     if entity:
