@@ -216,16 +216,21 @@ def word_keys(doc: Any) -> list[float]:
 
 
 def _mention(markable: Any, keys: list[float], empty: set[int], with_min: bool, head_as_min: bool) -> UaMention:
-    tokens = sorted({t for a, b in markable.spans for t in range(a, b + 1)})
+    spans = markable.spans
+    if not empty and not with_min and len(spans) == 1:
+        # the common case: no empty token in the document (a word's place is its index)
+        a, b = spans[0]
+        return UaMention(range(a, b + 1), parts=((a, b),))
+    tokens = sorted({t for a, b in spans for t in range(a, b + 1)})
     first = markable.head[0][0] if markable.head else tokens[0]
     zero = first in empty and len(tokens) == 1
     if not zero:
         tokens = [t for t in tokens if t not in empty]  # zeros inside a mention are not its words
     shortest = None
     if with_min:
-        spans = markable.min or (markable.head if head_as_min else None)
-        if spans:
-            shortest = frozenset(keys[t] for a, b in spans for t in range(a, b + 1))
+        covered = markable.min or (markable.head if head_as_min else None)
+        if covered:
+            shortest = frozenset(keys[t] for a, b in covered for t in range(a, b + 1))
     parts = tuple((keys[a], keys[b]) for a, b in markable.spans)
     return UaMention([keys[t] for t in tokens], min=shortest, is_zero=zero, parts=parts)
 
