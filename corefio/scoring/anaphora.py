@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from ..chains import BRIDGING, SPLIT_ANTECEDENT, document_label
+from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, document_label
 from ..diagnostics import Report
 from ..errors import UsageError
 from ..metrics import anaphora as A
@@ -477,7 +477,7 @@ def score_files(key: Any, response: Any, settings: AnaphoraSettings, *, key_form
                 report: Report | None = None) -> AnaphoraResult:
     """Read two files (or take two corpora) and score them."""
     from .. import api
-    from .documents import match_documents
+    from ..compare.pairing import match_documents
 
     report = report if report is not None else Report()
     key_corpus = key if hasattr(key, "documents") else api.read(key, key_format, report=report)
