@@ -862,6 +862,14 @@ def score_command(
     by_kind: Optional[str] = typer.Option(None, "--by-kind",
                                           help="also score each mention kind (pronoun, proper, nominal): "
                                                "pos (tags, else head words), head, or attr:NAME"),
+    preset: Optional[str] = typer.Option(None, "--preset",
+                                         help="a shared task's settings, as the UA scorer's -t: conll12, crac18, "
+                                              "craft19, crac22, codicrac22ar, br, dd (README: what each switches "
+                                              "on); overrides --metric, singletons, --match and --keep-zeros"),
+    anaphora: List[str] = typer.Option([], "--anaphora",
+                                       help="also score as the Universal Anaphora scorer: identity, split, "
+                                            "split-only, dd, non-referring, non-referring-kept, bridging, mor, "
+                                            "zero, keep-zeros, partial, craft (comma-separated or repeated)"),
 ) -> None:
     """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
     from fractions import Fraction
@@ -878,6 +886,18 @@ def score_command(
     key = _input(key, key_format or from_format)
     response = _input(response, response_format or from_format)
     report = Report()
+    ua_settings = None
+    if preset is not None or anaphora:
+        from .scoring import anaphora as UA
+
+        ua_settings = UA.settings_from(preset, anaphora, None if metric == ["default"] else metric)
+        if preset is not None:
+            chosen = UA.PRESETS[preset].scoring
+            metric = chosen.get("metrics", metric)
+            keep_singletons = chosen.get("keep_singletons", keep_singletons)
+            match = chosen.get("match", match)
+            keep_zeros = chosen.get("keep_zeros", keep_zeros)
+            zero_match = ZeroMatch(chosen.get("zero_match", zero_match.value))
     result = score(
         key, response, metric, keep_singletons=keep_singletons, per_document=per_document or group_by is not None,
         macro=macro,
@@ -915,10 +935,25 @@ def score_command(
         analysis = analyse_files(key, response, key_format=key_format or from_format,
                                  response_format=response_format or from_format, pair_by=pair_by.value,
                                  pairs_file=pairs, allow_missing=allow_missing, match=match, report=Report())
+    ua_result = None
+    if ua_settings is not None:
+        ua_result = UA.score_files(key, response, ua_settings, key_format=key_format or from_format,
+                                   response_format=response_format or from_format, allow_missing=allow_missing,
+                                   report=Report())
     _print_report(report, min_severity="warning")
     if strict:
         report.check_strict()
-    if output is ScoreFormat.json:
+    if output is ScoreFormat.json and ua_result is not None:
+        import json
+
+        data = result.to_dict(per_document)
+        if analysis is not None:
+            data["errors"] = analysis.to_dict(per_document)
+        for name, table in breakdowns:
+            data[name] = table.to_dict()
+        data["anaphora"] = ua_result.to_dict()
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    elif output is ScoreFormat.json:
         if analysis is not None:
             import json
 
@@ -953,6 +988,8 @@ def score_command(
             text += "\n" + analysis.to_text(per_document)
         for _, table in breakdowns:
             text += "\n" + table.to_text()
+        if ua_result is not None:
+            text += "\n" + ua_result.to_text()
     if output in (ScoreFormat.json, ScoreFormat.csv):
         text = _shown(text)
     _emit(text, out, [key, response])

@@ -190,11 +190,26 @@ def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path)
         csv_error = None
     except Exception as exc:  # noqa: BLE001 - the page still shows the scores
         csv, csv_error = None, f"the scores cannot be written as CSV ({type(exc).__name__}: {scrub(str(exc))})"
-    return {"scores": scores.to_dict(), "csv": csv, "csv_error": csv_error, "metrics": list(scores.metrics),
+    scores_dict = scores.to_dict()
+    anaphora = _anaphora_scores(key, response)
+    if anaphora:
+        scores_dict["anaphora"] = anaphora
+    return {"scores": scores_dict, "csv": csv, "csv_error": csv_error, "metrics": list(scores.metrics),
             "reading": clean(reading), "formats": (kf, rf),
             "documents": (len(key.documents), len(response.documents)),
             "doc_names": [d.label for d in key.documents],
             "corpora": pickle.dumps((key, response), protocol=pickle.HIGHEST_PROTOCOL)}
+
+
+def _anaphora_scores(key, response) -> dict | None:
+    """Universal Anaphora scores (split antecedents, bridging, non-referring, discourse
+    deixis) when the uploads have such relations; None otherwise."""
+    from ..scoring import anaphora as UA
+    from ..compare.pairing import match_documents
+
+    pairs = match_documents(key, response, Report(), allow_missing=True)
+    settings = UA.settings_for(pairs)
+    return UA.score_documents(pairs, settings).to_dict() if settings is not None else None
 
 
 def zipped(files: Mapping[str, bytes | str]) -> bytes:

@@ -1,0 +1,487 @@
+"""Scoring beyond identity, as the Universal Anaphora (UA) scorer does: split antecedents,
+bridging, discourse deixis, non-referring expressions and the mention overlap ratio.
+
+It reads pivot documents, so every reader that produces the relations feeds it:
+
+* **split antecedents**: ``split_antecedent`` links (UA ``ElementOf``, CorefUD
+  ``SplitAnte``, GUM ``bridge:aggr``): the link's source markable is a mention of the
+  plural, its targets the element entities (or markables of them);
+* **bridging**: ``bridging`` links (UA ``BRIDGING`` column, CorefUD ``Bridge``, GUM
+  ``bridge:*``) and MMAX2 pointer levels whose attribute names bridging
+  (:data:`BRIDGING_TYPES`, or any link type starting with ``bridg``); a link to an
+  entity (CorefUD, UA ``EntityAnchor``) is anchored at that entity's closest mention
+  before the anaphor (its first mention when none precedes) — the UA scorer itself reads
+  mention anchors only;
+* **non-referring**: markables whose entity id ends in ``-Pseudo``/``_Pseudo`` or whose
+  attribute ``referentiality`` is ``non_referring`` (ARRAU, UA);
+* **discourse deixis**: the markables of the ``discourse_deixis`` layer, chained by
+  their ``discourse_deixis`` set (the UA reader's layout of the ``DISCOURSE_DEIXIS`` column).
+
+The modes (:class:`AnaphoraSettings`) and what the UA scorer calls them:
+
+``identity``
+    chains without split antecedents (singletons kept unless ``keep_singletons`` is off).
+``split_antecedents``
+    chains with one split-antecedent mention added to each plural (UA ``-l``).
+``split_antecedents_only``
+    the score of aligning the split antecedents alone (UA ``--only-split-antecedent``).
+``discourse_deixis``
+    the discourse-deixis chains instead of identity chains (UA ``-d``).
+``non_referring``
+    recognising non-referring markables (UA ``-m non-referring``); with
+    ``keep_non_referring`` the identity scores also keep them as referring singletons
+    (the UA scorer always leaves them out).
+``bridging``
+    anaphor recognition, mention-level and entity-level full bridging (UA ``-m bridging``).
+``mor``
+    the mention overlap ratio with the CorefUD partial match (UA ``-m mor -p``).
+
+Every value is checked against the UA scorer in ``tests/test_ua_scoring.py``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, document_label
+from ..diagnostics import Report
+from ..errors import UsageError
+from ..metrics import anaphora as A
+from ..metrics.anaphora import UaMention
+
+#: link types read as bridging besides ``bridging`` (MMAX2 pointer attributes, lower-cased)
+BRIDGING_TYPES = frozenset({BRIDGING, "bridge", "bridging_antecedent", "related_phrase", "related_object"})
+DD_LAYER = "discourse_deixis"
+NON_REFERRING_SUFFIXES = ("-Pseudo", "_Pseudo")
+
+
+@dataclass(frozen=True)
+class AnaphoraSettings:
+    """What to score; see the module text for each mode."""
+
+    metrics: tuple[str, ...] = ("muc", "bcub", "ceafe")
+    keep_singletons: bool = True
+    identity: bool = False
+    split_antecedents: bool = False
+    split_antecedents_only: bool = False
+    discourse_deixis: bool = False
+    non_referring: bool = False
+    keep_non_referring: bool = False
+    bridging: bool = False
+    mor: bool = False
+    zero: bool = False
+    #: keep zero mentions (UA ``-z``; dropped otherwise, as the UA scorer does)
+    keep_zeros: bool = False
+    #: mention matching of the chain scores: ``exact``, ``default`` (UA ``-p``: the CorefUD
+    #: partial match, ``Min`` or a CorefUD key's head) or ``craft`` (UA ``-p
+    #: --partial-match-method craft``)
+    partial: str = "exact"
+
+    def modes(self) -> list[str]:
+        names = ["identity", "split_antecedents", "split_antecedents_only", "discourse_deixis", "non_referring",
+                 "bridging", "mor", "zero"]
+        return [n for n in names if getattr(self, n)]
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A shared task's settings, as the UA scorer's ``-t NAME``."""
+
+    name: str
+    description: str
+    anaphora: AnaphoraSettings
+    #: the ordinary scorer's options the preset sets (metrics, singletons, matching, zeros)
+    scoring: dict[str, Any] = field(default_factory=dict)
+
+
+PRESETS: dict[str, Preset] = {p.name: p for p in (
+    Preset("conll12", "CoNLL-2012: MUC, B3, CEAFe and their mean; singletons and split antecedents left out",
+           AnaphoraSettings(keep_singletons=False, identity=True),
+           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": False}),
+    Preset("crac18", "CRAC 2018 (ARRAU): MUC, B3, CEAFe with singletons, plus non-referring recognition",
+           AnaphoraSettings(identity=True, non_referring=True),
+           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
+    Preset("craft19", "CRAFT 2019: MUC, B3, CEAFe with singletons, no split antecedents, the CRAFT partial match "
+                      "(in the anaphora identity section; the ordinary table matches exactly)",
+           AnaphoraSettings(identity=True, partial="craft"),
+           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
+    Preset("crac22", "CRAC 2022 (CorefUD): LEA, MUC, B3, CEAFe, CEAFm, BLANC without singletons, zeros kept, "
+                     "partial matching (corefud), zeros matched by place, plus the mention overlap ratio and the zero "
+                     "anaphor score",
+           AnaphoraSettings(keep_singletons=False, mor=True, zero=True, keep_zeros=True),
+           {"metrics": ["lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "conll"], "keep_singletons": False,
+            "match": "partial", "keep_zeros": True, "zero_match": "linear"}),
+    Preset("codicrac22ar", "CODI-CRAC 2022 anaphora resolution: MUC, B3, CEAFe with singletons and split "
+                           "antecedents",
+           AnaphoraSettings(split_antecedents=True),
+           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
+    Preset("br", "CODI-CRAC 2022 bridging (UA codicrac22br): bridging anaphor recognition, mention- and "
+                 "entity-level full bridging",
+           AnaphoraSettings(bridging=True), {}),
+    Preset("dd", "CODI-CRAC 2022 discourse deixis (UA codicrac22dd): MUC, B3, CEAFe on discourse-deixis chains, "
+                 "singletons and split antecedents kept",
+           AnaphoraSettings(discourse_deixis=True), {}),
+)}
+#: the UA scorer's own names of the last two
+PRESETS["codicrac22br"] = PRESETS["br"]
+PRESETS["codicrac22dd"] = PRESETS["dd"]
+
+MODE_NAMES = ("identity", "split", "split-only", "dd", "non-referring", "non-referring-kept", "bridging", "mor",
+              "zero", "keep-zeros", "partial", "craft")
+
+
+def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequence[str] | None = None
+                  ) -> AnaphoraSettings:
+    """Settings from a preset name and/or ``--anaphora`` mode names."""
+    if preset is not None:
+        if preset not in PRESETS:
+            raise UsageError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+        settings = PRESETS[preset].anaphora
+    else:
+        settings = AnaphoraSettings()
+    switches: dict[str, Any] = {}
+    for mode in modes:
+        for name in (m.strip() for m in mode.split(",")):
+            if not name:
+                continue
+            if name not in MODE_NAMES:
+                raise UsageError(f"unknown anaphora mode {name!r}; known: {', '.join(MODE_NAMES)}")
+            if name == "zero":
+                switches["zero"] = switches["keep_zeros"] = True
+            elif name in ("partial", "craft"):
+                switches["partial"] = "default" if name == "partial" else "craft"
+            elif name == "non-referring-kept":
+                switches["keep_non_referring"] = True
+                switches["identity"] = True
+            else:
+                attribute = {"split": "split_antecedents", "split-only": "split_antecedents_only",
+                             "dd": "discourse_deixis", "non-referring": "non_referring",
+                             "keep-zeros": "keep_zeros"}.get(name, name)
+                switches[attribute] = True
+    settings = replace(settings, **switches)
+    if metrics:
+        wanted = tuple(m for m in metrics if m in A.UA_METRICS)
+        if wanted:
+            settings = replace(settings, metrics=wanted)
+    return settings
+
+
+# -- from a pivot document to the UA scorer's chains ------------------------------------------
+
+def is_non_referring(markable: Any) -> bool:
+    entity = markable.entity or ""
+    return entity.endswith(NON_REFERRING_SUFFIXES) or markable.attributes.get("referentiality") == "non_referring"
+
+
+def _is_bridging(link_type: str) -> bool:
+    return link_type in BRIDGING_TYPES or link_type.startswith("bridg")
+
+
+@dataclass
+class PreparedDocument:
+    """One document as the UA scorer sees it: chains (lists of mentions, each chain with
+    whether it is non-referring and its element chains), bridging pairs, DD chains."""
+
+    label: str
+    chains: list[list[UaMention]]
+    non_referring: list[bool]
+    elements: list[list[int]]
+    bridging: dict[UaMention, UaMention]
+    dd_chains: list[list[UaMention]]
+    #: whether each discourse-deixis chain is non-referring (a ``-Pseudo`` id)
+    dd_non_referring: list[bool] = field(default_factory=list)
+
+
+def word_keys(doc: Any) -> list[float]:
+    """Each token's place as the UA scorer numbers words: the index among the words that are
+    not empty tokens; an empty token (a zero) is the previous word's index plus k/1000 for
+    the k-th empty token after it, so the places do not depend on which empty tokens a
+    file has."""
+    empty = set(doc.tokens.empty or ())
+    keys: list[float] = []
+    word, k = -1, 0
+    for i in range(len(doc.tokens.forms)):
+        if i in empty:
+            k += 1
+            keys.append(word + k / 1000)
+        else:
+            word, k = word + 1, 0
+            keys.append(word)
+    return keys
+
+
+def _mention(markable: Any, keys: list[float], empty: set[int], with_min: bool, head_as_min: bool) -> UaMention:
+    spans = markable.spans
+    if not empty and not with_min and len(spans) == 1:
+        # the common case: no empty token in the document (a word's place is its index)
+        a, b = spans[0]
+        return UaMention(range(a, b + 1), parts=((a, b),))
+    tokens = sorted({t for a, b in spans for t in range(a, b + 1)})
+    first = markable.head[0][0] if markable.head else tokens[0]
+    zero = first in empty and len(tokens) == 1
+    if not zero:
+        tokens = [t for t in tokens if t not in empty]  # zeros inside a mention are not its words
+    shortest = None
+    if with_min:
+        covered = markable.min or (markable.head if head_as_min else None)
+        if covered:
+            shortest = frozenset(keys[t] for a, b in covered for t in range(a, b + 1))
+    parts = tuple((keys[a], keys[b]) for a, b in markable.spans)
+    return UaMention([keys[t] for t in tokens], min=shortest, is_zero=zero, parts=parts)
+
+
+def prepare(doc: Any, with_min: bool = False, head_as_min: bool = False) -> PreparedDocument:
+    """What scoring needs from a pivot document (chains in the order of their first
+    mention, mentions in document order). ``with_min``: keep the words a partial match
+    must cover (``Min``; with ``head_as_min`` the head where there is no ``Min``, as the
+    CorefUD scorer does for the key)."""
+    markables = doc.markables
+    keys = word_keys(doc)
+    empty = set(doc.tokens.empty or ())
+
+    def mention(markable: Any) -> UaMention:
+        return _mention(markable, keys, empty, with_min, head_as_min)
+
+    groups = doc.chain_indices()
+    identity = [g for g in groups if markables[g[0]].layer is None]
+    chains = [[mention(markables[k]) for k in g] for g in identity]
+    chain_of: dict[int, int] = {k: i for i, g in enumerate(identity) for k in g}
+    entity_chain: dict[str, int] = {}
+    for i, g in enumerate(identity):
+        for k in g:
+            if markables[k].entity is not None:
+                entity_chain.setdefault(markables[k].entity, i)
+    index = doc.markable_index()
+    elements: list[list[int]] = [[] for _ in identity]
+    bridging: dict[UaMention, UaMention] = {}
+    for link in doc.links:
+        if link.source not in index or index[link.source] not in chain_of:
+            continue
+        source = index[link.source]
+        if link.type == SPLIT_ANTECEDENT:
+            plural = chain_of[source]
+            for target in link.targets:
+                element = (entity_chain.get(target) if link.target_kind == "entity"
+                           else chain_of.get(index.get(target, -1)))
+                if element is not None:
+                    elements[plural].append(element)
+        elif _is_bridging(link.type) and link.targets:
+            target = link.targets[0]
+            if link.target_kind == "entity":
+                chain = entity_chain.get(target)
+                if chain is None:
+                    continue
+                anchor = _closest_before(identity[chain], markables, markables[source].spans[0][0])
+            else:
+                anchor = index.get(target)
+                if anchor is None or anchor not in chain_of:
+                    continue
+            bridging[mention(markables[source])] = mention(markables[anchor])
+    non_referring = [is_non_referring(markables[g[0]]) for g in identity]
+    dd_groups: dict[str, list[UaMention]] = {}
+    for m in markables:
+        if m.layer == DD_LAYER and m.sets.get(DD_LAYER) is not None:
+            dd_groups.setdefault(m.sets[DD_LAYER], []).append(mention(m))
+    return PreparedDocument(document_label(doc.name, doc.part), chains, non_referring, elements, bridging,
+                            list(dd_groups.values()), [name.endswith(NON_REFERRING_SUFFIXES) for name in dd_groups])
+
+
+def _closest_before(group: list[int], markables: Sequence[Any], start: int) -> int:
+    before = [k for k in group if markables[k].spans[0][0] < start]
+    return before[-1] if before else group[0]
+
+
+def scorer_chains(chains: list[list[UaMention]], non_referring: list[bool], elements: list[list[int]],
+                  keep_singletons: bool, keep_split: bool, keep_non_referring: bool = False,
+                  keep_zeros: bool = False) -> tuple[list[list[UaMention]], list[UaMention]]:
+    """The chains the UA scorer evaluates and its list of non-referring mentions: a
+    split-antecedent mention added to each plural (its members: the leaf element chains,
+    found through nested plurals), non-referring chains set apart (or, with
+    ``keep_non_referring``, kept as referring), singletons dropped when asked, and chains
+    sharing a split-antecedent mention merged. Zero mentions are dropped unless
+    ``keep_zeros`` (after the singletons, as the scorer does; a chain left empty is
+    dropped too, where the scorer would keep it and LEA divide by zero)."""
+    kept: list[list[UaMention]] = []
+    non_ref: list[UaMention] = []
+    for i, chain in enumerate(chains):
+        chain = list(chain)
+        if keep_split and elements[i]:
+            leaves: set[tuple] = set()
+            queue = deque([i])
+            while queue:
+                current = queue.popleft()
+                if elements[current]:
+                    queue.extend(elements[current])
+                else:
+                    leaves.add(tuple(chains[current]))
+            chain.append(UaMention(members=frozenset(leaves)))
+        if non_referring[i] and not keep_non_referring:
+            non_ref.append(chain[0])
+            continue
+        if not keep_singletons and len(chain) == 1:
+            continue
+        if not keep_zeros:
+            chain = [m for m in chain if not m.is_zero]
+            if not chain:
+                continue
+        kept.append(chain)
+    if not keep_split:
+        return kept, non_ref
+    merged: list[set] = []
+    for chain in kept:
+        home = None
+        for m in chain:
+            if m.is_split:
+                for other in merged:
+                    if m in other:
+                        home = other
+                        break
+        if home is not None:
+            home.update(chain)
+        else:
+            merged.append(set(chain))
+    return [list(c) for c in merged], non_ref
+
+
+# -- results -----------------------------------------------------------------------------------
+
+RPF = tuple[float, float, float]
+
+
+@dataclass
+class AnaphoraResult:
+    """Scores per relation kind: ``{kind: {measure: (recall, precision, F1)}}``."""
+
+    settings: AnaphoraSettings
+    sections: dict[str, dict[str, RPF]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {kind: {name: {"recall": r, "precision": p, "f1": f} for name, (r, p, f) in measures.items()}
+                for kind, measures in self.sections.items()}
+
+    def to_text(self) -> str:
+        lines = ["Universal Anaphora scores (recall / precision / F1, %)"]
+        for kind, measures in self.sections.items():
+            lines.append(f"{kind}:")
+            for name, (r, p, f) in measures.items():
+                lines.append(f"  {name:<28} {r * 100:7.2f} {p * 100:7.2f} {f * 100:7.2f}")
+        return "\n".join(lines) + "\n"
+
+
+def _identity_scores(pairs: list[tuple], metrics: Sequence[str], only_split: bool = False
+                     ) -> dict[str, RPF]:
+    out = {m: A.corpus_scores(m, pairs, only_split) for m in metrics}
+    if all(m in out for m in ("muc", "bcub", "ceafe")):
+        f = (out["muc"][2] + out["bcub"][2] + out["ceafe"][2]) / 3
+        out["conll"] = (f, f, f)
+    return out
+
+
+def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings) -> AnaphoraResult:
+    """Score (key, response) pivot documents; a missing response (None) scores as empty."""
+    prepared = []
+    for key, response in pairs:
+        with_min = settings.mor or settings.zero or settings.partial != "exact"
+        k = prepare(key, with_min=with_min, head_as_min=True)
+        r = prepare(response, with_min=with_min) if response is not None else \
+            PreparedDocument(k.label, [], [], [], {}, [])
+        prepared.append((k, r))
+    sections: dict[str, dict[str, RPF]] = {}
+
+    def chains_of(doc: PreparedDocument, split: bool, keep_non_referring: bool = False):
+        return scorer_chains(doc.chains, doc.non_referring, doc.elements, settings.keep_singletons or split,
+                             split, keep_non_referring, settings.keep_zeros)
+
+    def matched(key_chains: list, response_chains: list) -> tuple:
+        if settings.partial == "exact":
+            return key_chains, response_chains
+        return key_chains, response_chains, A.partial_alignment(key_chains, response_chains, settings.partial)
+
+    if settings.identity:
+        pairs_ = [matched(chains_of(k, False)[0], chains_of(r, False)[0]) for k, r in prepared]
+        sections["identity"] = _identity_scores(pairs_, settings.metrics)
+        if settings.keep_non_referring:
+            kept = [matched(chains_of(k, False, True)[0], chains_of(r, False, True)[0]) for k, r in prepared]
+            sections["identity_non_referring_kept"] = _identity_scores(kept, settings.metrics)
+    if settings.split_antecedents or settings.split_antecedents_only:
+        split_pairs = [matched(chains_of(k, True)[0], chains_of(r, True)[0]) for k, r in prepared]
+        if settings.split_antecedents:
+            sections["split_antecedents"] = _identity_scores(split_pairs, settings.metrics)
+        if settings.split_antecedents_only:
+            sections["split_antecedents_only"] = _identity_scores(split_pairs, settings.metrics, only_split=True)
+    if settings.discourse_deixis:
+        dd_pairs = []
+        for k, r in prepared:
+            sides = []
+            for doc in (k, r):
+                # the UA scorer reads this column as it reads identity, split antecedents aside
+                sides.append(scorer_chains(doc.dd_chains, doc.dd_non_referring, [[] for _ in doc.dd_chains],
+                                           True, True)[0])
+            dd_pairs.append(matched(sides[0], sides[1]))
+        sections["discourse_deixis"] = _identity_scores(dd_pairs, settings.metrics)
+    if settings.non_referring:
+        total = np.zeros(3, dtype=np.int64)
+        for k, r in prepared:
+            total += A.recognition_counts(chains_of(k, False)[1], chains_of(r, False)[1])
+        sections["non_referring"] = {"recognition": A.counts_prf(*(int(x) for x in total))}
+    if settings.bridging:
+        counts = np.zeros((3, 3), dtype=np.int64)
+        for k, r in prepared:
+            key_chains = chains_of(k, False)[0]
+            counts += A.bridging_counts(k.bridging, r.bridging, A.cluster_index(key_chains))
+        names = ("anaphor_recognition", "mention_level", "entity_level")
+        sections["bridging"] = {n: A.counts_prf(int(c[0]), int(c[1]), int(c[2])) for n, c in zip(names, counts)}
+    if settings.mor or settings.zero:
+        overlap, zeros = np.zeros(4), np.zeros(4)
+        for k, r in prepared:
+            kc, rc = chains_of(k, False)[0], chains_of(r, False)[0]
+            aligned = A.partial_alignment(kc, rc)
+            overlap += A.mention_overlap_counts(kc, rc, aligned)
+            zeros += A.anaphor_level_counts(kc, rc, A.cluster_index(rc), aligned, lambda m: m.is_zero)
+        if settings.mor:
+            sections["mor"] = {"mor": A.prf(*overlap)}
+        if settings.zero:
+            sections["zero"] = {"anaphor_level": A.prf(*zeros)}
+    return AnaphoraResult(settings, sections)
+
+
+def settings_for(pairs: Sequence[tuple[Any, Any]]) -> AnaphoraSettings | None:
+    """The modes worth showing for these documents: those whose relations the key or the
+    response has (split antecedents, bridging, non-referring markables, discourse
+    deixis); None when there is none (the web result page then shows no UA section)."""
+    found: dict[str, Any] = {}
+    for key, response in pairs:
+        for doc in (key, response):
+            if doc is None:
+                continue
+            for link in doc.links:
+                if link.type == SPLIT_ANTECEDENT:
+                    found["split_antecedents"] = True
+                elif _is_bridging(link.type):
+                    found["bridging"] = True
+            for m in doc.markables:
+                if m.layer == DD_LAYER:
+                    found["discourse_deixis"] = True
+                elif m.layer is None and is_non_referring(m):
+                    found["non_referring"] = True
+    return AnaphoraSettings(**found) if found else None
+
+
+def score_files(key: Any, response: Any, settings: AnaphoraSettings, *, key_format: str | None = None,
+                response_format: str | None = None, allow_missing: bool = False,
+                report: Report | None = None) -> AnaphoraResult:
+    """Read two files (or take two corpora) and score them."""
+    from .. import api
+    from ..compare.pairing import match_documents
+
+    report = report if report is not None else Report()
+    key_corpus = key if hasattr(key, "documents") else api.read(key, key_format, report=report)
+    response_corpus = response if hasattr(response, "documents") else api.read(response, response_format,
+                                                                               report=report)
+    pairs = match_documents(key_corpus, response_corpus, report, allow_missing)
+    return score_documents(pairs, settings)
