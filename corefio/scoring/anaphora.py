@@ -476,7 +476,7 @@ def score_files(key: Any, response: Any, settings: AnaphoraSettings, *, key_form
                 response_format: str | None = None, allow_missing: bool = False,
                 report: Report | None = None) -> AnaphoraResult:
     """Read two files (or take two corpora) and score them."""
-    from .. import api
+    from ..formats import readwrite as api
     from ..compare.pairing import match_documents
 
     report = report if report is not None else Report()
