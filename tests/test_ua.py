@@ -11,7 +11,8 @@ from corefio.cli import app
 from corefio.diagnostics import Report
 from corefio.errors import FormatError
 from corefio.formats import ua
-from corefio.model import BRIDGING, SPLIT_ANTECEDENT, Document
+from corefio.model import BRIDGING, SPLIT_ANTECEDENT, Document, Tokens
+from corefio.model.schema import validate_document
 
 from .conftest import DATA
 
@@ -113,7 +114,7 @@ def test_conversion_to_corefud_and_back_keeps_chains_bridging_and_split_antecede
     via = corefio.loads(conllu_text, "conllu")
     back = corefio.loads(corefio.dumps(via, "ua"), "ua")
     for doc, middle, again in zip(corpus.documents, via.documents, back.documents):
-        identity = Document.build(**{**dict(doc), "markables": [m for m in doc.markables if m.layer is None],
+        identity = Document.build(**{**doc.field_values(), "markables": [m for m in doc.markables if m.layer is None],
                                      "layout": {}})
         for other in (middle, again):
             assert chains(other) == chains(identity)
@@ -211,8 +212,8 @@ def test_the_extension_and_the_content_name_the_format(tmp_path):
 
 
 def test_a_value_with_a_separator_is_a_reported_loss():
-    doc = Document(name="d", tokens={"forms": ["a", "b"]},
-                   markables=[{"id": "m1", "spans": ((0, 0),), "entity": "1", "attributes": {"note": "x|y"}}])
+    doc = validate_document({"name": "d", "tokens": {"forms": ["a", "b"]},
+                             "markables": [{"id": "m1", "spans": ((0, 0),), "entity": "1", "attributes": {"note": "x|y"}}]})
     report = Report()
     text = corefio.dumps(doc, "ua", report=report)
     assert "note=x_y" in text
@@ -239,7 +240,7 @@ def test_a_markable_of_another_layer_in_a_chain_is_written_as_its_mention():
     were dropped, where every other writer keeps them as mentions of their chain."""
     from corefio.model import Markable
 
-    doc = Document(name="d", tokens={"forms": ["Kim", "saw", "Lee", "He", "left"]},
+    doc = Document(name="d", tokens=Tokens(forms=["Kim", "saw", "Lee", "He", "left"]),
                    markables=[Markable(id="markable_1", spans=((0, 0),), entity="1"),
                               Markable(id="markable_1", layer="secmark", spans=((3, 3),), entity="1"),
                               Markable(id="markable_2", layer="secmark", spans=((2, 2),)),
