@@ -934,7 +934,8 @@ def score_command(
             raise UsageError("--errors analyses plain scoring; leave out --sync")
         analysis = analyse_files(key, response, key_format=key_format or from_format,
                                  response_format=response_format or from_format, pair_by=pair_by.value,
-                                 pairs_file=pairs, allow_missing=allow_missing, match=match, report=Report())
+                                 pairs_file=pairs, allow_missing=allow_missing, match=match,
+                                 keep_singletons=keep_singletons, report=Report())
     ua_result = None
     if ua_settings is not None:
         ua_result = UA.score_files(key, response, ua_settings, key_format=key_format or from_format,
@@ -1043,7 +1044,8 @@ def compare_command(
         from .scoring.error_analysis import analyse_files
 
         analyses = {label: analyse_files(key, response, key_format=from_format, response_format=from_format,
-                                         match=match) for label, response in zip(labels, responses)}
+                                         match=match, keep_singletons=keep_singletons)
+                    for label, response in zip(labels, responses)}
     if output is CompareFormat.json:
         data = result.to_dict()
         if analyses:

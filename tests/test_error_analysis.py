@@ -104,3 +104,35 @@ def test_compare_lists_each_systems_errors(cli):
     errors = json.loads(out.output)["errors"]
     assert sum(errors["key.raf.xml"]["corpus"].values()) == 0
     assert errors["response.raf.xml"]["corpus"]["conflated_entities"] == 3
+
+
+def test_drop_singletons_leaves_them_out_of_the_error_analysis_as_out_of_the_scores(tmp_path, cli):
+    """--drop-singletons applies to --errors too: a key singleton the response lacks is a
+    missing entity only while singletons are kept."""
+    key = tmp_path / "key.conll"
+    response = tmp_path / "response.conll"
+    rows = ["#begin document (d); part 000"]
+    key_labels = ["(1)", "-", "(1)", "(2)", "-"]
+    response_labels = ["(1)", "-", "(1)", "-", "-"]
+    for i, label in enumerate(key_labels):
+        rows.append(f"d\t0\t{i}\tw{i}\tNN\t*\t-\t-\t-\t-\t*\t{label}")
+    key.write_text("\n".join(rows) + "\n\n#end document\n")
+    rows = ["#begin document (d); part 000"]
+    for i, label in enumerate(response_labels):
+        rows.append(f"d\t0\t{i}\tw{i}\tNN\t*\t-\t-\t-\t-\t*\t{label}")
+    response.write_text("\n".join(rows) + "\n\n#end document\n")
+    kept = analyse_files(key, response)
+    dropped = analyse_files(key, response, keep_singletons=False)
+    assert kept.counts["missing_entity"] == 1
+    assert sum(dropped.counts.values()) == 0
+    import json
+
+    out = cli("score", str(key), str(response), "--errors", "--drop-singletons", "--format", "json")
+    assert out.exit_code == 0, out.output
+    assert sum(json.loads(out.output)["errors"]["corpus"].values()) == 0
+    other = tmp_path / "other.conll"
+    other.write_bytes(response.read_bytes())
+    out = cli("compare", str(key), str(response), str(other), "--errors", "--drop-singletons",
+              "--format", "json", "--samples", "50")
+    assert out.exit_code == 0, out.output
+    assert all(sum(e["corpus"].values()) == 0 for e in json.loads(out.output)["errors"].values())

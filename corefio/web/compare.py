@@ -119,7 +119,8 @@ def compare_job(ku: Upload, responses: list[Upload], opts: CompareOptions, limit
         comparison = compare(key, corpora, opts.metrics, names=names, samples=opts.samples, seed=opts.seed,
                              level=opts.confidence, match=opts.match, keep_singletons=opts.keep_singletons,
                              report=score_report)
-        errors = {name: analyse_files(key, corpus, match=opts.match, report=score_report).to_dict()
+        errors = {name: analyse_files(key, corpus, match=opts.match, keep_singletons=opts.keep_singletons,
+                                      report=score_report).to_dict()
                   for name, corpus in zip(names, corpora)}
     except CorefioError as exc:
         raise from_corefio(exc) from None
