@@ -48,7 +48,7 @@ def coreference_layer(doc: Any, keep: frozenset[str] = frozenset()) -> Any:
             new = m.id if counts[m.id] == 1 else _fresh(f"{m.layer}_{m.id}", taken | set(counts))
             taken.add(new)
             rename[m.ref] = new
-            kept.append(m.model_copy(update={"layer": None, "id": new}))
+            kept.append(m.copy(layer=None, id=new))
     gone = {m.ref for m in doc.markables if m.layer is not None and m.layer not in keep} - set(rename)
     links = []
     for link in doc.links:
@@ -58,6 +58,5 @@ def coreference_layer(doc: Any, keep: frozenset[str] = frozenset()) -> Any:
         if link.target_kind == "markable":
             targets = tuple(rename.get(t, t) for t in targets if t not in gone)
         if targets:
-            links.append(link.model_copy(update={"source": rename.get(link.source, link.source),
-                                                 "targets": targets}))
-    return doc.model_copy(update={"markables": kept, "links": links})
+            links.append(link.copy(source=rename.get(link.source, link.source), targets=targets))
+    return doc.copy(markables=kept, links=links)

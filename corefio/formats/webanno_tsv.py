@@ -479,8 +479,8 @@ def _one_layer_of_spans(doc: Any) -> Any:
     doc = coreference_layer(doc)
     if not any(m.is_discontinuous for m in doc.markables):
         return doc
-    return doc.model_copy(update={"markables": [
-        m.model_copy(update={"spans": ((m.first, m.last),)}) if m.is_discontinuous else m for m in doc.markables]})
+    return doc.copy(markables=[
+        m.copy(spans=((m.first, m.last),)) if m.is_discontinuous else m for m in doc.markables])
 
 
 def _document(doc: Any, report: Report) -> str:

@@ -17,6 +17,10 @@ Attribute types follow MMAX2's, which cover what the other formats need:
 =====================  ===========================================================
 
 Names and values are compared case-insensitively (MMAX2 lower-cases them on save).
+
+Unlike the document records, schemes are pydantic models: a corpus has a handful of them,
+they come from files a reader does not otherwise check (MMAX2 scheme XML, the JSON a RAF
+file embeds), and pydantic validates that input and gives the RAF writer its JSON.
 """
 
 from __future__ import annotations
