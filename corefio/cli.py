@@ -758,6 +758,9 @@ def view_command(
                                                        "partial"),
     keep_singletons: bool = typer.Option(True, "--keep-singletons/--drop-singletons",
                                          help="with --response: keep one-mention chains (as scoring does)"),
+    pair_by: PairBy = typer.Option(PairBy.name, "--pair-by", help="with --response: pair documents by name or by order"),
+    pairs: Optional[Path] = typer.Option(None, "--pairs",
+                                         help="with --response: a file of 'key-name<TAB>response-name' lines"),
 ) -> None:
     """Render a file as an HTML page (xslt/raf-to-html.xsl): bracketed text and chains.
     With --response: the key and the response side by side, their errors marked
@@ -777,13 +780,13 @@ def view_command(
             raise UsageError(f"unknown matching mode {match!r} (exact, head, min, partial)")
         response = _input(response, response_format)
         system = api.read(response, response_format, report=report)
-        pairs = pair_documents(corpus, system)
-        if not pairs:
+        paired_documents = pair_documents(corpus, system, pair_by.value, pairs, report)
+        if not paired_documents:
             raise UsageError("no key document has a response document (documents are paired by name)")
-        paired = {i for i, _ in pairs}
+        paired = {i for i, _ in paired_documents}
         shown = [(corpus.documents[i].label, view.build(corpus.documents[i], system.documents[j], match=match,
                                                         keep_singletons=keep_singletons, page_tokens=None))
-                 for i, j in pairs]
+                 for i, j in paired_documents]
         _print_report(report, min_severity="warning")
         page = view.render_file(shown, key_name=Path(str(source)).name, response_name=Path(str(response)).name,
                                 match=match, keep_singletons=keep_singletons,

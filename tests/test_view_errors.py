@@ -193,3 +193,22 @@ def test_cli_view_with_a_response_writes_the_marks(tmp_path, cli):
     # unknown matching mode: a usage error, no file
     bad = cli("view", str(kf), "--response", str(rf), "--match", "fuzzy", "-o", str(tmp_path / "x.html"))
     assert bad.exit_code == 2 and not (tmp_path / "x.html").exists()
+
+
+def test_cli_view_pairs_documents_as_score_does(tmp_path, cli):
+    """A response whose document has another name: view says how to pair it, and
+    --pair-by order (which the hint names) shows the pair."""
+    key, response, _ = one_of_each()
+    kf, rf = tmp_path / "key.raf.xml", tmp_path / "response.raf.xml"
+    kf.write_bytes(corefio.dumps(Corpus(documents=[key]), "raf"))
+    rf.write_bytes(corefio.dumps(Corpus(documents=[response.copy(name="elsewhere")]), "raf"))
+    refused = cli("view", str(kf), "--response", str(rf), "-o", str(tmp_path / "no.html"))
+    assert refused.exit_code == 3 and "--pair-by order" in refused.output
+    assert not (tmp_path / "no.html").exists()
+    shown = cli("view", str(kf), "--response", str(rf), "--pair-by", "order", "-o", str(tmp_path / "v.html"))
+    assert shown.exit_code == 0, shown.output
+    assert (tmp_path / "v.html").read_text(encoding="utf-8").count('class="error-item"') == 7
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(f"{key.name}\telsewhere\n")
+    by_file = cli("view", str(kf), "--response", str(rf), "--pairs", str(pairs), "-o", str(tmp_path / "p.html"))
+    assert by_file.exit_code == 0, by_file.output
