@@ -35,7 +35,6 @@ from .conftest import DATA, shared_data
 KNOWN_DEFECTS: dict[str, str] = {
 }
 #: cells that fail for defects this matrix found and nobody fixes yet (see the project note)
-_XMI_FIRST_DOCUMENT = "xmi writer: writes only the first of several documents, with no loss.multiple-documents"
 _OTHER_LAYERS_AS_MENTIONS = ("writer: markables of another layer, reported lost (loss.layers), are written as "
                              "mentions and read back as extra singletons")
 _OWN_FORMAT_ENTITY_IDS = ("writing LitBank back in its own format reports loss.entity-ids (warning) although the "
@@ -43,8 +42,6 @@ _OWN_FORMAT_ENTITY_IDS = ("writing LitBank back in its own format reports loss.e
 FOUND_DEFECTS: dict[str, str] = {
     "gum-mmax2/gum multi-level, mmax2/litbank-tsv": "litbank-tsv writer: writes a markable id twice in one .ann "
                                                     "(markable_1 of two layers); its reader refuses the file",
-    **{f"{source}/xmi": _XMI_FIRST_DOCUMENT for source in (
-        "litbank-jsonlines/litbank.jsonlines", "pcc-mmax2", "gum-mmax2/gum multi-level, mmax2")},
     "pcc-mmax2/ua": "ua writer: drops the 2 secmark markables that are in chains (loss.layers) where every other "
                     "writer writes them as mentions: 2 mentions fewer",
     "pcc-mmax2/webanno-tsv": "webanno-tsv writer: drops the 7 discontinuous mentions of maz-10110 "

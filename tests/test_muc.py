@@ -379,7 +379,7 @@ def through(corpus: Corpus, fmt: str) -> Corpus:
 
 #: MUC documents these writers do not bring back (issue 20, open): the tokens of the MUC
 #: text are not the tokens the character-offset formats cut it into again
-NOT_BACK_FROM = {("muc7.key.sgm", "xmi"), ("muc7.key.sgm", "brat"), ("muc7.key.sgm", "webanno-tsv"),
+NOT_BACK_FROM = {("muc7.key.sgm", "brat"), ("muc7.key.sgm", "webanno-tsv"),
                  ("muc6.key.sgm", "brat"), ("muc6.key.sgm", "webanno-tsv")}
 
 
