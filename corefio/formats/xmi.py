@@ -38,6 +38,7 @@ identity and attributes other than the two above are declared losses.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import itertools
 import re
@@ -195,15 +196,34 @@ def _cassis() -> Any:
     return cassis
 
 
-_BUNDLED: list[Any] = []
+#: type systems cassis has parsed, by the SHA-256 of their description (cassis neither
+#: reads nor writes a CAS by changing its type system, so one object serves every
+#: document that comes with the same description: a directory or a zip of exports)
+_PARSED: dict[bytes, Any] = {}
+#: how many parsed type systems are kept
+MAX_PARSED = 16
+
+
+def _type_system(cassis: Any, description: bytes, file: str) -> Any:
+    """The type system ``description`` (bytes of a UIMA type system XML) parsed by
+    cassis, once per distinct description."""
+    digest = hashlib.sha256(description).digest()
+    parsed = _PARSED.get(digest)
+    if parsed is None:
+        parse_xml(description, file=file)  # refuses entities and DTD tricks before cassis parses it
+        try:
+            parsed = cassis.load_typesystem(io.BytesIO(description))
+        except Exception as exc:  # cassis raises plain exceptions for bad descriptions
+            raise FormatError(f"cannot read the type system: {exc}", file=file, line=1) from None
+        if len(_PARSED) >= MAX_PARSED:
+            _PARSED.clear()
+        _PARSED[digest] = parsed
+    return parsed
 
 
 def _bundled_type_system(cassis: Any) -> Any:
-    """:data:`TYPE_SYSTEM` parsed by cassis, once (cassis neither reads nor writes a CAS
-    by changing its type system, so one object serves every document)."""
-    if not _BUNDLED:
-        _BUNDLED.append(cassis.load_typesystem(io.BytesIO(TYPE_SYSTEM.encode())))
-    return _BUNDLED[0]
+    """:data:`TYPE_SYSTEM` parsed by cassis (once)."""
+    return _type_system(cassis, TYPE_SYSTEM.encode("utf-8"), "the bundled DKPro Core type system")
 
 
 # ==========================================================================================
@@ -284,14 +304,7 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     export of one document, or one ``.xmi`` per document as corefio writes several)."""
     cassis = _cassis()
     xmis, system = _inputs(source)
-    if system is not None:
-        parse_xml(system, file="TypeSystem.xml")
-        try:
-            typesystem = cassis.load_typesystem(io.BytesIO(system))
-        except Exception as exc:  # cassis raises plain exceptions for bad descriptions
-            raise FormatError(f"cannot read the type system: {exc}", file="TypeSystem.xml", line=1) from None
-    else:
-        typesystem = _bundled_type_system(cassis)
+    typesystem = _bundled_type_system(cassis) if system is None else _type_system(cassis, system, "TypeSystem.xml")
     documents = []
     for xmi, name in xmis:
         parse_xml(xmi, file=name)  # refuses entity declarations, DTD tricks, bad XML (with lines)
