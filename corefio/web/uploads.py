@@ -101,7 +101,7 @@ async def save(upload, label: str, into: Path, limit: int, used: int = 0) -> Upl
                             ".txt file of a brat or LitBank TSV document")
     folder = into / label
     folder.mkdir()
-    saved = []
+    saved: list[Upload] = []
     for one in uploads or [None]:
         saved.append(await _save_one(one, label, folder, limit, used + sum(u.size for u in saved)))
     if len(saved) == 1:
