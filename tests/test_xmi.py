@@ -294,3 +294,10 @@ def test_a_type_system_is_parsed_once_for_the_documents_it_comes_with(tmp_path, 
     (tmp_path / "b" / "TypeSystem.xml").write_bytes((BESIDE.parent / "TypeSystem.xml").read_bytes() + b"\n")
     corefio.read(tmp_path / "b" / "doc.xmi")  # another description: parsed
     assert len(calls) == 2
+
+
+def test_the_two_document_sample_reads_as_two_documents():
+    corpus = corefio.read(XMI_DATA / "two_documents.zip")
+    assert [d.name for d in corpus.documents] == ["ferry", "anna"]
+    assert [chain_texts(d) for d in corpus.documents] == [[["The ferry", "It"]], [["Anna", "she"], ["Bo"]]]
+    assert corpus.documents[0].markables[0].attributes == {"referenceType": "OBJ"}
