@@ -115,6 +115,8 @@ def test_a_document_without_text_comes_back_as_its_tokens():
     ("T1\tPerson 0 5\tAlice\nT1\tPerson 0 5\tAlice\n", "Alice\n", "duplicate annotation id T1", 2),
     ("T1\tPerson 0 5\tAlice\nR1\tCoref Arg1:T1 Arg2:T9\n", "Alice\n", "T9 is no text-bound", 2),
     ("T1\tPerson zero 5\tAlice\n", "Alice\n", "not 'START END'", 1),
+    # found by the fuzzer: an offset of 5,000 digits raised int()'s ValueError
+    ("T1\tPerson 0 5\tAlice\nT2\tPerson " + "9" * 5000 + " 5\tx\n", "Alice\n", "outside the text", 2),
     ("T1\tPerson 0 5\tAlice\nA1\tNegation T7\n", "Alice\n", "no mention or relation", 2),
     ("X1\tPerson 0 5\tAlice\n", "Alice\n", "not a brat annotation id", 1),
     ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\n", "Alice\n", "LitBank's TSV", 1),
