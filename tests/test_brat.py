@@ -226,3 +226,18 @@ def test_cli_converts_brat_to_webanno_and_back(tmp_path):
     scores = corefio.score(original, again.model_copy(update={"name": original.name}), ["muc", "bcub"])
     assert all(s.recall_num == s.recall_den and s.precision_num == s.precision_den
                for s in scores.corpus.values())
+
+
+def test_litbank_tsv_labels_for_unnamed_chains_differ_from_the_named_ones(tmp_path):
+    """Found by the fuzzer: a singleton written as ``chain-4`` joined the chain already
+    called ``chain-4``."""
+    (tmp_path / "d.txt").write_text("a b c d e\n", encoding="utf-8")
+    (tmp_path / "d.ann").write_text("MENTION\t1\t0\t0\t0\t0\ta\t_\t_\nMENTION\t2\t0\t1\t0\t1\tb\t_\t_\n"
+                                    "MENTION\t3\t0\t2\t0\t2\tc\t_\t_\nMENTION\t4\t0\t3\t0\t3\td\t_\t_\n"
+                                    "COREF\t4\tchain-3\n", encoding="utf-8")
+    doc = corefio.read(tmp_path, "litbank-tsv").documents[0]
+    out = tmp_path / "out"
+    corefio.write(doc, out, "litbank-tsv")
+    back = corefio.read(out, "litbank-tsv").documents[0]
+    spans = lambda d: sorted(sorted(m.spans for m in chain) for chain in d.chains())  # noqa: E731
+    assert spans(back) == spans(doc) == [[((0, 0),)], [((1, 1),)], [((2, 2),)], [((3, 3),)]]

@@ -200,10 +200,19 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
         for i in range(a, b + 1):
             where[i] = (first_line[a], i - a)
     label: dict[str, str] = {}
-    for k, chain in enumerate(doc.chain_indices()):
-        named = next((doc.markables[i].entity for i in chain if doc.markables[i].entity is not None), None)
+    chains = doc.chain_indices()
+    names = [next((doc.markables[i].entity for i in chain if doc.markables[i].entity is not None), None)
+             for chain in chains]
+    taken = {name for name in names if name is not None}
+    for k, (chain, named) in enumerate(zip(chains, names)):
+        if named is None:  # a fresh label, not one another chain has
+            n = k + 1
+            while f"chain-{n}" in taken:
+                n += 1
+            named = f"chain-{n}"
+            taken.add(named)
         for i in chain:
-            label[doc.markables[i].ref] = named if named is not None else f"chain-{k + 1}"
+            label[doc.markables[i].ref] = named
     rows: dict[tuple[str, str], str] = {}
     order: list[tuple[str, str]] = []
     bad_values = 0
