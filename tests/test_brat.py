@@ -241,3 +241,21 @@ def test_litbank_tsv_labels_for_unnamed_chains_differ_from_the_named_ones(tmp_pa
     back = corefio.read(out, "litbank-tsv").documents[0]
     spans = lambda d: sorted(sorted(m.spans for m in chain) for chain in d.chains())  # noqa: E731
     assert spans(back) == spans(doc) == [[((0, 0),)], [((1, 1),)], [((2, 2),)], [((3, 3),)]]
+
+
+def test_litbank_tsv_reading_grows_linearly_with_the_lines(tmp_path):
+    """Found by the fuzzer: each line's length was looked up among all the sentences
+    (150 KB of text with many short lines: 5 s)."""
+    from .test_repair_linear import grows_linearly
+
+    ann = "MENTION\tT1\t0\t0\t0\t0\ta\t_\t_\nCOREF\tT1\tA-1\n"
+
+    def read(text: str) -> object:
+        folder = tmp_path / str(len(text))
+        folder.mkdir(exist_ok=True)
+        (folder / "d.txt").write_text(text, encoding="utf-8")
+        (folder / "d.ann").write_text(ann, encoding="utf-8")
+        return corefio.read(folder, "litbank-tsv")
+
+    ok, small, large = grows_linearly(read, lambda size: "a b\n" * (size // 4), size=4000)
+    assert ok, f"{small:.4f} s, then {large:.4f} s for 8 times the input"
