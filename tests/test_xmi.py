@@ -301,3 +301,15 @@ def test_the_two_document_sample_reads_as_two_documents():
     assert [d.name for d in corpus.documents] == ["ferry", "anna"]
     assert [chain_texts(d) for d in corpus.documents] == [[["The ferry", "It"]], [["Anna", "she"], ["Bo"]]]
     assert corpus.documents[0].markables[0].attributes == {"referenceType": "OBJ"}
+
+
+def test_an_inception_project_export_is_refused_with_what_to_do(tmp_path):
+    """A project export holds every document once per annotator (and curated): read as a
+    corpus it would repeat each document."""
+    path = tmp_path / "project.zip"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("exportedproject1.json", "{}")
+        z.writestr("annotation/bernoulli.txt/anna.xmi", BESIDE.read_bytes())
+        z.writestr("annotation/bernoulli.txt/bo.xmi", BESIDE.read_bytes())
+    with pytest.raises(FormatError, match="project export"):
+        corefio.read(path, "xmi")

@@ -6,10 +6,15 @@ without it reading or writing XMI is a usage error naming the extra.
 Input: a ``.xmi`` file, with the ``TypeSystem.xml`` (or ``typesystem.xml``) INCEpTION
 exports beside it when there is one, else corefio's own DKPro Core type system
 (:data:`TYPE_SYSTEM`: the types below, with the features DKPro Core gives tokens and
-the small types they point to, read leniently so that other layers are skipped); or a ``.zip`` holding one ``.xmi`` and its type system, as
-INCEpTION's export gives them. Both are checked by :mod:`corefio.xmlsafe` before cassis
-sees them (cassis parses with lxml's defaults, which expand internal entities): a DTD
-declaring entities, and any XML that is not well formed, is refused with its line.
+the small types they point to, read leniently so that other layers are skipped); or a
+``.zip`` holding ``.xmi`` files and their type system: INCEpTION's export of a document
+(one ``.xmi``), or one ``.xmi`` per document as corefio writes several (documents in the
+zip's order). A type system is parsed by cassis once per distinct description and kept
+(:data:`MAX_PARSED` of them). An INCEpTION *project* export (``exportedproject*.json``:
+every document once per annotator) is refused with what to export instead. The XMI and
+the type system are checked by :mod:`corefio.xmlsafe` before cassis sees them (cassis
+parses with lxml's defaults, which expand internal entities): a DTD declaring entities,
+and any XML that is not well formed, is refused with its line.
 
 What is read (DKPro Core types):
 
@@ -25,15 +30,23 @@ What is read (DKPro Core types):
 * ``DocumentMetaData``'s ``documentTitle`` (else ``documentId``, else the file name)
   is the document name.
 
-Writing gives one XMI document (XMI holds one): the text (the source text, else the
+Writing one document gives its XMI; several documents (or the ``zip`` option) give a zip
+of one ``.xmi`` per document and ``TypeSystem.xml``, the shape INCEpTION exports and
+imports (XMI holds one document), with an ``xmi.zip`` note in the report. Each XMI holds
+the text (the source text, else the
 tokens joined by their whitespace or single spaces, with the sofa MIME type
 ``text/x-corefio-tokens(-whitespace)`` saying so: reading it back gives a document
 without text, as it was), tokens, sentences, a
 ``DocumentMetaData`` naming the document, and one ``CoreferenceChain`` per chain whose
-links follow the text order. The type system is :data:`TYPE_SYSTEM`; write it beside the
-``.xmi`` as ``TypeSystem.xml`` (``corefio.formats.xmi.TYPE_SYSTEM``) for tools that need
+links follow the text order (markables of other layers in a chain are its links, as
+``loss.layers`` says). The type system is :data:`TYPE_SYSTEM`; beside a lone ``.xmi``,
+write it as ``TypeSystem.xml`` (``corefio.formats.xmi.TYPE_SYSTEM``) for tools that need
 it. A chain link is one contiguous span: discontinuous markables, links other than
 identity and attributes other than the two above are declared losses.
+
+Reading speed: cassis' deserialiser takes about 8 times what reading the same corpus as
+CoNLL takes (``benchmarks/bench_annotation_formats.py xmi``), corefio's own work about
+once more; XMI is the one annotation format above the 3x target, bound by cassis.
 """
 
 from __future__ import annotations
@@ -238,6 +251,11 @@ def _zip_members(data: bytes, file: str) -> tuple[list[tuple[bytes, str]], bytes
         raise FormatError(f"not a readable zip file: {exc}", file=file, line=1) from None
     with archive:
         names = [i for i in archive.infolist() if not i.is_dir()]
+        if any(re.fullmatch(r"exportedproject[^/]*\.json", i.filename) for i in names):
+            # annotation/<document>/<user>...: one copy per annotator, curation beside them
+            raise FormatError("an INCEpTION project export (exportedproject.json): it holds each document once "
+                              "per annotator; export the documents as UIMA CAS XMI, or unpack the project and "
+                              "read one annotator's files", file=file, line=1)
         xmis = [i for i in names if i.filename.lower().endswith(".xmi")]
         if not xmis:
             raise FormatError("the zip holds no .xmi file", file=file, line=1)
