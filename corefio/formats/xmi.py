@@ -44,9 +44,9 @@ write it as ``TypeSystem.xml`` (``corefio.formats.xmi.TYPE_SYSTEM``) for tools t
 it. A chain link is one contiguous span: discontinuous markables, links other than
 identity and attributes other than the two above are declared losses.
 
-Reading speed: cassis' deserialiser takes about 8 times what reading the same corpus as
-CoNLL takes (``benchmarks/bench_annotation_formats.py xmi``), corefio's own work about
-once more; XMI is the one annotation format above the 3x target, bound by cassis.
+Reading speed: cassis' deserialiser alone takes 8 to 10 times what reading the same
+corpus as CoNLL takes (``benchmarks/bench_annotation_formats.py xmi``); XMI is the one
+annotation format above the 3x target, bound by cassis.
 """
 
 from __future__ import annotations
