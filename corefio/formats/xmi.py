@@ -12,7 +12,7 @@ the small types they point to, read leniently so that other layers are skipped);
 zip's order). A type system is parsed by cassis once per distinct description and kept
 (:data:`MAX_PARSED` of them). An INCEpTION *project* export (``exportedproject*.json``:
 every document once per annotator) is refused with what to export instead. The XMI and
-the type system are checked by :mod:`corefio.xmlsafe` before cassis sees them (cassis
+the type system are checked by :mod:`corefio.io.xmlsafe` before cassis sees them (cassis
 parses with lxml's defaults, which expand internal entities): a DTD declaring entities,
 and any XML that is not well formed, is refused with its line.
 
@@ -61,12 +61,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .._lazy import LazyModule
+from ..io._lazy import LazyModule
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError, UsageError
-from ..registry import Capabilities, FormatSpec, Option, register
-from ..source import Source
-from ..xmlsafe import parse_xml
+from .registry import Capabilities, FormatSpec, Option, register
+from ..io.source import Source
+from ..io.xmlsafe import parse_xml
 
 model = LazyModule("corefio.model")
 

@@ -45,7 +45,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import corefio
 from ..diagnostics import Report
 from ..errors import CorefioError, UsageError
-from ..source import Source
+from ..io.source import Source
 from . import edge
 from .errors import WebError, from_corefio, scrub
 from .store import Store
@@ -55,7 +55,7 @@ from .worker import Workers
 HERE = Path(__file__).parent
 MATCH_MODES = ("exact", "head", "min", "partial")
 STRATEGIES = ("key", "response", "intersection", "union")
-ZERO_MODES = ("drop", "linear", "dependent")  # corefio.zeros.ZERO_MODES (not imported: light start)
+ZERO_MODES = ("drop", "linear", "dependent")  # corefio.model.zeros.ZERO_MODES (not imported: light start)
 #: an upload field takes one file, or the .ann and .txt files of a brat / LitBank TSV pair
 Files = list[UploadFile]
 #: what the API says an upload may be
@@ -113,7 +113,7 @@ def clean(diagnostics: list[dict]) -> list[dict]:
 
 def resolve(up: Upload, fmt: str | None) -> str:
     """The format name: the one chosen, else from the file name and content."""
-    from ..registry import resolve_format
+    from ..formats.registry import resolve_format
 
     if fmt:
         return corefio.get_format(fmt).name
@@ -129,7 +129,7 @@ def read_upload(up: Upload, fmt: str | None, repair: bool, limit: int, tmp: Path
         if up.is_zip and name != "mmax2":  # brat or LitBank TSV pairs, an XMI export
             path = unzip_for(up, name, tmp / up.path.parent.name, limit)
             if path.is_dir() and not fmt:  # brat or LitBank TSV: the pairs tell
-                from ..registry import resolve_format
+                from ..formats.registry import resolve_format
 
                 name = resolve_format(path, None).name
             return corefio.read(Source(up.name, path) if path == up.path else path, name, report=report), name
@@ -138,7 +138,7 @@ def read_upload(up: Upload, fmt: str | None, repair: bool, limit: int, tmp: Path
         if name == "mmax2" or up.is_zip:
             project = unzip_for(up, "mmax2", tmp / up.path.parent.name, limit)
             if repair:
-                from ..repair import repair_bytes
+                from ..io.repair import repair_bytes
 
                 for xml in sorted(project.rglob("*.xml")):
                     fixed, changes = repair_bytes(xml.read_bytes())
@@ -148,7 +148,7 @@ def read_upload(up: Upload, fmt: str | None, repair: bool, limit: int, tmp: Path
                     xml.write_bytes(fixed)
             return corefio.read(project, "mmax2", report=report), name
         if repair and name in REPAIRABLE:
-            from ..repair import repair_bytes
+            from ..io.repair import repair_bytes
 
             data, changes = repair_bytes(up.path.read_bytes())
             for c in changes:
@@ -171,7 +171,7 @@ class ScoreOptions:
     repair: bool = False
     key_format: str | None = None
     response_format: str | None = None
-    #: zero mentions: drop, or keep and match linear / dependent (corefio.zeros)
+    #: zero mentions: drop, or keep and match linear / dependent (corefio.model.zeros)
     zeros: str = "drop"
 
     def check(self) -> None:
@@ -247,7 +247,7 @@ def convert_job(up: Upload, to: str, from_format: str | None, repair: bool, limi
 
 
 def validate_job(up: Upload, fmt: str | None, limit: int, tmp: Path):
-    from ..validation import validate_file
+    from ..checks.validation import validate_file
 
     try:
         name = resolve(up, fmt)
@@ -264,7 +264,7 @@ def validate_job(up: Upload, fmt: str | None, limit: int, tmp: Path):
 
 
 def repair_job(up: Upload, kind: str, entities: str):
-    from ..repair import repair_bytes
+    from ..io.repair import repair_bytes
 
     if up.is_zip:
         raise WebError(422, "a .zip archive cannot be repaired: repair rewrites one XML or SGML file; repair "
@@ -284,7 +284,7 @@ def repair_job(up: Upload, kind: str, entities: str):
 
 
 def sync_job(corpora: bytes, strategy: str, side: str, key_file: str, response_file: str):
-    from ..synchronisation import pair_documents, synchronise_corpora
+    from ..compare.synchronisation import pair_documents, synchronise_corpora
 
     key, response = pickle.loads(corpora)
     pairs = pair_documents(key, response)
@@ -299,7 +299,7 @@ def convert_result_job(corpora: bytes, side: str, to: str, stem: str):
 
 
 def view_job(corpora: bytes, doc: int, page: int, opts: ScoreOptions):
-    from ..synchronisation import pair_documents
+    from ..compare.synchronisation import pair_documents
     from . import view
 
     key, response = pickle.loads(corpora)
@@ -357,8 +357,8 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
     limit = int(max_upload_mb * 2**20)
     # what the work imports, imported now: a forked worker must not wait for an import
     # another thread was in the middle of
-    for module in ("corefio.matching", "corefio.scoring.engine", "corefio.synchronisation", "corefio.web.view",
-                   "corefio.validation", "corefio.repair", "corefio.registry"):
+    for module in ("corefio.compare.matching", "corefio.scoring.engine", "corefio.compare.synchronisation", "corefio.web.view",
+                   "corefio.checks.validation", "corefio.io.repair", "corefio.formats.registry"):
         importlib.import_module(module)
     corefio.all_formats()
 
