@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
 from collections.abc import Iterable
@@ -509,11 +510,19 @@ def _offsets(element: etree._Element) -> tuple[int, int]:
 
 
 def xmi(path: Path) -> list[Doc]:
-    """One document: ``Token`` elements are the words, ``Sentence`` elements the
-    sentences (a word belongs to the sentence it starts in; words outside every sentence
-    make one each), each ``CoreferenceLink`` a mention over the words its offsets overlap;
-    a ``CoreferenceChain``'s ``first`` link and the ``next`` ones after it are an entity."""
-    root = _xml(path)
+    """One document per ``.xmi`` (a zip holds one or several): ``Token`` elements are the
+    words, ``Sentence`` elements the sentences (a word belongs to the sentence it starts
+    in; words outside every sentence make one each), each ``CoreferenceLink`` a mention
+    over the words its offsets overlap; a ``CoreferenceChain``'s ``first`` link and the
+    ``next`` ones after it are an entity."""
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            return [_xmi_document(etree.fromstring(archive.read(name), _parser()))
+                    for name in archive.namelist() if name.endswith(".xmi")]
+    return [_xmi_document(_xml(path))]
+
+
+def _xmi_document(root: etree._Element) -> Doc:
     doc = Doc()
     words = sorted(_offsets(t) for t in root.xpath("//*[local-name()='Token']"))
     doc.tokens = len(words)
@@ -531,7 +540,7 @@ def xmi(path: Path) -> list[Doc]:
         while ident:
             doc.groups.join(ident, f"chain {chain.get('{http://www.omg.org/XMI}id')}")
             ident = links[ident].get("next")
-    return [doc]
+    return doc
 
 
 # -- brat and LitBank TSV ------------------------------------------------------------------

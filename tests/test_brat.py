@@ -115,6 +115,8 @@ def test_a_document_without_text_comes_back_as_its_tokens():
     ("T1\tPerson 0 5\tAlice\nT1\tPerson 0 5\tAlice\n", "Alice\n", "duplicate annotation id T1", 2),
     ("T1\tPerson 0 5\tAlice\nR1\tCoref Arg1:T1 Arg2:T9\n", "Alice\n", "T9 is no text-bound", 2),
     ("T1\tPerson zero 5\tAlice\n", "Alice\n", "not 'START END'", 1),
+    # found by the fuzzer: an offset of 5,000 digits raised int()'s ValueError
+    ("T1\tPerson 0 5\tAlice\nT2\tPerson " + "9" * 5000 + " 5\tx\n", "Alice\n", "outside the text", 2),
     ("T1\tPerson 0 5\tAlice\nA1\tNegation T7\n", "Alice\n", "no mention or relation", 2),
     ("X1\tPerson 0 5\tAlice\n", "Alice\n", "not a brat annotation id", 1),
     ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\n", "Alice\n", "LitBank's TSV", 1),
@@ -341,3 +343,34 @@ def test_a_text_that_does_not_give_its_tokens_back_is_written_from_the_tokens(fm
     assert back.tokens.forms == forms
     assert [m.spans for m in back.markables] == [((0, 0),), ((2, 2),)]
     assert [d.code for d in report if d.code.startswith("loss.")] == ["loss.text"]
+def test_litbank_tsv_labels_for_unnamed_chains_differ_from_the_named_ones(tmp_path):
+    """Found by the fuzzer: a singleton written as ``chain-4`` joined the chain already
+    called ``chain-4``."""
+    (tmp_path / "d.txt").write_text("a b c d e\n", encoding="utf-8")
+    (tmp_path / "d.ann").write_text("MENTION\t1\t0\t0\t0\t0\ta\t_\t_\nMENTION\t2\t0\t1\t0\t1\tb\t_\t_\n"
+                                    "MENTION\t3\t0\t2\t0\t2\tc\t_\t_\nMENTION\t4\t0\t3\t0\t3\td\t_\t_\n"
+                                    "COREF\t4\tchain-3\n", encoding="utf-8")
+    doc = corefio.read(tmp_path, "litbank-tsv").documents[0]
+    out = tmp_path / "out"
+    corefio.write(doc, out, "litbank-tsv")
+    back = corefio.read(out, "litbank-tsv").documents[0]
+    spans = lambda d: sorted(sorted(m.spans for m in chain) for chain in d.chains())  # noqa: E731
+    assert spans(back) == spans(doc) == [[((0, 0),)], [((1, 1),)], [((2, 2),)], [((3, 3),)]]
+
+
+def test_litbank_tsv_reading_grows_linearly_with_the_lines(tmp_path):
+    """Found by the fuzzer: each line's length was looked up among all the sentences
+    (150 KB of text with many short lines: 5 s)."""
+    from .test_repair_linear import grows_linearly
+
+    ann = "MENTION\tT1\t0\t0\t0\t0\ta\t_\t_\nCOREF\tT1\tA-1\n"
+
+    def read(text: str) -> object:
+        folder = tmp_path / str(len(text))
+        folder.mkdir(exist_ok=True)
+        (folder / "d.txt").write_text(text, encoding="utf-8")
+        (folder / "d.ann").write_text(ann, encoding="utf-8")
+        return corefio.read(folder, "litbank-tsv")
+
+    ok, small, large = grows_linearly(read, lambda size: "a b\n" * (size // 4), size=4000)
+    assert ok, f"{small:.4f} s, then {large:.4f} s for 8 times the input"

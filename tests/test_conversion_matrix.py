@@ -35,10 +35,7 @@ from .conftest import DATA, shared_data
 KNOWN_DEFECTS: dict[str, str] = {
 }
 #: cells that fail for defects this matrix found and nobody fixes yet (see the project note)
-_XMI_FIRST_DOCUMENT = "xmi writer: writes only the first of several documents, with no loss.multiple-documents"
 FOUND_DEFECTS: dict[str, str] = {
-    **{f"{source}/xmi": _XMI_FIRST_DOCUMENT for source in (
-        "litbank-jsonlines/litbank.jsonlines", "pcc-mmax2", "gum-mmax2/gum multi-level, mmax2")},
 }
 
 WRITERS = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "ua", "xmi", "brat", "litbank-tsv",

@@ -380,7 +380,7 @@ def through(corpus: Corpus, fmt: str) -> Corpus:
 #: MUC documents these writers do not bring back. WebAnno TSV holds one document per
 #: file (muc7 has two: loss.multiple-documents) and no document name (a file is named
 #: after itself: read from memory, "document")
-NOT_BACK_FROM = {("muc7.key.sgm", "xmi"), ("muc7.key.sgm", "webanno-tsv"), ("muc6.key.sgm", "webanno-tsv")}
+NOT_BACK_FROM = {("muc7.key.sgm", "webanno-tsv"), ("muc6.key.sgm", "webanno-tsv")}
 
 
 @pytest.mark.parametrize("fmt", OTHERS)

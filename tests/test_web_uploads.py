@@ -3,6 +3,7 @@ bounds, the time limit on reading, and the reproducers that once gave 500."""
 
 from __future__ import annotations
 
+import base64
 import io
 import shutil
 import threading
@@ -338,3 +339,148 @@ def test_a_140kb_document_name_does_not_break_the_score_routes(client):
     for path in ("", "/scores.json", "/scores.csv", "/view"):
         answer = client.get(result + path)
         assert answer.status_code in (200, 422), (path, answer.text[:300])
+
+
+# -- the annotation tools' formats: brat, LitBank TSV, WebAnno TSV, XMI, UA ---------------------------
+DATA = Path(__file__).parent / "data"
+ALICE = "11_alices_adventures_in_wonderland_brat"
+BRAT = DATA / "brat"
+LITBANK = DATA / "brat" / "litbank_tsv"
+XMI_ZIP = DATA / "xmi" / "bernoulli.zip"
+
+
+def pair_files(folder: Path, field: str = "key") -> list:
+    return [(field, (f"{ALICE}{suffix}", (folder / f"{ALICE}{suffix}").read_bytes())) for suffix in (".ann", ".txt")]
+
+
+def score_same(client, files: list, **data):
+    """Score an upload against itself: every mention found."""
+    both = files + [("response",) + item[1:] for item in files]
+    return client.post("/api/score", files=both, data=data)
+
+
+def test_the_choosers_offer_the_annotation_tools_formats(client):
+    home, convert, validate = (client.get(path).text for path in ("/", "/convert", "/validate"))
+    for fmt in ("brat", "litbank-tsv", "webanno-tsv", "xmi", "ua"):
+        assert f'<option value="{fmt}"' in home and f'<option value="{fmt}"' in validate
+        assert convert.count(f'<option value="{fmt}"') == 2  # from and to
+    assert home.count(" multiple required") == 2  # a brat pair is two files
+
+
+@pytest.mark.parametrize(("folder", "fmt"), [(BRAT, "brat"), (LITBANK, "litbank-tsv")])
+def test_pairs_upload_as_a_zip_or_as_two_files(client, folder, fmt):
+    zipped = zip_files({f"corpus/{ALICE}{s}": (folder / f"{ALICE}{s}").read_bytes() for s in (".ann", ".txt")})
+    for files in ([("key", ("pairs.zip", zipped))], pair_files(folder)):
+        answer = score_same(client, files)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["formats"] == {"key": fmt, "response": fmt}  # told apart by their content
+        recall = answer.json()["mentions"]["recall"]
+        assert recall["num"] == recall["den"] > 100
+
+
+def test_an_ann_alone_says_what_to_upload(client):
+    answer = client.post("/api/validate", files={"file": (f"{ALICE}.ann", (BRAT / f"{ALICE}.ann").read_bytes())},
+                         data={"format": "brat"})
+    assert answer.status_code == 400 and ".ann and the .txt" in answer.json()["message"]
+    answer = client.post("/api/convert", files=[pair_files(BRAT, "file")[0]], data={"to": "conll"})
+    assert answer.status_code == 400 and ".ann and the .txt" in answer.json()["message"]
+
+
+@pytest.mark.parametrize("names", [("a.ann", "b.txt"), ("a.ann", "a.ann"), ("a.txt", "a.conll")],
+                         ids=["other-stem", "same-name", "not-a-pair"])
+def test_two_files_must_be_one_pair(client, names):
+    files = [("file", (name, b"T1\tPER 0 1\ta\n")) for name in names]
+    answer = client.post("/api/convert", files=files, data={"to": "conll"})
+    assert answer.status_code == 400, answer.text
+
+
+def test_three_files_are_refused(client):
+    files = pair_files(BRAT, "file") + [("file", ("extra.txt", b"x"))]
+    answer = client.post("/api/convert", files=files, data={"to": "conll"})
+    assert answer.status_code == 400 and "3 input files" in answer.json()["message"]
+
+
+def test_a_pair_is_saved_under_its_base_names_only(client, tmp_path):
+    """Attack: names that climb out of the upload folder are cut to their base names."""
+    files = [("file", (f"../../../tmp/{ALICE}{s}", (BRAT / f"{ALICE}{s}").read_bytes())) for s in (".ann", ".txt")]
+    answer = client.post("/api/convert", files=files, data={"to": "conll"})
+    assert answer.status_code == 200, answer.text
+    assert not Path(f"/tmp/{ALICE}.ann").exists()
+
+
+def test_a_pair_larger_than_the_limit_is_413():
+    small = TestClient(create_app(max_upload_mb=0.1), base_url="http://127.0.0.1")
+    files = [("file", ("a.ann", b"T1\tPER 0 1\ta\n")), ("file", ("a.txt", b"a" * 120_000))]
+    assert small.post("/api/convert", files=files, data={"to": "conll"}).status_code == 413
+
+
+def test_brat_zip_entries_that_climb_out_are_refused(client):
+    """Attack: a zip of pairs whose entry climbs out of the extraction folder."""
+    data = zip_files({f"../{ALICE}.ann": (BRAT / f"{ALICE}.ann").read_bytes(),
+                      f"../{ALICE}.txt": (BRAT / f"{ALICE}.txt").read_bytes()})
+    answer = client.post("/api/convert", files={"file": ("pairs.zip", data)}, data={"to": "conll"})
+    assert answer.status_code == 422 and "'..'" in answer.json()["message"]
+
+
+def test_pairs_in_two_folders_are_refused_clearly(client):
+    files = {f"{folder}/{ALICE}{s}": (BRAT / f"{ALICE}{s}").read_bytes() for folder in ("a", "b")
+             for s in (".ann", ".txt")}
+    answer = client.post("/api/convert", files={"file": ("pairs.zip", zip_files(files))}, data={"to": "conll"})
+    assert answer.status_code == 422 and "2 folders" in answer.json()["message"]
+
+
+def test_an_inception_xmi_export_uploads_as_a_zip(client):
+    answer = score_same(client, [("key", ("bernoulli.zip", XMI_ZIP.read_bytes()))])
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["formats"] == {"key": "xmi", "response": "xmi"}
+    assert answer.json()["mentions"]["recall"]["num"] == 7
+    assert client.post("/api/validate", files={"file": ("b.zip", XMI_ZIP.read_bytes())}).json()["format"] == "xmi"
+
+
+def test_several_documents_convert_to_an_xmi_zip(client):
+    data, corpus = two_document_project()
+    answer = client.post("/api/convert", files={"file": ("p.zip", data)}, data={"to": "xmi"})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["filename"].endswith(".xmi.zip") and body["encoding"] == "base64"
+    back = corefio.loads(base64.b64decode(body["content"]), "xmi")
+    assert len(back.documents) == len(corpus.documents) == 2
+
+
+def test_an_xmi_zip_bomb_is_refused_before_reading(client):
+    """Attack: an XMI export whose entry expands far beyond what it compresses to."""
+    data = zip_files({"TypeSystem.xml": b"<typeSystemDescription/>", "doc.xmi": b"<a>" + b" " * (4 << 20) + b"</a>"})
+    answer = client.post("/api/convert", files={"file": ("bomb.zip", data)}, data={"to": "conll"})
+    assert answer.status_code == 413 and "zip bomb" in answer.json()["message"]
+
+
+def test_an_xmi_zip_with_a_link_is_refused(client):
+    """Attack: a symbolic link inside an XMI export."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("doc.xmi", XMI_ZIP.read_bytes())
+        link = zipfile.ZipInfo("TypeSystem.xml")
+        link.external_attr = (0o120777 << 16)
+        z.writestr(link, "/etc/passwd")
+    answer = client.post("/api/convert", files={"file": ("link.zip", buf.getvalue())}, data={"to": "conll"})
+    assert answer.status_code == 422 and "symbolic link" in answer.json()["message"]
+
+
+@pytest.mark.parametrize(("path", "fmt"), [(DATA / "webanno" / "GUM_news_worship.tsv", "webanno-tsv"),
+                                           (DATA / "ua" / "example.CONLLUA", "ua")])
+def test_one_file_formats_upload_as_they_are(client, path, fmt):
+    answer = score_same(client, [("key", (path.name, path.read_bytes()))])
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["formats"] == {"key": fmt, "response": fmt}
+
+
+def test_a_webanno_file_with_a_wrong_column_count_is_a_located_422(client):
+    """Attack: a WebAnno TSV row with more columns than its header declares."""
+    text = (DATA / "webanno" / "GUM_news_worship.tsv").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    row = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    lines[row] = lines[row].rstrip("\n") + "\textra\textra\n"
+    answer = client.post("/api/validate", files={"file": ("w.tsv", "".join(lines).encode())})
+    body = answer.json()
+    assert answer.status_code == 200 and not body["valid"]
+    assert any(d["line"] == row + 1 for d in body["diagnostics"] if d["severity"] == "error")

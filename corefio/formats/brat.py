@@ -137,7 +137,9 @@ def _parse_t(tid: str, rest: list[str], text: str, file: str, lineno: int) -> _T
     for piece in offsets.split(";"):
         start, _, end = piece.partition(" ")
         if not (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()):
-            raise _fail(f"{tid}: offsets {piece!r} are not 'START END'", file, lineno)
+            raise _fail(f"{tid}: offsets {piece[:40]!r} are not 'START END'", file, lineno)
+        if len(start) > 18 or len(end) > 18:  # no text is that long (and int() refuses 4300 digits)
+            raise _fail(f"{tid}: offsets {piece[:40]!r} are outside the text ({len(text)} characters)", file, lineno)
         a, b = int(start), int(end)
         if not 0 <= a < b <= len(text):
             raise _fail(f"{tid}: offsets {a}..{b} are outside the text ({len(text)} characters) or empty",

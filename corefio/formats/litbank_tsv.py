@@ -89,8 +89,8 @@ def canonical_text(forms: list[str], sentences: list[tuple[int, int]]) -> str:
 
 def parse(ann: str, text: str, *, name: str, file: str, newline: str = "\n") -> Any:
     forms, offsets, line_starts, bounds = _tokens(text)
-    sentence_length = {k: None if start is None else next(b - a + 1 for a, b in bounds if a == start)
-                       for k, start in enumerate(line_starts)}
+    length_from = {a: b - a + 1 for a, b in bounds}  # a line's length, by its first token
+    sentence_length = {k: None if start is None else length_from[start] for k, start in enumerate(line_starts)}
     lines = ann.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

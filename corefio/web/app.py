@@ -50,13 +50,24 @@ from ..io.source import Source
 from . import edge
 from .errors import WebError, from_corefio, scrub
 from .store import Store
-from .uploads import Upload, nesting_depth, save, scratch, unzip_project
+from .uploads import Upload, nesting_depth, save, scratch, unzip_for, zip_format
 from .worker import Workers
 
 HERE = Path(__file__).parent
 MATCH_MODES = ("exact", "head", "min", "partial")
 STRATEGIES = ("key", "response", "intersection", "union")
 ZERO_MODES = ("drop", "linear", "dependent")  # corefio.model.zeros.ZERO_MODES (not imported: light start)
+#: an upload field takes one file, or the .ann and .txt files of a brat / LitBank TSV pair
+Files = list[UploadFile]
+#: what the API says an upload may be
+PROJECTS = (".zip for an MMAX2 project, brat or LitBank TSV pairs or an INCEpTION XMI export; "
+            "or an .ann and its .txt together")
+#: formats read from a directory: what to upload instead of one file
+DIRECTORY_FORMATS = {
+    "mmax2": "an MMAX2 project is a directory: upload it as a .zip archive",
+    "brat": "brat is .ann/.txt pairs: upload a .zip of them, or the .ann and the .txt file together",
+    "litbank-tsv": "LitBank TSV is .ann/.txt pairs: upload a .zip of them, or the .ann and the .txt file together",
+}
 #: the XML-ish formats that repair applies to
 REPAIRABLE = ("raf", "mate", "muc", "mmax2")
 #: elements nested deeper than this are not repaired (lxml's own limit is 256 without huge_tree)
@@ -108,7 +119,7 @@ def resolve(up: Upload, fmt: str | None) -> str:
     if fmt:
         return corefio.get_format(fmt).name
     if up.is_zip:
-        return "mmax2"
+        return zip_format(up)
     return resolve_format(up.path, None).name
 
 
@@ -116,10 +127,17 @@ def read_upload(up: Upload, fmt: str | None, repair: bool, limit: int, tmp: Path
     """The corpus of one upload (repaired first when asked) and its format."""
     try:
         name = resolve(up, fmt)
+        if up.is_zip and name != "mmax2":  # brat or LitBank TSV pairs, an XMI export
+            path = unzip_for(up, name, tmp / up.path.parent.name, limit)
+            if path.is_dir() and not fmt:  # brat or LitBank TSV: the pairs tell
+                from ..formats.registry import resolve_format
+
+                name = resolve_format(path, None).name
+            return corefio.read(Source(up.name, path) if path == up.path else path, name, report=report), name
+        if name in DIRECTORY_FORMATS and not (up.pair or up.is_zip):
+            raise WebError(400, DIRECTORY_FORMATS[name], up.name)
         if name == "mmax2" or up.is_zip:
-            if not up.is_zip:
-                raise WebError(400, "an MMAX2 project is a directory: upload it as a .zip archive", up.name)
-            project = unzip_project(up, tmp / up.path.parent.name, limit)
+            project = unzip_for(up, "mmax2", tmp / up.path.parent.name, limit)
             if repair:
                 from ..io.repair import repair_bytes
 
@@ -231,6 +249,8 @@ def write_job(corpus, to: str, stem: str, report: Report | None = None) -> tuple
         raise from_corefio(exc) from None
     except (ValueError, OSError, RecursionError) as exc:
         raise WebError(422, f"cannot write the file as {to}: {scrub(str(exc))}") from None
+    if isinstance(out, bytes) and out.startswith(b"PK\x03\x04"):  # several XMI documents: INCEpTION's zip
+        return out, f"{stem}.{to}.zip"
     return (out.encode("utf-8") if isinstance(out, str) else out), f"{stem}{extension(to)}"
 
 
@@ -250,9 +270,9 @@ def validate_job(up: Upload, fmt: str | None, limit: int, tmp: Path):
     except CorefioError as exc:
         raise from_corefio(exc.located(up.name)) from None
     if up.is_zip:
-        path = unzip_project(up, tmp / up.path.parent.name, limit)
-    elif name == "mmax2":
-        raise WebError(400, "an MMAX2 project is a directory: upload it as a .zip archive", up.name)
+        path = unzip_for(up, name, tmp / up.path.parent.name, limit)
+    elif name in DIRECTORY_FORMATS and not up.pair:
+        raise WebError(400, DIRECTORY_FORMATS[name], up.name)
     else:
         path = up.path
     report = validate_file(path, name)
@@ -462,7 +482,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         opts.check()
         return opts
 
-    async def run_score(key: UploadFile | None, response: UploadFile | None, opts: ScoreOptions) -> Result:
+    async def run_score(key: Files | None, response: Files | None, opts: ScoreOptions) -> Result:
         with scratch() as tmp:
             ku = await save(key, "key", tmp, limit)
             ru = await save(response, "response", tmp, limit, used=ku.size)
@@ -474,7 +494,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
                       data["csv"], data["csv_error"], data["metrics"], diagnostics, data["reading"])
 
     @app.post("/score", include_in_schema=False)
-    async def score_page(key: UploadFile | None = File(None), response: UploadFile | None = File(None),
+    async def score_page(key: Files | None = File(None), response: Files | None = File(None),
                          metrics: list[str] = Form([]), match: str = Form("exact"),
                          singletons: str = Form("keep"), repair: str = Form(""),
                          key_format: str = Form(""), response_format: str = Form(""), zeros: str = Form("drop")):
@@ -484,8 +504,8 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         return RedirectResponse(f"/r/{token}", status_code=303)
 
     @app.post("/api/score", tags=["api"], summary="Score a response against a key (four synchronisation strategies)")
-    async def api_score(key: UploadFile = File(..., description="the key file (.zip for an MMAX2 project)"),
-                        response: UploadFile = File(..., description="the response file"),
+    async def api_score(key: Files = File(..., description=f"the key file ({PROJECTS})"),
+                        response: Files = File(..., description=f"the response file ({PROJECTS})"),
                         metrics: str = Form("", description="comma-separated metric names (default: the usual set)"),
                         match: str = Form("exact", description="exact, head, min or partial"),
                         singletons: str = Form("keep", description="keep or drop"),
@@ -579,7 +599,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
     async def convert_form(request: Request):
         return page(request, "convert.html", formats=readable_formats(), writable=writable_formats())
 
-    async def do_convert(file: UploadFile | None, to: str, from_format: str, repair: bool):
+    async def do_convert(file: Files | None, to: str, from_format: str, repair: bool):
         if to not in writable_formats():
             raise WebError(400, f"unknown output format {to!r} (known: {', '.join(writable_formats())})")
         if from_format and from_format not in readable_formats():
@@ -591,7 +611,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         return up, fmt, data, filename, diagnostics
 
     @app.post("/convert", response_class=HTMLResponse, include_in_schema=False)
-    async def convert_page(request: Request, file: UploadFile | None = File(None), to: str = Form("raf"),
+    async def convert_page(request: Request, file: Files | None = File(None), to: str = Form("raf"),
                            from_format: str = Form(""), repair: str = Form("")):
         up, fmt, data, filename, diagnostics = await do_convert(file, to, from_format, _on(repair))
         token = keep(("file", filename, data), len(data) + ITEM_OVERHEAD, "the converted file")
@@ -607,7 +627,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         return attachment(data, filename, "application/octet-stream")
 
     @app.post("/api/convert", tags=["api"], summary="Convert one file to another format")
-    async def api_convert(file: UploadFile = File(..., description="the input (.zip for an MMAX2 project)"),
+    async def api_convert(file: Files = File(..., description=f"the input ({PROJECTS})"),
                           to: str = Form(..., description="the output format"),
                           from_format: str = Form("", description="the input format (default: detected)"),
                           repair: bool = Form(False, description="repair malformed XML/SGML first")):
@@ -624,7 +644,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         return {"from": fmt, "to": to, "filename": filename, "encoding": encoding, "content": content,
                 "diagnostics": diagnostics}
 
-    async def do_validate(file: UploadFile | None, fmt: str) -> tuple[Upload, str, list[dict]]:
+    async def do_validate(file: Files | None, fmt: str) -> tuple[Upload, str, list[dict]]:
         if fmt and fmt not in readable_formats():
             raise WebError(400, f"unknown format {fmt!r} (known: {', '.join(readable_formats())})")
         with scratch() as tmp:
@@ -637,13 +657,13 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         return page(request, "validate.html", formats=readable_formats())
 
     @app.post("/validate", response_class=HTMLResponse, include_in_schema=False)
-    async def validate_page(request: Request, file: UploadFile | None = File(None), format: str = Form("")):
+    async def validate_page(request: Request, file: Files | None = File(None), format: str = Form("")):
         up, name, diagnostics = await do_validate(file, format)
         valid = not any(d["severity"] == "error" for d in diagnostics)
         return page(request, "validated.html", name=up.name, fmt=name, diagnostics=diagnostics, valid=valid)
 
     @app.post("/api/validate", tags=["api"], summary="Validate one file (schema, reader, model)")
-    async def api_validate(file: UploadFile = File(..., description="the input (.zip for an MMAX2 project)"),
+    async def api_validate(file: Files = File(..., description=f"the input ({PROJECTS})"),
                            format: str = Form("", description="the format (default: detected)")):
         """``valid`` (no error) and every diagnostic (code, severity, message, file, line, column)."""
         up, name, diagnostics = await do_validate(file, format)

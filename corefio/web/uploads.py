@@ -1,4 +1,5 @@
-"""Uploads: streamed to a per-request directory, and MMAX2 projects unpacked from a .zip.
+"""Uploads: streamed to a per-request directory; MMAX2 projects, brat and LitBank TSV
+pairs and INCEpTION's XMI exports unpacked from a .zip.
 
 An upload is copied to disk in chunks as it is read (never held whole in memory). A
 ``.zip`` is checked from its central directory before one byte is extracted, and again
@@ -16,8 +17,10 @@ while extracting:
 Files are created with ``open(..., "xb")`` in folders this module made, so nothing is
 written outside the extraction folder and no link is ever created. The project is the
 one folder that holds ``.mmax`` files (several ``.mmax`` files in it are several
-documents of one project, as ``corefio read DIR`` reads them); macOS's ``__MACOSX/``
-and ``._*`` companions are skipped.
+documents of one project, as ``corefio read DIR`` reads them); brat and LitBank TSV
+pairs are the one folder that holds ``.ann`` files; an XMI zip, once it passed the same
+checks, is read by the XMI reader (one ``.xmi`` per document, ``TypeSystem.xml``). macOS's
+``__MACOSX/`` and ``._*`` companions are skipped.
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ class Upload:
     name: str
     path: Path
     size: int
+    #: an ``.ann`` with its ``.txt`` saved beside it (a brat or LitBank TSV document)
+    pair: bool = False
 
     def head(self, n: int = 4096) -> bytes:
         with open(self.path, "rb") as f:
@@ -86,13 +91,35 @@ def scratch() -> Iterator[Path]:
 
 async def save(upload, label: str, into: Path, limit: int, used: int = 0) -> Upload:
     """Copy a starlette ``UploadFile`` to ``into`` chunk by chunk; 413 past ``limit``
-    (``used``: bytes other uploads of the request already took)."""
+    (``used``: bytes other uploads of the request already took). ``upload`` may be a
+    list: one file, or the two files of a brat / LitBank TSV pair (``NAME.ann`` and
+    ``NAME.txt``, saved side by side; the upload is the ``.ann``)."""
+    uploads = [u for u in upload if u is not None and not isinstance(u, str)] if isinstance(upload, list) \
+        else [upload]
+    if len(uploads) > 2:
+        raise WebError(400, f"{len(uploads)} {label} files were uploaded; upload one file, or the .ann and the "
+                            ".txt file of a brat or LitBank TSV document")
+    folder = into / label
+    folder.mkdir()
+    saved: list[Upload] = []
+    for one in uploads or [None]:
+        saved.append(await _save_one(one, label, folder, limit, used + sum(u.size for u in saved)))
+    if len(saved) == 1:
+        return saved[0]
+    ann, txt = sorted(saved, key=lambda u: u.path.suffix.lower() != ".ann")
+    if (ann.path.suffix.lower(), txt.path.suffix.lower()) != (".ann", ".txt") or ann.path.stem != txt.path.stem:
+        raise WebError(400, f"two {label} files are a brat or LitBank TSV pair: NAME.ann and NAME.txt, not "
+                            f"{ann.name} and {txt.name}")
+    return Upload(ann.name, ann.path, ann.size + txt.size, pair=True)
+
+
+async def _save_one(upload, label: str, folder: Path, limit: int, used: int) -> Upload:
     if upload is None or isinstance(upload, str) or (not upload.filename and not upload.size):
         raise WebError(400, f"no {label} file was uploaded")
     name = safe_name(upload.filename, label)
-    folder = into / label
-    folder.mkdir()
     path = folder / name
+    if path.exists():
+        raise WebError(400, f"two {label} files are both called {name}")
     size = 0
     with open(path, "xb") as out:
         while True:
@@ -168,8 +195,62 @@ def declared_entries(path: Path) -> int | None:
     return None if total == 0xFFFF else total
 
 
+def zip_format(up: Upload) -> str:
+    """The format an uploaded .zip holds, told from its entries' names: ``mmax2`` (a
+    ``.mmax`` file), ``xmi`` (a ``.xmi`` file: INCEpTION's export), ``brat`` (``.ann``
+    files: brat or LitBank TSV pairs, :func:`pairs_folder` tells which); ``mmax2`` when
+    none of these is there (its message names what a project needs)."""
+    entries = declared_entries(up.path)
+    if entries is not None and entries > MAX_ENTRIES:
+        raise WebError(413, f"the .zip archive holds {entries} entries (at most {MAX_ENTRIES})", up.name)
+    try:
+        with zipfile.ZipFile(up.path) as archive:
+            names = [n.lower() for n in archive.namelist()[:MAX_ENTRIES + 1]]
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+        raise WebError(422, f"not a valid .zip archive ({exc})", up.name) from None
+    for suffix, name in ((".mmax", "mmax2"), (".xmi", "xmi"), (".ann", "brat")):
+        if any(n.endswith(suffix) and not _skipped(tuple(PurePosixPath(n).parts)) for n in names):
+            return name
+    return "mmax2"
+
+
+def unzip_for(up: Upload, fmt: str, into: Path, limit: int) -> Path:
+    """What to read of an uploaded .zip in ``fmt``, after every check of :func:`unzip`:
+    the MMAX2 project's folder, the folder of brat / LitBank TSV pairs, or (for XMI,
+    whose reader reads INCEpTION's zips itself) the upload."""
+    root = unzip(up, into, limit)
+    if fmt == "mmax2":
+        return project_folder(root, up.name)
+    if fmt == "xmi":
+        if not any(p.suffix.lower() == ".xmi" for p in root.rglob("*")):
+            raise WebError(422, "the .zip archive holds no .xmi file", up.name)
+        return up.path
+    if fmt in ("brat", "litbank-tsv"):
+        return pairs_folder(root, up.name)
+    raise WebError(400, f"a .zip archive is read as mmax2, brat, litbank-tsv or xmi, not as {fmt}", up.name)
+
+
+def pairs_folder(root: Path, shown: str) -> Path:
+    """The one folder under ``root`` holding ``.ann`` files (brat or LitBank TSV pairs)."""
+    holders = sorted({p.parent for p in root.rglob("*") if p.suffix.lower() == ".ann" and p.is_file()
+                      and not p.is_symlink()})
+    if not holders:
+        raise WebError(422, "the .zip archive holds no .ann file (brat and LitBank TSV are .ann/.txt pairs)",
+                       shown)
+    if len(holders) > 1:
+        names = ", ".join(str(h.relative_to(root)) or "." for h in holders[:5])
+        raise WebError(422, f"the .zip archive holds .ann files in {len(holders)} folders ({names}); put the "
+                            "pairs of one corpus in one folder", shown)
+    return holders[0]
+
+
 def unzip_project(up: Upload, into: Path, limit: int) -> Path:
     """Extract the uploaded .zip under ``into/project``; the MMAX2 project's folder."""
+    return project_folder(unzip(up, into, limit), up.name)
+
+
+def unzip(up: Upload, into: Path, limit: int) -> Path:
+    """Extract the uploaded .zip under ``into/project`` with every check above; that folder."""
     entries = declared_entries(up.path)
     if entries is not None and entries > MAX_ENTRIES:
         raise WebError(413, f"the .zip archive holds {entries} entries (at most {MAX_ENTRIES})", up.name)
@@ -235,7 +316,7 @@ def unzip_project(up: Upload, into: Path, limit: int) -> Path:
                 # differs from the central directory
                 raise WebError(422, f"the .zip entry {m.filename[:120]!r} cannot be extracted "
                                     f"({type(exc).__name__}: {exc})", up.name) from None
-    return project_folder(root, up.name)
+    return root
 
 
 def project_folder(root: Path, shown: str) -> Path:

@@ -196,13 +196,19 @@ def discover(formats: Sequence[str] | None, workdir: Path, log: Callable[[str], 
             continue
         if spec.name in targets and not targets[spec.name].directory:
             targets[spec.name].seeds.append(Seed(path, path.read_bytes()))
+    seen_projects: set[tuple[str, frozenset]] = set()  # the same pairs under two folders: one seed
     for project in _seed_projects():
         try:
             spec = registry.detect_format(project)
         except Exception:  # noqa: BLE001 - a directory no format claims is not a seed
             continue
         if spec.name in targets and targets[spec.name].directory:
-            targets[spec.name].seeds.extend(project_seeds(spec.name, project, _read_project(project)))
+            kept = PROJECT_FILES.get(spec.name)
+            files = {name: data for name, data in _read_project(project).items() if kept is None or kept.search(name)}
+            same = (spec.name, frozenset(files.items()))
+            if sum(map(len, files.values())) <= MAX_SEED_BYTES and same not in seen_projects:
+                seen_projects.add(same)
+                targets[spec.name].seeds.extend(project_seeds(spec.name, project, files))
     for name, paths in (extra_seeds or {}).items():
         if name in targets:
             for p in map(Path, paths):
@@ -239,6 +245,15 @@ def _target(spec: Any) -> Target:
 #: every file for a format not listed
 PROJECT_MEMBERS = {
     "mmax2": re.compile(r"^(common_paths\.xml|[^/]+\.mmax|(Basedata|Markables|Schemes)/[^/]+\.xml)$"),
+}
+
+
+#: per directory format, the files of a seed directory that make its project (the others
+#: beside them, such as the CoNLL copy of a brat document, are left out); every file for a
+#: format not listed
+PROJECT_FILES = {
+    "brat": re.compile(r"^[^/]+\.(ann|txt)$"),
+    "litbank-tsv": re.compile(r"^[^/]+\.(ann|txt)$"),
 }
 
 
@@ -295,13 +310,18 @@ def _read_project(directory: Path) -> dict[str, bytes]:
 
 def _seed_projects() -> list[Path]:
     """Directories holding an MMAX2 project file (``*.mmax``) under the seed roots, small
-    enough to copy for every input, except the fuzzer's regressions (see :func:`_seed_files`)."""
+    enough to copy for every input, and those holding brat or LitBank TSV pairs (``*.ann``:
+    their pairs alone are the project, :data:`PROJECT_FILES`), except the fuzzer's
+    regressions (see :func:`_seed_files`)."""
     projects = []
     for root in SEED_ROOTS:
         for directory in sorted({p.parent for p in root.rglob("*.mmax")} if root.is_dir() else ()):
             if REGRESSIONS in directory.parents:
                 continue
             if sum(p.stat().st_size for p in directory.rglob("*") if p.is_file()) <= MAX_SEED_BYTES:
+                projects.append(directory)
+        for directory in sorted({p.parent for p in root.rglob("*.ann")} if root.is_dir() else ()):
+            if REGRESSIONS not in directory.parents and directory not in projects:
                 projects.append(directory)
     return projects
 

@@ -218,6 +218,21 @@ def test_mmax2_projects_are_seeds_with_one_file_mutated(tmp_path: Path):
     assert len(changed_members) > 3
 
 
+def test_the_annotation_tools_formats_have_their_real_files_as_seeds(tmp_path: Path):
+    """brat and LitBank TSV pair folders are seed projects (their pairs alone, each
+    distinct project once), and the XMI seeds include a zip of two documents."""
+    targets = {t.name: t for t in fuzzer.discover(["brat", "litbank-tsv", "xmi", "webanno-tsv", "ua"], tmp_path,
+                                                  lambda message: None, convert=False)}
+    assert set(targets) == {"brat", "litbank-tsv", "xmi", "webanno-tsv", "ua"}
+    alice = "11_alices_adventures_in_wonderland_brat"
+    for name, folder in (("brat", "tests/data/brat"), ("litbank-tsv", "tests/data/brat/litbank_tsv")):
+        seeds = targets[name].seeds
+        assert {(fuzzer._relative(s.path), s.member) for s in seeds} == {(folder, f"{alice}.ann"),
+                                                                         (folder, f"{alice}.txt")}
+        assert all(set(s.project or {}) == {f"{alice}.ann", f"{alice}.txt"} for s in seeds)  # no CoNLL copy
+    assert "tests/data/xmi/two_documents.zip" in {fuzzer._relative(s.path) for s in targets["xmi"].seeds}
+
+
 def test_saved_regressions_are_not_seeds(tmp_path: Path):
     """Saved regressions (files or projects) are replayed, never used as seeds: seeds must
     not change when a campaign saves what it found."""
