@@ -103,7 +103,7 @@ def compare_job(ku: Upload, responses: list[Upload], opts: CompareOptions, limit
     from ..errors import CorefioError
     from ..scoring.error_analysis import ERROR_CLASSES, analyse_files
     from ..scoring.significance import compare
-    from .app import clean, read_upload
+    from .reading import clean, read_upload
     from .errors import from_corefio
 
     report = Report()
