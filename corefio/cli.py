@@ -23,6 +23,7 @@ code: ``validate`` exits 4 for an invalid file even if nobody read the verdict.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -214,16 +215,88 @@ def _forget_spooled() -> None:
 PROGRESS_DELAY = 0.5
 
 
+def _stderr_is_terminal() -> bool:
+    """Whether a person watches stderr (progress bars are drawn only then)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced by an object without it, or closed
+        return False
+
+
 def _progress(items, label: str):
     """``items`` as they come, with a progress bar on stderr when stderr is a terminal
     (and not under ``-q``): nothing else is drawn, so logs and pipes stay clean."""
-    if _verbosity < 0 or not sys.stderr.isatty():
-        yield from items
+    with _counting(label) as done:
+        for item in items:
+            yield item
+            if done is not None:
+                done(1)
+
+
+@contextlib.contextmanager
+def _counting(label: str, total: Optional[int] = None):
+    """A progress bar of documents on stderr (see :func:`_progress`), given as the
+    function to call with how many documents were done; None when no bar is drawn.
+    Work shared between processes (``--jobs``) is counted here, as each piece's
+    result arrives."""
+    if _verbosity < 0 or not _stderr_is_terminal():
+        yield None
         return
     from tqdm import tqdm
 
-    with tqdm(items, desc=label, unit=" documents", file=sys.stderr, leave=False, delay=PROGRESS_DELAY) as bar:
-        yield from bar
+    tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked while the bar runs
+    with tqdm(total=total, desc=label, unit=" documents", file=sys.stderr, leave=False,
+              delay=PROGRESS_DELAY) as bar:
+        yield bar.update
+
+
+# -- several processes (--jobs) --------------------------------------------------------------
+def _jobs_option() -> Any:
+    return typer.Option(None, "--jobs", "-j", min=1,
+                        help="processes to share the work between (default: the cores available; 1: this "
+                             "process only); the output is the same")
+
+
+def _jobs(jobs: Optional[int]) -> int:
+    from .parallel import available_cores
+
+    return jobs if jobs is not None else available_cores()
+
+
+_GLOB_CHARACTERS = frozenset("*?[")
+
+
+def _expanded(paths: List[Path], format: Optional[str]) -> List[Path]:
+    """The files the arguments name: a directory of files (not an MMAX2 project, which
+    is one input) gives its files, sorted; a pattern that names no file itself
+    (``'data/*.conll'``, quoted so that the shell leaves it) gives the files it matches,
+    sorted. Other arguments are kept as they are (and checked when read)."""
+    out: List[Path] = []
+    for path in paths:
+        text = str(path)
+        if text != "-" and not path.exists() and _GLOB_CHARACTERS & set(text):
+            import glob
+
+            matches = sorted(glob.glob(text, recursive=True))
+            if not matches:
+                raise CorefioError("no file matches this pattern", file=text)
+            out.extend(Path(m) for m in matches if not Path(m).is_dir())
+        elif path.is_dir() and not _is_project(path, format):
+            members = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            out.extend(members if members else [path])  # an empty directory: refused as ever
+        else:
+            out.append(path)
+    return out
+
+
+def _is_project(path: Path, format: Optional[str]) -> bool:
+    """A directory that is one input: a project of a format that reads directories."""
+    from .registry import all_formats, get_format
+
+    if format:
+        return get_format(format).directory
+    return any(spec.directory and spec.sniff_directory is not None and spec.sniff_directory(path)
+               for spec in all_formats()) or any(path.glob("*.mmax"))
 
 
 def _check_output(path: Path, format: Optional[str]) -> None:
@@ -472,6 +545,7 @@ def info_command(
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
     output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write here instead of stdout"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """Documents, tokens, markables, entities, chains, singletons and links by type.
 
@@ -480,15 +554,16 @@ def info_command(
     ids the markables carry or the file declares: it differs from chains when a file
     declares entities no markable refers to, or when a format names chains some other way.
     """
-    from .info import corpus_info
+    from . import parallel
 
+    files = _expanded(files, from_format)
     inputs = [_input(path, from_format) for path in files]
     result = []
-    for path, shown in zip(inputs, files):
-        report = Report(str(path))
-        documents = list(_progress(api.iter_read(path, from_format, report=report), _shown(str(path))))
-        _print_report(report, min_severity="warning")
-        result.append((shown, corpus_info(documents)))
+    label = _shown(str(inputs[0])) if len(inputs) == 1 else "reading"
+    with _counting(label) as done:
+        for number, report, infos in parallel.info(inputs, from_format, _jobs(jobs), progress=done):
+            _print_report(report, min_severity="warning")
+            result.append((files[number], infos))
     lines: list[str] = []
     if output is OutputFormat.json:
         lines.append(json.dumps([{"file": str(path), "documents": [d.as_dict() for d in docs]}
@@ -718,16 +793,19 @@ def validate_command(
     output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json"),
     strict: bool = typer.Option(False, "--strict", help="warnings count as failures"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the verdicts here instead of stdout"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """XSD validation (XML formats) and semantic checks: ids, references, spans, crossing."""
-    files = [_input(path, from_format) for path in files]
+    from . import parallel
+
+    files = [_input(path, from_format) for path in _expanded(files, from_format)]
     failed = False
     results = []
-    for path in files:
-        report = api.validate(path, from_format)
-        bad = bool(report.errors or (strict and report.warnings))
-        failed = failed or bad
-        results.append((path, report, bad))
+    with _counting("validating") as done:
+        for number, report in parallel.validate(files, from_format, _jobs(jobs), progress=done):
+            bad = bool(report.errors or (strict and report.warnings))
+            failed = failed or bad
+            results.append((files[number], report, bad))
     lines: list[str] = []
     if output is OutputFormat.json:
         lines.append(json.dumps(

@@ -1,0 +1,417 @@
+"""Work on all the cores of one machine: ``--jobs N`` for the commands.
+
+corefio's work is per document: reading, checking, describing and scoring a document
+need nothing from the others, and what a file's result needs of its documents is a list
+(info, validate) or sums of integer counts (score). So the work is cut into *pieces*,
+each piece done by one process of a :class:`~concurrent.futures.ProcessPoolExecutor`,
+and the results are put together in input order:
+
+* a piece is a whole file, or, for a large file of a format whose document boundaries
+  can be found cheaply (CoNLL-2012: :func:`corefio.formats.conll.scan_keys`), a run of
+  its documents given by a byte range; a worker reads only the bytes of its piece, one
+  document at a time, and sends back what it found about them (document descriptions,
+  diagnostics, score counts), never the documents: memory per worker is about one
+  document, and at most ``2 × jobs`` pieces are under way at once;
+* results are taken in input order (:func:`ordered_map`), so the output is the one a
+  single process gives, byte for byte; a piece's error is raised when its turn comes,
+  so the error (message, location, exit code) is the one a single process meets first;
+* diagnostics are added to the file's report as they would have been added in one
+  process, repeats merged the same way (:func:`replay`);
+* scores: each piece is a run of document pairs scored by the scoring engine's own
+  code into a :class:`~corefio.scoring.engine.Share` (integer and fraction sums), and the
+  shares are summed by :func:`corefio.scoring.engine.finish`, never averaged.
+
+``jobs=1`` does everything in this process, without a pool. Progress is counted in
+documents: the ``progress`` callbacks are called with the number of documents each
+piece held, in this process, whatever process did the work.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostic, Report
+from .errors import CorefioError
+
+#: a file at least this large is cut into pieces of documents when jobs > 1
+SPLIT_BYTES = 1 << 20
+#: pieces per worker a large file is cut into (more pieces: better balance, finer progress)
+PIECES_PER_JOB = 8
+#: pieces under way (sent or being worked on) per worker
+IN_FLIGHT_PER_JOB = 2
+
+Progress = Callable[[int], None]
+
+
+def available_cores() -> int:
+    """The cores this process may run on (the default of ``--jobs``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class WorkerDied(CorefioError):
+    """A worker process ended without a result (killed, or out of memory)."""
+
+    exit_code = 1
+
+
+# -- the pool --------------------------------------------------------------------------------
+def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    from .scoring.engine import die_with_parent
+
+    die_with_parent(parent)  # a worker never outlives the command (killed with SIGKILL, say)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _context() -> Any:
+    """Fork where there is fork (workers start at once, inheriting what is loaded)."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else methods[0])
+
+
+def ordered_map(func: Callable[[Any], Any], items: Iterable[Any], jobs: int, *,
+                initializer: Callable[..., None] | None = None, initargs: tuple = ()) -> Iterator[Any]:
+    """``func(item)`` for every item, in the order of ``items``, computed by ``jobs``
+    processes (``jobs`` ≤ 1: in this process, one after the other). At most
+    ``IN_FLIGHT_PER_JOB × jobs`` items are sent before their results are taken, so
+    neither the items nor the results pile up. An error raised by ``func`` is raised
+    here when its item's turn comes; the items not yet done are then cancelled.
+    ``initializer(*initargs)`` runs once in each worker first (with ``jobs`` ≤ 1, here)."""
+    if jobs <= 1:
+        if initializer is not None:
+            initializer(*initargs)
+        for item in items:
+            yield func(item)
+        return
+    iterator = iter(items)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_start_worker,
+                               initargs=(os.getpid(), initializer, initargs))
+    pending: deque[Future] = deque()
+    try:
+        for item in islice(iterator, IN_FLIGHT_PER_JOB * jobs):
+            pending.append(pool.submit(func, item))
+        while pending:
+            future = pending.popleft()
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                raise WorkerDied("a worker process ended without a result (killed, or out of memory?)") from None
+            for item in islice(iterator, 1):
+                pending.append(pool.submit(func, item))
+            yield result
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+# -- diagnostics from another process ------------------------------------------------------------
+#: a diagnostic and whether it was added with ``merge=True`` (repeats merged into it)
+Found = tuple[Diagnostic, bool]
+
+
+def found_in(report: Report) -> list[Found]:
+    """The diagnostics of ``report`` with their merging flag, to be sent to another process."""
+    merging = {id(d) for d in report._merge.values()}
+    return [(d, id(d) in merging) for d in report]
+
+
+def replay(report: Report, found: Iterable[Found]) -> None:
+    """Add diagnostics found elsewhere to ``report`` as if they were found here, in
+    order: a merging one joins an equal merging one already in the report (counts
+    summed, at most five examples), as :meth:`Report.add` does."""
+    for d, merging in found:
+        diag = report.add(d.code, d.severity, d.message, line=d.line, column=d.column, document=d.document,
+                          file=d.file, count=d.count, merge=merging, example=d.examples[0] if d.examples else None)
+        for example in d.examples[1:]:
+            if len(diag.examples) >= 5:
+                break
+            diag.examples.append(example)
+
+
+# -- pieces of files --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Piece:
+    """Part of the work on one file: the whole file, or the documents of a byte range."""
+
+    #: the file's number among the inputs
+    file_number: int
+    path: str
+    format: str | None
+    #: (start, end, number of the first document, its line), or None: the whole file
+    byte_range: tuple[int, int, int, int] | None = None
+    #: how many documents the piece holds, when known before reading it
+    documents: int | None = None
+
+
+def _splittable(path: str, format: str | None) -> Any:
+    """The format spec of ``path`` if it can be cut at document boundaries, else None."""
+    from .registry import resolve_format
+
+    try:
+        spec = resolve_format(Path(path), format)
+    except CorefioError:
+        return None
+    return spec if spec.name == "conll" and spec.scan_keys is not None else None
+
+
+def pieces_of(number: int, path: str, format: str | None, jobs: int) -> list[Piece]:
+    """The pieces of one file: runs of documents when ``jobs`` > 1 and the file is large
+    and of a format that finds its documents cheaply; the whole file otherwise (also
+    when finding the documents fails: the whole file is then read, and its reader
+    reports the problem as one process would)."""
+    whole = [Piece(number, path, format)]
+    if jobs <= 1:
+        return whole
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        return whole
+    spec = _splittable(path, format) if size >= SPLIT_BYTES else None
+    if spec is None:
+        return whole
+    from .source import Source
+
+    try:
+        docs = spec.scan_keys(Source.of(path))
+    except CorefioError:
+        return whole
+    if len(docs) < 2 or len(docs[0]) < 4:
+        return whole
+    target = max(SPLIT_BYTES // 4, size // (jobs * PIECES_PER_JOB))
+    out: list[Piece] = []
+    first = 0
+    while first < len(docs):
+        last = first
+        while last + 1 < len(docs) and docs[last + 1][2] - docs[first][2] < target:
+            last += 1
+        end = docs[last + 1][2] if last + 1 < len(docs) else size
+        out.append(Piece(number, path, spec.name, (docs[first][2], end, first, docs[first][3]), last - first + 1))
+        first = last + 1
+    return out
+
+
+def all_pieces(paths: Sequence[str | Path], format: str | None, jobs: int) -> Iterator[Piece]:
+    for number, path in enumerate(paths):
+        yield from pieces_of(number, str(path), format, jobs)
+
+
+def documents_of(piece: Piece, report: Report) -> Iterator[Any]:
+    """The documents of a piece, one at a time, located errors as one process reads them."""
+    from . import api
+
+    if piece.byte_range is None:
+        yield from api.iter_read(piece.path, piece.format, report=report)
+        return
+    from .formats.conll import stream_range
+    from .source import Source
+
+    source = Source.of(piece.path)
+    try:
+        yield from stream_range(source, piece.byte_range, report=report)
+    except CorefioError as exc:
+        raise exc.located(source.name) from None
+
+
+def by_file(results: Iterable[tuple[Piece, Any]]) -> Iterator[tuple[int, list[tuple[Piece, Any]]]]:
+    """Results of pieces grouped by file, in order: ``(file number, [(piece, result)])``."""
+    current: int | None = None
+    group: list[tuple[Piece, Any]] = []
+    for piece, result in results:
+        if current is not None and piece.file_number != current:
+            yield current, group
+            group = []
+        current = piece.file_number
+        group.append((piece, result))
+    if current is not None:
+        yield current, group
+
+
+def _with_piece(func: Callable[[Piece], Any]) -> Callable[[Piece], tuple[Piece, Any]]:
+    return _PieceTask(func)
+
+
+class _PieceTask:
+    """``func`` whose result comes back with its piece (a class: it travels by pickle)."""
+
+    def __init__(self, func: Callable[[Piece], Any]) -> None:
+        self.func = func
+
+    def __call__(self, piece: Piece) -> tuple[Piece, Any]:
+        return piece, self.func(piece)
+
+
+# -- info ------------------------------------------------------------------------------------
+@dataclass
+class PieceOutcome:
+    """What a worker sends back about a piece: a result, its diagnostics, how many
+    documents it held, and the error that stopped its reading (raised in this process
+    when the piece's turn comes)."""
+
+    result: Any
+    found: list[Found]
+    documents: int
+    error: CorefioError | None = None
+
+
+#: with ``jobs=1``, the progress callback, called as each document is read
+_each_document: Progress | None = None
+
+
+def _describe(piece: Piece) -> PieceOutcome:
+    from .info import document_info
+
+    report = Report(piece.path)
+    infos = []
+    try:
+        for doc in documents_of(piece, report):
+            infos.append(document_info(doc))
+            if _each_document is not None:
+                _each_document(1)
+    except CorefioError as exc:
+        return PieceOutcome(infos, found_in(report), len(infos), exc)
+    return PieceOutcome(infos, found_in(report), len(infos))
+
+
+def info(paths: Sequence[str | Path], format: str | None, jobs: int, *,
+         progress: Progress | None = None) -> Iterator[tuple[int, Report, list]]:
+    """``(file number, report, document descriptions)`` for every file, in order, as
+    :func:`corefio.info.corpus_info` over :func:`corefio.api.iter_read` gives them; the
+    error that stops the reading of a file is raised when that file's turn comes."""
+    global _each_document
+    in_process = jobs <= 1
+    _each_document = progress if in_process else None
+    try:
+        results = ordered_map(_with_piece(_describe), all_pieces(paths, format, jobs), jobs)
+        for number, group in by_file(results):
+            report = Report(str(paths[number]))
+            infos: list = []
+            for _, outcome in group:
+                replay(report, outcome.found)
+                infos.extend(outcome.result)
+                if progress is not None and not in_process:
+                    progress(outcome.documents)
+                if outcome.error is not None:
+                    raise outcome.error
+            yield number, report, infos
+    finally:
+        _each_document = None
+
+
+# -- validate --------------------------------------------------------------------------------
+@dataclass
+class _Checked:
+    """A validated piece: the reader's findings, the error that stopped it, the model's
+    findings, the documents' keys."""
+
+    found: list[Found]
+    error: CorefioError | None
+    checks: list[Found]
+    names: dict[tuple, int]
+
+
+def _validate_piece(piece: Piece) -> Any:
+    """A whole file: its report; a run of documents: what :class:`_Checked` holds."""
+    from . import validation
+
+    if piece.byte_range is None:
+        return validation.validate_file(piece.path, piece.format)
+    from .registry import get_format
+    from .source import Source
+
+    report, checks = Report(piece.path), Report(piece.path)
+    names: dict[tuple, int] = defaultdict(int)
+    spec = get_format(piece.format or "conll")
+    error = validation.read_and_check(spec, Source.of(piece.path), report, checks, names,
+                                      documents_of(piece, report))
+    return _Checked(found_in(report), error, found_in(checks), dict(names))
+
+
+def validate(paths: Sequence[str | Path], format: str | None, jobs: int, *,
+             progress: Progress | None = None) -> Iterator[tuple[int, Report]]:
+    """``(file number, report)`` for every file, in order: the report
+    :func:`corefio.validation.validate_file` gives, whether a file was validated whole
+    or in pieces by several processes (the pieces' findings are put together in the
+    order and with the merging of :func:`~corefio.validation.validate_file`)."""
+    from . import validation
+    from .registry import get_format
+    from .source import Source
+
+    results = ordered_map(_with_piece(_validate_piece), all_pieces(paths, format, jobs), jobs)
+    for number, group in by_file(results):
+        if group[0][0].byte_range is None:
+            if progress is not None:
+                progress(1)
+            yield number, group[0][1]
+            continue
+        path = str(paths[number])
+        report, checks = Report(path), Report(path)
+        names: dict[tuple, int] = defaultdict(int)
+        error = None
+        for piece, checked in group:
+            if progress is not None:
+                progress(piece.documents or 0)
+            if error is not None:
+                continue  # past the piece where reading stopped: one process stops there too
+            replay(report, checked.found)
+            replay(checks, checked.checks)
+            for key, n in checked.names.items():
+                names[key] += n
+            error = checked.error
+        if error is not None and not report.errors:  # else the reader reported it already
+            report.add_error(error, validation._read_error_code(error))
+        validation._repairs_are_errors(report.diagnostics)
+        if error is None:
+            validation.reader_findings_at_end(get_format(group[0][0].format or "conll"), Source.of(path), report,
+                                              names)
+            report.extend(checks)
+            validation._duplicate_documents(names, report)
+        yield number, report
+
+
+# -- score -----------------------------------------------------------------------------------
+_score_job: Any = None
+
+
+def _set_score_job(job: Any) -> None:
+    global _score_job
+    _score_job = job
+
+
+def _score_piece(run: list) -> Any:
+    """Score a run of ``(index, (key document, response document))`` pairs: how many
+    pairs there were, and the Share."""
+    from .scoring.engine import _score_run, _Work
+
+    job, key_docs, response_docs = _score_job
+    return len(run), _score_run(job, _Work(key_docs, response_docs, run))
+
+
+def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., list]:
+    """What the scoring engine calls to score the matched document pairs of two files
+    (``runner=`` of :func:`corefio.scoring.engine.score`): runs of pairs, each scored
+    into a Share by one of ``jobs`` processes; the shares come back in order."""
+
+    def run(job: Any, key_docs: list, response_docs: list, pairs: list) -> list:
+        indexed = list(enumerate(pairs))
+        size = max(1, -(-len(indexed) // (max(1, jobs) * PIECES_PER_JOB)))
+        runs = [indexed[k:k + size] for k in range(0, len(indexed), size)]
+        shares = []
+        for documents, share in ordered_map(_score_piece, runs, jobs, initializer=_set_score_job,
+                                            initargs=((job, key_docs, response_docs),)):
+            shares.append(share)
+            if progress is not None:
+                progress(documents)
+        return shares
+
+    return run
