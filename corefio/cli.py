@@ -234,7 +234,7 @@ def _progress(items, label: str):
 
 
 @contextlib.contextmanager
-def _counting(label: str, total: Optional[int] = None):
+def _counting(label: str, total: Optional[int] = None, unit: str = " documents"):
     """A progress bar of documents on stderr (see :func:`_progress`), given as the
     function to call with how many documents were done; None when no bar is drawn.
     Work shared between processes (``--jobs``) is counted here, as each piece's
@@ -245,9 +245,23 @@ def _counting(label: str, total: Optional[int] = None):
     from tqdm import tqdm
 
     tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked while the bar runs
-    with tqdm(total=total, desc=label, unit=" documents", file=sys.stderr, leave=False,
+    with tqdm(total=total, desc=label, unit=unit, file=sys.stderr, leave=False,
               delay=PROGRESS_DELAY) as bar:
         yield bar.update
+
+
+#: the progress bars of the running command (closed when it ends, see :func:`edge`)
+_bars = contextlib.ExitStack()
+
+
+def _bar(label: str) -> Optional[Callable[[int], None]]:
+    """A progress bar of documents (:func:`_counting`) that stays until
+    :func:`_close_bars`, or the end of the command."""
+    return _bars.enter_context(_counting(label))
+
+
+def _close_bars() -> None:
+    _bars.close()
 
 
 # -- several processes (--jobs) --------------------------------------------------------------
@@ -376,6 +390,7 @@ def edge(func: Callable) -> Callable:
                       "(set COREFIO_DEBUG=1 for the traceback)")
             raise typer.Exit(EXIT_INTERNAL) from None
         finally:
+            _close_bars()
             _forget_spooled()
 
     import inspect
@@ -635,8 +650,12 @@ def convert_command(
                                     "over the files of the same names"),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="output file (instead of the second "
                                                                         "argument)"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
-    """Convert between formats (reader → pivot → writer), reporting every loss."""
+    """Convert between formats (reader → pivot → writer), reporting every loss.
+
+    SOURCE may be a directory of files or a quoted pattern ('data/*.conll'): each file is
+    then converted into the directory TARGET, named after it, by --jobs processes."""
     from .errors import UsageError
     from .registry import resolve_format
 
@@ -646,15 +665,26 @@ def convert_command(
     assert target is not None
     _check_output(target, to_format)
     shown_source = source
-    source = _input(source, from_format)
+    sources = [source] if str(source) == "-" else _expanded([source], from_format)
+    many = sources != [source]
+    if not many:
+        source = _input(source, from_format)
+    elif not to_format:
+        raise UsageError("converting several files: name the output format with --to")
     report = Report(str(source))
-    target_spec = resolve_format(target, to_format, for_writing=True)
+    target_spec = resolve_format(target, to_format, for_writing=not many)
     reading = _named_options(read_option, "--read-option")
     writing = _named_options(write_option, "--write-option")
     if identity_attribute is not None:
         reading["identity_attribute"] = identity_attribute
     if chains is not None:
         writing["chains"] = chains
+    if many:
+        if canonical and any(o.name == "canonical" for o in target_spec.options):
+            writing["canonical"] = True
+        _convert_files(sources, target, from_format, to_format, strict=strict, log=log, engine=engine,
+                       reading=reading, writing=writing, force=force, jobs=_jobs(jobs))
+        return
     if canonical and any(o.name == "canonical" for o in target_spec.options):
         writing["canonical"] = True
     try:
@@ -670,8 +700,9 @@ def convert_command(
                          processor=processor.value, force=force)
         else:
             api.convert(source, target, from_format, target_spec.name, strict=strict, report=report,
-                        read_options=reading, force=force, **writing)
+                        read_options=reading, force=force, progress=_bar(_shown(str(source))), **writing)
     finally:
+        _close_bars()
         _print_report(report)
         if log is not None:
             from .files import atomic_write
@@ -679,6 +710,54 @@ def convert_command(
             atomic_write(log, _shown(report.to_json()) + "\n", inputs=[source])
     losses = len({d.code for d in report if d.code.startswith("loss.") and d.severity != "info"})
     _say(f"converted {shown_source} -> {target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
+
+
+def _convert_files(sources: List[Path], target_dir: Path, from_format: Optional[str], to_format: Optional[str], *,
+                   strict: bool, log: Optional[Path], engine: "Engine", reading: dict, writing: dict, force: bool,
+                   jobs: int) -> None:
+    """``convert`` of many files (a directory, a pattern) into the directory ``target_dir``,
+    shared between ``jobs`` processes; reports and messages in the order of the files,
+    as converting them one after the other gives."""
+    from . import parallel
+    from .errors import OutputError, UsageError
+
+    if engine is not Engine.python:
+        raise UsageError("--engine xslt converts one file at a time; give a file")
+    assert to_format is not None
+    if str(target_dir) == "-":
+        raise UsageError("converting several files: standard output ('-') cannot hold them; give a directory")
+    if target_dir.exists() and not target_dir.is_dir():
+        raise OutputError("converting several files: the output must be a directory", file=target_dir)
+    targets = [parallel.output_path(source, target_dir, to_format) for source in sources]
+    if len(set(targets)) != len(targets):
+        raise UsageError("two inputs would be written to the same output (files with the same name)")
+    try:
+        target_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the directory: {exc.strerror}", file=target_dir) from None
+    sources = [_input(source, from_format) for source in sources]
+    reports = []
+    tasks = [parallel.Conversion(str(s), str(t), from_format, to_format, strict, reading, writing, force)
+             for s, t in zip(sources, targets)]
+    try:
+        with _counting("converting", unit=" files") as done:
+            for (source, target), (report, error) in zip(zip(sources, targets), parallel.convert(tasks, jobs)):
+                if done is not None:
+                    done(1)
+                reports.append(report)
+                _print_report(report)
+                if error is not None:
+                    raise error
+                losses = len({d.code for d in report if d.code.startswith("loss.") and d.severity != "info"})
+                _say(f"converted {source} -> {target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
+    finally:
+        if log is not None:
+            from .files import atomic_write
+
+            combined = Report()
+            for report in reports:
+                combined.extend(report)
+            atomic_write(log, _shown(combined.to_json()) + "\n", inputs=sources)
 
 
 def _named_options(items: List[str], flag: str) -> dict[str, Any]:
@@ -906,6 +985,7 @@ def score_command(
     by_kind: Optional[str] = typer.Option(None, "--by-kind",
                                           help="also score each mention kind (pronoun, proper, nominal): "
                                                "pos (tags, else head words), head, or attr:NAME"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
     from fractions import Fraction
@@ -922,6 +1002,8 @@ def score_command(
     key = _input(key, key_format or from_format)
     response = _input(response, response_format or from_format)
     report = Report()
+    from .parallel import score_runner
+
     result = score(
         key, response, metric, keep_singletons=keep_singletons, per_document=per_document or group_by is not None,
         macro=macro,
@@ -929,8 +1011,9 @@ def score_command(
         report=report, key_format=key_format or from_format, response_format=response_format or from_format,
         coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
         dominant_attribute=dominant_attribute, match=match, sync=sync, pair_by=pair_by.value, pairs_file=pairs,
-        keep_zeros=keep_zeros, zero_match=zero_match.value,
+        keep_zeros=keep_zeros, zero_match=zero_match.value, runner=score_runner(_jobs(jobs), _bar("scoring")),
     )
+    _close_bars()
     breakdowns = []
     if group_by is not None or by_kind is not None:
         from .errors import UsageError
@@ -1026,6 +1109,7 @@ def compare_command(
     output: CompareFormat = typer.Option(CompareFormat.text, "--format", help="text or json"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the table here instead of stdout"),
     errors: bool = typer.Option(False, "--errors", help="also classify each system's errors (Kummerfeld & Klein)"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """Compare systems: F1 with bootstrap confidence intervals, and paired significance
     tests (approximate randomisation, paired bootstrap) over documents for every pair."""
@@ -1042,9 +1126,13 @@ def compare_command(
     labels = [r.name for r in shown_responses]
     if len(set(labels)) != len(labels):
         labels = [str(r) for r in shown_responses]
+    from .parallel import score_runner
+
     result = compare(key, responses, [m.strip() for m in metric.split(",") if m.strip()], names=labels,
                      samples=samples, seed=seed, level=confidence, match=match,
-                     keep_singletons=keep_singletons, key_format=from_format, response_format=from_format)
+                     keep_singletons=keep_singletons, key_format=from_format, response_format=from_format,
+                     runner=score_runner(_jobs(jobs), _bar("scoring")))
+    _close_bars()
     analyses = {}
     if errors:
         from .scoring.error_analysis import analyse_files

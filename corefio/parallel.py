@@ -415,3 +415,50 @@ def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., l
         return shares
 
     return run
+
+
+# -- convert ---------------------------------------------------------------------------------
+def output_path(source: Path, target_dir: Path, to: str) -> Path:
+    """Where ``convert`` of many files writes ``source``: in ``target_dir``, its name up
+    to the first dot followed by the format's extension (a directory for MMAX2)."""
+    from .registry import get_format
+
+    spec = get_format(to)
+    stem = source.name.split(".", 1)[0] if not source.is_dir() else source.name
+    if spec.directory:
+        return target_dir / stem
+    extension = (tuple(spec.extensions) + tuple(spec.ambiguous_extensions) + ("",))[0]
+    return target_dir / f"{stem}{extension}"
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """One file to convert (what :func:`corefio.api.convert` is given)."""
+
+    source: str
+    target: str
+    from_format: str | None
+    to_format: str
+    strict: bool
+    read_options: dict
+    write_options: dict
+    force: bool
+
+
+def _convert_file(task: Conversion) -> tuple[Report, CorefioError | None]:
+    from . import api
+
+    report = Report(task.source)
+    try:
+        api.convert(task.source, task.target, task.from_format, task.to_format, strict=task.strict, report=report,
+                    read_options=task.read_options, force=task.force, **task.write_options)
+    except CorefioError as exc:
+        return report, exc
+    return report, None
+
+
+def convert(tasks: Sequence[Conversion], jobs: int) -> Iterator[tuple[Report, CorefioError | None]]:
+    """Each file converted (written atomically) by one of ``jobs`` processes: its report
+    and the error that stopped it, in the order of ``tasks``. Each process reads and
+    writes one document at a time, as :func:`corefio.api.convert` does."""
+    return ordered_map(_convert_file, tasks, jobs)
