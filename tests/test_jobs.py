@@ -9,8 +9,10 @@ import random
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-from corefio import validation
+from corefio import parallel, validation
+from corefio.cli import app
 from corefio.diagnostics import Report
 from corefio.registry import get_format
 from corefio.source import Source
@@ -88,3 +90,150 @@ def test_streamed_validation_of_a_file_that_breaks_off_has_no_model_findings(tmp
     report = validation.validate_file(path)
     assert report.errors
     assert not [d for d in report if d.code.startswith("model.")]
+
+
+# -- --jobs 2 gives what --jobs 1 gives ----------------------------------------------------------
+@pytest.fixture(autouse=True)
+def small_pieces(monkeypatch):
+    """Files of a few kilobytes are cut into pieces (the workers are forked: they see it)."""
+    monkeypatch.setattr(parallel, "SPLIT_BYTES", 2000)
+
+
+def run(*args) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def same_with_two_jobs(*args) -> tuple[int, str, str]:
+    """The command's exit code, stdout and stderr, checked equal with --jobs 1 and 2."""
+    one = run(*args, "--jobs", "1")
+    two = run(*args, "--jobs", "2")
+    assert two == one
+    return one
+
+
+def perturbed(text: str, seed: int) -> str:
+    """A response: some mentions of the key moved to another chain."""
+    rng = random.Random(seed)
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        cells = line.split("\t")
+        if len(cells) == 12 and cells[-1] != "-" and "|" not in cells[-1] and rng.random() < 0.2:
+            label = cells[-1].strip("()")
+            if cells[-1] == f"({label})":
+                cells[-1] = f"({int(label) + 50})"
+            lines[k] = "\t".join(cells)
+    return "\n".join(lines)
+
+
+@pytest.fixture
+def corpus(tmp_path) -> dict[str, Path]:
+    key = conll_corpus(30, duplicate_mention=True)
+    key = key.replace("part 000", "part 0", 1)  # a reader warning
+    files = {"key": tmp_path / "key.v4_gold_conll", "response": tmp_path / "response.v4_auto_conll",
+             "other": tmp_path / "other.v4_auto_conll"}
+    files["key"].write_text(key)
+    files["response"].write_text(perturbed(key, 1))
+    files["other"].write_text(perturbed(key, 2))
+    return files
+
+
+def broken(text: str) -> str:
+    """``text`` with a mention closed that was never opened, in its 20th document."""
+    at = text.index("#begin document (test/doc_019)")
+    line_end = text.index("\n", text.index("\n", at) + 1)
+    line_start = text.rindex("\n", 0, line_end - 1) + 1
+    cells = text[line_start:line_end].split("\t")
+    cells[-1] = "77)"
+    return text[:line_start] + "\t".join(cells) + text[line_end:]
+
+
+def test_a_large_file_is_cut_into_pieces_of_documents(corpus):
+    pieces = parallel.pieces_of(0, str(corpus["key"]), None, 2)
+    assert len(pieces) > 4
+    assert sum(p.documents for p in pieces) == 30
+    assert parallel.pieces_of(0, str(corpus["key"]), None, 1) == [parallel.Piece(0, str(corpus["key"]), None)]
+
+
+def test_info(corpus, tmp_path):
+    code, out, err = same_with_two_jobs("info", corpus["key"], corpus["response"])
+    assert code == 0 and out.count("document(s)") == 2 and "test/doc_029" in out
+    assert "conll.header" in err
+    assert same_with_two_jobs("info", corpus["key"], "--format", "json")[0] == 0
+
+
+def test_info_of_a_directory_and_a_pattern(corpus, tmp_path):
+    code, out, _ = same_with_two_jobs("info", tmp_path)
+    assert code == 0 and [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")] == \
+        [str(corpus[k]) for k in ("key", "other", "response")]
+    code, out, _ = same_with_two_jobs("info", str(tmp_path / "*.v4_auto_conll"))
+    assert code == 0 and out.count("document(s)") == 2
+
+
+def test_info_of_a_broken_file_stops_with_the_same_located_error(corpus):
+    corpus["key"].write_text(broken(corpus["key"].read_text()))
+    code, out, err = same_with_two_jobs("info", corpus["key"])
+    assert code == 3 and out == ""
+    assert err.startswith(f"corefio: error: {corpus['key']}:") and "77)" in err
+
+
+def test_validate(corpus):
+    with corpus["key"].open("a") as f:
+        f.write(conll_corpus(1, seed=8))  # a name twice
+    code, out, _ = same_with_two_jobs("validate", corpus["key"], corpus["response"])
+    assert code == 0
+    for finding in ("conll.header", "model.duplicate-mention", "conll.duplicate-document",
+                    "model.duplicate-document"):
+        assert finding in out
+    assert same_with_two_jobs("validate", corpus["key"], "--format", "json", "-v")[0] == 0
+    assert same_with_two_jobs("validate", corpus["key"], "--strict")[0] == 4
+
+
+def test_validate_of_a_broken_file(corpus):
+    corpus["key"].write_text(broken(corpus["key"].read_text()))
+    code, out, _ = same_with_two_jobs("validate", corpus["response"], corpus["key"], corpus["other"])
+    assert code == 4
+    assert f"{corpus['key']}: INVALID" in out and "77)" in out and "model." not in out.split("response")[0]
+
+
+@pytest.mark.parametrize("options", [["-m", "all", "--per-document"], ["--format", "json", "--per-document"],
+                                     ["--format", "scorer", "--per-document", "-m", "muc,bcub,ceafe,lea,blanc"]])
+def test_score(corpus, options):
+    code, out, _ = same_with_two_jobs("score", corpus["key"], corpus["response"], *options)
+    assert code == 0 and "test/doc_029" in out
+
+
+def test_score_of_a_broken_response_stops_with_the_same_located_error(corpus):
+    corpus["response"].write_text(broken(corpus["response"].read_text()))
+    code, out, err = same_with_two_jobs("score", corpus["key"], corpus["response"])
+    assert code == 3 and out == "" and err.startswith(f"corefio: error: {corpus['response']}:")
+
+
+def test_compare(corpus):
+    code, out, _ = same_with_two_jobs("compare", corpus["key"], corpus["response"], corpus["other"],
+                                      "--samples", "200", "--seed", "3")
+    assert code == 0 and "response.v4_auto_conll" in out
+
+
+def test_convert_of_a_directory(corpus, tmp_path):
+    outputs = {}
+    for jobs in ("1", "2"):
+        target = tmp_path / f"out{jobs}"
+        code, out, err = run("convert", tmp_path, target, "--from", "conll", "--to", "jsonlines", "--jobs", jobs)
+        assert code == 0 and out == ""
+        outputs[jobs] = (err.replace(str(target), "OUT"),
+                         {p.name: p.read_bytes() for p in sorted(target.iterdir())})
+    assert outputs["1"] == outputs["2"]
+    assert sorted(outputs["1"][1]) == ["key.jsonlines", "other.jsonlines", "response.jsonlines"]
+    assert outputs["1"][0].count("converted ") == 3
+
+
+def test_convert_of_a_directory_with_a_broken_file(corpus, tmp_path):
+    corpus["key"].write_text(broken(corpus["key"].read_text()))
+    results = []
+    for jobs in ("1", "2"):
+        target = tmp_path.parent / f"out{jobs}"
+        code, out, err = run("convert", tmp_path, target, "--to", "jsonlines", "--jobs", jobs)
+        results.append((code, err.replace(str(target), "OUT")))
+    assert results[0] == results[1]
+    assert results[0][0] == 3 and f"corefio: error: {corpus['key']}:" in results[0][1]
