@@ -321,11 +321,15 @@ class _Checked:
 
 
 def _validate_piece(piece: Piece) -> Any:
-    """A whole file: its report; a run of documents: what :class:`_Checked` holds."""
+    """A whole file: its report and how many documents it held; a run of documents:
+    what :class:`_Checked` holds."""
     from . import validation
 
     if piece.byte_range is None:
-        return validation.validate_file(piece.path, piece.format)
+        counted: list[int] = []
+        if _each_document is not None:  # in this process: counted as they come
+            return validation.validate_file(piece.path, piece.format, progress=_each_document), 0
+        return validation.validate_file(piece.path, piece.format, progress=counted.append), sum(counted)
     from .registry import get_format
     from .source import Source
 
@@ -343,6 +347,16 @@ def validate(paths: Sequence[str | Path], format: str | None, jobs: int, *,
     :func:`corefio.validation.validate_file` gives, whether a file was validated whole
     or in pieces by several processes (the pieces' findings are put together in the
     order and with the merging of :func:`~corefio.validation.validate_file`)."""
+    global _each_document
+    _each_document = progress if jobs <= 1 else None
+    try:
+        yield from _validated(paths, format, jobs, progress)
+    finally:
+        _each_document = None
+
+
+def _validated(paths: Sequence[str | Path], format: str | None, jobs: int,
+               progress: Progress | None) -> Iterator[tuple[int, Report]]:
     from . import validation
     from .registry import get_format
     from .source import Source
@@ -350,9 +364,10 @@ def validate(paths: Sequence[str | Path], format: str | None, jobs: int, *,
     results = ordered_map(_with_piece(_validate_piece), all_pieces(paths, format, jobs), jobs)
     for number, group in by_file(results):
         if group[0][0].byte_range is None:
-            if progress is not None:
-                progress(1)
-            yield number, group[0][1]
+            report, documents = group[0][1]
+            if progress is not None and documents:
+                progress(documents)
+            yield number, report
             continue
         path = str(paths[number])
         report, checks = Report(path), Report(path)
