@@ -822,11 +822,12 @@ def sync_command(
     pairs: Optional[Path] = typer.Option(None, "--pairs",
                                          help="a file of 'KEY-NAME<TAB>RESPONSE-NAME' lines pairing documents"),
     from_format: Optional[str] = typer.Option(None, "--from", help="format of both inputs (default: guess)"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """Re-index key and response markables by their targets and give both the same
     markable set; write the two synchronised files and report what changed."""
+    from . import parallel
     from .registry import get_format
-    from .synchronisation import pair_documents, synchronise_corpora
 
     if str(outdir) == "-":
         from .errors import UsageError
@@ -836,16 +837,13 @@ def sync_command(
     _paired_files[:] = [str(key), str(response)]
     key, response = _input(key, from_format), _input(response, from_format)
     spec = get_format(to_format)
-    report = Report()
-    key_corpus = api.read(key, from_format, report=report)
-    response_corpus = api.read(response, from_format, report=report)
+    key_side, response_side = parallel.sync_sides(key, response, from_format)
     try:
-        pairing = pair_documents(key_corpus, response_corpus, pair_by.value, pairs, report)
+        pairing, pairing_report = parallel.sync_pairs(key_side, response_side, pair_by.value, pairs)
     except CorefioError as exc:  # documents that do not pair concern both files
         raise exc.located(_shown(f"{key} and {response}")) from None
-    key_sync, response_sync = synchronise_corpora(key_corpus, response_corpus, strategy.value, report, pairing,
-                                                  key_file=key, response_file=response)
-    if not outdir.is_dir():
+    created = not outdir.is_dir()
+    if created:
         try:
             outdir.mkdir(parents=True)
         except OSError as exc:
@@ -854,13 +852,17 @@ def sync_command(
             raise OutputError(f"cannot create the directory: {exc.strerror}", file=outdir) from None
     extension = next((e for e in spec.extensions if e.endswith(".xml")), spec.extensions[0] if spec.extensions
                      else f".{spec.name}")
-    written = []
-    for side, corpus in (("key", key_sync), ("response", response_sync)):
-        target = outdir / f"{side}{extension}"
-        api.write(corpus, target, spec.name, report=report, inputs=[key, response])
-        written.append(str(target))
+    written = [outdir / f"{side}{extension}" for side in ("key", "response")]
+    try:
+        report = parallel.sync(key_side, response_side, pairing, pairing_report, (written[0], written[1]),
+                               spec.name, strategy=strategy.value, jobs=_jobs(jobs), progress=_bar("synchronising"))
+    except BaseException:
+        if created and not any(outdir.iterdir()):  # nothing written: no directory left behind either
+            outdir.rmdir()
+        raise
+    _close_bars()
     _print_report(report)
-    _say(f"synchronised ({strategy.value}): " + ", ".join(written))
+    _say(f"synchronised ({strategy.value}): " + ", ".join(map(str, written)))
 
 
 # -- validate -------------------------------------------------------------------------------

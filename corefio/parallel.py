@@ -477,3 +477,214 @@ def convert(tasks: Sequence[Conversion], jobs: int) -> Iterator[tuple[Report, Co
     and the error that stopped it, in the order of ``tasks``. Each process reads and
     writes one document at a time, as :func:`corefio.api.convert` does."""
     return ordered_map(_convert_file, tasks, jobs)
+
+
+# -- sync ------------------------------------------------------------------------------------
+class _Side:
+    """One file of ``sync``: its documents' keys, found before reading them (by the
+    format's cheap scan, or by reading the file once and keeping only the keys), and
+    the scan's offsets when there is one (a CoNLL file can then be read in pieces)."""
+
+    def __init__(self, path: str, format: str | None) -> None:
+        from .registry import resolve_format
+        from .source import Source
+
+        self.path, self.format = path, format
+        self.spec = resolve_format(Path(path), format)
+        self.scanned: list | None = None
+        self.header: Any = None
+        if _splittable(path, format) is not None:
+            self.scanned = self.spec.scan_keys(Source.of(path))
+            self.keys = [tuple(d[:2]) for d in self.scanned]
+        else:
+            self.keys = [(doc.name, doc.part) for doc in self.documents(Report())]
+
+    def documents(self, report: Report) -> Iterator[Any]:
+        """The documents one at a time (whole, for a format whose reader cannot
+        stream); :attr:`header` is the corpus without them once the first is given."""
+        from . import api
+        from .source import Source
+
+        source = Source.of(self.path)
+        spec = api._reader(source, self.format)
+        try:
+            if spec.stream is not None:
+                stream = spec.stream(source, report=report, strict=False)
+                for doc in stream:
+                    if self.header is None:
+                        self.header = getattr(stream, "header", None)
+                    yield doc
+            else:
+                corpus = api.read(source, spec.name, report=report)
+                self.header = api._header(corpus)
+                yield from corpus.documents
+        except CorefioError as exc:
+            raise exc.located(source.name) from None
+
+
+def _in_order(documents: Iterator[Any], wanted: Iterable[int]) -> Iterator[Any]:
+    """The documents numbered ``wanted`` (in the order asked), read one at a time from
+    ``documents``: those asked later are kept until asked for (none when both files
+    list their documents in the same order); then the rest is read (for what its
+    reader reports)."""
+    waiting: dict[int, Any] = {}
+    number = -1
+    for j in wanted:
+        while j not in waiting:
+            number += 1
+            waiting[number] = next(documents)
+        yield waiting.pop(j)
+    for _ in documents:
+        pass
+
+
+@dataclass
+class _Synced:
+    """A run of synchronised pairs: the documents and what reading and synchronising
+    them reported (by kind, to be put in the order one process gives)."""
+
+    keys: list
+    responses: list
+    key_found: list[Found]
+    response_found: list[Found]
+    sync_found: list[Found]
+
+
+_sync_job: Any = None
+
+
+def _set_sync_job(job: Any) -> None:
+    global _sync_job
+    _sync_job = job
+
+
+def _sync_run(run: tuple[int, int]) -> _Synced:
+    """Synchronise documents ``first`` to ``last`` - 1 of both files (paired in order)."""
+    from .synchronisation import synchronise
+
+    key, response, strategy = _sync_job
+    first, last = run
+    key_report, response_report, sync_report = Report(), Report(), Report()
+    out = _Synced([], [], [], [], [])
+    key_docs = documents_of(_run_piece(key, first, last), key_report)
+    response_docs = documents_of(_run_piece(response, first, last), response_report)
+    for k, r in zip(key_docs, response_docs):
+        result = synchronise(k, r, strategy, sync_report, key.path, response.path)
+        out.keys.append(result.key)
+        out.responses.append(result.response)
+    out.key_found, out.response_found = found_in(key_report), found_in(response_report)
+    out.sync_found = found_in(sync_report)
+    return out
+
+
+def _run_piece(side: _Side, first: int, last: int) -> Piece:
+    assert side.scanned is not None
+    docs = side.scanned
+    end = docs[last][2] if last < len(docs) else Path(side.path).stat().st_size
+    return Piece(0, side.path, side.spec.name, (docs[first][2], end, first, docs[first][3]), last - first)
+
+
+class _Spool:
+    """Documents kept on disk (pickled one at a time) until they are written."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self.file = tempfile.TemporaryFile()
+        self.count = 0
+
+    def add(self, doc: Any) -> None:
+        import pickle
+
+        pickle.dump(doc, self.file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.count += 1
+
+    def __iter__(self) -> Iterator[Any]:
+        import pickle
+
+        self.file.seek(0)
+        for _ in range(self.count):
+            yield pickle.load(self.file)
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def sync_sides(key_path: str | Path, response_path: str | Path, format: str | None) -> tuple[_Side, _Side]:
+    """The two files of ``sync`` with their documents' keys (errors of reading them raised
+    as reading them gives them)."""
+    return _Side(str(key_path), format), _Side(str(response_path), format)
+
+
+def sync_pairs(key: _Side, response: _Side, pair_by: str, pairs_file: str | Path | None) -> tuple[list, Report]:
+    """The document pairs :func:`corefio.synchronisation.pair_documents` gives, from
+    the keys alone, and what pairing them reported."""
+    from .synchronisation import pair_keys
+
+    report = Report()
+    pairs = pair_keys(key.keys, response.keys, pair_by, pairs_file, report,
+                      hint=" (--pair-by order or --pairs FILE pair them otherwise)")
+    return [(i, j) for i, j in pairs if j is not None], report
+
+
+def sync(key: _Side, response: _Side, pairs: list, pairing: Report, targets: tuple[Path, Path], to: str, *,
+         strategy: str, jobs: int, progress: Progress | None = None) -> Report:
+    """``corefio sync``, streamed: with the pairs known (:func:`sync_pairs`), the documents
+    are read one pair at a time and synchronised, the key side written as it comes and
+    the response side kept on disk until the key file is written. With ``jobs`` > 1,
+    two CoNLL files whose documents pair in order are read and synchronised in runs of
+    pairs by ``jobs`` processes. The report holds what reading the key, reading the
+    response, pairing, synchronising and writing reported, in that order (as reading
+    both files whole first gave)."""
+    from itertools import chain
+
+    from . import api
+    from .synchronisation import synchronise
+
+    key_path, response_path = key.path, response.path
+    key_report, response_report, sync_report, key_write, response_write = (Report() for _ in range(5))
+    in_runs = (jobs > 1 and key.scanned is not None and response.scanned is not None
+               and len(key.keys) == len(response.keys) and pairs == [(i, i) for i in range(len(key.keys))])
+    spool = _Spool()
+
+    def synchronised_keys() -> Iterator[Any]:
+        if in_runs:
+            size = max(1, -(-len(pairs) // (jobs * PIECES_PER_JOB)))
+            runs = [(k, min(k + size, len(pairs))) for k in range(0, len(pairs), size)]
+            for synced in ordered_map(_sync_run, runs, jobs, initializer=_set_sync_job,
+                                      initargs=((key, response, strategy),)):
+                replay(key_report, synced.key_found)
+                replay(response_report, synced.response_found)
+                replay(sync_report, synced.sync_found)
+                for doc in synced.responses:
+                    spool.add(doc)
+                if progress is not None:
+                    progress(len(synced.keys))
+                yield from synced.keys
+            return
+        paired = dict(pairs)
+        response_docs = _in_order(response.documents(response_report), [j for _, j in pairs])
+        for i, k in enumerate(key.documents(key_report)):
+            if i not in paired:
+                continue
+            result = synchronise(k, next(response_docs), strategy, sync_report, key_path, response_path)
+            spool.add(result.response)
+            if progress is not None:
+                progress(1)
+            yield result.key
+        for _ in response_docs:
+            pass
+
+    try:
+        keys = synchronised_keys()
+        first = next(keys, None)  # the key's corpus-level data is known once its first document is
+        api.write(chain([] if first is None else [first], keys), targets[0], to, report=key_write,
+                  inputs=[key_path, response_path], header=key.header)
+        api.write(iter(spool), targets[1], to, report=response_write, inputs=[key_path, response_path],
+                  header=response.header)
+    finally:
+        spool.close()
+    report = Report()
+    for part in (key_report, response_report, pairing, sync_report, key_write, response_write):
+        replay(report, found_in(part))
+    return report

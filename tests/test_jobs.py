@@ -232,8 +232,32 @@ def test_convert_of_a_directory_with_a_broken_file(corpus, tmp_path):
     corpus["key"].write_text(broken(corpus["key"].read_text()))
     results = []
     for jobs in ("1", "2"):
-        target = tmp_path.parent / f"out{jobs}"
+        target = tmp_path.parent / f"{tmp_path.name}-out{jobs}"
         code, out, err = run("convert", tmp_path, target, "--to", "jsonlines", "--jobs", jobs)
         results.append((code, err.replace(str(target), "OUT")))
     assert results[0] == results[1]
     assert results[0][0] == 3 and f"corefio: error: {corpus['key']}:" in results[0][1]
+
+
+@pytest.mark.parametrize("options", [["--to", "conll", "--strategy", "union"], ["--to", "raf", "-v"],
+                                     ["--to", "jsonlines", "--pair-by", "order"]])
+def test_sync(corpus, tmp_path, options):
+    results = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"synced{jobs}"
+        code, out, err = run("sync", corpus["key"], corpus["response"], "-o", target, *options, "--jobs", jobs)
+        results.append((code, out, err.replace(str(target), "OUT"),
+                        {p.name: p.read_bytes() for p in sorted(target.iterdir())}))
+    assert results[0] == results[1]
+    assert results[0][0] == 0 and {"key", "response"} <= {name.split(".")[0] for name in results[0][3]}
+
+
+def test_sync_of_a_broken_response(corpus, tmp_path):
+    corpus["response"].write_text(broken(corpus["response"].read_text()))
+    results = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"synced{jobs}"
+        results.append(run("sync", corpus["key"], corpus["response"], "-o", target, "--jobs", jobs))
+        assert not target.exists()  # nothing written
+    assert results[0] == results[1]
+    assert results[0][0] == 3 and results[0][2].startswith(f"corefio: error: {corpus['response']}:")

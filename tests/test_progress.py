@@ -45,6 +45,7 @@ def commands(files, tmp_path) -> dict[str, list]:
         "compare": ["compare", files["key"], files["response"], files["other"], "--samples", "50", "--seed", "1"],
         "convert": ["convert", files["key"], tmp_path / "out.jsonlines"],
         "convert-many": ["convert", str(tmp_path / "*_conll"), tmp_path / "many", "--to", "jsonlines"],
+        "sync": ["sync", files["key"], files["response"], "-o", tmp_path / "synced", "--to", "conll"],
     }
 
 
@@ -52,7 +53,7 @@ def commands(files, tmp_path) -> dict[str, list]:
 BAR = re.compile(r"\d+ (documents|files)")
 
 
-@pytest.mark.parametrize("command", ["info", "validate", "score", "compare", "convert", "convert-many"])
+@pytest.mark.parametrize("command", ["info", "validate", "score", "compare", "convert", "convert-many", "sync"])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_bar_on_a_terminal_and_nothing_else(files, tmp_path, monkeypatch, command, jobs):
     args = [*commands(files, tmp_path)[command], "--jobs", jobs]
