@@ -493,8 +493,9 @@ class _Side:
         self.spec = resolve_format(Path(path), format)
         self.scanned: list | None = None
         self.header: Any = None
-        if _splittable(path, format) is not None:
-            self.scanned = self.spec.scan_keys(Source.of(path))
+        scan = self.spec.scan_keys
+        if scan is not None and _splittable(path, format) is not None:
+            self.scanned = scan(Source.of(path))
             self.keys = [tuple(d[:2]) for d in self.scanned]
         else:
             self.keys = [(doc.name, doc.part) for doc in self.documents(Report())]
