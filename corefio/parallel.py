@@ -409,7 +409,9 @@ def _score_piece(run: list) -> Any:
     from .scoring.engine import _score_run, _Work
 
     job, key_docs, response_docs = _score_job
-    return len(run), _score_run(job, _Work(key_docs, response_docs, run))
+    report = Report()
+    share = _score_run(job, _Work(key_docs, response_docs, run), report)
+    return len(run), share, found_in(report)
 
 
 def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., list]:
@@ -422,11 +424,16 @@ def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., l
         size = max(1, -(-len(indexed) // (max(1, jobs) * PIECES_PER_JOB)))
         runs = [indexed[k:k + size] for k in range(0, len(indexed), size)]
         shares = []
-        for documents, share in ordered_map(_score_piece, runs, jobs, initializer=_set_score_job,
-                                            initargs=((job, key_docs, response_docs),)):
+        found = Report()  # what the runs found, merged as one run would have merged it
+        for documents, share, share_found in ordered_map(_score_piece, runs, jobs, initializer=_set_score_job,
+                                                         initargs=((job, key_docs, response_docs),)):
             shares.append(share)
+            replay(found, share_found)
+            share.diagnostics = []
             if progress is not None:
                 progress(documents)
+        if shares:
+            shares[0].diagnostics = found.diagnostics
         return shares
 
     return run

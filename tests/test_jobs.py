@@ -261,3 +261,16 @@ def test_sync_of_a_broken_response(corpus, tmp_path):
         assert not target.exists()  # nothing written
     assert results[0] == results[1]
     assert results[0][0] == 3 and results[0][2].startswith(f"corefio: error: {corpus['response']}:")
+
+
+def test_warnings_repeated_in_every_piece_are_merged_as_one_process_merges_them(corpus):
+    """A reader warning merged over the documents of a file (one diagnostic, counted)
+    stays one diagnostic when the documents were read in pieces by several processes."""
+    for name in ("key", "response"):
+        corpus[name].write_text(corpus[name].read_text().replace("part 000", "part 0"))
+    for command in (["score", corpus["key"], corpus["response"]], ["info", corpus["key"]],
+                    ["validate", corpus["key"]]):
+        code, _, err = same_with_two_jobs(*command, "-v")
+        assert code == 0
+    _, _, err = same_with_two_jobs("score", corpus["key"], corpus["response"], "-v")
+    assert err.count("part number '0' is not 3 digits") == 2 and "(30 times)" in err

@@ -520,11 +520,12 @@ def worker_count(workers: int | None, *sources: Source) -> int:
     return max(1, workers)
 
 
-def _score_run(job: _Job, work: _Work) -> Share:
+def _score_run(job: _Job, work: _Work, report: Report | None = None) -> Share:
     """Score a run of pairs. Response views are read in file order and kept only until
     their key document comes (one at a time when both files list the documents in the
-    same order)."""
-    report = Report()
+    same order). What is found goes to ``report`` (a new one by default) and into the
+    share."""
+    report = report if report is not None else Report()
     options = job.options
     run = work.run
     wanted_k = [i for _, (i, _) in run]
