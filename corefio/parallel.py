@@ -49,6 +49,9 @@ PIECES_PER_JOB = 8
 #: pieces under way (sent or being worked on) per worker
 IN_FLIGHT_PER_JOB = 2
 
+#: most document pairs in one piece of ``sync`` (its synchronised documents come back whole)
+SYNC_RUN = 4
+
 Progress = Callable[[int], None]
 
 
@@ -657,7 +660,7 @@ def sync(key: _Side, response: _Side, pairs: list, pairing: Report, targets: tup
 
     def synchronised_keys() -> Iterator[Any]:
         if in_runs:
-            size = max(1, -(-len(pairs) // (jobs * PIECES_PER_JOB)))
+            size = max(1, min(SYNC_RUN, -(-len(pairs) // (jobs * PIECES_PER_JOB))))
             runs = [(k, min(k + size, len(pairs))) for k in range(0, len(pairs), size)]
             for synced in ordered_map(_sync_run, runs, jobs, initializer=_set_sync_job,
                                       initargs=((key, response, strategy),)):
