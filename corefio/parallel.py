@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
@@ -92,13 +92,15 @@ def ordered_map(func: Callable[[Any], Any], items: Iterable[Any], jobs: int, *,
     neither the items nor the results pile up. An error raised by ``func`` is raised
     here when its item's turn comes; the items not yet done are then cancelled.
     ``initializer(*initargs)`` runs once in each worker first (with ``jobs`` ≤ 1, here)."""
-    if jobs <= 1:
+    iterator = iter(items)
+    first = list(islice(iterator, 2))
+    if jobs <= 1 or len(first) < 2:  # one item: no pool to start
         if initializer is not None:
             initializer(*initargs)
-        for item in items:
+        for item in chain(first, iterator):
             yield func(item)
         return
-    iterator = iter(items)
+    iterator = chain(first, iterator)
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_start_worker,
                                initargs=(os.getpid(), initializer, initargs))
     pending: deque[Future] = deque()
@@ -647,7 +649,6 @@ def sync(key: _Side, response: _Side, pairs: list, pairing: Report, targets: tup
     pairs by ``jobs`` processes. The report holds what reading the key, reading the
     response, pairing, synchronising and writing reported, in that order (as reading
     both files whole first gave)."""
-    from itertools import chain
 
     from . import api
     from .synchronisation import synchronise

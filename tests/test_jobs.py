@@ -274,3 +274,28 @@ def test_warnings_repeated_in_every_piece_are_merged_as_one_process_merges_them(
         assert code == 0
     _, _, err = same_with_two_jobs("score", corpus["key"], corpus["response"], "-v")
     assert err.count("part number '0' is not 3 digits") == 2 and "(30 times)" in err
+
+
+# -- the pool ------------------------------------------------------------------------------------
+def _square_or_die(n: int) -> int:
+    if n == 5:
+        import os
+
+        os._exit(9)  # a worker killed (out of memory, say)
+    if n == 7:
+        raise ValueError("seven")
+    return n * n
+
+
+def test_results_come_in_order_and_errors_when_their_turn_comes():
+    assert list(parallel.ordered_map(_square_or_die, range(5), 2)) == [0, 1, 4, 9, 16]
+    got = []
+    with pytest.raises(ValueError, match="seven"):
+        for value in parallel.ordered_map(_square_or_die, [1, 2, 7, 3], 2):
+            got.append(value)
+    assert got == [1, 4]
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang():
+    with pytest.raises(parallel.WorkerDied):
+        list(parallel.ordered_map(_square_or_die, [1, 5, 2], 2))
