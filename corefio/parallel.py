@@ -10,8 +10,9 @@ and the results are put together in input order:
   can be found cheaply (CoNLL-2012: :func:`corefio.formats.conll.scan_keys`), a run of
   its documents given by a byte range; a worker reads only the bytes of its piece, one
   document at a time, and sends back what it found about them (document descriptions,
-  diagnostics, score counts), never the documents: memory per worker is about one
-  document, and at most ``2 × jobs`` pieces are under way at once;
+  diagnostics, score counts; only ``sync`` sends documents back, at most
+  :data:`SYNC_RUN` pairs a piece): memory per worker is about one document, and at
+  most ``2 × jobs`` pieces are under way at once;
 * results are taken in input order (:func:`ordered_map`), so the output is the one a
   single process gives, byte for byte; a piece's error is raised when its turn comes,
   so the error (message, location, exit code) is the one a single process meets first;
@@ -21,7 +22,9 @@ and the results are put together in input order:
   code into a :class:`~corefio.scoring.engine.Share` (integer and fraction sums), and the
   shares are summed by :func:`corefio.scoring.engine.finish`, never averaged.
 
-``jobs=1`` does everything in this process, without a pool. Progress is counted in
+``jobs=1`` (or work of a single piece) is done in this process, without a pool; the
+files and documents are then read exactly as without this module (``jobs=1`` never cuts
+a file into pieces). Progress is counted in
 documents: the ``progress`` callbacks are called with the number of documents each
 piece held, in this process, whatever process did the work.
 """
@@ -242,10 +245,6 @@ def by_file(results: Iterable[tuple[Piece, Any]]) -> Iterator[tuple[int, list[tu
         yield current, group
 
 
-def _with_piece(func: Callable[[Piece], Any]) -> Callable[[Piece], tuple[Piece, Any]]:
-    return _PieceTask(func)
-
-
 class _PieceTask:
     """``func`` whose result comes back with its piece (a class: it travels by pickle)."""
 
@@ -297,7 +296,7 @@ def info(paths: Sequence[str | Path], format: str | None, jobs: int, *,
     in_process = jobs <= 1
     _each_document = progress if in_process else None
     try:
-        results = ordered_map(_with_piece(_describe), all_pieces(paths, format, jobs), jobs)
+        results = ordered_map(_PieceTask(_describe), all_pieces(paths, format, jobs), jobs)
         for number, group in by_file(results):
             report = Report(str(paths[number]))
             infos: list = []
@@ -366,7 +365,7 @@ def _validated(paths: Sequence[str | Path], format: str | None, jobs: int,
     from .registry import get_format
     from .source import Source
 
-    results = ordered_map(_with_piece(_validate_piece), all_pieces(paths, format, jobs), jobs)
+    results = ordered_map(_PieceTask(_validate_piece), all_pieces(paths, format, jobs), jobs)
     for number, group in by_file(results):
         if group[0][0].byte_range is None:
             report, documents = group[0][1]
