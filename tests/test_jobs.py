@@ -299,3 +299,36 @@ def test_results_come_in_order_and_errors_when_their_turn_comes():
 def test_a_worker_that_dies_is_an_error_not_a_hang():
     with pytest.raises(parallel.WorkerDied):
         list(parallel.ordered_map(_square_or_die, [1, 5, 2], 2))
+
+
+# -- sync streams ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("to", ["conll", "raf"])
+def test_sync_streams_and_writes_what_reading_both_files_whole_wrote(corpus, tmp_path, monkeypatch, to):
+    """sync used to read both files whole; now the documents come one pair at a time,
+    with the same files and the same report as before."""
+    from corefio import api
+    from corefio.synchronisation import pair_documents, synchronise_corpora
+
+    key, response = corpus["key"], corpus["response"]
+    whole = Report()
+    key_corpus, response_corpus = api.read(key, report=whole), api.read(response, report=whole)
+    pairs = pair_documents(key_corpus, response_corpus, "name", None, whole)
+    synced = synchronise_corpora(key_corpus, response_corpus, "union", whole, pairs, key_file=key,
+                                 response_file=response)
+    expected = {}
+    for side, result in zip(("key", "response"), synced):
+        api.write(result, tmp_path / f"expected-{side}", to, report=whole, inputs=[key, response])
+        expected[side] = (tmp_path / f"expected-{side}").read_bytes()
+
+    def whole_reading(*args, **kwargs):
+        raise AssertionError("sync read a whole corpus into memory")
+
+    monkeypatch.setattr(api, "read", whole_reading)
+    for jobs in (1, 2):
+        key_side, response_side = parallel.sync_sides(key, response, None)
+        pairing, pairing_report = parallel.sync_pairs(key_side, response_side, "name", None)
+        targets = (tmp_path / f"{jobs}-key", tmp_path / f"{jobs}-response")
+        report = parallel.sync(key_side, response_side, pairing, pairing_report, targets, to, strategy="union",
+                               jobs=jobs)
+        assert [d.to_dict() for d in report] == [d.to_dict() for d in whole]
+        assert {"key": targets[0].read_bytes(), "response": targets[1].read_bytes()} == expected
