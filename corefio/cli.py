@@ -740,10 +740,11 @@ def _convert_files(sources: List[Path], target_dir: Path, from_format: Optional[
     tasks = [parallel.Conversion(str(s), str(t), from_format, to_format, strict, reading, writing, force)
              for s, t in zip(sources, targets)]
     try:
-        with _counting("converting", unit=" files") as done:
-            for (source, target), (report, error) in zip(zip(sources, targets), parallel.convert(tasks, jobs)):
+        with _counting("converting") as done:
+            for (source, target), (report, error, documents) in zip(zip(sources, targets),
+                                                                    parallel.convert(tasks, jobs)):
                 if done is not None:
-                    done(1)
+                    done(documents)
                 reports.append(report)
                 _print_report(report)
                 if error is not None:

@@ -471,22 +471,25 @@ class Conversion:
     force: bool
 
 
-def _convert_file(task: Conversion) -> tuple[Report, CorefioError | None]:
+def _convert_file(task: Conversion) -> tuple[Report, CorefioError | None, int]:
     from . import api
 
     report = Report(task.source)
+    written: list[int] = []
     try:
         api.convert(task.source, task.target, task.from_format, task.to_format, strict=task.strict, report=report,
-                    read_options=task.read_options, force=task.force, **task.write_options)
+                    read_options=task.read_options, force=task.force, progress=written.append,
+                    **task.write_options)
     except CorefioError as exc:
-        return report, exc
-    return report, None
+        return report, exc, len(written)
+    return report, None, len(written)
 
 
-def convert(tasks: Sequence[Conversion], jobs: int) -> Iterator[tuple[Report, CorefioError | None]]:
-    """Each file converted (written atomically) by one of ``jobs`` processes: its report
-    and the error that stopped it, in the order of ``tasks``. Each process reads and
-    writes one document at a time, as :func:`corefio.api.convert` does."""
+def convert(tasks: Sequence[Conversion], jobs: int) -> Iterator[tuple[Report, CorefioError | None, int]]:
+    """Each file converted (written atomically) by one of ``jobs`` processes: its report,
+    the error that stopped it and how many documents it held, in the order of
+    ``tasks``. Each process reads and writes one document at a time, as
+    :func:`corefio.api.convert` does."""
     return ordered_map(_convert_file, tasks, jobs)
 
 
