@@ -164,7 +164,7 @@ class Piece:
 
 def _splittable(path: str, format: str | None) -> Any:
     """The format spec of ``path`` if it can be cut at document boundaries, else None."""
-    from .registry import resolve_format
+    from .formats.registry import resolve_format
 
     try:
         spec = resolve_format(Path(path), format)
@@ -188,7 +188,7 @@ def pieces_of(number: int, path: str, format: str | None, jobs: int) -> list[Pie
     spec = _splittable(path, format) if size >= SPLIT_BYTES else None
     if spec is None:
         return whole
-    from .source import Source
+    from .io.source import Source
 
     try:
         docs = spec.scan_keys(Source.of(path))
@@ -222,7 +222,7 @@ def documents_of(piece: Piece, report: Report) -> Iterator[Any]:
         yield from api.iter_read(piece.path, piece.format, report=report)
         return
     from .formats.conll import stream_range
-    from .source import Source
+    from .io.source import Source
 
     source = Source.of(piece.path)
     try:
@@ -273,7 +273,7 @@ _each_document: Progress | None = None
 
 
 def _describe(piece: Piece) -> PieceOutcome:
-    from .info import document_info
+    from .checks.info import document_info
 
     report = Report(piece.path)
     infos = []
@@ -290,7 +290,7 @@ def _describe(piece: Piece) -> PieceOutcome:
 def info(paths: Sequence[str | Path], format: str | None, jobs: int, *,
          progress: Progress | None = None) -> Iterator[tuple[int, Report, list]]:
     """``(file number, report, document descriptions)`` for every file, in order, as
-    :func:`corefio.info.corpus_info` over :func:`corefio.api.iter_read` gives them; the
+    :func:`corefio.checks.info.corpus_info` over :func:`corefio.api.iter_read` gives them; the
     error that stops the reading of a file is raised when that file's turn comes."""
     global _each_document
     in_process = jobs <= 1
@@ -327,15 +327,15 @@ class _Checked:
 def _validate_piece(piece: Piece) -> Any:
     """A whole file: its report and how many documents it held; a run of documents:
     what :class:`_Checked` holds."""
-    from . import validation
+    from .checks import validation
 
     if piece.byte_range is None:
         counted: list[int] = []
         if _each_document is not None:  # in this process: counted as they come
             return validation.validate_file(piece.path, piece.format, progress=_each_document), 0
         return validation.validate_file(piece.path, piece.format, progress=counted.append), sum(counted)
-    from .registry import get_format
-    from .source import Source
+    from .formats.registry import get_format
+    from .io.source import Source
 
     report, checks = Report(piece.path), Report(piece.path)
     names: dict[tuple, int] = defaultdict(int)
@@ -348,9 +348,9 @@ def _validate_piece(piece: Piece) -> Any:
 def validate(paths: Sequence[str | Path], format: str | None, jobs: int, *,
              progress: Progress | None = None) -> Iterator[tuple[int, Report]]:
     """``(file number, report)`` for every file, in order: the report
-    :func:`corefio.validation.validate_file` gives, whether a file was validated whole
+    :func:`corefio.checks.validation.validate_file` gives, whether a file was validated whole
     or in pieces by several processes (the pieces' findings are put together in the
-    order and with the merging of :func:`~corefio.validation.validate_file`)."""
+    order and with the merging of :func:`~corefio.checks.validation.validate_file`)."""
     global _each_document
     _each_document = progress if jobs <= 1 else None
     try:
@@ -361,9 +361,9 @@ def validate(paths: Sequence[str | Path], format: str | None, jobs: int, *,
 
 def _validated(paths: Sequence[str | Path], format: str | None, jobs: int,
                progress: Progress | None) -> Iterator[tuple[int, Report]]:
-    from . import validation
-    from .registry import get_format
-    from .source import Source
+    from .checks import validation
+    from .formats.registry import get_format
+    from .io.source import Source
 
     results = ordered_map(_PieceTask(_validate_piece), all_pieces(paths, format, jobs), jobs)
     for number, group in by_file(results):
@@ -447,7 +447,7 @@ def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., l
 def output_path(source: Path, target_dir: Path, to: str) -> Path:
     """Where ``convert`` of many files writes ``source``: in ``target_dir``, its name up
     to the first dot followed by the format's extension (a directory for MMAX2)."""
-    from .registry import get_format
+    from .formats.registry import get_format
 
     spec = get_format(to)
     stem = source.name.split(".", 1)[0] if not source.is_dir() else source.name
@@ -500,8 +500,8 @@ class _Side:
     the scan's offsets when there is one (a CoNLL file can then be read in pieces)."""
 
     def __init__(self, path: str, format: str | None) -> None:
-        from .registry import resolve_format
-        from .source import Source
+        from .formats.registry import resolve_format
+        from .io.source import Source
 
         self.path, self.format = path, format
         self.spec = resolve_format(Path(path), format)
@@ -518,7 +518,7 @@ class _Side:
         """The documents one at a time (whole, for a format whose reader cannot
         stream); :attr:`header` is the corpus without them once the first is given."""
         from . import api
-        from .source import Source
+        from .io.source import Source
 
         source = Source.of(self.path)
         spec = api._reader(source, self.format)
@@ -575,7 +575,7 @@ def _set_sync_job(job: Any) -> None:
 
 def _sync_run(run: tuple[int, int]) -> _Synced:
     """Synchronise documents ``first`` to ``last`` - 1 of both files (paired in order)."""
-    from .synchronisation import synchronise
+    from .compare.synchronisation import synchronise
 
     key, response, strategy = _sync_job
     first, last = run
@@ -632,9 +632,9 @@ def sync_sides(key_path: str | Path, response_path: str | Path, format: str | No
 
 
 def sync_pairs(key: _Side, response: _Side, pair_by: str, pairs_file: str | Path | None) -> tuple[list, Report]:
-    """The document pairs :func:`corefio.synchronisation.pair_documents` gives, from
+    """The document pairs :func:`corefio.compare.synchronisation.pair_documents` gives, from
     the keys alone, and what pairing them reported."""
-    from .synchronisation import pair_keys
+    from .compare.synchronisation import pair_keys
 
     report = Report()
     pairs = pair_keys(key.keys, response.keys, pair_by, pairs_file, report,
@@ -653,7 +653,7 @@ def sync(key: _Side, response: _Side, pairs: list, pairing: Report, targets: tup
     both files whole first gave)."""
 
     from . import api
-    from .synchronisation import synchronise
+    from .compare.synchronisation import synchronise
 
     key_path, response_path = key.path, response.path
     key_report, response_report, sync_report, key_write, response_write = (Report() for _ in range(5))

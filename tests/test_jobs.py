@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from corefio import parallel, validation
+from corefio import parallel
+from corefio.checks import validation
 from corefio.cli import app
 from corefio.diagnostics import Report
-from corefio.registry import get_format
-from corefio.source import Source
+from corefio.formats.registry import get_format
+from corefio.io.source import Source
 
 
 def conll_document(name: str, rng: random.Random, sentences: int = 3, part: str = "000",
@@ -307,7 +308,7 @@ def test_sync_streams_and_writes_what_reading_both_files_whole_wrote(corpus, tmp
     """sync used to read both files whole; now the documents come one pair at a time,
     with the same files and the same report as before."""
     from corefio import api
-    from corefio.synchronisation import pair_documents, synchronise_corpora
+    from corefio.compare.synchronisation import pair_documents, synchronise_corpora
 
     key, response = corpus["key"], corpus["response"]
     whole = Report()
