@@ -23,6 +23,7 @@ code: ``validate`` exits 4 for an invalid file even if nobody read the verdict.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -214,16 +215,102 @@ def _forget_spooled() -> None:
 PROGRESS_DELAY = 0.5
 
 
+def _stderr_is_terminal() -> bool:
+    """Whether a person watches stderr (progress bars are drawn only then)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced by an object without it, or closed
+        return False
+
+
 def _progress(items, label: str):
     """``items`` as they come, with a progress bar on stderr when stderr is a terminal
     (and not under ``-q``): nothing else is drawn, so logs and pipes stay clean."""
-    if _verbosity < 0 or not sys.stderr.isatty():
-        yield from items
+    with _counting(label) as done:
+        for item in items:
+            yield item
+            if done is not None:
+                done(1)
+
+
+@contextlib.contextmanager
+def _counting(label: str, total: Optional[int] = None, unit: str = " documents"):
+    """A progress bar of documents on stderr (see :func:`_progress`), given as the
+    function to call with how many documents were done; None when no bar is drawn.
+    Work shared between processes (``--jobs``) is counted here, as each piece's
+    result arrives."""
+    if _verbosity < 0 or not _stderr_is_terminal():
+        yield None
         return
     from tqdm import tqdm
 
-    with tqdm(items, desc=label, unit=" documents", file=sys.stderr, leave=False, delay=PROGRESS_DELAY) as bar:
-        yield from bar
+    tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked while the bar runs
+    with tqdm(total=total, desc=label, unit=unit, file=sys.stderr, leave=False,
+              delay=PROGRESS_DELAY) as bar:
+        yield bar.update
+
+
+#: the progress bars of the running command (closed when it ends, see :func:`edge`)
+_bars = contextlib.ExitStack()
+
+
+def _bar(label: str) -> Optional[Callable[[int], None]]:
+    """A progress bar of documents (:func:`_counting`) that stays until
+    :func:`_close_bars`, or the end of the command."""
+    return _bars.enter_context(_counting(label))
+
+
+def _close_bars() -> None:
+    _bars.close()
+
+
+# -- several processes (--jobs) --------------------------------------------------------------
+def _jobs_option() -> Any:
+    return typer.Option(None, "--jobs", "-j", min=1,
+                        help="processes to share the work between (default: the cores available; 1: this "
+                             "process only); the output is the same")
+
+
+def _jobs(jobs: Optional[int]) -> int:
+    from .parallel import available_cores
+
+    return jobs if jobs is not None else available_cores()
+
+
+_GLOB_CHARACTERS = frozenset("*?[")
+
+
+def _expanded(paths: List[Path], format: Optional[str]) -> List[Path]:
+    """The files the arguments name: a directory of files (not an MMAX2 project, which
+    is one input) gives its files, sorted; a pattern that names no file itself
+    (``'data/*.conll'``, quoted so that the shell leaves it) gives the files it matches,
+    sorted. Other arguments are kept as they are (and checked when read)."""
+    out: List[Path] = []
+    for path in paths:
+        text = str(path)
+        if text != "-" and not path.exists() and _GLOB_CHARACTERS & set(text):
+            import glob
+
+            matches = sorted(glob.glob(text, recursive=True))
+            if not matches:
+                raise CorefioError("no file matches this pattern", file=text)
+            out.extend(Path(m) for m in matches if not Path(m).is_dir())
+        elif path.is_dir() and not _is_project(path, format):
+            members = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            out.extend(members if members else [path])  # an empty directory: refused as ever
+        else:
+            out.append(path)
+    return out
+
+
+def _is_project(path: Path, format: Optional[str]) -> bool:
+    """A directory that is one input: a project of a format that reads directories."""
+    from .formats.registry import all_formats, get_format
+
+    if format:
+        return get_format(format).directory
+    return any(spec.directory and spec.sniff_directory is not None and spec.sniff_directory(path)
+               for spec in all_formats()) or any(path.glob("*.mmax"))
 
 
 def _check_output(path: Path, format: Optional[str]) -> None:
@@ -303,6 +390,7 @@ def edge(func: Callable) -> Callable:
                       "(set COREFIO_DEBUG=1 for the traceback)")
             raise typer.Exit(EXIT_INTERNAL) from None
         finally:
+            _close_bars()
             _forget_spooled()
 
     import inspect
@@ -472,6 +560,7 @@ def info_command(
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
     output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write here instead of stdout"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """Documents, tokens, markables, entities, chains, singletons and links by type.
 
@@ -480,15 +569,16 @@ def info_command(
     ids the markables carry or the file declares: it differs from chains when a file
     declares entities no markable refers to, or when a format names chains some other way.
     """
-    from .checks.info import corpus_info
+    from . import parallel
 
+    files = _expanded(files, from_format)
     inputs = [_input(path, from_format) for path in files]
     result = []
-    for path, shown in zip(inputs, files):
-        report = Report(str(path))
-        documents = list(_progress(api.iter_read(path, from_format, report=report), _shown(str(path))))
-        _print_report(report, min_severity="warning")
-        result.append((shown, corpus_info(documents)))
+    label = _shown(str(inputs[0])) if len(inputs) == 1 else "reading"
+    with _counting(label) as done:
+        for number, report, infos in parallel.info(inputs, from_format, _jobs(jobs), progress=done):
+            _print_report(report, min_severity="warning")
+            result.append((files[number], infos))
     lines: list[str] = []
     if output is OutputFormat.json:
         lines.append(json.dumps([{"file": str(path), "documents": [d.as_dict() for d in docs]}
@@ -560,8 +650,12 @@ def convert_command(
                                     "over the files of the same names"),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="output file (instead of the second "
                                                                         "argument)"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
-    """Convert between formats (reader → pivot → writer), reporting every loss."""
+    """Convert between formats (reader → pivot → writer), reporting every loss.
+
+    SOURCE may be a directory of files or a quoted pattern ('data/*.conll'): each file is
+    then converted into the directory TARGET, named after it, by --jobs processes."""
     from .errors import UsageError
     from .formats.registry import resolve_format
 
@@ -571,15 +665,26 @@ def convert_command(
     assert target is not None
     _check_output(target, to_format)
     shown_source = source
-    source = _input(source, from_format)
+    sources = [source] if str(source) == "-" else _expanded([source], from_format)
+    many = sources != [source]
+    if not many:
+        source = _input(source, from_format)
+    elif not to_format:
+        raise UsageError("converting several files: name the output format with --to")
     report = Report(str(source))
-    target_spec = resolve_format(target, to_format, for_writing=True)
+    target_spec = resolve_format(target, to_format, for_writing=not many)
     reading = _named_options(read_option, "--read-option")
     writing = _named_options(write_option, "--write-option")
     if identity_attribute is not None:
         reading["identity_attribute"] = identity_attribute
     if chains is not None:
         writing["chains"] = chains
+    if many:
+        if canonical and any(o.name == "canonical" for o in target_spec.options):
+            writing["canonical"] = True
+        _convert_files(sources, target, from_format, to_format, strict=strict, log=log, engine=engine,
+                       reading=reading, writing=writing, force=force, jobs=_jobs(jobs))
+        return
     if canonical and any(o.name == "canonical" for o in target_spec.options):
         writing["canonical"] = True
     try:
@@ -595,8 +700,9 @@ def convert_command(
                          processor=processor.value, force=force)
         else:
             api.convert(source, target, from_format, target_spec.name, strict=strict, report=report,
-                        read_options=reading, force=force, **writing)
+                        read_options=reading, force=force, progress=_bar(_shown(str(source))), **writing)
     finally:
+        _close_bars()
         _print_report(report)
         if log is not None:
             from .io.files import atomic_write
@@ -604,6 +710,55 @@ def convert_command(
             atomic_write(log, _shown(report.to_json()) + "\n", inputs=[source])
     losses = len({d.code for d in report if d.code.startswith("loss.") and d.severity != "info"})
     _say(f"converted {shown_source} -> {target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
+
+
+def _convert_files(sources: List[Path], target_dir: Path, from_format: Optional[str], to_format: Optional[str], *,
+                   strict: bool, log: Optional[Path], engine: "Engine", reading: dict, writing: dict, force: bool,
+                   jobs: int) -> None:
+    """``convert`` of many files (a directory, a pattern) into the directory ``target_dir``,
+    shared between ``jobs`` processes; reports and messages in the order of the files,
+    as converting them one after the other gives."""
+    from . import parallel
+    from .errors import OutputError, UsageError
+
+    if engine is not Engine.python:
+        raise UsageError("--engine xslt converts one file at a time; give a file")
+    assert to_format is not None
+    if str(target_dir) == "-":
+        raise UsageError("converting several files: standard output ('-') cannot hold them; give a directory")
+    if target_dir.exists() and not target_dir.is_dir():
+        raise OutputError("converting several files: the output must be a directory", file=target_dir)
+    targets = [parallel.output_path(source, target_dir, to_format) for source in sources]
+    if len(set(targets)) != len(targets):
+        raise UsageError("two inputs would be written to the same output (files with the same name)")
+    try:
+        target_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the directory: {exc.strerror}", file=target_dir) from None
+    sources = [_input(source, from_format) for source in sources]
+    reports = []
+    tasks = [parallel.Conversion(str(s), str(t), from_format, to_format, strict, reading, writing, force)
+             for s, t in zip(sources, targets)]
+    try:
+        with _counting("converting") as done:
+            for (source, target), (report, error, documents) in zip(zip(sources, targets),
+                                                                    parallel.convert(tasks, jobs)):
+                if done is not None:
+                    done(documents)
+                reports.append(report)
+                _print_report(report)
+                if error is not None:
+                    raise error
+                losses = len({d.code for d in report if d.code.startswith("loss.") and d.severity != "info"})
+                _say(f"converted {source} -> {target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
+    finally:
+        if log is not None:
+            from .io.files import atomic_write
+
+            combined = Report()
+            for report in reports:
+                combined.extend(report)
+            atomic_write(log, _shown(combined.to_json()) + "\n", inputs=sources)
 
 
 def _named_options(items: List[str], flag: str) -> dict[str, Any]:
@@ -668,11 +823,12 @@ def sync_command(
     pairs: Optional[Path] = typer.Option(None, "--pairs",
                                          help="a file of 'KEY-NAME<TAB>RESPONSE-NAME' lines pairing documents"),
     from_format: Optional[str] = typer.Option(None, "--from", help="format of both inputs (default: guess)"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """Re-index key and response markables by their targets and give both the same
     markable set; write the two synchronised files and report what changed."""
+    from . import parallel
     from .formats.registry import get_format
-    from .compare.synchronisation import pair_documents, synchronise_corpora
 
     if str(outdir) == "-":
         from .errors import UsageError
@@ -682,16 +838,13 @@ def sync_command(
     _paired_files[:] = [str(key), str(response)]
     key, response = _input(key, from_format), _input(response, from_format)
     spec = get_format(to_format)
-    report = Report()
-    key_corpus = api.read(key, from_format, report=report)
-    response_corpus = api.read(response, from_format, report=report)
+    key_side, response_side = parallel.sync_sides(key, response, from_format)
     try:
-        pairing = pair_documents(key_corpus, response_corpus, pair_by.value, pairs, report)
+        pairing, pairing_report = parallel.sync_pairs(key_side, response_side, pair_by.value, pairs)
     except CorefioError as exc:  # documents that do not pair concern both files
         raise exc.located(_shown(f"{key} and {response}")) from None
-    key_sync, response_sync = synchronise_corpora(key_corpus, response_corpus, strategy.value, report, pairing,
-                                                  key_file=key, response_file=response)
-    if not outdir.is_dir():
+    created = not outdir.is_dir()
+    if created:
         try:
             outdir.mkdir(parents=True)
         except OSError as exc:
@@ -700,13 +853,17 @@ def sync_command(
             raise OutputError(f"cannot create the directory: {exc.strerror}", file=outdir) from None
     extension = next((e for e in spec.extensions if e.endswith(".xml")), spec.extensions[0] if spec.extensions
                      else f".{spec.name}")
-    written = []
-    for side, corpus in (("key", key_sync), ("response", response_sync)):
-        target = outdir / f"{side}{extension}"
-        api.write(corpus, target, spec.name, report=report, inputs=[key, response])
-        written.append(str(target))
+    written = [outdir / f"{side}{extension}" for side in ("key", "response")]
+    try:
+        report = parallel.sync(key_side, response_side, pairing, pairing_report, (written[0], written[1]),
+                               spec.name, strategy=strategy.value, jobs=_jobs(jobs), progress=_bar("synchronising"))
+    except BaseException:
+        if created and not any(outdir.iterdir()):  # nothing written: no directory left behind either
+            outdir.rmdir()
+        raise
+    _close_bars()
     _print_report(report)
-    _say(f"synchronised ({strategy.value}): " + ", ".join(written))
+    _say(f"synchronised ({strategy.value}): " + ", ".join(map(str, written)))
 
 
 # -- validate -------------------------------------------------------------------------------
@@ -718,16 +875,19 @@ def validate_command(
     output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json"),
     strict: bool = typer.Option(False, "--strict", help="warnings count as failures"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the verdicts here instead of stdout"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """XSD validation (XML formats) and semantic checks: ids, references, spans, crossing."""
-    files = [_input(path, from_format) for path in files]
+    from . import parallel
+
+    files = [_input(path, from_format) for path in _expanded(files, from_format)]
     failed = False
     results = []
-    for path in files:
-        report = api.validate(path, from_format)
-        bad = bool(report.errors or (strict and report.warnings))
-        failed = failed or bad
-        results.append((path, report, bad))
+    with _counting("validating") as done:
+        for number, report in parallel.validate(files, from_format, _jobs(jobs), progress=done):
+            bad = bool(report.errors or (strict and report.warnings))
+            failed = failed or bad
+            results.append((files[number], report, bad))
     lines: list[str] = []
     if output is OutputFormat.json:
         lines.append(json.dumps(
@@ -873,6 +1033,7 @@ def score_command(
                                        help="also score as the Universal Anaphora scorer: identity, split, "
                                             "split-only, dd, non-referring, non-referring-kept, bridging, mor, "
                                             "zero, keep-zeros, partial, craft (comma-separated or repeated)"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
     from fractions import Fraction
@@ -901,6 +1062,8 @@ def score_command(
             match = chosen.get("match", match)
             keep_zeros = chosen.get("keep_zeros", keep_zeros)
             zero_match = ZeroMatch(chosen.get("zero_match", zero_match.value))
+    from .parallel import score_runner
+
     result = score(
         key, response, metric, keep_singletons=keep_singletons, per_document=per_document or group_by is not None,
         macro=macro,
@@ -908,8 +1071,9 @@ def score_command(
         report=report, key_format=key_format or from_format, response_format=response_format or from_format,
         coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
         dominant_attribute=dominant_attribute, match=match, sync=sync, pair_by=pair_by.value, pairs_file=pairs,
-        keep_zeros=keep_zeros, zero_match=zero_match.value,
+        keep_zeros=keep_zeros, zero_match=zero_match.value, runner=score_runner(_jobs(jobs), _bar("scoring")),
     )
+    _close_bars()
     breakdowns = []
     if group_by is not None or by_kind is not None:
         from .errors import UsageError
@@ -1023,6 +1187,7 @@ def compare_command(
     output: CompareFormat = typer.Option(CompareFormat.text, "--format", help="text or json"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the table here instead of stdout"),
     errors: bool = typer.Option(False, "--errors", help="also classify each system's errors (Kummerfeld & Klein)"),
+    jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """Compare systems: F1 with bootstrap confidence intervals, and paired significance
     tests (approximate randomisation, paired bootstrap) over documents for every pair."""
@@ -1039,9 +1204,13 @@ def compare_command(
     labels = [r.name for r in shown_responses]
     if len(set(labels)) != len(labels):
         labels = [str(r) for r in shown_responses]
+    from .parallel import score_runner
+
     result = compare(key, responses, [m.strip() for m in metric.split(",") if m.strip()], names=labels,
                      samples=samples, seed=seed, level=confidence, match=match,
-                     keep_singletons=keep_singletons, key_format=from_format, response_format=from_format)
+                     keep_singletons=keep_singletons, key_format=from_format, response_format=from_format,
+                     runner=score_runner(_jobs(jobs), _bar("scoring")))
+    _close_bars()
     analyses = {}
     if errors:
         from .scoring.error_analysis import analyse_files

@@ -13,7 +13,7 @@ that share a layer may not import each other):
 ``checks``, ``compare``, ``transform`` validation and figures; alignment, matching,
                                        pairing, sync; the XSLT stylesheets run
 ``scoring``                            the scoring engine, views, rendering, analysis
-``api``, ``dask``, the package root    the public Python API; the same on Dask
+``api``, ``parallel``, ``dask``, root  the Python API; the same on all cores, on Dask
 ``web``, ``cli``, ``__main__``         interfaces
 =====================================  =============================================
 
@@ -37,6 +37,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("checks", "compare", "transform"),
     ("scoring",),
     ("api",),
+    ("parallel",),
     ("dask",),
     ("",),
     ("web",),

@@ -71,6 +71,7 @@ code                                severity  meaning
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -119,8 +120,10 @@ def schema_errors(tree, schema_name: str, report: Report, file: str | None = Non
     return len(errors)
 
 
-def validate_file(path: str | Path, format: str | None = None, report: Report | None = None) -> Report:
-    """Schema + reader + semantic validation of one file; never raises on bad content."""
+def validate_file(path: str | Path, format: str | None = None, report: Report | None = None,
+                  progress: Callable[[int], None] | None = None) -> Report:
+    """Schema + reader + semantic validation of one file; never raises on bad content.
+    ``progress`` is called with the number of documents as they are checked."""
     report = report if report is not None else Report(str(path))
     try:
         spec = resolve_format(path, format)
@@ -129,21 +132,81 @@ def validate_file(path: str | Path, format: str | None = None, report: Report | 
         return report
     source = Source.of(path)
     if spec.name == "raf":
-        _validate_raf(source, report)
+        _validate_raf(source, report, progress)
         return report
     if spec.name == "mate":
         _validate_mate_schema(source, report)
+    if spec.stream is None:
+        return _validate_whole(spec, source, report, progress)
+    checks = Report(report.file)
+    names: dict[tuple, int] = defaultdict(int)
+    before, start = len(report.errors), len(report)
+    error = read_and_check(spec, source, report, checks, names, progress=progress)
+    if error is not None and len(report.errors) == before:  # else the reader reported it already
+        report.add_error(error, _read_error_code(error))
+    _repairs_are_errors(report.diagnostics[start:])
+    if error is not None:
+        return report
+    reader_findings_at_end(spec, source, report, names)
+    report.extend(checks)
+    _duplicate_documents(names, report)
+    return report
+
+
+def read_and_check(spec, source: Source, report: Report, checks: Report, names: dict[tuple, int],
+                   documents=None, progress: Callable[[int], None] | None = None) -> CorefioError | None:
+    """Read the documents of ``source`` one at a time (``documents``: the stream to read
+    instead of the format's own), adding what the reader finds to ``report`` and what
+    :func:`check_document` finds to ``checks``; count the documents' keys in ``names``.
+    Return the error that stopped the reader (located, not added to ``report``), if any:
+    then ``checks`` must be left out (a file that cannot be read gets no semantic
+    findings, as when it was read whole).
+
+    The model's checks go to a report of their own so that, added after the reader's
+    findings, the report is the one reading the whole corpus first gave, while only one
+    document is in memory at a time."""
+    try:
+        stream = documents if documents is not None else spec.stream(source, report=report, strict=False)
+        header = None
+        for doc in stream:
+            if header is None:
+                header = getattr(stream, "header", None)
+            names[doc.key] += 1
+            check_document(doc, checks)
+            if header is not None and header.schemes:
+                check_scheme_values(doc, header.schemes, checks)
+            if progress is not None:
+                progress(1)
+    except CorefioError as exc:
+        return exc.located(source.name)
+    return None
+
+
+def reader_findings_at_end(spec, source: Source, report: Report, names: dict[tuple, int]) -> None:
+    """What a format's reader adds once it has read a whole file and its stream does
+    not (CoNLL: documents that share a name and part), so that streamed validation
+    reports what reading the file whole reported."""
+    if spec.name == "conll":
+        from ..formats.conll import duplicate_documents
+
+        duplicate_documents(names, report, source.name)
+
+
+def _validate_whole(spec, source: Source, report: Report, progress: Callable[[int], None] | None) -> Report:
+    """Validation of a file whose reader cannot stream: read whole, then checked."""
     before, start = len(report.errors), len(report)
     try:
         assert spec.read is not None
         corpus = spec.read(source, report=report, strict=False)
     except CorefioError as exc:
         if len(report.errors) == before:  # else the reader reported it already
-            report.add_error(exc.located(str(path)), _read_error_code(exc))
+            report.add_error(exc.located(source.name), _read_error_code(exc))
         return report
     finally:
         _repairs_are_errors(report.diagnostics[start:])
     check_corpus(corpus, report)
+    if progress is not None:
+        progress(len(corpus.documents))
     return report
 
 
@@ -170,7 +233,7 @@ def _validate_mate_schema(source: Source, report: Report) -> None:
         schema_errors(tree, SCHEMAS["mate"], report, source.name)
 
 
-def _validate_raf(source: Source, report: Report) -> None:
+def _validate_raf(source: Source, report: Report, progress: Callable[[int], None] | None = None) -> None:
     """The reader first, streamed, exactly as every command reads the file (one document
     in memory at a time); then, if the file is well-formed, the schema, streamed too; a
     file that breaks it is parsed whole once more, to give every violation its line."""
@@ -183,6 +246,8 @@ def _validate_raf(source: Source, report: Report) -> None:
         for doc in stream:
             names[doc.key] += 1
             check_document(doc, report)
+            if progress is not None:
+                progress(1)
         read_to_end = True
     except ReportedErrors:
         read_to_end = True  # each error is in the report already

@@ -773,11 +773,15 @@ class _Reader:
         return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
 
     def check_duplicates(self, documents: list) -> None:
-        names: Counter[tuple] = Counter(doc.key for doc in documents)
-        for (name, part), k in names.items():
-            if k > 1:
-                self.report.warning("conll.duplicate-document", f"{k} documents are named {name!r} part {part!r}",
-                                    file=self.file)
+        duplicate_documents(Counter(doc.key for doc in documents), self.report, self.file)
+
+
+def duplicate_documents(names: "Counter[tuple] | dict[tuple, int]", report: Report, file: str | None) -> None:
+    """``conll.duplicate-document`` for every (name, part) counted more than once (what
+    reading a whole file reports at its end; ``validate``, which streams, adds it too)."""
+    for (name, part), k in names.items():
+        if k > 1:
+            report.warning("conll.duplicate-document", f"{k} documents are named {name!r} part {part!r}", file=file)
 
 
 def placeholder(name: str) -> str:
@@ -1004,6 +1008,14 @@ def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator:
     """The documents of a file one at a time (memory of about one document), the same
     as :func:`read` gives."""
     yield from _stream(source, report, strict, False, False, None, None)
+
+
+def stream_range(source: Source, byte_range: tuple[int, int, int, int], *, report: Report,
+                 strict: bool = False) -> Iterator:
+    """The documents in one part of a file: ``byte_range`` = (start, end, number of the
+    first document, its line), cut at document headers :func:`scan_keys` found (so that
+    several processes can read one large file, each its part; :mod:`corefio.parallel`)."""
+    yield from _stream(Source.of(source), report, strict, False, False, None, byte_range)
 
 
 def mention_views(source: Source | Any, *, report: Report, strict: bool = False,

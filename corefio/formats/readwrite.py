@@ -17,7 +17,7 @@ reader can stream; the others are read whole).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -270,10 +270,12 @@ def convert(
     report: Report | None = None,
     read_options: dict[str, Any] | None = None,
     force: bool = False,
+    progress: Callable[[int], None] | None = None,
     **options: Any,
 ) -> Report:
     """Read ``source``, write ``target`` (reader → pivot → writer), one document at a
-    time where the reader streams. ``force``: see :func:`write`."""
+    time where the reader streams. ``force``: see :func:`write`. ``progress`` is called
+    with 1 as each document is written (a progress bar's ``update``)."""
     report = report if report is not None else Report(str(source))
     src = Source.of(source)
     spec = _reader(src, from_format)
@@ -288,6 +290,8 @@ def convert(
             documents: Iterable[Document] = itertools.chain([] if first is None else [first], stream)
             if strict:  # a reading warning refuses the conversion before the output exists
                 documents = _strictly(documents, report)
+            if progress is not None:
+                documents = _counted(documents, progress)
             write(documents, target, to_format, strict=strict, report=write_report, inputs=[source],
                   header=header, force=force, **options)
         else:
@@ -299,6 +303,12 @@ def convert(
     finally:
         report.extend(write_report)
     return report
+
+
+def _counted(documents: Iterable["Document"], progress: Callable[[int], None]) -> Iterator["Document"]:
+    for doc in documents:
+        yield doc
+        progress(1)
 
 
 def _strictly(documents: Iterable["Document"], report: Report) -> Iterator["Document"]:

@@ -351,6 +351,7 @@ def score(
     pairs_file: str | Path | None = None,
     keep_zeros: bool = False,
     zero_match: str = "dependent",
+    runner: Callable[..., list[Share]] | None = None,
 ) -> "Scores | SyncScores":
     """Score ``response`` against ``key`` with the named metrics (see :data:`METRICS`).
 
@@ -372,6 +373,10 @@ def score(
     left out unless ``keep_zeros``; kept, they are matched ``"dependent"`` (by their
     dependencies first, as corefud-scorer does) or ``"linear"`` (by their places):
     :mod:`corefio.model.zeros`.
+
+    ``runner`` (from :func:`corefio.parallel.score_runner`) scores the matched pairs of
+    two files that take the fast path, in place of ``workers``: ``runner(job, key
+    documents, response documents, pairs)`` gives the shares, in order.
     """
     from ..compare.matching import MATCH_MODES
     from ..compare.synchronisation import STRATEGIES
@@ -397,7 +402,7 @@ def score(
                       zero_mode(keep_zeros, zero_match))
     try:
         return _score(key, response, options, report, macro, allow_missing, pair_by, pairs_file, key_format,
-                      response_format, workers)
+                      response_format, workers, runner)
     except AlignmentError as exc:  # texts that differ: the response is the file carried over
         if _is_path(response):
             exc.located(Source.of(response).name)
@@ -406,7 +411,7 @@ def score(
 
 def _score(key: Any, response: Any, options: Options, report: Report, macro: bool, allow_missing: bool,
            pair_by: str, pairs_file: str | Path | None, key_format: str | None, response_format: str | None,
-           workers: int | None) -> "Scores | SyncScores":
+           workers: int | None, runner: Callable[..., list[Share]] | None = None) -> "Scores | SyncScores":
     if _is_path(key) and _is_path(response) and pair_by == "name" and pairs_file is None:
         from ..formats.registry import resolve_format
 
@@ -415,7 +420,7 @@ def _score(key: Any, response: Any, options: Options, report: Report, macro: boo
         response_spec = _spec(response_source, response_format, resolve_format)
         if D.has_fast_path(key_spec) and D.has_fast_path(response_spec):
             shares = score_fast(key_source, response_source, key_spec, response_spec, report, allow_missing,
-                                options, workers)
+                                options, workers, runner)
             return finish(shares, report, options, macro, allow_missing)
         key_format, response_format = key_spec.name, response_spec.name
     key_side = _side(key, key_format, report, options.pos)
@@ -452,7 +457,8 @@ class _Work:
 
 
 def score_fast(key: Source, response: Source, key_spec: "FormatSpec", response_spec: "FormatSpec",
-               report: Report, allow_missing: bool, options: Options, workers: int | None = None) -> list[Share]:
+               report: Report, allow_missing: bool, options: Options, workers: int | None = None,
+               runner: Callable[..., list[Share]] | None = None) -> list[Share]:
     """Match documents from what ``scan_keys`` finds, then score contiguous runs of
     pairs, one run per process; each process reads only the bytes of its documents.
 
@@ -463,8 +469,13 @@ def score_fast(key: Source, response: Source, key_spec: "FormatSpec", response_s
     worker its run."""
     assert key_spec.scan_keys is not None and response_spec.scan_keys is not None
     job = _Job(key, response, key_spec, response_spec, options)
-    n = worker_count(workers, key, response)
-    if n == 1:
+    n = worker_count(workers, key, response) if runner is None else 0
+    if runner is not None:
+        key_docs, response_docs = key_spec.scan_keys(key), response_spec.scan_keys(response)
+        pairs = D.match_keys([tuple(d[:2]) for d in key_docs], [tuple(d[:2]) for d in response_docs],
+                             report, allow_missing)
+        results = runner(job, key_docs, response_docs, pairs)
+    elif n == 1:
         key_docs, response_docs = key_spec.scan_keys(key), response_spec.scan_keys(response)
         pairs = D.match_keys([tuple(d[:2]) for d in key_docs], [tuple(d[:2]) for d in response_docs],
                              report, allow_missing)
@@ -509,11 +520,12 @@ def worker_count(workers: int | None, *sources: Source) -> int:
     return max(1, workers)
 
 
-def _score_run(job: _Job, work: _Work) -> Share:
+def _score_run(job: _Job, work: _Work, report: Report | None = None) -> Share:
     """Score a run of pairs. Response views are read in file order and kept only until
     their key document comes (one at a time when both files list the documents in the
-    same order)."""
-    report = Report()
+    same order). What is found goes to ``report`` (a new one by default) and into the
+    share."""
+    report = report if report is not None else Report()
     options = job.options
     run = work.run
     wanted_k = [i for _, (i, _) in run]

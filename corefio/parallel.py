@@ -1,0 +1,704 @@
+"""Work on all the cores of one machine: ``--jobs N`` for the commands.
+
+corefio's work is per document: reading, checking, describing and scoring a document
+need nothing from the others, and what a file's result needs of its documents is a list
+(info, validate) or sums of integer counts (score). So the work is cut into *pieces*,
+each piece done by one process of a :class:`~concurrent.futures.ProcessPoolExecutor`,
+and the results are put together in input order:
+
+* a piece is a whole file, or, for a large file of a format whose document boundaries
+  can be found cheaply (CoNLL-2012: :func:`corefio.formats.conll.scan_keys`), a run of
+  its documents given by a byte range; a worker reads only the bytes of its piece, one
+  document at a time, and sends back what it found about them (document descriptions,
+  diagnostics, score counts; only ``sync`` sends documents back, at most
+  :data:`SYNC_RUN` pairs a piece): memory per worker is about one document, and at
+  most ``2 × jobs`` pieces are under way at once;
+* results are taken in input order (:func:`ordered_map`), so the output is the one a
+  single process gives, byte for byte; a piece's error is raised when its turn comes,
+  so the error (message, location, exit code) is the one a single process meets first;
+* diagnostics are added to the file's report as they would have been added in one
+  process, repeats merged the same way (:func:`replay`);
+* scores: each piece is a run of document pairs scored by the scoring engine's own
+  code into a :class:`~corefio.scoring.engine.Share` (integer and fraction sums), and the
+  shares are summed by :func:`corefio.scoring.engine.finish`, never averaged.
+
+``jobs=1`` (or work of a single piece) is done in this process, without a pool; the
+files and documents are then read exactly as without this module (``jobs=1`` never cuts
+a file into pieces). Progress is counted in
+documents: the ``progress`` callbacks are called with the number of documents each
+piece held, in this process, whatever process did the work.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from itertools import chain, islice
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostic, Report
+from .errors import CorefioError
+
+#: a file at least this large is cut into pieces of documents when jobs > 1
+SPLIT_BYTES = 1 << 20
+#: pieces per worker a large file is cut into (more pieces: better balance, finer progress)
+PIECES_PER_JOB = 8
+#: pieces under way (sent or being worked on) per worker
+IN_FLIGHT_PER_JOB = 2
+
+#: most document pairs in one piece of ``sync`` (its synchronised documents come back whole)
+SYNC_RUN = 4
+
+Progress = Callable[[int], None]
+
+
+def available_cores() -> int:
+    """The cores this process may run on (the default of ``--jobs``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class WorkerDied(CorefioError):
+    """A worker process ended without a result (killed, or out of memory)."""
+
+    exit_code = 1
+
+
+# -- the pool --------------------------------------------------------------------------------
+def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    from .scoring.engine import die_with_parent
+
+    die_with_parent(parent)  # a worker never outlives the command (killed with SIGKILL, say)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _context() -> Any:
+    """Fork where there is fork (workers start at once, inheriting what is loaded)."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else methods[0])
+
+
+def ordered_map(func: Callable[[Any], Any], items: Iterable[Any], jobs: int, *,
+                initializer: Callable[..., None] | None = None, initargs: tuple = ()) -> Iterator[Any]:
+    """``func(item)`` for every item, in the order of ``items``, computed by ``jobs``
+    processes (``jobs`` ≤ 1: in this process, one after the other). At most
+    ``IN_FLIGHT_PER_JOB × jobs`` items are sent before their results are taken, so
+    neither the items nor the results pile up. An error raised by ``func`` is raised
+    here when its item's turn comes; the items not yet done are then cancelled.
+    ``initializer(*initargs)`` runs once in each worker first (with ``jobs`` ≤ 1, here)."""
+    iterator = iter(items)
+    first = list(islice(iterator, 2))
+    if jobs <= 1 or len(first) < 2:  # one item: no pool to start
+        if initializer is not None:
+            initializer(*initargs)
+        for item in chain(first, iterator):
+            yield func(item)
+        return
+    iterator = chain(first, iterator)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_start_worker,
+                               initargs=(os.getpid(), initializer, initargs))
+    pending: deque[Future] = deque()
+    try:
+        for item in islice(iterator, IN_FLIGHT_PER_JOB * jobs):
+            pending.append(pool.submit(func, item))
+        while pending:
+            future = pending.popleft()
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                raise WorkerDied("a worker process ended without a result (killed, or out of memory?)") from None
+            for item in islice(iterator, 1):
+                pending.append(pool.submit(func, item))
+            yield result
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+# -- diagnostics from another process ------------------------------------------------------------
+#: a diagnostic and whether it was added with ``merge=True`` (repeats merged into it)
+Found = tuple[Diagnostic, bool]
+
+
+def found_in(report: Report) -> list[Found]:
+    """The diagnostics of ``report`` with their merging flag, to be sent to another process."""
+    merging = {id(d) for d in report._merge.values()}
+    return [(d, id(d) in merging) for d in report]
+
+
+def replay(report: Report, found: Iterable[Found]) -> None:
+    """Add diagnostics found elsewhere to ``report`` as if they were found here, in
+    order: a merging one joins an equal merging one already in the report (counts
+    summed, at most five examples), as :meth:`Report.add` does."""
+    for d, merging in found:
+        diag = report.add(d.code, d.severity, d.message, line=d.line, column=d.column, document=d.document,
+                          file=d.file, count=d.count, merge=merging, example=d.examples[0] if d.examples else None)
+        for example in d.examples[1:]:
+            if len(diag.examples) >= 5:
+                break
+            diag.examples.append(example)
+
+
+# -- pieces of files --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Piece:
+    """Part of the work on one file: the whole file, or the documents of a byte range."""
+
+    #: the file's number among the inputs
+    file_number: int
+    path: str
+    format: str | None
+    #: (start, end, number of the first document, its line), or None: the whole file
+    byte_range: tuple[int, int, int, int] | None = None
+    #: how many documents the piece holds, when known before reading it
+    documents: int | None = None
+
+
+def _splittable(path: str, format: str | None) -> Any:
+    """The format spec of ``path`` if it can be cut at document boundaries, else None."""
+    from .formats.registry import resolve_format
+
+    try:
+        spec = resolve_format(Path(path), format)
+    except CorefioError:
+        return None
+    return spec if spec.name == "conll" and spec.scan_keys is not None else None
+
+
+def pieces_of(number: int, path: str, format: str | None, jobs: int) -> list[Piece]:
+    """The pieces of one file: runs of documents when ``jobs`` > 1 and the file is large
+    and of a format that finds its documents cheaply; the whole file otherwise (also
+    when finding the documents fails: the whole file is then read, and its reader
+    reports the problem as one process would)."""
+    whole = [Piece(number, path, format)]
+    if jobs <= 1:
+        return whole
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        return whole
+    spec = _splittable(path, format) if size >= SPLIT_BYTES else None
+    if spec is None:
+        return whole
+    from .io.source import Source
+
+    try:
+        docs = spec.scan_keys(Source.of(path))
+    except CorefioError:
+        return whole
+    if len(docs) < 2 or len(docs[0]) < 4:
+        return whole
+    target = max(SPLIT_BYTES // 4, size // (jobs * PIECES_PER_JOB))
+    out: list[Piece] = []
+    first = 0
+    while first < len(docs):
+        last = first
+        while last + 1 < len(docs) and docs[last + 1][2] - docs[first][2] < target:
+            last += 1
+        end = docs[last + 1][2] if last + 1 < len(docs) else size
+        out.append(Piece(number, path, spec.name, (docs[first][2], end, first, docs[first][3]), last - first + 1))
+        first = last + 1
+    return out
+
+
+def all_pieces(paths: Sequence[str | Path], format: str | None, jobs: int) -> Iterator[Piece]:
+    for number, path in enumerate(paths):
+        yield from pieces_of(number, str(path), format, jobs)
+
+
+def documents_of(piece: Piece, report: Report) -> Iterator[Any]:
+    """The documents of a piece, one at a time, located errors as one process reads them."""
+    from .formats import readwrite as api
+
+    if piece.byte_range is None:
+        yield from api.iter_read(piece.path, piece.format, report=report)
+        return
+    from .formats.conll import stream_range
+    from .io.source import Source
+
+    source = Source.of(piece.path)
+    try:
+        yield from stream_range(source, piece.byte_range, report=report)
+    except CorefioError as exc:
+        raise exc.located(source.name) from None
+
+
+def by_file(results: Iterable[tuple[Piece, Any]]) -> Iterator[tuple[int, list[tuple[Piece, Any]]]]:
+    """Results of pieces grouped by file, in order: ``(file number, [(piece, result)])``."""
+    current: int | None = None
+    group: list[tuple[Piece, Any]] = []
+    for piece, result in results:
+        if current is not None and piece.file_number != current:
+            yield current, group
+            group = []
+        current = piece.file_number
+        group.append((piece, result))
+    if current is not None:
+        yield current, group
+
+
+class _PieceTask:
+    """``func`` whose result comes back with its piece (a class: it travels by pickle)."""
+
+    def __init__(self, func: Callable[[Piece], Any]) -> None:
+        self.func = func
+
+    def __call__(self, piece: Piece) -> tuple[Piece, Any]:
+        return piece, self.func(piece)
+
+
+# -- info ------------------------------------------------------------------------------------
+@dataclass
+class PieceOutcome:
+    """What a worker sends back about a piece: a result, its diagnostics, how many
+    documents it held, and the error that stopped its reading (raised in this process
+    when the piece's turn comes)."""
+
+    result: Any
+    found: list[Found]
+    documents: int
+    error: CorefioError | None = None
+
+
+#: with ``jobs=1``, the progress callback, called as each document is read
+_each_document: Progress | None = None
+
+
+def _describe(piece: Piece) -> PieceOutcome:
+    from .checks.info import document_info
+
+    report = Report(piece.path)
+    infos = []
+    try:
+        for doc in documents_of(piece, report):
+            infos.append(document_info(doc))
+            if _each_document is not None:
+                _each_document(1)
+    except CorefioError as exc:
+        return PieceOutcome(infos, found_in(report), len(infos), exc)
+    return PieceOutcome(infos, found_in(report), len(infos))
+
+
+def info(paths: Sequence[str | Path], format: str | None, jobs: int, *,
+         progress: Progress | None = None) -> Iterator[tuple[int, Report, list]]:
+    """``(file number, report, document descriptions)`` for every file, in order, as
+    :func:`corefio.checks.info.corpus_info` over :func:`corefio.api.iter_read` gives them; the
+    error that stops the reading of a file is raised when that file's turn comes."""
+    global _each_document
+    in_process = jobs <= 1
+    _each_document = progress if in_process else None
+    try:
+        results = ordered_map(_PieceTask(_describe), all_pieces(paths, format, jobs), jobs)
+        for number, group in by_file(results):
+            report = Report(str(paths[number]))
+            infos: list = []
+            for _, outcome in group:
+                replay(report, outcome.found)
+                infos.extend(outcome.result)
+                if progress is not None and not in_process:
+                    progress(outcome.documents)
+                if outcome.error is not None:
+                    raise outcome.error
+            yield number, report, infos
+    finally:
+        _each_document = None
+
+
+# -- validate --------------------------------------------------------------------------------
+@dataclass
+class _Checked:
+    """A validated piece: the reader's findings, the error that stopped it, the model's
+    findings, the documents' keys."""
+
+    found: list[Found]
+    error: CorefioError | None
+    checks: list[Found]
+    names: dict[tuple, int]
+
+
+def _validate_piece(piece: Piece) -> Any:
+    """A whole file: its report and how many documents it held; a run of documents:
+    what :class:`_Checked` holds."""
+    from .checks import validation
+
+    if piece.byte_range is None:
+        counted: list[int] = []
+        if _each_document is not None:  # in this process: counted as they come
+            return validation.validate_file(piece.path, piece.format, progress=_each_document), 0
+        return validation.validate_file(piece.path, piece.format, progress=counted.append), sum(counted)
+    from .formats.registry import get_format
+    from .io.source import Source
+
+    report, checks = Report(piece.path), Report(piece.path)
+    names: dict[tuple, int] = defaultdict(int)
+    spec = get_format(piece.format or "conll")
+    error = validation.read_and_check(spec, Source.of(piece.path), report, checks, names,
+                                      documents_of(piece, report))
+    return _Checked(found_in(report), error, found_in(checks), dict(names))
+
+
+def validate(paths: Sequence[str | Path], format: str | None, jobs: int, *,
+             progress: Progress | None = None) -> Iterator[tuple[int, Report]]:
+    """``(file number, report)`` for every file, in order: the report
+    :func:`corefio.checks.validation.validate_file` gives, whether a file was validated whole
+    or in pieces by several processes (the pieces' findings are put together in the
+    order and with the merging of :func:`~corefio.checks.validation.validate_file`)."""
+    global _each_document
+    _each_document = progress if jobs <= 1 else None
+    try:
+        yield from _validated(paths, format, jobs, progress)
+    finally:
+        _each_document = None
+
+
+def _validated(paths: Sequence[str | Path], format: str | None, jobs: int,
+               progress: Progress | None) -> Iterator[tuple[int, Report]]:
+    from .checks import validation
+    from .formats.registry import get_format
+    from .io.source import Source
+
+    results = ordered_map(_PieceTask(_validate_piece), all_pieces(paths, format, jobs), jobs)
+    for number, group in by_file(results):
+        if group[0][0].byte_range is None:
+            report, documents = group[0][1]
+            if progress is not None and documents:
+                progress(documents)
+            yield number, report
+            continue
+        path = str(paths[number])
+        report, checks = Report(path), Report(path)
+        names: dict[tuple, int] = defaultdict(int)
+        error = None
+        for piece, checked in group:
+            if progress is not None:
+                progress(piece.documents or 0)
+            if error is not None:
+                continue  # past the piece where reading stopped: one process stops there too
+            replay(report, checked.found)
+            replay(checks, checked.checks)
+            for key, n in checked.names.items():
+                names[key] += n
+            error = checked.error
+        if error is not None and not report.errors:  # else the reader reported it already
+            report.add_error(error, validation._read_error_code(error))
+        validation._repairs_are_errors(report.diagnostics)
+        if error is None:
+            validation.reader_findings_at_end(get_format(group[0][0].format or "conll"), Source.of(path), report,
+                                              names)
+            report.extend(checks)
+            validation._duplicate_documents(names, report)
+        yield number, report
+
+
+# -- score -----------------------------------------------------------------------------------
+_score_job: Any = None
+
+
+def _set_score_job(job: Any) -> None:
+    global _score_job
+    _score_job = job
+
+
+def _score_piece(run: list) -> Any:
+    """Score a run of ``(index, (key document, response document))`` pairs: how many
+    pairs there were, and the Share."""
+    from .scoring.engine import _score_run, _Work
+
+    job, key_docs, response_docs = _score_job
+    report = Report()
+    share = _score_run(job, _Work(key_docs, response_docs, run), report)
+    return len(run), share, found_in(report)
+
+
+def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., list]:
+    """What the scoring engine calls to score the matched document pairs of two files
+    (``runner=`` of :func:`corefio.scoring.engine.score`): runs of pairs, each scored
+    into a Share by one of ``jobs`` processes; the shares come back in order."""
+
+    def run(job: Any, key_docs: list, response_docs: list, pairs: list) -> list:
+        indexed = list(enumerate(pairs))
+        size = max(1, -(-len(indexed) // (max(1, jobs) * PIECES_PER_JOB)))
+        runs = [indexed[k:k + size] for k in range(0, len(indexed), size)]
+        shares = []
+        found = Report()  # what the runs found, merged as one run would have merged it
+        for documents, share, share_found in ordered_map(_score_piece, runs, jobs, initializer=_set_score_job,
+                                                         initargs=((job, key_docs, response_docs),)):
+            shares.append(share)
+            replay(found, share_found)
+            share.diagnostics = []
+            if progress is not None:
+                progress(documents)
+        if shares:
+            shares[0].diagnostics = found.diagnostics
+        return shares
+
+    return run
+
+
+# -- convert ---------------------------------------------------------------------------------
+def output_path(source: Path, target_dir: Path, to: str) -> Path:
+    """Where ``convert`` of many files writes ``source``: in ``target_dir``, its name up
+    to the first dot followed by the format's extension (a directory for MMAX2)."""
+    from .formats.registry import get_format
+
+    spec = get_format(to)
+    stem = source.name.split(".", 1)[0] if not source.is_dir() else source.name
+    if spec.directory:
+        return target_dir / stem
+    extension = (tuple(spec.extensions) + tuple(spec.ambiguous_extensions) + ("",))[0]
+    return target_dir / f"{stem}{extension}"
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """One file to convert (what :func:`corefio.api.convert` is given)."""
+
+    source: str
+    target: str
+    from_format: str | None
+    to_format: str
+    strict: bool
+    read_options: dict
+    write_options: dict
+    force: bool
+
+
+def _convert_file(task: Conversion) -> tuple[Report, CorefioError | None, int]:
+    from .formats import readwrite as api
+
+    report = Report(task.source)
+    written: list[int] = []
+    try:
+        api.convert(task.source, task.target, task.from_format, task.to_format, strict=task.strict, report=report,
+                    read_options=task.read_options, force=task.force, progress=written.append,
+                    **task.write_options)
+    except CorefioError as exc:
+        return report, exc, len(written)
+    return report, None, len(written)
+
+
+def convert(tasks: Sequence[Conversion], jobs: int) -> Iterator[tuple[Report, CorefioError | None, int]]:
+    """Each file converted (written atomically) by one of ``jobs`` processes: its report,
+    the error that stopped it and how many documents it held, in the order of
+    ``tasks``. Each process reads and writes one document at a time, as
+    :func:`corefio.api.convert` does."""
+    return ordered_map(_convert_file, tasks, jobs)
+
+
+# -- sync ------------------------------------------------------------------------------------
+class _Side:
+    """One file of ``sync``: its documents' keys, found before reading them (by the
+    format's cheap scan, or by reading the file once and keeping only the keys), and
+    the scan's offsets when there is one (a CoNLL file can then be read in pieces)."""
+
+    def __init__(self, path: str, format: str | None) -> None:
+        from .formats.registry import resolve_format
+        from .io.source import Source
+
+        self.path, self.format = path, format
+        self.spec = resolve_format(Path(path), format)
+        self.scanned: list | None = None
+        self.header: Any = None
+        scan = self.spec.scan_keys
+        if scan is not None and _splittable(path, format) is not None:
+            self.scanned = scan(Source.of(path))
+            self.keys = [tuple(d[:2]) for d in self.scanned]
+        else:
+            self.keys = [(doc.name, doc.part) for doc in self.documents(Report())]
+
+    def documents(self, report: Report) -> Iterator[Any]:
+        """The documents one at a time (whole, for a format whose reader cannot
+        stream); :attr:`header` is the corpus without them once the first is given."""
+        from . import api
+        from .io.source import Source
+
+        source = Source.of(self.path)
+        spec = api._reader(source, self.format)
+        try:
+            if spec.stream is not None:
+                stream = spec.stream(source, report=report, strict=False)
+                for doc in stream:
+                    if self.header is None:
+                        self.header = getattr(stream, "header", None)
+                    yield doc
+            else:
+                corpus = api.read(source, spec.name, report=report)
+                self.header = api._header(corpus)
+                yield from corpus.documents
+        except CorefioError as exc:
+            raise exc.located(source.name) from None
+
+
+def _in_order(documents: Iterator[Any], wanted: Iterable[int]) -> Iterator[Any]:
+    """The documents numbered ``wanted`` (in the order asked), read one at a time from
+    ``documents``: those asked later are kept until asked for (none when both files
+    list their documents in the same order); then the rest is read (for what its
+    reader reports)."""
+    waiting: dict[int, Any] = {}
+    number = -1
+    for j in wanted:
+        while j not in waiting:
+            number += 1
+            waiting[number] = next(documents)
+        yield waiting.pop(j)
+    for _ in documents:
+        pass
+
+
+@dataclass
+class _Synced:
+    """A run of synchronised pairs: the documents and what reading and synchronising
+    them reported (by kind, to be put in the order one process gives)."""
+
+    keys: list
+    responses: list
+    key_found: list[Found]
+    response_found: list[Found]
+    sync_found: list[Found]
+
+
+_sync_job: Any = None
+
+
+def _set_sync_job(job: Any) -> None:
+    global _sync_job
+    _sync_job = job
+
+
+def _sync_run(run: tuple[int, int]) -> _Synced:
+    """Synchronise documents ``first`` to ``last`` - 1 of both files (paired in order)."""
+    from .compare.synchronisation import synchronise
+
+    key, response, strategy = _sync_job
+    first, last = run
+    key_report, response_report, sync_report = Report(), Report(), Report()
+    out = _Synced([], [], [], [], [])
+    key_docs = documents_of(_run_piece(key, first, last), key_report)
+    response_docs = documents_of(_run_piece(response, first, last), response_report)
+    for k, r in zip(key_docs, response_docs):
+        result = synchronise(k, r, strategy, sync_report, key.path, response.path)
+        out.keys.append(result.key)
+        out.responses.append(result.response)
+    out.key_found, out.response_found = found_in(key_report), found_in(response_report)
+    out.sync_found = found_in(sync_report)
+    return out
+
+
+def _run_piece(side: _Side, first: int, last: int) -> Piece:
+    assert side.scanned is not None
+    docs = side.scanned
+    end = docs[last][2] if last < len(docs) else Path(side.path).stat().st_size
+    return Piece(0, side.path, side.spec.name, (docs[first][2], end, first, docs[first][3]), last - first)
+
+
+class _Spool:
+    """Documents kept on disk (pickled one at a time) until they are written."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self.file = tempfile.TemporaryFile()
+        self.count = 0
+
+    def add(self, doc: Any) -> None:
+        import pickle
+
+        pickle.dump(doc, self.file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.count += 1
+
+    def __iter__(self) -> Iterator[Any]:
+        import pickle
+
+        self.file.seek(0)
+        for _ in range(self.count):
+            yield pickle.load(self.file)
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def sync_sides(key_path: str | Path, response_path: str | Path, format: str | None) -> tuple[_Side, _Side]:
+    """The two files of ``sync`` with their documents' keys (errors of reading them raised
+    as reading them gives them)."""
+    return _Side(str(key_path), format), _Side(str(response_path), format)
+
+
+def sync_pairs(key: _Side, response: _Side, pair_by: str, pairs_file: str | Path | None) -> tuple[list, Report]:
+    """The document pairs :func:`corefio.compare.synchronisation.pair_documents` gives, from
+    the keys alone, and what pairing them reported."""
+    from .compare.synchronisation import pair_keys
+
+    report = Report()
+    pairs = pair_keys(key.keys, response.keys, pair_by, pairs_file, report,
+                      hint=" (--pair-by order or --pairs FILE pair them otherwise)")
+    return [(i, j) for i, j in pairs if j is not None], report
+
+
+def sync(key: _Side, response: _Side, pairs: list, pairing: Report, targets: tuple[Path, Path], to: str, *,
+         strategy: str, jobs: int, progress: Progress | None = None) -> Report:
+    """``corefio sync``, streamed: with the pairs known (:func:`sync_pairs`), the documents
+    are read one pair at a time and synchronised, the key side written as it comes and
+    the response side kept on disk until the key file is written. With ``jobs`` > 1,
+    two CoNLL files whose documents pair in order are read and synchronised in runs of
+    pairs by ``jobs`` processes. The report holds what reading the key, reading the
+    response, pairing, synchronising and writing reported, in that order (as reading
+    both files whole first gave)."""
+
+    from .formats import readwrite as api
+    from .compare.synchronisation import synchronise
+
+    key_path, response_path = key.path, response.path
+    key_report, response_report, sync_report, key_write, response_write = (Report() for _ in range(5))
+    in_runs = (jobs > 1 and key.scanned is not None and response.scanned is not None
+               and len(key.keys) == len(response.keys) and pairs == [(i, i) for i in range(len(key.keys))])
+    spool = _Spool()
+
+    def synchronised_keys() -> Iterator[Any]:
+        if in_runs:
+            size = max(1, min(SYNC_RUN, -(-len(pairs) // (jobs * PIECES_PER_JOB))))
+            runs = [(k, min(k + size, len(pairs))) for k in range(0, len(pairs), size)]
+            for synced in ordered_map(_sync_run, runs, jobs, initializer=_set_sync_job,
+                                      initargs=((key, response, strategy),)):
+                replay(key_report, synced.key_found)
+                replay(response_report, synced.response_found)
+                replay(sync_report, synced.sync_found)
+                for doc in synced.responses:
+                    spool.add(doc)
+                if progress is not None:
+                    progress(len(synced.keys))
+                yield from synced.keys
+            return
+        paired = dict(pairs)
+        response_docs = _in_order(response.documents(response_report), [j for _, j in pairs])
+        for i, k in enumerate(key.documents(key_report)):
+            if i not in paired:
+                continue
+            result = synchronise(k, next(response_docs), strategy, sync_report, key_path, response_path)
+            spool.add(result.response)
+            if progress is not None:
+                progress(1)
+            yield result.key
+        for _ in response_docs:
+            pass
+
+    try:
+        keys = synchronised_keys()
+        first = next(keys, None)  # the key's corpus-level data is known once its first document is
+        api.write(chain([] if first is None else [first], keys), targets[0], to, report=key_write,
+                  inputs=[key_path, response_path], header=key.header)
+        api.write(iter(spool), targets[1], to, report=response_write, inputs=[key_path, response_path],
+                  header=response.header)
+    finally:
+        spool.close()
+    report = Report()
+    for part in (key_report, response_report, pairing, sync_report, key_write, response_write):
+        replay(report, found_in(part))
+    return report

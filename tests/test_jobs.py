@@ -1,0 +1,335 @@
+"""``--jobs N``: every command gives, with several processes, the output one process
+gives (byte for byte, in the same order, same errors and exit codes); and ``validate``
+streams (one document in memory at a time) with the report reading the whole file gave."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from corefio import parallel
+from corefio.checks import validation
+from corefio.cli import app
+from corefio.diagnostics import Report
+from corefio.formats.registry import get_format
+from corefio.io.source import Source
+
+
+def conll_document(name: str, rng: random.Random, sentences: int = 3, part: str = "000",
+                   duplicate_mention: bool = False) -> str:
+    """A CoNLL-2012 document with nested mentions, singletons and a few chains."""
+    lines = [f"#begin document ({name}); part {part}"]
+    entity = 0
+    for s in range(sentences):
+        length = rng.randrange(6, 12)
+        cells = ["-"] * length
+        position = 0
+        while position < length - 1:
+            width = rng.choice([1, 1, 2, 3])
+            end = min(length - 1, position + width - 1)
+            label = rng.randrange(0, entity + 1)
+            entity = max(entity, label + 1)
+            if position == end:
+                cells[position] = f"({label})"
+            else:
+                cells[position] = f"({label}"
+                cells[end] = f"{label})"
+            position = end + 1 + rng.choice([0, 1, 2])
+        if duplicate_mention and s == 0:  # two mentions of one token: model.duplicate-mention
+            cells.append("(90)|(91)")
+            length += 1
+        for t in range(length):
+            word = rng.choice(["the", "man", "she", "city", "it", "said", "a", "report"])
+            lines.append(f"{name}\t{int(part)}\t{t}\t{word}\tNN\t*\t-\t-\t-\t-\t*\t{cells[t]}")
+        lines.append("")
+    lines.append("#end document")
+    return "\n".join(lines) + "\n"
+
+
+def conll_corpus(documents: int, seed: int = 7, **kw) -> str:
+    rng = random.Random(seed)
+    return "".join(conll_document(f"test/doc_{d:03d}", rng, **kw) for d in range(documents))
+
+
+# -- validate streams ----------------------------------------------------------------------------
+def test_validate_reads_one_document_at_a_time(tmp_path, monkeypatch):
+    """A format whose reader streams is validated from its stream, never read whole
+    (the 10x benchmark corpus once took 935 MB to validate)."""
+    path = tmp_path / "corpus.conll"
+    path.write_text(conll_corpus(5, duplicate_mention=True))
+    def whole(*args, **kwargs):
+        raise AssertionError("validate read the whole corpus into memory")
+
+    spec = dataclasses.replace(get_format("conll"), read=whole)
+    monkeypatch.setattr(validation, "resolve_format", lambda path, format=None: spec)
+    report = validation.validate_file(path)
+    assert report.by_code("model.duplicate-mention")
+
+
+def test_streamed_validation_gives_the_report_of_the_whole_reading(tmp_path):
+    """Reader findings first, then the model's checks, then duplicate documents: the
+    order (and merging) of the report built from the corpus read whole."""
+    text = conll_corpus(4, duplicate_mention=True) + conll_corpus(1)  # doc_000 twice
+    text = text.replace("part 000", "part 0", 1)  # a reader warning in the first document
+    path = tmp_path / "corpus.conll"
+    path.write_text(text)
+    streamed = validation.validate_file(path)
+    whole = Report(str(path))
+    corpus = get_format("conll").read(Source.of(path), report=whole, strict=False)
+    validation.check_corpus(corpus, whole)
+    assert [d.to_dict() for d in streamed] == [d.to_dict() for d in whole]
+    assert {"model.duplicate-document", "model.duplicate-mention"} <= streamed.codes()
+
+
+def test_streamed_validation_of_a_file_that_breaks_off_has_no_model_findings(tmp_path):
+    path = tmp_path / "corpus.conll"
+    path.write_text(conll_corpus(3, duplicate_mention=True) + "#begin document (cut); part 000\nx\t0\t0\ta\n")
+    report = validation.validate_file(path)
+    assert report.errors
+    assert not [d for d in report if d.code.startswith("model.")]
+
+
+# -- --jobs 2 gives what --jobs 1 gives ----------------------------------------------------------
+@pytest.fixture(autouse=True)
+def small_pieces(monkeypatch):
+    """Files of a few kilobytes are cut into pieces (the workers are forked: they see it)."""
+    monkeypatch.setattr(parallel, "SPLIT_BYTES", 2000)
+
+
+def run(*args) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def same_with_two_jobs(*args) -> tuple[int, str, str]:
+    """The command's exit code, stdout and stderr, checked equal with --jobs 1 and 2."""
+    one = run(*args, "--jobs", "1")
+    two = run(*args, "--jobs", "2")
+    assert two == one
+    return one
+
+
+def perturbed(text: str, seed: int) -> str:
+    """A response: some mentions of the key moved to another chain."""
+    rng = random.Random(seed)
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        cells = line.split("\t")
+        if len(cells) == 12 and cells[-1] != "-" and "|" not in cells[-1] and rng.random() < 0.2:
+            label = cells[-1].strip("()")
+            if cells[-1] == f"({label})":
+                cells[-1] = f"({int(label) + 50})"
+            lines[k] = "\t".join(cells)
+    return "\n".join(lines)
+
+
+@pytest.fixture
+def corpus(tmp_path) -> dict[str, Path]:
+    key = conll_corpus(30, duplicate_mention=True)
+    key = key.replace("part 000", "part 0", 1)  # a reader warning
+    files = {"key": tmp_path / "key.v4_gold_conll", "response": tmp_path / "response.v4_auto_conll",
+             "other": tmp_path / "other.v4_auto_conll"}
+    files["key"].write_text(key)
+    files["response"].write_text(perturbed(key, 1))
+    files["other"].write_text(perturbed(key, 2))
+    return files
+
+
+def broken(text: str) -> str:
+    """``text`` with a mention closed that was never opened, in its 20th document."""
+    at = text.index("#begin document (test/doc_019)")
+    line_end = text.index("\n", text.index("\n", at) + 1)
+    line_start = text.rindex("\n", 0, line_end - 1) + 1
+    cells = text[line_start:line_end].split("\t")
+    cells[-1] = "77)"
+    return text[:line_start] + "\t".join(cells) + text[line_end:]
+
+
+def test_a_large_file_is_cut_into_pieces_of_documents(corpus):
+    pieces = parallel.pieces_of(0, str(corpus["key"]), None, 2)
+    assert len(pieces) > 4
+    assert sum(p.documents for p in pieces) == 30
+    assert parallel.pieces_of(0, str(corpus["key"]), None, 1) == [parallel.Piece(0, str(corpus["key"]), None)]
+
+
+def test_info(corpus, tmp_path):
+    code, out, err = same_with_two_jobs("info", corpus["key"], corpus["response"])
+    assert code == 0 and out.count("document(s)") == 2 and "test/doc_029" in out
+    assert "conll.header" in err
+    assert same_with_two_jobs("info", corpus["key"], "--format", "json")[0] == 0
+
+
+def test_info_of_a_directory_and_a_pattern(corpus, tmp_path):
+    code, out, _ = same_with_two_jobs("info", tmp_path)
+    assert code == 0 and [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")] == \
+        [str(corpus[k]) for k in ("key", "other", "response")]
+    code, out, _ = same_with_two_jobs("info", str(tmp_path / "*.v4_auto_conll"))
+    assert code == 0 and out.count("document(s)") == 2
+
+
+def test_info_of_a_broken_file_stops_with_the_same_located_error(corpus):
+    corpus["key"].write_text(broken(corpus["key"].read_text()))
+    code, out, err = same_with_two_jobs("info", corpus["key"])
+    assert code == 3 and out == ""
+    assert err.startswith(f"corefio: error: {corpus['key']}:") and "77)" in err
+
+
+def test_validate(corpus):
+    with corpus["key"].open("a") as f:
+        f.write(conll_corpus(1, seed=8))  # a name twice
+    code, out, _ = same_with_two_jobs("validate", corpus["key"], corpus["response"])
+    assert code == 0
+    for finding in ("conll.header", "model.duplicate-mention", "conll.duplicate-document",
+                    "model.duplicate-document"):
+        assert finding in out
+    assert same_with_two_jobs("validate", corpus["key"], "--format", "json", "-v")[0] == 0
+    assert same_with_two_jobs("validate", corpus["key"], "--strict")[0] == 4
+
+
+def test_validate_of_a_broken_file(corpus):
+    corpus["key"].write_text(broken(corpus["key"].read_text()))
+    code, out, _ = same_with_two_jobs("validate", corpus["response"], corpus["key"], corpus["other"])
+    assert code == 4
+    assert f"{corpus['key']}: INVALID" in out and "77)" in out and "model." not in out.split("response")[0]
+
+
+@pytest.mark.parametrize("options", [["-m", "all", "--per-document"], ["--format", "json", "--per-document"],
+                                     ["--format", "scorer", "--per-document", "-m", "muc,bcub,ceafe,lea,blanc"]])
+def test_score(corpus, options):
+    code, out, _ = same_with_two_jobs("score", corpus["key"], corpus["response"], *options)
+    assert code == 0 and "test/doc_029" in out
+
+
+def test_score_of_a_broken_response_stops_with_the_same_located_error(corpus):
+    corpus["response"].write_text(broken(corpus["response"].read_text()))
+    code, out, err = same_with_two_jobs("score", corpus["key"], corpus["response"])
+    assert code == 3 and out == "" and err.startswith(f"corefio: error: {corpus['response']}:")
+
+
+def test_compare(corpus):
+    code, out, _ = same_with_two_jobs("compare", corpus["key"], corpus["response"], corpus["other"],
+                                      "--samples", "200", "--seed", "3")
+    assert code == 0 and "response.v4_auto_conll" in out
+
+
+def test_convert_of_a_directory(corpus, tmp_path):
+    outputs = {}
+    for jobs in ("1", "2"):
+        target = tmp_path / f"out{jobs}"
+        code, out, err = run("convert", tmp_path, target, "--from", "conll", "--to", "jsonlines", "--jobs", jobs)
+        assert code == 0 and out == ""
+        outputs[jobs] = (err.replace(str(target), "OUT"),
+                         {p.name: p.read_bytes() for p in sorted(target.iterdir())})
+    assert outputs["1"] == outputs["2"]
+    assert sorted(outputs["1"][1]) == ["key.jsonlines", "other.jsonlines", "response.jsonlines"]
+    assert outputs["1"][0].count("converted ") == 3
+
+
+def test_convert_of_a_directory_with_a_broken_file(corpus, tmp_path):
+    corpus["key"].write_text(broken(corpus["key"].read_text()))
+    results = []
+    for jobs in ("1", "2"):
+        target = tmp_path.parent / f"{tmp_path.name}-out{jobs}"
+        code, out, err = run("convert", tmp_path, target, "--to", "jsonlines", "--jobs", jobs)
+        results.append((code, err.replace(str(target), "OUT")))
+    assert results[0] == results[1]
+    assert results[0][0] == 3 and f"corefio: error: {corpus['key']}:" in results[0][1]
+
+
+@pytest.mark.parametrize("options", [["--to", "conll", "--strategy", "union"], ["--to", "raf", "-v"],
+                                     ["--to", "jsonlines", "--pair-by", "order"]])
+def test_sync(corpus, tmp_path, options):
+    results = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"synced{jobs}"
+        code, out, err = run("sync", corpus["key"], corpus["response"], "-o", target, *options, "--jobs", jobs)
+        results.append((code, out, err.replace(str(target), "OUT"),
+                        {p.name: p.read_bytes() for p in sorted(target.iterdir())}))
+    assert results[0] == results[1]
+    assert results[0][0] == 0 and {"key", "response"} <= {name.split(".")[0] for name in results[0][3]}
+
+
+def test_sync_of_a_broken_response(corpus, tmp_path):
+    corpus["response"].write_text(broken(corpus["response"].read_text()))
+    results = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"synced{jobs}"
+        results.append(run("sync", corpus["key"], corpus["response"], "-o", target, "--jobs", jobs))
+        assert not target.exists()  # nothing written
+    assert results[0] == results[1]
+    assert results[0][0] == 3 and results[0][2].startswith(f"corefio: error: {corpus['response']}:")
+
+
+def test_warnings_repeated_in_every_piece_are_merged_as_one_process_merges_them(corpus):
+    """A reader warning merged over the documents of a file (one diagnostic, counted)
+    stays one diagnostic when the documents were read in pieces by several processes."""
+    for name in ("key", "response"):
+        corpus[name].write_text(corpus[name].read_text().replace("part 000", "part 0"))
+    for command in (["score", corpus["key"], corpus["response"]], ["info", corpus["key"]],
+                    ["validate", corpus["key"]]):
+        code, _, err = same_with_two_jobs(*command, "-v")
+        assert code == 0
+    _, _, err = same_with_two_jobs("score", corpus["key"], corpus["response"], "-v")
+    assert err.count("part number '0' is not 3 digits") == 2 and "(30 times)" in err
+
+
+# -- the pool ------------------------------------------------------------------------------------
+def _square_or_die(n: int) -> int:
+    if n == 5:
+        import os
+
+        os._exit(9)  # a worker killed (out of memory, say)
+    if n == 7:
+        raise ValueError("seven")
+    return n * n
+
+
+def test_results_come_in_order_and_errors_when_their_turn_comes():
+    assert list(parallel.ordered_map(_square_or_die, range(5), 2)) == [0, 1, 4, 9, 16]
+    got = []
+    with pytest.raises(ValueError, match="seven"):
+        for value in parallel.ordered_map(_square_or_die, [1, 2, 7, 3], 2):
+            got.append(value)
+    assert got == [1, 4]
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang():
+    with pytest.raises(parallel.WorkerDied):
+        list(parallel.ordered_map(_square_or_die, [1, 5, 2], 2))
+
+
+# -- sync streams ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("to", ["conll", "raf"])
+def test_sync_streams_and_writes_what_reading_both_files_whole_wrote(corpus, tmp_path, monkeypatch, to):
+    """sync used to read both files whole; now the documents come one pair at a time,
+    with the same files and the same report as before."""
+    from corefio import api
+    from corefio.compare.synchronisation import pair_documents, synchronise_corpora
+
+    key, response = corpus["key"], corpus["response"]
+    whole = Report()
+    key_corpus, response_corpus = api.read(key, report=whole), api.read(response, report=whole)
+    pairs = pair_documents(key_corpus, response_corpus, "name", None, whole)
+    synced = synchronise_corpora(key_corpus, response_corpus, "union", whole, pairs, key_file=key,
+                                 response_file=response)
+    expected = {}
+    for side, result in zip(("key", "response"), synced):
+        api.write(result, tmp_path / f"expected-{side}", to, report=whole, inputs=[key, response])
+        expected[side] = (tmp_path / f"expected-{side}").read_bytes()
+
+    def whole_reading(*args, **kwargs):
+        raise AssertionError("sync read a whole corpus into memory")
+
+    monkeypatch.setattr(api, "read", whole_reading)
+    for jobs in (1, 2):
+        key_side, response_side = parallel.sync_sides(key, response, None)
+        pairing, pairing_report = parallel.sync_pairs(key_side, response_side, "name", None)
+        targets = (tmp_path / f"{jobs}-key", tmp_path / f"{jobs}-response")
+        report = parallel.sync(key_side, response_side, pairing, pairing_report, targets, to, strategy="union",
+                               jobs=jobs)
+        assert [d.to_dict() for d in report] == [d.to_dict() for d in whole]
+        assert {"key": targets[0].read_bytes(), "response": targets[1].read_bytes()} == expected

@@ -1,0 +1,105 @@
+"""Progress bars (issue 22): on stderr, counting documents (across the processes of
+``--jobs``), only when stderr is a terminal, never under ``-q``; stdout unchanged."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from corefio import cli, parallel
+from corefio.cli import app
+
+from .test_jobs import conll_corpus, perturbed
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    monkeypatch.setattr(cli, "PROGRESS_DELAY", 0)  # quick commands draw a bar too
+    monkeypatch.setattr(parallel, "SPLIT_BYTES", 2000)
+    key = conll_corpus(12)
+    paths = {"key": tmp_path / "key.v4_gold_conll", "response": tmp_path / "response.v4_auto_conll",
+             "other": tmp_path / "other.v4_auto_conll"}
+    paths["key"].write_text(key)
+    paths["response"].write_text(perturbed(key, 1))
+    paths["other"].write_text(perturbed(key, 2))
+    return paths
+
+
+def terminal(monkeypatch, yes: bool) -> None:
+    monkeypatch.setattr(cli, "_stderr_is_terminal", lambda: yes)
+
+
+def run(*args) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def commands(files, tmp_path) -> dict[str, list]:
+    return {
+        "info": ["info", files["key"]],
+        "validate": ["validate", files["key"], files["response"]],
+        "score": ["score", files["key"], files["response"]],
+        "compare": ["compare", files["key"], files["response"], files["other"], "--samples", "50", "--seed", "1"],
+        "convert": ["convert", files["key"], tmp_path / "out.jsonlines"],
+        "convert-many": ["convert", str(tmp_path / "*_conll"), tmp_path / "many", "--to", "jsonlines"],
+        "sync": ["sync", files["key"], files["response"], "-o", tmp_path / "synced", "--to", "conll"],
+    }
+
+
+#: what a tqdm bar of documents leaves in its stream
+BAR = re.compile(r"\d+ documents")
+
+
+@pytest.mark.parametrize("command", ["info", "validate", "score", "compare", "convert", "convert-many", "sync"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_bar_on_a_terminal_and_nothing_else(files, tmp_path, monkeypatch, command, jobs):
+    args = [*commands(files, tmp_path)[command], "--jobs", jobs]
+    terminal(monkeypatch, False)
+    plain = run(*args)
+    assert plain[0] == 0 and not BAR.search(plain[2])
+    terminal(monkeypatch, True)
+    drawn = run(*args)
+    assert drawn[:2] == plain[:2]  # the output is the same
+    assert BAR.search(drawn[2]), drawn[2]
+    quiet = run(*args, "-q")
+    assert quiet[0] == 0 and not BAR.search(quiet[2]) and quiet[2] == ""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_bar_counts_every_document_across_workers(files, tmp_path, monkeypatch, jobs):
+    terminal(monkeypatch, True)
+    counted = []
+    original = cli._counting
+
+    def spy(label, total=None, unit=" documents"):
+        context = original(label, total, unit)
+
+        class Counting:
+            def __enter__(self):
+                update = context.__enter__()
+
+                def done(n):
+                    counted.append(n)
+                    update(n)
+                return done
+
+            def __exit__(self, *exc):
+                return context.__exit__(*exc)
+        return Counting()
+
+    monkeypatch.setattr(cli, "_counting", spy)
+    for args, documents in ((["info", files["key"], files["response"]], 24),
+                            (["validate", files["key"]], 12),
+                            (["score", files["key"], files["response"]], 12),
+                            (["convert", str(tmp_path / "*_conll"), tmp_path / "many", "--to", "conllu"], 36),
+                            (["sync", files["key"], files["response"], "-o", tmp_path / "synced"], 12)):
+        counted.clear()
+        assert run(*args, "--jobs", jobs)[0] == 0
+        assert sum(counted) == documents, args
+
+
+def test_random_is_seeded():  # the corpus the tests use is the same on every run
+    assert conll_corpus(2) == conll_corpus(2) and random.Random(7).random() == random.Random(7).random()
