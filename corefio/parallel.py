@@ -517,11 +517,11 @@ class _Side:
     def documents(self, report: Report) -> Iterator[Any]:
         """The documents one at a time (whole, for a format whose reader cannot
         stream); :attr:`header` is the corpus without them once the first is given."""
-        from . import api
+        from .formats import readwrite as api
         from .io.source import Source
 
         source = Source.of(self.path)
-        spec = api._reader(source, self.format)
+        spec = api.reader_for(source, self.format)
         try:
             if spec.stream is not None:
                 stream = spec.stream(source, report=report, strict=False)
@@ -531,7 +531,7 @@ class _Side:
                     yield doc
             else:
                 corpus = api.read(source, spec.name, report=report)
-                self.header = api._header(corpus)
+                self.header = api.corpus_header(corpus)
                 yield from corpus.documents
         except CorefioError as exc:
             raise exc.located(source.name) from None

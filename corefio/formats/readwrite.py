@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from ..model import Corpus, Document
 
 
-def _reader(source: Source, format: str | None) -> FormatSpec:
+def reader_for(source: Source, format: str | None) -> FormatSpec:
+    """The format that reads ``source``: ``format`` if given, else from its name or bytes."""
     if format:
         spec = get_format(format)
     elif source.path is not None:
@@ -55,7 +56,7 @@ def read(
     """Read ``path`` into a :class:`Corpus` (format from ``format``, extension or content)."""
     source = Source.of(path)
     report = report if report is not None else Report(source.name)
-    spec = _reader(source, format)
+    spec = reader_for(source, format)
     options = spec.check_options(options, "read")
     try:
         assert spec.read is not None
@@ -92,7 +93,7 @@ def iter_read(
     """The documents of ``path`` one at a time (streamed where the format can)."""
     source = Source.of(path)
     report = report if report is not None else Report(source.name)
-    spec = _reader(source, format)
+    spec = reader_for(source, format)
     options = spec.check_options(options, "read")
     try:
         if spec.stream is not None:
@@ -106,7 +107,7 @@ def iter_read(
         report.check_strict()
 
 
-def _header(corpus: "Corpus") -> "Corpus":
+def corpus_header(corpus: "Corpus") -> "Corpus":
     """The corpus without its documents (what a streaming writer gets besides them)."""
     return corpus.copy(documents=[])
 
@@ -180,7 +181,7 @@ def dumps(
     if spec.write is None:
         files = dump_files(corpus, format, strict=strict, report=report, **options)
         return b"".join(files[name] for name in sorted(files))
-    pieces = list(_raw_pieces(_header(corpus), corpus.documents, spec, report, strict, options))
+    pieces = list(_raw_pieces(corpus_header(corpus), corpus.documents, spec, report, strict, options))
     if all(isinstance(piece, str) for piece in pieces):
         return "".join(pieces)  # type: ignore[arg-type]
     return b"".join(p.encode("utf-8") if isinstance(p, str) else p for p in pieces)
@@ -201,7 +202,7 @@ def dump_files(
     spec = _writer(format)
     options = spec.check_options(options, "write")
     if spec.write_files is None:
-        data = b"".join(_pieces(_header(corpus), corpus.documents, spec, report, strict, options))
+        data = b"".join(_pieces(corpus_header(corpus), corpus.documents, spec, report, strict, options))
         return {f"corpus{spec.extensions[0] if spec.extensions else ''}": data}
     before = len(report)
     report_corpus_losses(corpus, spec.capabilities, report, spec.name)
@@ -251,7 +252,7 @@ def write(
             corpus = Corpus(documents=[corpus])
         stream: Iterable[Document]
         if isinstance(corpus, Corpus):
-            head, stream = _header(corpus), corpus.documents
+            head, stream = corpus_header(corpus), corpus.documents
         else:
             head, stream = (header if header is not None else Corpus()), corpus
         files.atomic_write(path, _pieces(head, stream, spec, report, strict, options), inputs=inputs)
@@ -278,7 +279,7 @@ def convert(
     with 1 as each document is written (a progress bar's ``update``)."""
     report = report if report is not None else Report(str(source))
     src = Source.of(source)
-    spec = _reader(src, from_format)
+    spec = reader_for(src, from_format)
     write_report = Report(str(target))
     read_options = spec.check_options(read_options or {}, "read")
     try:
