@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 
-#: the pydantic model classes, imported when first asked for (``corefio.Document``):
+#: the model classes, imported when first asked for (``corefio.Document``):
 #: commands that never build a Document (scoring CoNLL files) start faster
 _MODEL_NAMES = {"Corpus", "Document", "Entity", "Link", "Markable", "Region", "Scheme", "Sentence", "Tokens"}
 

@@ -84,7 +84,7 @@ from ..io.resources import schema_path
 from ..io.source import Source
 from ..io.xmlsafe import NotWellFormedError, parse_xml
 
-#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+#: the model, imported on first use (scoring CoNLL never needs it)
 model = LazyModule("corefio.model")
 etree = LazyModule("lxml.etree")
 

@@ -11,8 +11,8 @@ Format modules are imported when the registry first needs them.
 
 Each module registers its format(s) when imported. The registry does not import them
 all at once: ``corefio score key.v4_gold_conll ...`` needs the CoNLL module only, and
-the six others (with the pydantic model, XML helpers, ...) cost about 0.05 s more on
-the command line (0.14 s in a process that has not imported pydantic yet). The tables
+the six others (with the model, XML helpers, ...) cost about 0.05 s more on
+the command line (0.14 s in a fresh process). The tables
 below tell the registry, before importing anything, which module a file name or a
 format name belongs to; anything
 that needs every format (:func:`~corefio.formats.registry.all_formats`, sniffing a file whose

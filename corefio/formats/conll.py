@@ -80,7 +80,7 @@ from .registry import Capabilities, FormatSpec, Option, register
 from ..io.source import Source
 from ._lines import check_encoding_head, check_part, decode_piece, no_document_error, numeric_part, split_newlines
 
-#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+#: the model, imported on first use (scoring CoNLL never needs it)
 model = LazyModule("corefio.model")
 
 EMPTY_VALUES = frozenset({"-", "_", ""})
@@ -470,9 +470,7 @@ class _Reader:
             return self.mention_view(p, columns[form_index] if n else [], pos_column, slots)
         self.check_labels(p, [slot[0] for slot in slots])
         ends = list(itertools.accumulate(p.sizes))
-        sentences = model.Sentence._make_many(
-            {"first": end - size, "last": end - 1, "id": None, "comments": [], "interleaved": [], "attributes": {}}
-            for size, end in zip(p.sizes, ends))
+        sentences = [model.Sentence(first=end - size, last=end - 1) for size, end in zip(p.sizes, ends)]
         forms = columns[form_index] if n else []
         attributes: dict[str, Any] = {}
         fixed: dict[str, list[str]] = {}
@@ -485,16 +483,14 @@ class _Reader:
                     fixed[name] = values
             elif not _all_placeholder(name, values):
                 attributes[name] = values
-        markables = model.Markable._make_many(
-            {"id": f"markable_{k}", "spans": ((a, e),), "entity": label, "head": None, "attributes": {},
-             "layer": None, "sets": {}, "min": None, "optional": False}
-            for k, (label, a, e, _, _) in enumerate(slots, 1))
+        markables = [model.Markable(id=f"markable_{k}", spans=((a, e),), entity=label)
+                     for k, (label, a, e, _, _) in enumerate(slots, 1)]
         self.duplicates(p, markables)
         layout = self.layout(p, cells, names, multi, fixed)
         try:
             return model.Document.build(
                 name=p.name, part=p.part, metadata={},
-                tokens=model.Tokens._make(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
+                tokens=model.Tokens(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
                 sentences=sentences, markables=markables, entities=[], links=[], layout={"conll": layout},
             )
         except ModelError as exc:  # pragma: no cover - the reader builds valid documents
@@ -770,7 +766,7 @@ class _Reader:
         if not self.final_newline:
             documents[-1].layout["conll"].final_newline = False
         self.check_duplicates(documents)
-        return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
+        return model.Corpus(documents=documents, metadata={}, schemes=[], layout={})
 
     def check_duplicates(self, documents: list) -> None:
         duplicate_documents(Counter(doc.key for doc in documents), self.report, self.file)
@@ -1391,7 +1387,7 @@ def _sentences(doc) -> list:
     if doc.sentences:
         return doc.sentences
     n = len(doc.tokens.forms)
-    return [model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[], attributes={})] if n else []
+    return [model.Sentence(first=0, last=n - 1, id=None, comments=[], interleaved=[], attributes={})] if n else []
 
 
 def _header(doc, lay: ConllLayout | None) -> str | None:

@@ -80,7 +80,7 @@ from ..io.source import Source
 from ._lines import SourceLines as _Lines
 from ._lines import check_part, no_document_error, numeric_part
 
-#: the pydantic model, imported on first use
+#: the model, imported on first use
 model = LazyModule("corefio.model")
 
 COLUMNS = ["id", "FORM", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc"]
@@ -373,7 +373,7 @@ class _Reader:
                                          else BRIDGING, "entity", attrs))
         used = {m.eid for m in d.mentions}
         # declare only entities that no mention names (antecedents of SplitAnte/Bridge)
-        entities = [model.Entity._make(id=e, attributes={}) for e in d.entities if e not in used]
+        entities = [model.Entity(id=e, attributes={}) for e in d.entities if e not in used]
         layout = ConlluLayout(fields=list(d.fields) if d.has_global_entity or d.inherited else None,
                               declared=not d.inherited, part_fields=d.part_fields, newline=self.newline)
         derived = [str(i) for size in d.sizes for i in range(1, size + 1)]
@@ -383,7 +383,7 @@ class _Reader:
         try:
             doc = model.Document.build(
                 name=d.name, part=d.part, metadata={},
-                tokens=model.Tokens._make(forms=d.forms, ids=None, whitespace=None, offsets=None, attributes=attributes,
+                tokens=model.Tokens(forms=d.forms, ids=None, whitespace=None, offsets=None, attributes=attributes,
                                           empty=empty),
                 sentences=d.sentences, markables=markables, entities=entities, links=links,
                 layout={"conllu": layout},
@@ -414,7 +414,7 @@ class _Reader:
         def end_sentence() -> None:
             nonlocal in_sentence, comments, interleaved
             if d is not None and len(d.forms) > sent_first:
-                d.sentences.append(model.Sentence._make(first=sent_first, last=len(d.forms) - 1, id=None,
+                d.sentences.append(model.Sentence(first=sent_first, last=len(d.forms) - 1, id=None,
                                                         comments=comments, interleaved=interleaved, attributes={}))
                 d.sizes.append(len(d.forms) - sent_first)
             elif interleaved:
@@ -510,7 +510,7 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     """Read a CorefUD CoNLL-U file."""
     reader = _Reader(source.name, report, strict)
     documents = list(reader.documents(_Lines(source), source.stem))
-    return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
+    return model.Corpus(documents=documents, metadata={}, schemes=[], layout={})
 
 
 def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:
@@ -1055,7 +1055,7 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
     part_fields = source.part_fields if isinstance(source, ConlluLayout) else "all"
     out: list[str] = []
     ids = lay.ids if lay is not None and lay.ids is not None and len(lay.ids) == n else None
-    sentences = doc.sentences or ([model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[],
+    sentences = doc.sentences or ([model.Sentence(first=0, last=n - 1, id=None, comments=[], interleaved=[],
                                                         attributes={})] if n else [])
     if ids is None and doc.tokens.empty:
         ids = _derived_ids([(s.first, s.last) for s in sentences], set(doc.tokens.empty))

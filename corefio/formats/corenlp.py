@@ -154,13 +154,13 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     if not n:
         raise FormatError("the document has no token", file=file, line=1)
     starts = toks.sentence_starts
-    sentences = [model.Sentence._make(first=a, last=(starts[k + 1] if k + 1 < len(starts) else n) - 1, id=None,
+    sentences = [model.Sentence(first=a, last=(starts[k + 1] if k + 1 < len(starts) else n) - 1, id=None,
                                       comments=[], interleaved=[], attributes={})
                  for k, a in enumerate(starts) if (starts[k + 1] if k + 1 < len(starts) else n) > a]
     markables: list[Any] = []
     entities: list[Any] = []
     for cid, mentions in chains:
-        entities.append(model.Entity._make(id=cid, attributes={}))
+        entities.append(model.Entity(id=cid, attributes={}))
         for m in mentions:
             line = m.get("_line")
             sent = _int(m.get("sentNum"), "sentNum", file, line)
@@ -192,14 +192,14 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     try:
         doc = model.Document.build(
             name=doc_id or "document_1", part=None, metadata={},
-            tokens=model.Tokens._make(forms=toks.forms, ids=None,
+            tokens=model.Tokens(forms=toks.forms, ids=None,
                                       whitespace=toks.after if len(toks.after) == n else None,
                                       offsets=toks.offsets, attributes=attributes),
             sentences=sentences, markables=markables, entities=entities, links=[], layout={},
         )
     except ModelError as exc:
         raise FormatError(str(exc), file=file, line=1) from None
-    return model.Corpus._make(documents=[doc], metadata={}, schemes=[], layout={})
+    return model.Corpus(documents=[doc], metadata={}, schemes=[], layout={})
 
 
 _JSON_SIGNS = (b'"characterOffsetBegin"', b'"corefs"')

@@ -205,15 +205,15 @@ def _document(row: dict, number: int, layout: str | None, file: str) -> Any:
     entities = list(dict.fromkeys(cluster for cluster, _, _ in mentions))
     markables = [model.Markable.fast(f"markable_{i + 1}", ((a, b),), cluster) for i, (cluster, a, b) in
                  enumerate(mentions)]
-    bounds = [model.Sentence._make(first=starts[k], last=starts[k] + lengths[k] - 1, id=None, comments=[],
+    bounds = [model.Sentence(first=starts[k], last=starts[k] + lengths[k] - 1, id=None, comments=[],
                                    interleaved=[], attributes={}) for k in range(len(starts)) if lengths[k]]
     attributes = {"speaker": speakers} if any(s is not None for s in speakers) else {}
     try:
         return model.Document.build(
             name=doc_id if isinstance(doc_id, str) and doc_id else f"document_{number}", part=part, metadata={},
-            tokens=model.Tokens._make(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
+            tokens=model.Tokens(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
             sentences=bounds, markables=markables,
-            entities=[model.Entity._make(id=e, attributes={}) for e in entities], links=[], layout={},
+            entities=[model.Entity(id=e, attributes={}) for e in entities], links=[], layout={},
         )
     except ModelError as exc:
         raise fail(str(exc)) from None
@@ -231,7 +231,7 @@ def stream(source: Source, *, report: Report, strict: bool = False, layout: str 
 def read(source: Source, *, report: Report, strict: bool = False, layout: str | None = None,
          split: str | None = None) -> Any:
     """Read a saved dataset, a .parquet or an .arrow file (one document per row)."""
-    return model.Corpus._make(documents=list(stream(source, report=report, strict=strict, layout=layout,
+    return model.Corpus(documents=list(stream(source, report=report, strict=strict, layout=layout,
                                                     split=split)),
                               metadata={}, schemes=[], layout={})
 

@@ -147,10 +147,10 @@ def parse(ann: str, text: str, *, name: str, file: str, newline: str = "\n") -> 
     markables = [model.Markable.fast(mid, (m["span"],), labels.get(mid), attributes=m["attrs"])
                  for mid, m in mentions.items()]
     canonical = text == canonical_text(forms, bounds)
-    tokens = model.Tokens._make(forms=forms) if canonical else model.Tokens._make(forms=forms, offsets=offsets)
+    tokens = model.Tokens(forms=forms) if canonical else model.Tokens(forms=forms, offsets=offsets)
     try:
         return model.Document.build(
-            name=name, tokens=tokens, sentences=[model.Sentence._make(first=a, last=b) for a, b in bounds],
+            name=name, tokens=tokens, sentences=[model.Sentence(first=a, last=b) for a, b in bounds],
             markables=markables, links=built_links, text=None if canonical else text, layout={NAME: layout})
     except ModelError as exc:
         raise _fail(str(exc), file) from None
@@ -175,7 +175,7 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     for ann_path, txt_path, stem in pairs(source, "LitBank TSV"):
         ann, newline, text = read_pair_texts(ann_path, txt_path)
         documents.append(parse(ann, text, name=stem, file=str(ann_path), newline=newline))
-    return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
+    return model.Corpus(documents=documents, metadata={}, schemes=[], layout={})
 
 
 def _clean(value: str) -> bool:

@@ -204,7 +204,7 @@ class _DocReader:
                 if len(self.forms) == first:
                     raise self.fail("a sentence without words", child)
                 attrs = {k: v for k, v in child.attrib.items() if k != "id"}
-                self.sentences.append(model.Sentence._make(first=first, last=len(self.forms) - 1,
+                self.sentences.append(model.Sentence(first=first, last=len(self.forms) - 1,
                                                             id=child.get("id"), attributes=attrs))
             elif kind == "de":
                 ident = child.get("ID")
@@ -236,7 +236,7 @@ class _DocReader:
             if not ident:
                 raise self.fail("<ue> without ID", el)
             attrs = {k: v for k, v in el.attrib.items() if k != "ID"}
-            self.entities.append(model.Entity._make(id=ident, attributes=attrs))
+            self.entities.append(model.Entity(id=ident, attributes=attrs))
             return
         href = el.get("href")
         if href is None:
@@ -340,7 +340,7 @@ class _DocReader:
         if self.plain or unnamed or words_file is not None:
             extra = {"words": words_file} if words_file is not None else {}
             layout[NAME] = MateLayout(plain=self.plain, unnamed_links=tuple(unnamed), extra=extra)
-        tokens = model.Tokens._make(forms=self.forms, ids=ids, whitespace=None, offsets=None, attributes=columns)
+        tokens = model.Tokens(forms=self.forms, ids=ids, whitespace=None, offsets=None, attributes=columns)
         try:
             return model.Document.build(name=self.name, part=self.el.get("part"), tokens=tokens,
                                         sentences=self.sentences, markables=self.markables,

@@ -673,7 +673,7 @@ class _Reader:
                          "of its DOC", c[4])
             done.append((c, length, "</COREF>", seq + 1))
         close_section(0, length)
-        regions: list[model.Region] = model.Region._make_many(region_fields)
+        regions: list[model.Region] = [model.Region(**values) for values in region_fields]
         if "&#" in raw:
             for ref in _CHAR_REF.finditer(raw):
                 if bad_char_ref(ref.group()):
@@ -703,7 +703,7 @@ class _Reader:
             starts.insert(0, 0)
         for i, a in enumerate(starts):
             b = starts[i + 1] - 1 if i + 1 < len(starts) else n - 1
-            sentences.append(model.Sentence._make(first=a, last=b))
+            sentences.append(model.Sentence(first=a, last=b))
         markables, links, layout = self.annotations(done, text, forms, offsets, label)
         layout.prefix = prefix
         layout.repaired = self.no_doc or self.findings > findings_before
@@ -713,14 +713,12 @@ class _Reader:
             # written by this writer from tokens: the text is made from them, so the
             # document is given back as it was, without a text it never had
             return model.Document.build(
-                name=name, part=part, tokens=model.Tokens._make(forms=forms), sentences=sentences,
+                name=name, part=part, tokens=model.Tokens(forms=forms), sentences=sentences,
                 markables=markables, links=links, metadata={}, entities=[], text=None, regions=[],
                 layout={NAME: MucLayout(prefix=prefix)} if prefix else {},
             )
-        # every field given: pydantic's default factories cost about a millisecond per
-        # document (a signature parsed each time), which a file of 10⁴ DOCs notices
         return model.Document.build(
-            name=name, part=part, tokens=model.Tokens._make(forms=forms, offsets=offsets),
+            name=name, part=part, tokens=model.Tokens(forms=forms, offsets=offsets),
             sentences=sentences, markables=markables, links=links, text=text, regions=regions,
             layout={NAME: layout}, metadata={}, entities=[],
         )
@@ -768,7 +766,7 @@ class _Reader:
                 refs.append((mid, ref, attrs.get("TYPE"), pos))
             if mid == attrs.get("ID"):  # a renamed COREF gets a new tag
                 records[mid] = TagRecord(start_tag, end_tag, start_at, end_at, start_seq, spans, ref, mins, optional)
-        markables = model.Markable._make_many(markables)
+        markables = [model.Markable(**values) for values in markables]
         links: list = []
         for source, ref, type_, pos in refs:
             if ref not in ids:
@@ -783,7 +781,7 @@ class _Reader:
             kind = COREFERENCE if type_ is None or type_.upper() == "IDENT" else type_
             links.append({"id": f"ref_{source}", "type": kind, "source": source, "targets": (ref,),
                           "target_kind": "markable", "attributes": {}})
-        return markables, model.Link._make_many(links), MucLayout(tags=records, raw_min=raw_min)
+        return markables, [model.Link(**values) for values in links], MucLayout(tags=records, raw_min=raw_min)
 
     def find_min(self, raw: str, first: int, last: int, text: str, offsets, pos: int, label: str,
                  mid: str) -> tuple | None:
@@ -834,7 +832,7 @@ class _Reader:
 def read(source: Source, *, report: Report, strict: bool, tokens: str = "words") -> model.Corpus:
     reader = _Reader(source, report, strict, tokens)
     documents = list(reader.documents())
-    return model.Corpus._make(documents=documents, metadata={}, schemes=[],
+    return model.Corpus(documents=documents, metadata={}, schemes=[],
                               layout={NAME: MucLayout(tail=reader.tail)} if reader.tail else {})
 
 
@@ -845,7 +843,7 @@ class MucStream:
     reads after the documents."""
 
     def __init__(self, source: Source, report: Report, strict: bool, tokens: str = "words") -> None:
-        self.header = model.Corpus._make(documents=[], metadata={}, schemes=[], layout={})
+        self.header = model.Corpus(documents=[], metadata={}, schemes=[], layout={})
         self._reader = _Reader(source, report, strict, tokens)
         self._documents = self._run()
 

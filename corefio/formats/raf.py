@@ -89,7 +89,7 @@ from ..io.source import Source
 from ..io.xmlsafe import _refuse_entity_declarations_early, syntax_error
 
 etree = LazyModule("lxml.etree")
-#: the pydantic model, imported on first use (scoring CoNLL never needs it)
+#: the model, imported on first use (scoring CoNLL never needs it)
 model = LazyModule("corefio.model")
 
 ROOT_TYPE = "reference_annotation_collection"
@@ -623,7 +623,7 @@ class _Reader:
                 self.attribute(f, attrs)
             else:
                 self.unexpected(f, "entity")
-        return model.Entity._make(id=eid, attributes=attrs)
+        return model.Entity(id=eid, attributes=attrs)
 
     def attribute(self, feat: Any, into: dict[str, Any]) -> None:
         name = feat.get("name")
@@ -763,7 +763,7 @@ class _Reader:
                     continue
             self.unexpected(child, "document")
         if tokens is None:
-            tokens = model.Tokens._make(forms=[], ids=None, whitespace=None, offsets=None, attributes={})
+            tokens = model.Tokens(forms=[], ids=None, whitespace=None, offsets=None, attributes={})
         n = len(tokens.forms)
         seen_entities: dict[str, None] = {}
         for e in entities:
@@ -790,7 +790,7 @@ class _Reader:
             if self.check_view:
                 chains.append(m_el.get("chain"))
         if simple:
-            built = model.Markable._make_many([values for _, values in simple])
+            built = [model.Markable(**values) for _, values in simple]
             for (i, _), m in zip(simple, built):
                 markables[i] = m
         links = []
@@ -865,7 +865,7 @@ class _Reader:
                     self.fail("attribute feat without a name", f)
             else:
                 self.unexpected(f, "region")
-        return model.Region._make(type=kind, start=start, end=end, id=el.get("id"), attributes=attrs)
+        return model.Region(type=kind, start=start, end=end, id=el.get("id"), attributes=attrs)
 
     def primary_data(self, pd: Any) -> tuple[Any, list]:
         """Tokens and sentences; the words are gathered first and decoded column by
@@ -891,7 +891,7 @@ class _Reader:
                 if len(words) == first:
                     self.fail("sentence without words", child)
                     continue
-                sentences.append(model.Sentence._make(
+                sentences.append(model.Sentence(
                     first=first, last=len(words) - 1, id=child.get("id"), comments=comments,
                     interleaved=interleaved, attributes=attrs))
             elif tag == "feat" and child.get("type") == "column":
@@ -938,7 +938,7 @@ class _Reader:
         # words are looked at only when the primary data says some are empty
         empty = [i for i, w in enumerate(words) if w.get("empty") == "yes"] or None \
             if pd.get("empty") == "yes" else None
-        tokens = model.Tokens._make(forms=forms, ids=ids, whitespace=whitespace, offsets=offsets,
+        tokens = model.Tokens(forms=forms, ids=ids, whitespace=whitespace, offsets=offsets,
                                     attributes=columns, empty=empty)
         return tokens, sentences
 
@@ -1127,7 +1127,7 @@ class _V1:
             name = ""
         errors_before = r.errors
         metadata: dict[str, str] = {}
-        tokens = model.Tokens._make(forms=[], ids=None, whitespace=None, offsets=None, attributes={})
+        tokens = model.Tokens(forms=[], ids=None, whitespace=None, offsets=None, attributes={})
         sentences: list = []
         id_index: dict[str, int] = {}
         entities = []
@@ -1271,7 +1271,7 @@ class _V1:
                 if len(forms) == first:
                     r.fail("sentence without words", child)
                     continue
-                sentences.append(model.Sentence._make(first=first, last=len(forms) - 1, id=child.get("id"),
+                sentences.append(model.Sentence(first=first, last=len(forms) - 1, id=child.get("id"),
                                                       comments=comments, interleaved=interleaved,
                                                       attributes=sattrs))
             else:
@@ -1290,7 +1290,7 @@ class _V1:
         if any(off_given) and not all(off_given):
             r.fail("offsets must be given on every word or on none", pd)
         default_ids = all(wid == f"word_{k + 1}" for k, wid in enumerate(ids))
-        tokens = model.Tokens._make(
+        tokens = model.Tokens(
             forms=forms, ids=None if default_ids else ids,
             whitespace=list(whitespace) if all(ws_given) and n else None,
             offsets=list(offsets) if all(off_given) and n else None,
@@ -1440,7 +1440,7 @@ class RafStream:
                  tree: Any = None) -> None:
         self.source = source
         self.reader = _Reader(source.name, report, strict, check_view=check_view)
-        self.header = model.Corpus._make(documents=[], metadata={}, schemes=[], layout={})
+        self.header = model.Corpus(documents=[], metadata={}, schemes=[], layout={})
         self._tree = tree
         self._iter = self._run()
 
@@ -1560,7 +1560,7 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     s = RafStream(Source.of(source), report, strict)
     documents = list(s)
     h = s.header
-    return model.Corpus._make(documents=documents, metadata=h.metadata, schemes=h.schemes, layout=h.layout)
+    return model.Corpus(documents=documents, metadata=h.metadata, schemes=h.schemes, layout=h.layout)
 
 
 def loads(data: bytes | str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Any:

@@ -59,10 +59,10 @@ def _document(sdoc: Any, number: int) -> Any:
     sentences = []
     if n and sdoc.has_annotation("SENT_START"):
         for sent in sdoc.sents:
-            sentences.append(model.Sentence._make(first=sent.start, last=sent.end - 1, id=None, comments=[],
+            sentences.append(model.Sentence(first=sent.start, last=sent.end - 1, id=None, comments=[],
                                                   interleaved=[], attributes={}))
     elif n:
-        sentences.append(model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[],
+        sentences.append(model.Sentence(first=0, last=n - 1, id=None, comments=[], interleaved=[],
                                               attributes={}))
     clusters: dict[int, list] = {}
     heads: dict[int, list] = {}
@@ -81,7 +81,7 @@ def _document(sdoc: Any, number: int) -> Any:
     entities: list[Any] = []
     for number_ in sorted(set(clusters) | set(heads)):
         eid = str(number_)
-        entities.append(model.Entity._make(id=eid, attributes={}))
+        entities.append(model.Entity(id=eid, attributes={}))
         spans = clusters.get(number_)
         head_spans = heads.get(number_)
         if spans is None:  # heads only
@@ -107,7 +107,7 @@ def _document(sdoc: Any, number: int) -> Any:
     return model.Document.build(
         name=name if isinstance(name, str) and name else f"document_{number}",
         part=part if isinstance(part, str) else None, metadata={},
-        tokens=model.Tokens._make(forms=forms, ids=None,
+        tokens=model.Tokens(forms=forms, ids=None,
                                   whitespace=None if user_data.get(NO_WHITESPACE_KEY) else whitespace,
                                   offsets=None, attributes={}),
         sentences=sentences, markables=markables, entities=entities, links=[], layout={},
@@ -136,7 +136,7 @@ def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[
 
 def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     """Read a DocBin file (one document per doc)."""
-    return model.Corpus._make(documents=list(stream(source, report=report, strict=strict)), metadata={}, schemes=[],
+    return model.Corpus(documents=list(stream(source, report=report, strict=strict)), metadata={}, schemes=[],
                               layout={})
 
 

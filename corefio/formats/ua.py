@@ -79,7 +79,7 @@ from ..io.source import Source
 from ._layers import coreference_layer
 from ._lines import no_document_error, split_newlines
 
-#: the pydantic model, imported on first use
+#: the model, imported on first use
 model = LazyModule("corefio.model")
 
 DEFAULT_COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
@@ -273,7 +273,7 @@ class _Reader:
         if len(doc.forms) == first:
             raise self.error("a sentence made of multi-word-token lines only", lineno)
         sent_id = next((m.group(1) for c in comments if (m := _SENT_ID.match(c)) is not None), None)
-        doc.sentences.append(model.Sentence._make(first=first, last=len(doc.forms) - 1, id=sent_id,
+        doc.sentences.append(model.Sentence(first=first, last=len(doc.forms) - 1, id=sent_id,
                                                   comments=[c for c in comments], interleaved=interleaved,
                                                   attributes={}))
 
@@ -464,7 +464,7 @@ class _Reader:
         empty = set(doc.empty)
         attributes = _renumber_heads(attributes, doc.sentences, lambda s: doc.ids[s.first:s.last + 1],
                                      lambda s: _sentence_ids(s, empty))
-        tokens = model.Tokens._make(forms=doc.forms, ids=None, whitespace=None, offsets=None,
+        tokens = model.Tokens(forms=doc.forms, ids=None, whitespace=None, offsets=None,
                                     attributes=attributes, empty=doc.empty or None)
         try:
             document = model.Document.build(name=doc.name, part=None, metadata={}, tokens=tokens,
@@ -564,7 +564,7 @@ def _nesting_pieces(spans_of: list[list[tuple[int, int]]]) -> list[list[tuple[in
 def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     """Read a Universal Anaphora CoNLL-U Plus file."""
     documents = list(stream(source, report=report, strict=strict))
-    return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
+    return model.Corpus(documents=documents, metadata={}, schemes=[], layout={})
 
 
 def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:

@@ -228,7 +228,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
     def close() -> None:
         nonlocal first, comments
         if len(forms) > first:
-            sentences.append(model.Sentence._make(first=first, last=len(forms) - 1, comments=comments))
+            sentences.append(model.Sentence(first=first, last=len(forms) - 1, comments=comments))
         elif comments:
             raise _fail("a #Text line without tokens", file, lineno)
         first, comments = len(forms), []
@@ -334,7 +334,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
         fields.append({"id": mid, "spans": spans, "entity": entity_of.get(key), "head": None,
                        "attributes": attrs_of.get(key) or {}, "layer": None, "sets": {}, "min": None,
                        "optional": False})
-    markables = model.Markable._make_many(fields)
+    markables = [model.Markable(**values) for values in fields]
     links = []
     for n, (index, type_, gov, src, dep, lineno) in enumerate(relations, 1):
         if gov not in token_index:
@@ -365,7 +365,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
         links.append(model.Link.fast(f"rel_{n}", ref_of[source], (ref_of[target],), link_type, attributes=attrs))
     layout.trailing_tab = bool(trailing)
     canonical = _are_canonical(offsets, forms, [(s.first, s.last) for s in sentences])
-    tokens = model.Tokens._make(forms=forms, ids=ids, offsets=None if canonical else offsets, attributes=kept)
+    tokens = model.Tokens(forms=forms, ids=ids, offsets=None if canonical else offsets, attributes=kept)
     try:
         return model.Document.build(name=name, tokens=tokens, sentences=sentences, markables=markables,
                                     links=links, layout={NAME: layout})
@@ -442,7 +442,7 @@ def _only(keys: list[str], file: str, lineno: int) -> str:
 def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     """One WebAnno TSV file: one document named after the file."""
     text, newline = split_newlines(source.read_text(), source.name)
-    return model.Corpus._make(documents=[_read(text, source.stem, source.name, report, newline)],
+    return model.Corpus(documents=[_read(text, source.stem, source.name, report, newline)],
                               metadata={}, schemes=[], layout={})
 
 

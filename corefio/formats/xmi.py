@@ -332,7 +332,7 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
             raise FormatError(f"cannot read the XMI document: {exc}", file=name, line=1) from None
         stem = source.stem if len(xmis) == 1 else Path(name.rsplit(":", 1)[-1]).stem
         documents.append(_document(cas, stem, name, report))
-    return model.Corpus._make(documents=documents, metadata={}, schemes=[], layout={})
+    return model.Corpus(documents=documents, metadata={}, schemes=[], layout={})
 
 
 def _select(cas: Any, type_name: str) -> list:
@@ -368,10 +368,10 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
         while covered < len(tokens) and tokens[covered].begin < s.end:
             covered += 1
         if covered > first:
-            sentences.append(model.Sentence._make(first=first, last=covered - 1, id=None, comments=[],
+            sentences.append(model.Sentence(first=first, last=covered - 1, id=None, comments=[],
                                                   interleaved=[], attributes={}))
     if covered < len(tokens):
-        sentences.append(model.Sentence._make(first=covered, last=len(tokens) - 1, id=None, comments=[],
+        sentences.append(model.Sentence(first=covered, last=len(tokens) - 1, id=None, comments=[],
                                               interleaved=[], attributes={}))
     markables: list[Any] = []
     for k, chain in enumerate(_select(cas, CHAIN), 1):
@@ -407,7 +407,7 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
         source_text, offsets = None, None
         if mime == MIME_FROM_TOKENS:
             whitespace = None  # type: ignore[assignment]
-    toks = model.Tokens._make(forms=forms, ids=None, whitespace=whitespace, offsets=offsets, attributes={},
+    toks = model.Tokens(forms=forms, ids=None, whitespace=whitespace, offsets=offsets, attributes={},
                               empty=None)
     try:
         return model.Document.build(name=name, part=None, metadata={}, tokens=toks, sentences=sentences,

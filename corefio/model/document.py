@@ -86,17 +86,6 @@ class _Record:
 
     __slots__ = ()
 
-    @classmethod
-    def _make(cls, **values: Any):
-        """Build from field values; fields not given take their defaults. For records
-        this is the constructor; :class:`Document` overrides it to skip the check."""
-        return cls(**values)
-
-    @classmethod
-    def _make_many(cls, values: Iterable[dict[str, Any]]) -> list:
-        """:meth:`_make` for many objects at once (readers build 10⁵ markables)."""
-        return [cls(**v) for v in values]
-
     def copy(self, **changes: Any):
         """A copy with ``changes`` applied, without running checks again (what
         :meth:`Document.check` would find after an edit is the caller's to check)."""
@@ -257,8 +246,9 @@ class Markable(_Record):
         min: tuple[Span, ...] | None = None,
         optional: bool = False,
     ) -> "Markable":
-        """Unvalidated constructor for readers; :meth:`Document.build` checks later."""
-        return cls._make(
+        """The constructor with positional arguments (readers' shorthand); the
+        document check (:meth:`Document.build`) follows."""
+        return cls(
             id=id, spans=spans, entity=entity, head=head,
             attributes={} if attributes is None else attributes,
             layer=layer, sets={} if sets is None else sets, min=min, optional=optional,
@@ -310,9 +300,10 @@ class Link(_Record):
     @classmethod
     def fast(cls, id: str, source: str, targets: tuple[str, ...], type: str = COREFERENCE,
              target_kind: str = "markable", attributes: dict[str, AttrValue] | None = None) -> "Link":
-        """Unvalidated constructor for readers; :meth:`Document.build` checks later."""
-        return cls._make(id=id, type=type, source=source, targets=targets, target_kind=target_kind,
-                         attributes={} if attributes is None else attributes)
+        """The constructor with positional arguments (readers' shorthand)."""
+        return cls(id=id, type=type, source=source, targets=targets,
+                   target_kind=target_kind,  # type: ignore[arg-type]
+                   attributes=attributes)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -353,10 +344,10 @@ class Document(_Record):
         return cls(**values)
 
     @classmethod
-    def _make(cls, **values: Any) -> "Document":
-        """A document built without the invariant check (its caller checks later, or
-        knows the values come from a checked document). Fields not given take their
-        defaults."""
+    def unchecked(cls, **values: Any) -> "Document":
+        """A document built without the invariant check: for a reader that checks later
+        (:meth:`check`), or values taken from a checked document. Fields not given take
+        their defaults."""
         doc = _new(cls)
         for f in fields(cls):
             if f.name in values:

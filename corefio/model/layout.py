@@ -16,7 +16,7 @@ A source field that corefio does not understand is kept in a layout too (``extra
 never dropped silently.
 
 This module lives outside :mod:`corefio.model` so that a format module can define its
-layout without importing the pydantic model.
+layout without importing the document classes.
 """
 
 from __future__ import annotations

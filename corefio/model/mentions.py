@@ -1,7 +1,7 @@
-"""The pydantic-free part of the model: what chains are built from and what scoring reads.
+"""What chains are built from and what scoring reads: mentions and mention views.
 
-Kept apart from :mod:`corefio.model` so that scoring CoNLL files, which goes straight
-from the text to :class:`MentionChains`, never has to import pydantic.
+Kept apart from the document classes so that scoring CoNLL files, which goes straight
+from the text to :class:`MentionChains`, never builds a document.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class MentionView:
     tags, and its chains (in document order) as lists of :class:`Mention`.
 
     :meth:`corefio.model.Document.mention_view` builds it; the CoNLL reader builds the
-    same view straight from its parser when scoring (without pydantic objects).
+    same view straight from its parser when scoring (without building documents).
     """
 
     __slots__ = ("label", "forms", "mentions", "pos", "places")

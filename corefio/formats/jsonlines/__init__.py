@@ -51,7 +51,7 @@ from .._lines import SourceLines, check_part, no_document_error
 from . import dialects
 from .layout import JsonlinesLayout
 
-#: the pydantic model, imported on first use
+#: the model, imported on first use
 model = LazyModule("corefio.model")
 
 CORE_KEYS = ("doc_key", "sentences", "speakers", "clusters")
@@ -95,7 +95,7 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii
         if not s:
             report.warning("jsonlines.empty-sentence", "empty sentence ignored", line=lineno, merge=True, file=file)
             continue
-        bounds.append(model.Sentence._make(first=first, last=first + len(s) - 1, id=None, comments=[],
+        bounds.append(model.Sentence(first=first, last=first + len(s) - 1, id=None, comments=[],
                                            interleaved=[], attributes={}))
         first += len(s)
     attributes: dict[str, list[str | None]] = {}
@@ -118,7 +118,7 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii
         if not isinstance(cluster, list):
             raise fail(f"cluster {c} is not a list of [start, end] pairs")
         eid = str(c)
-        entities.append(model.Entity._make(id=eid, attributes={}))
+        entities.append(model.Entity(id=eid, attributes={}))
         for mention in cluster:
             if (not isinstance(mention, list) or len(mention) != 2
                     or not all(isinstance(x, int) and not isinstance(x, bool) for x in mention)):
@@ -147,7 +147,7 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii
     try:
         return model.Document.build(
             name=name, part=part, metadata=metadata,
-            tokens=model.Tokens._make(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
+            tokens=model.Tokens(forms=forms, ids=None, whitespace=None, offsets=None, attributes=attributes),
             sentences=bounds, markables=markables, entities=entities, links=[], layout={"jsonlines": layout},
         )
     except ModelError as exc:  # pragma: no cover - checked above
@@ -249,7 +249,7 @@ def _documents(lines: Iterable[str], file: str | None, report: Report, dialect: 
 
 def read(source: Source, *, report: Report, strict: bool = False, dialect: str | None = None) -> Any:
     """Read a jsonlines file (one document per line; ``dialect`` forces a shape)."""
-    return model.Corpus._make(documents=list(_documents(SourceLines(source), source.name, report, dialect)),
+    return model.Corpus(documents=list(_documents(SourceLines(source), source.name, report, dialect)),
                               metadata={}, schemes=[], layout={})
 
 

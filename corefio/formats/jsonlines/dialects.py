@@ -178,11 +178,11 @@ def build(check: _Line, *, name: str, part: str | None, forms: list[str], senten
         first = 0
         for i in range(1, n + 1):
             if i == n or sentence_of[i] != sentence_of[i - 1]:
-                bounds.append(model.Sentence._make(first=first, last=i - 1, id=None, comments=[],
+                bounds.append(model.Sentence(first=first, last=i - 1, id=None, comments=[],
                                                    interleaved=[], attributes={}))
                 first = i
     elif n:
-        bounds.append(model.Sentence._make(first=0, last=n - 1, id=None, comments=[], interleaved=[],
+        bounds.append(model.Sentence(first=0, last=n - 1, id=None, comments=[], interleaved=[],
                                            attributes={}))
     markables: list[Any] = []
     entities: list[Any] = []
@@ -190,7 +190,7 @@ def build(check: _Line, *, name: str, part: str | None, forms: list[str], senten
     for c, cluster in enumerate(clusters):
         eid = str(c)
         attrs = dict(entity_attributes[c]) if entity_attributes is not None else {}
-        entities.append(model.Entity._make(id=eid, attributes=attrs))
+        entities.append(model.Entity(id=eid, attributes=attrs))
         for a, b, head in cluster:
             if not 0 <= a <= b < n:
                 raise check.fail(f"cluster {c}: mention [{a}, {b}] (inclusive) is outside the {n} words")
@@ -211,7 +211,7 @@ def build(check: _Line, *, name: str, part: str | None, forms: list[str], senten
     try:
         return model.Document.build(
             name=name, part=part, metadata=metadata,
-            tokens=model.Tokens._make(forms=forms, ids=None, whitespace=whitespace, offsets=None,
+            tokens=model.Tokens(forms=forms, ids=None, whitespace=whitespace, offsets=None,
                                       attributes=attributes or {}),
             sentences=bounds, markables=markables, entities=entities, links=[], layout={"jsonlines": layout},
         )

@@ -246,7 +246,7 @@ class _Project:
             token_ids = None
         else:
             token_ids = ids
-        tokens = Tokens._make(forms=forms, ids=token_ids, whitespace=None, offsets=None, attributes=columns)
+        tokens = Tokens(forms=forms, ids=token_ids, whitespace=None, offsets=None, attributes=columns)
         layout = P.MMAX2Layout(stem=stem, mmax=mmax_data, words_file=words_name,
                                words_doctype=_doctype(tree))
         markables: list[Markable] = []
@@ -355,7 +355,7 @@ class _Project:
                 level_values.append({"id": mid, "spans": spans, "entity": entity, "head": None,
                                      "attributes": attributes, "layer": layer, "sets": sets, "min": None,
                                      "optional": False})
-            level_markables: list[Markable] = Markable._make_many(level_values)
+            level_markables: list[Markable] = [Markable(**values) for values in level_values]
             llayout.order = list(order)
             llayout.no_level_attribute = no_level or None
             got = None
@@ -601,11 +601,11 @@ def _as_sentences(markables: list[Markable], n: int) -> tuple[list[Sentence], li
     added: list[int] = []
     for k, (a, b, piece) in enumerate(pieces):
         if piece is None:
-            sentences.append(Sentence._make(first=a, last=b, id=None, comments=[], interleaved=[], attributes={}))
+            sentences.append(Sentence(first=a, last=b, id=None, comments=[], interleaved=[], attributes={}))
             added.append(k)
         else:
             position[piece] = k
-            sentences.append(Sentence._make(first=a, last=b, id=markables[piece].id, comments=[], interleaved=[],
+            sentences.append(Sentence(first=a, last=b, id=markables[piece].id, comments=[], interleaved=[],
                                             attributes=dict(markables[piece].attributes)))
     file_order = [position[i] for i in range(len(markables)) if i in position] + added
     return sentences, file_order, {"nested": nested, "trimmed": trimmed, "uncovered": uncovered}
