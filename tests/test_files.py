@@ -310,7 +310,7 @@ def test_the_cli_reports_an_unwritable_output_with_exit_code_6(cli, tmp_path: Pa
 # ------------------------------------------------------------------------------------------
 STALLED_WRITER = """
 import os, sys, time
-from corefio import files
+from corefio.io import files
 
 def stall(fd):
     # the whole payload is in the temporary file; wait here to be killed

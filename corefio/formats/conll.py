@@ -1020,7 +1020,7 @@ def mention_views(source: Source | Any, *, report: Report, strict: bool = False,
     """What scoring reads, document by document: the :class:`MentionView` that
     ``Document.mention_view(pos)`` gives for each document :func:`read` builds (same
     labels, forms, chains, mention ids and order), from the same parser, without the
-    pydantic model. ``select`` (document numbers from 0) skips the others;
+    model. ``select`` (document numbers from 0) skips the others;
     ``byte_range`` = (start, end, number of the first document, its line), from
     :func:`scan_keys`, reads only that part of the file."""
     source = Source.of(source)
