@@ -58,7 +58,7 @@ def test_the_suite_runs_in_parallel_and_has_a_slow_tier():
     assert re.search(r'^markers = \[\n    "slow: ', pyproject, re.M)
     ci = (REPO / ".ci" / "run").read_text()
     fast = ci.index("python -m pip install -e '.[test]' && python -m pytest ")
-    slow = ci.index("\npython -m pytest -m slow ")
+    slow = ci.index('\nCOREFIO_FULL_CAMPAIGNS=1 python -m pytest -m "slow or campaign" ')
     assert fast < slow and "exit \"$status\"" in ci[slow:]
 
 
