@@ -25,9 +25,9 @@ FULL_CAMPAIGNS = os.environ.get("COREFIO_FULL_CAMPAIGNS", "") not in ("", "0")
 
 def campaign(max_examples: int, **options):
     """``@settings`` of a property test whose campaign is long: ``max_examples`` in CI's
-    slow pass, a fifth of them (at least 20) in the fast tier; the test is marked
+    slow pass, a fifth of them (at least 5) in the fast tier; the test is marked
     ``campaign``, which is how the slow pass finds it. ``deadline`` is off unless given."""
-    count = max_examples if FULL_CAMPAIGNS else max(20, max_examples // 5)
+    count = max_examples if FULL_CAMPAIGNS else max(5, max_examples // 5)
     configured = settings(max_examples=count, **{"deadline": None, **options})
 
     def apply(test):
