@@ -146,7 +146,7 @@ def step_same(conll_path: str, raf_path: str) -> dict:
 
 
 def step_validate(raf_path: str) -> dict:
-    from corefio.validation import validate_file
+    from corefio.checks.validation import validate_file
 
     reports = []
     seconds = _best(lambda: reports.append(validate_file(raf_path)))
@@ -158,7 +158,7 @@ def step_validate(raf_path: str) -> dict:
 def step_xsd(raf_path: str, engine: str) -> dict:
     from lxml import etree
 
-    from corefio.resources import schema_path
+    from corefio.io.resources import schema_path
 
     tree = etree.parse(raf_path)
     if engine == "lxml":
@@ -174,7 +174,7 @@ def step_xsd(raf_path: str, engine: str) -> dict:
 
 
 def step_view_lxml(raf_path: str) -> dict:
-    from corefio.xslt import transform
+    from corefio.transform.html import transform
 
     data = Path(raf_path).read_bytes()
     transform("raf-to-html.xsl", data)  # compile the stylesheet once, outside the timing
@@ -192,7 +192,7 @@ def view_xsltproc(raf_path: Path) -> float | None:
     xsltproc = shutil.which("xsltproc")
     if xsltproc is None:
         return None
-    from corefio.resources import stylesheet_path
+    from corefio.io.resources import stylesheet_path
 
     command = [xsltproc, "--nonet", "--novalid", str(stylesheet_path("raf-to-html.xsl")), str(raf_path)]
     return _best(lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL))

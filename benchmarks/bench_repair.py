@@ -6,7 +6,7 @@
 
 For each input of ``tests/test_repair_linear.py`` (unclosed ``<!--``, ``<?``,
 ``<![CDATA[``, ``<!DOCTYPE``, runs of ``<`` and ``&``, unclosed quotes, long names, many
-attributes, deep and crossing tags, ...), prints the time of ``corefio.repair.repair_text``
+attributes, deep and crossing tags, ...), prints the time of ``corefio.io.repair.repair_text``
 per byte at each size: a flat row is linear time, a row that grows with the size is not
 (a quadratic one grows tenfold from one column to the next). With ``--muc``, the time of
 reading the input wrapped in a MUC ``DOC`` (lenient) follows in a second table. A size
@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import corefio  # noqa: E402
-from corefio import repair  # noqa: E402
+from corefio.io import repair  # noqa: E402
 from corefio.errors import CorefioError  # noqa: E402
 from tests.test_repair_linear import PATTERNS  # noqa: E402
 

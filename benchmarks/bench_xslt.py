@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import corefio  # noqa: E402
 import corefio.formats.mmax2  # noqa: E402,F401  (registers the format)
-from corefio import xslt_engine  # noqa: E402
+from corefio.transform import engine as xslt_engine  # noqa: E402
 from corefio.diagnostics import Report  # noqa: E402
 
 

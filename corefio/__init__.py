@@ -20,9 +20,9 @@ from .errors import (
     UsageError,
     UnsafeInputError,
 )
-from .chains import BRIDGING, COREFERENCE, SPLIT_ANTECEDENT, MentionChains
-from .registry import Capabilities, FormatSpec, Option, all_formats, get_format, register
-from .source import Source
+from .model.mentions import BRIDGING, COREFERENCE, SPLIT_ANTECEDENT, MentionChains
+from .formats.registry import Capabilities, FormatSpec, Option, all_formats, get_format, register
+from .io.source import Source
 
 __version__ = "0.1.0"
 

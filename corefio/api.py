@@ -2,11 +2,11 @@
 
 Every conversion is reader → pivot model → writer. Readers and writers add diagnostics
 to a :class:`~corefio.diagnostics.Report`; nothing is printed. Before a writer runs,
-:func:`corefio.losses.report_losses` compares each document with the target format's
+:func:`corefio.formats.losses.report_losses` compares each document with the target format's
 capabilities and reports what cannot be expressed. ``strict=True`` turns any warning (a
 dialect deviation when reading, a loss when writing) into an exception.
 
-Options are declared by each format (:class:`~corefio.registry.Option`); an unknown
+Options are declared by each format (:class:`~corefio.formats.registry.Option`); an unknown
 option is a :class:`~corefio.errors.UsageError`.
 
 Conversions stream: :func:`convert` reads one document, writes it, and forgets it, so
@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Report
 from .errors import CorefioError, LossError, UnknownFormatError
-from . import files
-from .losses import report_corpus_losses, report_losses
-from .registry import FormatSpec, get_format, resolve_format, sniff_format
-from .source import Source
+from .io import files
+from .formats.losses import report_corpus_losses, report_losses
+from .formats.registry import FormatSpec, get_format, resolve_format, sniff_format
+from .io.source import Source
 
 if TYPE_CHECKING:
     from .model import Corpus, Document
@@ -314,9 +314,9 @@ def sync(
 ) -> tuple["Corpus", "Corpus"]:
     """Key and response (paths, corpora or documents) synchronised: markables re-indexed
     by their targets and both sides given the ``strategy``'s markable set (``key``,
-    ``response``, ``intersection``, ``union``; :mod:`corefio.synchronisation`)."""
+    ``response``, ``intersection``, ``union``; :mod:`corefio.compare.synchronisation`)."""
     from .model import Corpus, Document
-    from .synchronisation import pair_documents, synchronise_corpora
+    from .compare.synchronisation import pair_documents, synchronise_corpora
 
     report = report if report is not None else Report()
 
@@ -343,6 +343,6 @@ def _strictly(documents: Iterable["Document"], report: Report) -> Iterator["Docu
 
 def validate(path: str | Path, format: str | None = None) -> Report:
     """XSD (for XML formats) and semantic validation; returns every finding."""
-    from .validation import validate_file
+    from .checks.validation import validate_file
 
     return validate_file(path, format)

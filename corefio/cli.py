@@ -51,7 +51,7 @@ class _TopLevel(TyperGroup):
 
     def format_help_text(self, ctx, formatter) -> None:
         super().format_help_text(ctx, formatter)
-        from .registry import all_formats
+        from .formats.registry import all_formats
 
         names = ", ".join(spec.name for spec in all_formats())
         formatter.write_paragraph()
@@ -174,7 +174,7 @@ def _input(path: Path, format: Optional[str]) -> Path:
         _note_format(path, format)
         return path
     if format:
-        from .registry import get_format
+        from .formats.registry import get_format
 
         if get_format(format).directory:
             raise UsageError(f"format {format!r} reads a directory of files: standard input cannot hold it; "
@@ -204,7 +204,7 @@ def _input(path: Path, format: Optional[str]) -> Path:
 
 def _note_format(path: Path, format: Optional[str]) -> None:
     """Remember the format ``path`` will be read as (for the hints of :func:`_explained`)."""
-    from .registry import resolve_format
+    from .formats.registry import resolve_format
 
     try:
         _formats_used[str(path)] = resolve_format(path, format).name
@@ -245,7 +245,7 @@ def _check_output(path: Path, format: Optional[str]) -> None:
     if str(path) != "-":
         return
     from .errors import UsageError
-    from .registry import get_format
+    from .formats.registry import get_format
 
     if not format:
         raise UsageError("writing to standard output ('-'): name the format with --to")
@@ -263,7 +263,7 @@ def _check_input(path: Path, format: Optional[str]) -> None:
     registry, which picks that format, and its reader says what is missing.
     """
     if path.is_dir():
-        from .registry import all_formats, get_format
+        from .formats.registry import all_formats, get_format
 
         candidates = [get_format(format)] if format else all_formats()
         if not any(spec.directory for spec in candidates):
@@ -366,7 +366,7 @@ def _explained(exc: CorefioError) -> str:
         return (f"{text}\n  hint: {path.name} is part of an MMAX2 project ({project.name}): give the directory "
                 f"{project.parent} or the .mmax file {project}")
     if isinstance(exc, UnknownFormatError) and "cannot tell the format" in exc.message:
-        from .registry import all_formats
+        from .formats.registry import all_formats
 
         names = ", ".join(spec.name + _directory_note(spec) for spec in all_formats() if spec.can_read)
         looks = _looks_like(path)
@@ -424,7 +424,7 @@ def _looks_like(path: Path) -> Optional[tuple[_Look, str]]:
     content says so (for a hint), or None."""
     import re
 
-    from .registry import all_formats
+    from .formats.registry import all_formats
 
     try:
         with open(path, "rb") as stream:
@@ -475,7 +475,7 @@ def formats_command(
     output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json"),
 ) -> None:
     """List the formats, their file extensions and what each can express."""
-    from .registry import all_formats, capability_summary
+    from .formats.registry import all_formats, capability_summary
 
     specs = [capability_summary(s) for s in all_formats()]
     if output is OutputFormat.json:
@@ -507,7 +507,7 @@ def info_command(
     ids the markables carry or the file declares: it differs from chains when a file
     declares entities no markable refers to, or when a format names chains some other way.
     """
-    from .info import corpus_info
+    from .checks.info import corpus_info
 
     inputs = [_input(path, from_format) for path in files]
     result = []
@@ -541,7 +541,7 @@ def _emit(text: str, out: Optional[Path], inputs: List[Path]) -> None:
     if out is None or str(out) == "-":
         _out(text, nl=False)
     else:
-        from .files import atomic_write
+        from .io.files import atomic_write
 
         atomic_write(out, text, inputs=inputs)
 
@@ -590,7 +590,7 @@ def convert_command(
 ) -> None:
     """Convert between formats (reader → pivot → writer), reporting every loss."""
     from .errors import UsageError
-    from .registry import resolve_format
+    from .formats.registry import resolve_format
 
     if (target is None) == (output is None):
         raise UsageError("give the output once: as the second argument or with -o")
@@ -611,8 +611,8 @@ def convert_command(
         writing["canonical"] = True
     try:
         if engine is Engine.xslt:
-            from .registry import resolve_format as _resolve
-            from .xslt_engine import convert as xslt_convert
+            from .formats.registry import resolve_format as _resolve
+            from .transform.engine import convert as xslt_convert
 
             if reading or writing:
                 from .errors import UsageError
@@ -626,7 +626,7 @@ def convert_command(
     finally:
         _print_report(report)
         if log is not None:
-            from .files import atomic_write
+            from .io.files import atomic_write
 
             atomic_write(log, _shown(report.to_json()) + "\n", inputs=[source])
     losses = len({d.code for d in report if d.code.startswith("loss.") and d.severity != "info"})
@@ -655,7 +655,7 @@ def repair_command(
     strict: bool = typer.Option(False, "--strict", help="refuse (exit 5, nothing written) if anything needs repair"),
 ) -> None:
     """Make malformed SGML/XML well-formed, reporting every change with line:column."""
-    from .repair import repair_file
+    from .io.repair import repair_file
 
     shown_source = source
     source = _input(source, None)
@@ -698,8 +698,8 @@ def sync_command(
 ) -> None:
     """Re-index key and response markables by their targets and give both the same
     markable set; write the two synchronised files and report what changed."""
-    from .registry import get_format
-    from .synchronisation import pair_documents, synchronise_corpora
+    from .formats.registry import get_format
+    from .compare.synchronisation import pair_documents, synchronise_corpora
 
     if str(outdir) == "-":
         from .errors import UsageError
@@ -779,8 +779,8 @@ def view_command(
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
 ) -> None:
     """Render a file as an HTML page (xslt/raf-to-html.xsl): bracketed text and chains."""
-    from .files import atomic_write
-    from .xslt import render_html
+    from .io.files import atomic_write
+    from .transform.html import render_html
 
     source = _input(source, from_format)
     report = Report(str(source))

@@ -57,7 +57,7 @@ def _compute(bag: Any, scheduler: Any) -> list:
 
 # -- convert -----------------------------------------------------------------------------------
 def _output_path(source: Path, target_dir: Path, to: str) -> Path:
-    from .registry import get_format
+    from .formats.registry import get_format
 
     spec = get_format(to)
     stem = source.name.split(".", 1)[0] if not source.is_dir() else source.name
@@ -117,7 +117,7 @@ def _share_of(item: tuple[int, str, str, Any, dict]) -> Any:
     indices are ``file number * 2**40 + document number``, so that per-document results
     sorted by index keep the files' order."""
     from .scoring.engine import _side, accumulator
-    from .synchronisation import pair_keys
+    from .compare.synchronisation import pair_keys
 
     number, key, response, options, pairing = item
     report = Report()
@@ -140,10 +140,10 @@ def score(key_paths: Sequence[str | Path], response_paths: Sequence[str | Path],
     """Score ``response_paths[k]`` against ``key_paths[k]`` for every k, as one corpus:
     the same :class:`~corefio.scoring.Scores` ``corefio.score`` gives for the files
     concatenated (module docstring)."""
-    from .matching import MATCH_MODES
+    from .compare.matching import MATCH_MODES
     from .scoring.engine import Options, finish
     from .scoring.registry import resolve_metrics
-    from .zeros import zero_mode
+    from .model.zeros import zero_mode
 
     db = _bag()
     if len(key_paths) != len(response_paths):

@@ -7,9 +7,9 @@ import pytest
 import corefio
 from corefio.diagnostics import Report
 from corefio.errors import CorefioError, UsageError
-from corefio.losses import FEATURE_NAMES, report_losses
+from corefio.formats.losses import FEATURE_NAMES, report_losses
 from corefio.model import Document, Link, Markable, Tokens
-from corefio.registry import Capabilities, Option, all_formats
+from corefio.formats.registry import Capabilities, Option, all_formats
 
 from .conftest import DATA, SAMPLES
 

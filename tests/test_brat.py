@@ -43,7 +43,7 @@ def test_litbank_brat_round_trip_is_byte_exact():
 def test_a_directory_of_pairs_is_a_brat_corpus(tmp_path):
     shutil.copy(DATA / f"{ALICE}.ann", tmp_path)
     shutil.copy(DATA / f"{ALICE}.txt", tmp_path)
-    assert corefio.get_format("brat") is corefio.registry.detect_format(tmp_path)
+    assert corefio.get_format("brat") is corefio.formats.registry.detect_format(tmp_path)
     assert [d.name for d in corefio.read(tmp_path)] == [ALICE]
 
 
@@ -147,9 +147,9 @@ def test_cli_exit_code_3_on_bad_brat(tmp_path):
 # -- LitBank's TSV --------------------------------------------------------------------------
 def test_litbank_tsv_is_the_same_annotation_as_litbank_brat():
     tsv = corefio.read(LITBANK_TSV / f"{ALICE}.ann").documents[0]
-    assert corefio.registry.detect_format(LITBANK_TSV).name == "litbank-tsv"
+    assert corefio.formats.registry.detect_format(LITBANK_TSV).name == "litbank-tsv"
     brat = corefio.read(DATA / f"{ALICE}.ann").documents[0]
-    assert corefio.registry.detect_format(LITBANK_TSV / f"{ALICE}.ann").name == "litbank-tsv"
+    assert corefio.formats.registry.detect_format(LITBANK_TSV / f"{ALICE}.ann").name == "litbank-tsv"
     assert tsv.tokens.forms == brat.tokens.forms
     scores = corefio.score(brat, tsv.model_copy(update={"name": brat.name}), ["muc", "bcub", "ceafe"])
     for metric in ("muc", "bcub", "ceafe"):

@@ -8,7 +8,7 @@ import pytest
 
 import corefio
 from corefio import metrics as M
-from corefio.chains import Mention, MentionView
+from corefio.model.mentions import Mention, MentionView
 from corefio.errors import UsageError
 from corefio.scoring.breakdown import by_group, by_kind, group_function, kind_function
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import corefio
-from corefio.info import DocumentInfo, corpus_info
-from corefio.registry import all_formats
+from corefio.checks.info import DocumentInfo, corpus_info
+from corefio.formats.registry import all_formats
 
 from .conftest import DATA, SAMPLES
 

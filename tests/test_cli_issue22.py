@@ -104,7 +104,7 @@ def test_all_metrics_are_one_row_each(cli):
 
 # -- errors that help ------------------------------------------------------------------------------
 def test_cannot_tell_the_format_lists_every_format_once_and_how_each_is_given(cli, tmp_path):
-    from corefio.registry import all_formats
+    from corefio.formats.registry import all_formats
 
     odd = tmp_path / "notes.dat"
     odd.write_text("hello\n")

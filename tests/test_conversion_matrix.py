@@ -97,7 +97,7 @@ def _repository_sources() -> list[Source]:
         if path.suffix in (".conll", ".conllu", ".jsonlines"):
             relative = path.relative_to(DATA / "corpora").as_posix()
             ident = relative.replace("democrat-singe-jsonlines", "democrat").replace("/coref/", "/")
-            found.append(Source(ident, relative, corefio.registry.detect_format(path).name))
+            found.append(Source(ident, relative, corefio.formats.registry.detect_format(path).name))
         elif path.suffix == ".mmax" and path.parent.joinpath("common_paths.xml").exists():
             relative = path.parent.relative_to(DATA / "corpora").as_posix()
             if all(s.relative != relative for s in found):
@@ -278,7 +278,7 @@ def _model_counts(corpus) -> Counter:
 
 
 def test_the_matrix_covers_every_writer_and_the_real_corpora():
-    assert set(WRITERS) | set(NOT_IN_MATRIX) == {spec.name for spec in corefio.registry.all_formats() if spec.can_write}
+    assert set(WRITERS) | set(NOT_IN_MATRIX) == {spec.name for spec in corefio.formats.registry.all_formats() if spec.can_write}
     assert not set(WRITERS) & set(NOT_IN_MATRIX)
     formats = {s.format for s in SOURCES}
     assert {"conll", "conllu", "jsonlines", "mmax2"} <= formats

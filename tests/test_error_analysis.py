@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import corefio
-from corefio.chains import Mention, MentionView
+from corefio.model.mentions import Mention, MentionView
 from corefio.scoring.error_analysis import ERROR_CLASSES, analyse, analyse_document, analyse_files
 
 

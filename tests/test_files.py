@@ -1,4 +1,4 @@
-"""corefio.files: encoding detection when reading, and how outputs are written."""
+"""corefio.io.files: encoding detection when reading, and how outputs are written."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from corefio import files
+from corefio.io import files
 from corefio.errors import FormatError, OutputError
-from corefio.files import atomic_write, decode_utf8, read_text
+from corefio.io.files import atomic_write, decode_utf8, read_text
 
 from .conftest import REPO, SAMPLES
 

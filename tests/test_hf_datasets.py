@@ -85,7 +85,7 @@ def test_a_mention_across_sentences_is_a_reported_loss(tmp_path):
 
 
 def test_an_mmax2_project_directory_is_still_an_mmax2_project():
-    from corefio.registry import detect_format
+    from corefio.formats.registry import detect_format
 
     project = next(p for p in (DATA / "mmax2").iterdir() if p.is_dir())
     assert detect_format(project).name == "mmax2"

@@ -10,8 +10,8 @@ import pytest
 
 import corefio
 from corefio.errors import FormatError, UnsafeInputError
-from corefio.files import read_text
-from corefio.xmlsafe import parse_xml
+from corefio.io.files import read_text
+from corefio.io.xmlsafe import parse_xml
 
 SECRET = "TOP-SECRET-CONTENT-42"
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from corefio.chains import Mention, MentionView
+from corefio.model.mentions import Mention, MentionView
 from corefio.diagnostics import Report
-from corefio.matching import align, match_mentions
+from corefio.compare.matching import align, match_mentions
 from corefio.metrics import b_cubed, ceaf_entity, ceaf_mention, lea, muc
 from corefio.metrics.base import Contingency
 
@@ -235,7 +235,7 @@ def test_zeros_are_dropped_with_a_warning_when_the_words_differ():
     kv = doc.mention_view()
     rv = MentionView("r", ["other"] * 3, [[Mention(((0, 0),))]])
     report = Report()
-    from corefio.zeros import merge_empty_tokens
+    from corefio.model.zeros import merge_empty_tokens
 
     k2, r2 = merge_empty_tokens(kv, rv, "linear", report)
     assert any(d.code == "score.zeros-unplaced" for d in report.diagnostics)

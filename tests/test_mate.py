@@ -219,7 +219,7 @@ def assert_written_mate_agrees(source: Corpus, written: Path, expected: list[tup
     merges markables whose ids collide once their layer is gone)."""
     import xmlschema
 
-    from corefio.losses import project
+    from corefio.formats.losses import project
 
     xmlschema.XMLSchema(str(ROOT / "schemas" / "mate.xsd")).validate(str(written))
     for doc_el in etree.parse(str(written)).iter(f"{{{mate.NS}}}doc"):
@@ -265,7 +265,7 @@ def test_markables_of_other_layers_are_written_only_when_in_a_chain(tmp_path):
 def test_one_layer_keeps_what_losses_project_keeps():
     """mate.one_layer and losses.project agree on which markables of other layers stay;
     one_layer also renames a markable whose id another one has, or that is no XML name."""
-    from corefio.losses import project
+    from corefio.formats.losses import project
 
     doc = Document(name="d", tokens=Tokens(forms=list("abcde")), markables=[
         Markable(id="m1", spans=((0, 0),)), Markable(id="m3", layer="x", spans=((1, 1),)),

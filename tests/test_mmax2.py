@@ -14,7 +14,7 @@ import corefio
 import corefio.formats.mmax2  # noqa: F401  (registers the format)
 from corefio.diagnostics import Report
 from corefio.errors import FormatError, StrictModeError, UnsafeInputError, UsageError
-from corefio.losses import project, uses
+from corefio.formats.losses import project, uses
 from corefio.model import Corpus, Document, Link, Markable, Sentence, Tokens
 
 from .conftest import DATA, shared_data
@@ -261,7 +261,7 @@ def test_other_formats_to_mmax2_and_back_score_100(tmp_path, source):
     out = write_project(key, tmp_path / "p")
     response = corefio.read(out)
     perfect(key, response)
-    fmt = corefio.registry.detect_format(source).name
+    fmt = corefio.formats.registry.detect_format(source).name
     again = corefio.loads(corefio.dumps(response, fmt), fmt)
     perfect(key, again)
 

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 import corefio
 import corefio.formats.muc  # noqa: F401  (registers the format until formats/__init__ imports it)
-from corefio import repair
+from corefio.io import repair
 from corefio.diagnostics import Report
 from corefio.errors import FormatError
 from corefio.formats import muc
 from corefio.model import Corpus, Document, Link, Markable, Sentence, Tokens
-from corefio.registry import all_formats, detect_format, get_format
-from corefio.source import Source
+from corefio.formats.registry import all_formats, detect_format, get_format
+from corefio.io.source import Source
 
 from .conftest import DATA, SAMPLES, campaign
 

@@ -35,7 +35,7 @@ def test_streaming_convert_keeps_the_text_after_the_last_doc(tmp_path, cli):
 
 def test_stream_header_gets_the_tail_once_the_documents_are_read(tmp_path):
     from corefio.formats import muc
-    from corefio.source import Source
+    from corefio.io.source import Source
 
     stream = muc.stream(Source.from_text(WRAPPED, "in.sgm"), report=Report(), strict=False)
     assert stream.header.layout == {}

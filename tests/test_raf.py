@@ -21,9 +21,9 @@ from corefio.model import (
     Corpus, Document, Entity, FormatLayout, GenericLayout, Link, Markable, Region, Scheme, SchemeAttribute,
     SchemeValue, Sentence, Tokens,
 )
-from corefio.registry import Capabilities, get_format
-from corefio.source import Source
-from corefio.validation import load_schema
+from corefio.formats.registry import Capabilities, get_format
+from corefio.io.source import Source
+from corefio.checks.validation import load_schema
 
 from .conftest import DATA, SAMPLES
 from .strategies import NAME, XML_TEXT, corpora, documents
@@ -527,7 +527,7 @@ def test_external_dtd_is_neither_fetched_nor_needed():
 def test_a_file_that_is_not_well_formed_is_refused_with_its_line_and_repaired_only_on_request():
     import corefio
     from corefio.diagnostics import Report
-    from corefio.repair import repair_bytes
+    from corefio.io.repair import repair_bytes
 
     data = (SAMPLES / "key.raf.xml").read_bytes()
     bad = data.replace(b'<w n="2">western</w>', b"<w n=2>western</w>", 1)

@@ -126,7 +126,7 @@ def test_setup_commands_are_the_documented_ones():
 def test_the_tables_are_those_the_registries_generate():
     """The formats and metrics tables come from the registries: a format or metric
     added or changed without the README following fails here."""
-    from corefio.registry import capability_table
+    from corefio.formats.registry import capability_table
     from corefio.scoring import markdown_table
 
     assert capability_table() in README

@@ -14,7 +14,7 @@ from lxml import etree
 
 import corefio
 from corefio.diagnostics import Report
-from corefio.validation import validate_file
+from corefio.checks.validation import validate_file
 
 from .conftest import DATA, shared_data
 
@@ -37,7 +37,7 @@ def test_reads_validates_and_round_trips_identically(path: Path):
     assert corpus.documents and all(d.markables for d in corpus.documents)
     report = validate_file(path)
     assert report.errors == []
-    assert corefio.dumps(corpus, corefio.registry.detect_format(path).name) == path.read_text(encoding="utf-8")
+    assert corefio.dumps(corpus, corefio.formats.registry.detect_format(path).name) == path.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -181,7 +181,7 @@ def test_litbank_conll_to_jsonlines_reports_only_real_losses():
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(CORPORA)))
 def test_same_format_conversion_reports_no_loss(path: Path):
     """Writing a document back in its own format loses nothing, so strict mode accepts it."""
-    fmt = corefio.registry.detect_format(path).name
+    fmt = corefio.formats.registry.detect_format(path).name
     report = Report()
     corefio.dumps(corefio.read(path), fmt, report=report, strict=True)
     assert [d for d in report if d.severity != "info"] == []

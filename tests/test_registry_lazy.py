@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 from corefio import formats
-from corefio.registry import FormatSpec, all_formats
+from corefio.formats.registry import FormatSpec, all_formats
 
 from .conftest import REPO, SAMPLES
 
@@ -75,7 +75,7 @@ _PROBE = textwrap.dedent("""
         registry.get_format("raf")
         registry.get_format("conllu")
     elif step == "outsider":
-        from corefio.registry import Capabilities, FormatSpec, register
+        from corefio.formats.registry import Capabilities, FormatSpec, register
         register(FormatSpec("outsider", "a format from elsewhere", (".outsider",), Capabilities()))
         out["name"] = registry.get_format("outsider").name
     elif step == "unknown-name":

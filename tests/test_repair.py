@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from lxml import etree
 
-from corefio import repair
+from corefio.io import repair
 from corefio.errors import FormatError, OutputError, StrictModeError
-from corefio.repair import character_data, lex, render
+from corefio.io.repair import character_data, lex, render
 
 from .conftest import SAMPLES, campaign
 

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import corefio
-from corefio import repair
+from corefio.io import repair
 from corefio.formats.muc import _Markup
 
 from .conftest import campaign, shared_data

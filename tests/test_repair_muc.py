@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import corefio
-from corefio import repair
+from corefio.io import repair
 from corefio.diagnostics import Report
 from corefio.model import Corpus, Document
 

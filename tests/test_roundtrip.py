@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 import corefio
 from corefio.diagnostics import Report
 from corefio.formats import conllu
-from corefio.losses import project, uses
+from corefio.formats.losses import project, uses
 from corefio.model import Corpus, Document, Entity, Link, Markable, Sentence, Tokens
-from corefio.registry import all_formats
+from corefio.formats.registry import all_formats
 
 #: features a projection cannot remove while keeping the rest as the writer writes it
 NOT_PROJECTABLE = ("discontinuous", "crossing", "same_entity_overlap", "cross_sentence", "multi_target_links")

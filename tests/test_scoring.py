@@ -202,7 +202,7 @@ def test_any_readable_format_gives_the_same_scores(small_corpus, tmp_path):
 
 
 def test_a_response_with_another_text_is_refused_where_it_diverges():
-    from corefio.alignment import AlignmentError
+    from corefio.compare.alignment import AlignmentError
 
     key = Corpus(documents=[doc("a", [[(0, 0), (1, 1)]], n=12)])
     response = Corpus(documents=[doc("a", [[(0, 0), (1, 1)]], n=11)])
@@ -329,7 +329,7 @@ class ViewsFormat:
                 yield d.mention_view(pos)
 
     def spec(self):
-        from corefio.registry import Capabilities, FormatSpec
+        from corefio.formats.registry import Capabilities, FormatSpec
 
         return FormatSpec("views-test", "test double", (".views",), Capabilities(),
                           scan_keys=self.scan_keys, mention_views=self.mention_views)
@@ -339,7 +339,7 @@ class ViewsFormat:
 def test_the_fast_path_gives_what_documents_give(small_corpus, tmp_path, workers):
     from corefio.scoring import engine
     from corefio.scoring.registry import resolve_metrics
-    from corefio.source import Source
+    from corefio.io.source import Source
 
     key, response = small_corpus
     key_corpus, response_corpus = read(key), read(response)
@@ -365,7 +365,7 @@ def test_the_fast_path_gives_what_documents_give(small_corpus, tmp_path, workers
 def test_the_fast_path_reports_a_format_that_skips_a_document(tmp_path):
     from corefio.scoring import engine
     from corefio.scoring.registry import resolve_metrics
-    from corefio.source import Source
+    from corefio.io.source import Source
 
     class Forgetful(ViewsFormat):
         def mention_views(self, source, **kw):
@@ -381,7 +381,7 @@ def test_the_fast_path_reports_a_format_that_skips_a_document(tmp_path):
 
 # -- scoring files = scoring what corefio.read gives, in every format ------------------------
 def _readable_writable_formats():
-    from corefio.registry import all_formats
+    from corefio.formats.registry import all_formats
 
     return [spec for spec in all_formats() if spec.can_read and spec.can_write]
 

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corefio.alignment import AlignmentError, map_span, map_tokens
+from corefio.compare.alignment import AlignmentError, map_span, map_tokens
 from corefio.diagnostics import Report
 from corefio.errors import UsageError
 from corefio.model import Document, Link, Markable, Tokens
-from corefio.synchronisation import STRATEGIES, reindex, synchronise
+from corefio.compare.synchronisation import STRATEGIES, reindex, synchronise
 
 FORMS = ["John", "met", "Mary", ".", "He", "liked", "her", "."]
 
@@ -151,7 +151,7 @@ def test_synchronising_different_tokenisations():
 
 def test_the_public_sync_function_reads_paths_and_keeps_working_after_imports():
     import corefio
-    import corefio.synchronisation  # noqa: F401  (the module must not shadow the function)
+    import corefio.compare.synchronisation  # noqa: F401  (the module must not shadow the function)
 
     from .conftest import SAMPLES
 
@@ -276,7 +276,7 @@ def test_sync_puts_different_empty_tokens_on_one_sequence(key, response):
     score as `score --sync` does."""
     import corefio
     from corefio.scoring.render import to_jsonable
-    from corefio.synchronisation import synchronise_corpora
+    from corefio.compare.synchronisation import synchronise_corpora
 
     options = {"keep_zeros": True, "zero_match": "linear"}
     k, r = corefio.read(key, "conllu"), corefio.read(response, "conllu")

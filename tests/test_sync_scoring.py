@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import corefio
-from corefio.chains import Mention
-from corefio.matching import match_mentions
+from corefio.model.mentions import Mention
+from corefio.compare.matching import match_mentions
 from corefio.model import Corpus, Document, Markable, Tokens
 
 from .conftest import DATA, SAMPLES

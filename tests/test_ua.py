@@ -201,7 +201,7 @@ def test_the_extension_and_the_content_name_the_format(tmp_path):
     assert corefio.get_format("conllua").name == "ua"
     path = tmp_path / "x.CONLLUA"
     path.write_bytes((UA_DATA / "example.CONLLUA").read_bytes())
-    from corefio.registry import detect_format
+    from corefio.formats.registry import detect_format
     assert detect_format(path).name == "ua"
     assert ua.sniff((UA_DATA / "TC-PA.key.CONLLUA").read_bytes()[:4096])
 

@@ -19,8 +19,8 @@ import pytest
 
 import corefio
 from corefio.errors import CorefioError, FormatError, UnsafeInputError
-from corefio.validation import validate_file
-from corefio.xmlsafe import MAX_DEPTH, NestingTooDeepError, parse_xml
+from corefio.checks.validation import validate_file
+from corefio.io.xmlsafe import MAX_DEPTH, NestingTooDeepError, parse_xml
 
 from .conftest import SAMPLES, SHARED, shared_data
 

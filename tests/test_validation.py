@@ -1,5 +1,5 @@
 """``corefio validate``: structural XSD (libxml2), the RAF reader's checks and the model
-checks, every finding with its code (documented in corefio/validation.py) and its line."""
+checks, every finding with its code (documented in corefio/checks/validation.py) and its line."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-import corefio.validation as validation
+import corefio.checks.validation as validation
 from corefio.formats import raf
 from corefio.model import Corpus, Document, Link, Markable, Sentence, Tokens
-from corefio.validation import load_schema, validate_file
+from corefio.checks.validation import load_schema, validate_file
 
 from .conftest import DATA, SAMPLES
 
@@ -178,7 +178,7 @@ def test_word_numbers_that_are_not_positions_are_reported(tmp_path):
 def test_attribute_values_are_checked_against_the_scheme():
     from corefio.diagnostics import Report
     from corefio.model import Corpus, Document, Markable, Scheme, SchemeAttribute, SchemeValue, Tokens
-    from corefio.validation import check_corpus
+    from corefio.checks.validation import check_corpus
 
     scheme = Scheme(layer=None, attributes=[SchemeAttribute(name="NP_Form", type="nominal_list",
                                                             values=[SchemeValue(name="NE"), SchemeValue(name="PPER")])])

@@ -14,8 +14,8 @@ from lxml import etree, html
 from corefio.api import read
 from corefio.formats import raf
 from corefio.model import Corpus, Document, Link, Markable, Sentence, Tokens
-from corefio.resources import stylesheet_path
-from corefio.xslt import render_html
+from corefio.io.resources import stylesheet_path
+from corefio.transform.html import render_html
 
 from .conftest import SAMPLES
 

@@ -238,7 +238,7 @@ def test_options_metrics_matching_singletons(client):
 
 def test_zero_mentions_option(client):
     """The web evaluator offers the CLI's zero handling; the numbers are the library's."""
-    from corefio.zeros import ZERO_MODES
+    from corefio.model.zeros import ZERO_MODES
 
     from corefio.web.app import ZERO_MODES as WEB_ZERO_MODES
 

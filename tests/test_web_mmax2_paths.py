@@ -4,7 +4,7 @@ the server's environment.
 
 The upload's extraction never creates links and refuses names that escape (see
 tests/test_security.py); what a project's own files name is checked by the MMAX2 reader
-(corefio.source.confined_path). These tests pass once the reader refuses such names.
+(corefio.io.source.confined_path). These tests pass once the reader refuses such names.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def test_the_wheel_ships_schemas_and_stylesheets(installed):
 
 def test_the_installed_package_finds_its_resources(installed):
     python, _, root = installed
-    code = ("import corefio, corefio.resources as r; "
+    code = ("import corefio, corefio.io.resources as r; "
             "print(corefio.__file__); print(r.schema_path('raf.xsd')); print(r.stylesheet_path('raf-to-html.xsl'))")
     out = subprocess.run([str(python), "-c", code], check=True, capture_output=True, text=True,
                          cwd=root, env=_venv_env()).stdout.splitlines()

@@ -182,7 +182,7 @@ def test_without_cassis_the_error_names_the_extra(monkeypatch, tmp_path):
 
 
 def test_the_format_is_found_by_extension_and_content():
-    from corefio.registry import detect_format
+    from corefio.formats.registry import detect_format
 
     assert detect_format(BESIDE).name == "xmi"
     assert detect_format(ZIPPED).name == "xmi"

@@ -15,7 +15,7 @@ import pytest
 import xmlschema
 
 import corefio
-from corefio.resources import schema_path
+from corefio.io.resources import schema_path
 
 from .conftest import DATA, SAMPLES, shared_data
 

@@ -19,7 +19,7 @@ from lxml import etree
 
 import corefio
 import corefio.formats.mate  # noqa: F401  (registers the format)
-from corefio import xslt_engine
+from corefio.transform import engine as xslt_engine
 from corefio.diagnostics import Report
 from corefio.errors import CorefioError, UsageError
 from corefio.model import Corpus, Document, Markable, Sentence, Tokens

@@ -11,7 +11,7 @@ import pytest
 
 import corefio
 import corefio.formats.mmax2  # noqa: F401  (registers the format)
-from corefio import xslt_engine
+from corefio.transform import engine as xslt_engine
 from corefio.diagnostics import Report
 from corefio.errors import CorefioError
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from corefio import xslt_engine
+from corefio.transform import engine as xslt_engine
 from corefio.errors import UnsafeInputError
 
 from .conftest import shared_data

@@ -6,7 +6,7 @@ the six others (with the pydantic model, XML helpers, ...) cost about 0.05 s mor
 the command line (0.14 s in a process that has not imported pydantic yet). The tables
 below tell the registry, before importing anything, which module a file name or a
 format name belongs to; anything
-that needs every format (:func:`~corefio.registry.all_formats`, sniffing a file whose
+that needs every format (:func:`~corefio.formats.registry.all_formats`, sniffing a file whose
 extension is unknown or ambiguous, a name in no table) imports them all.
 
 Adding a format: write its module, add it to :data:`MODULES`, :data:`NAMES` and
@@ -17,7 +17,7 @@ modules register).
 import importlib
 from types import ModuleType
 
-#: the format modules, in the order :func:`~corefio.registry.all_formats` lists their formats
+#: the format modules, in the order :func:`~corefio.formats.registry.all_formats` lists their formats
 MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "ua", "xmi", "brat", "litbank_tsv",
            "webanno_tsv", "corenlp", "hf_datasets", "spacy_docbin")
 

@@ -14,7 +14,7 @@
   line-based reader (a converter would otherwise write an empty file, and a validator
   call it valid).
 * Decoding a piece of a file read in pieces: the first piece goes through
-  :func:`corefio.files.decode_utf8` (byte order marks, UTF-16/32 detection), later
+  :func:`corefio.io.files.decode_utf8` (byte order marks, UTF-16/32 detection), later
   pieces are plain UTF-8 with the line of a bad byte counted from the file start.
 """
 
@@ -25,10 +25,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..errors import FormatError
-from ..files import decode_utf8
+from ..io.files import decode_utf8
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..source import Source
+    from ..io.source import Source
 
 #: longest part number accepted (a part is a small counter in every corpus known)
 MAX_PART_DIGITS = 18

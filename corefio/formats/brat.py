@@ -20,7 +20,7 @@ Coreference comes in two styles, both read:
   (non-label) ``T`` line is such a label: it gives that mention its entity (the label).
   ``R`` lines ``cop`` / ``appos`` are typed links.
 * relations: ``R`` lines of type ``Coreference`` (or another identity name, see
-  :data:`corefio.chains.IDENTITY_LINK_TYPES`, compared case-insensitively) and ``*``
+  :data:`corefio.model.mentions.IDENTITY_LINK_TYPES`, compared case-insensitively) and ``*``
   equivalence lines are identity links; every other relation type is a typed link
   from its first argument to its second.
 
@@ -47,14 +47,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .._lazy import LazyModule
-from ..chains import COREFERENCE, is_identity
+from ..io._lazy import LazyModule
+from ..model.mentions import COREFERENCE, is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..layout import FormatLayout
-from ..losses import LossLog
-from ..registry import Capabilities, FormatSpec, Option, register
-from ..source import Source, confined_path
+from ..model.layout import FormatLayout
+from .losses import LossLog
+from .registry import Capabilities, FormatSpec, Option, register
+from ..io.source import Source, confined_path
 from ._lines import split_newlines
 
 model = LazyModule("corefio.model")
@@ -396,7 +396,7 @@ def pairs(source: Source, what: str) -> list[tuple[Path, Path, str]]:
 
 def read_pair_texts(ann_path: Path, txt_path: Path) -> tuple[str, str, str]:
     """The ``.ann`` text (LF line ends), its line end and the ``.txt`` text."""
-    from ..files import decode_utf8
+    from ..io.files import decode_utf8
 
     file = str(ann_path)
     try:

@@ -72,12 +72,12 @@ from typing import Any, ClassVar
 
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..losses import LossLog
-from ..chains import Mention, MentionView, POS_COLUMNS, document_label
-from .._lazy import LazyModule
-from ..layout import FormatLayout
-from ..registry import Capabilities, FormatSpec, Option, register
-from ..source import Source
+from .losses import LossLog
+from ..model.mentions import Mention, MentionView, POS_COLUMNS, document_label
+from ..io._lazy import LazyModule
+from ..model.layout import FormatLayout
+from .registry import Capabilities, FormatSpec, Option, register
+from ..io.source import Source
 from ._lines import check_encoding_head, check_part, decode_piece, no_document_error, numeric_part, split_newlines
 
 #: the pydantic model, imported on first use (scoring CoNLL never needs it)

@@ -71,12 +71,12 @@ from typing import Any, ClassVar
 
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..losses import LossLog
-from ..chains import BRIDGING, SPLIT_ANTECEDENT, is_identity
-from .._lazy import LazyModule
-from ..layout import FormatLayout
-from ..registry import Capabilities, FormatSpec, Option, register
-from ..source import Source
+from .losses import LossLog
+from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, is_identity
+from ..io._lazy import LazyModule
+from ..model.layout import FormatLayout
+from .registry import Capabilities, FormatSpec, Option, register
+from ..io.source import Source
 from ._lines import SourceLines as _Lines
 from ._lines import check_part, no_document_error, numeric_part
 

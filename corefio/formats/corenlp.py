@@ -28,12 +28,12 @@ import json
 import re
 from typing import Any
 
-from .._lazy import LazyModule
+from ..io._lazy import LazyModule
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..registry import Capabilities, FormatSpec, register
-from ..source import Source
-from ..xmlsafe import line_of, parse_xml
+from .registry import Capabilities, FormatSpec, register
+from ..io.source import Source
+from ..io.xmlsafe import line_of, parse_xml
 
 model = LazyModule("corefio.model")
 

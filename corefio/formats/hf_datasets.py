@@ -28,11 +28,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .._lazy import LazyModule
+from ..io._lazy import LazyModule
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError, UsageError
-from ..registry import Capabilities, FormatSpec, Option, register
-from ..source import Source
+from .registry import Capabilities, FormatSpec, Option, register
+from ..io.source import Source
 
 model = LazyModule("corefio.model")
 

@@ -25,14 +25,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .._lazy import LazyModule
-from ..chains import is_identity
+from ..io._lazy import LazyModule
+from ..model.mentions import is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..layout import FormatLayout
-from ..losses import LossLog
-from ..registry import Capabilities, FormatSpec, register
-from ..source import Source
+from ..model.layout import FormatLayout
+from .losses import LossLog
+from .registry import Capabilities, FormatSpec, register
+from ..io.source import Source
 from .brat import pair_files, pairs, read_pair_texts
 
 model = LazyModule("corefio.model")

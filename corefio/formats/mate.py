@@ -90,14 +90,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .._lazy import LazyModule
-from ..chains import COREFERENCE, is_identity
+from ..io._lazy import LazyModule
+from ..model.mentions import COREFERENCE, is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, UsageError
-from ..losses import LossLog
-from ..layout import FormatLayout
-from ..registry import Capabilities, FormatSpec, Option, register
-from ..source import Source
+from .losses import LossLog
+from ..model.layout import FormatLayout
+from .registry import Capabilities, FormatSpec, Option, register
+from ..io.source import Source
 
 etree = LazyModule("lxml.etree")
 model = LazyModule("corefio.model")
@@ -263,7 +263,7 @@ class _DocReader:
             if Path(file_part).is_absolute() or ".." in Path(file_part).parts or "://" in file_part:
                 raise self.fail(f"the base file {file_part!r} must be a relative path below the MATE file", el)
             path = Path(self.source.path).parent / file_part
-            from ..xmlsafe import parse_xml
+            from ..io.xmlsafe import parse_xml
 
             base = parse_xml(path).getroot()
             words = _DocReader(base, Source.of(path), self.report, self.name, {})
@@ -351,7 +351,7 @@ class _DocReader:
 
 def stream(source: Source, *, report: Report, strict: bool) -> Iterator[Any]:
     """The documents of a MATE file (inline or standoff), one at a time."""
-    from ..xmlsafe import parse_xml
+    from ..io.xmlsafe import parse_xml
 
     if source.is_directory:
         assert source.path is not None
@@ -406,7 +406,7 @@ def _fresh_name(wanted: str, taken: set[str]) -> str:
 def one_layer(doc: Any) -> Any:
     """``doc`` with the markables MATE holds: MATE has no layers, so a markable of another
     layer than coreference is not written (``loss.layers`` was reported before writing)
-    unless it takes part in a chain, as :func:`corefio.losses.project` keeps it; then it
+    unless it takes part in a chain, as :func:`corefio.formats.losses.project` keeps it; then it
     moves to the coreference layer under its own id when no other markable has it, else
     under ``<layer>.<id>`` made an XML name. Links follow the renaming; a link to a
     markable not written loses that target (the link goes when none is left)."""

@@ -84,7 +84,7 @@ there (and a later ``</COREF>`` it leaves is dropped); a COREF open at ``</DOC>`
 closed there; a ``<DOC>`` without ``</DOC>`` is closed before the next ``<DOC>``; a
 duplicate ``ID`` is renamed ``ID~2`` (REFs go to the first); a dangling or self ``REF``
 is dropped; an empty COREF is dropped. Input that is not UTF-8 is decoded with
-:func:`corefio.repair.decode` (reported); bytes that contradict their byte order mark
+:func:`corefio.io.repair.decode` (reported); bytes that contradict their byte order mark
 (a UTF-8 BOM and a truncated sequence, a UTF-16 BOM and an odd number of bytes) are
 refused, located at the first bad byte; input written by ``corefio repair`` (an XML
 declaration, ``<corefio-root>``, mapped entities) is read as the SGML it came from.
@@ -121,14 +121,14 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .. import model
-from ..chains import COREFERENCE, is_identity
+from ..model.mentions import COREFERENCE, is_identity
 from ..diagnostics import Report
 from ..errors import CorefioError, FormatError
-from ..losses import LossLog
-from ..layout import FormatLayout
-from ..registry import Capabilities, FormatSpec, Option, register
-from ..repair import NextOccurrence, bad_char_ref, decode, decode_entities, restore_sgml
-from ..source import Source
+from .losses import LossLog
+from ..model.layout import FormatLayout
+from .registry import Capabilities, FormatSpec, Option, register
+from ..io.repair import NextOccurrence, bad_char_ref, decode, decode_entities, restore_sgml
+from ..io.source import Source
 
 NAME = "muc"
 
@@ -327,7 +327,7 @@ class _Markup:
     that starts none of them is text.
 
     Linear in the length of the DOC: searches for a terminator are remembered
-    (:class:`~corefio.repair.NextOccurrence`), and so is the end of a tag body read from
+    (:class:`~corefio.io.repair.NextOccurrence`), and so is the end of a tag body read from
     each point after a quoted string (a quoted string may hold a ``<``, where another
     tag can start that reads the rest of the same body)."""
 

@@ -60,7 +60,7 @@ column of the first syntax error, in strict and lenient reading alike: a repaire
 would silently hold fewer words or markables than were written. ``corefio repair`` makes
 such a file well-formed on request and lists every change; the result is then read like
 any other file. Nesting deeper than 256 elements is refused by the parser
-(:mod:`corefio.xmlsafe`); a RAF document nests 5 deep.
+(:mod:`corefio.io.xmlsafe`); a RAF document nests 5 deep.
 
 Hostile input: the parser never loads a DTD, never fetches anything and never expands
 entities; entity declarations are refused, and an entity reference that is left
@@ -79,14 +79,14 @@ from collections.abc import Iterable, Iterator
 from itertools import repeat
 from typing import Any
 
-from .._lazy import LazyModule
-from ..chains import markable_ref
+from ..io._lazy import LazyModule
+from ..model.mentions import markable_ref
 from ..diagnostics import Report
 from ..errors import CorefioError, FormatError, ModelError, UnsafeInputError
-from ..losses import LossLog
-from ..registry import Capabilities, FormatSpec, register
-from ..source import Source
-from ..xmlsafe import _refuse_entity_declarations_early, syntax_error
+from .losses import LossLog
+from .registry import Capabilities, FormatSpec, register
+from ..io.source import Source
+from ..io.xmlsafe import _refuse_entity_declarations_early, syntax_error
 
 etree = LazyModule("lxml.etree")
 #: the pydantic model, imported on first use (scoring CoNLL never needs it)
@@ -283,7 +283,7 @@ def _build_dataclass(cls: type, fields: dict[str, Any]) -> Any:
 def layout_classes() -> dict[str, type]:
     """Format name → its :class:`FormatLayout` subclass (every registered format's module
     is imported first, so that its subclass exists)."""
-    from ..registry import all_formats
+    from .registry import all_formats
 
     all_formats()
     found: dict[str, type] = {}
@@ -515,7 +515,7 @@ def _parser_options() -> dict[str, Any]:
 
 
 def parse_tree(data: bytes, file: str | None = None) -> Any:
-    """The whole file as an lxml tree, parsed as safely as :mod:`corefio.xmlsafe` does
+    """The whole file as an lxml tree, parsed as safely as :mod:`corefio.io.xmlsafe` does
     (entity declarations refused) and compactly (for validation: XSD needs the tree)."""
     _refuse_entity_declarations_early(data, file)
     try:

@@ -21,11 +21,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from .._lazy import LazyModule
+from ..io._lazy import LazyModule
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError, UsageError
-from ..registry import Capabilities, FormatSpec, register
-from ..source import Source
+from .registry import Capabilities, FormatSpec, register
+from ..io.source import Source
 
 model = LazyModule("corefio.model")
 

@@ -62,14 +62,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .._lazy import LazyModule
-from ..chains import BRIDGING, SPLIT_ANTECEDENT, is_identity
+from ..io._lazy import LazyModule
+from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..layout import FormatLayout
-from ..losses import LossLog
-from ..registry import Capabilities, FormatSpec, Option, register
-from ..source import Source
+from ..model.layout import FormatLayout
+from .losses import LossLog
+from .registry import Capabilities, FormatSpec, Option, register
+from ..io.source import Source
 from ._lines import no_document_error, split_newlines
 
 #: the pydantic model, imported on first use

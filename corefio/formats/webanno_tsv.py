@@ -52,14 +52,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .._lazy import LazyModule
-from ..chains import BRIDGING, COREFERENCE, SPLIT_ANTECEDENT, is_identity
+from ..io._lazy import LazyModule
+from ..model.mentions import BRIDGING, COREFERENCE, SPLIT_ANTECEDENT, is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
-from ..layout import FormatLayout
-from ..losses import LossLog
-from ..registry import Capabilities, FormatSpec, register
-from ..source import Source
+from ..model.layout import FormatLayout
+from .losses import LossLog
+from .registry import Capabilities, FormatSpec, register
+from ..io.source import Source
 from ._lines import split_newlines
 
 model = LazyModule("corefio.model")

@@ -7,7 +7,7 @@ Input: a ``.xmi`` file, with the ``TypeSystem.xml`` (or ``typesystem.xml``) INCE
 exports beside it when there is one, else corefio's own DKPro Core type system
 (:data:`TYPE_SYSTEM`: the types below, with the features DKPro Core gives tokens and
 the small types they point to, read leniently so that other layers are skipped); or a ``.zip`` holding one ``.xmi`` and its type system, as
-INCEpTION's export gives them. Both are checked by :mod:`corefio.xmlsafe` before cassis
+INCEpTION's export gives them. Both are checked by :mod:`corefio.io.xmlsafe` before cassis
 sees them (cassis parses with lxml's defaults, which expand internal entities): a DTD
 declaring entities, and any XML that is not well formed, is refused with its line.
 
@@ -45,12 +45,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .._lazy import LazyModule
+from ..io._lazy import LazyModule
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError, UsageError
-from ..registry import Capabilities, FormatSpec, register
-from ..source import Source
-from ..xmlsafe import parse_xml
+from .registry import Capabilities, FormatSpec, register
+from ..io.source import Source
+from ..io.xmlsafe import parse_xml
 
 model = LazyModule("corefio.model")
 

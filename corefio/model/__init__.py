@@ -9,7 +9,7 @@
 =====================  ==========================================================
 """
 
-from ..chains import (
+from .mentions import (
     BRIDGING,
     COREFERENCE,
     IDENTITY_LINK_TYPES,
@@ -37,7 +37,7 @@ from .document import (
     contiguous_spans,
 )
 from .edit import DocumentEditor
-from ..layout import FormatLayout, GenericLayout
+from .layout import FormatLayout, GenericLayout
 from .scheme import Scheme, SchemeAttribute, SchemeValue
 
 __all__ = [

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, model_validator
 
-from ..chains import (  # noqa: F401  (re-exported: the pydantic-free part of the model)
+from .mentions import (  # noqa: F401  (re-exported: the pydantic-free part of the model)
     BRIDGING,
     COREFERENCE,
     IDENTITY_LINK_TYPES,
@@ -48,7 +48,7 @@ from ..chains import (  # noqa: F401  (re-exported: the pydantic-free part of th
     markable_ref,
 )
 from ..errors import ModelError
-from ..layout import FormatLayout
+from .layout import FormatLayout
 from .scheme import Scheme
 
 if TYPE_CHECKING:
@@ -303,7 +303,7 @@ class Document(_Model):
 
     ``text``, when present, is the exact source text (MUC with its SGML markup, a brat
     ``.txt``): token offsets point into it and ``regions`` describe its sections.
-    ``layout`` holds what only one format can use (:mod:`corefio.layout`).
+    ``layout`` holds what only one format can use (:mod:`corefio.model.layout`).
     """
 
     name: str
@@ -556,7 +556,7 @@ class Document(_Model):
         mentions = [[_mention(markables[k]) for k in chain] for chain in chains]
         places = None
         if self.tokens.empty:
-            from ..zeros import document_places, zero_of
+            from .zeros import document_places, zero_of
 
             placed = document_places(self)
             assert placed is not None

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from ..chains import markable_ref
+from .mentions import markable_ref
 
 if TYPE_CHECKING:
     from ..diagnostics import Report

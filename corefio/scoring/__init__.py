@@ -9,7 +9,7 @@ compared with the registered metrics.
 * :mod:`.render`: results as JSON, CSV or the reference scorer's text.
 """
 
-from .documents import match_documents, match_keys
+from ..compare.pairing import match_documents, match_keys
 from .engine import score, score_views
 from .registry import DEFAULT_METRICS, METRICS, REGISTRY, Metric, get_metric, markdown_table, metric_help, resolve_metrics
 from .render import DocumentScores, Scores, SyncScores, to_jsonable, typed_json

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import metrics as M
-from ..chains import Mention, MentionView
+from ..model.mentions import Mention, MentionView
 from ..diagnostics import Report
 from .render import ConllScore
 from ..errors import UsageError
@@ -87,7 +87,7 @@ def group_function(spec: str) -> Callable[[str], str]:
 def metadata_groups(key: Any, field: str, key_format: str | None = None) -> Callable[[str], str]:
     """Group documents by a metadata field of the key's documents (``meta:FIELD``)."""
     from ..api import iter_read
-    from ..chains import document_label
+    from ..model.mentions import document_label
     from ..model import Corpus, Document
 
     if isinstance(key, Corpus):
@@ -244,7 +244,7 @@ def kind_pairs(key: Any, response: Any, *, key_format: str | None = None, respon
                pair_by: str = "name", pairs_file: Any = None, allow_missing: bool = False, match: str = "exact",
                report: Report | None = None) -> list[tuple[MentionView, MentionView]]:
     """Prepared (key view, response view) pairs, as scoring forms them, with POS tags."""
-    from ..synchronisation import pair_keys
+    from ..compare.synchronisation import pair_keys
     from .engine import _side
     from .views import prepare
 

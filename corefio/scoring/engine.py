@@ -37,22 +37,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import metrics as M
-from ..alignment import AlignmentError
-from ..chains import MentionView
+from ..compare.alignment import AlignmentError
+from ..model.mentions import MentionView
 from ..diagnostics import Diagnostic, Report
 from ..errors import UsageError
 from ..metrics.agreement import KappaCounts
 from ..metrics.base import BlancScore, Contingency, Score, Value
 from ..metrics.profile import Profile
 from ..metrics.typed import DEFAULT_COEFFICIENTS, TypedResult, typed_evaluation
-from ..source import Source
-from . import documents as D
+from ..io.source import Source
+from ..compare import pairing as D
 from . import views as V
 from .registry import DEFAULT_METRICS, REGISTRY, resolve_metrics
 from .render import ConllScore, DocumentScores, Scores, SyncScores, TypedScore, typed_json
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..registry import FormatSpec
+    from ..formats.registry import FormatSpec
 
 #: cells of pending tables that trigger a batch computation of the additive metrics
 BATCH_CELLS = 50_000
@@ -68,11 +68,11 @@ class Options:
     scheme_classes: int | None = None
     type_attribute: str = "coref_type"
     dominant_attribute: str = "dominant"
-    #: mention matching mode (:mod:`corefio.matching`)
+    #: mention matching mode (:mod:`corefio.compare.matching`)
     match: str = "exact"
     #: synchronisation strategies to score side by side (empty: plain scoring)
     strategies: tuple[str, ...] = ()
-    #: zero mentions: ``drop``, or kept and matched ``linear`` or ``dependent`` (:mod:`corefio.zeros`)
+    #: zero mentions: ``drop``, or kept and matched ``linear`` or ``dependent`` (:mod:`corefio.model.zeros`)
     zeros: str = "drop"
 
     @property
@@ -319,7 +319,7 @@ def score_views(key: D.Side, response: D.Side, options: Options, report: Report,
                 allow_missing: bool = False, pair_by: str = "name",
                 pairs_file: str | Path | None = None) -> "Scores | SyncScores":
     """Score two sides document pair by document pair, in this process."""
-    from ..synchronisation import pair_keys
+    from ..compare.synchronisation import pair_keys
 
     pairs = pair_keys(key.keys, response.keys, pair_by, pairs_file, report, allow_missing)
     acc = accumulator(options, report)
@@ -355,7 +355,7 @@ def score(
     """Score ``response`` against ``key`` with the named metrics (see :data:`METRICS`).
 
     ``key`` and ``response`` are corpora, documents or files (paths or
-    :class:`~corefio.source.Source`) of any readable format. Corpus scores are always
+    :class:`~corefio.io.source.Source`) of any readable format. Corpus scores are always
     computed; ``per_document=True`` (or ``macro=True``) adds every document's own.
     Files whose format gives mention views straight from its parser are read only as
     far as scoring needs, and on large inputs the documents are shared between this
@@ -364,18 +364,18 @@ def score(
     are the same either way.
 
     ``match`` chooses how response mentions are matched to key mentions (``exact``,
-    ``head``, ``min``, ``partial``: :mod:`corefio.matching`). ``sync`` scores the
+    ``head``, ``min``, ``partial``: :mod:`corefio.compare.matching`). ``sync`` scores the
     synchronisation strategies of seed 003 side by side (``"all"`` or some of ``key``,
     ``response``, ``intersection``, ``union``) and returns :class:`SyncScores`.
     Documents are paired by name (``pair_by="order"``, or a ``pairs_file`` of
     ``KEY<TAB>RESPONSE`` names, otherwise). Zero mentions (CorefUD empty nodes) are
     left out unless ``keep_zeros``; kept, they are matched ``"dependent"`` (by their
     dependencies first, as corefud-scorer does) or ``"linear"`` (by their places):
-    :mod:`corefio.zeros`.
+    :mod:`corefio.model.zeros`.
     """
-    from ..matching import MATCH_MODES
-    from ..synchronisation import STRATEGIES
-    from ..zeros import zero_mode
+    from ..compare.matching import MATCH_MODES
+    from ..compare.synchronisation import STRATEGIES
+    from ..model.zeros import zero_mode
 
     report = report if report is not None else Report()
     if match not in MATCH_MODES:
@@ -408,7 +408,7 @@ def _score(key: Any, response: Any, options: Options, report: Report, macro: boo
            pair_by: str, pairs_file: str | Path | None, key_format: str | None, response_format: str | None,
            workers: int | None) -> "Scores | SyncScores":
     if _is_path(key) and _is_path(response) and pair_by == "name" and pairs_file is None:
-        from ..registry import resolve_format
+        from ..formats.registry import resolve_format
 
         key_source, response_source = Source.of(key), Source.of(response)
         key_spec = _spec(key_source, key_format, resolve_format)
@@ -425,7 +425,7 @@ def _score(key: Any, response: Any, options: Options, report: Report, macro: boo
 
 def _spec(source: Source, name: str | None, resolve: Callable[..., "FormatSpec"]) -> "FormatSpec":
     if source.path is None:
-        from ..registry import get_format, sniff_format
+        from ..formats.registry import get_format, sniff_format
 
         return get_format(name) if name else sniff_format(source.read_bytes()[:4096], source.name)
     return resolve(source.path, name)

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import metrics as M
-from ..chains import Mention, MentionView
+from ..model.mentions import Mention, MentionView
 from ..diagnostics import Report
 from ..metrics.base import Score
 from .views import partition
@@ -260,7 +260,7 @@ def analyse_files(key: Any, response: Any, metrics: Sequence[str] = ("muc", "bcu
                   report: Report | None = None) -> ErrorAnalysis:
     """:func:`analyse` on a key and a response (corpora, documents or paths), documents
     paired as scoring pairs them, views prepared as scoring prepares them (``match``)."""
-    from ..synchronisation import pair_keys
+    from ..compare.synchronisation import pair_keys
     from .engine import _side
     from .views import prepare
 

@@ -1,7 +1,7 @@
 """From two mention views to the key × response contingency table.
 
 Every input reaches the metrics the same way: a document's
-:class:`~corefio.chains.MentionView` (from :meth:`corefio.model.Document.mention_view`
+:class:`~corefio.model.mentions.MentionView` (from :meth:`corefio.model.Document.mention_view`
 or from a format's ``mention_views`` fast path, which builds the same views), then
 :func:`synchronise` (different tokenisations aligned, mentions matched), then, when
 asked, a synchronisation strategy of seed 003 (:func:`apply_strategy`), then the
@@ -18,12 +18,12 @@ way (scorer.pl would count them twice).
 
 from __future__ import annotations
 
-from ..alignment import map_marks, map_spans, map_tokens
-from ..chains import Mention, MentionView
+from ..compare.alignment import map_marks, map_spans, map_tokens
+from ..model.mentions import Mention, MentionView
 from ..diagnostics import Report
-from ..matching import align
+from ..compare.matching import align
 from ..metrics.base import Contingency
-from ..zeros import merge_empty_tokens
+from ..model.zeros import merge_empty_tokens
 
 Partition = list[list[tuple]]
 
@@ -34,13 +34,13 @@ def synchronise(key: MentionView, response: MentionView, match: str = "exact",
 
     0. when either has empty tokens (CorefUD empty nodes), both are put on one token
        sequence and zero mentions are dropped unless ``zeros`` (``linear`` or
-       ``dependent``) keeps them (:mod:`corefio.zeros`);
+       ``dependent``) keeps them (:mod:`corefio.model.zeros`);
     1. a response tokenised differently from the key (another number of tokens) is
-       carried over to the key's tokens (:mod:`corefio.alignment`; texts that differ are
+       carried over to the key's tokens (:mod:`corefio.compare.alignment`; texts that differ are
        an error naming where). With as many tokens on both sides, tokens are compared
        by position, as the reference scorer does, and different words are a warning
        (``score.token-mismatch``): its own test cases have responses whose words differ;
-    2. response mentions are matched to key mentions (:mod:`corefio.matching`: exact,
+    2. response mentions are matched to key mentions (:mod:`corefio.compare.matching`: exact,
        head, MIN or partial) and take the spans of the key mention they stand for;
        unmatched optional key mentions leave the key.
     """
@@ -56,7 +56,7 @@ def synchronise(key: MentionView, response: MentionView, match: str = "exact",
 
 
 def carry_over(response: MentionView, key: MentionView, report: Report | None) -> MentionView:
-    """``response`` with its spans on the key's tokens (see :mod:`corefio.alignment`)."""
+    """``response`` with its spans on the key's tokens (see :mod:`corefio.compare.alignment`)."""
     mapping = map_tokens(response.forms, key.forms, key.label)
     widened = 0
     lost = 0
@@ -86,7 +86,7 @@ def carry_over(response: MentionView, key: MentionView, report: Report | None) -
 
 def restrict(view: MentionView, chosen: set[tuple], have: set[tuple], ordered: bool = False) -> MentionView:
     """``view`` with exactly the mentions ``chosen`` (by spans): others removed, missing
-    ones added as singletons (seed 003 §2.3; see :mod:`corefio.synchronisation`).
+    ones added as singletons (seed 003 §2.3; see :mod:`corefio.compare.synchronisation`).
 
     ``ordered``: the classes come in the order of the synchronised documents (markables
     sorted by layer and spans, chains by their first markable), so that a metric that
@@ -101,7 +101,7 @@ def restrict(view: MentionView, chosen: set[tuple], have: set[tuple], ordered: b
 
 
 def _target_order(m: Mention) -> tuple:
-    """The order of :func:`corefio.synchronisation.reindex`: layer, then spans."""
+    """The order of :func:`corefio.compare.synchronisation.reindex`: layer, then spans."""
     return ("" if m.layer is None else m.layer, m.spans)
 
 

@@ -3,8 +3,8 @@
 A FastAPI application (the optional extra ``corefio[web]``) whose pages and JSON API
 translate between HTTP and the library: :func:`corefio.read` reads the uploads,
 :func:`corefio.score` with ``sync="all"`` gives the four score sets,
-:func:`corefio.dumps` converts, :func:`corefio.validation.validate_file` validates and
-:func:`corefio.repair.repair_bytes` repairs. See :mod:`corefio.web.app`.
+:func:`corefio.dumps` converts, :func:`corefio.checks.validation.validate_file` validates and
+:func:`corefio.io.repair.repair_bytes` repairs. See :mod:`corefio.web.app`.
 
 Uploads: one file per side in any readable format; an MMAX2 project (a directory) is
 uploaded as a ``.zip`` of the project.

@@ -45,7 +45,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import corefio
 from ..diagnostics import Report
 from ..errors import CorefioError, DocumentMismatchError, UsageError
-from ..source import Source
+from ..io.source import Source
 from . import edge
 from .errors import WebError, from_corefio, scrub
 from .store import Store
@@ -55,7 +55,7 @@ from .worker import Workers
 HERE = Path(__file__).parent
 MATCH_MODES = ("exact", "head", "min", "partial")
 STRATEGIES = ("key", "response", "intersection", "union")
-ZERO_MODES = ("drop", "linear", "dependent")  # corefio.zeros.ZERO_MODES (not imported: light start)
+ZERO_MODES = ("drop", "linear", "dependent")  # corefio.model.zeros.ZERO_MODES (not imported: light start)
 #: the XML-ish formats that repair applies to
 REPAIRABLE = ("raf", "mate", "muc", "mmax2")
 #: elements nested deeper than this are not repaired (lxml's own limit is 256 without huge_tree)
@@ -102,7 +102,7 @@ def clean(diagnostics: list[dict]) -> list[dict]:
 
 def resolve(up: Upload, fmt: str | None) -> str:
     """The format name: the one chosen, else from the file name and content."""
-    from ..registry import resolve_format
+    from ..formats.registry import resolve_format
 
     if fmt:
         return corefio.get_format(fmt).name
@@ -120,7 +120,7 @@ def read_upload(up: Upload, fmt: str | None, repair: bool, limit: int, tmp: Path
                 raise WebError(400, "an MMAX2 project is a directory: upload it as a .zip archive", up.name)
             project = unzip_project(up, tmp / up.path.parent.name, limit)
             if repair:
-                from ..repair import repair_bytes
+                from ..io.repair import repair_bytes
 
                 for xml in sorted(project.rglob("*.xml")):
                     fixed, changes = repair_bytes(xml.read_bytes())
@@ -130,7 +130,7 @@ def read_upload(up: Upload, fmt: str | None, repair: bool, limit: int, tmp: Path
                     xml.write_bytes(fixed)
             return corefio.read(project, "mmax2", report=report), name
         if repair and name in REPAIRABLE:
-            from ..repair import repair_bytes
+            from ..io.repair import repair_bytes
 
             data, changes = repair_bytes(up.path.read_bytes())
             for c in changes:
@@ -153,7 +153,7 @@ class ScoreOptions:
     repair: bool = False
     key_format: str | None = None
     response_format: str | None = None
-    #: zero mentions: drop, or keep and match linear / dependent (corefio.zeros)
+    #: zero mentions: drop, or keep and match linear / dependent (corefio.model.zeros)
     zeros: str = "drop"
 
     def check(self) -> None:
@@ -236,7 +236,7 @@ def convert_job(up: Upload, to: str, from_format: str | None, repair: bool, limi
 
 
 def validate_job(up: Upload, fmt: str | None, limit: int, tmp: Path):
-    from ..validation import validate_file
+    from ..checks.validation import validate_file
 
     try:
         name = resolve(up, fmt)
@@ -253,7 +253,7 @@ def validate_job(up: Upload, fmt: str | None, limit: int, tmp: Path):
 
 
 def repair_job(up: Upload, kind: str, entities: str):
-    from ..repair import repair_bytes
+    from ..io.repair import repair_bytes
 
     if up.is_zip:
         raise WebError(422, "a .zip archive cannot be repaired: repair rewrites one XML or SGML file; repair "
@@ -273,7 +273,7 @@ def repair_job(up: Upload, kind: str, entities: str):
 
 
 def sync_job(corpora: bytes, strategy: str, side: str, key_file: str, response_file: str):
-    from ..synchronisation import pair_documents, synchronise_corpora
+    from ..compare.synchronisation import pair_documents, synchronise_corpora
 
     key, response = pickle.loads(corpora)
     pairs = pair_documents(key, response)
@@ -288,7 +288,7 @@ def convert_result_job(corpora: bytes, side: str, to: str, stem: str):
 
 
 def view_job(corpora: bytes, doc: int, page: int, opts: ScoreOptions):
-    from ..synchronisation import pair_documents
+    from ..compare.synchronisation import pair_documents
     from . import view
 
     key, response = pickle.loads(corpora)
@@ -346,8 +346,8 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
     limit = int(max_upload_mb * 2**20)
     # what the work imports, imported now: a forked worker must not wait for an import
     # another thread was in the middle of
-    for module in ("corefio.matching", "corefio.scoring.engine", "corefio.synchronisation", "corefio.web.view",
-                   "corefio.validation", "corefio.repair", "corefio.registry"):
+    for module in ("corefio.compare.matching", "corefio.scoring.engine", "corefio.compare.synchronisation", "corefio.web.view",
+                   "corefio.checks.validation", "corefio.io.repair", "corefio.formats.registry"):
         importlib.import_module(module)
     corefio.all_formats()
 

@@ -1,7 +1,7 @@
 """The key vs response view of one document pair, as data for the template.
 
 Both sides are shown on the key's tokens (a response tokenised differently is carried
-over first: :func:`corefio.synchronisation.carry_over`). The mentions and chains shown
+over first: :func:`corefio.compare.synchronisation.carry_over`). The mentions and chains shown
 are the ones the scorer compares (:func:`scored_chains`: the coreference layer's
 mentions, matched with the result's matching mode, repeated spans and, when scoring
 drops them, singletons left out), so the counts are mention identification's. A
@@ -132,7 +132,7 @@ def build(key: "Document", response: "Document", page: int = 0, match: str = "ex
 
     error = None
     if key.tokens.forms != response.tokens.forms:
-        from ..synchronisation import carry_over
+        from ..compare.synchronisation import carry_over
 
         try:
             response = carry_over(response, key)

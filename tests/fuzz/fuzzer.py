@@ -178,7 +178,7 @@ def _is_json(spec: Any) -> bool:
 def discover(formats: Sequence[str] | None, workdir: Path, log: Callable[[str], None],
              extra_seeds: dict[str, list[Path]] | None = None, convert: bool = True) -> list[Target]:
     """The formats to fuzz, each with its seeds; ``log`` gets what is skipped and why."""
-    from corefio import registry
+    from corefio.formats import registry
 
     specs = [s for s in registry.all_formats() if s.can_read]
     wanted = {s.name for s in specs}
@@ -362,7 +362,7 @@ def _add_converted_seeds(targets: dict[str, Target], workdir: Path, log: Callabl
                 break
             try:
                 with _time_limit(10):
-                    source_format = corefio.registry.detect_format(seed.path).name
+                    source_format = corefio.formats.registry.detect_format(seed.path).name
                     corpus = corefio.read(seed.path, source_format)
                     if target.directory:
                         files = corefio.dump_files(corpus, target.name)
@@ -602,7 +602,7 @@ class Checker:
 
     def _roundtrip(self, corpus: Any) -> None:
         import corefio
-        from corefio.registry import get_format
+        from corefio.formats.registry import get_format
 
         spec = get_format(self.fmt)
         if spec.write is None and spec.write_files is None:
@@ -1321,7 +1321,7 @@ MANIFEST = "manifest.json"
 def save_regression(defect: Defect, directory: Path) -> None:
     """Keep the (minimised) input in ``directory``, listed in its manifest and README
     (a project input as a directory: the seed project with the mutated file in place)."""
-    from corefio.registry import get_format
+    from corefio.formats.registry import get_format
 
     data = defect.minimised if defect.minimised is not None else defect.first.data
     fmt, check, _, kind = defect.signature
@@ -1385,7 +1385,7 @@ def replay_regressions(directory: Path = REGRESSIONS, jobs: int = 1, only: str |
                        ) -> list[tuple[str, list[dict]]]:
     """Run the oracle on every file of the manifest (or on the one called ``only``);
     ``[(file, findings)]``."""
-    from corefio import registry
+    from corefio.formats import registry
 
     manifest = load_manifest(directory)
     if only is not None:

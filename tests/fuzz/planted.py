@@ -28,9 +28,9 @@ import time
 from collections.abc import Iterable, Iterator
 
 from corefio.errors import FormatError
-from corefio.source import Source
+from corefio.io.source import Source
 from corefio.model import Corpus, Document, Sentence, Tokens
-from corefio.registry import Capabilities, FormatSpec, register
+from corefio.formats.registry import Capabilities, FormatSpec, register
 
 NAME = "fuzzplanted"
 

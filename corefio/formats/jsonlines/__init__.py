@@ -43,11 +43,11 @@ from typing import Any, ClassVar
 
 from ...diagnostics import Report
 from ...errors import FormatError, ModelError
-from ...losses import LossLog
-from ..._lazy import LazyModule
-from ...layout import FormatLayout
-from ...registry import Capabilities, FormatSpec, Option, register
-from ...source import Source
+from ..losses import LossLog
+from ...io._lazy import LazyModule
+from ...model.layout import FormatLayout
+from ..registry import Capabilities, FormatSpec, Option, register
+from ...io.source import Source
 from .._lines import SourceLines, check_part, no_document_error
 from . import dialects
 

@@ -45,7 +45,7 @@ from typing import Any
 
 from ...diagnostics import Report
 from ...errors import FormatError, ModelError
-from ..._lazy import LazyModule
+from ...io._lazy import LazyModule
 
 model = LazyModule("corefio.model")
 

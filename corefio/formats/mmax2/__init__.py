@@ -83,13 +83,13 @@ anything is read from it, and a name the system cannot look up is an input error
 
 Problems found while reading (a dangling pointer, a span naming a missing word, a
 repeated id, a not-well-formed file that had to be repaired with
-:mod:`corefio.repair`) are warnings with file and line: lenient reading goes on without
+:mod:`corefio.io.repair`) are warnings with file and line: lenient reading goes on without
 the faulty part, strict reading refuses.
 """
 
 from __future__ import annotations
 
-from ...registry import Capabilities, FormatSpec, Option, register
+from ..registry import Capabilities, FormatSpec, Option, register
 from .project import MMAX2Layout, MMAX2ProjectLayout
 from .reader import read
 from .writer import write_files

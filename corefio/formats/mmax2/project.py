@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...errors import FormatError
-from ...layout import FormatLayout
+from ...model.layout import FormatLayout
 from ...model.scheme import Scheme
-from ...source import confined_path
-from ...xmlsafe import parse_xml
+from ...io.source import confined_path
+from ...io.xmlsafe import parse_xml
 
 FORMAT = "mmax2"
 PATH_KEYS = ("basedata_path", "scheme_path", "style_path", "customization_path", "markable_path")

@@ -7,13 +7,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ...chains import COREFERENCE, markable_ref
+from ...model.mentions import COREFERENCE, markable_ref
 from ...diagnostics import Report
 from ...errors import FormatError, ModelError, UnsafeInputError
 from ...model import Corpus, Document, Link, Markable, Sentence, Tokens
 from ...model.scheme import Scheme, SchemeAttribute
-from ...source import Source, confined_path
-from ...xmlsafe import etree, parse_xml
+from ...io.source import Source, confined_path
+from ...io.xmlsafe import etree, parse_xml
 from . import project as P
 from .levels import SpanError, parse_span, render_span
 from .schemes import RELATION_TYPES, parse_scheme, says_identity
@@ -114,7 +114,7 @@ class _Project:
         except FormatError as exc:
             if self.strict:
                 raise
-            from ...repair import repair_bytes
+            from ...io.repair import repair_bytes
 
             try:
                 fixed, changes = repair_bytes(data, kind="xml")
@@ -441,7 +441,7 @@ def parse_scheme_file(project: _Project, data: bytes, file: Path, level: str) ->
         raise
     except FormatError:
         project._parse(data, file)  # raises when it cannot be repaired
-        from ...repair import repair_bytes
+        from ...io.repair import repair_bytes
 
         return parse_scheme(repair_bytes(data, kind="xml")[0], file, level, project.report)
 

@@ -15,7 +15,7 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from ...model.scheme import Scheme, SchemeAttribute, SchemeValue
-from ...xmlsafe import parse_xml
+from ...io.xmlsafe import parse_xml
 from .levels import is_attribute_name
 
 TYPES = ("nominal_button", "nominal_list", "freetext", "markable_set", "markable_pointer")

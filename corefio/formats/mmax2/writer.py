@@ -8,9 +8,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ...chains import is_identity
+from ...model.mentions import is_identity
 from ...diagnostics import Report
-from ...losses import LossLog
+from ..losses import LossLog
 from ...model import Corpus, Document, Markable
 from ...model.scheme import Scheme, SchemeAttribute
 from . import project as P

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import CorefioError
+from ..errors import CorefioError
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 

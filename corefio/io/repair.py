@@ -69,8 +69,8 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .diagnostics import Report
-from .errors import CorefioError, FormatError, OutputError, StrictModeError
+from ..diagnostics import Report
+from ..errors import CorefioError, FormatError, OutputError, StrictModeError
 
 #: entity names XML knows without a declaration
 PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}

@@ -1,4 +1,4 @@
-"""Loss reports and projections, both driven by :class:`~corefio.registry.Capabilities`.
+"""Loss reports and projections, both driven by :class:`~corefio.formats.registry.Capabilities`.
 
 One table, :data:`FEATURES`, says for each capability how to find what a document uses
 of it (``usage``) and how to remove it (``strip``). From it:
@@ -26,11 +26,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .chains import is_identity
-from .diagnostics import Report
+from ..model.mentions import is_identity
+from ..diagnostics import Report
 
 if TYPE_CHECKING:
-    from .model import Corpus, Document
+    from ..model import Corpus, Document
     from .registry import Capabilities
 
 #: (count, example) of what a document uses of a feature

@@ -40,7 +40,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
-from .errors import FormatError, OutputError, UsageError
+from ..errors import FormatError, OutputError, UsageError
 
 # byte order mark → (name shown, name iconv understands: it reads and drops the mark)
 _BOMS = {

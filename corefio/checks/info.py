@@ -1,7 +1,7 @@
 """What a document holds, in numbers: the figures ``corefio info`` prints.
 
 >>> import corefio
->>> from corefio.info import corpus_info
+>>> from corefio.checks.info import corpus_info
 >>> [(d.markables, d.chains) for d in corpus_info(corefio.read("samples/key.raf.xml"))]
 [(17, 4)]
 """
@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .model import Document
+    from ..model import Document
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._lazy import LazyModule
-from .errors import FormatError, UnsafeInputError
+from ..errors import FormatError, UnsafeInputError
 
 if TYPE_CHECKING:
     from lxml import etree

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from .errors import CorefioError
-from .resources import stylesheet_path
-from .xmlsafe import parse_xml
+from ..errors import CorefioError
+from ..io.resources import stylesheet_path
+from ..io.xmlsafe import parse_xml
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .model import Corpus
+    from ..model import Corpus
 
 
 @lru_cache(maxsize=None)
@@ -36,6 +36,6 @@ def transform(name: str, xml: bytes) -> bytes:
 def render_html(corpus: "Corpus") -> bytes:
     """The HTML page ``raf-to-html.xsl`` makes of ``corpus``, written as RAF 2.0 first
     (the page shows the chains the RAF writer records on each markable)."""
-    from .formats import raf
+    from ..formats import raf
 
     return transform("raf-to-html.xsl", raf.dumps(corpus))

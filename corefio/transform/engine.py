@@ -2,7 +2,7 @@
 
 Reading: ``xslt/<format>-to-raf.xsl`` (mate, muc, mmax2) turns the input into RAF 2.0,
 which the Python RAF reader reads (under lxml it walks the result tree directly). MUC
-SGML is first made XML by :func:`corefio.repair.repair_bytes` (``kind="muc"``); an MMAX2
+SGML is first made XML by :func:`corefio.io.repair.repair_bytes` (``kind="muc"``); an MMAX2
 project is read one ``.mmax`` file at a time (the stylesheet loads ``common_paths.xml``,
 the base data, the schemes and the level files with ``document()``).
 
@@ -26,7 +26,7 @@ with :class:`~corefio.errors.UnsafeInputError` as the Python readers refuse it. 
 files a stylesheet opens with ``document()`` are the ones the engine found and checked:
 for an MMAX2 document the engine reads ``common_paths.xml`` and the ``.mmax`` file,
 confines every file name they give to the project directory
-(:func:`corefio.source.confined_path`) and passes the files to the stylesheet as
+(:func:`corefio.io.source.confined_path`) and passes the files to the stylesheet as
 escaped ``file:`` URIs (parameters ``common-uri``, ``words-uri``, ``level-uris``,
 ``scheme-uris``); a MATE file's standoff base files are checked the same way. Under
 lxml a resolver serves exactly the checked bytes and refuses any other file; a checked
@@ -47,11 +47,11 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
-from .diagnostics import Report
-from .errors import CorefioError, UnsafeInputError, UsageError
-from .resources import stylesheet_path
-from .source import Source, confined_path
-from .xmlsafe import _parser, parse_xml
+from ..diagnostics import Report
+from ..errors import CorefioError, UnsafeInputError, UsageError
+from ..io.resources import stylesheet_path
+from ..io.source import Source, confined_path
+from ..io.xmlsafe import _parser, parse_xml
 
 #: format → stylesheet to RAF; format → stylesheet from RAF (only those that exist)
 TO_RAF = {"mate": "mate-to-raf.xsl", "mmax2": "mmax2-to-raf.xsl", "muc": "muc-to-raf.xsl"}
@@ -297,7 +297,7 @@ def _absolute_name(name: str) -> bool:
 def _project_file(directory: Path, dir_name: str, name: str, *, file: Path, what: str) -> Path:
     """The project file ``name`` under the project directory ``dir_name`` (MMAX2's
     ``basedata_path``…), refused unless it stays inside the project."""
-    from .formats.mmax2 import project as P
+    from ..formats.mmax2 import project as P
 
     if _absolute_name(P.norm_path(name)):
         confined_path(directory, P.norm_path(name), file=file, what=what)  # raises
@@ -310,7 +310,7 @@ def _mmax2_files(mmax: Path, stem: str, checked: _Checked) -> dict[str, str]:
     to the project and every file the stylesheet opens is checked; the parameters that
     pass those files to the stylesheet as URIs (lists in the order of the levels, ``-``
     for a level without scheme file)."""
-    from .formats.mmax2 import project as P
+    from ..formats.mmax2 import project as P
 
     directory = mmax.parent
     common_file = directory / "common_paths.xml"
@@ -421,7 +421,7 @@ def _prepare(file: Path, format: str, report: Report | None) -> bytes:
     data = file.read_bytes()
     if format != "muc":
         return data
-    from .repair import repair_bytes
+    from ..io.repair import repair_bytes
 
     fixed, changes = repair_bytes(data, kind="muc")
     if report is not None:
@@ -481,9 +481,9 @@ def to_raf(path: str | Path, format: str, *, report: Report | None = None, proce
 def read(path: str | Path, format: str, *, report: Report | None = None, processor: str = "lxml"):
     """Read ``path`` through its stylesheet to RAF and the Python RAF reader. Under lxml
     the reader walks the stylesheet's result tree (no serialising and parsing again)."""
-    from . import api
-    from .formats.raf import RafStream
-    from .model import Corpus
+    from .. import api
+    from ..formats.raf import RafStream
+    from ..model import Corpus
 
     report = report if report is not None else Report(str(path))
     if processor != "lxml":
@@ -567,8 +567,9 @@ def convert(source: str | Path, target: str | Path, from_format: str, to_format:
     """``corefio convert --engine xslt``: read with the source format's stylesheet (or
     the Python reader when the source is RAF), write with the target's stylesheet (or
     the Python writer when there is none), atomically."""
-    from . import api, files
-    from .formats import raf as raf_format
+    from .. import api
+    from ..io import files
+    from ..formats import raf as raf_format
 
     report = report if report is not None else Report(str(source))
     if from_format == "raf":
@@ -584,8 +585,8 @@ def convert(source: str | Path, target: str | Path, from_format: str, to_format:
             # raf-to-mate.xsl writes what MATE holds: the documents are restricted to it
             # first (markables of other layers as the Python writer keeps them, see
             # mate.one_layer), their losses reported as the Python writer's are
-            from .formats import mate
-            from .losses import project, report_losses
+            from ..formats import mate
+            from ..formats.losses import project, report_losses
 
             for doc in corpus.documents:
                 report_losses(doc, mate.CAPABILITIES, report, "mate")

@@ -56,7 +56,7 @@ class Mention(NamedTuple):
     optional: bool = False
     attributes: dict | None = None
     #: for a zero mention (its head is an empty token): its sentence and enhanced
-    #: dependencies (:mod:`corefio.zeros`); None for every other mention
+    #: dependencies (:mod:`corefio.model.zeros`); None for every other mention
     zero: tuple | None = None
 
 
@@ -74,7 +74,7 @@ class MentionView:
                  pos: list[str | None] | None = None, places: list[tuple[int, int, int]] | None = None) -> None:
         self.label, self.forms, self.mentions, self.pos = label, forms, mentions, pos
         #: when the document has empty tokens: every token's place, the same in every
-        #: file of the text (:mod:`corefio.zeros`); None otherwise
+        #: file of the text (:mod:`corefio.model.zeros`); None otherwise
         self.places = places
 
     @property

@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..chains import MentionView, document_key, document_label
+from ..model.mentions import MentionView, document_key, document_label
 from ..diagnostics import Report
 from ..errors import DocumentMismatchError
-from ..source import Source
+from ..io.source import Source
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import Corpus, Document
-    from ..registry import FormatSpec
+    from ..formats.registry import FormatSpec
 
 DocumentKey = tuple[str, "str | None"]
 

@@ -21,19 +21,19 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import CorefioError, UnknownFormatError, UsageError
+from ..errors import CorefioError, UnknownFormatError, UsageError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .model import Corpus
+    from ..model import Corpus
 
 
 @dataclass(frozen=True)
 class Capabilities:
     """What a format can express: the single source of loss reports.
 
-    :func:`corefio.losses.report_losses` compares what a document uses with these and
+    :func:`corefio.formats.losses.report_losses` compares what a document uses with these and
     reports every difference as a ``loss.<feature>`` diagnostic before the writer runs;
-    writers do not check for losses themselves. :func:`corefio.losses.project` drops
+    writers do not check for losses themselves. :func:`corefio.formats.losses.project` drops
     the same things from a document, which is what a round trip must give back.
 
     ``True``: expressed; ``False``: not expressed; a frozenset of names (attribute
@@ -203,7 +203,7 @@ _LOADED: set[str] = set()
 def _ensure_loaded(modules: Iterable[str] | None = None) -> None:
     """Import the format modules ``modules`` (all of them when None); importing a
     module registers its formats."""
-    from . import formats
+    from .. import formats
 
     for module in formats.MODULES if modules is None else modules:
         if module not in _LOADED:
@@ -215,7 +215,7 @@ def _modules_for(filename: str) -> list[str] | None:
     """The format modules whose extensions give the longest match at the end of
     ``filename`` (None, meaning all of them, when no extension matches: sniffing
     decides among every format)."""
-    from .formats import EXTENSIONS
+    from . import EXTENSIONS
 
     lower = filename.lower()
     best, modules = 0, []
@@ -230,7 +230,7 @@ def _modules_for(filename: str) -> list[str] | None:
 
 def _module_of(name: str) -> str | None:
     """The format module that registers the format (or alias) ``name``, if any."""
-    from .formats import NAMES
+    from . import NAMES
 
     return next((module for module, names in NAMES.items() if name in names), None)
 
@@ -238,7 +238,7 @@ def _module_of(name: str) -> str | None:
 def _registered() -> list[FormatSpec]:
     """The formats registered so far: those of :mod:`corefio.formats` in the order of its
     modules (however they came to be imported), then any registered from elsewhere."""
-    from .formats import MODULES
+    from . import MODULES
 
     rank = {module: i for i, module in enumerate(MODULES)}
 
@@ -397,7 +397,7 @@ def capability_summary(spec: FormatSpec) -> dict[str, Any]:
 
 def capability_table() -> str:
     """The formats as a Markdown table: what each can express and what a conversion to
-    it reports as lost (the same capabilities drive :mod:`corefio.losses`)."""
+    it reports as lost (the same capabilities drive :mod:`corefio.formats.losses`)."""
     specs = all_formats()
     rows = ["| format | extensions | read/write | expresses | cannot express (reported as `loss.*`) |",
             "|---|---|---|---|---|"]

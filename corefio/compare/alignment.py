@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import unicodedata
 from difflib import SequenceMatcher
 
-from .errors import CorefioError
+from ..errors import CorefioError
 
 #: token index of the other side: (first, last) inclusive, or None (no counterpart)
 TokenMap = list[tuple[int, int] | None]

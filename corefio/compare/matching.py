@@ -35,7 +35,7 @@ that starts, then ends, earlier). corefio solves each group of mutually overlapp
 mentions separately, which gives the same total weight as one big matrix.
 
 Zero mentions kept with ``--keep-zeros --zero-match dependent`` are paired by their
-dependencies before step 1 (step 0, :mod:`corefio.zeros`); the zeros it leaves go on
+dependencies before step 1 (step 0, :mod:`corefio.model.zeros`); the zeros it leaves go on
 like any mention.
 
 Optional key mentions (MUC ``STATUS="OPT"``): when no response mention matches one, it is
@@ -48,8 +48,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .chains import Mention, MentionView
-from .diagnostics import Report
+from ..model.mentions import Mention, MentionView
+from ..diagnostics import Report
 
 MatchMode = Literal["exact", "head", "min", "partial"]
 MATCH_MODES: tuple[str, ...] = ("exact", "head", "min", "partial")
@@ -103,10 +103,10 @@ def _weight(mode: str, key: Mention, response: Mention, kt: frozenset[int], rt: 
 
 
 def _zero_pairs(key: list[Mention], response: list[Mention]) -> list[tuple[int, int]]:
-    """Step 0 of dependent zero matching (:mod:`corefio.zeros`): key and response zero
+    """Step 0 of dependent zero matching (:mod:`corefio.model.zeros`): key and response zero
     mentions paired by their dependencies, a maximum-weight one-to-one assignment."""
-    from .metrics._assignment import linear_sum_assignment
-    from .zeros import dependent_weight
+    from ..metrics._assignment import linear_sum_assignment
+    from ..model.zeros import dependent_weight
 
     ks = sorted((i for i, m in enumerate(key) if m.zero is not None), key=lambda i: _order(key[i]))
     rs = sorted((j for j, m in enumerate(response) if m.zero is not None), key=lambda j: _order(response[j]))
@@ -123,7 +123,7 @@ def match_mentions(key: list[Mention], response: list[Mention], mode: str, repor
                    label: str | None = None, zero_match: str | None = None) -> MatchResult:
     """The one-to-one matching of ``key`` and ``response`` mentions (see module doc);
     ``zero_match="dependent"`` pairs zero mentions by their dependencies first."""
-    from .metrics._assignment import linear_sum_assignment
+    from ..metrics._assignment import linear_sum_assignment
 
     result = MatchResult()
     head_mode = mode == "head"
@@ -210,7 +210,7 @@ def align(key: MentionView, response: MentionView, mode: str = "exact",
     """Key and response views in which matched mentions have the same spans (the key's)
     and unmatched response mentions have spans no key mention has; unmatched optional
     key mentions are left out of the key. ``zero_match="dependent"``: zero mentions
-    are paired by their dependencies first (:mod:`corefio.zeros`)."""
+    are paired by their dependencies first (:mod:`corefio.model.zeros`)."""
     key_flat = [(c, m) for c, chain in enumerate(key.mentions) for m in chain]
     response_flat = [(c, m) for c, chain in enumerate(response.mentions) for m in chain]
     has_optional = any(m.optional for _, m in key_flat)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import FormatError
+from ..errors import FormatError
 from .files import decode_utf8, read_bytes
 
 
@@ -97,7 +97,7 @@ def confined_path(base: str | Path, name: str, *, file: str | Path | None = None
     runs before any byte of the named file is read. ``file`` and ``line`` say where the
     name was written, for the error.
     """
-    from .errors import UnsafeInputError
+    from ..errors import UnsafeInputError
 
     def refuse(reason: str) -> UnsafeInputError:
         shown = name if len(name) <= 120 else name[:117] + "..."

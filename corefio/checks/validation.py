@@ -74,14 +74,14 @@ from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 
-from ._lazy import LazyModule
-from .chains import is_identity
-from .diagnostics import Report
-from .errors import CorefioError, UnsafeInputError
-from .registry import resolve_format
-from .resources import schema_path
-from .source import Source
-from .xmlsafe import NotWellFormedError, parse_xml
+from ..io._lazy import LazyModule
+from ..model.mentions import is_identity
+from ..diagnostics import Report
+from ..errors import CorefioError, UnsafeInputError
+from ..formats.registry import resolve_format
+from ..io.resources import schema_path
+from ..io.source import Source
+from ..io.xmlsafe import NotWellFormedError, parse_xml
 
 #: the pydantic model, imported on first use (scoring CoNLL never needs it)
 model = LazyModule("corefio.model")
@@ -174,7 +174,7 @@ def _validate_raf(source: Source, report: Report) -> None:
     """The reader first, streamed, exactly as every command reads the file (one document
     in memory at a time); then, if the file is well-formed, the schema, streamed too; a
     file that breaks it is parsed whole once more, to give every violation its line."""
-    from .formats.raf import RafStream, ReportedErrors
+    from ..formats.raf import RafStream, ReportedErrors
 
     stream = RafStream(source, report, False, check_view=True)
     names: dict[tuple, int] = defaultdict(int)
@@ -202,7 +202,7 @@ def _meets_schema_streamed(source: Source, schema_name: str) -> bool:
     while parsing, each document freed once parsed. Only a file the reader parsed to its
     end may be checked this way: lxml's iterparse with a schema may stop at a syntax
     error without raising (lxml 6.0, with ``resolve_entities=False``)."""
-    from .formats.raf import _parser_options
+    from ..formats.raf import _parser_options
 
     with source.open() as stream:
         events = etree.iterparse(stream, events=("end",), tag="struct", schema=load_schema(schema_name),
@@ -221,7 +221,7 @@ def _meets_schema_streamed(source: Source, schema_name: str) -> bool:
 
 def _raf_schema_on_tree(source: Source, report: Report) -> None:
     """Every schema violation of the file, with its line (the whole tree in memory)."""
-    from .formats.raf import parse_tree
+    from ..formats.raf import parse_tree
 
     try:
         tree = parse_tree(source.read_bytes(), file=source.name)

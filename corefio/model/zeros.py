@@ -16,7 +16,7 @@ corefud-scorer decides it. What happens to them when scoring (``--keep-zeros``,
     the same sentence are paired by their enhanced dependencies (the ``deps`` column: a
     maximum-weight one-to-one assignment where a pair weighs 10 × the F1 of their
     ``(parent, relation)`` sets plus the F1 of their parent sets), and only the zeros
-    left unpaired go on to the usual steps (:mod:`corefio.matching`).
+    left unpaired go on to the usual steps (:mod:`corefio.compare.matching`).
 
 This is corefud-scorer v1.2's behaviour (which keeps zeros and uses ``dependent`` by
 default; corefio drops them by default, as the UA scorer does). One difference:
@@ -40,11 +40,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .chains import MentionView
-from .diagnostics import Report
+from .mentions import MentionView
+from ..diagnostics import Report
 
 if TYPE_CHECKING:
-    from .model import Document
+    from . import Document
 
 #: a token's place in its document, the same in every file of the text: (sentence, word, k)
 Place = tuple[int, int, int]

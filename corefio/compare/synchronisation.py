@@ -30,12 +30,12 @@ Before that, the two sides are put on the same tokens, accepting what scoring ac
 
 * different empty tokens (CoNLL-U empty nodes, zeros elsewhere or more of them): each
   side gets the empty tokens only the other has, placed by their numbers
-  (:mod:`corefio.zeros`); when the words themselves differ, empty tokens and zero
+  (:mod:`corefio.model.zeros`); when the words themselves differ, empty tokens and zero
   mentions are left out (``sync.zeros-unplaced``);
 * as many tokens on both sides: compared by position, words that differ a warning
   (``sync.token-mismatch``);
 * another tokenisation: the response is carried over to the key's tokens
-  (:mod:`corefio.alignment`); texts that differ are refused with the place where they
+  (:mod:`corefio.compare.alignment`); texts that differ are refused with the place where they
   diverge, naming the response file.
 
 Links to an entity (CorefUD bridging) lose that target when a strategy removes the
@@ -50,14 +50,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .alignment import map_marks, map_spans, map_tokens
-from .diagnostics import Report
-from .errors import CorefioError, UsageError
+from ..diagnostics import Report
+from ..errors import CorefioError, UsageError
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from .model import Corpus, Document, Markable
-    from .zeros import Place
+    from ..model import Corpus, Document, Markable
+    from ..model.zeros import Place
 
 Strategy = Literal["key", "response", "intersection", "union"]
 STRATEGIES: tuple[str, ...] = ("key", "response", "intersection", "union")
@@ -123,7 +123,7 @@ def _restrict(doc: "Document", targets: list[Target], chosen: set[Target], count
     """``doc`` (whose markables have the distinct ``targets``) with exactly the markables
     ``chosen``: others removed, missing ones added as singletons, then re-indexed as
     :func:`reindex` does, in one edit (the document is built and checked once)."""
-    from .model import Markable
+    from ..model import Markable
 
     editor = doc.edit()
     final = {t: m for t, m in zip(targets, doc.markables) if t in chosen}
@@ -140,7 +140,7 @@ def _restrict(doc: "Document", targets: list[Target], chosen: set[Target], count
 
 # -- empty tokens (CoNLL-U empty nodes) --------------------------------------------------------
 def _places(doc: "Document") -> list["Place"]:
-    from .zeros import document_places, token_places
+    from ..model.zeros import document_places, token_places
 
     placed = document_places(doc)
     if placed is not None:
@@ -152,7 +152,7 @@ def _places(doc: "Document") -> list["Place"]:
 def merge_empty_tokens(key: "Document", response: "Document",
                        report: Report | None = None) -> tuple["Document", "Document"]:
     """Both documents on one token sequence when their empty tokens differ, as scoring
-    does (:mod:`corefio.zeros`): the words must be the same; each side gets the empty
+    does (:mod:`corefio.model.zeros`): the words must be the same; each side gets the empty
     tokens only the other has (without annotation), and its spans follow its tokens. When
     the words differ, empty tokens cannot be placed: both sides lose them and their zero
     mentions (``sync.zeros-unplaced``), and the usual retokenisation takes over."""
@@ -186,8 +186,8 @@ def merge_empty_tokens(key: "Document", response: "Document",
 def _onto(doc: "Document", places: list["Place"], merged: list["Place"], other: "Document",
           other_places: list["Place"]) -> "Document":
     """``doc`` on the ``merged`` places: the tokens it lacks come from ``other``."""
-    from .model import Document, Sentence
-    from .zeros import moved_spans
+    from ..model import Document, Sentence
+    from ..model.zeros import moved_spans
 
     index = {p: i for i, p in enumerate(merged)}
     mine = {p: i for i, p in enumerate(places)}
@@ -251,8 +251,8 @@ def _onto(doc: "Document", places: list["Place"], merged: list["Place"], other: 
 def _without_empty_tokens(doc: "Document") -> tuple["Document", int]:
     """``doc`` without its empty tokens: zero mentions (and mentions of empty tokens
     only) removed with their links, other mentions lose their empty tokens."""
-    from .model import Document, Sentence
-    from .zeros import moved_spans
+    from ..model import Document, Sentence
+    from ..model.zeros import moved_spans
 
     empty = set(doc.tokens.empty or ())
     if not empty:
@@ -338,7 +338,7 @@ def carry_over(response: "Document", key: "Document", report: Report | None = No
     moved_doc = editor.commit(None)
     values.update(markables=moved_doc.markables, links=moved_doc.links, tokens=key.tokens, sentences=key.sentences,
                   text=key.text, regions=key.regions, layout={})
-    from .model import Document
+    from ..model import Document
 
     return Document.build(**values)
 
@@ -406,8 +406,8 @@ def synchronise_corpora(key: "Corpus", response: "Corpus", strategy: str = "key"
 # -- pairing documents ------------------------------------------------------------------------
 def read_pairs_file(path: "str | Path") -> list[tuple[str, str]]:
     """``KEY-NAME<TAB>RESPONSE-NAME`` lines (``#`` comments and blank lines skipped)."""
-    from .errors import FormatError
-    from .files import read_text
+    from ..errors import FormatError
+    from ..io.files import read_text
 
     out = []
     for number, line in enumerate(read_text(path).splitlines(), 1):
@@ -426,12 +426,12 @@ def pair_keys(key: list[tuple[str, str | None]], response: list[tuple[str, str |
     """Pair documents given as (name, part): by name (and part), by order, or as a
     pairs file says. Unpaired documents are an error listing them on both sides
     (``allow_missing``: a warning, the key document scored against nothing)."""
-    from .chains import document_label
-    from .errors import DocumentMismatchError
+    from ..model.mentions import document_label
+    from ..errors import DocumentMismatchError
 
     report = report if report is not None else Report()
     if pairs_file is None and pair_by == "name":
-        from .scoring.documents import match_keys
+        from .pairing import match_keys
 
         return match_keys(key, response, report, allow_missing) if hint is None else \
             match_keys(key, response, report, allow_missing, hint)
@@ -454,7 +454,7 @@ def pair_keys(key: list[tuple[str, str | None]], response: list[tuple[str, str |
     missing = [document_label(*key[i]) for i, j in out if j is None]
     extra = [document_label(*response[j]) for j in range(len(response)) if j not in used]
     if missing or extra:
-        from .scoring.documents import names_shown
+        from .pairing import names_shown
 
         message = "; ".join(filter(None, [
             f"{len(missing)} key document(s) unpaired: " + names_shown(missing) if missing else "",
