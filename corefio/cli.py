@@ -90,6 +90,20 @@ def _silence(stream) -> None:
         pass
 
 
+def _stdout_went_away(exc: CorefioError) -> bool:
+    """Is ``exc`` a broken pipe on an output that is this process's standard output under
+    another name (``/dev/stdout``, ``/proc/self/fd/1``)? Then the reader has gone, as
+    with ``-``: no error. A named FIFO whose reader went away stays an error."""
+    from .errors import OutputError
+
+    if not (isinstance(exc, OutputError) and isinstance(exc.__context__, BrokenPipeError) and exc.file):
+        return False
+    try:
+        return os.path.samestat(os.stat(exc.file), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError):  # no file descriptor behind stdout (a test runner)
+        return False
+
+
 def _out(text: str, *, nl: bool = True) -> None:
     """Print command output on stdout; a closed pipe discards it (see the module notes).
 
@@ -374,6 +388,9 @@ def edge(func: Callable) -> Callable:
             _silence(sys.stdout)
             return None
         except CorefioError as exc:
+            if _stdout_went_away(exc):  # /dev/stdout named as the output: as for '-'
+                _silence(sys.stdout)
+                return None
             try:
                 text = _explained(exc)
             except Exception:  # a hint must never hide the error itself
@@ -413,13 +430,13 @@ def _explained(exc: CorefioError) -> str:
     """The error's line, with a hint when the file is not what its name or ``--from``
     said: part of an MMAX2 project, content of another format, or a format that could
     not be told (then every format is listed, MMAX2 included)."""
+    import re
+
     from .errors import UnknownFormatError
 
     from .errors import DocumentMismatchError
 
     if isinstance(exc, DocumentMismatchError) and _paired_files and (exc.file is None or " and " in exc.file):
-        import re
-
         key, response = _paired_files[:2]
         missing = "; --allow-missing scores what is missing as empty" if len(_paired_files) > 2 else ""
         # the library's own parenthesis on what to do gives way to the hint below
@@ -439,11 +456,12 @@ def _explained(exc: CorefioError) -> str:
     if isinstance(exc, UnknownFormatError) and "cannot tell the format" in exc.message:
         from .formats.registry import all_formats
 
-        names = ", ".join(spec.name + (" (a directory, or its .mmax file)" if spec.directory else "")
-                          for spec in all_formats() if spec.can_read)
+        names = ", ".join(spec.name + _directory_note(spec) for spec in all_formats() if spec.can_read)
         looks = _looks_like(path)
         claim = (f"; by its content it looks like {looks[0].description_name} ({looks[1]}): try --from "
                  f"{looks[0].name}" if looks else "")
+        # the list below replaces the library's own short list of names (said once)
+        text = re.sub(r" \(formats: [^()]*\)", "", text)
         return f"{text}{claim}. Formats: {names}"
     if exc.exit_code == EXIT_INPUT:
         used = _formats_used.get(str(path))
@@ -452,6 +470,15 @@ def _explained(exc: CorefioError) -> str:
             return (f"{text}\n  hint: the content looks like {looks[0].description_name} ({looks[1]}), not "
                     f"{used}; try --from {looks[0].name}")
     return text
+
+
+def _directory_note(spec) -> str:
+    """How a format read from a directory is given: `` (a directory, or its .mmax file)``;
+    nothing for a format read from a file."""
+    if not spec.directory:
+        return ""
+    files = " or ".join(spec.extensions + spec.ambiguous_extensions)
+    return f" (a directory, or its {files} file)" if files else " (a directory)"
 
 
 #: the format each input was read as, by path (for the hints of :func:`_explained`)

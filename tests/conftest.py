@@ -18,6 +18,23 @@ DATA = Path(__file__).resolve().parent / "data"
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+#: long property campaigns run whole in CI's slow pass (.ci/run sets this and selects
+#: `-m "slow or campaign"`); in the fast tier, a fifth of their examples
+FULL_CAMPAIGNS = os.environ.get("COREFIO_FULL_CAMPAIGNS", "") not in ("", "0")
+
+
+def campaign(max_examples: int, **options):
+    """``@settings`` of a property test whose campaign is long: ``max_examples`` in CI's
+    slow pass, a fifth of them (at least 5) in the fast tier; the test is marked
+    ``campaign``, which is how the slow pass finds it. ``deadline`` is off unless given."""
+    count = max_examples if FULL_CAMPAIGNS else max(5, max_examples // 5)
+    configured = settings(max_examples=count, **{"deadline": None, **options})
+
+    def apply(test):
+        return pytest.mark.campaign(configured(test))
+
+    return apply
+
 
 @pytest.fixture
 def cli():

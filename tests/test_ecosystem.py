@@ -26,6 +26,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
@@ -66,12 +67,37 @@ SOURCES = [pytest.param(p, id=_id(p)) for p in REPO_SOURCES] + \
     [pytest.param(name, id=_id(name)) for name in SHARED_SOURCES]
 
 
+def _first_of_each_kind(paths: list[Path]) -> set[Path]:
+    """The first source of each kind (file extension, or a directory): the ones the UD
+    validator (a process per file) checks in the fast tier."""
+    kinds: dict[str, Path] = {}
+    for path in paths:
+        kinds.setdefault(path.suffix or "directory", path)
+    return set(kinds.values())
+
+
+FAST_SOURCES = _first_of_each_kind(REPO_SOURCES)
+
+
+def validated_sources(paths: list[Path | str]) -> list:
+    """``paths`` as parameters: those of :data:`FAST_SOURCES` and the licensed data in the
+    fast tier, the others marked slow (CI runs them)."""
+    return [pytest.param(p, id=_id(p), marks=[] if p in FAST_SOURCES or isinstance(p, str) else [pytest.mark.slow])
+            for p in paths]
+
+
 def source_path(source: Path | str) -> Path:
     return source if isinstance(source, Path) else shared_data(source)
 
 
 def language(source: Path) -> str:
     return next((lang for key, lang in LANGUAGES.items() if key in str(source)), "en")
+
+
+@functools.cache
+def source_errors(path: Path, lang: str) -> Counter:
+    """:func:`udvalidate` of a source file (read only: checked once per worker)."""
+    return udvalidate(path, lang)
 
 
 def udvalidate(path: Path, lang: str) -> Counter:
@@ -146,13 +172,13 @@ def _address(doc, m) -> tuple[str, str, int]:
     return address(words[0]), address(words[-1]), len(words)
 
 
-@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("source", validated_sources(REPO_SOURCES + SHARED_SOURCES))
 def test_ud_validator_finds_no_error_of_corefio(source, written, tmp_path):
     source = source_path(source)
     _, path, _ = written(source)
     lang = language(source)
     if source.suffix == ".conllu":
-        new = udvalidate(path, lang) - udvalidate(source, lang)
+        new = udvalidate(path, lang) - source_errors(source, lang)
         assert not new, f"errors the source does not have: {dict(new)}"
         return
     copy = tmp_path / "with-tree.conllu"
@@ -162,7 +188,7 @@ def test_ud_validator_finds_no_error_of_corefio(source, written, tmp_path):
     assert not ours, ours
 
 
-CONLLU_SOURCES = [pytest.param(p, id=_id(p)) for p in REPO_SOURCES if p.suffix == ".conllu"]
+CONLLU_SOURCES = validated_sources([p for p in REPO_SOURCES if p.suffix == ".conllu"])
 
 
 @pytest.mark.parametrize("source", CONLLU_SOURCES)
@@ -173,7 +199,7 @@ def test_canonical_conllu_of_a_conllu_source_passes_the_validator(source, tmp_pa
     path = tmp_path / "canonical.conllu"
     report = Report()
     path.write_text(corefio.dumps(corefio.read(source), "conllu", report=report, canonical=True), encoding="utf-8")
-    assert udvalidate(source, "en")  # the source has its error
+    assert source_errors(source, "en")  # the source has its error
     assert not udvalidate(path, "en")
     with caplog.at_level(logging.WARNING):
         doc = udapi.Document(str(path))

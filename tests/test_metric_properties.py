@@ -14,7 +14,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from hypothesis import example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import corefio.metrics as M
@@ -23,6 +23,7 @@ from corefio.metrics.profile import Profile
 from corefio.scoring.registry import PROPERTIES, REGISTRY, Metric
 
 from . import reference_metrics as ref
+from .conftest import campaign
 from .strategies import partitions
 
 pairs = st.tuples(partitions(), partitions())
@@ -136,20 +137,20 @@ def _check_reference(names, key, response):
         assert same({k: got[k] for k in expected}, expected), name
 
 
-@settings(max_examples=300, deadline=None)
+@campaign(300)
 @given(small_pairs)
 def test_reference_scorer_metrics_agree_with_direct_definitions(pair):
     _check_reference(["mentions", "muc", "bcub", "bcub_class", "ceafm", "ceafe", "blanc", "lea", "conll"], *pair)
 
 
-@settings(max_examples=300, deadline=None)
+@campaign(300)
 @given(small_pairs)
 def test_end_to_end_variants_agree_with_explicitly_altered_partitions(pair):
     _check_reference([n for n in REFERENCE if n.startswith(("bcub_", "ceafm_", "ceafe_")) and n != "bcub_class"],
                      *pair)
 
 
-@settings(max_examples=300, deadline=None)
+@campaign(300)
 @given(pairs)
 def test_seed000_measures_agree_with_explicit_extension(pair):
     _check_reference(["core", "xcore", "info", "dmt", "derr", "kappa", "kappa_d0"], *pair)
@@ -158,7 +159,7 @@ def test_seed000_measures_agree_with_explicit_extension(pair):
 
 
 # -- declared properties ----------------------------------------------------------------------
-@settings(max_examples=200, deadline=None)
+@campaign(200)
 @given(partitions(min_mentions=2))
 def test_perfect(key):
     response = [list(c) for c in key]
@@ -175,7 +176,7 @@ def test_perfect_linked_is_needed_for_muc():
     assert (s.recall_den, s.precision_den, s.f1) == (0, 0, 0)
 
 
-@settings(max_examples=200, deadline=None)
+@campaign(200)
 @given(pairs)
 @example(CROWDED)
 def test_swap(pair):
@@ -192,7 +193,7 @@ def test_swap(pair):
                 assert close(f["f1"], b["f1"]), metric.name
 
 
-@settings(max_examples=200, deadline=None)
+@campaign(200)
 @given(pairs)
 @example(CROWDED)
 def test_symmetric(pair):
@@ -201,7 +202,7 @@ def test_symmetric(pair):
         assert same(numbers(compute(metric, key, response)), numbers(compute(metric, response, key))), metric.name
 
 
-@settings(max_examples=300, deadline=None)
+@campaign(300)
 @given(pairs)
 @example(CROWDED)
 def test_bounded(pair):
@@ -212,7 +213,7 @@ def test_bounded(pair):
             assert low <= value <= high, (metric.name, name, value)
 
 
-@settings(max_examples=200, deadline=None)
+@campaign(200)
 @given(pairs, st.randoms(use_true_random=False))
 def test_renaming_and_reordering(pair, rnd: random.Random):
     key, response = pair
@@ -238,7 +239,7 @@ def test_renaming_and_reordering(pair, rnd: random.Random):
             assert same(base, numbers(compute(metric, scrambled(key), scrambled(response)))), metric.name
 
 
-@settings(max_examples=150, deadline=None)
+@campaign(150)
 @given(st.lists(pairs, min_size=1, max_size=4))
 def test_additive(documents):
     """The counts of the union of document tables are the sums of document counts (the
@@ -253,7 +254,7 @@ def test_additive(documents):
             assert getattr(whole, field) == sum(getattr(p, field) for p in parts), (metric.name, field)
 
 
-@settings(max_examples=150, deadline=None)
+@campaign(150)
 @given(st.lists(pairs, min_size=1, max_size=4))
 def test_profiles_add_up_to_the_profile_of_the_union(documents):
     """H, DMT and D-err of a corpus, computed from the sum of document profiles (what

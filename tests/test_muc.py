@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import corefio
@@ -21,7 +21,7 @@ from corefio.model import Corpus, Document, Link, Markable, Sentence, Tokens
 from corefio.formats.registry import all_formats, detect_format, get_format
 from corefio.io.source import Source
 
-from .conftest import DATA, SAMPLES
+from .conftest import DATA, SAMPLES, campaign
 
 MUC = SAMPLES / "muc"
 HERE = DATA / "muc"
@@ -456,7 +456,7 @@ def nested_documents(draw):
                     sentences=sentences, markables=markables)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@campaign(300, suppress_health_check=[HealthCheck.too_slow])
 @given(nested_documents())
 def test_written_documents_read_back(doc):
     data = write(Corpus(documents=[doc]), min_from_head=False)

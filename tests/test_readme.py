@@ -9,8 +9,6 @@ import io
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 
 import pytest
 
@@ -51,12 +49,17 @@ def test_python_example_prints_what_it_says(index, monkeypatch, tmp_path):
 
 
 def test_the_suite_runs_in_parallel_and_has_a_slow_tier():
-    """pytest-xdist by default (the suite must stay within minutes on two cores), and
-    the `slow` marker is registered (CI runs it: the plain command does not deselect it)."""
+    """pytest-xdist by default (the suite must stay within minutes on two cores); the
+    plain command runs the fast tier, and CI runs the README's command and then the
+    `slow` tier, so that everything runs there."""
     pyproject = (REPO / "pyproject.toml").read_text()
     (addopts,) = re.findall(r'^addopts = "(.*)"$', pyproject, re.M)
-    assert "-n auto" in addopts and "-m" not in addopts.split()
+    assert shlex.split(addopts) == ["-ra", "-n", "auto", "-m", "not slow"]
     assert re.search(r'^markers = \[\n    "slow: ', pyproject, re.M)
+    ci = (REPO / ".ci" / "run").read_text()
+    fast = ci.index("python -m pip install -e '.[test]' && python -m pytest ")
+    slow = ci.index('\nCOREFIO_FULL_CAMPAIGNS=1 python -m pytest -m "slow or campaign" ')
+    assert fast < slow and "exit \"$status\"" in ci[slow:]
 
 
 def test_the_score_table_shown_is_what_the_command_prints(cli):
@@ -87,22 +90,28 @@ def test_the_readme_has_command_examples():
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
     """Every command of the block, run in order in one directory (later commands use
-    the files earlier ones wrote)."""
+    the files earlier ones wrote). They run in this process, with typer's test runner:
+    what only a process adds (the exit code passed on, output flushed) is checked once
+    by tests/test_cli.py::test_the_console_entry_point_passes_exit_codes_and_flushes."""
+    from typer.testing import CliRunner
+
+    from corefio.cli import app
+
     work = tmp_path_factory.mktemp("readme")
     shutil.copytree(REPO / "samples", work / "samples")
     out = {}
-    for command, _ in cli_lines():
-        args = shlex.split(command)[1:]
-        out[command] = subprocess.run([sys.executable, "-m", "corefio", *args], capture_output=True, text=True,
-                                      cwd=work)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(work)
+        for command, _ in cli_lines():
+            out[command] = CliRunner().invoke(app, shlex.split(command)[1:])
     return out
 
 
 @pytest.mark.parametrize("command,code", cli_lines())
 def test_command_line_example(command, code, results):
     done = results[command]
-    assert done.returncode == code, done.stderr
-    assert "Traceback" not in done.stderr
+    assert done.exit_code == code, done.output
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
 
 
 def test_setup_commands_are_the_documented_ones():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from lxml import etree
 
@@ -14,7 +14,7 @@ from corefio.io import repair
 from corefio.errors import FormatError, OutputError, StrictModeError
 from corefio.io.repair import character_data, lex, render
 
-from .conftest import SAMPLES
+from .conftest import SAMPLES, campaign
 
 
 def run(fixer, text, **kw):
@@ -290,7 +290,7 @@ DAMAGE = st.sampled_from(["unquote", "drop-end", "swap-ends", "stray-end", "stra
                           "attr-case", "end-case", "no-value", "dup-attr"])
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@campaign(1000, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(element(), min_size=1, max_size=3), st.lists(st.tuples(DAMAGE, st.integers(0, 10**6)), max_size=6),
        st.booleans(), st.sampled_from(["map", "declare"]))
 def test_repair_keeps_character_data_of_damaged_files(tops, damage, declare, entities):

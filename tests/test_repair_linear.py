@@ -12,14 +12,14 @@ import time
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import corefio
 from corefio.io import repair
 from corefio.formats.muc import _Markup
 
-from .conftest import shared_data
+from .conftest import campaign, shared_data
 
 
 
@@ -183,7 +183,7 @@ PIECES = st.sampled_from(["<", ">", "/", "=", '"', "'", " ", "\n", "\t", "a", "B
 XMLISH = st.lists(PIECES, max_size=30).map("".join)
 
 
-@settings(max_examples=3000, deadline=None)
+@campaign(3000)
 @given(XMLISH)
 def test_repair_lexer_cuts_as_the_regular_expression_did(text):
     expected = [("decl" if m.lastgroup == "doctype" else m.lastgroup, m.start(), m.end())
@@ -191,7 +191,7 @@ def test_repair_lexer_cuts_as_the_regular_expression_did(text):
     assert list(repair._Scanner(text).spans()) == expected
 
 
-@settings(max_examples=3000, deadline=None)
+@campaign(3000)
 @given(XMLISH)
 def test_muc_markup_scanner_finds_what_the_regular_expression_did(text):
     expected = [(m.start(), m.end(), m.group(1), m.group(2), m.group(3) or "") for m in MUC_MARKUP.finditer(text)]

@@ -5,13 +5,15 @@ COREF at the next ``<COREF>``, so that it spanned "The company &mdash; based in"
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import corefio
 from corefio.io import repair
 from corefio.diagnostics import Report
 from corefio.model import Corpus, Document
+
+from .conftest import campaign
 
 
 def read_muc(data: str | bytes) -> Corpus:
@@ -159,7 +161,7 @@ def damage(items: list, kind: str, at: int) -> None:
             items[i] = ["text", items[i][1] + " & "]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@campaign(400, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data(), st.lists(st.tuples(DAMAGE, st.integers(0, 10**6)), max_size=5))
 def test_repaired_muc_reads_as_the_damaged_muc_reads(data, damages):
     items = data.draw(content([]))

@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 
 import corefio
 from corefio.api import read, write
@@ -26,7 +26,7 @@ from corefio.metrics.base import Score
 from corefio.model import Corpus, Document, Markable, Tokens
 from corefio.scoring import METRICS, score
 
-from .conftest import DATA, REPO, SAMPLES
+from .conftest import DATA, REPO, SAMPLES, campaign
 from .strategies import scoring_corpora
 
 CASES = DATA / "scorer-testcases" / "DataFiles"
@@ -413,7 +413,7 @@ def _inputs(spec, folder, key, response):
     return out
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@campaign(25, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(scoring_corpora())
 def test_scoring_files_equals_scoring_what_read_gives(tmp_path_factory, pair):
     """The reliability property: whatever path a file takes through the scorer (a

@@ -1578,7 +1578,7 @@ def sniff(head: bytes) -> bool:
 register(
     FormatSpec(
         name="raf",
-        description="RAF pivot XML 2.0 (seed 003 Figure 1, compact): holds everything the model holds",
+        description="RAF pivot XML 2.0 (struct/feat markup, compact): holds everything the model holds",
         extensions=(".raf", ".raf.xml"),
         ambiguous_extensions=(".xml",),
         capabilities=Capabilities(**{f.name: True for f in dataclasses.fields(Capabilities)}),

@@ -45,7 +45,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import corefio
 from ..diagnostics import Report
-from ..errors import CorefioError, UsageError
+from ..errors import CorefioError, DocumentMismatchError, UsageError
 from . import edge
 from .errors import WebError, from_corefio, scrub
 from .store import Store
@@ -130,10 +130,19 @@ def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path)
     response, rf = read_upload(ru, opts.response_format, opts.repair, limit, tmp, report)
     reading = [d.to_dict() for d in report]
     score_report = Report()
-    scores = corefio.score(key, response, opts.metrics, match=opts.match, sync="all",
-                           keep_singletons=opts.keep_singletons, per_document=True, report=score_report,
-                           keep_zeros=opts.zeros != "drop",
-                           zero_match=opts.zeros if opts.zeros != "drop" else "dependent")
+    try:
+        scores = corefio.score(key, response, opts.metrics, match=opts.match, sync="all",
+                               keep_singletons=opts.keep_singletons, per_document=True, report=score_report,
+                               keep_zeros=opts.zeros != "drop",
+                               zero_match=opts.zeros if opts.zeros != "drop" else "dependent")
+    except DocumentMismatchError as exc:
+        # the library's hint names command-line options; the evaluator has none for pairing
+        found = re.sub(r"\s*\((use --allow-missing|--pair-by)[^()]*\)$", "", exc.message)
+        raise DocumentMismatchError(
+            f"the documents of {ku.name} (key) and {ru.name} (response) do not match: {found}. The evaluator "
+            "pairs documents by name and part; to pair them by position or by a list of names, or to score "
+            "missing documents as empty, use the command line: corefio score --pair-by order, --pairs FILE "
+            "or --allow-missing") from None
     try:
         csv: str | None = scores.to_csv()
         csv_error = None
@@ -318,7 +327,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
     store = Store(int(store_mb * 2**20), keep_minutes * 60)
     pool = Workers(count=max(1, workers), seconds=time_limit, memory_mb=worker_memory_mb, queue_wait=queue_wait)
     app = FastAPI(title="corefio evaluator", version=corefio.__version__,
-                  description="Seed 003's online evaluator: score a response against a key in any supported "
+                  description="An online evaluator of coreference: score a response against a key in any supported "
                               "format, for the four synchronisation strategies; convert, validate and repair "
                               "files. Uploads are multipart/form-data; an MMAX2 project is uploaded as a .zip.")
     app.state.store = store
