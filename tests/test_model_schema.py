@@ -72,3 +72,15 @@ def test_records_are_plain_dataclasses_without_pydantic_internals():
         Link(id="l", source="m", target="m", targets=("m",))
     with pytest.raises(ModelError):
         Document(name="d", tokens=Tokens(forms=["a"]), markables=[m, m])
+
+
+def test_a_document_takes_its_parts_as_dicts_as_hand_written_code_gives_them():
+    doc = Document(name="d", tokens={"forms": ["Kim", "left"]},
+                   markables=[{"id": "m1", "spans": [[0, 0]]}, Markable(id="m2", spans=((1, 1),))],
+                   links=[{"id": "l", "source": "m1", "target": "m2"}])
+    assert doc.tokens == Tokens(forms=["Kim", "left"])
+    assert doc.markables[0] == Markable(id="m1", spans=((0, 0),))
+    assert doc.links == [Link(id="l", source="m1", targets=("m2",))]
+    with pytest.raises(ModelError, match="not a markable"):
+        Document(name="d", tokens={"forms": ["a"]}, markables=[{"id": "m", "spans": [[0, 0]]}],
+                 links=[{"id": "l", "source": "m", "target": "x"}])

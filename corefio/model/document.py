@@ -331,6 +331,8 @@ class Document(_Record):
     layout: dict[str, FormatLayout] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if type(self.tokens) is dict or any(type(item) is dict for part in _PARTS for item in getattr(self, part)):
+            _records_from_dicts(self)
         self.check()
 
     # -- construction -----------------------------------------------------------------
@@ -651,6 +653,24 @@ class Document(_Record):
         for link in self.links:
             if identity is None or is_identity(link.type) == identity:
                 yield link
+
+
+#: the parts of a document that hold records, and their classes
+_PARTS = ("sentences", "markables", "entities", "links", "regions")
+
+
+def _records_from_dicts(doc: "Document") -> None:
+    """Parts given as dicts (``tokens={"forms": [...]}``, ``markables=[{"id": ...}]``, as
+    hand-written code and JSON give them) made into records by their constructors.
+    Field types are not checked here: :func:`corefio.model.schema.validate_document`
+    does that for untrusted data."""
+    kinds = {"sentences": Sentence, "markables": Markable, "entities": Entity, "links": Link, "regions": Region}
+    if type(doc.tokens) is dict:
+        _set(doc, "tokens", Tokens(**doc.tokens))
+    for part, kind in kinds.items():
+        items = getattr(doc, part)
+        if any(type(item) is dict for item in items):
+            _set(doc, part, [kind(**item) if type(item) is dict else item for item in items])
 
 
 def _mention(m: Markable) -> Mention:
