@@ -49,15 +49,16 @@
     function tokenAt(k, index) {
       return panes[k].querySelector('.tok[data-i="' + index + '"]');
     }
-    // a pane scrolled by this script ignores its own scroll events for a moment (else the
-    // panes would chase each other)
-    var quietUntil = panes.map(function () { return 0; });
+    // a pane scrolled by this script ignores the scroll event of that scroll (else the
+    // panes would chase each other): the event whose position is the one set here. A
+    // user's scroll, however soon after, lands elsewhere and is followed.
+    var setByScript = panes.map(function () { return null; });
     function scrollPane(k, top) {
       var pane = panes[k];
       top = Math.max(0, Math.min(top, pane.scrollHeight - pane.clientHeight));
       if (Math.abs(pane.scrollTop - top) < 1) { return; }
-      quietUntil[k] = Date.now() + 120;
       pane.scrollTop = top;
+      setByScript[k] = pane.scrollTop;
     }
     // scroll pane k so that element el sits a third of the way down (no scroll of the page)
     function reveal(k, el) {
@@ -67,7 +68,9 @@
     // -- the two panes scroll in step: the other pane shows the same token at its top ---------
     panes.forEach(function (pane, k) {
       pane.addEventListener("scroll", function () {
-        if (Date.now() < quietUntil[k]) { return; }
+        var mine = setByScript[k];
+        setByScript[k] = null;
+        if (mine !== null && Math.abs(pane.scrollTop - mine) < 1) { return; }
         var top = topToken(k);
         if (!top) { return; }
         var shift = top.offsetTop - pane.scrollTop;
