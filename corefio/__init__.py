@@ -26,6 +26,10 @@ from .io.source import Source
 
 __version__ = "0.1.0"
 
+from . import _moved
+
+_moved.install()  # corefio.registry and corefio.xmlsafe, as the README once named them
+
 __all__ = [
     "BRIDGING", "COREFERENCE", "SPLIT_ANTECEDENT", "Capabilities", "Corpus", "CorefioError",
     "Diagnostic", "Document", "DocumentMismatchError", "Entity", "FormatError", "FormatSpec", "Option",

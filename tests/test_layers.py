@@ -28,6 +28,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "corefio"
 
 LAYERS: list[tuple[str, ...]] = [
+    ("_moved",),
     ("errors",),
     ("diagnostics",),
     ("model",),
@@ -214,3 +215,28 @@ def test_scoring_descends_without_climbing_back(tmp_path):
     finally:
         sys.setprofile(None)
     assert not climbs, "calls climbing back up the layers:\n" + "\n".join(sorted(set(climbs))[:20])
+
+
+def test_documented_old_paths_still_import_with_a_warning():
+    import importlib
+    import sys
+    import warnings
+
+    import corefio
+    from corefio.formats import registry
+    from corefio.io import xmlsafe
+
+    for old, new in (("corefio.registry", registry), ("corefio.xmlsafe", xmlsafe)):
+        sys.modules.pop(old, None)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            module = importlib.import_module(old)
+        assert module is new
+        assert any(issubclass(w.category, DeprecationWarning) and new.__name__ in str(w.message) for w in caught)
+    assert corefio.registry.capability_table() == registry.capability_table()  # type: ignore[attr-defined]
+    try:
+        importlib.import_module("corefio.synchronisation")  # never documented: not kept
+    except ModuleNotFoundError:
+        pass
+    else:
+        raise AssertionError("an undocumented old path still imports")
