@@ -38,6 +38,7 @@ from typing import Any
 
 from .diagnostics import Report
 from .errors import UsageError
+from .parallel import output_path
 
 
 def _bag():
@@ -56,17 +57,6 @@ def _compute(bag: Any, scheduler: Any) -> list:
 
 
 # -- convert -----------------------------------------------------------------------------------
-def _output_path(source: Path, target_dir: Path, to: str) -> Path:
-    from .formats.registry import get_format
-
-    spec = get_format(to)
-    stem = source.name.split(".", 1)[0] if not source.is_dir() else source.name
-    if spec.directory:
-        return target_dir / stem
-    extension = (tuple(spec.extensions) + tuple(spec.ambiguous_extensions) + ("",))[0]
-    return target_dir / f"{stem}{extension}"
-
-
 def _convert_one(item: tuple[str, str, str | None, str, dict]) -> str:
     from .api import convert as convert_file
 
@@ -84,7 +74,7 @@ def convert(paths: Iterable[str | Path], target_dir: str | Path, to: str, *, fro
     target = Path(target_dir)
     target.mkdir(parents=True, exist_ok=True)
     sources = [Path(p) for p in paths]
-    outputs = [_output_path(p, target, to) for p in sources]
+    outputs = [output_path(p, target, to) for p in sources]
     if len(set(outputs)) != len(outputs):
         raise UsageError("two inputs would be written to the same output (inputs with the same name)")
     items = [(str(s), str(o), from_format, to, options) for s, o in zip(sources, outputs)]

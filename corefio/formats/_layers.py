@@ -20,6 +20,7 @@ with one layer needs each id once.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 
@@ -31,9 +32,18 @@ def _fresh(wanted: str, taken: set[str]) -> str:
     return name
 
 
-def coreference_layer(doc: Any, keep: frozenset[str] = frozenset()) -> Any:
+def _layer_and_id(m: Any, unique: bool, taken: set[str]) -> str:
+    """The id a chained markable of another layer gets: its own when no other markable
+    has it, else ``<layer>_<id>`` (made unique)."""
+    return m.id if unique else _fresh(f"{m.layer}_{m.id}", taken)
+
+
+def coreference_layer(doc: Any, keep: frozenset[str] = frozenset(),
+                      new_id: Callable[[Any, bool, set[str]], str] = _layer_and_id) -> Any:
     """``doc`` with only markables of the coreference layer (and of the layers in
-    ``keep``), as the module docstring says."""
+    ``keep``), as the module docstring says. ``new_id(markable, unique, taken)`` names a
+    markable moved to the coreference layer (``unique``: no other markable has its id;
+    ``taken``: the ids it must not take)."""
     if all(m.layer is None or m.layer in keep for m in doc.markables):
         return doc
     in_chain = {doc.markables[i].ref for chain in doc.chain_indices() for i in chain}
@@ -45,7 +55,7 @@ def coreference_layer(doc: Any, keep: frozenset[str] = frozenset()) -> Any:
         if m.layer is None or m.layer in keep:
             kept.append(m)
         elif m.ref in in_chain:
-            new = m.id if counts[m.id] == 1 else _fresh(f"{m.layer}_{m.id}", taken | set(counts))
+            new = new_id(m, counts[m.id] == 1, taken | set(counts))
             taken.add(new)
             rename[m.ref] = new
             kept.append(m.copy(layer=None, id=new))

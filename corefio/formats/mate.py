@@ -94,6 +94,7 @@ from ..io._lazy import LazyModule
 from ..model.mentions import COREFERENCE, is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, UsageError
+from ._layers import coreference_layer
 from .losses import LossLog
 from ..model.layout import FormatLayout
 from .registry import Capabilities, FormatSpec, Option, register
@@ -410,38 +411,15 @@ def one_layer(doc: Any) -> Any:
     moves to the coreference layer under its own id when no other markable has it, else
     under ``<layer>.<id>`` made an XML name. Links follow the renaming; a link to a
     markable not written loses that target (the link goes when none is left)."""
-    if all(m.layer is None for m in doc.markables):
-        return doc
-    in_chain = {doc.markables[i].ref for chain in doc.chain_indices() for i in chain}
-    counts: dict[str, int] = {}
-    for m in doc.markables:
-        counts[m.id] = counts.get(m.id, 0) + 1
-    taken = {m.id for m in doc.markables if m.layer is None}
-    rename: dict[str, str] = {}
-    kept = []
-    for m in doc.markables:
-        if m.layer is None:
-            kept.append(m)
-        elif m.ref in in_chain:
-            if counts[m.id] == 1 and m.id not in taken and _XML_NAME.match(m.id):
-                new = m.id
-            else:
-                new = _fresh_name(f"{m.layer}.{m.id}", taken | set(counts))
-            taken.add(new)
-            rename[m.ref] = new
-            kept.append(m.copy(layer=None, id=new))
-    gone = {m.ref for m in doc.markables if m.layer is not None} - set(rename)
-    links = []
-    for link in doc.links:
-        if link.source in gone:
-            continue
-        targets = link.targets
-        if link.target_kind == "markable":
-            targets = tuple(rename.get(t, t) for t in targets if t not in gone)
-        if targets:
-            links.append(link.copy(source=rename.get(link.source, link.source),
-                                                 targets=targets))
-    return doc.copy(markables=kept, links=links)
+    return coreference_layer(doc, new_id=_xml_name_for)
+
+
+def _xml_name_for(m: Any, unique: bool, taken: set[str]) -> str:
+    """A chained markable's id in MATE: its own when unique and an XML name, else
+    ``<layer>.<id>`` made an XML name."""
+    if unique and _XML_NAME.match(m.id):
+        return m.id
+    return _fresh_name(f"{m.layer}.{m.id}", taken)
 
 
 class _Writer:
