@@ -74,8 +74,19 @@ def _heads(view: MentionView) -> dict[Spans, int]:
 
 
 @dataclass
+class ErrorMark:
+    """One error and the mentions it concerns: on the key side (the key's spans) and on
+    the response side (the response's own spans, before any correction)."""
+
+    kind: str
+    key: list[Spans]
+    response: list[Spans]
+
+
+@dataclass
 class DocumentErrors:
-    """One document: how many errors of each class, and the response after each step."""
+    """One document: how many errors of each class, the response after each step, and
+    each error with its mentions (what the key-vs-response view marks)."""
 
     name: str
     counts: Counter = field(default_factory=Counter)
@@ -83,18 +94,26 @@ class DocumentErrors:
     #: ERROR_CLASSES), as partitions of spans
     key: Partition = field(default_factory=list)
     stages: list[Partition] = field(default_factory=list)
+    marks: list[ErrorMark] = field(default_factory=list)
 
 
 def analyse_document(key: MentionView, response: MentionView, report: Report | None = None) -> DocumentErrors:
     """Classify the errors of ``response`` against ``key`` (module docstring)."""
-    K = [list(c) for c in partition(key, report, "key")]
-    R = [list(c) for c in partition(response, report, "response")]
-    out = DocumentErrors(key.label, Counter({name: 0 for name in ERROR_CLASSES}), K, [R])
+    return analyse_partitions([list(c) for c in partition(key, report, "key")],
+                              [list(c) for c in partition(response, report, "response")],
+                              _heads(key), _heads(response), key.label)
+
+
+def analyse_partitions(K: Partition, R: Partition, key_heads: dict[Spans, int], response_heads: dict[Spans, int],
+                       name: str = "") -> DocumentErrors:
+    """:func:`analyse_document` on two partitions of spans and the head token of each span
+    (a span without a head is headed by its last token)."""
+    out = DocumentErrors(name, Counter({name: 0 for name in ERROR_CLASSES}), K, [R])
+    marks = out.marks
     key_entity = {s: i for i, c in enumerate(K) for s in c}
-    key_heads, response_heads = _heads(key), _heads(response)
     found = {s for c in R for s in c}
 
-    # 1. span errors
+    # 1. span errors (``origin``: a corrected span back to the response's own)
     free_by_head: dict[int, list[Spans]] = {}
     for s in sorted(set(key_entity) - found):
         free_by_head.setdefault(key_heads[s], []).append(s)
@@ -103,11 +122,17 @@ def analyse_document(key: MentionView, response: MentionView, report: Report | N
         candidates = free_by_head.get(response_heads.get(s, s[-1][1]))
         if candidates:
             corrected[s] = candidates.pop(0)
+            marks.append(ErrorMark("span_error", [corrected[s]], [s]))
+    origin = {t: s for s, t in corrected.items()}
     out.counts["span_error"] = len(corrected)
     R = [[corrected.get(s, s) for s in c] for c in R]
     out.stages.append(R)
 
-    # 2. conflated entities: split by key entity (mentions outside the key follow the largest part)
+    def own(part: list[Spans]) -> list[Spans]:
+        return [origin.get(s, s) for s in part]
+
+    # 2. conflated entities: split by key entity (mentions outside the key follow the
+    # largest part); each part split off is one error
     split: Partition = []
     for c in R:
         groups: dict[int, list[Spans]] = {}
@@ -119,6 +144,8 @@ def analyse_document(key: MentionView, response: MentionView, report: Report | N
             continue
         out.counts["conflated_entities"] += len(groups) - 1
         parts = sorted(groups.values(), key=len, reverse=True)
+        for part in parts[1:]:
+            marks.append(ErrorMark("conflated_entities", part, own(part)))
         parts[0] = parts[0] + [s for s in c if s not in key_entity]
         split.extend(parts)
     out.stages.append(split)
@@ -129,6 +156,7 @@ def analyse_document(key: MentionView, response: MentionView, report: Report | N
         if any(s in key_entity for s in c):
             extra = [s for s in c if s not in key_entity]
             out.counts["extra_mention"] += len(extra)
+            marks.extend(ErrorMark("extra_mention", [], [s]) for s in extra)
             kept.append([s for s in c if s in key_entity])
         else:
             kept.append(c)
@@ -136,10 +164,11 @@ def analyse_document(key: MentionView, response: MentionView, report: Report | N
 
     # 4. extra entities
     pure = [c for c in kept if any(s in key_entity for s in c)]
+    marks.extend(ErrorMark("extra_entity", [], c) for c in kept if not any(s in key_entity for s in c))
     out.counts["extra_entity"] = len(kept) - len(pure)
     out.stages.append(pure)
 
-    # 5. missing mentions of key entities found in part
+    # 5. missing mentions of key entities found in part (added to the largest part)
     have = {s for c in pure for s in c}
     completed = [list(c) for c in pure]
     largest: dict[int, int] = {}
@@ -150,15 +179,19 @@ def analyse_document(key: MentionView, response: MentionView, report: Report | N
     for entity, index in largest.items():
         missing = [s for s in K[entity] if s not in have]
         out.counts["missing_mention"] += len(missing)
+        marks.extend(ErrorMark("missing_mention", [s], []) for s in missing)
         completed[index].extend(missing)
     out.stages.append(completed)
 
     # 6. missing entities
     whole = completed + [list(c) for i, c in enumerate(K) if i not in largest]
     out.counts["missing_entity"] = len(K) - len(largest)
+    marks.extend(ErrorMark("missing_entity", list(c), []) for i, c in enumerate(K) if i not in largest)
     out.stages.append(whole)
 
-    # 7. divided entities
+    # 7. divided entities: each part beside the largest is one error
+    marks.extend(ErrorMark("divided_entity", c, own(c)) for index, c in enumerate(pure)
+                 if largest[key_entity[c[0]]] != index)
     merged: dict[int, list[Spans]] = {}
     for c in whole:
         entity = key_entity[c[0]]

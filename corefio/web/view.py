@@ -107,79 +107,14 @@ class ErrorMark:
 
 def classify(key: Partition, response: Partition, key_heads: dict[Spans, int],
              response_heads: dict[Spans, int]) -> list[ErrorMark]:
-    """The errors of ``response`` against ``key``, each with its mentions: the corrections
-    of :func:`corefio.scoring.error_analysis.analyse_document`, step by step, so that the
-    number of marks of each class is that function's count (module docstring)."""
-    marks: list[ErrorMark] = []
+    """The errors of ``response`` against ``key``, each with its mentions, as
+    :func:`corefio.scoring.error_analysis.analyse_partitions` finds them (so the number
+    of marks of each class is the analysis' count)."""
+    from ..scoring.error_analysis import analyse_partitions
 
-    def mark(kind: str, key_side: list[Spans], response_side: list[Spans]) -> None:
-        marks.append(ErrorMark("", kind, [target_id(s, None) for s in key_side],
-                               [target_id(s, None) for s in response_side]))
-
-    key_entity = {s: i for i, c in enumerate(key) for s in c}
-    found = {s for c in response for s in c}
-    # 1. span errors: origin maps a corrected span back to the response's own
-    free_by_head: dict[int, list[Spans]] = {}
-    for s in sorted(set(key_entity) - found):
-        free_by_head.setdefault(key_heads[s], []).append(s)
-    origin: dict[Spans, Spans] = {}
-    for s in sorted(found - set(key_entity)):
-        candidates = free_by_head.get(response_heads.get(s, s[-1][1]))
-        if candidates:
-            t = candidates.pop(0)
-            origin[t] = s
-            mark("span_error", [t], [s])
-    corrected = {s: t for t, s in origin.items()}
-    R = [[corrected.get(s, s) for s in c] for c in response]
-
-    def own(part: list[Spans]) -> list[Spans]:
-        return [origin.get(s, s) for s in part]
-
-    # 2. conflated entities: each part split off (not the largest) is one error
-    split: Partition = []
-    for c in R:
-        groups: dict[int, list[Spans]] = {}
-        for s in c:
-            if s in key_entity:
-                groups.setdefault(key_entity[s], []).append(s)
-        if len(groups) <= 1:
-            split.append(c)
-            continue
-        parts = sorted(groups.values(), key=len, reverse=True)
-        for part in parts[1:]:
-            mark("conflated_entities", part, own(part))
-        parts[0] = parts[0] + [s for s in c if s not in key_entity]
-        split.extend(parts)
-    # 3. extra mentions, 4. extra entities
-    pure: Partition = []
-    for c in split:
-        if any(s in key_entity for s in c):
-            for s in c:
-                if s not in key_entity:
-                    mark("extra_mention", [], [s])
-            pure.append([s for s in c if s in key_entity])
-        else:
-            mark("extra_entity", [], c)
-    # 5. missing mentions, added to the part holding most of their key entity
-    largest: dict[int, int] = {}
-    for index, c in enumerate(pure):
-        entity = key_entity[c[0]]
-        if entity not in largest or len(c) > len(pure[largest[entity]]):
-            largest[entity] = index
-    have = {s for c in pure for s in c}
-    for entity in largest:
-        for s in key[entity]:
-            if s not in have:
-                mark("missing_mention", [s], [])
-    # 6. missing entities
-    for entity, c in enumerate(key):
-        if entity not in largest:
-            mark("missing_entity", list(c), [])
-    # 7. divided entities: each part beside the largest is one error
-    for index, c in enumerate(pure):
-        if largest[key_entity[c[0]]] != index:
-            mark("divided_entity", c, own(c))
-    return marks
+    found = analyse_partitions([list(c) for c in key], [list(c) for c in response], key_heads, response_heads)
+    return [ErrorMark("", m.kind, [target_id(s, None) for s in m.key], [target_id(s, None) for s in m.response])
+            for m in found.marks]
 
 
 def _first_token(target: str) -> int:
