@@ -189,3 +189,17 @@ def test_one_document_gives_no_evidence():
     pair = result.pairs[0]
     assert pair.p_randomisation == 1 and pair.p_bootstrap == 1 and result.notes
     assert "nothing to resample" in result.to_text()
+
+
+def test_samples_drawn_in_blocks_give_the_numbers_of_one_draw(monkeypatch):
+    """Memory stays bounded by drawing BLOCK samples at a time; the generator gives the
+    same numbers either way, so p-values and intervals do not depend on the block size."""
+    from corefio.scoring import significance
+
+    a, b = CASES[2]
+    systems = [("A", _scores(a * 8)), ("B", _scores(b * 8))]
+    monkeypatch.setattr(significance, "BLOCK", 10_000)
+    whole = compare_scores(systems, ["muc"], samples=2_500, seed=11).to_dict()
+    monkeypatch.setattr(significance, "BLOCK", 7)
+    blocks = compare_scores(systems, ["muc"], samples=2_500, seed=11).to_dict()
+    assert blocks == whole

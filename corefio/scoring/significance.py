@@ -120,24 +120,26 @@ def _all_swaps(documents: int) -> np.ndarray:
     return ((codes >> np.arange(documents)) & 1).astype(np.float64)
 
 
-def _swaps(documents: int, samples: int, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
-    """Which documents each randomisation sample swaps, ``(samples, documents)`` of 0/1,
-    and whether that is every swap there is (then the p-value is exact)."""
-    if documents < 63 and (1 << documents) <= samples:
-        return _all_swaps(documents), True
-    return rng.integers(0, 2, size=(samples, documents)).astype(np.float64), False
-
-
-def randomisation_test(metric: str, a: np.ndarray, b: np.ndarray, swaps: np.ndarray, exact: bool,
-                       moved: np.ndarray | None = None) -> float:
-    """Approximate randomisation (exact when ``swaps`` lists every swap): the p-value.
-    ``moved`` is ``swaps @ (b - a)`` when the caller has it already."""
+def randomisation_test(metric: str, a: np.ndarray, b: np.ndarray, moved: np.ndarray, exact: bool) -> float:
+    """Approximate randomisation (exact when the samples are every swap there is): the
+    p-value. ``moved``: for each sample, ``swaps @ (b - a)``, what swapping its documents
+    (a 0/1 row) adds to A's summed counts."""
     observed = abs(float(f1_from_sums(metric, a.sum(0)) - f1_from_sums(metric, b.sum(0))))
-    moved = swaps @ (b - a) if moved is None else moved  # what swapping those documents adds to A
     stats = np.abs(f1_from_sums(metric, a.sum(0) + moved) - f1_from_sums(metric, b.sum(0) - moved))
     # a tolerance for float sums: a sample as far apart as observed counts as such
     at_least = int(np.count_nonzero(stats >= observed - 1e-12))
-    return at_least / len(swaps) if exact else (1 + at_least) / (1 + len(swaps))
+    return at_least / len(moved) if exact else (1 + at_least) / (1 + len(moved))
+
+
+#: samples drawn at a time: memory grows with ``BLOCK × documents``, not with
+#: ``samples × documents`` (10,000 samples of 2,800 documents would be 224 MB a matrix).
+#: Drawn in blocks, the generator gives the same numbers as in one call.
+BLOCK = 1000
+
+
+def _blocks(samples: int) -> Iterable[int]:
+    for start in range(0, samples, BLOCK):
+        yield min(BLOCK, samples - start)
 
 
 def _draws(documents: int, samples: int, rng: np.random.Generator) -> np.ndarray:
@@ -279,8 +281,12 @@ def compare_scores(scored: Sequence[tuple[str, Scores]], metrics: Sequence[str],
             blocks.append(block)
         stacked[name] = np.hstack(blocks) if blocks else np.zeros((len(documents), 0))
     rng = np.random.default_rng(seed)
-    draws = _draws(len(documents), samples, rng)
-    sampled = {name: draws @ stacked[name] for name in names}
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in names}
+    for size in _blocks(samples):
+        draws = _draws(len(documents), size, rng)
+        for name in names:
+            parts[name].append(draws @ stacked[name])
+    sampled = {name: np.vstack(parts[name]) for name in names}
     out = Comparison(names, list(metrics), documents, samples, seed, level)
     if len(documents) < 2:
         out.notes.append("one document: there is nothing to resample, so the intervals are points and "
@@ -292,15 +298,20 @@ def compare_scores(scored: Sequence[tuple[str, Scores]], metrics: Sequence[str],
             out.results.append(SystemResult(name, metric, float(f1_from_sums(metric, stacked[name][:, c].sum(0))),
                                             low, high))
     for first, second in combinations(names, 2):
-        swaps, exact = _swaps(len(documents), samples, rng)
-        moved = swaps @ (stacked[second] - stacked[first])
+        difference = stacked[second] - stacked[first]
+        exact = len(documents) < 63 and (1 << len(documents)) <= samples
+        if exact:  # every swap there is
+            moved = _all_swaps(len(documents)) @ difference
+        else:  # drawn in blocks (see BLOCK)
+            moved = np.vstack([rng.integers(0, 2, size=(size, len(documents))).astype(np.float64) @ difference
+                               for size in _blocks(samples)])
         for metric in metrics:
             c = columns[metric]
             a, b = stacked[first][:, c], stacked[second][:, c]
             out.pairs.append(PairResult(
                 first, second, metric,
                 float(f1_from_sums(metric, a.sum(0)) - f1_from_sums(metric, b.sum(0))),
-                randomisation_test(metric, a, b, swaps, exact, moved[:, c]),
+                randomisation_test(metric, a, b, moved[:, c], exact),
                 bootstrap_test(metric, a, b, sampled[first][:, c], sampled[second][:, c])
                 if len(documents) > 1 else 1.0, exact))
     return out
