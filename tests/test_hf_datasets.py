@@ -26,6 +26,22 @@ def chains(doc):
     return [[(m.first, m.last) for m in chain] for chain in doc.chains()]
 
 
+def test_a_text_that_is_not_utf8_in_an_arrow_file_is_a_located_error(tmp_path):
+    """Found by the fuzzer (CI's 60 s campaign): a damaged byte inside a string column
+    raised UnicodeDecodeError from the row iteration."""
+    out = tmp_path / "saved"
+    corpus = corefio.read(SYSTEMS / "anna.e2e.jsonlines")
+    corefio.write(corpus, out, "hf")
+    [arrow] = sorted(out.glob("*.arrow"))
+    word = corpus.documents[0].tokens.forms[0].encode()
+    data = arrow.read_bytes()
+    assert word in data
+    arrow.write_bytes(data.replace(word, b"\xb4" + word[1:], 1))  # same length: the offsets still hold
+    with pytest.raises(FormatError) as info:
+        corefio.read(out)
+    assert info.value.line == 1 and "not UTF-8" in str(info.value)
+
+
 @pytest.mark.parametrize("layout", ["ontonotes", "indiscrim"])
 def test_a_converted_corpus_loads_with_load_from_disk_and_reads_back(layout, tmp_path):
     out = tmp_path / "saved"

@@ -115,6 +115,9 @@ def _rows(source: Source, split: str | None) -> Iterator[dict]:
         # a damaged Arrow file can claim lengths far beyond its size
         raise FormatError("the dataset claims more data than it holds (a damaged Arrow or parquet file?)",
                           file=source.name, line=1) from None
+    except UnicodeDecodeError as exc:  # a string column with bytes that are not UTF-8 (found by the fuzzer)
+        raise FormatError(f"a text in the dataset is not UTF-8 ({exc.reason} at byte {exc.start} of a value): "
+                          "a damaged Arrow file?", file=source.name, line=1) from None
 
 
 def _list_of_dicts(value: Any) -> list[dict] | None:
