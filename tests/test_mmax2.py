@@ -33,7 +33,7 @@ def content(doc: Document) -> dict:
         rename = {m.ref: f"~{m.layer}~{m.id}" for m in markables if m.layer is not None}
         markables = [m.copy(id=rename.get(m.ref, m.id), layer=None) for m in markables]
         links = [link.copy(source=rename.get(link.source, link.source),
-                                         targets=tuple(rename.get(t, t) for t in link.targets))
+                           targets=tuple(rename.get(t, t) for t in link.targets))
                  for link in doc.links]
         doc = doc.copy(markables=markables, links=links)
         out = _content(doc)

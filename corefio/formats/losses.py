@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.mentions import is_identity
 from ..diagnostics import Report
+from ._layers import coreference_layer
 
 if TYPE_CHECKING:
     from ..model import Corpus, Document
@@ -248,28 +249,10 @@ def _strip_markables_each(doc: "Document", change: Callable[[Any], dict | None])
 
 
 def _strip_layers(doc: "Document") -> "Document":
-    """Markables of other layers: those in a chain move to the default layer, the rest go."""
-    in_chain = {doc.markables[i].ref for chain in doc.chain_indices() for i in chain}
-    kept = []
-    rename: dict[str, str] = {}
-    for m in doc.markables:
-        if m.layer is None:
-            kept.append(m)
-        elif m.ref in in_chain:
-            moved = m.copy(layer=None)
-            rename[m.ref] = moved.ref
-            kept.append(moved)
-    gone = {m.ref for m in doc.markables} - {m.ref for m in kept} - set(rename)
-    links = []
-    for link in doc.links:
-        if link.source in gone:
-            continue
-        targets = tuple(rename.get(t, t) for t in link.targets if t not in gone) \
-            if link.target_kind == "markable" else link.targets
-        if targets:
-            links.append(link.copy(source=rename.get(link.source, link.source),
-                                                 targets=targets))
-    return _copy(doc, markables=kept, links=links)
+    """Markables of other layers: those in a chain move to the default layer (as the
+    writers move them, :func:`~corefio.formats._layers.coreference_layer`), the rest go."""
+    projected = coreference_layer(doc)
+    return _copy(doc, markables=projected.markables, links=projected.links)
 
 
 def uses(doc: "Document", capabilities: "Capabilities") -> list[tuple[Feature, Usage]]:

@@ -32,9 +32,8 @@ Schema of the pivot are in :mod:`corefio.model.schema`, where pydantic does that
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Union
-
 from dataclasses import MISSING, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 from .mentions import (  # noqa: F401  (re-exported)
     BRIDGING,
@@ -62,13 +61,12 @@ Span = tuple[int, int]
 #: attribute values are typed: the RAF writer records the type
 AttrValue = Union[bool, int, float, str]
 
+# The records are ``@dataclass(frozen=True, slots=True, kw_only=True)``: immutable,
+# keyword arguments only, no per-object dict (a corpus holds 10⁵ markables). A frozen
+# dataclass sets its fields with ``object.__setattr__`` in its own ``__init__``; copy()
+# and Document.unchecked() do the same to build without running ``__post_init__``.
 _new = object.__new__
 _set = object.__setattr__
-
-#: every record of the model: immutable, keyword arguments only, with __slots__ (no
-#: per-object dict: a corpus holds 10⁵ markables)
-
-
 
 _FIELD_NAMES: dict[type, dict[str, None]] = {}
 
