@@ -207,11 +207,14 @@ class Markable(_Record):
     optional: bool = False
 
     def __post_init__(self) -> None:
-        # spans given as lists (JSON, hand-written code) become the tuples readers give
-        for name in ("spans", "head", "min"):
-            value = getattr(self, name)
-            if value is not None and type(value) is not tuple:
-                _set(self, name, tuple(tuple(span) for span in value))
+        # spans given as lists (JSON, hand-written code) become the tuples readers give;
+        # this runs for every markable read, so it only compares types in the usual case
+        if type(self.spans) is not tuple:
+            _set(self, "spans", _span_tuple(self.spans))
+        if self.head is not None and type(self.head) is not tuple:
+            _set(self, "head", _span_tuple(self.head))
+        if self.min is not None and type(self.min) is not tuple:
+            _set(self, "min", _span_tuple(self.min))
 
     @property
     def ref(self) -> str:
@@ -338,16 +341,22 @@ class Document(_Record):
     def build(cls, **values: Any) -> "Document":
         """Construct without per-element validation, then check invariants once.
 
-        Raises :class:`~corefio.errors.ModelError` listing every violation. The same
-        as ``Document(**values)``; readers call it by this name.
+        Raises :class:`~corefio.errors.ModelError` listing every violation. Readers
+        call it: their parts are records already, so unlike ``Document(...)`` it does
+        not look through every markable for parts given as dicts.
         """
-        return cls(**values)
+        doc = cls.unchecked(**values)
+        doc.check()
+        return doc
 
     @classmethod
     def unchecked(cls, **values: Any) -> "Document":
         """A document built without the invariant check: for a reader that checks later
         (:meth:`check`), or values taken from a checked document. Fields not given take
         their defaults."""
+        unknown = values.keys() - _field_names(cls).keys()
+        if unknown:
+            raise TypeError(f"Document has no field(s) {', '.join(sorted(unknown))}")
         doc = _new(cls)
         for f in fields(cls):
             if f.name in values:
@@ -651,6 +660,10 @@ class Document(_Record):
         for link in self.links:
             if identity is None or is_identity(link.type) == identity:
                 yield link
+
+
+def _span_tuple(spans: Iterable[Iterable[int]]) -> tuple[Span, ...]:
+    return tuple((a, b) for a, b in spans)
 
 
 #: the parts of a document that hold records, and their classes

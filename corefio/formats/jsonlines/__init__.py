@@ -39,6 +39,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from ...diagnostics import Report
@@ -353,19 +354,21 @@ def sniff(head: bytes) -> bool:
     return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and any(key in head for key in _SNIFF_KEYS)
 
 
+CAPABILITIES = Capabilities(
+    discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
+    entity_ids=False, link_structure=False, link_types=False, multi_target_links=False,
+    markable_attributes=False, entity_attributes=False, link_attributes=False, heads=False,
+    min=False, optional=False, layers=False, sets=False, token_attributes=frozenset({"speaker"}),
+    token_ids=False, whitespace=False, offsets=False, text=False, regions=False, sentences=True,
+    sentence_attributes=False, metadata=True, schemes=False, multiple_documents=True,
+)
+
 register(
     FormatSpec(
         name="jsonlines",
         description="e2e-coref jsonlines (doc_key, sentences, speakers, clusters)",
         extensions=(".jsonlines", ".jsonl"),
-        capabilities=Capabilities(
-            discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
-            entity_ids=False, link_structure=False, link_types=False, multi_target_links=False,
-            markable_attributes=False, entity_attributes=False, link_attributes=False, heads=False,
-            min=False, optional=False, layers=False, sets=False, token_attributes=frozenset({"speaker"}),
-            token_ids=False, whitespace=False, offsets=False, text=False, regions=False, sentences=True,
-            sentence_attributes=False, metadata=True, schemes=False, multiple_documents=True,
-        ),
+        capabilities=CAPABILITIES,
         read=read,
         stream=stream,
         write=write,
@@ -384,14 +387,8 @@ register(
                     "head2span)",
         extensions=(),
         ambiguous_extensions=(".jsonlines", ".jsonl"),
-        capabilities=Capabilities(
-            discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
-            entity_ids=False, link_structure=False, link_types=False, multi_target_links=False,
-            markable_attributes=False, entity_attributes=False, link_attributes=False, heads=True,
-            min=False, optional=False, layers=False, sets=False, token_attributes=frozenset({"speaker"}),
-            token_ids=False, whitespace=False, offsets=False, text=False, regions=False, sentences=True,
-            sentence_attributes=False, metadata=False, schemes=False, multiple_documents=True,
-        ),
+        # wl-coref keeps each mention's head word and no document metadata
+        capabilities=replace(CAPABILITIES, heads=True, metadata=False),
         read=read_wl,
         stream=stream_wl,
         write=write_wl,
