@@ -726,8 +726,17 @@ def convert_command(
             xslt_convert(source, target, _resolve(source, from_format).name, target_spec.name, report=report,
                          processor=processor.value, force=force)
         else:
-            api.convert(source, target, from_format, target_spec.name, strict=strict, report=report,
-                        read_options=reading, force=force, progress=_bar(_shown(str(source))), **writing)
+            from . import parallel
+
+            task = parallel.Conversion(str(source), str(target), from_format, target_spec.name, strict, reading,
+                                       writing, force)
+            pieces = parallel.in_runs(task, _jobs(jobs))
+            if pieces is not None:  # a large file: runs of its documents written by --jobs processes
+                parallel.convert_in_runs(task, pieces, _jobs(jobs), report=report,
+                                         progress=_bar(_shown(str(source))))
+            else:
+                api.convert(source, target, from_format, target_spec.name, strict=strict, report=report,
+                            read_options=reading, force=force, progress=_bar(_shown(str(source))), **writing)
     finally:
         _close_bars()
         _print_report(report)

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, Report
-from .errors import CorefioError
+from .errors import CorefioError, LossError
 
 #: a file at least this large is cut into pieces of documents when jobs > 1
 SPLIT_BYTES = 1 << 20
@@ -214,19 +214,19 @@ def all_pieces(paths: Sequence[str | Path], format: str | None, jobs: int) -> It
         yield from pieces_of(number, str(path), format, jobs)
 
 
-def documents_of(piece: Piece, report: Report) -> Iterator[Any]:
+def documents_of(piece: Piece, report: Report, strict: bool = False) -> Iterator[Any]:
     """The documents of a piece, one at a time, located errors as one process reads them."""
     from .formats import readwrite as api
 
     if piece.byte_range is None:
-        yield from api.iter_read(piece.path, piece.format, report=report)
+        yield from api.iter_read(piece.path, piece.format, report=report, strict=strict)
         return
     from .formats.conll import stream_range
     from .io.source import Source
 
     source = Source.of(piece.path)
     try:
-        yield from stream_range(source, piece.byte_range, report=report)
+        yield from stream_range(source, piece.byte_range, report=report, strict=strict)
     except CorefioError as exc:
         raise exc.located(source.name) from None
 
@@ -471,26 +471,208 @@ class Conversion:
     force: bool
 
 
-def _convert_file(task: Conversion) -> tuple[Report, CorefioError | None, int]:
+def _convert_file(task: Conversion, staged: str | None = None) -> tuple[Report, CorefioError | None, int]:
+    """Convert one file whole, into ``task.target`` or, when ``staged`` is given, into
+    that path instead (what it reports then names ``task.target``, as if written there)."""
     from .formats import readwrite as api
 
     report = Report(task.source)
     written: list[int] = []
+    error: CorefioError | None = None
     try:
-        api.convert(task.source, task.target, task.from_format, task.to_format, strict=task.strict, report=report,
-                    read_options=task.read_options, force=task.force, progress=written.append,
+        api.convert(task.source, staged or task.target, task.from_format, task.to_format, strict=task.strict,
+                    report=report, read_options=task.read_options, force=task.force, progress=written.append,
                     **task.write_options)
     except CorefioError as exc:
-        return report, exc, len(written)
-    return report, None, len(written)
+        error = exc
+    if staged is not None:
+        _unstage(report, error, staged, task.target)
+    return report, error, len(written)
+
+
+def _unstage(report: Report, error: CorefioError | None, staged: str, target: str) -> None:
+    """Name ``target`` wherever the diagnostics or the error name the staged path."""
+    def moved(name: str | None) -> str | None:
+        if name is None or not name.startswith(staged):
+            return name
+        return target + name[len(staged):]
+
+    for d in report:
+        d.file = moved(d.file)
+    if error is not None:
+        error.file = moved(error.file)
+
+
+def _staged_file(job: tuple[Conversion, str]) -> tuple[Report, CorefioError | None, int]:
+    return _convert_file(*job)
+
+
+def _commit(task: Conversion, staged: Path) -> None:
+    """Write what a worker left at ``staged`` to ``task.target`` as converting there
+    would have (the same checks: inputs never overwritten, a project directory empty
+    unless ``force``), one file at a time, each atomically."""
+    from .io import files
+
+    if staged.is_dir():
+        tree = {member.relative_to(staged).as_posix(): member.read_bytes()
+                for member in sorted(staged.rglob("*")) if member.is_file()}
+        files.atomic_write_tree(task.target, tree, inputs=[task.source], force=task.force)
+    else:
+        files.atomic_write(task.target, _chunks_of(staged), inputs=[task.source])
+
+
+#: bytes read at a time from a worker's output when it is put in place
+COPY_BYTES = 1 << 20
+
+
+def _chunks_of(path: Path) -> Iterator[bytes]:
+    with open(path, "rb") as f:
+        while chunk := f.read(COPY_BYTES):
+            yield chunk
 
 
 def convert(tasks: Sequence[Conversion], jobs: int) -> Iterator[tuple[Report, CorefioError | None, int]]:
-    """Each file converted (written atomically) by one of ``jobs`` processes: its report,
-    the error that stopped it and how many documents it held, in the order of
-    ``tasks``. Each process reads and writes one document at a time, as
-    :func:`corefio.api.convert` does."""
-    return ordered_map(_convert_file, tasks, jobs)
+    """Each file converted by one of ``jobs`` processes: its report, the error that
+    stopped it and how many documents it held, in the order of ``tasks``. Each process
+    reads and writes one document at a time, as :func:`corefio.api.convert` does.
+
+    With several processes, a worker writes into a staging directory (hidden, in the
+    output directory, removed at the end) and this process puts each output in place
+    in input order, with the checks a direct write makes: so when a file fails, the
+    files after it are not written, as with one process. The staged copy costs one
+    more write of each output (on a page-cached disk, a small part of converting it)."""
+    if jobs <= 1 or len(tasks) < 2:
+        yield from ordered_map(_convert_file, tasks, 1)
+        return
+    import shutil
+    import tempfile
+
+    stage = Path(tempfile.mkdtemp(prefix=".corefio-staging-", dir=Path(tasks[0].target).parent))
+    try:
+        staged = [stage / str(number) / Path(task.target).name for number, task in enumerate(tasks)]
+        for path in staged:
+            path.parent.mkdir()
+        for task, path, (report, error, documents) in zip(
+                tasks, staged, ordered_map(_staged_file, [(t, str(p)) for t, p in zip(tasks, staged)], jobs)):
+            if error is None:
+                try:
+                    _commit(task, path)
+                except CorefioError as exc:
+                    error = exc.located(task.source)
+                shutil.rmtree(path.parent, ignore_errors=True)
+            yield report, error, documents
+            if error is not None:
+                return
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+# -- convert of one large file, in runs of documents ------------------------------------------------
+@dataclass(frozen=True)
+class _Run:
+    """A run of documents of ``task.source`` to write to ``part`` (a file of its own)."""
+
+    task: Conversion
+    piece: Piece
+    part: str
+
+
+def in_runs(task: Conversion, jobs: int) -> list[Piece] | None:
+    """The pieces ``task`` is converted in by :func:`convert_in_runs`, or None when it
+    is converted whole: one process, a file too small to cut or of a format whose
+    documents are not found cheaply, reader options given (the pieces' reader takes
+    none), or a writer whose output is not the join of its documents' outputs
+    (``FormatSpec.concatenates``)."""
+    from .formats.registry import get_format
+
+    if jobs <= 1 or task.read_options or str(task.source) == "-" or not get_format(task.to_format).concatenates:
+        return None
+    pieces = pieces_of(0, task.source, task.from_format, jobs)
+    return pieces if len(pieces) > 1 else None
+
+
+def _write_run(run: _Run) -> PieceOutcome:
+    """Read a run's documents and write them, as :func:`corefio.api.convert` does the
+    whole file: reading findings in one report, the writer's in another (sent back
+    as ``result``); the error that stopped the run located as ``convert`` locates it."""
+    from .formats import readwrite as api
+    from .formats.registry import get_format
+    from .model import Corpus
+
+    task = run.task
+    spec = get_format(task.to_format)
+    options = spec.check_options(dict(task.write_options), "write")
+    report, write_report = Report(task.source), Report(task.target)
+    counted = [0]
+
+    def documents() -> Iterator[Any]:
+        stream = documents_of(run.piece, report, task.strict)
+        if task.strict:
+            stream = api._strictly(stream, report)
+        for doc in api._checked(stream, spec, write_report, task.strict):
+            yield doc
+            counted[0] += 1
+
+    error: CorefioError | None = None
+    assert spec.write is not None
+    try:
+        with open(run.part, "wb") as out:
+            for piece in spec.write(documents(), corpus=Corpus(), report=write_report, **options):
+                out.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
+    except CorefioError as exc:
+        error = exc.located(task.target).located(task.source)
+    return PieceOutcome(found_in(write_report), found_in(report), counted[0], error)
+
+
+def convert_in_runs(task: Conversion, pieces: list[Piece], jobs: int, *, report: Report | None = None,
+                    progress: Progress | None = None) -> Report:
+    """Convert one large file whose writer concatenates (:func:`in_runs`): each run of
+    documents is read and written by one of ``jobs`` processes into a part file, and
+    the parts are joined into ``task.target`` in order, atomically, as
+    :func:`corefio.api.convert` writes it (the same bytes, the same report: reading
+    findings, then the corpus's and each document's losses, then the writer's own)."""
+    import shutil
+    import tempfile
+
+    from .formats import readwrite as api
+    from .formats.losses import report_corpus_losses
+    from .formats.registry import get_format
+    from .io import files
+    from .model import Corpus
+
+    spec = get_format(task.to_format)
+    spec.check_options(dict(task.write_options), "write")  # a usage error before any work
+    report = report if report is not None else Report(task.source)
+    write_report = Report(task.target)
+    report_corpus_losses(Corpus(), spec.capabilities, write_report, spec.name)
+    target = Path(task.target)
+    stage = Path(tempfile.mkdtemp(prefix=".corefio-staging-",
+                                  dir=target.parent if str(target) != "-" and target.parent.is_dir() else None))
+
+    def joined() -> Iterator[bytes]:
+        runs = [_Run(task, piece, str(stage / f"{number}.part")) for number, piece in enumerate(pieces)]
+        for run, outcome in zip(runs, ordered_map(_write_run, runs, jobs)):
+            replay(report, outcome.found)
+            replay(write_report, outcome.result)
+            if progress is not None:
+                progress(outcome.documents)
+            if outcome.error is not None:
+                raise outcome.error
+            yield from _chunks_of(Path(run.part))
+            os.remove(run.part)
+        if task.strict:
+            api._refuse_losses(write_report, 0, spec)
+
+    try:
+        files.atomic_write(target, joined(), inputs=[task.source])
+    except CorefioError as exc:
+        if isinstance(exc, LossError):  # what api.convert reports when it fails
+            report.extend(write_report)
+        raise exc.located(task.target).located(task.source) from None
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    report.extend(write_report)
+    return report
 
 
 # -- sync ------------------------------------------------------------------------------------

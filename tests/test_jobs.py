@@ -333,3 +333,150 @@ def test_sync_streams_and_writes_what_reading_both_files_whole_wrote(corpus, tmp
                                jobs=jobs)
         assert [d.to_dict() for d in report] == [d.to_dict() for d in whole]
         assert {"key": targets[0].read_bytes(), "response": targets[1].read_bytes()} == expected
+
+
+# -- convert of one large file, in runs of documents -----------------------------------------------
+def _staging_left(directory: Path) -> list[str]:
+    return [p.name for p in directory.iterdir() if p.name.startswith(".corefio-staging-")]
+
+
+def _spy_on_runs(monkeypatch) -> list[int]:
+    """How many runs each ``convert_in_runs`` call wrote (the CLI calls it in-process)."""
+    calls: list[int] = []
+    real = parallel.convert_in_runs
+
+    def spy(task, pieces, jobs, **kw):
+        calls.append(len(pieces))
+        return real(task, pieces, jobs, **kw)
+
+    monkeypatch.setattr(parallel, "convert_in_runs", spy)
+    return calls
+
+
+@pytest.mark.parametrize("to", ["conll", "jsonlines", "muc"])
+def test_convert_of_one_large_file_is_written_in_runs_by_several_processes(corpus, tmp_path, monkeypatch, to):
+    """A writer whose output is the join of its documents' outputs writes runs of a
+    large file in several processes: the same bytes, report and --log as one process."""
+    calls = _spy_on_runs(monkeypatch)
+    results = {}
+    for jobs in ("1", "2"):
+        target, log = tmp_path / f"out{jobs}.{to}", tmp_path / f"log{jobs}.json"
+        code, out, err = run("convert", corpus["key"], target, "--to", to, "--log", log, "-v", "--jobs", jobs)
+        results[jobs] = (code, out, err.replace(target.name, "OUT"), target.read_bytes(),
+                         log.read_text().replace(target.name, "OUT"))
+    assert results["1"] == results["2"]
+    assert results["1"][0] == 0 and (to == "conll" or "loss." in results["1"][2] + results["1"][4])
+    assert len(calls) == 1 and calls[0] > 4  # --jobs 2 did cut the file (--jobs 1 never does)
+    assert _staging_left(tmp_path) == []
+
+
+def test_convert_to_a_writer_that_does_not_concatenate_stays_whole(corpus, tmp_path, monkeypatch):
+    """CoNLL-U numbers entities across the documents of a file: written whole."""
+    assert not get_format("conllu").concatenates and get_format("conll").concatenates
+    calls = _spy_on_runs(monkeypatch)
+    outputs = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"out{jobs}.conllu"
+        code, _, err = run("convert", corpus["key"], target, "--jobs", jobs)
+        outputs.append((code, err.replace(target.name, "OUT"), target.read_bytes()))
+    assert outputs[0] == outputs[1] and calls == []
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_convert_in_runs_of_a_broken_file_fails_as_one_process_and_writes_nothing(corpus, tmp_path, monkeypatch,
+                                                                                   strict):
+    """A reading error in a later run (or, with --strict, the first loss) stops the
+    conversion with the error one process gives; no output, no staged parts left."""
+    corpus["key"].write_text(broken(corpus["key"].read_text()))
+    calls = _spy_on_runs(monkeypatch)
+    results = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"out{jobs}.jsonlines"
+        code, out, err = run("convert", corpus["key"], target, *(["--strict"] if strict else []), "--jobs", jobs)
+        results.append((code, out, err.replace(target.name, "OUT")))
+        assert not target.exists()
+    assert results[0] == results[1] and calls
+    assert results[0][0] == 3 and f"corefio: error: {corpus['key']}:" in results[0][2]
+    if strict:
+        assert "strict mode" in results[0][2]
+    assert _staging_left(tmp_path) == []
+
+
+def test_writers_that_declare_they_concatenate_do_so_on_real_corpora():
+    """``FormatSpec.concatenates`` is what lets convert write runs in several processes:
+    every writer declaring it gives, for real multi-document corpora, the join of the
+    outputs of runs of documents (with the corpus's own header data)."""
+    from corefio.formats.readwrite import _pieces, corpus_header
+    from corefio.formats.registry import all_formats
+    from corefio import api
+
+    data = Path(__file__).parent / "data"
+    samples = Path(__file__).parent.parent / "samples"
+    gum = "".join(p.read_text() for p in sorted((data / "corpora/gum-genres/conll").glob("*.conll")))
+    corpora = [api.loads(gum, "conll"), api.read(data / "corpora/litbank-jsonlines/litbank.jsonlines"),
+               api.read(samples / "muc/muc7.key.sgm"), api.read(data / "muc/malformed.sgm")]
+    declaring = [spec for spec in all_formats() if spec.concatenates]
+    assert {spec.name for spec in declaring} >= {"conll", "jsonlines", "muc"}
+    for corpus in corpora:
+        docs, head = corpus.documents, corpus_header(corpus)
+        assert len(docs) >= 2
+        for spec in declaring:
+            def written(documents, spec=spec, head=head):
+                return b"".join(_pieces(head, documents, spec, Report(), False, {}))
+
+            whole = written(docs)
+            assert whole == b"".join(written(docs[k:k + 1]) for k in range(len(docs))), spec.name
+            assert whole == written(docs[:1]) + written(docs[1:]), spec.name
+
+
+def test_convert_of_a_directory_with_a_broken_file_writes_no_later_file(corpus, tmp_path):
+    """Files are put in place in input order: when one fails, those after it are not
+    written (as with one process), though other processes had converted them."""
+    corpus["other"].write_text(broken(corpus["other"].read_text()))  # key, other, response: the middle one
+    results = []
+    for jobs in ("1", "2"):
+        target = tmp_path.parent / f"{tmp_path.name}-out{jobs}"
+        code, out, err = run("convert", tmp_path, target, "--to", "jsonlines", "--jobs", jobs)
+        results.append((code, err.replace(str(target), "OUT"), sorted(p.name for p in target.iterdir())))
+    assert results[0] == results[1]
+    assert results[0][0] == 3 and results[0][2] == ["key.jsonlines"]
+
+
+def test_convert_of_a_directory_to_projects_puts_each_project_in_place(corpus, tmp_path):
+    """A format that writes a directory (MMAX2) is staged and put in place with the
+    checks of a direct write: a non-empty project directory is refused, as with one
+    process, and the files after it are not written."""
+    trees = []
+    for jobs in ("1", "2"):
+        target = tmp_path.parent / f"{tmp_path.name}-mmax{jobs}"
+        code, _, err = run("convert", tmp_path, target, "--to", "mmax2", "--jobs", jobs)
+        trees.append((code, err.replace(str(target), "OUT"),
+                      {p.relative_to(target).as_posix(): p.read_bytes() for p in sorted(target.rglob("*"))
+                       if p.is_file()}))
+        assert _staging_left(target) == []
+    assert trees[0] == trees[1] and trees[0][0] == 0 and len(trees[0][2]) > 6
+    results = []
+    for jobs in ("1", "2"):
+        target = tmp_path.parent / f"{tmp_path.name}-busy{jobs}"
+        (target / "other").mkdir(parents=True)
+        (target / "other" / "mine.txt").write_text("the user's file")
+        code, _, err = run("convert", tmp_path, target, "--to", "mmax2", "--jobs", jobs)
+        results.append((code, err.replace(str(target), "OUT"), sorted(p.name for p in target.iterdir())))
+        assert (target / "other" / "mine.txt").read_text() == "the user's file"
+    assert results[0] == results[1] and results[0][0] != 0 and results[0][2] == ["key", "other"]
+
+
+# -- compare keeps a row of counts a document -----------------------------------------------------
+def test_compare_keeps_a_row_of_counts_per_document_and_gives_what_full_scores_give(corpus):
+    from corefio.scoring import score
+    from corefio.scoring.significance import DocumentRow, RowsOf, compare, compare_scores
+
+    metrics = ["muc", "bcub", "ceafe", "conll", "blanc", "lea"]
+    wanted = ["muc", "bcub", "ceafe", "blanc", "lea"]
+    rows = score(corpus["key"], corpus["response"], wanted, per_document=True, summarise=RowsOf(metrics))
+    assert rows.documents and all(isinstance(d, DocumentRow) for d in rows.documents)
+    assert rows.documents[0].counts.shape == (4 + 4 + 4 + 12 + 8 + 4,)
+    full = [(str(r), score(corpus["key"], r, wanted, per_document=True)) for r in (corpus["response"], corpus["other"])]
+    expected = compare_scores(full, metrics, samples=300, seed=4).to_dict()
+    got = compare(corpus["key"], [corpus["response"], corpus["other"]], metrics, samples=300, seed=4).to_dict()
+    assert got == expected

@@ -203,3 +203,21 @@ def test_samples_drawn_in_blocks_give_the_numbers_of_one_draw(monkeypatch):
     monkeypatch.setattr(significance, "BLOCK", 7)
     blocks = compare_scores(systems, ["muc"], samples=2_500, seed=11).to_dict()
     assert blocks == whole
+    # a large corpus is drawn in blocks of fewer samples (CELLS cells a block)
+    documents = whole["documents"]  # how many
+    monkeypatch.setattr(significance, "BLOCK", 1000)
+    monkeypatch.setattr(significance, "CELLS", 3 * documents + 1)
+    assert list(significance._blocks(10, documents)) == [3, 3, 3, 1]
+    assert compare_scores(systems, ["muc"], samples=2_500, seed=11).to_dict() == whole
+
+
+def test_bootstrap_draws_count_each_pick():
+    """A draw matrix row counts how often each document was picked: rows sum to the
+    number of documents, and the counts are those of the picks themselves."""
+    from corefio.scoring import significance
+
+    picks = np.random.default_rng(5).integers(0, 9, size=(4, 9))
+    draws = significance._draws(9, 4, np.random.default_rng(5))
+    assert draws.shape == (4, 9) and (draws.sum(1) == 9).all()
+    for row, picked in zip(draws, picks):
+        assert list(row) == [list(picked).count(d) for d in range(9)]

@@ -1567,6 +1567,7 @@ register(
         sniff=sniff,
         aliases=("conll2012", "conll-2012", "conll2011", "conll-2011"),
         scan_keys=scan_keys,
+        concatenates=True,
         mention_views=mention_views,
     )
 )

@@ -1127,6 +1127,7 @@ register(FormatSpec(
     read=read,
     stream=stream,
     write=write,
+    concatenates=True,
     options=(
         Option("min_from_head", bool, False, "write a mention's head as its MIN when it has no MIN (the head "
                "comes back as MIN, not as head)"),

@@ -300,9 +300,13 @@ def convert(
             write(corpus, target, to_format, strict=strict, report=write_report, inputs=[source], force=force,
                   **options)
     except CorefioError as exc:
+        if isinstance(exc, LossError):  # strict mode: the losses that refused the output
+            report.extend(write_report)
+        # any other failure writes nothing: the losses of documents converted before it
+        # are not reported (how many there were would depend on how far the reader had
+        # read ahead when it failed)
         raise exc.located(src.name) from None
-    finally:
-        report.extend(write_report)
+    report.extend(write_report)
     return report
 
 

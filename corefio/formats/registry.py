@@ -170,6 +170,11 @@ class FormatSpec:
     #: the read option a format name ``NAME:VALUE`` sets to ``VALUE`` (None: the format
     #: has no variants)
     variant_option: str | None = None
+    #: the writer's output for some documents is the outputs for runs of them, joined
+    #: (no file header or footer, nothing carried from one document to the next), so
+    #: ``convert --jobs`` may write the runs of one large file in several processes
+    #: (:mod:`corefio.parallel`; ``tests/test_parallel.py`` checks each declaring writer)
+    concatenates: bool = False
 
     @property
     def can_read(self) -> bool:

@@ -74,6 +74,9 @@ class Options:
     strategies: tuple[str, ...] = ()
     #: zero mentions: ``drop``, or kept and matched ``linear`` or ``dependent`` (:mod:`corefio.model.zeros`)
     zeros: str = "drop"
+    #: with ``per_document``: what is kept of each document's :class:`DocumentScores`
+    #: (None: all of it; significance tests keep a row of counts, a small part of it)
+    summarise: Callable[[DocumentScores], Any] | None = None
 
     @property
     def pos(self) -> bool:
@@ -158,7 +161,8 @@ class Accumulator:
                 results["typed"] = TypedScore(typed_json(typed, options.k, options.scheme_classes))
             for name in self.kappas:
                 _check_kappa(results[name], self.report, kv.label)
-            share.documents.append((index, DocumentScores(kv.label, {n: results[n] for n in options.names})))
+            kept = DocumentScores(kv.label, {n: results[n] for n in options.names})
+            share.documents.append((index, kept if options.summarise is None else options.summarise(kept)))
 
     def flush(self) -> None:
         """Sum the additive metrics and the profile over the pending tables."""
@@ -352,6 +356,7 @@ def score(
     keep_zeros: bool = False,
     zero_match: str = "dependent",
     runner: Callable[..., list[Share]] | None = None,
+    summarise: Callable[[DocumentScores], Any] | None = None,
 ) -> "Scores | SyncScores":
     """Score ``response`` against ``key`` with the named metrics (see :data:`METRICS`).
 
@@ -377,6 +382,10 @@ def score(
     ``runner`` (from :func:`corefio.parallel.score_runner`) scores the matched pairs of
     two files that take the fast path, in place of ``workers``: ``runner(job, key
     documents, response documents, pairs)`` gives the shares, in order.
+
+    ``summarise`` (with ``per_document``): what to keep of each document's
+    :class:`~corefio.scoring.render.DocumentScores` in ``Scores.documents`` (all of it
+    by default; :func:`corefio.scoring.significance.compare` keeps a row of counts).
     """
     from ..compare.matching import MATCH_MODES
     from ..compare.synchronisation import STRATEGIES
@@ -399,7 +408,7 @@ def score(
     options = Options(resolve_metrics(metrics), keep_singletons, per_document or macro,
                       tuple(c if isinstance(c, Fraction) else Fraction(c) for c in coefficients),
                       scheme_classes, type_attribute, dominant_attribute, match, strategies,
-                      zero_mode(keep_zeros, zero_match))
+                      zero_mode(keep_zeros, zero_match), summarise)
     try:
         return _score(key, response, options, report, macro, allow_missing, pair_by, pairs_file, key_format,
                       response_format, workers, runner)

@@ -46,7 +46,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..metrics.base import BlancScore, Score
-from .render import Scores
+from .render import DocumentScores, Scores
 
 #: metrics that can be resampled, beyond those whose results are a single Score
 _DERIVED = {"conll": ("muc", "bcub", "ceafe")}
@@ -69,19 +69,48 @@ def _row(result: Any, metric: str) -> list[float]:
                      f"(significance works for metrics whose corpus score sums document counts)")
 
 
-def document_counts(scores: Scores, metric: str) -> np.ndarray:
-    """The ``(documents, k)`` matrix of counts for ``metric`` (see the module docstring)."""
-    parts = _DERIVED.get(metric, (metric,))
-    rows = []
-    for doc in scores.documents:
-        row: list[float] = []
-        for part in parts:
+def _width(metric: str) -> int:
+    """How many counts a document's row of ``metric`` holds."""
+    return 8 if metric == "blanc" else 4 * len(_DERIVED.get(metric, (metric,)))
+
+
+def _counts_of(doc: DocumentScores, metrics: Sequence[str]) -> list[float]:
+    """A document's counts for ``metrics``, side by side."""
+    row: list[float] = []
+    for metric in metrics:
+        for part in _DERIVED.get(metric, (metric,)):
             if part not in doc.results:
                 raise UsageError(f"metric {part!r} was not scored for document {doc.name!r}")
             row.extend(_row(doc.results[part], part))
-        rows.append(row)
-    width = 4 * len(parts) if metric != "blanc" else 8
-    return np.asarray(rows, dtype=np.float64).reshape(len(rows), width)
+    return row
+
+
+def document_counts(scores: Scores, metric: str) -> np.ndarray:
+    """The ``(documents, k)`` matrix of counts for ``metric`` (see the module docstring)."""
+    rows = [_counts_of(doc, [metric]) for doc in scores.documents]
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), _width(metric))
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRow:
+    """What :func:`compare` keeps of a document's results: its name and its counts for
+    the compared metrics, side by side (about 200 bytes, where its
+    :class:`~corefio.scoring.render.DocumentScores` take some kilobytes: the 100x
+    benchmark corpus has 28,000 documents a system)."""
+
+    name: str
+    counts: np.ndarray
+
+
+class RowsOf:
+    """``summarise`` for :func:`corefio.scoring.score`: a document's :class:`DocumentRow`
+    for ``metrics`` (a class: it travels to worker processes by pickle)."""
+
+    def __init__(self, metrics: Sequence[str]) -> None:
+        self.metrics = list(metrics)
+
+    def __call__(self, doc: DocumentScores) -> DocumentRow:
+        return DocumentRow(doc.name, np.asarray(_counts_of(doc, self.metrics), dtype=np.float64))
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -131,23 +160,28 @@ def randomisation_test(metric: str, a: np.ndarray, b: np.ndarray, moved: np.ndar
     return at_least / len(moved) if exact else (1 + at_least) / (1 + len(moved))
 
 
-#: samples drawn at a time: memory grows with ``BLOCK × documents``, not with
-#: ``samples × documents`` (10,000 samples of 2,800 documents would be 224 MB a matrix).
+#: matrix cells drawn at a time: a block of samples holds at most this many
+#: ``samples × documents`` cells (4 MB of float64), so memory does not grow with the
+#: number of samples, nor, past ``CELLS / BLOCK`` documents, with the corpus (10,000
+#: samples of the 100x benchmark corpus's 28,000 documents would be 2.2 GB a matrix).
 #: Drawn in blocks, the generator gives the same numbers as in one call.
+CELLS = 1 << 19
+#: most samples a block holds (small corpora)
 BLOCK = 1000
 
 
-def _blocks(samples: int) -> Iterable[int]:
-    for start in range(0, samples, BLOCK):
-        yield min(BLOCK, samples - start)
+def _blocks(samples: int, documents: int) -> Iterable[int]:
+    """The sizes of the blocks ``samples`` are drawn in, for a corpus of ``documents``."""
+    size = max(1, min(BLOCK, CELLS // max(1, documents)))
+    for start in range(0, samples, size):
+        yield min(size, samples - start)
 
 
 def _draws(documents: int, samples: int, rng: np.random.Generator) -> np.ndarray:
     """How often each document is drawn in each bootstrap sample, ``(samples, documents)``."""
     picks = rng.integers(0, documents, size=(samples, documents))
-    draws = np.zeros((samples, documents))
-    np.add.at(draws, (np.arange(samples)[:, None], picks), 1)
-    return draws
+    picks += np.arange(samples)[:, None] * documents  # a cell number per draw
+    return np.bincount(picks.ravel(), minlength=samples * documents).reshape(samples, documents).astype(np.float64)
 
 
 def bootstrap_test(metric: str, a: np.ndarray, b: np.ndarray, a_star: np.ndarray, b_star: np.ndarray) -> float:
@@ -270,19 +304,19 @@ def compare_scores(scored: Sequence[tuple[str, Scores]], metrics: Sequence[str],
     # every metric's count columns side by side: one matrix product per system (bootstrap)
     # and per pair (randomisation) serves all metrics
     columns: dict[str, slice] = {}
+    start = 0
+    for metric in metrics:
+        columns[metric] = slice(start, start + _width(metric))
+        start += _width(metric)
     stacked: dict[str, np.ndarray] = {}
     for name, scores in scored:
-        ranked = sorted(range(len(scores.documents)), key=lambda k: order[scores.documents[k].name])
-        blocks, start = [], 0
-        for metric in metrics:
-            block = document_counts(scores, metric)[ranked]
-            columns[metric] = slice(start, start + block.shape[1])
-            start += block.shape[1]
-            blocks.append(block)
-        stacked[name] = np.hstack(blocks) if blocks else np.zeros((len(documents), 0))
+        stacked[name] = np.zeros((len(documents), start))
+        for doc in scores.documents:
+            stacked[name][order[doc.name]] = (doc.counts if isinstance(doc, DocumentRow)
+                                              else _counts_of(doc, metrics))
     rng = np.random.default_rng(seed)
     parts: dict[str, list[np.ndarray]] = {name: [] for name in names}
-    for size in _blocks(samples):
+    for size in _blocks(samples, len(documents)):
         draws = _draws(len(documents), size, rng)
         for name in names:
             parts[name].append(draws @ stacked[name])
@@ -304,7 +338,7 @@ def compare_scores(scored: Sequence[tuple[str, Scores]], metrics: Sequence[str],
             moved = _all_swaps(len(documents)) @ difference
         else:  # drawn in blocks (see BLOCK)
             moved = np.vstack([rng.integers(0, 2, size=(size, len(documents))).astype(np.float64) @ difference
-                               for size in _blocks(samples)])
+                               for size in _blocks(samples, len(documents))])
         for metric in metrics:
             c = columns[metric]
             a, b = stacked[first][:, c], stacked[second][:, c]
@@ -337,13 +371,9 @@ def compare(key: Any, responses: Sequence[Any], metrics: Iterable[str] = ("muc",
         raise UsageError(f"two responses have the same name: {names}")
     scored = []
     for name, response in zip(names, responses):
-        result = score(key, response, wanted, per_document=True, **score_options)
+        # each document's counts only (RowsOf): a usage error for a metric that has none
+        result = score(key, response, wanted, per_document=True, summarise=RowsOf(metrics), **score_options)
         if not isinstance(result, Scores):
             raise UsageError("compare scores plain (unsynchronised) results; leave out sync")
         scored.append((name, result))
-    for m in metrics:
-        for part in _DERIVED.get(m, (m,)):
-            sample = next((d.results.get(part) for _, s in scored for d in s.documents), None)
-            if sample is not None:
-                _row(sample, part)  # a usage error for a metric that has no counts
     return compare_scores(scored, metrics, samples=samples, seed=seed, level=level)

@@ -377,6 +377,7 @@ register(
         options=(Option("dialect", str, None, "read one shape whatever the keys say (default: each line's keys "
                         "decide)", applies_to="read", choices=tuple(dialects.DIALECTS)),),
         variant_option="dialect",
+        concatenates=True,
     )
 )
 
@@ -393,5 +394,6 @@ register(
         stream=stream_wl,
         write=write_wl,
         aliases=("wl", "wlcoref"),
+        concatenates=True,
     )
 )
