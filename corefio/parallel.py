@@ -44,6 +44,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, Report
 from .errors import CorefioError, LossError
+from .io.spool import Spool
 
 #: a file at least this large is cut into pieces of documents when jobs > 1
 SPLIT_BYTES = 1 << 20
@@ -781,32 +782,6 @@ def _run_piece(side: _Side, first: int, last: int) -> Piece:
     return Piece(0, side.path, side.spec.name, (docs[first][2], end, first, docs[first][3]), last - first)
 
 
-class _Spool:
-    """Documents kept on disk (pickled one at a time) until they are written."""
-
-    def __init__(self) -> None:
-        import tempfile
-
-        self.file = tempfile.TemporaryFile()
-        self.count = 0
-
-    def add(self, doc: Any) -> None:
-        import pickle
-
-        pickle.dump(doc, self.file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.count += 1
-
-    def __iter__(self) -> Iterator[Any]:
-        import pickle
-
-        self.file.seek(0)
-        for _ in range(self.count):
-            yield pickle.load(self.file)
-
-    def close(self) -> None:
-        self.file.close()
-
-
 def sync_sides(key_path: str | Path, response_path: str | Path, format: str | None) -> tuple[_Side, _Side]:
     """The two files of ``sync`` with their documents' keys (errors of reading them raised
     as reading them gives them)."""
@@ -841,7 +816,7 @@ def sync(key: _Side, response: _Side, pairs: list, pairing: Report, targets: tup
     key_report, response_report, sync_report, key_write, response_write = (Report() for _ in range(5))
     in_runs = (jobs > 1 and key.scanned is not None and response.scanned is not None
                and len(key.keys) == len(response.keys) and pairs == [(i, i) for i in range(len(key.keys))])
-    spool = _Spool()
+    spool = Spool()
 
     def synchronised_keys() -> Iterator[Any]:
         if in_runs:
@@ -853,7 +828,7 @@ def sync(key: _Side, response: _Side, pairs: list, pairing: Report, targets: tup
                 replay(response_report, synced.response_found)
                 replay(sync_report, synced.sync_found)
                 for doc in synced.responses:
-                    spool.add(doc)
+                    spool.append(doc)
                 if progress is not None:
                     progress(len(synced.keys))
                 yield from synced.keys
@@ -864,7 +839,7 @@ def sync(key: _Side, response: _Side, pairs: list, pairing: Report, targets: tup
             if i not in paired:
                 continue
             result = synchronise(k, next(response_docs), strategy, sync_report, key_path, response_path)
-            spool.add(result.response)
+            spool.append(result.response)
             if progress is not None:
                 progress(1)
             yield result.key

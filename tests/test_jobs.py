@@ -480,3 +480,40 @@ def test_compare_keeps_a_row_of_counts_per_document_and_gives_what_full_scores_g
     expected = compare_scores(full, metrics, samples=300, seed=4).to_dict()
     got = compare(corpus["key"], [corpus["response"], corpus["other"]], metrics, samples=300, seed=4).to_dict()
     assert got == expected
+
+
+# -- views of a large file of another format wait on disk ----------------------------------------
+def test_a_spool_gives_back_what_it_was_given_in_order_and_by_number():
+    from corefio.io.spool import Spool
+    from corefio.model.mentions import MentionView
+
+    objects = [MentionView(f"doc {k}", ["a", "b", "c"] * k, []) for k in range(5)] + [{"x": 1}, None]
+    spool = Spool()
+    for obj in objects:
+        spool.append(obj)
+    assert len(spool) == 7
+    assert [v.label for v in list(spool)[:5]] == [f"doc {k}" for k in range(5)]
+    assert spool[3].forms == ["a", "b", "c"] * 3 and spool[5] == {"x": 1} and spool[6] is None
+    assert spool[0].label == "doc 0" and list(spool)[5:] == [{"x": 1}, None]  # after a seek, in order again
+    spool.close()
+
+
+def test_scoring_a_large_file_of_a_format_without_fast_path_keeps_its_views_on_disk(corpus, tmp_path, monkeypatch):
+    """jsonlines has no fast path: scoring keeps each document's mention view, on disk
+    for a large file; the scores are those of views kept in memory."""
+    from corefio import api
+    from corefio.compare import pairing
+    from corefio.io import spool
+
+    files = {}
+    for name in ("key", "response"):
+        files[name] = tmp_path / f"{name}.jsonlines"
+        api.convert(corpus[name], files[name], to_format="jsonlines")
+    _, in_memory, _ = run("score", files["key"], files["response"], "-m", "all", "--per-document")
+    stored: list[int] = []
+    real = spool.Spool.append
+    monkeypatch.setattr(spool.Spool, "append", lambda self, obj: (stored.append(1), real(self, obj))[1])
+    monkeypatch.setattr(pairing, "SPOOL_BYTES", 1)
+    _, on_disk, _ = run("score", files["key"], files["response"], "-m", "all", "--per-document")
+    assert on_disk == in_memory and "test/doc_029" in on_disk
+    assert len(stored) == 60  # both files' 30 views

@@ -125,14 +125,26 @@ def in_memory(corpus: "Corpus", pos: bool) -> Side:
     return Side([(d.name, d.part) for d in documents], lambda i: documents[i].mention_view(pos))
 
 
+#: a file at least this large keeps its documents' mention views on disk (a
+#: :class:`~corefio.io.spool.Spool`), not in memory, until they are scored
+SPOOL_BYTES = 32 << 20
+
+
 def read_views(path: str | Path | Source, format: str | None, report: Report, pos: bool) -> Side:
     """A file of any readable format, read one document at a time; only each
-    document's key and mention view are kept."""
+    document's key and mention view are kept (on disk for a file of
+    :data:`SPOOL_BYTES` or more: a view holds every word of its document)."""
     from ..formats.readwrite import iter_read
+    from ..io.spool import Spool
 
+    source = Source.of(path)
+    try:
+        large = source.size() >= SPOOL_BYTES
+    except OSError:  # not there: the reader says so, located
+        large = False
     keys: list[DocumentKey] = []
-    views: list[MentionView] = []
-    for doc in iter_read(path, format, report=report):
+    views: list[MentionView] | Spool = Spool() if large else []
+    for doc in iter_read(source, format, report=report):
         keys.append((doc.name, doc.part))
         views.append(doc.mention_view(pos))
     return Side(keys, views.__getitem__)

@@ -8,6 +8,7 @@
 :mod:`.xmlsafe`        the one XML parser: no network, no entities, no DTD loading
 :mod:`.repair`         repair of malformed SGML/XML, every change reported
 :mod:`.resources`      where the XSD schemas and XSLT stylesheets are (checkout or wheel)
+:mod:`.spool`          objects kept on disk until needed (memory bounded by one of them)
 =====================  ==========================================================
 
 May import: :mod:`corefio.errors`, :mod:`corefio.diagnostics`. Nothing here knows a
