@@ -138,8 +138,13 @@ def found_in(report: Report) -> list[Found]:
 def replay(report: Report, found: Iterable[Found]) -> None:
     """Add diagnostics found elsewhere to ``report`` as if they were found here, in
     order: a merging one joins an equal merging one already in the report (counts
-    summed, at most five examples), as :meth:`Report.add` does."""
+    summed, at most five examples), as :meth:`Report.add` does. One that merges with
+    nothing is added as it is: ``add`` would make it anew, and a command that puts its
+    reports together (``sync``) would hold every per-document finding twice."""
     for d, merging in found:
+        if not merging and len(d.examples) <= 5 and (d.file is not None or report.file is None):
+            report.extend([d])
+            continue
         diag = report.add(d.code, d.severity, d.message, line=d.line, column=d.column, document=d.document,
                           file=d.file, count=d.count, merge=merging, example=d.examples[0] if d.examples else None)
         for example in d.examples[1:]:

@@ -517,3 +517,23 @@ def test_scoring_a_large_file_of_a_format_without_fast_path_keeps_its_views_on_d
     _, on_disk, _ = run("score", files["key"], files["response"], "-m", "all", "--per-document")
     assert on_disk == in_memory and "test/doc_029" in on_disk
     assert len(stored) == 60  # both files' 30 views
+
+
+def test_replayed_findings_are_those_add_would_make_without_copying_what_merges_with_nothing():
+    """``replay`` gives the report ``Report.add`` would give; a finding that merges with
+    nothing is kept as it is (``sync`` puts four reports together: a copy of each
+    per-document finding doubled its memory on large corpora)."""
+    source = Report()
+    source.info("layout.dropped", "conll layout dropped", document="a")
+    source.warning("conll.header", "part number '0' is not 3 digits", merge=True, example="x")
+    source.warning("conll.header", "part number '0' is not 3 digits", merge=True, example="y")
+    plain = Report()
+    parallel.replay(plain, parallel.found_in(source))
+    assert [d.to_dict() for d in plain] == [d.to_dict() for d in source]
+    assert plain.diagnostics[0] is source.diagnostics[0]  # merges with nothing: not copied
+    assert plain.diagnostics[1] is not source.diagnostics[1]  # merging: made anew, can take more
+    parallel.replay(plain, parallel.found_in(source))
+    assert plain.diagnostics[1].count == 4 and len(plain) == 3
+    named = Report("some/file.conll")  # a finding without a file takes the report's, as add gives it
+    parallel.replay(named, parallel.found_in(source))
+    assert named.diagnostics[0].file == "some/file.conll" and source.diagnostics[0].file is None
