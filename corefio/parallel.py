@@ -435,13 +435,18 @@ def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., l
         runs = [indexed[k:k + size] for k in range(0, len(indexed), size)]
         shares = []
         found = Report()  # what the runs found, merged as one run would have merged it
-        for documents, share, share_found in ordered_map(_score_piece, runs, jobs, initializer=_set_score_job,
-                                                         initargs=((job, key_docs, response_docs),)):
-            shares.append(share)
-            replay(found, share_found)
-            share.diagnostics = []
-            if progress is not None:
-                progress(documents)
+        try:
+            for documents, share, share_found in ordered_map(_score_piece, runs, jobs, initializer=_set_score_job,
+                                                             initargs=((job, key_docs, response_docs),)):
+                shares.append(share)
+                replay(found, share_found)
+                share.diagnostics = []
+                if progress is not None:
+                    progress(documents)
+        finally:
+            # in this process (one job), the job held both files' document lists past
+            # the scoring: compare kept the first system's while scoring the next
+            _set_score_job(None)
         if shares:
             shares[0].diagnostics = found.diagnostics
         return shares
