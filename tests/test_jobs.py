@@ -127,16 +127,20 @@ def perturbed(text: str, seed: int) -> str:
     return "\n".join(lines)
 
 
-@pytest.fixture
-def corpus(tmp_path) -> dict[str, Path]:
-    key = conll_corpus(30, duplicate_mention=True)
-    key = key.replace("part 000", "part 0", 1)  # a reader warning
-    files = {"key": tmp_path / "key.v4_gold_conll", "response": tmp_path / "response.v4_auto_conll",
-             "other": tmp_path / "other.v4_auto_conll"}
+def key_and_systems(directory: Path, key: str) -> dict[str, Path]:
+    """``key`` and two responses made from it, written as CoNLL files in ``directory``."""
+    files = {"key": directory / "key.v4_gold_conll", "response": directory / "response.v4_auto_conll",
+             "other": directory / "other.v4_auto_conll"}
     files["key"].write_text(key)
     files["response"].write_text(perturbed(key, 1))
     files["other"].write_text(perturbed(key, 2))
     return files
+
+
+@pytest.fixture
+def corpus(tmp_path) -> dict[str, Path]:
+    key = conll_corpus(30, duplicate_mention=True)
+    return key_and_systems(tmp_path, key.replace("part 000", "part 0", 1))  # a reader warning
 
 
 def broken(text: str) -> str:

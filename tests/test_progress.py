@@ -12,20 +12,14 @@ from typer.testing import CliRunner
 from corefio import cli, parallel
 from corefio.cli import app
 
-from .test_jobs import conll_corpus, perturbed
+from .test_jobs import conll_corpus, key_and_systems
 
 
 @pytest.fixture
 def files(tmp_path, monkeypatch):
     monkeypatch.setattr(cli, "PROGRESS_DELAY", 0)  # quick commands draw a bar too
     monkeypatch.setattr(parallel, "SPLIT_BYTES", 2000)
-    key = conll_corpus(12)
-    paths = {"key": tmp_path / "key.v4_gold_conll", "response": tmp_path / "response.v4_auto_conll",
-             "other": tmp_path / "other.v4_auto_conll"}
-    paths["key"].write_text(key)
-    paths["response"].write_text(perturbed(key, 1))
-    paths["other"].write_text(perturbed(key, 2))
-    return paths
+    return key_and_systems(tmp_path, conll_corpus(12))
 
 
 def terminal(monkeypatch, yes: bool) -> None:
