@@ -7,8 +7,8 @@ each piece done by one process of a :class:`~concurrent.futures.ProcessPoolExecu
 and the results are put together in input order:
 
 * a piece is a whole file, or, for a large file of a format whose document boundaries
-  can be found cheaply (CoNLL-2012: :func:`corefio.formats.conll.scan_keys`), a run of
-  its documents given by a byte range; a worker reads only the bytes of its piece, one
+  can be found cheaply (``FormatSpec.document_starts``: the ``#begin document`` lines of
+  CoNLL-2012, the lines of JSON lines), a run of its documents given by a byte range; a worker reads only the bytes of its piece, one
   document at a time, and sends back what it found about them (document descriptions,
   diagnostics, score counts; only ``sync`` sends documents back, at most
   :data:`SYNC_RUN` pairs a piece): memory per worker is about one document, and at
@@ -176,7 +176,7 @@ def _splittable(path: str, format: str | None) -> Any:
         spec = resolve_format(Path(path), format)
     except CorefioError:
         return None
-    return spec if spec.name == "conll" and spec.scan_keys is not None else None
+    return spec if spec.document_starts is not None and spec.stream_range is not None else None
 
 
 def pieces_of(number: int, path: str, format: str | None, jobs: int) -> list[Piece]:
@@ -197,20 +197,21 @@ def pieces_of(number: int, path: str, format: str | None, jobs: int) -> list[Pie
     from .io.source import Source
 
     try:
-        docs = spec.scan_keys(Source.of(path))
+        starts = spec.document_starts(Source.of(path))
     except CorefioError:
         return whole
-    if len(docs) < 2 or len(docs[0]) < 4:
+    if len(starts) < 2:
         return whole
     target = max(SPLIT_BYTES // 4, size // (jobs * PIECES_PER_JOB))
     out: list[Piece] = []
     first = 0
-    while first < len(docs):
+    while first < len(starts):
         last = first
-        while last + 1 < len(docs) and docs[last + 1][2] - docs[first][2] < target:
+        while last + 1 < len(starts) and starts[last + 1][0] - starts[first][0] < target:
             last += 1
-        end = docs[last + 1][2] if last + 1 < len(docs) else size
-        out.append(Piece(number, path, spec.name, (docs[first][2], end, first, docs[first][3]), last - first + 1))
+        end = starts[last + 1][0] if last + 1 < len(starts) else size
+        out.append(Piece(number, path, spec.name, (starts[first][0], end, first, starts[first][1]),
+                         last - first + 1))
         first = last + 1
     return out
 
@@ -227,10 +228,12 @@ def documents_of(piece: Piece, report: Report, strict: bool = False) -> Iterator
     if piece.byte_range is None:
         yield from api.iter_read(piece.path, piece.format, report=report, strict=strict)
         return
-    from .formats.conll import stream_range
+    from .formats.registry import get_format
     from .io.source import Source
 
     source = Source.of(piece.path)
+    stream_range = get_format(piece.format or "conll").stream_range
+    assert stream_range is not None  # pieces_of cuts only such formats' files
     try:
         yield from stream_range(source, piece.byte_range, report=report, strict=strict)
     except CorefioError as exc:

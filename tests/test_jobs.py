@@ -603,3 +603,109 @@ def test_main_pins_the_thresholds(monkeypatch):
     monkeypatch.setattr(cli, "app", lambda: None)
     cli.main()
     assert called == [True]
+
+
+# -- files cut at document boundaries: CoNLL-2012 and JSON lines -----------------------------------
+def _runs_read(spec, path: Path, cuts: list[int]) -> tuple[list, list]:
+    """The documents and findings of ``path`` read in runs of documents starting at the
+    document numbers ``cuts`` (0 first), as the workers of --jobs read them."""
+    starts = spec.document_starts(Source.of(path))
+    size = path.stat().st_size
+    documents, report = [], Report(str(path))
+    for first, last in zip(cuts, cuts[1:] + [len(starts)]):
+        end = starts[last][0] if last < len(starts) else size
+        run_report = Report(str(path))
+        documents += list(spec.stream_range(Source.of(path), (starts[first][0], end, first, starts[first][1]),
+                                            report=run_report))
+        parallel.replay(report, parallel.found_in(run_report))
+    return documents, report.diagnostics
+
+
+def test_formats_that_find_their_documents_read_runs_as_the_whole_file_on_real_corpora(tmp_path):
+    """``FormatSpec.document_starts`` and ``stream_range`` are what let --jobs cut one
+    file: on real corpora, every way of cutting a file into runs gives the documents
+    and findings of the whole reading."""
+    from corefio import api
+    from corefio.formats.registry import all_formats, resolve_format
+
+    data = Path(__file__).parent / "data"
+    gum = tmp_path / "gum.conll"
+    gum.write_text("".join(p.read_text() for p in sorted((data / "corpora/gum-genres/conll").glob("*.conll"))))
+    litbank = data / "corpora/litbank-jsonlines/litbank.jsonlines"
+    crlf = tmp_path / "litbank-crlf.jsonlines"  # CRLF line ends, blank lines, no final line end
+    crlf.write_bytes(b"\r\n \r\n".join(litbank.read_bytes().splitlines()) + b"\r\n\xc2\xa0\r\n")
+    wl = tmp_path / "twice.wl.jsonlines"
+    wl.write_bytes((data / "systems/wl-coref_sample_input.jsonlines").read_bytes() * 3)
+    cutting = {spec.name for spec in all_formats() if spec.document_starts is not None}
+    assert cutting >= {"conll", "jsonlines", "wl-coref"}
+    checked = set()
+    for path, format in [(gum, None), (litbank, None), (crlf, None), (wl, "wl-coref")]:
+        spec = resolve_format(path, format)
+        report = Report(str(path))
+        whole = api.read(path, format, report=report).documents
+        starts = spec.document_starts(Source.of(path))
+        assert len(starts) == len(whole) >= 3
+        for cuts in ([0], list(range(len(whole))), [0, len(whole) - 1], [0, 1]):
+            documents, diagnostics = _runs_read(spec, path, cuts)
+            assert documents == whole, (path.name, cuts)
+            assert [str(d) for d in diagnostics] == [str(d) for d in report.diagnostics], (path.name, cuts)
+        checked.add(spec.name)
+    assert checked == cutting
+
+
+@pytest.fixture
+def jsonlines_corpus(corpus, tmp_path) -> Path:
+    """The key as JSON lines with what a reader must count right in any run: blank and
+    Unicode-space lines, documents without ``doc_key`` (named by their place in the
+    file), CRLF line ends and no final line end."""
+    from corefio import api
+
+    lines = api.dumps(api.read(corpus["key"]), "jsonlines").splitlines()
+    out = []
+    for k, line in enumerate(lines):
+        if k % 7 == 3:
+            line = line.replace('"doc_key": "', '"no_key": "')
+        out.append(line)
+        if k % 5 == 0:
+            out.append("\u3000" if k % 10 else "")
+    path = tmp_path / "key.jsonlines"
+    path.write_bytes("\r\n".join(out).encode("utf-8"))
+    return path
+
+
+def test_a_large_json_lines_file_is_cut_into_pieces_of_documents(jsonlines_corpus):
+    pieces = parallel.pieces_of(0, str(jsonlines_corpus), None, 2)
+    assert len(pieces) > 4 and sum(p.documents for p in pieces) == 30
+    assert all(p.format == "jsonlines" for p in pieces)
+
+
+@pytest.mark.parametrize("command", [["info"], ["info", "--format", "json"], ["validate", "-v"],
+                                     ["validate", "--format", "json", "-v"]])
+def test_info_and_validate_of_a_json_lines_file(jsonlines_corpus, command):
+    code, out, err = same_with_two_jobs(command[0], jsonlines_corpus, *command[1:])
+    assert code == 0 and "document_4" in out + err  # a document named by its place
+
+
+def test_convert_of_a_json_lines_file_in_runs(jsonlines_corpus, tmp_path, monkeypatch):
+    calls = _spy_on_runs(monkeypatch)
+    results = {}
+    for jobs in ("1", "2"):
+        target = tmp_path / f"out{jobs}.conll"
+        code, out, err = run("convert", jsonlines_corpus, target, "-v", "--jobs", jobs)
+        results[jobs] = (code, out, err.replace(target.name, "OUT"), target.read_bytes())
+    assert results["1"] == results["2"] and results["1"][0] == 0
+    assert len(calls) == 1 and calls[0] > 4
+
+
+def test_a_broken_json_line_stops_every_way_with_the_same_located_error(jsonlines_corpus):
+    lines = jsonlines_corpus.read_bytes().split(b"\r\n")
+    lines[30] = lines[30][:-5]  # a line cut short: not JSON
+    jsonlines_corpus.write_bytes(b"\r\n".join(lines))
+    code, out, err = same_with_two_jobs("info", jsonlines_corpus)
+    assert code == 3 and err.startswith(f"corefio: error: {jsonlines_corpus}:31:")
+    code, out, _ = same_with_two_jobs("validate", jsonlines_corpus)
+    assert code == 4 and ":31:" in out
+    lines[30] = lines[30].replace(b'"sentences"', b'"sentences" ') + b"\n"  # an LF in a CRLF file
+    jsonlines_corpus.write_bytes(b"\r\n".join(lines))
+    code, out, err = same_with_two_jobs("info", jsonlines_corpus)
+    assert code == 3 and "line ends mix" in err

@@ -21,8 +21,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..errors import FormatError
 from ..io.files import decode_utf8
@@ -112,22 +112,52 @@ def check_encoding_head(data: bytes, file: str | None) -> int:
     return 3 if data.startswith(b"\xef\xbb\xbf") else 0
 
 
+#: bytes read first (encoding checks, the line end style)
+_HEAD = 1 << 16
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def _first_line_end(f: Any, head: bytes) -> bytes | None:
+    """The first line end of a binary file whose first bytes ``head`` were read from
+    ``f`` (read on from there when ``head`` has none, or ends with a CR that an LF may
+    follow: a first line can be a whole document of megabytes); None: the file has
+    none. Leaves ``f`` anywhere."""
+    chunk = head
+    while True:
+        found = _LINE_END.search(chunk)
+        if found is not None and (found.group() != b"\r" or found.end() < len(chunk)):
+            return found.group()
+        more = f.read(_HEAD)
+        if not more:
+            return None if found is None else found.group()
+        chunk = chunk[-1:] + more
+
+
 class SourceLines:
     """The lines of a source, decoded one at a time (memory of one line), with the line
-    end style checked: ``newline`` and ``final_newline`` are known once iterated."""
+    end style checked: ``newline`` and ``final_newline`` are known once iterated.
 
-    def __init__(self, source: "Source") -> None:
+    ``lines``: only the lines from byte ``start`` (a line start) up to ``end``, the
+    first being line ``first_line`` of the file (a run of a file read by one of several
+    processes, :func:`line_starts`); the line end style is still the file's."""
+
+    def __init__(self, source: "Source", lines: tuple[int, int, int] | None = None) -> None:
         self.source = source
+        self.lines = lines
         self.newline = "\n"
         self.final_newline = True
+        #: the line the iteration started at (1, or ``first_line`` of ``lines``)
+        self.first_line = 1 if lines is None else lines[2]
 
     def __iter__(self) -> Iterator[str]:
         name = self.source.name
         with self.source.open() as f:
-            head = f.read(1 << 16)
+            head = f.read(_HEAD)
             start = check_encoding_head(head, name)
-            first_end = re.search(rb"\r\n|\r|\n", head)
-            if first_end is not None and first_end.group() == b"\r":
+            first_end = _first_line_end(f, head)
+            if first_end == b"\r":
+                if self.lines is not None:  # line_starts gives no runs of such files
+                    raise ValueError("a run of lines of a file with CR-only line ends")
                 # CR-only line ends cannot be read line by line: the text is read whole
                 text, self.newline = split_newlines(decode_piece(head + f.read(), name, 1, True), name)
                 self.final_newline = text.endswith("\n") or not text
@@ -136,10 +166,13 @@ class SourceLines:
                     lines.pop()
                 yield from lines
                 return
-            crlf = first_end is not None and first_end.group() == b"\r\n"
+            crlf = first_end == b"\r\n"
             self.newline = "\r\n" if crlf else "\n"
+            if self.lines is not None:
+                start = self.lines[0]
             f.seek(start)
-            for lineno, raw in enumerate(f, 1):
+            raws: Iterator[bytes] = iter(f) if self.lines is None else _up_to(f, self.lines[1] - start)
+            for lineno, raw in enumerate(raws, self.first_line):
                 try:
                     line = raw.decode("utf-8")
                 except UnicodeDecodeError:
@@ -161,3 +194,32 @@ class SourceLines:
                                       "use one kind throughout (e.g. `dos2unix`)", file=name, line=lineno,
                                       column=line.index("\r") + 1)
                 yield line
+
+
+def _up_to(f: Any, size: int) -> Iterator[bytes]:
+    """The lines of binary file ``f`` in its next ``size`` bytes (which end at a line start)."""
+    for raw in f:
+        yield raw
+        size -= len(raw)
+        if size <= 0:
+            return
+
+
+def line_starts(source: "Source", is_document: Callable[[bytes], bool]) -> list[tuple[int, int]]:
+    """``(byte offset, line)`` of every line ``is_document`` takes (given the line's
+    bytes, its end included), line by line as :class:`SourceLines` reads the file (the
+    same encoding checks at its start; a run of them is read by
+    ``SourceLines(source, (start, end, first_line))``). A file with CR-only line ends
+    (read whole by :class:`SourceLines`) gives its first line only: it is not cut."""
+    starts: list[tuple[int, int]] = []
+    with source.open() as f:
+        head = f.read(_HEAD)
+        offset = check_encoding_head(head, source.name)
+        if _first_line_end(f, head) == b"\r":
+            return [(offset, 1)]
+        f.seek(offset)
+        for line, raw in enumerate(f, 1):
+            if is_document(raw):
+                starts.append((offset, line))
+            offset += len(raw)
+    return starts

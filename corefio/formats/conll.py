@@ -1029,6 +1029,11 @@ def mention_views(source: Source | Any, *, report: Report, strict: bool = False,
             yield view
 
 
+def document_starts(source: Source | Any) -> list[tuple[int, int]]:
+    """``(byte offset, line)`` of every document's header (:func:`scan_keys`)."""
+    return [(offset, line) for _, _, offset, line in scan_keys(source)]
+
+
 #: bytes :func:`scan_keys` reads at a time
 _SCAN_BLOCK = 1 << 20
 
@@ -1569,5 +1574,7 @@ register(
         scan_keys=scan_keys,
         concatenates=True,
         mention_views=mention_views,
+        document_starts=document_starts,
+        stream_range=stream_range,
     )
 )

@@ -173,8 +173,17 @@ class FormatSpec:
     #: the writer's output for some documents is the outputs for runs of them, joined
     #: (no file header or footer, nothing carried from one document to the next), so
     #: ``convert --jobs`` may write the runs of one large file in several processes
-    #: (:mod:`corefio.parallel`; ``tests/test_parallel.py`` checks each declaring writer)
+    #: (:mod:`corefio.parallel`; ``tests/test_jobs.py`` checks each declaring writer)
     concatenates: bool = False
+    #: ``document_starts(source) -> [(byte offset, line), ...]``: where each document
+    #: starts, found without building documents (raises what reading the file would raise
+    #: about what it looks at). With ``stream_range``, the commands' ``--jobs`` cut a large
+    #: file into runs of documents read by several processes (:mod:`corefio.parallel`)
+    document_starts: Callable[[Any], list[tuple[int, int]]] | None = None
+    #: ``stream_range(source, (start, end, number of the first document, its line), *,
+    #: report, strict) -> Iterator[Document]``: the documents of one run of a file, cut
+    #: where ``document_starts`` says, as the whole file's reading gives them
+    stream_range: Callable[..., Iterator[Any]] | None = None
 
     @property
     def can_read(self) -> bool:
@@ -319,6 +328,7 @@ def _variant(base: FormatSpec, value: str, asked: str) -> FormatSpec:
             write=None, write_files=None,
             options=tuple(o for o in base.options if o is not option),
             sniff=None, aliases=(), scan_keys=None, mention_views=None, variant_option=None,
+            document_starts=None, stream_range=None,
         )
     return _VARIANTS[key]
 

@@ -48,7 +48,7 @@ from ..losses import LossLog
 from ...io._lazy import LazyModule
 from ..registry import Capabilities, FormatSpec, Option, register
 from ...io.source import Source
-from .._lines import SourceLines, check_part, no_document_error
+from .._lines import SourceLines, check_part, line_starts, no_document_error
 from . import dialects
 from .layout import JsonlinesLayout
 
@@ -212,12 +212,14 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _documents(lines: Iterable[str], file: str | None, report: Report, dialect: str | None = None) -> Iterator[Any]:
+def _documents(lines: Iterable[str], file: str | None, report: Report, dialect: str | None = None,
+               count: int = 0) -> Iterator[Any]:
+    """The documents of ``lines``; ``count``: documents before them in the file (a run
+    of a file, :func:`stream_range`)."""
     newline = getattr(lines, "newline", "\n")
     last = None
     lineno = 0
-    count = 0
-    for lineno, line in enumerate(lines, 1):
+    for lineno, line in enumerate(lines, getattr(lines, "first_line", 1)):
         if not line.strip():
             continue
         try:
@@ -257,6 +259,36 @@ def read(source: Source, *, report: Report, strict: bool = False, dialect: str |
 def stream(source: Source, *, report: Report, strict: bool = False, dialect: str | None = None) -> Iterator[Any]:
     """The documents one at a time, reading the file line by line."""
     yield from _documents(SourceLines(source), source.name, report, dialect)
+
+
+def _is_document_line(raw: bytes) -> bool:
+    """Does a line hold a document (what :func:`_documents` skips: blank lines)?"""
+    content = raw.strip()
+    if content[:1] in (b"{", b"["):
+        return True
+    try:  # Unicode spaces only (no-break, ideographic...) are blank too
+        return bool(raw.decode("utf-8").strip())
+    except UnicodeDecodeError:
+        return True  # the reader refuses it, as a document line
+
+
+def document_starts(source: Source) -> list[tuple[int, int]]:
+    """``(byte offset, line)`` of every document (non-blank line)."""
+    return line_starts(Source.of(source), _is_document_line)
+
+
+def stream_range(source: Source, byte_range: tuple[int, int, int, int], *, report: Report, strict: bool = False,
+                 dialect: str | None = None) -> Iterator[Any]:
+    """The documents of a run of lines, ``byte_range`` = (start, end, number of the
+    first document, its line) from :func:`document_starts`, as :func:`stream` gives them."""
+    start, end, first, line = byte_range
+    source = Source.of(source)
+    yield from _documents(SourceLines(source, (start, end, line)), source.name, report, dialect, first)
+
+
+def stream_range_wl(source: Source, byte_range: tuple[int, int, int, int], *, report: Report,
+                    strict: bool = False) -> Iterator[Any]:
+    yield from stream_range(source, byte_range, report=report, strict=strict, dialect="wl")
 
 
 def read_wl(source: Source, *, report: Report, strict: bool = False) -> Any:
@@ -378,6 +410,8 @@ register(
                         "decide)", applies_to="read", choices=tuple(dialects.DIALECTS)),),
         variant_option="dialect",
         concatenates=True,
+        document_starts=document_starts,
+        stream_range=stream_range,
     )
 )
 
@@ -395,5 +429,7 @@ register(
         write=write_wl,
         aliases=("wl", "wlcoref"),
         concatenates=True,
+        document_starts=document_starts,
+        stream_range=stream_range_wl,
     )
 )
