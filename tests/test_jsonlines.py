@@ -202,3 +202,23 @@ def test_empty_jsonlines_is_an_input_error(text, line, words, cli, tmp_path):
         assert result.exit_code == code, (command, result.output)
         assert words in result.output
     assert not (tmp_path / "out.conll").exists()
+
+
+@pytest.mark.parametrize("first_line", [70_000, (1 << 16) - 1])
+def test_a_crlf_file_whose_first_line_is_longer_than_the_head_read_first(tmp_path, first_line):
+    """The line end style is the first line end's, wherever it comes: a first line of
+    70 KB (one long document), or one whose CR is the last byte of the first 64 KiB
+    read (its LF in the next read), is not taken for another style."""
+    from corefio import api
+
+    def line(key: str, size: int) -> bytes:
+        start = f'{{"doc_key": "{key}", "clusters": [[[0, 0], [1, 1]]], "sentences": [["x", "'.encode()
+        end = b'"]]}'
+        return start + b"w" * (size - len(start) - len(end)) + end
+
+    path = tmp_path / "long.jsonlines"
+    path.write_bytes(line("a", first_line - 1) + b"\r\n" + line("b", 300) + b"\r\n")
+    corpus = api.read(path)
+    assert [d.name for d in corpus.documents] == ["a", "b"]
+    assert corpus.documents[0].layout["jsonlines"].newline == "\r\n"
+    assert api.dumps(corpus, "jsonlines").encode() == path.read_bytes()
