@@ -7,6 +7,7 @@ with one and two processes (``--jobs``).
 The 1x corpus is ``benchmarks/generate_corpus.py``'s (280 documents, 270,000 tokens,
 key and response); the larger ones repeat it, each copy's documents renamed
 (``bench/cNNN_doc_…``), written under ``--data`` (default: a temporary directory).
+The ``*-jsonlines`` commands read the key converted to JSON lines (made beside it).
 Each command runs in its own process (``python -m corefio …``), started by a small
 Python process that reports its children's peak resident memory
 (``getrusage(RUSAGE_CHILDREN).ru_maxrss``: the largest of the command and its
@@ -38,7 +39,19 @@ COMMANDS = {
     "compare": lambda d, out: ["compare", d["key"], d["response"], d["other"], "--samples", "1000", "--seed", "1"],
     "convert": lambda d, out: ["convert", d["key"], out / "key.jsonlines"],
     "sync": lambda d, out: ["sync", d["key"], d["response"], "-o", out / "synced", "--to", "conll"],
+    # the key as JSON lines (one document a line: PreCo's and BookCoref's format)
+    "info-jsonlines": lambda d, out: ["info", d["key_jsonlines"]],
+    "validate-jsonlines": lambda d, out: ["validate", d["key_jsonlines"]],
+    "convert-jsonlines": lambda d, out: ["convert", d["key_jsonlines"], out / "key.v4_gold_conll"],
 }
+
+
+def with_jsonlines(files: dict[str, Path]) -> dict[str, Path]:
+    """``files`` and the key as JSON lines beside it (written by corefio the first time)."""
+    target = files["key"].with_name("bench_key.jsonlines")
+    if not target.exists():
+        subprocess.run([sys.executable, "-m", "corefio", "convert", files["key"], target, "-q"], cwd=REPO, check=True)
+    return {**files, "key_jsonlines": target}
 
 #: runs a command and prints its wall time and its children's peak memory (KiB) as JSON
 MEASURE = """
@@ -107,6 +120,8 @@ def main() -> None:
     data = args.data or Path(tempfile.mkdtemp(prefix="corefio-bench-scale-"))
     data.mkdir(parents=True, exist_ok=True)
     corpora = {scale: corpus(data, scale) for scale in args.scales}
+    if any(name.endswith("-jsonlines") for name in args.commands):
+        corpora = {scale: with_jsonlines(files) for scale, files in corpora.items()}
     counted = {scale: tokens(files["key"]) for scale, files in corpora.items()}
     results: dict[tuple[str, int, int], dict] = {}
     print(f"{'command':<9} {'scale':>5} {'jobs':>4} {'tokens':>11} {'wall s':>8} {'cpu s':>8} {'peak MB':>8} "
