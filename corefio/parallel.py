@@ -9,10 +9,11 @@ and the results are put together in input order:
 * a piece is a whole file, or, for a large file of a format whose document boundaries
   can be found cheaply (``FormatSpec.document_starts``: the ``#begin document`` lines
   of CoNLL-2012, the lines of JSON lines), a run of its documents given by a byte
-  range; a worker reads only the bytes of its piece, one document at a time, and sends back what it found about them (document descriptions,
-  diagnostics, score counts; only ``sync`` sends documents back, at most
-  :data:`SYNC_RUN` pairs a piece): memory per worker is about one document, and at
-  most ``2 × jobs`` pieces are under way at once;
+  range; a worker reads only the bytes of its piece, one document at a time, and
+  sends back what it found about them (document descriptions, diagnostics, score
+  counts; only ``sync`` sends documents back, at most :data:`SYNC_RUN` pairs a
+  piece): memory per worker is about one document, and at most ``2 × jobs`` pieces
+  are under way at once;
 * results are taken in input order (:func:`ordered_map`), so the output is the one a
   single process gives, byte for byte; a piece's error is raised when its turn comes,
   so the error (message, location, exit code) is the one a single process meets first;
