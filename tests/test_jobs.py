@@ -709,3 +709,33 @@ def test_a_broken_json_line_stops_every_way_with_the_same_located_error(jsonline
     jsonlines_corpus.write_bytes(b"\r\n".join(lines))
     code, out, err = same_with_two_jobs("info", jsonlines_corpus)
     assert code == 3 and "line ends mix" in err
+
+
+def test_lines_before_the_first_json_document_are_read_by_the_first_run(jsonlines_corpus):
+    """A bad line end on a blank line before the first document is found with one
+    process or several (the first run starts at the text's start)."""
+    jsonlines_corpus.write_bytes(b"\n \r\n" + jsonlines_corpus.read_bytes().replace(b"\r\n", b"\n"))
+    first = parallel.pieces_of(0, str(jsonlines_corpus), None, 2)[0]
+    assert first.byte_range[0] == 0 and first.byte_range[3] == 1
+    code, out, _ = same_with_two_jobs("validate", jsonlines_corpus)
+    assert code == 4 and f"{jsonlines_corpus}:2:" in out and "line ends mix" in out
+
+
+def test_the_line_after_a_run_is_checked_before_the_runs_last_document_is_given(jsonlines_corpus, tmp_path):
+    """The reader parses the next line before giving a document: so does a run, so a
+    broken first line of the next run stops ``convert --strict`` with the JSON error
+    (as one process does) and not with the strict-mode error of the run's last
+    document (every document here has a reading warning: an empty sentence)."""
+    lines = jsonlines_corpus.read_bytes().split(b"\r\n")
+    lines = [line.replace(b'"sentences": [', b'"sentences": [[], ') for line in lines]
+    jsonlines_corpus.write_bytes(b"\r\n".join(lines))
+    second = parallel.pieces_of(0, str(jsonlines_corpus), None, 2)[1].byte_range[3]  # its first line
+    lines[second - 1] = lines[second - 1][:-3]
+    jsonlines_corpus.write_bytes(b"\r\n".join(lines))
+    results = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"out{jobs}.conll"
+        code, out, err = run("convert", jsonlines_corpus, target, "--strict", "--jobs", jobs)
+        results.append((code, out, err.replace(target.name, "OUT")))
+    assert results[0] == results[1]
+    assert results[0][0] == 3 and f"{jsonlines_corpus}:{second}:" in results[0][2] and "not valid JSON" in results[0][2]

@@ -222,3 +222,17 @@ def test_a_crlf_file_whose_first_line_is_longer_than_the_head_read_first(tmp_pat
     assert [d.name for d in corpus.documents] == ["a", "b"]
     assert corpus.documents[0].layout["jsonlines"].newline == "\r\n"
     assert api.dumps(corpus, "jsonlines").encode() == path.read_bytes()
+
+
+def test_a_cr_only_file_whose_first_line_is_longer_than_the_head_read_first(tmp_path):
+    """Finding the first line end reads past the first 64 KiB; a CR-only file is then
+    read whole from its start (nothing of what was read to find it is lost)."""
+    from corefio import api
+
+    lines = [json.dumps({"doc_key": key, "pad": "A" * 70_000, "sentences": [["x"]], "clusters": []})
+             for key in ("a", "b")]
+    path = tmp_path / "cr.jsonlines"
+    path.write_bytes("\r".join(lines).encode() + b"\r")
+    corpus = api.read(path)
+    assert [d.name for d in corpus.documents] == ["a", "b"]
+    assert api.dumps(corpus, "jsonlines").encode() == path.read_bytes()

@@ -139,7 +139,10 @@ class SourceLines:
 
     ``lines``: only the lines from byte ``start`` (a line start) up to ``end``, the
     first being line ``first_line`` of the file (a run of a file read by one of several
-    processes, :func:`line_starts`); the line end style is still the file's."""
+    processes, :func:`line_starts`); the line end style is still the file's. Then the
+    first line after ``end``, if there is one, with ``past_end`` set: a reader that
+    looks a line ahead before giving a document (the JSON lines reader parses the
+    next line first) checks that line as the whole file's reading does, and stops."""
 
     def __init__(self, source: "Source", lines: tuple[int, int, int] | None = None) -> None:
         self.source = source
@@ -148,6 +151,8 @@ class SourceLines:
         self.final_newline = True
         #: the line the iteration started at (1, or ``first_line`` of ``lines``)
         self.first_line = 1 if lines is None else lines[2]
+        #: the line given is the one after the run (``lines``)
+        self.past_end = False
 
     def __iter__(self) -> Iterator[str]:
         name = self.source.name
@@ -159,7 +164,8 @@ class SourceLines:
                 if self.lines is not None:  # line_starts gives no runs of such files
                     raise ValueError("a run of lines of a file with CR-only line ends")
                 # CR-only line ends cannot be read line by line: the text is read whole
-                text, self.newline = split_newlines(decode_piece(head + f.read(), name, 1, True), name)
+                f.seek(0)  # (finding the first line end may have read past the head)
+                text, self.newline = split_newlines(decode_piece(f.read(), name, 1, True), name)
                 self.final_newline = text.endswith("\n") or not text
                 lines = text.split("\n")
                 if lines[-1] == "":
@@ -168,11 +174,14 @@ class SourceLines:
                 return
             crlf = first_end == b"\r\n"
             self.newline = "\r\n" if crlf else "\n"
+            remaining = None  # bytes of the run still to give
             if self.lines is not None:
-                start = self.lines[0]
+                start, remaining = self.lines[0], self.lines[1] - self.lines[0]
             f.seek(start)
-            raws: Iterator[bytes] = iter(f) if self.lines is None else _up_to(f, self.lines[1] - start)
-            for lineno, raw in enumerate(raws, self.first_line):
+            for lineno, raw in enumerate(f, self.first_line):
+                if remaining is not None:
+                    self.past_end = remaining <= 0
+                    remaining -= len(raw)
                 try:
                     line = raw.decode("utf-8")
                 except UnicodeDecodeError:
@@ -194,23 +203,18 @@ class SourceLines:
                                       "use one kind throughout (e.g. `dos2unix`)", file=name, line=lineno,
                                       column=line.index("\r") + 1)
                 yield line
-
-
-def _up_to(f: Any, size: int) -> Iterator[bytes]:
-    """The lines of binary file ``f`` in its next ``size`` bytes (which end at a line start)."""
-    for raw in f:
-        yield raw
-        size -= len(raw)
-        if size <= 0:
-            return
+                if self.past_end:
+                    return
 
 
 def line_starts(source: "Source", is_document: Callable[[bytes], bool]) -> list[tuple[int, int]]:
     """``(byte offset, line)`` of every line ``is_document`` takes (given the line's
     bytes, its end included), line by line as :class:`SourceLines` reads the file (the
     same encoding checks at its start; a run of them is read by
-    ``SourceLines(source, (start, end, first_line))``). A file with CR-only line ends
-    (read whole by :class:`SourceLines`) gives its first line only: it is not cut."""
+    ``SourceLines(source, (start, end, first_line))``), but the first: the start of the
+    text, line 1, so that the lines before the first document are read (and checked)
+    with it. A file with CR-only line ends (read whole by :class:`SourceLines`) gives
+    one start: it is not cut."""
     starts: list[tuple[int, int]] = []
     with source.open() as f:
         head = f.read(_HEAD)
@@ -218,8 +222,9 @@ def line_starts(source: "Source", is_document: Callable[[bytes], bool]) -> list[
         if _first_line_end(f, head) == b"\r":
             return [(offset, 1)]
         f.seek(offset)
+        text_start = offset
         for line, raw in enumerate(f, 1):
             if is_document(raw):
-                starts.append((offset, line))
+                starts.append((offset, line) if starts else (text_start, 1))
             offset += len(raw)
     return starts

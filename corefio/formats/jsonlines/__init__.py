@@ -232,6 +232,10 @@ def _documents(lines: Iterable[str], file: str | None, report: Report, dialect: 
             raise FormatError("not valid JSON: nested too deeply", file=file, line=lineno) from None
         _check_surrogates(obj, line, lineno, file)
         newline = getattr(lines, "newline", "\n")
+        if getattr(lines, "past_end", False):  # the line after a run: parsed as reading on would
+            if last is not None:
+                yield last
+            return
         if last is not None:
             yield last
         count += 1
