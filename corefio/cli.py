@@ -317,6 +317,60 @@ def _expanded(paths: List[Path], format: Optional[str]) -> List[Path]:
     return out
 
 
+def _names_files(path: Path, format: Optional[str]) -> bool:
+    """Does the argument stand for several files (a directory of files, a pattern)?"""
+    text = str(path)
+    if text == "-":
+        return False
+    if not path.exists():
+        return bool(_GLOB_CHARACTERS & set(text))
+    return path.is_dir() and not _is_project(path, format)
+
+
+def _file_name(path: Path) -> str:
+    """What pairs a key file with a response file: its name up to the first dot
+    (``a.v4_gold_conll`` and ``a.v4_auto_conll``)."""
+    return path.name.split(".")[0]
+
+
+def _paired_lists(key: Path, responses: List[Path], key_format: Optional[str],
+                  response_format: Optional[str]) -> Optional[tuple[List[Path], List[List[Path]]]]:
+    """None when the key is one file; when it is a directory or a pattern (so must each
+    response be): the key files, sorted, and each response's files in their order,
+    paired by :func:`_file_name`. A key file without its response file, or a response
+    file without its key file, is an error naming it."""
+    from .errors import UsageError
+
+    many = [_names_files(key, key_format)] + [_names_files(r, response_format) for r in responses]
+    if not any(many):
+        return None
+    if not all(many):
+        raise UsageError("give a directory (or a quoted pattern) of files for the key and for every response, "
+                         "or one file for each")
+    keys = _expanded([key], key_format)
+    by_name: dict[str, Path] = {}
+    for path in keys:
+        if _file_name(path) in by_name:
+            raise UsageError(f"two key files are named {_file_name(path)!r} up to the first dot "
+                             f"({by_name[_file_name(path)]}, {path}): files are paired by that name")
+        by_name[_file_name(path)] = path
+    lists = []
+    for response in responses:
+        theirs = {_file_name(p): p for p in _expanded([response], response_format)}
+        missing = [str(by_name[n]) for n in by_name if n not in theirs]
+        extra = [str(theirs[n]) for n in theirs if n not in by_name]
+        if missing or extra:
+            raise CorefioError("the key and response files do not pair by name (up to the first dot): "
+                               + "; ".join(filter(None, [
+                                   f"no response file for {', '.join(missing[:3])}" if missing else "",
+                                   f"no key file for {', '.join(extra[:3])}" if extra else ""])),
+                               file=str(response))
+        lists.append([theirs[n] for n in by_name])
+    for path in keys + [p for files in lists for p in files]:
+        _check_input(path, None)
+    return keys, lists
+
+
 def _is_project(path: Path, format: Optional[str]) -> bool:
     """A directory that is one input: a project of a format that reads directories."""
     from .formats.registry import all_formats, get_format
@@ -1083,8 +1137,17 @@ def score_command(
     except (ValueError, ZeroDivisionError):
         raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
     _paired_files[:] = [str(key), str(response), "--allow-missing"]
-    key = _input(key, key_format or from_format)
-    response = _input(response, response_format or from_format)
+    lists = _paired_lists(key, [response], key_format or from_format, response_format or from_format)
+    if lists is not None:
+        from .errors import UsageError
+
+        if by_kind is not None or errors or preset is not None or anaphora or (group_by or "").startswith("meta:"):
+            raise UsageError("--by-kind, --errors, --preset, --anaphora and --group-by meta: take one key and one "
+                             "response file, not directories")
+        key, response = lists[0], lists[1][0]  # type: ignore[assignment]
+    else:
+        key = _input(key, key_format or from_format)
+        response = _input(response, response_format or from_format)
     report = Report()
     ua_settings = None
     if preset is not None or anaphora:
@@ -1098,8 +1161,9 @@ def score_command(
             match = chosen.get("match", match)
             keep_zeros = chosen.get("keep_zeros", keep_zeros)
             zero_match = ZeroMatch(chosen.get("zero_match", zero_match.value))
-    from .parallel import score_runner
+    from .parallel import file_runner, score_runner
 
+    bar = _bar("scoring")
     result = score(
         key, response, metric, keep_singletons=keep_singletons, per_document=per_document or group_by is not None,
         macro=macro,
@@ -1107,7 +1171,8 @@ def score_command(
         report=report, key_format=key_format or from_format, response_format=response_format or from_format,
         coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
         dominant_attribute=dominant_attribute, match=match, sync=sync, pair_by=pair_by.value, pairs_file=pairs,
-        keep_zeros=keep_zeros, zero_match=zero_match.value, runner=score_runner(_jobs(jobs), _bar("scoring")),
+        keep_zeros=keep_zeros, zero_match=zero_match.value, runner=score_runner(_jobs(jobs), bar),
+        file_runner=file_runner(_jobs(jobs), bar),
     )
     _close_bars()
     breakdowns = []
@@ -1235,17 +1300,24 @@ def compare_command(
     if len(responses) < 2:
         raise UsageError("compare needs at least two responses (use score for one)")
     shown_responses = responses
-    key = _input(key, from_format)
-    responses = [_input(response, from_format) for response in responses]
     labels = [r.name for r in shown_responses]
     if len(set(labels)) != len(labels):
         labels = [str(r) for r in shown_responses]
-    from .parallel import score_runner
+    lists = _paired_lists(key, responses, from_format, from_format)
+    if lists is not None:
+        if errors:
+            raise UsageError("--errors takes one key file and response files, not directories")
+        key, responses = lists  # type: ignore[assignment]
+    else:
+        key = _input(key, from_format)
+        responses = [_input(response, from_format) for response in responses]
+    from .parallel import file_runner, score_runner
 
+    bar = _bar("scoring")
     result = compare(key, responses, [m.strip() for m in metric.split(",") if m.strip()], names=labels,
                      samples=samples, seed=seed, level=confidence, match=match,
                      keep_singletons=keep_singletons, key_format=from_format, response_format=from_format,
-                     runner=score_runner(_jobs(jobs), _bar("scoring")))
+                     runner=score_runner(_jobs(jobs), bar), file_runner=file_runner(_jobs(jobs), bar))
     _close_bars()
     analyses = {}
     if errors:

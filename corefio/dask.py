@@ -32,6 +32,7 @@ Paths must be readable by the workers (a shared file system on a cluster).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -102,23 +103,14 @@ def validate(paths: Iterable[str | Path], format: str | None = None, *, schedule
 
 
 # -- score -------------------------------------------------------------------------------------
-def _share_of(item: tuple[int, str, str, Any, dict]) -> Any:
-    """Score one key file against one response file: the scorer's Share. Document
-    indices are ``file number * 2**40 + document number``, so that per-document results
-    sorted by index keep the files' order."""
-    from .scoring.engine import _side, accumulator
-    from .compare.synchronisation import pair_keys
-
-    number, key, response, options, pairing = item
+def _share_of(scorer: Any, pair: tuple[int, str, str]) -> Any:
+    """Score one key file against one response file: the scorer's Share, its findings
+    with it (:class:`corefio.scoring.engine.FilePairScorer`: per-document indices keep
+    the files' order)."""
     report = Report()
-    key_side = _side(key, pairing["key_format"], report, options.pos)
-    response_side = _side(response, pairing["response_format"], report, options.pos)
-    pairs = pair_keys(key_side.keys, response_side.keys, pairing["pair_by"], None, report,
-                      pairing["allow_missing"])
-    acc = accumulator(options, report)
-    for index, (i, j) in enumerate(pairs):
-        acc.add((number << 40) + index, key_side.view(i), response_side.view(j) if j is not None else None)
-    return acc.result()
+    (share,), _ = scorer(pair, report)
+    share.diagnostics = report.diagnostics
+    return share
 
 
 def score(key_paths: Sequence[str | Path], response_paths: Sequence[str | Path],
@@ -131,7 +123,7 @@ def score(key_paths: Sequence[str | Path], response_paths: Sequence[str | Path],
     the same :class:`~corefio.scoring.Scores` ``corefio.score`` gives for the files
     concatenated (module docstring)."""
     from .compare.matching import MATCH_MODES
-    from .scoring.engine import Options, finish
+    from .scoring.engine import FilePairScorer, Options, finish
     from .scoring.registry import resolve_metrics
     from .model.zeros import zero_mode
 
@@ -142,13 +134,12 @@ def score(key_paths: Sequence[str | Path], response_paths: Sequence[str | Path],
         raise UsageError(f"unknown matching mode {match!r} (known: {', '.join(MATCH_MODES)})")
     options = Options(resolve_metrics(metrics), keep_singletons=keep_singletons, per_document=per_document or macro,
                       match=match, zeros=zero_mode(keep_zeros, zero_match))
-    pairing = {"key_format": key_format, "response_format": response_format, "pair_by": pair_by,
-               "allow_missing": allow_missing}
-    items = [(k, str(key), str(response), options, pairing)
-             for k, (key, response) in enumerate(zip(key_paths, response_paths))]
+    scorer = FilePairScorer(options, allow_missing, key_format, response_format, pair_by)
+    # (a pair is a list: dask would take a tuple whose first item can be called for a task)
+    items = [[k, str(key), str(response)] for k, (key, response) in enumerate(zip(key_paths, response_paths))]
     report = Report()
-    shares = _compute(db.from_sequence(items, npartitions=max(1, len(items))).map(_share_of), scheduler) \
-        if items else []
+    bag = db.from_sequence(items, npartitions=max(1, len(items)))
+    shares = _compute(bag.map(functools.partial(_share_of, scorer)), scheduler) if items else []
     for share in shares:
         report.absorb(share.diagnostics)
     return finish(shares, report, options, macro, allow_missing)

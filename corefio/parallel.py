@@ -458,6 +458,34 @@ def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., l
     return run
 
 
+class _ScoredPair:
+    """A pair of files scored in a worker: the shares, how many document pairs, what was found."""
+
+    def __init__(self, scorer: Any) -> None:
+        self.scorer = scorer
+
+    def __call__(self, pair: Any) -> tuple[list, int, list[Found]]:
+        report = Report()
+        shares, documents = self.scorer(pair, report)
+        return shares, documents, found_in(report)
+
+
+def file_runner(jobs: int, progress: Progress | None = None) -> Callable[..., Iterator[list]]:
+    """What the scoring engine calls to score two lists of files (``file_runner=`` of
+    :func:`corefio.scoring.engine.score`): each pair of files scored whole by one of
+    ``jobs`` processes; the shares come back in order, what was found is added to the
+    report as one process adds it."""
+
+    def run(scorer: Any, pairs: list, report: Report) -> Iterator[list]:
+        for shares, documents, found in ordered_map(_ScoredPair(scorer), pairs, jobs):
+            replay(report, found)
+            if progress is not None:
+                progress(documents)
+            yield shares
+
+    return run
+
+
 # -- convert ---------------------------------------------------------------------------------
 def output_path(source: Path, target_dir: Path, to: str) -> Path:
     """Where ``convert`` of many files writes ``source``: in ``target_dir``, its name up

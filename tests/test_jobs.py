@@ -745,3 +745,111 @@ def test_the_line_after_a_run_is_checked_before_the_runs_last_document_is_given(
     assert results[0] == results[1]
     assert results[0][0] == 3 and "not valid JSON" in results[0][2]
     assert f"{jsonlines_corpus}:{second}:" in results[0][2]
+
+
+# -- score and compare of directories: pairs of files as one corpus -------------------------------
+@pytest.fixture
+def file_pairs(tmp_path) -> dict[str, Path]:
+    """Five key files and their responses in two directories (named as OntoNotes names
+    them: the part before the first dot pairs them), and the same documents joined
+    into one key file and one response file (the independent reference)."""
+    folders = {name: tmp_path / name for name in ("keys", "responses", "other", "joined")}
+    for folder in folders.values():
+        folder.mkdir()
+    joined_key, joined_response, joined_other = [], [], []
+    for n in range(5):
+        key = conll_corpus(3 + n, seed=n).replace("test/doc", f"f{n}/doc")
+        response, other = perturbed(key, n), perturbed(key, 10 + n)
+        (folders["keys"] / f"f{n}.v4_gold_conll").write_text(key)
+        (folders["responses"] / f"f{n}.v4_auto_conll").write_text(response)
+        (folders["other"] / f"f{n}.v4_auto_conll").write_text(other)
+        joined_key.append(key)
+        joined_response.append(response)
+        joined_other.append(other)
+    (folders["joined"] / "key.v4_gold_conll").write_text("".join(joined_key))
+    (folders["joined"] / "response.v4_auto_conll").write_text("".join(joined_response))
+    (folders["joined"] / "other.v4_auto_conll").write_text("".join(joined_other))
+    return folders
+
+
+@pytest.mark.parametrize("options", [["--per-document"], ["--format", "json", "--per-document", "-m", "all"],
+                                     ["--group-by", "prefix:2"]])
+def test_score_of_two_directories_is_the_score_of_the_files_joined(file_pairs, options):
+    code, out, err = same_with_two_jobs("score", file_pairs["keys"], file_pairs["responses"], *options)
+    joined = run("score", file_pairs["joined"] / "key.v4_gold_conll", file_pairs["joined"] / "response.v4_auto_conll",
+                 *options)
+    assert code == 0 and (code, out, err) == joined
+    assert "f4" in out and "f0" in out
+
+
+def test_score_of_two_patterns(file_pairs):
+    code, out, _ = same_with_two_jobs("score", str(file_pairs["keys"] / "f[0-2].*"),
+                                      str(file_pairs["responses"] / "f[0-2].*"), "--per-document")
+    assert code == 0 and "f2/doc_004" in out and "f3/" not in out
+
+
+def test_compare_of_directories_is_the_compare_of_the_files_joined(file_pairs):
+    args = ["--samples", "300", "--seed", "4", "--format", "json"]
+    code, out, _ = same_with_two_jobs("compare", file_pairs["keys"], file_pairs["responses"], file_pairs["other"],
+                                      *args)
+    joined = file_pairs["joined"]
+    _, reference, _ = run("compare", joined / "key.v4_gold_conll", joined / "response.v4_auto_conll",
+                          joined / "other.v4_auto_conll", *args)
+    assert code == 0
+    import json
+
+    ours, theirs = json.loads(out), json.loads(reference)
+    assert ours["documents"] == theirs["documents"] == 25
+    assert list(ours["scores"].values()) == list(theirs["scores"].values())  # systems named by folder/file
+    assert [{k: v for k, v in p.items() if k not in ("first", "second")} for p in ours["pairs"]] == \
+        [{k: v for k, v in p.items() if k not in ("first", "second")} for p in theirs["pairs"]]
+
+
+def test_score_of_directories_of_json_lines_files(file_pairs, tmp_path):
+    """Files without the CoNLL fast path are scored through their documents' views."""
+    from corefio import api
+
+    for folder in ("keys", "responses"):
+        target = tmp_path / f"{folder}-jsonlines"
+        target.mkdir()
+        for path in sorted(file_pairs[folder].iterdir()):
+            api.convert(path, target / f"{path.name.split('.')[0]}.jsonlines")
+    code, out, _ = same_with_two_jobs("score", tmp_path / "keys-jsonlines", tmp_path / "responses-jsonlines",
+                                      "--per-document")
+    joined = run("score", file_pairs["joined"] / "key.v4_gold_conll", file_pairs["joined"] / "response.v4_auto_conll",
+                 "--per-document")
+    assert code == 0 and out == joined[1]
+
+
+def test_files_that_do_not_pair_are_named(file_pairs):
+    (file_pairs["responses"] / "f3.v4_auto_conll").rename(file_pairs["responses"] / "g3.v4_auto_conll")
+    code, _, err = run("score", file_pairs["keys"], file_pairs["responses"])
+    assert code != 0 and "no response file for" in err and "f3.v4_gold_conll" in err
+    assert "no key file for" in err and "g3.v4_auto_conll" in err
+    code, _, err = run("score", file_pairs["keys"], file_pairs["joined"] / "response.v4_auto_conll")
+    assert code == 2 and "directory" in err
+    code, _, err = run("score", file_pairs["keys"], file_pairs["keys"], "--errors")
+    assert code == 2 and "--errors" in err
+
+
+def test_the_api_scores_two_lists_of_files_as_one_corpus(file_pairs):
+    import corefio
+    from corefio.errors import UsageError
+
+    keys = sorted(file_pairs["keys"].iterdir())
+    responses = sorted(file_pairs["responses"].iterdir())
+    joined = file_pairs["joined"]
+    ours = corefio.score(keys, responses, ["all"], per_document=True)
+    theirs = corefio.score(joined / "key.v4_gold_conll", joined / "response.v4_auto_conll", ["all"],
+                           per_document=True)
+    def exact(scores):  # Fractions and integers, equal to the last digit (the typed table as its dict)
+        return {name: value.as_dict() if name == "typed" else value for name, value in scores.corpus.items()}
+
+    assert exact(ours) == exact(theirs) and len(exact(ours)) > 20
+    assert ours.to_dict(True) == theirs.to_dict(True)
+    in_two = corefio.score(keys, responses, ["all"], per_document=True, file_runner=parallel.file_runner(2))
+    assert exact(in_two) == exact(ours) and in_two.to_dict(True) == ours.to_dict(True)
+    with pytest.raises(UsageError):
+        corefio.score(keys, responses[:-1])
+    with pytest.raises(UsageError):
+        corefio.score(keys, responses, sync="all")

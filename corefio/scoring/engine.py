@@ -357,6 +357,7 @@ def score(
     zero_match: str = "dependent",
     runner: Callable[..., list[Share]] | None = None,
     summarise: Callable[[DocumentScores], Any] | None = None,
+    file_runner: "FileRunner | None" = None,
 ) -> "Scores | SyncScores":
     """Score ``response`` against ``key`` with the named metrics (see :data:`METRICS`).
 
@@ -386,6 +387,13 @@ def score(
     ``summarise`` (with ``per_document``): what to keep of each document's
     :class:`~corefio.scoring.render.DocumentScores` in ``Scores.documents`` (all of it
     by default; :func:`corefio.scoring.significance.compare` keeps a row of counts).
+
+    ``key`` and ``response`` may also be two lists of files, the k-th response file
+    scored against the k-th key file (documents paired by name within each pair of
+    files), all as one corpus: the scores of the files joined into one key and one
+    response file, per-document results in file order. ``file_runner`` (from
+    :func:`corefio.parallel.file_runner`) then scores the pairs of files, in place of
+    this process one after the other.
     """
     from ..compare.matching import MATCH_MODES
     from ..compare.synchronisation import STRATEGIES
@@ -409,6 +417,12 @@ def score(
                       tuple(c if isinstance(c, Fraction) else Fraction(c) for c in coefficients),
                       scheme_classes, type_attribute, dominant_attribute, match, strategies,
                       zero_mode(keep_zeros, zero_match), summarise)
+    if isinstance(key, (list, tuple)) or isinstance(response, (list, tuple)):
+        if sync is not None or pairs_file is not None:
+            raise UsageError("lists of files are scored with their documents paired within each pair of files: "
+                             "synchronisation and a pairs file take one key and one response file")
+        scorer = FilePairScorer(options, allow_missing, key_format, response_format, pair_by)
+        return _score_files(key, response, scorer, report, macro, file_runner)
     try:
         return _score(key, response, options, report, macro, allow_missing, pair_by, pairs_file, key_format,
                       response_format, workers, runner)
@@ -435,6 +449,76 @@ def _score(key: Any, response: Any, options: Options, report: Report, macro: boo
     key_side = _side(key, key_format, report, options.pos)
     response_side = _side(response, response_format, report, options.pos)
     return score_views(key_side, response_side, options, report, macro, allow_missing, pair_by, pairs_file)
+
+
+# -- lists of files --------------------------------------------------------------------------------
+#: a pair of files to score: its number among the pairs, the key file, the response file
+FilePair = tuple[int, str, str]
+#: ``file_runner(scorer, pairs, report)``: the shares of each pair of files, in order,
+#: what was found added to ``report`` as :func:`_in_this_process` adds it
+FileRunner = Callable[["FilePairScorer", list[FilePair], Report], Iterable[list[Share]]]
+
+
+@dataclass(frozen=True)
+class FilePairScorer:
+    """Scores one pair of files of a list (:func:`score` of two lists of files), in the
+    process it is called in (a class: it travels to worker processes by pickle)."""
+
+    options: Options
+    allow_missing: bool
+    key_format: str | None
+    response_format: str | None
+    pair_by: str = "name"
+
+    def __call__(self, pair: FilePair, report: Report) -> tuple[list[Share], int]:
+        """The pair's shares and how many document pairs it held; per-document results
+        are numbered ``pair number * 2**40 + place``, so that they sort in file order."""
+        from ..compare.synchronisation import pair_keys
+        from ..formats.registry import resolve_format
+
+        number, key, response = pair
+        key_source, response_source = Source.of(key), Source.of(response)
+        key_spec = _spec(key_source, self.key_format, resolve_format)
+        response_spec = _spec(response_source, self.response_format, resolve_format)
+        if self.pair_by == "name" and D.has_fast_path(key_spec) and D.has_fast_path(response_spec):
+            assert key_spec.scan_keys is not None and response_spec.scan_keys is not None
+            key_docs, response_docs = key_spec.scan_keys(key_source), response_spec.scan_keys(response_source)
+            pairs = D.match_keys([tuple(d[:2]) for d in key_docs], [tuple(d[:2]) for d in response_docs],
+                                 report, self.allow_missing)
+            job = _Job(key_source, response_source, key_spec, response_spec, self.options)
+            share = _score_run(job, _Work(key_docs, response_docs, list(enumerate(pairs))))
+            report.absorb(share.diagnostics)  # as score_fast adds a run's findings
+        else:
+            key_side = _side(key, key_spec.name, report, self.options.pos)
+            response_side = _side(response, response_spec.name, report, self.options.pos)
+            pairs = pair_keys(key_side.keys, response_side.keys, self.pair_by, None, report, self.allow_missing)
+            acc = accumulator(self.options, report)
+            for index, (i, j) in enumerate(pairs):
+                acc.add(index, key_side.view(i), response_side.view(j) if j is not None else None)
+            share = acc.result()
+        share.diagnostics = []  # in the report
+        share.documents = [((number << 40) + index, doc) for index, doc in share.documents]
+        return [share], len(pairs)
+
+
+def _in_this_process(scorer: FilePairScorer, pairs: list[FilePair], report: Report) -> Iterable[list[Share]]:
+    for pair in pairs:
+        yield scorer(pair, report)[0]
+
+
+def _score_files(keys: Any, responses: Any, scorer: FilePairScorer, report: Report, macro: bool,
+                 file_runner: FileRunner | None) -> "Scores | SyncScores":
+    if not (isinstance(keys, (list, tuple)) and isinstance(responses, (list, tuple))):
+        raise UsageError("give two lists of files (key files and response files), or two files")
+    if len(keys) != len(responses) or not keys:
+        raise UsageError(f"{len(keys)} key file(s) but {len(responses)} response file(s): give one response file "
+                         "per key file")
+    if not all(_is_path(x) for x in (*keys, *responses)):
+        raise UsageError("lists of files hold paths only")
+    pairs = [(number, str(key), str(response)) for number, (key, response) in enumerate(zip(keys, responses))]
+    run = file_runner if file_runner is not None else _in_this_process
+    shares = [share for found in run(scorer, pairs, report) for share in found]
+    return finish(shares, report, scorer.options, macro, scorer.allow_missing)
 
 
 def _spec(source: Source, name: str | None, resolve: Callable[..., "FormatSpec"]) -> "FormatSpec":
