@@ -926,8 +926,25 @@ def sync_command(
         raise UsageError("sync writes two files into a directory: standard output ('-') cannot hold them; "
                          "give a directory")
     _paired_files[:] = [str(key), str(response)]
-    key, response = _input(key, from_format), _input(response, from_format)
     spec = get_format(to_format)
+    extension = next((e for e in spec.extensions if e.endswith(".xml")), spec.extensions[0] if spec.extensions
+                     else f".{spec.name}")
+    lists = _paired_lists(key, [response], from_format, from_format)
+    if lists is not None:
+        if pairs is not None:
+            from .errors import UsageError
+
+            raise UsageError("--pairs pairs the documents of one key and one response file, not directories")
+        tasks = [parallel.FileSync(str(k), str(r), (str(outdir / _file_name(k) / f"key{extension}"),
+                                                    str(outdir / _file_name(k) / f"response{extension}")),
+                                   spec.name, strategy.value, from_format, pair_by.value)
+                 for k, r in zip(lists[0], lists[1][0])]
+        for task, report in parallel.sync_files(tasks, _jobs(jobs), progress=_bar("synchronising")):
+            _print_report(report)
+            _say(f"synchronised ({strategy.value}): " + ", ".join(task.targets))
+        _close_bars()
+        return
+    key, response = _input(key, from_format), _input(response, from_format)
     key_side, response_side = parallel.sync_sides(key, response, from_format)
     try:
         pairing, pairing_report = parallel.sync_pairs(key_side, response_side, pair_by.value, pairs)
@@ -941,8 +958,6 @@ def sync_command(
             from .errors import OutputError
 
             raise OutputError(f"cannot create the directory: {exc.strerror}", file=outdir) from None
-    extension = next((e for e in spec.extensions if e.endswith(".xml")), spec.extensions[0] if spec.extensions
-                     else f".{spec.name}")
     written = [outdir / f"{side}{extension}" for side in ("key", "response")]
     try:
         report = parallel.sync(key_side, response_side, pairing, pairing_report, (written[0], written[1]),

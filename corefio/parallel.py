@@ -901,3 +901,83 @@ def sync(key: _Side, response: _Side, pairs: list, pairing: Report, targets: tup
     for part in (key_report, response_report, pairing, sync_report, key_write, response_write):
         replay(report, found_in(part))
     return report
+
+
+# -- sync of pairs of files ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FileSync:
+    """One pair of files of ``sync`` of two directories: synchronised into ``targets``."""
+
+    key: str
+    response: str
+    targets: tuple[str, str]
+    to: str
+    strategy: str
+    format: str | None
+    pair_by: str
+
+
+def sync_file(task: FileSync, jobs: int = 1, progress: Progress | None = None,
+              targets: tuple[str, str] | None = None) -> Report:
+    """``corefio sync`` of one pair of files (into ``targets`` when given, in place of
+    ``task.targets``); documents that do not pair are an error located at both files."""
+    key, response = sync_sides(task.key, task.response, task.format)
+    try:
+        pairs, pairing = sync_pairs(key, response, task.pair_by, None)
+    except CorefioError as exc:
+        raise exc.located(f"{task.key} and {task.response}") from None
+    written = targets or task.targets
+    Path(written[0]).parent.mkdir(parents=True, exist_ok=True)
+    return sync(key, response, pairs, pairing, (Path(written[0]), Path(written[1])), task.to,
+                strategy=task.strategy, jobs=jobs, progress=progress)
+
+
+def _staged_sync(job: tuple[FileSync, str]) -> tuple[Report, CorefioError | None, int]:
+    """Synchronise a pair of files into a staging directory: the report (naming the
+    real targets), the error that stopped it, how many documents the key held."""
+    task, stage = job
+    Path(stage).mkdir()
+    staged = (str(Path(stage) / "key"), str(Path(stage) / "response"))
+    counted: list[int] = []
+    try:
+        report = sync_file(task, 1, counted.append, staged)
+        error = None
+    except CorefioError as exc:
+        report, error = Report(), exc
+    for which in (0, 1):
+        _unstage(report, error, staged[which], task.targets[which])
+    return report, error, sum(counted)
+
+
+def sync_files(tasks: Sequence[FileSync], jobs: int,
+               progress: Progress | None = None) -> Iterator[tuple[FileSync, Report]]:
+    """``sync`` of pairs of files, each pair whole, by ``jobs`` processes: each
+    ``(task, report)`` in order, the two files of a pair put in place when its turn
+    comes (from a hidden staging directory beside the first target), so that when a
+    pair fails, no later pair's files are written, as with one process."""
+    import shutil
+    import tempfile
+
+    from .io import files
+
+    if jobs <= 1 or len(tasks) < 2:
+        for task in tasks:
+            yield task, sync_file(task, 1, progress)
+        return
+    parent = Path(tasks[0].targets[0]).parent.parent
+    root = Path(tempfile.mkdtemp(prefix=".corefio-staging-", dir=parent if parent.is_dir() else None))
+    try:
+        jobs_list = [(task, str(root / str(number))) for number, task in enumerate(tasks)]
+        for (task, stage), (report, error, documents) in zip(jobs_list, ordered_map(_staged_sync, jobs_list, jobs)):
+            if progress is not None:
+                progress(documents)
+            if error is not None:
+                raise error
+            for which in ("key", "response"):
+                target = Path(task.targets[0 if which == "key" else 1])
+                target.parent.mkdir(parents=True, exist_ok=True)
+                files.atomic_write(target, _chunks_of(Path(stage) / which), inputs=[task.key, task.response])
+            shutil.rmtree(stage, ignore_errors=True)
+            yield task, report
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

@@ -853,3 +853,46 @@ def test_the_api_scores_two_lists_of_files_as_one_corpus(file_pairs):
         corefio.score(keys, responses[:-1])
     with pytest.raises(UsageError):
         corefio.score(keys, responses, sync="all")
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_sync_of_two_directories_syncs_each_pair_of_files(file_pairs, tmp_path):
+    """Each pair of files is synchronised into a folder of its own, as ``sync`` of the
+    two files gives it; the same files and messages with one process or two."""
+    results = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"synced{jobs}"
+        code, stdout, err = run("sync", file_pairs["keys"], file_pairs["responses"], "-o", out, "--to", "conll",
+                                "--jobs", jobs)
+        results[jobs] = (code, stdout, err.replace(str(out), "OUT"), _tree(out))
+    assert results["1"] == results["2"] and results["1"][0] == 0
+    assert sorted({name.split("/")[0] for name in results["1"][3]}) == [f"f{n}" for n in range(5)]
+    assert _staging_left(tmp_path / "synced2") == []
+    one = tmp_path / "one-pair"
+    code, _, _ = run("sync", file_pairs["keys"] / "f2.v4_gold_conll", file_pairs["responses"] / "f2.v4_auto_conll",
+                     "-o", one, "--to", "conll")
+    assert code == 0
+    assert {f"f2/{name}": data for name, data in _tree(one).items()} == \
+        {name: data for name, data in results["1"][3].items() if name.startswith("f2/")}
+
+
+def test_sync_of_directories_stops_at_a_broken_pair_and_writes_no_later_pair(file_pairs, tmp_path):
+    broken_file = file_pairs["responses"] / "f2.v4_auto_conll"
+    text = broken_file.read_text()
+    assert "\t(0)\n" in text
+    broken_file.write_text(text.replace("\t(0)\n", "\t77)\n", 1))  # a mention closed, never opened
+    results = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"synced{jobs}"
+        code, stdout, err = run("sync", file_pairs["keys"], file_pairs["responses"], "-o", out, "--jobs", jobs)
+        results.append((code, stdout, err.replace(str(out), "OUT"), sorted(_tree(out))))
+        assert _staging_left(out) == []
+    assert results[0] == results[1]
+    assert results[0][0] == 3 and str(broken_file) in results[0][2]
+    assert {name.split("/")[0] for name in results[0][3]} == {"f0", "f1"}
+    code, _, err = run("sync", file_pairs["keys"], file_pairs["responses"], "-o", tmp_path / "x",
+                       "--pairs", broken_file)
+    assert code == 2 and "--pairs" in err
