@@ -318,13 +318,14 @@ def _expanded(paths: List[Path], format: Optional[str]) -> List[Path]:
 
 
 def _names_files(path: Path, format: Optional[str]) -> bool:
-    """Does the argument stand for several files (a directory of files, a pattern)?"""
+    """Does the argument stand for several files (a directory of files, a pattern)? (An
+    empty directory does not: it is refused as an input, not a directory of files.)"""
     text = str(path)
     if text == "-":
         return False
     if not path.exists():
         return bool(_GLOB_CHARACTERS & set(text))
-    return path.is_dir() and not _is_project(path, format)
+    return path.is_dir() and not _is_project(path, format) and _expanded([path], format) != [path]
 
 
 def _file_name(path: Path) -> str:
