@@ -85,7 +85,15 @@ def test_the_bar_counts_every_document_across_workers(files, tmp_path, monkeypat
         return Counting()
 
     monkeypatch.setattr(cli, "_counting", spy)
+    for side, name in (("key", "keys"), ("response", "responses")):  # two pairs of files in two folders
+        (tmp_path / name).mkdir()
+        for pair in ("a", "b"):
+            (tmp_path / name / f"{pair}.{files[side].name.split('.')[1]}").write_bytes(files[side].read_bytes())
     for args, documents in ((["info", files["key"], files["response"]], 24),
+                            (["score", tmp_path / "keys", tmp_path / "responses"], 24),
+                            (["compare", tmp_path / "keys", tmp_path / "responses", tmp_path / "keys",
+                              "--samples", "20"], 48),
+                            (["sync", tmp_path / "keys", tmp_path / "responses", "-o", tmp_path / "synced-many"], 24),
                             (["validate", files["key"]], 12),
                             (["score", files["key"], files["response"]], 12),
                             (["convert", str(tmp_path / "*_conll"), tmp_path / "many", "--to", "conllu"], 36),
