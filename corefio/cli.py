@@ -367,8 +367,10 @@ def _paired_lists(key: Path, responses: List[Path], key_format: Optional[str],
                                    f"no key file for {', '.join(extra[:3])}" if extra else ""])),
                                file=str(response))
         lists.append([theirs[n] for n in by_name])
-    for path in keys + [p for files in lists for p in files]:
-        _check_input(path, None)
+    for path in keys:
+        _check_input(path, key_format)
+    for path in (p for files in lists for p in files):
+        _check_input(path, response_format)
     return keys, lists
 
 
