@@ -342,35 +342,47 @@ def _paired_lists(key: Path, responses: List[Path], key_format: Optional[str],
     file without its key file, is an error naming it."""
     from .errors import UsageError
 
-    many = [_names_files(key, key_format)] + [_names_files(r, response_format) for r in responses]
+    arguments = [(key, key_format)] + [(r, response_format) for r in responses]
+    many = [_names_files(path, format) for path, format in arguments]
     if not any(many):
         return None
     if not all(many):
-        raise UsageError("give a directory (or a quoted pattern) of files for the key and for every response, "
-                         "or one file for each")
-    keys = _expanded([key], key_format)
-    by_name: dict[str, Path] = {}
-    for path in keys:
-        if _file_name(path) in by_name:
-            raise UsageError(f"two key files are named {_file_name(path)!r} up to the first dot "
-                             f"({by_name[_file_name(path)]}, {path}): files are paired by that name")
-        by_name[_file_name(path)] = path
+        single = next(path for (path, format), several in zip(arguments, many) if not several)
+        _check_input(single, dict(arguments)[single])  # missing, unreadable, an empty directory: said so
+        other = next(path for (path, _), several in zip(arguments, many) if several)
+        raise UsageError(f"{single} is one file but {other} names several: give a directory (or a quoted pattern) "
+                         "of files for the key and for every response, or one file for each")
+
+    def by_name(path: Path, format: Optional[str]) -> dict[str, Path]:
+        found: dict[str, Path] = {}
+        for member in _expanded([path], format):
+            name = _file_name(member)
+            if name in found:
+                raise UsageError(f"two files of {path} are named {name!r} up to the first dot ({found[name]}, "
+                                 f"{member}): files are paired by that name")
+            found[name] = member
+        return found
+
+    keys_by_name = by_name(key, key_format)
+    keys = list(keys_by_name.values())
     lists = []
     for response in responses:
-        theirs = {_file_name(p): p for p in _expanded([response], response_format)}
-        missing = [str(by_name[n]) for n in by_name if n not in theirs]
-        extra = [str(theirs[n]) for n in theirs if n not in by_name]
+        theirs = by_name(response, response_format)
+        missing = [str(keys_by_name[n]) for n in keys_by_name if n not in theirs]
+        extra = [str(theirs[n]) for n in theirs if n not in keys_by_name]
         if missing or extra:
             raise CorefioError("the key and response files do not pair by name (up to the first dot): "
                                + "; ".join(filter(None, [
                                    f"no response file for {', '.join(missing[:3])}" if missing else "",
                                    f"no key file for {', '.join(extra[:3])}" if extra else ""])),
                                file=str(response))
-        lists.append([theirs[n] for n in by_name])
+        lists.append([theirs[n] for n in keys_by_name])
     for path in keys:
         _check_input(path, key_format)
+        _note_format(path, key_format)
     for path in (p for files in lists for p in files):
         _check_input(path, response_format)
+        _note_format(path, response_format)
     return keys, lists
 
 
@@ -494,7 +506,7 @@ def _explained(exc: CorefioError) -> str:
     from .errors import DocumentMismatchError
 
     if isinstance(exc, DocumentMismatchError) and _paired_files and (exc.file is None or " and " in exc.file):
-        key, response = _paired_files[:2]
+        key, response = exc.pair or _paired_files[:2]  # (one pair of files of directories, or the files given)
         missing = "; --allow-missing scores what is missing as empty" if len(_paired_files) > 2 else ""
         # the library's own parenthesis on what to do gives way to the hint below
         message = re.sub(r"\s*\((use --allow-missing|--pair-by)[^()]*\)$", "", exc.message)
@@ -942,9 +954,15 @@ def sync_command(
                                                     str(outdir / _file_name(k) / f"response{extension}")),
                                    spec.name, strategy.value, from_format, pair_by.value)
                  for k, r in zip(lists[0], lists[1][0])]
-        for task, report in parallel.sync_files(tasks, _jobs(jobs), progress=_bar("synchronising")):
-            _print_report(report)
-            _say(f"synchronised ({strategy.value}): " + ", ".join(task.targets))
+        created = _output_directory(outdir)
+        try:
+            for task, report in parallel.sync_files(tasks, _jobs(jobs), progress=_bar("synchronising")):
+                _print_report(report)
+                _say(f"synchronised ({strategy.value}): " + ", ".join(task.targets))
+        except BaseException:
+            if created and not any(outdir.iterdir()):  # nothing written: no directory left behind either
+                outdir.rmdir()
+            raise
         _close_bars()
         return
     key, response = _input(key, from_format), _input(response, from_format)
@@ -953,14 +971,7 @@ def sync_command(
         pairing, pairing_report = parallel.sync_pairs(key_side, response_side, pair_by.value, pairs)
     except CorefioError as exc:  # documents that do not pair concern both files
         raise exc.located(_shown(f"{key} and {response}")) from None
-    created = not outdir.is_dir()
-    if created:
-        try:
-            outdir.mkdir(parents=True)
-        except OSError as exc:
-            from .errors import OutputError
-
-            raise OutputError(f"cannot create the directory: {exc.strerror}", file=outdir) from None
+    created = _output_directory(outdir)
     written = [outdir / f"{side}{extension}" for side in ("key", "response")]
     try:
         report = parallel.sync(key_side, response_side, pairing, pairing_report, (written[0], written[1]),
@@ -972,6 +983,19 @@ def sync_command(
     _close_bars()
     _print_report(report)
     _say(f"synchronised ({strategy.value}): " + ", ".join(map(str, written)))
+
+
+def _output_directory(outdir: Path) -> bool:
+    """Make ``outdir`` unless it is a directory already; True if made."""
+    if outdir.is_dir():
+        return False
+    try:
+        outdir.mkdir(parents=True)
+    except OSError as exc:
+        from .errors import OutputError
+
+        raise OutputError(f"cannot create the directory: {exc.strerror}", file=outdir) from None
+    return True
 
 
 # -- validate -------------------------------------------------------------------------------

@@ -108,9 +108,9 @@ def _share_of(scorer: Any, pair: tuple[int, str, str]) -> Any:
     with it (:class:`corefio.scoring.engine.FilePairScorer`: per-document indices keep
     the files' order)."""
     report = Report()
-    (share,), _ = scorer(pair, report)
+    (share,), names = scorer(pair, report)
     share.diagnostics = report.diagnostics
-    return share
+    return share, names
 
 
 def score(key_paths: Sequence[str | Path], response_paths: Sequence[str | Path],
@@ -123,7 +123,7 @@ def score(key_paths: Sequence[str | Path], response_paths: Sequence[str | Path],
     the same :class:`~corefio.scoring.Scores` ``corefio.score`` gives for the files
     concatenated (module docstring)."""
     from .compare.matching import MATCH_MODES
-    from .scoring.engine import FilePairScorer, Options, finish
+    from .scoring.engine import FilePairScorer, Options, finish, named_once
     from .scoring.registry import resolve_metrics
     from .model.zeros import zero_mode
 
@@ -139,10 +139,12 @@ def score(key_paths: Sequence[str | Path], response_paths: Sequence[str | Path],
     items = [[k, str(key), str(response)] for k, (key, response) in enumerate(zip(key_paths, response_paths))]
     report = Report()
     bag = db.from_sequence(items, npartitions=max(1, len(items)))
-    shares = _compute(bag.map(functools.partial(_share_of, scorer)), scheduler) if items else []
-    for share in shares:
+    scored = _compute(bag.map(functools.partial(_share_of, scorer)), scheduler) if items else []
+    seen: dict[tuple, str] = {}
+    for item, (share, names) in zip(items, scored):
         report.absorb(share.diagnostics)
-    return finish(shares, report, options, macro, allow_missing)
+        named_once(str(item[1]), names, seen)
+    return finish([share for share, _ in scored], report, options, macro, allow_missing)
 
 
 __all__ = ["convert", "score", "validate"]

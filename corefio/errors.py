@@ -100,6 +100,9 @@ class StrictModeError(CorefioError):
 class DocumentMismatchError(CorefioError):
     """Key and response do not contain the same documents (scoring)."""
 
+    #: the key and response files whose documents do not match, when one of several pairs
+    pair: tuple[str, str] | None = None
+
 
 class OutputError(CorefioError):
     """An output could not be written (or would overwrite an input)."""

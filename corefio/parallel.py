@@ -464,24 +464,24 @@ class _ScoredPair:
     def __init__(self, scorer: Any) -> None:
         self.scorer = scorer
 
-    def __call__(self, pair: Any) -> tuple[list, int, list[Found]]:
+    def __call__(self, pair: Any) -> tuple[list, list, list[Found]]:
         report = Report()
-        shares, documents = self.scorer(pair, report)
-        return shares, documents, found_in(report)
+        shares, names = self.scorer(pair, report)
+        return shares, names, found_in(report)
 
 
-def file_runner(jobs: int, progress: Progress | None = None) -> Callable[..., Iterator[list]]:
+def file_runner(jobs: int, progress: Progress | None = None) -> Callable[..., Iterator[tuple[list, list]]]:
     """What the scoring engine calls to score two lists of files (``file_runner=`` of
     :func:`corefio.scoring.engine.score`): each pair of files scored whole by one of
     ``jobs`` processes; the shares come back in order, what was found is added to the
     report as one process adds it."""
 
-    def run(scorer: Any, pairs: list, report: Report) -> Iterator[list]:
-        for shares, documents, found in ordered_map(_ScoredPair(scorer), pairs, jobs):
+    def run(scorer: Any, pairs: list, report: Report) -> Iterator[tuple[list, list]]:
+        for shares, names, found in ordered_map(_ScoredPair(scorer), pairs, jobs):
             replay(report, found)
             if progress is not None:
-                progress(documents)
-            yield shares
+                progress(len(names))
+            yield shares, names
 
     return run
 
@@ -557,11 +557,15 @@ def _commit(task: Conversion, staged: Path) -> None:
     from .io import files
 
     if staged.is_dir():
-        tree = {member.relative_to(staged).as_posix(): member.read_bytes()
-                for member in sorted(staged.rglob("*")) if member.is_file()}
-        files.atomic_write_tree(task.target, tree, inputs=[task.source], force=task.force)
+        files.atomic_write_tree(task.target, _tree_of(staged), inputs=[task.source], force=task.force)
     else:
         files.atomic_write(task.target, _chunks_of(staged), inputs=[task.source])
+
+
+def _tree_of(folder: Path) -> dict[str, bytes]:
+    """The files under ``folder`` by their ``/``-separated paths in it."""
+    return {member.relative_to(folder).as_posix(): member.read_bytes()
+            for member in sorted(folder.rglob("*")) if member.is_file()}
 
 
 #: bytes read at a time from a worker's output when it is put in place
@@ -927,9 +931,16 @@ def sync_file(task: FileSync, jobs: int = 1, progress: Progress | None = None,
     except CorefioError as exc:
         raise exc.located(f"{task.key} and {task.response}") from None
     written = targets or task.targets
-    Path(written[0]).parent.mkdir(parents=True, exist_ok=True)
-    return sync(key, response, pairs, pairing, (Path(written[0]), Path(written[1])), task.to,
-                strategy=task.strategy, jobs=jobs, progress=progress)
+    folder = Path(written[0]).parent
+    made = not folder.is_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        return sync(key, response, pairs, pairing, (Path(written[0]), Path(written[1])), task.to,
+                    strategy=task.strategy, jobs=jobs, progress=progress)
+    except BaseException:
+        if made and not any(folder.iterdir()):  # nothing written: no folder left behind
+            folder.rmdir()
+        raise
 
 
 def _staged_sync(job: tuple[FileSync, str]) -> tuple[Report, CorefioError | None, int]:
@@ -973,10 +984,13 @@ def sync_files(tasks: Sequence[FileSync], jobs: int,
                 progress(documents)
             if error is not None:
                 raise error
-            for which in ("key", "response"):
-                target = Path(task.targets[0 if which == "key" else 1])
+            for which, target in zip(("key", "response"), map(Path, task.targets)):
                 target.parent.mkdir(parents=True, exist_ok=True)
-                files.atomic_write(target, _chunks_of(Path(stage) / which), inputs=[task.key, task.response])
+                staged = Path(stage) / which
+                if staged.is_dir():  # a format written as a directory (an MMAX2 project...)
+                    files.atomic_write_tree(target, _tree_of(staged), inputs=[task.key, task.response])
+                else:
+                    files.atomic_write(target, _chunks_of(staged), inputs=[task.key, task.response])
             shutil.rmtree(stage, ignore_errors=True)
             yield task, report
     finally:

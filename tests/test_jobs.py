@@ -896,3 +896,75 @@ def test_sync_of_directories_stops_at_a_broken_pair_and_writes_no_later_pair(fil
     code, _, err = run("sync", file_pairs["keys"], file_pairs["responses"], "-o", tmp_path / "x",
                        "--pairs", broken_file)
     assert code == 2 and "--pairs" in err
+
+
+def test_directories_refuse_what_would_pair_or_name_documents_wrongly(file_pairs, tmp_path):
+    """A second response file of one name, and a document named in two key files, are
+    errors naming the files (a document is known by its name in per-document results
+    and comparisons; the files joined into one would not pair either)."""
+    copy = file_pairs["responses"] / "f1.other_conll"
+    copy.write_bytes((file_pairs["responses"] / "f1.v4_auto_conll").read_bytes())
+    code, _, err = run("score", file_pairs["keys"], file_pairs["responses"])
+    assert code == 2 and "f1.other_conll" in err and "f1.v4_auto_conll" in err
+    copy.unlink()
+    again = file_pairs["keys"] / "f0.v4_gold_conll"
+    (file_pairs["keys"] / "f1.v4_gold_conll").write_bytes(again.read_bytes())
+    (file_pairs["responses"] / "f1.v4_auto_conll").write_bytes((file_pairs["responses"] / "f0.v4_auto_conll")
+                                                                .read_bytes())
+    for command in (["score", file_pairs["keys"], file_pairs["responses"]],
+                    ["compare", file_pairs["keys"], file_pairs["responses"], file_pairs["other"], "--samples", "5"]):
+        code, out, err = same_with_two_jobs(*command)
+        assert code == 3 and out == "" and "f0/doc_000" in err
+        assert str(again) in err and str(file_pairs["keys"] / "f1.v4_gold_conll") in err
+
+
+def test_errors_in_one_pair_of_files_name_its_files(file_pairs):
+    response = file_pairs["responses"] / "f2.v4_auto_conll"
+    text = response.read_text()
+    start = text.index("#begin document (f2/doc_001)")
+    response.write_text(text[:start] + text[text.index("#end document\n", start) + len("#end document\n"):])
+    code, _, err = same_with_two_jobs("score", file_pairs["keys"], file_pairs["responses"])
+    assert code == 3 and f"{file_pairs['keys'] / 'f2.v4_gold_conll'} (key)" in err
+    assert f"{response} (response)" in err and "--pair-by order" in err
+
+
+def test_bad_arguments_for_directories_are_named(file_pairs, tmp_path):
+    code, _, err = run("score", file_pairs["keys"], tmp_path / "nothing")
+    assert code == 3 and f"{tmp_path / 'nothing'}: no such file" in err
+    one = file_pairs["joined"] / "response.v4_auto_conll"
+    code, _, err = run("score", file_pairs["keys"], one)
+    assert code == 2 and f"{one} is one file but {file_pairs['keys']} names several" in err
+
+
+def test_the_api_scores_lists_of_sources_of_files(file_pairs):
+    import corefio
+    from corefio.errors import UsageError
+
+    keys = sorted(file_pairs["keys"].iterdir())
+    responses = sorted(file_pairs["responses"].iterdir())
+    assert corefio.score([Source.of(p) for p in keys], [Source.of(p) for p in responses]).corpus == \
+        corefio.score(keys, responses).corpus
+    with pytest.raises(UsageError, match="not text"):
+        corefio.score(keys[:1], [Source.from_text(responses[0].read_text(), "x.conll")])
+
+
+@pytest.mark.parametrize("to", ["raf", "mmax2"])
+def test_sync_of_directories_writes_the_same_tree_whatever_jobs(file_pairs, tmp_path, to):
+    """Folders included (a failing pair leaves none behind, one process or two), and
+    formats written as directories (MMAX2 projects) put in place from the staging."""
+    response = file_pairs["responses"] / "f3.v4_auto_conll"
+    response.write_text(response.read_text().replace("\t(0)\n", "\t77)\n", 1))
+    trees = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"synced{jobs}"
+        code, stdout, err = run("sync", file_pairs["keys"], file_pairs["responses"], "-o", out, "--to", to,
+                                "--jobs", jobs)
+        trees.append((code, stdout, err.replace(str(out), "OUT"),
+                      sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))))
+    assert trees[0] == trees[1] and trees[0][0] == 3
+    assert {path.split("/")[0] for path in trees[0][3]} == {"f0", "f1", "f2"}
+    assert (to == "mmax2") == any(path.endswith("key.mmax/Markables") for path in trees[0][3])
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    code, _, err = run("sync", file_pairs["keys"], file_pairs["responses"], "-o", afile)
+    assert code == 6 and f"{afile}: cannot create the directory" in err

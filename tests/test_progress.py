@@ -87,8 +87,9 @@ def test_the_bar_counts_every_document_across_workers(files, tmp_path, monkeypat
     monkeypatch.setattr(cli, "_counting", spy)
     for side, name in (("key", "keys"), ("response", "responses")):  # two pairs of files in two folders
         (tmp_path / name).mkdir()
-        for pair in ("a", "b"):
-            (tmp_path / name / f"{pair}.{files[side].name.split('.')[1]}").write_bytes(files[side].read_bytes())
+        for pair in ("a", "b"):  # (a document is named once in all the files)
+            (tmp_path / name / f"{pair}.{files[side].name.split('.')[1]}").write_text(
+                files[side].read_text().replace("test/doc", f"{pair}/doc"))
     for args, documents in ((["info", files["key"], files["response"]], 24),
                             (["score", tmp_path / "keys", tmp_path / "responses"], 24),
                             (["compare", tmp_path / "keys", tmp_path / "responses", tmp_path / "keys",

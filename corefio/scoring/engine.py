@@ -40,7 +40,7 @@ from .. import metrics as M
 from ..compare.alignment import AlignmentError
 from ..model.mentions import MentionView
 from ..diagnostics import Diagnostic, Report
-from ..errors import UsageError
+from ..errors import DocumentMismatchError, UsageError
 from ..metrics.agreement import KappaCounts
 from ..metrics.base import BlancScore, Contingency, Score, Value
 from ..metrics.profile import Profile
@@ -454,9 +454,10 @@ def _score(key: Any, response: Any, options: Options, report: Report, macro: boo
 # -- lists of files --------------------------------------------------------------------------------
 #: a pair of files to score: its number among the pairs, the key file, the response file
 FilePair = tuple[int, str, str]
-#: ``file_runner(scorer, pairs, report)``: the shares of each pair of files, in order,
-#: what was found added to ``report`` as :func:`_in_this_process` adds it
-FileRunner = Callable[["FilePairScorer", list[FilePair], Report], Iterable[list[Share]]]
+#: ``file_runner(scorer, pairs, report)``: what ``scorer`` gives for each pair of files
+#: (the shares, the key documents), in order, what was found added to ``report`` as
+#: :func:`_in_this_process` adds it
+FileRunner = Callable[["FilePairScorer", list[FilePair], Report], Iterable[tuple[list[Share], list[tuple]]]]
 
 
 @dataclass(frozen=True)
@@ -470,13 +471,24 @@ class FilePairScorer:
     response_format: str | None
     pair_by: str = "name"
 
-    def __call__(self, pair: FilePair, report: Report) -> tuple[list[Share], int]:
-        """The pair's shares and how many document pairs it held; per-document results
-        are numbered ``pair number * 2**40 + place``, so that they sort in file order."""
+    def __call__(self, pair: FilePair, report: Report) -> tuple[list[Share], list[tuple]]:
+        """The pair's shares and the key documents' ``(name, part)``; per-document
+        results are numbered ``pair number * 2**40 + place``, so that they sort in file
+        order. Errors name the files: documents that do not pair, the pair of files;
+        texts that differ, the response file (as scoring two files does)."""
+        number, key, response = pair
+        try:
+            return self._score(number, key, response, report)
+        except DocumentMismatchError as exc:
+            exc.pair = (key, response)
+            raise exc.located(f"{key} and {response}") from None
+        except AlignmentError as exc:
+            raise exc.located(response) from None
+
+    def _score(self, number: int, key: str, response: str, report: Report) -> tuple[list[Share], list[tuple]]:
         from ..compare.synchronisation import pair_keys
         from ..formats.registry import resolve_format
 
-        number, key, response = pair
         key_source, response_source = Source.of(key), Source.of(response)
         key_spec = _spec(key_source, self.key_format, resolve_format)
         response_spec = _spec(response_source, self.response_format, resolve_format)
@@ -488,6 +500,7 @@ class FilePairScorer:
             job = _Job(key_source, response_source, key_spec, response_spec, self.options)
             share = _score_run(job, _Work(key_docs, response_docs, list(enumerate(pairs))))
             report.absorb(share.diagnostics)  # as score_fast adds a run's findings
+            names = [tuple(d[:2]) for d in key_docs]
         else:
             key_side = _side(key, key_spec.name, report, self.options.pos)
             response_side = _side(response, response_spec.name, report, self.options.pos)
@@ -496,15 +509,16 @@ class FilePairScorer:
             for index, (i, j) in enumerate(pairs):
                 acc.add(index, key_side.view(i), response_side.view(j) if j is not None else None)
             share = acc.result()
+            names = [tuple(k) for k in key_side.keys]
         share.diagnostics = []  # in the report
         share.documents = [((number << 40) + index, doc) for index, doc in share.documents]
-        return [share], len(pairs)
+        return [share], names
 
 
-def _in_this_process(scorer: FilePairScorer, pairs: list[FilePair], report: Report) -> Iterable[list[Share]]:
+def _in_this_process(scorer: FilePairScorer, pairs: list[FilePair],
+                     report: Report) -> Iterable[tuple[list[Share], list[tuple]]]:
     for pair in pairs:
-        yield scorer(pair, report)[0]
-
+        yield scorer(pair, report)
 
 def _score_files(keys: Any, responses: Any, scorer: FilePairScorer, report: Report, macro: bool,
                  file_runner: FileRunner | None) -> "Scores | SyncScores":
@@ -513,12 +527,38 @@ def _score_files(keys: Any, responses: Any, scorer: FilePairScorer, report: Repo
     if len(keys) != len(responses) or not keys:
         raise UsageError(f"{len(keys)} key file(s) but {len(responses)} response file(s): give one response file "
                          "per key file")
-    if not all(_is_path(x) for x in (*keys, *responses)):
-        raise UsageError("lists of files hold paths only")
-    pairs = [(number, str(key), str(response)) for number, (key, response) in enumerate(zip(keys, responses))]
+    pairs = [(number, _file_path(key), _file_path(response))
+             for number, (key, response) in enumerate(zip(keys, responses))]
     run = file_runner if file_runner is not None else _in_this_process
-    shares = [share for found in run(scorer, pairs, report) for share in found]
+    shares: list[Share] = []
+    seen: dict[tuple, str] = {}
+    for (_, key, _), (found, names) in zip(pairs, run(scorer, pairs, report)):
+        shares.extend(found)
+        named_once(key, names, seen)
     return finish(shares, report, scorer.options, macro, scorer.allow_missing)
+
+
+def named_once(key: str, names: list[tuple], seen: dict[tuple, str]) -> None:
+    """Refuse a key document named as one of another key file (``seen``: each name
+    met so far and its file): results and comparisons know a document by its name, and
+    the files joined into one would not pair."""
+    for name in names:
+        if seen.setdefault(name, key) != key:
+            label = name[0] if name[1] is None else f"{name[0]} (part {name[1]})"
+            raise DocumentMismatchError(f"document {label!r} is in two key files, {seen[name]} and {key}: a "
+                                        "document is named once in all the files scored together", file=key)
+
+
+def _file_path(x: Any) -> str:
+    """A file of a list of files (a path, or a Source read from one: the pairs of files
+    may be scored in other processes, which open them by their paths)."""
+    if isinstance(x, Source):
+        if x.path is None:
+            raise UsageError(f"{x.name}: lists of files hold files (a path, or a Source of one), not text")
+        return str(x.path)
+    if not isinstance(x, (str, Path)):
+        raise UsageError(f"lists of files hold paths, not {type(x).__name__}")
+    return str(x)
 
 
 def _spec(source: Source, name: str | None, resolve: Callable[..., "FormatSpec"]) -> "FormatSpec":
