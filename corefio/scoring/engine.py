@@ -520,6 +520,7 @@ def _in_this_process(scorer: FilePairScorer, pairs: list[FilePair],
     for pair in pairs:
         yield scorer(pair, report)
 
+
 def _score_files(keys: Any, responses: Any, scorer: FilePairScorer, report: Report, macro: bool,
                  file_runner: FileRunner | None) -> "Scores | SyncScores":
     if not (isinstance(keys, (list, tuple)) and isinstance(responses, (list, tuple))):
