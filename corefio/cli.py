@@ -1436,8 +1436,8 @@ def pin_malloc_thresholds() -> bool:
     go back to the system when freed. Measured with ``benchmarks/bench_scale.py``
     (README, "On all cores"): ``compare`` in one process at 100x, 188 MB before, 137 MB
     after; at 10x, 101 MB before, 87 MB with 512 KiB, 92 MB with 1 MiB, no slower (128
-    KiB, glibc's start: 87 MB but 10-15% slower, every mid-sized block an mmap). Worker processes are forked from this one
-    and inherit the setting. Not glibc (macOS, musl...): nothing is done. The command
+    KiB, glibc's start: 87 MB but 10-15% slower, every mid-sized block an mmap). Worker
+    processes are forked from this one and inherit the setting. Not glibc (macOS, musl...): nothing is done. The command
     line owns its process; the library never calls this (it is process-wide)."""
     import ctypes
 
