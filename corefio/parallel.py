@@ -233,8 +233,9 @@ def documents_of(piece: Piece, report: Report, strict: bool = False) -> Iterator
     from .io.source import Source
 
     source = Source.of(piece.path)
-    stream_range = get_format(piece.format or "conll").stream_range
-    assert stream_range is not None  # pieces_of cuts only such formats' files
+    assert piece.format is not None  # pieces_of names the format of every run it cuts
+    stream_range = get_format(piece.format).stream_range
+    assert stream_range is not None  # and cuts only such formats' files
     try:
         yield from stream_range(source, piece.byte_range, report=report, strict=strict)
     except CorefioError as exc:
@@ -459,7 +460,7 @@ def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., l
 
 
 class _ScoredPair:
-    """A pair of files scored in a worker: the shares, how many document pairs, what was found."""
+    """A pair of files scored in a worker: the shares, the key documents, what was found."""
 
     def __init__(self, scorer: Any) -> None:
         self.scorer = scorer
@@ -550,22 +551,19 @@ def _staged_file(job: tuple[Conversion, str]) -> tuple[Report, CorefioError | No
     return _convert_file(*job)
 
 
-def _commit(task: Conversion, staged: Path) -> None:
-    """Write what a worker left at ``staged`` to ``task.target`` as converting there
-    would have (the same checks: inputs never overwritten, a project directory empty
-    unless ``force``), one file at a time, each atomically."""
+def _put_in_place(staged: Path, target: Path, inputs: list, force: bool = False) -> None:
+    """Write what a worker left at ``staged`` (a file, or a directory of files: an
+    MMAX2 project...) to ``target`` as writing there would have (the same checks:
+    inputs never overwritten, a project directory empty unless ``force``), one file
+    at a time, each atomically."""
     from .io import files
 
     if staged.is_dir():
-        files.atomic_write_tree(task.target, _tree_of(staged), inputs=[task.source], force=task.force)
+        tree = {member.relative_to(staged).as_posix(): member.read_bytes()
+                for member in sorted(staged.rglob("*")) if member.is_file()}
+        files.atomic_write_tree(target, tree, inputs=inputs, force=force)
     else:
-        files.atomic_write(task.target, _chunks_of(staged), inputs=[task.source])
-
-
-def _tree_of(folder: Path) -> dict[str, bytes]:
-    """The files under ``folder`` by their ``/``-separated paths in it."""
-    return {member.relative_to(folder).as_posix(): member.read_bytes()
-            for member in sorted(folder.rglob("*")) if member.is_file()}
+        files.atomic_write(target, _chunks_of(staged), inputs=inputs)
 
 
 #: bytes read at a time from a worker's output when it is put in place
@@ -603,7 +601,7 @@ def convert(tasks: Sequence[Conversion], jobs: int) -> Iterator[tuple[Report, Co
                 tasks, staged, ordered_map(_staged_file, [(t, str(p)) for t, p in zip(tasks, staged)], jobs)):
             if error is None:
                 try:
-                    _commit(task, path)
+                    _put_in_place(path, Path(task.target), [task.source], task.force)
                 except CorefioError as exc:
                     error = exc.located(task.source)
                 shutil.rmtree(path.parent, ignore_errors=True)
@@ -969,8 +967,6 @@ def sync_files(tasks: Sequence[FileSync], jobs: int,
     import shutil
     import tempfile
 
-    from .io import files
-
     if jobs <= 1 or len(tasks) < 2:
         for task in tasks:
             yield task, sync_file(task, 1, progress)
@@ -986,11 +982,7 @@ def sync_files(tasks: Sequence[FileSync], jobs: int,
                 raise error
             for which, target in zip(("key", "response"), map(Path, task.targets)):
                 target.parent.mkdir(parents=True, exist_ok=True)
-                staged = Path(stage) / which
-                if staged.is_dir():  # a format written as a directory (an MMAX2 project...)
-                    files.atomic_write_tree(target, _tree_of(staged), inputs=[task.key, task.response])
-                else:
-                    files.atomic_write(target, _chunks_of(staged), inputs=[task.key, task.response])
+                _put_in_place(Path(stage) / which, target, [task.key, task.response])
             shutil.rmtree(stage, ignore_errors=True)
             yield task, report
     finally:

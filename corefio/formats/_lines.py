@@ -133,6 +133,13 @@ def _first_line_end(f: Any, head: bytes) -> bytes | None:
         chunk = chunk[-1:] + more
 
 
+def _text_start(f: Any, name: str | None) -> tuple[int, bytes | None]:
+    """Where the text of binary file ``f`` starts (after a byte order mark; the
+    encoding checked) and its first line end. Leaves ``f`` anywhere."""
+    head = f.read(_HEAD)
+    return check_encoding_head(head, name), _first_line_end(f, head)
+
+
 class SourceLines:
     """The lines of a source, decoded one at a time (memory of one line), with the line
     end style checked: ``newline`` and ``final_newline`` are known once iterated.
@@ -157,9 +164,7 @@ class SourceLines:
     def __iter__(self) -> Iterator[str]:
         name = self.source.name
         with self.source.open() as f:
-            head = f.read(_HEAD)
-            start = check_encoding_head(head, name)
-            first_end = _first_line_end(f, head)
+            start, first_end = _text_start(f, name)
             if first_end == b"\r":
                 if self.lines is not None:  # line_starts gives no runs of such files
                     raise ValueError("a run of lines of a file with CR-only line ends")
@@ -217,9 +222,8 @@ def line_starts(source: "Source", is_document: Callable[[bytes], bool]) -> list[
     one start: it is not cut."""
     starts: list[tuple[int, int]] = []
     with source.open() as f:
-        head = f.read(_HEAD)
-        offset = check_encoding_head(head, source.name)
-        if _first_line_end(f, head) == b"\r":
+        offset, first_end = _text_start(f, source.name)
+        if first_end == b"\r":
             return [(offset, 1)]
         f.seek(offset)
         text_start = offset

@@ -323,13 +323,20 @@ def score_views(key: D.Side, response: D.Side, options: Options, report: Report,
                 allow_missing: bool = False, pair_by: str = "name",
                 pairs_file: str | Path | None = None) -> "Scores | SyncScores":
     """Score two sides document pair by document pair, in this process."""
+    share = _views_share(key, response, options, report, allow_missing, pair_by, pairs_file)
+    return finish([share], report, options, macro, allow_missing)
+
+
+def _views_share(key: D.Side, response: D.Side, options: Options, report: Report, allow_missing: bool,
+                 pair_by: str, pairs_file: str | Path | None) -> Share:
+    """The share of two sides' documents, paired and scored one pair at a time."""
     from ..compare.synchronisation import pair_keys
 
     pairs = pair_keys(key.keys, response.keys, pair_by, pairs_file, report, allow_missing)
     acc = accumulator(options, report)
     for index, (i, j) in enumerate(pairs):
         acc.add(index, key.view(i), response.view(j) if j is not None else None)
-    return finish([acc.result()], report, options, macro, allow_missing)
+    return acc.result()
 
 
 def score(
@@ -486,29 +493,22 @@ class FilePairScorer:
             raise exc.located(response) from None
 
     def _score(self, number: int, key: str, response: str, report: Report) -> tuple[list[Share], list[tuple]]:
-        from ..compare.synchronisation import pair_keys
         from ..formats.registry import resolve_format
 
         key_source, response_source = Source.of(key), Source.of(response)
         key_spec = _spec(key_source, self.key_format, resolve_format)
         response_spec = _spec(response_source, self.response_format, resolve_format)
         if self.pair_by == "name" and D.has_fast_path(key_spec) and D.has_fast_path(response_spec):
-            assert key_spec.scan_keys is not None and response_spec.scan_keys is not None
-            key_docs, response_docs = key_spec.scan_keys(key_source), response_spec.scan_keys(response_source)
-            pairs = D.match_keys([tuple(d[:2]) for d in key_docs], [tuple(d[:2]) for d in response_docs],
-                                 report, self.allow_missing)
             job = _Job(key_source, response_source, key_spec, response_spec, self.options)
+            key_docs, response_docs, pairs = _scanned_pairs(job, report, self.allow_missing)
             share = _score_run(job, _Work(key_docs, response_docs, list(enumerate(pairs))))
             report.absorb(share.diagnostics)  # as score_fast adds a run's findings
             names = [tuple(d[:2]) for d in key_docs]
         else:
             key_side = _side(key, key_spec.name, report, self.options.pos)
             response_side = _side(response, response_spec.name, report, self.options.pos)
-            pairs = pair_keys(key_side.keys, response_side.keys, self.pair_by, None, report, self.allow_missing)
-            acc = accumulator(self.options, report)
-            for index, (i, j) in enumerate(pairs):
-                acc.add(index, key_side.view(i), response_side.view(j) if j is not None else None)
-            share = acc.result()
+            share = _views_share(key_side, response_side, self.options, report, self.allow_missing,
+                                 self.pair_by, None)
             names = [tuple(k) for k in key_side.keys]
         share.diagnostics = []  # in the report
         share.documents = [((number << 40) + index, doc) for index, doc in share.documents]
@@ -605,14 +605,10 @@ def score_fast(key: Source, response: Source, key_spec: "FormatSpec", response_s
     job = _Job(key, response, key_spec, response_spec, options)
     n = worker_count(workers, key, response) if runner is None else 0
     if runner is not None:
-        key_docs, response_docs = key_spec.scan_keys(key), response_spec.scan_keys(response)
-        pairs = D.match_keys([tuple(d[:2]) for d in key_docs], [tuple(d[:2]) for d in response_docs],
-                             report, allow_missing)
+        key_docs, response_docs, pairs = _scanned_pairs(job, report, allow_missing)
         results = runner(job, key_docs, response_docs, pairs)
     elif n == 1:
-        key_docs, response_docs = key_spec.scan_keys(key), response_spec.scan_keys(response)
-        pairs = D.match_keys([tuple(d[:2]) for d in key_docs], [tuple(d[:2]) for d in response_docs],
-                             report, allow_missing)
+        key_docs, response_docs, pairs = _scanned_pairs(job, report, allow_missing)
         results = [_score_run(job, _Work(key_docs, response_docs, list(enumerate(pairs))))]
     else:
         children = [_start(job, scans=w == 0) for w in range(n - 1)]
@@ -639,6 +635,15 @@ def score_fast(key: Source, response: Source, key_spec: "FormatSpec", response_s
     for share in results:
         report.absorb(share.diagnostics)
     return results
+
+
+def _scanned_pairs(job: _Job, report: Report, allow_missing: bool) -> tuple[list, list, list]:
+    """Both files' documents as ``scan_keys`` finds them, and their pairs by name."""
+    assert job.key_spec.scan_keys is not None and job.response_spec.scan_keys is not None
+    key_docs, response_docs = job.key_spec.scan_keys(job.key), job.response_spec.scan_keys(job.response)
+    pairs = D.match_keys([tuple(d[:2]) for d in key_docs], [tuple(d[:2]) for d in response_docs],
+                         report, allow_missing)
+    return key_docs, response_docs, pairs
 
 
 def worker_count(workers: int | None, *sources: Source) -> int:
