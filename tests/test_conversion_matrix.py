@@ -583,3 +583,38 @@ def test_a_report_never_says_dropped_of_what_is_written():
     report = Report()
     report_losses(_shape("cross-sentence").documents[0], get_format("mate").capabilities, report, "mate")
     assert report.by_code("loss.cross-sentence")[0].message.endswith("; dropped")
+
+
+def test_the_oracle_counts_the_read_only_shapes_by_hand(tmp_path: Path):
+    """wl-coref, AllenNLP and sub-word jsonlines, and CoreNLP's JSON and XML, counted
+    from files written here by hand."""
+    lines = tmp_path / "a.jsonlines"
+    lines.write_text(
+        '{"document_id": "w", "cased_words": ["Kim", "ran", ".", "She", "won"], "sent_id": [0, 0, 0, 1, 1], '
+        '"span_clusters": [[[0, 1], [3, 4]]]}\n'
+        '{"document": ["Kim", "saw", "her"], "clusters": [[[0, 0]], [[2, 2]]]}\n'
+        '{"sentences": [["[CLS]", "Ki", "##m", "ran", "[SEP]"]], "subtoken_map": [0, 0, 0, 1, 1], '
+        '"sentence_map": [0, 0, 0, 0, 0], "clusters": [[[1, 2]]]}\n', encoding="utf-8")
+    assert oracle.counts(lines, "jsonlines:wl") == Counter(documents=3, tokens=10, sentences=3, mentions=5,
+                                                           entities=4)
+    corenlp_json = tmp_path / "a.json"
+    corenlp_json.write_text('{"sentences": [{"tokens": [{"word": "Kim"}, {"word": "ran"}]}, '
+                            '{"tokens": [{"word": "She"}, {"word": "won"}, {"word": "."}]}], '
+                            '"corefs": {"1": [{"sentNum": 1, "startIndex": 1, "endIndex": 2}, '
+                            '{"sentNum": 2, "startIndex": 1, "endIndex": 2}]}}', encoding="utf-8")
+    assert oracle.counts(corenlp_json, "corenlp") == Counter(documents=1, tokens=5, sentences=2, mentions=2,
+                                                             entities=1)
+    corenlp_xml = tmp_path / "a.xml"
+    corenlp_xml.write_text("<root><document><sentences><sentence id='1'><tokens><token id='1'><word>Kim</word>"
+                           "</token><token id='2'><word>Lee</word></token></tokens></sentence></sentences>"
+                           "<coreference><coreference><mention><sentence>1</sentence><start>1</start><end>3</end>"
+                           "</mention><mention><sentence>1</sentence><start>2</start><end>3</end></mention>"
+                           "</coreference></coreference></document></root>", encoding="utf-8")
+    assert oracle.counts(corenlp_xml, "corenlp") == Counter(documents=1, tokens=2, sentences=1, mentions=2,
+                                                            entities=1)
+    ua = tmp_path / "b.conllua"
+    ua.write_text("# global.columns = ID FORM IDENTITY\n1\tKim\t(EntityID=1|MarkableID=m1)\n"
+                  "1.1\t_\t(EntityID=1|MarkableID=m2)\n2\tran\t_\n", encoding="utf-8")
+    assert oracle.judged(oracle.parse(ua, "ua")) == Counter(documents=1, tokens=2, empty_nodes=1, mentions=2,
+                                                            entities=1, singletons=0, bridging=0,
+                                                            split_antecedents=0)
