@@ -155,6 +155,9 @@ class ConllLayout(FormatLayout):
     cells: dict[int, str] = field(default_factory=dict)
     #: trailing empty fields (tabs) after the coreference cell: token → text
     trailing: dict[int, str] = field(default_factory=dict)
+    #: the lines between two sentences when they are not one empty line (several, or
+    #: blanks: TABs, spaces): sentence index → lines before it
+    gaps: dict[int, list[str]] = field(default_factory=dict)
     #: comment lines before each sentence: sentence index → lines
     comments: dict[int, list[str]] = field(default_factory=dict)
     #: lines among the words that are not words (CoNLL-U multi-word-token ranges):
@@ -268,6 +271,8 @@ class _Parsed:
         self.comments: list[list[str]] = []  # per sentence
         self.interleaved: list[list[tuple[int, str]]] = []  # per sentence
         self.row_line: list[int] | None = None  # source line of each row (slow path only)
+        #: blank lines before a sentence other than one empty line: sentence → lines
+        self.gaps: dict[int, list[str]] = {}
         #: space-separated lines: where each field ends, and the line's length (per row)
         self.row_ends: list[tuple[int, ...]] = []
         self.trailing: list[tuple[int, str]] = []
@@ -370,6 +375,8 @@ class _Reader:
         p.rows, p.sizes, p.comments, p.interleaved, p.trailing = [], [], [], [], []
         p.row_line = []
         p.row_ends = []
+        p.gaps = {}
+        blanks: list[str] = []  # the blank lines since the last token line
         p.n_cols = 0
         p.columns = p.first = None
         p.delimiter = "\t"
@@ -397,6 +404,7 @@ class _Reader:
             lineno = first_line + at
             if not line.strip():
                 end_sentence()
+                blanks.append(line)
                 continue
             if line.startswith("#") and not _looks_like_token(line):
                 if sent_rows:
@@ -451,6 +459,10 @@ class _Reader:
                 self.dialect("conll.multiword-lines", "multi-word-token or empty-node lines (kept, not words)", lineno)
                 interleaved.append((sent_rows, line))
                 continue
+            if not sent_rows:
+                if p.sizes and blanks != [""] and not comments:
+                    p.gaps[len(p.sizes)] = blanks
+            blanks = []
             p.rows.append(fields)
             p.row_line.append(lineno)
             if not tab:
@@ -685,6 +697,7 @@ class _Reader:
                 if cell in EMPTY_VALUES and cell != lay.empty:
                     lay.cells[t] = cell
         lay.trailing = dict(p.trailing)
+        lay.gaps = p.gaps
         lay.comments = {k: c for k, c in enumerate(p.comments) if c}
         lay.interleaved = {k: c for k, c in enumerate(p.interleaved) if c}
         return lay
@@ -1606,7 +1619,10 @@ def _write_document(doc, report: Report, canonical: bool) -> list[str]:
     absent = _absent_predicates(doc, names, sentences)
     for k, s in enumerate(sentences):
         if k:
-            out.append("")
+            if lay is not None and k in lay.gaps:
+                out.extend(lay.gaps[k])
+            else:
+                out.append("")
         sentence_rows = rows[s.first : s.last + 1]
         if absent is not None and absent[k]:
             cut = len(names) - absent[k]
