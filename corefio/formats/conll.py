@@ -1603,6 +1603,9 @@ def _write_document(doc, report: Report, canonical: bool) -> list[str]:
     if header is not None:
         out.append(header)
     bounds = [(m.spans[0][0], m.spans[-1][1]) for m in doc.markables]
+    tie = _tie_order(doc, doc.markables) if lay is None else None  # (a layout keeps the source's cells)
+    if tie is not None:
+        bounds, labels = [bounds[k] for k in tie], [labels[k] for k in tie]
     cells = render_cells(n, bounds, labels, sep, empty)
     if lay is not None:
         for t, raw in lay.cells.items():
@@ -1648,6 +1651,50 @@ def _write_document(doc, report: Report, canonical: bool) -> list[str]:
                    else f"#begin document ({doc.name})")
         out.append("#end document")
     return out
+
+
+def scorer_order(chains: list[list[tuple]]) -> list[int]:
+    """The chains (each a list of mention spans, a span a tuple of ``(first, last)``
+    pairs) in the order in which the reference scorer (scorer.pl v8.01,
+    ``GetCoreference``) meets their labels in the file :func:`write` makes of them.
+
+    It numbers a label where the label first occurs: at the first token of the chain's
+    earliest mention; within one cell, single-token mentions ``(N)`` come before opened
+    ones ``(N`` (whatever their place in the cell), and the writer puts the longest
+    opened mention first. Chains that tie (their first mentions have the same span) are
+    ordered by their spans, and the writer writes them in that order
+    (:func:`_tie_order`), so that a file read back gives the same order."""
+    def key(k: int) -> tuple:
+        chain = chains[k]
+        first = min(spans[0][0] for spans in chain)
+        ends = [spans[-1][1] for spans in chain if spans[0][0] == first]
+        kind = (0, 0) if first in ends else (1, -max(ends))
+        return (first, kind, sorted(chain))
+
+    return sorted(range(len(chains)), key=key)
+
+
+def _tie_order(doc, markables: list) -> list[int] | None:
+    """The markables in the order the writer gives cells whose brackets would tie (a
+    span in two chains): by :func:`scorer_order` of their chains, so that scorer.pl
+    numbers the chains as corefio orders them; None when no span is in two chains."""
+    chain_of: dict[tuple, int] = {}
+    clash = False
+    chains = doc.chain_indices()
+    for c, chain in enumerate(chains):
+        for k in chain:
+            span = (markables[k].spans[0][0], markables[k].spans[-1][1])
+            if chain_of.setdefault(span, c) != c:
+                clash = True
+    if not clash:
+        return None
+    spans = [[((markables[k].spans[0][0], markables[k].spans[-1][1]),) for k in chain] for chain in chains]
+    rank = {c: r for r, c in enumerate(scorer_order(spans))}
+    chain_rank = [0] * len(markables)
+    for c, chain in enumerate(chains):
+        for k in chain:
+            chain_rank[k] = rank[c]
+    return sorted(range(len(markables)), key=chain_rank.__getitem__)
 
 
 def _absent_predicates(doc, names: list[str], sentences: list) -> list[int] | None:
