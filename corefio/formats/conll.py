@@ -43,6 +43,15 @@ between documents, line ends — is kept in a :class:`ConllLayout` in
 ``canonical=True`` ignores it and writes what the reference scorer expects: numeric
 labels, ``-`` and ``|``, 12 or more columns.
 
+Column counts: every token line of a sentence has as many columns as the sentence's
+first. A document whose lines have 12 columns or more (the CoNLL-2012 layout) may give
+each sentence its own count: OntoNotes has one predicate-argument column per predicate
+of the sentence (13 to 17 in one document is common); the reference scorer and every
+system read the last column. The document's attributes then have the columns of its
+widest sentence, with None where a sentence lacks a predicate-argument column, and the
+writer leaves those out again, sentence by sentence (canonical output too). Space-aligned
+files are written back with the padding they had (:attr:`ConllLayout.ends`).
+
 The columns ``document_id``, ``part_number`` and ``word_number`` (and unnamed columns
 of files with 3 or 4 columns) say nothing the document does not already say: they are
 layout, kept only where they differ from what the writer derives. The other columns
