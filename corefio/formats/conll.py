@@ -1671,14 +1671,16 @@ def scorer_order(chains: list[list[tuple]]) -> list[int]:
     earliest mention; within one cell, single-token mentions ``(N)`` come before opened
     ones ``(N`` (whatever their place in the cell), and the writer puts the longest
     opened mention first. Chains that tie (their first mentions have the same span) are
-    ordered by their spans, and the writer writes them in that order
+    ordered by their distinct spans, sorted (a chain whose next mention comes first comes
+    first: the order of the reference scorer's test case TC-A-9), and the writer writes
+    them in that order
     (:func:`_tie_order`), so that a file read back gives the same order."""
     def key(k: int) -> tuple:
         chain = chains[k]
         first = min(spans[0][0] for spans in chain)
         ends = [spans[-1][1] for spans in chain if spans[0][0] == first]
         kind = (0, 0) if first in ends else (1, -max(ends))
-        return (first, kind, sorted(chain))
+        return (first, kind, sorted(set(chain)))
 
     return sorted(range(len(chains)), key=key)
 
