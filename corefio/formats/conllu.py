@@ -527,13 +527,47 @@ def loads(text: str, *, report: Report | None = None, strict: bool = False, file
 # ==========================================================================================
 # writing
 # ==========================================================================================
-def _labels(doc, log: LossLog, earlier: set[str] | frozenset[str] = frozenset()) -> list[str]:
+class _Taken:
+    """Names a file has used (entity ids, sent_ids) and those one document adds, without
+    copying the file's set for each document: ``file`` grows as documents are written
+    (:meth:`commit`), ``local`` holds what the document being written adds."""
+
+    __slots__ = ("file", "local")
+
+    def __init__(self, file: set[str] | None = None) -> None:
+        self.file: set[str] = file if file is not None else set()
+        self.local: set[str] = set()
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.file or name in self.local
+
+    def add(self, name: str) -> None:
+        self.local.add(name)
+
+
+@dataclass
+class _EntityIds:
+    """The entity ids of a file (CorefUD's ids are unique in a file: udapi would merge the
+    entities) and the smallest ``eN`` none of them is, kept across the file so that each
+    document counts on from there (numbers below it are all taken)."""
+
+    used: set[str] = field(default_factory=set)
+    next: int = 1
+
+    def commit(self, labels: Iterable[str]) -> None:
+        self.used.update(labels)
+        while f"e{self.next}" in self.used:
+            self.next += 1
+
+
+def _labels(doc, log: LossLog, ids: _EntityIds | None = None) -> list[str]:
     """An eid for every markable: its chain's entity id when usable, else e1, e2, ...
-    (the smallest numbers no chain uses). ``earlier``: eids that earlier documents of
-    the file use (CorefUD's ids are unique in a file: udapi would merge the entities)."""
+    (the smallest numbers no chain uses). ``ids``: the entity ids earlier documents of
+    the file use (not changed here: :meth:`_EntityIds.commit` records a document's)."""
+    ids = ids if ids is not None else _EntityIds()
     chains = doc.chain_indices()
     chain_label: list[str | None] = []
-    taken: set[str] = set(earlier)
+    taken = _Taken(ids.used)
     renamed: list[str] = []
     for chain in chains:
         # the chain's first entity id (the one a chain of merged entities keeps)
@@ -544,9 +578,10 @@ def _labels(doc, log: LossLog, earlier: set[str] | frozenset[str] = frozenset())
         chain_label.append(label)
         if label is not None:
             taken.add(label)
-    taken |= {e.id for e in doc.entities}
+    for e in doc.entities:
+        taken.add(e.id)
     labels = [""] * len(doc.markables)
-    number = 1
+    number = ids.next
     for label, chain in zip(chain_label, chains):
         if label is None:
             while f"e{number}" in taken:
@@ -918,10 +953,11 @@ def _usable_layout(doc, canonical: bool) -> ConlluLayout | None:
 
 @dataclass
 class _FileState:
-    """What the documents written so far fix for the next ones of the same file."""
+    """What the documents written so far fix for the next ones of the same file (one
+    structure for the whole file, never copied per document)."""
 
-    #: the eids they use (CorefUD's ids are unique in a file)
-    eids: set[str] = field(default_factory=set)
+    #: the eids they use (CorefUD's ids are unique in a file) and the next free number
+    eids: _EntityIds = field(default_factory=_EntityIds)
     #: the first ``global.Entity`` declaration (the validator wants one for the file)
     fields: list[str] | None = None
     #: the sent_ids written (UD wants them unique in a file)
@@ -939,13 +975,14 @@ def _write_document(doc, report: Report, canonical: bool, last: bool, state: _Fi
     log = LossLog(report, "CorefUD CoNLL-U")
     doc = doc.chain_markables_only()
     fresh = _usable_layout(doc, canonical) is None  # not written back as its CoNLL-U source had it
-    before = set(state.eids) if fresh else set()
+    before = state.eids if fresh else _EntityIds()
     declared = state.fields if fresh else None
-    lines = _render_document(doc, log, canonical, last, before, declared, state.sent_ids)
-    state.eids.update(_labels(doc, LossLog(Report(), ""), before))
+    labels = _labels(doc, log, before)
+    lines = _render_document(doc, log, canonical, last, before, declared, state.sent_ids, labels)
     if state.fields is None and doc.markables:
         state.fields = _fields_for(doc, _usable_layout(doc, canonical), declared)
-    if not _same_entity_overlap(doc, _labels(doc, LossLog(Report(), ""))) or _reads_back(doc, lines):
+    if not _same_entity_overlap(doc, labels) or _reads_back(doc, lines):
+        state.eids.commit(labels)
         _note_sent_ids(lines, state)
         return lines
     suspects = _overlapping(doc)
@@ -967,6 +1004,7 @@ def _write_document(doc, report: Report, canonical: bool, last: bool, state: _Fi
     code = "same-entity-overlap" if _extents_cross(original) else "interleaved-parts"
     log.lose(code, "mentions of one entity that cross or whose parts interleave (CorefUD closing "
              "brackets cannot tell them apart; such mentions were left out)", document=original, count=dropped)
+    state.eids.commit(labels)
     _note_sent_ids(lines, state)
     return lines
 
@@ -1044,13 +1082,17 @@ def _derived_ids(sentences: list[tuple[int, int]], empty: set[int]) -> list[str]
 
 
 def _render_document(doc, log: LossLog, canonical: bool, last: bool,
-                     earlier: set[str] | frozenset[str] = frozenset(), declared: list[str] | None = None,
-                     sent_ids: set[str] | frozenset[str] = frozenset()) -> list[str]:
+                     earlier: _EntityIds | None = None, declared: list[str] | None = None,
+                     sent_ids: set[str] | None = None, labels: list[str] | None = None) -> list[str]:
+    """The lines of a document; ``earlier`` and ``sent_ids``: the entity ids and
+    sent_ids of the file so far (read, not changed); ``labels``: the eids, when
+    already made (:func:`_labels`)."""
     lay = _usable_layout(doc, canonical)
     attrs = doc.tokens.attributes
     n = len(doc.tokens.forms)
     fields = _fields_for(doc, lay, declared)
-    labels = _labels(doc, log, earlier)
+    if labels is None:
+        labels = _labels(doc, log, earlier)
     source = doc.layout.get("conllu")
     part_fields = source.part_fields if isinstance(source, ConlluLayout) else "all"
     out: list[str] = []
@@ -1081,7 +1123,7 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
     if _LINE_BREAKING.search("\x00".join(forms)):
         log.lose("form", "TABs and line breaks in token forms (replaced by '_')", document=doc)
         forms = [_LINE_BREAKING.sub("_", f) for f in forms]
-    taken = set(sent_ids)
+    taken = _Taken(sent_ids)
     for s_index, s in enumerate(sentences):
         if lay is None:
             declare = True
@@ -1147,7 +1189,7 @@ def _interleaved_line(raw: str, log: LossLog, doc) -> str | None:
     return None
 
 
-def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: LossLog, taken: set[str],
+def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: LossLog, taken: _Taken,
               declare: bool = True) -> list[str]:
     """A sentence's comment lines.
 
@@ -1202,7 +1244,7 @@ def _one_line(text: str) -> str:
     return _LINE_BREAKING.sub(" ", text)
 
 
-def _sentence_comments(doc, s, index: int, log: LossLog, taken: set[str]) -> list[str]:
+def _sentence_comments(doc, s, index: int, log: LossLog, taken: _Taken) -> list[str]:
     """``# sent_id`` and ``# text`` of a sentence from another format. The id is the
     sentence's own, or the document's name (and part, unless it is 0) with the
     sentence's number; blanks and ``/`` (CoNLL-U has no blank in an id, and udapi reads
