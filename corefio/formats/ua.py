@@ -181,7 +181,9 @@ class _DocState:
     markables: dict[tuple[str | None, str], _Open] = field(default_factory=dict)
     stacks: dict[str | None, list[_Open]] = field(default_factory=dict)
     bridging: list[tuple[dict[str, str], int]] = field(default_factory=list)
-    splits: list[tuple[str, str, int]] = field(default_factory=list)
+    #: ElementOf: (plural, element entity, the column's layer, the markable saying it or
+    #: None for the SPLIT column, line)
+    splits: list[tuple[str, str, str | None, str | None, int]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     generated: int = 0
 
@@ -317,7 +319,7 @@ class _Reader:
                     if "EntityID" not in pairs or "ElementOf" not in pairs:
                         raise self.error("a SPLIT item needs EntityID and ElementOf", lineno)
                     for plural in pairs["ElementOf"].split(","):
-                        doc.splits.append((plural, pairs["EntityID"], lineno))
+                        doc.splits.append((plural, pairs["EntityID"], None, None, lineno))
         for values in doc.attributes.values():
             if len(values) == index:
                 values.append(None)
@@ -377,7 +379,7 @@ class _Reader:
                     for plural in found.element_of:
                         if entity is None:
                             raise self.error("ElementOf on a markable without EntityID", lineno)
-                        doc.splits.append((plural, entity, lineno))
+                        doc.splits.append((plural, entity, layer, mid, lineno))
                 found.attributes.update(pairs)
                 doc.markables[(layer, mid)] = found
             elif found.entity != entity:
@@ -389,6 +391,52 @@ class _Reader:
             raise self.error(f"cannot read {value[pos:]!r} in a bracket column (expected '(key=value|...' "
                              "or ')')", lineno)
 
+    def split_links(self, doc: _DocState, first_of_entity: dict[str, str], first_of_dd: dict[str, str]
+                    ) -> list[tuple[str, tuple[str, ...], str]]:
+        """The split-antecedent links ``ElementOf`` makes: (source, targets, target kind).
+
+        ``ElementOf=P`` on a markable says that its entity (its discourse-deixis chain, in
+        the ``DISCOURSE_DEIXIS`` column) is an element of the plural ``P``. ``P`` is looked
+        up in the markable's own column first (as the UA scorer does), then in the other
+        one (CODI-CRAC files have ``ElementOf=7-DD`` in the identity column, naming a
+        discourse-deixis chain). The link goes from the first markable of ``P`` to the
+        element: its entity (identity) or the first markable of its chain (discourse
+        deixis). A ``P`` that no markable of the document has is kept as the markable's
+        attribute ``ElementOf`` (written back as it was) and reported
+        (``ua.element-of-unknown``): the UA scorer ignores such a plural too (strict
+        reading refuses it).
+        """
+        out: list[tuple[str, tuple[str, ...], str]] = []
+        seen: set[tuple] = set()
+        for plural, element, layer, mid, lineno in doc.splits:
+            sides = [(first_of_entity, None), (first_of_dd, DD_LAYER)]
+            if layer is not None:
+                sides.reverse()
+            found = next(((table[plural], side) for table, side in sides if plural in table), None)
+            own = first_of_entity if layer is None else first_of_dd
+            if element not in own:
+                raise self.error(f"EntityID={element} (an element of {plural}) has no markable", lineno)
+            if found is None:
+                if mid is None or self.strict:
+                    raise self.error(f"ElementOf={plural}: no markable of the document has EntityID={plural}",
+                                     lineno)
+                attrs = doc.markables[(layer, mid)].attributes
+                attrs["ElementOf"] = f"{attrs['ElementOf']},{plural}" if "ElementOf" in attrs else plural
+                self.report.warning("ua.element-of-unknown", "ElementOf names an entity that no markable of the "
+                                    "document has (kept as the markable's attribute ElementOf; the UA scorer "
+                                    "ignores it too)", line=lineno, merge=True, example=plural, file=self.file)
+                continue
+            source_mid, source_layer = found
+            if (plural, source_layer, element, layer) in seen:
+                continue
+            seen.add((plural, source_layer, element, layer))
+            source = model.markable_ref(source_mid, source_layer)
+            if layer is None:
+                out.append((source, (element,), "entity"))
+            else:
+                out.append((source, (model.markable_ref(own[element], layer),), "markable"))
+        return out
+
     def finish(self, doc: _DocState, newline: str, final_newline: bool = True) -> Any:
         for stack in doc.stacks.values():
             if stack:
@@ -397,7 +445,13 @@ class _Reader:
         for i, tid in enumerate(doc.ids):
             index_of.setdefault(tid, i)
         markables = []
+        # the first markable of each identity entity and of each discourse-deixis chain
         first_of_entity: dict[str, str] = {}
+        first_of_dd: dict[str, str] = {}
+        for (layer, mid), m in doc.markables.items():
+            if m.entity is not None:
+                (first_of_entity if layer is None else first_of_dd).setdefault(m.entity, mid)
+        split_links = self.split_links(doc, first_of_entity, first_of_dd)
         for (layer, mid), m in doc.markables.items():
             spans = _merge(m.spans)
             min_spans = None
@@ -411,8 +465,6 @@ class _Reader:
             if layer is None:
                 entity = m.entity
                 sets: dict[str, str] = {}
-                if entity is not None:
-                    first_of_entity.setdefault(entity, mid)
             else:
                 entity = None
                 sets = {DD_LAYER: m.entity} if m.entity is not None else {}
@@ -421,17 +473,8 @@ class _Reader:
         links: list[Any] = []
         known = {mid for (layer, mid) in doc.markables if layer is None}
         entity_of = {mid: m.entity for (layer, mid), m in doc.markables.items() if layer is None}
-        seen_split: set[tuple[str, str]] = set()
-        for plural, element, lineno in doc.splits:
-            source = first_of_entity.get(plural)
-            if source is None:
-                raise self.error(f"ElementOf={plural}: no markable of the document has EntityID={plural}", lineno)
-            if element not in first_of_entity:
-                raise self.error(f"EntityID={element} (an element of {plural}) has no markable", lineno)
-            if (plural, element) in seen_split:
-                continue
-            seen_split.add((plural, element))
-            links.append(model.Link.fast(f"link_{len(links) + 1}", source, (element,), SPLIT_ANTECEDENT, "entity"))
+        for source, targets, kind in split_links:
+            links.append(model.Link.fast(f"link_{len(links) + 1}", source, targets, SPLIT_ANTECEDENT, kind))
         for pairs, lineno in doc.bridging:
             pairs = dict(pairs)
             source = pairs.pop("MarkableID", None)
@@ -654,9 +697,12 @@ class _Writer:
         log = self.log
         label_of, entity_label = self.entity_labels()
         first_of_label: dict[str, int] = {}
+        first_of_dd: dict[str, int] = {}
         for k, m in enumerate(doc.markables):
             if m.layer is None and k in label_of:
                 first_of_label.setdefault(label_of[k], k)
+            elif m.layer == DD_LAYER and m.sets.get(DD_LAYER) is not None:
+                first_of_dd.setdefault(m.sets[DD_LAYER], k)
         element_of: dict[int, list[str]] = {}
         bridging: dict[int, list[str]] = {}
         index = doc.markable_index()
@@ -667,6 +713,9 @@ class _Writer:
                 log.lose("link-types", f"{link.type!r} links (UA has bridging and split antecedents)", document=doc)
                 continue
             src = index[link.source]
+            if link.type == SPLIT_ANTECEDENT:
+                self.split_antecedent(link, src, label_of, entity_label, first_of_label, first_of_dd, element_of)
+                continue
             if doc.markables[src].layer is not None or src not in label_of:
                 log.lose("link-types", "links from markables outside the identity column", document=doc)
                 continue
@@ -680,9 +729,6 @@ class _Writer:
                     anchor = doc.markables[t] if doc.markables[t].layer is None else None
                 if target_label is None:
                     log.lose("link-types", f"{link.type} links to entities without a markable", document=doc)
-                    continue
-                if link.type == SPLIT_ANTECEDENT:
-                    element_of.setdefault(first_of_label[target_label], []).append(label_of[src])
                     continue
                 items = [f"MarkableID={_clean(doc.markables[src].id, log, doc, 'markable ids')}"]
                 relation = link.attributes.get("relation")
@@ -701,6 +747,41 @@ class _Writer:
         for first, items in bridging.items():
             self.cells["BRIDGING"][first].extend(items)
         return self.lines()
+
+    def split_antecedent(self, link: Any, src: int, label_of: dict[int, str], entity_label: dict[str, str],
+                         first_of_label: dict[str, int], first_of_dd: dict[str, int],
+                         element_of: dict[int, list[str]]) -> None:
+        """``ElementOf=PLURAL`` on the first markable of each element: the plural is the
+        source's entity (its discourse-deixis chain for a markable of that layer), an
+        element an entity or the chain of a target markable (in either column)."""
+        doc, log = self.doc, self.log
+        source = doc.markables[src]
+        if source.layer is None:
+            plural = label_of.get(src)
+        elif source.layer == DD_LAYER and source.sets.get(DD_LAYER) is not None:
+            plural = _clean(source.sets[DD_LAYER], log, doc, "entity ids")
+        else:
+            plural = None
+        if plural is None:
+            log.lose("link-types", "split antecedents of markables in no chain", document=doc)
+            return
+        index = doc.markable_index()
+        for target in link.targets:
+            where = None
+            if link.target_kind == "entity":
+                label = entity_label.get(target)
+                where = first_of_label.get(label) if label is not None else None
+            elif target in index:
+                t = index[target]
+                m = doc.markables[t]
+                if m.layer is None and t in label_of:
+                    where = first_of_label[label_of[t]]
+                elif m.layer == DD_LAYER and m.sets.get(DD_LAYER) is not None:
+                    where = first_of_dd[m.sets[DD_LAYER]]
+            if where is None:
+                log.lose("link-types", "split_antecedent links to entities without a markable", document=doc)
+                continue
+            element_of.setdefault(where, []).append(plural)
 
     def markable_cells(self, label_of: dict[int, str], element_of: dict[int, list[str]]) -> None:
         doc, log = self.doc, self.log
@@ -731,11 +812,14 @@ class _Writer:
                 a, b = m.min[0]
                 pa, pb = self.ids[a], self.ids[b]
                 items.append(f"Min={pa}" if pa == pb else f"Min={pa},{pb}")
+            plurals = list(element_of.get(k, ()))
+            if "ElementOf" in attrs:  # plurals the document has no markable of (kept as read)
+                plurals += str(attrs.pop("ElementOf")).split(",")
             for key, value in attrs.items():
                 items.append(f"{_clean(key, log, doc, 'attribute names')}="
                              f"{_clean(str(value), log, doc, 'attribute values')}")
-            if k in element_of:
-                items.append("ElementOf=" + ",".join(dict.fromkeys(element_of[k])))
+            if plurals:
+                items.append("ElementOf=" + ",".join(_clean(p, log, doc, "entity ids") for p in dict.fromkeys(plurals)))
             text = "|".join(items)
             for a, b in pieces_of[k]:
                 openers[column][a].append((b, k, text))
