@@ -2,7 +2,10 @@
 
 A file may start with ``# global.columns = ID FORM LEMMA ... IDENTITY BRIDGING
 DISCOURSE_DEIXIS REFERENCE NOM_SEM`` naming its columns (without it, those fifteen are
-assumed, the CODI-CRAC layout). ``# newdoc id = NAME`` starts a document; sentences are
+assumed, the CODI-CRAC layout). ``# newdoc id = NAME`` starts a document (``# part = P``
+among the comments of its first sentence gives its part, as corefio's CoNLL-U has it: the
+parts of a CoNLL-2012 document stay apart; UA tools know a document by its name alone,
+so a file with two parts of one name is reported, ``ua.same-name``); sentences are
 blocks separated by blank lines, their comments kept verbatim. Token ids count through
 the whole document (``N.k`` is an empty token, ``N-M`` a multi-word-token line kept
 between words). Columns are separated by TABs or by runs of spaces (files in the wild use
@@ -77,7 +80,7 @@ from .losses import LossLog
 from .registry import Capabilities, FormatSpec, Option, register
 from ..io.source import Source
 from ._layers import coreference_layer
-from ._lines import no_document_error, split_newlines
+from ._lines import check_part, no_document_error, split_newlines
 
 #: the model, imported on first use
 model = LazyModule("corefio.model")
@@ -95,6 +98,8 @@ NON_REFERRING = "non_referring"
 _COLUMNS_COMMENT = re.compile(r"^#\s*global\.columns\s*=\s*(.*)$")
 _NEWDOC = re.compile(r"^#\s*newdoc\b(?:\s+id\s*=\s*(.*))?")
 _SENT_ID = re.compile(r"^#\s*sent_id\s*=\s*(\S+)")
+#: a document's part (CoNLL-2012's ``part 001``), among the comments of its first sentence
+_PART_COMMENT = re.compile(r"^#\s*part\s*=\s*(.*)$")
 _RANGE_ID = re.compile(r"^\d+-\d+$")
 _EMPTY_ID = re.compile(r"^\d+\.\d+$")
 _PSEUDO = re.compile(r"[-_]Pseudo$")
@@ -186,6 +191,7 @@ class _DocState:
     splits: list[tuple[str, str, str | None, str | None, int]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     generated: int = 0
+    part: str | None = None
 
 
 class _Reader:
@@ -275,6 +281,11 @@ class _Reader:
         if len(doc.forms) == first:
             raise self.error("a sentence made of multi-word-token lines only", lineno)
         sent_id = next((m.group(1) for c in comments if (m := _SENT_ID.match(c)) is not None), None)
+        if not doc.sentences:
+            part = next((m.group(1).strip() for c in comments if (m := _PART_COMMENT.match(c)) is not None), None)
+            if part is not None:
+                check_part(part, self.file, lineno)
+                doc.part = part
         doc.sentences.append(model.Sentence(first=first, last=len(doc.forms) - 1, id=sent_id,
                                                   comments=[c for c in comments], interleaved=interleaved,
                                                   attributes={}))
@@ -510,7 +521,7 @@ class _Reader:
         tokens = model.Tokens(forms=doc.forms, ids=None, whitespace=None, offsets=None,
                                     attributes=attributes, empty=doc.empty or None)
         try:
-            document = model.Document.build(name=doc.name, part=None, metadata={}, tokens=tokens,
+            document = model.Document.build(name=doc.name, part=doc.part, metadata={}, tokens=tokens,
                                             sentences=doc.sentences, markables=markables, entities=[], links=links,
                                             text=None, regions=[], layout={})
         except ModelError as exc:
@@ -861,8 +872,8 @@ class _Writer:
             if not comments:
                 comments.append(f"# sent_id = {s.id or f'{doc.name}-{s_index + 1}'}")
                 comments.append("# text = " + " ".join(toks.forms[s.first:s.last + 1]))
-            if s_index == 0 and not any(_NEWDOC.match(c) for c in comments):
-                comments.insert(0, f"# newdoc id = {doc.name}")
+            if s_index == 0:
+                comments = _first_comments(comments, doc)
             out.extend(comments)
             inter: dict[int, list[str]] = {}
             for offset, raw in s.interleaved:
@@ -881,6 +892,30 @@ class _Writer:
             out.extend(inter.get(s.last - s.first + 1, []))
             out.append("")
         return out
+
+
+def _first_comments(comments: list[str], doc: Any) -> list[str]:
+    """The comments of a document's first sentence with ``# newdoc id`` and, when the
+    document has a part, ``# part = P`` after it (a name alone would merge the parts of
+    a document: the reader takes the part back from there)."""
+    out = list(comments)
+    newdoc = next((i for i, c in enumerate(out) if _NEWDOC.match(c)), None)
+    if newdoc is None:
+        out.insert(0, f"# newdoc id = {_one_line(doc.name)}")
+        newdoc = 0
+    at = next((i for i, c in enumerate(out) if _PART_COMMENT.match(c)), None)
+    if doc.part is None:
+        if at is not None:
+            del out[at]
+    elif at is None:
+        out.insert(newdoc + 1, f"# part = {_one_line(doc.part)}")
+    elif _PART_COMMENT.match(out[at]).group(1).strip() != doc.part:  # type: ignore[union-attr]
+        out[at] = f"# part = {_one_line(doc.part)}"
+    return out
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]", " ", text)
 
 
 def _columns_for(doc: Any, log: LossLog) -> list[str]:
@@ -907,9 +942,15 @@ def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool =
     """UA text, one piece per document (the ``global.columns`` line with the first)."""
     log = LossLog(report, "ua")
     columns: list[str] | None = None
+    names: set[str] = set()
     for doc in documents:
         lay = doc.layout.get("ua")
         first = columns is None
+        if doc.part is not None and doc.name in names:
+            report.add("ua.same-name", "warning", "documents told apart by their part only: the part is written "
+                       "(# part = P, which corefio reads back), but UA tools such as the UA scorer know a document "
+                       "by its newdoc id alone", merge=True, example=doc.label)
+        names.add(doc.name)
         if columns is None:
             columns = _columns_for(doc, log)
         if (not canonical and isinstance(lay, UaLayout) and lay.columns == columns
