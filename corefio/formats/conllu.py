@@ -59,6 +59,11 @@ fields, what follows the last sentence, line ends — is kept in a
 for byte. Line ends are LF, CRLF or CR throughout (a mix is refused); a file without
 sentences (empty, blank or comment lines only) is an error, and so is a file that ends
 inside a comment line (no line end after it: it was cut).
+
+Empty nodes are left out on request, with the zero mentions made of them: the read
+option ``drop_empty_nodes`` (for a conversion to a format without empty nodes, where
+they would become words, that is to be scored against this file) and the write option
+of the same name (:func:`dropping_empty_nodes`).
 """
 
 from __future__ import annotations
@@ -506,16 +511,35 @@ def _merge(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def read(source: Source, *, report: Report, strict: bool = False) -> Any:
-    """Read a CorefUD CoNLL-U file."""
-    reader = _Reader(source.name, report, strict)
-    documents = list(reader.documents(_Lines(source), source.stem))
+def read(source: Source, *, report: Report, strict: bool = False, drop_empty_nodes: bool = False) -> Any:
+    """Read a CorefUD CoNLL-U file (``drop_empty_nodes``: see :func:`dropping_empty_nodes`)."""
+    documents = list(stream(source, report=report, strict=strict, drop_empty_nodes=drop_empty_nodes))
     return model.Corpus(documents=documents, metadata={}, schemes=[], layout={})
 
 
-def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:
+def stream(source: Source, *, report: Report, strict: bool = False, drop_empty_nodes: bool = False
+           ) -> Iterator[Any]:
     """The documents one at a time, reading the file line by line."""
-    yield from _Reader(source.name, report, strict).documents(_Lines(source), source.stem)
+    documents = _Reader(source.name, report, strict).documents(_Lines(source), source.stem)
+    yield from dropping_empty_nodes(documents, report) if drop_empty_nodes else documents
+
+
+def dropping_empty_nodes(documents: Iterable[Any], report: Report) -> Iterator[Any]:
+    """The documents without their empty nodes (the read and write option
+    ``drop_empty_nodes``): for a conversion to a format without empty nodes that is to be
+    scored against the CoNLL-U file (there, empty nodes would become words, and the texts
+    differ), or for tools that do not read them. Zero mentions leave with them
+    (:func:`corefio.model.zeros.without_empty_tokens`); ``conllu.empty-nodes-dropped``
+    says how many."""
+    from ..model.zeros import without_empty_tokens
+
+    for doc in documents:
+        doc, nodes, zeros = without_empty_tokens(doc)
+        if nodes:
+            report.info("conllu.empty-nodes-dropped", "empty nodes left out (drop_empty_nodes), with the zero "
+                        "mentions made of them", document=doc.label, count=nodes, merge=True,
+                        example=f"{zeros} zero mention(s)")
+        yield doc
 
 
 def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Any:
@@ -1272,8 +1296,12 @@ def _sentence_comments(doc, s, index: int, log: LossLog, taken: _Taken) -> list[
     return [f"# sent_id = {sid}", f"# text = {_one_line(text)}"]
 
 
-def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool = False) -> Iterator[str]:
-    """CoNLL-U text, one piece per document."""
+def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool = False,
+          drop_empty_nodes: bool = False) -> Iterator[str]:
+    """CoNLL-U text, one piece per document (``drop_empty_nodes``: without empty nodes
+    and zero mentions, :func:`dropping_empty_nodes`)."""
+    if drop_empty_nodes:
+        documents = dropping_empty_nodes(documents, report)
     pending = None
     state = _FileState()
     for doc in documents:
@@ -1329,6 +1357,11 @@ register(
         options=(
             Option("canonical", bool, False, "ignore the source layout: canonical bracket order and MISC "
                    "placement", applies_to="write"),
+            Option("drop_empty_nodes", bool, False, "leave out empty nodes and the zero mentions made of them "
+                   "(for tools and formats without empty nodes)", applies_to="write"),
+            Option("drop_empty_nodes", bool, False, "leave out empty nodes and the zero mentions made of them, "
+                   "whatever the output format (a conversion to be scored against this file)",
+                   applies_to="read"),
         ),
         sniff=sniff,
         aliases=("corefud",),
