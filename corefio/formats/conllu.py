@@ -112,6 +112,8 @@ _LINE_BREAKING = re.compile(r"[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 _FIELD_NAME = re.compile(r"^(?!eid$)[^\s\-()|=,\[\]<:]+$")
 #: a field name UD's validator accepts in ``global.Entity``; other names go into ``other``
 _DECLARABLE = re.compile(r"^[a-z]+$")
+#: a bridging relation UD's validator accepts
+_BRIDGE_RELATION = re.compile(r"^[a-z]+$")
 #: characters percent-encoded in values packed into ``other``
 _PACK_UNSAFE = re.compile(r"[%,()|=\-\s]")
 
@@ -940,7 +942,13 @@ def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
                 value = relation if isinstance(relation, str) else str(relation)
                 if _FIELD_UNSAFE.search(value) or "," in value:
                     value = _safe(value, log, doc, ",")
-                item += f":{value}"
+                if tree is not None and not _BRIDGE_RELATION.match(value):
+                    # written from another format: UD's validator takes lower-case letters only
+                    log.lose("bridge-relation", "bridging relations other than lower-case letters (UD's "
+                             "validator refuses them)", document=doc, example=value)
+                    value = ""
+                if value:
+                    item += f":{value}"
             relations.setdefault(doc.markables[src].first, {}).setdefault(key, []).append(item)
     misc_col = attrs.get("misc")
     out = []
@@ -1223,6 +1231,9 @@ def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: Los
     """
     if s.comments or from_conllu:
         out = [_comment_line(c) for c in s.comments]
+        empty = doc.tokens.empty
+        if not from_conllu and empty and any(s.first <= t <= s.last for t in empty):
+            out = _text_without_empty_tokens(doc, s, out)
     else:
         out = _sentence_comments(doc, s, index, log, taken)
     if index:
@@ -1255,6 +1266,20 @@ def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: Los
         out.insert(newdoc + 1, f"# part = {_one_line(doc.part)}")
     elif _PART_COMMENT.match(out[part_at]).group(1).strip() != doc.part:  # type: ignore[union-attr]
         out[part_at] = f"# part = {_one_line(doc.part)}"
+    return out
+
+
+def _text_without_empty_tokens(doc, s, comments: list[str]) -> list[str]:
+    """A ``# text`` comment (from another format) that spells the sentence's empty tokens
+    too, as the words alone (CoNLL-U's text has no empty nodes)."""
+    empty = set(doc.tokens.empty or ())
+    forms = doc.tokens.forms
+    every = " ".join(forms[s.first:s.last + 1])
+    words = " ".join(forms[i] for i in range(s.first, s.last + 1) if i not in empty)
+    out = []
+    for c in comments:
+        m = re.match(r"^#\s*text\s*=\s*(.*)$", c)
+        out.append(f"# text = {words}" if m and m.group(1).strip() == every else c)
     return out
 
 

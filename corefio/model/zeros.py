@@ -301,7 +301,8 @@ def without_empty_tokens(doc: "Document") -> tuple["Document", int, int]:
     A mention made of empty tokens only (a zero) leaves with the links from and to it;
     other mentions lose their empty tokens, and one headed by an empty token is headed by
     its first word (udapi's default). Enhanced dependencies (``deps``) naming an empty
-    token are left out; a CoNLL-U layout loses what concerned the empty tokens (their
+    token are left out (a word left without any gets its basic one, ``HEAD:DEPREL``, so
+    that the enhanced graph stays connected); a CoNLL-U layout loses what concerned the empty tokens (their
     ids, their MISC values). A document without empty tokens is returned as it is.
     """
     from dataclasses import replace
@@ -322,7 +323,15 @@ def without_empty_tokens(doc: "Document") -> tuple["Document", int, int]:
     attributes = {name: [values[i] for i in keep] for name, values in tokens.attributes.items()}
     deps = attributes.get("deps")
     if deps is not None:
-        attributes["deps"] = [_deps_without_empty(v) for v in deps]
+        heads, relations = attributes.get("head"), attributes.get("deprel")
+        kept_deps = []
+        for k, value in enumerate(deps):
+            value = _deps_without_empty(value)
+            if value == "_" and deps[k] not in (None, "_") and heads is not None and relations is not None \
+                    and heads[k] not in (None, "_") and relations[k] not in (None, "_"):
+                value = f"{heads[k]}:{relations[k]}"  # its only enhanced parents were empty: the basic one
+            kept_deps.append(value)
+        attributes["deps"] = kept_deps
     new_tokens = tokens.copy(forms=[tokens.forms[i] for i in keep], ids=column(tokens.ids),
                              whitespace=column(tokens.whitespace), offsets=column(tokens.offsets),
                              attributes=attributes, empty=None)

@@ -35,9 +35,9 @@ UA = {"repo": "juntaoy/universal-anaphora-scorer", "commit": "127ba3d8807fd30dab
 #: (family, key, response): the pairs scored
 PAIRS = {
     "conllu": ["gum/en_gum-ud-dev.trimmed", "democrat/fr-democrat-dev-sample", "corefud-scorer/TC-ZA.key",
-               "corefud-scorer/TC-NCMA.key", "corefud-scorer/TC-HMA.key"],
+               "corefud-scorer/TC-NCMA-7", "corefud-scorer/TC-HMA.key"],
     "ua": ["codi-crac-2021/light_dev.episode_6497", "ua-scorer/TC-PB.key", "ua-scorer/TC-ZA.key",
-           "ua-scorer/TC-NCMA.key"],
+           "ua-scorer/TC-NCMA-7"],
 }
 #: run name -> options after KEY RESPONSE
 RUNS = {
