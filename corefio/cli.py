@@ -24,6 +24,7 @@ code: ``validate`` exits 4 for an invalid file even if nobody read the verdict.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -1204,6 +1205,8 @@ def score_command(
         from .scoring import anaphora as UA
 
         ua_settings = UA.settings_from(preset, anaphora, None if metric == ["default"] else metric)
+        if preset is None and not keep_singletons:  # --drop-singletons: the UA scorer's default (no -s)
+            ua_settings = dataclasses.replace(ua_settings, keep_singletons=False)
         if preset is not None:
             chosen = UA.PRESETS[preset].scoring
             metric = chosen.get("metrics", metric)
