@@ -325,8 +325,13 @@ def test_litbank_tsv_keeps_entity_ids_and_reports_those_of_joined_or_blank_entit
     [label] = [d for d in report if d.code == "loss.label"]
     assert (label.count, label.severity) == (2, "warning")
     back, report = _written_and_read(_entities("Kim-1", "Lee-2", None), "litbank-tsv", tmp_path)
-    assert [m.entity for m in back.markables] == ["Kim-1", "Lee-2", "chain-3"]
+    # a singleton without an entity id gets no COREF row (as LitBank writes some)
+    assert [m.entity for m in back.markables] == ["Kim-1", "Lee-2", None]
     assert [d.code for d in report if d.code.startswith("loss.")] == []
+    doc = _entities(None, None, None).model_copy(update={"links": [
+        Link(id="l1", type="coreference", source="T3", target="T1")]})
+    back, report = _written_and_read(doc, "litbank-tsv", tmp_path)
+    assert [m.entity for m in back.markables] == ["chain-1", None, "chain-1"]
 
 
 @pytest.mark.parametrize("fmt", ["brat", "litbank-tsv"])

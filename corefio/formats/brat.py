@@ -24,12 +24,13 @@ Coreference comes in two styles, both read:
   (:func:`label_pairs`, which the writer runs too, so that what it writes is read back
   as it meant it).
 * relations: ``R`` lines of type ``Coreference`` (or another identity name, see
-  :data:`corefio.model.mentions.IDENTITY_LINK_TYPES`, compared case-insensitively) and ``*``
-  equivalence lines are identity links; every other relation type is a typed link
-  from its first argument to its second, every other equivalence type a typed link
-  from its first member to the others. A link with several targets is written as an
-  equivalence line (the only line of brat that names more than two annotations), its
-  source first.
+  :data:`corefio.model.mentions.IDENTITY_LINK_TYPES`, compared case-insensitively) are
+  identity links, every other relation type a typed link from its first argument to its
+  second; every ``*`` equivalence line (``Equiv``, ``Coreference``, ``Alias``: brat's
+  equivalences say that annotations refer to the same thing) gives an identity link
+  from its first member to each other one (ids ``*N``, ``*N.2``, ...), which the writer
+  joins into one line again. A link of another type with several targets is written
+  as one relation per target (``loss.multi-target-links``).
 
 Markables are the other ``T`` lines (id: the ``T`` id; event triggers too); their type
 is the markable attribute ``type`` (the type ``Mention``, which this writer uses for
@@ -441,14 +442,15 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
             if not all(ref in mentions for ref in refs):
                 keep_raw(lid, fields, lineno)
                 continue
-            written = words[0]
-            type_ = COREFERENCE if written.lower() in _IDENTITY_NAMES else written
-            if type_ != written:
+            written = words[0]  # Equiv, Coreference, Alias...: brat's equivalences are identity
+            if written != COREFERENCE:
                 layout.link_types[lid] = written
             spelt = _equivalence_line(written, refs)
             if spelt != line:
                 layout.verbatim[lid] = (spelt, line)
-            links.append(model.Link.fast(lid, refs[0], tuple(refs[1:]), type_))
+            # one identity link per member after the first (its group: the id *N, *N.2, ...)
+            links.extend(model.Link.fast(lid if k == 1 else f"{lid}.{k}", refs[0], (ref,), COREFERENCE)
+                         for k, ref in enumerate(refs[1:], 1))
         elif kind in "AM":
             if len(words) not in (2, 3):
                 raise _fail(f"{lid}: an attribute needs 'NAME ID [VALUE]'", file, lineno)
@@ -494,6 +496,9 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
 
 
 _IDENTITY_NAMES = frozenset({"coreference", "coref", "identity", "ident", "equiv"})
+#: the id of an identity link read from an equivalence line: ``*N`` (first member after
+#: the first), ``*N.K`` (the K-th)
+_EQUIVALENCE_ID = re.compile(r"^(\*\d+)(?:\.\d+)?$")
 
 
 def _text_field(text: str, fragments: Iterable[tuple[int, int]]) -> str:
@@ -751,8 +756,22 @@ def _compose(doc: Any, lay: BratLayout | None, text: str, offsets: list[tuple[in
     lost_links = 0
     unnamed_attributes = 0
     equivalences = 0
+    # the identity links of one equivalence line as read (ids *N, *N.2, ...): one line again
+    groups: dict[str, list[Any]] = {}
     for link in doc.links:
-        targets = list(link.targets)
+        group = _EQUIVALENCE_ID.match(link.id)
+        if group is not None and is_identity(link.type) and link.target_kind == "markable":
+            groups.setdefault(group.group(1), []).append(link)
+    grouped: dict[str, list[str]] = {}  # id of a group's first link → the targets of all its links
+    in_group: set[str] = set()
+    for members in groups.values():
+        if len({link.source for link in members}) == 1 and len(members) > 1:
+            grouped[members[0].id] = [t for link in members for t in link.targets]
+            in_group.update(link.id for link in members[1:])
+    for link in doc.links:
+        if link.id in in_group:
+            continue
+        targets = list(grouped.get(link.id, link.targets))
         if link.target_kind == "entity":
             targets = [first_of_entity[t] for t in targets if t in first_of_entity]
             if len(targets) != len(link.targets):
@@ -766,7 +785,7 @@ def _compose(doc: Any, lay: BratLayout | None, text: str, offsets: list[tuple[in
             bad_values += 1
             continue
         referenced.update([source, *args])
-        if link.id.startswith("*") or len(args) > 1:
+        if is_identity(link.type) and (link.id.startswith("*") or len(args) > 1):
             lid = link.id if link.id.startswith("*") else ""
             while not lid or lid in lines:
                 equivalences += 1
@@ -795,8 +814,8 @@ def _compose(doc: Any, lay: BratLayout | None, text: str, offsets: list[tuple[in
     if lost_links:
         log.lose("link-types", "links to entities without mentions", document=doc, count=lost_links)
     if unnamed_attributes:
-        log.lose("link-attributes", "attributes of links with several targets (an equivalence line has no id "
-                 "an attribute could name)", document=doc, count=unnamed_attributes)
+        log.lose("link-attributes", "attributes of identity links written as equivalence lines (such a line "
+                 "has no id an attribute could name)", document=doc, count=unnamed_attributes)
     if renamed:
         lose_entity_ids(log, doc, sorted(renamed), "entity ids that are no chain label NAME-N (written as NAME-0)")
     if lay is not None and not own_order:
@@ -971,7 +990,7 @@ def sniff_directory(path: Path) -> bool:
 
 CAPABILITIES = Capabilities(
     discontinuous=True, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
-    entity_ids=True, link_structure=True, link_types=True, multi_target_links=True,
+    entity_ids=True, link_structure=True, link_types=True, multi_target_links=False,
     markable_attributes=True, entity_attributes=False, link_attributes=True, heads=False, min=False,
     optional=False, layers=False, sets=False, token_attributes=False, token_ids=False, whitespace=False,
     offsets=True, text=True, regions=False, sentences=True, sentence_attributes=False, metadata=False,
