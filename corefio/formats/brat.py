@@ -433,9 +433,8 @@ def parse(ann: str, text: str, *, name: str, file: str, report: Report, newline:
             spelt = _relation_line(lid, written, roles, refs[0], refs[1])
             if spelt != line:
                 layout.verbatim[lid] = (spelt, line)
-            attrs: dict[str, Any] = {}
-            link_attrs[lid] = attrs
-            links.append(model.Link.fast(lid, refs[0], (refs[1],), type_, attributes=attrs))
+            link_attrs[lid] = {}
+            links.append(model.Link.fast(lid, refs[0], (refs[1],), type_, attributes=link_attrs[lid]))
         elif kind == "*":
             if len(words) < 3:
                 raise _fail("an equivalence line needs 'TYPE ID ID ...'", file, lineno)
