@@ -307,3 +307,15 @@ def test_values_the_file_cannot_hold_are_reported_not_written(tmp_path):
     [value] = report.by_code("loss.value")
     assert value.count == 3  # two attribute values, one link type
     assert back.links == []
+
+
+def test_a_byte_order_mark_of_the_text_counts_in_the_offsets_and_is_written_back(tmp_path):
+    """brat reads the .txt as UTF-8 without dropping a BOM: offsets count it."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "doc.ann").write_bytes("T1\tPerson 1 6\tAlice\n".encode())
+    (folder / "doc.txt").write_bytes(b"\xef\xbb\xbfAlice left\n")
+    doc = corefio.read(folder / "doc.ann", "brat").documents[0]
+    assert doc.tokens.forms == ["Alice", "left"] and doc.markable_text(doc.markables[0]) == "Alice"
+    files = corefio.dump_files(doc, "brat")
+    assert files["doc.txt"] == (folder / "doc.txt").read_bytes() and files["doc.ann"] == (folder / "doc.ann").read_bytes()

@@ -236,7 +236,8 @@ def _parse_t(tid: str, rest: list[str], text: str, file: str, lineno: int) -> _T
 
 
 #: how a text is cut into tokens (besides the mention boundaries), by reader option
-TOKEN_PATTERNS = {"whitespace": re.compile(r"\S+"), "punctuation": re.compile(r"\w+|[^\w\s]")}
+#: (a byte order mark, which brat's offsets count, is no token either)
+TOKEN_PATTERNS = {"whitespace": re.compile(r"[^\s\ufeff]+"), "punctuation": re.compile(r"\w+|[^\w\s\ufeff]")}
 
 
 def _tokenise(text: str, cuts: set[int], pattern: re.Pattern[str] = TOKEN_PATTERNS["whitespace"]
@@ -562,8 +563,9 @@ def collection_files(source: Source, report: Report) -> dict[str, bytes]:
     return kept
 
 
-def read_pair_texts(ann_path: Path, txt_path: Path) -> tuple[str, str, str]:
-    """The ``.ann`` text (LF line ends), its line end and the ``.txt`` text."""
+def read_pair_texts(ann_path: Path, txt_path: Path, keep_bom: bool = False) -> tuple[str, str, str]:
+    """The ``.ann`` text (LF line ends), its line end and the ``.txt`` text (``keep_bom``:
+    with its byte order mark as U+FEFF, a character brat's offsets count)."""
     from ..io.files import decode_utf8
 
     file = str(ann_path)
@@ -579,6 +581,8 @@ def read_pair_texts(ann_path: Path, txt_path: Path) -> tuple[str, str, str]:
     except OSError as exc:
         raise _fail(f"cannot read the text file {txt_path.name}: {exc.strerror}", file) from None
     text = decode_utf8(raw_txt, str(txt_path))
+    if keep_bom and raw_txt.startswith(b"\xef\xbb\xbf"):
+        text = "\ufeff" + text
     ann, newline = split_newlines(decode_utf8(raw_ann, file), file)
     return ann, newline, text
 
@@ -588,7 +592,7 @@ def read(source: Source, *, report: Report, strict: bool = False, tokens: str | 
     ``whitespace`` (default) or ``punctuation`` (also a token per punctuation mark)."""
     documents = []
     for ann_path, txt_path, stem in pairs(source, "brat"):
-        ann, newline, text = read_pair_texts(ann_path, txt_path)
+        ann, newline, text = read_pair_texts(ann_path, txt_path, keep_bom=True)
         documents.append(parse(ann, text, name=stem, file=str(ann_path), report=report, newline=newline,
                                tokens=tokens or "whitespace"))
     kept = collection_files(source, report)
