@@ -319,3 +319,10 @@ def test_a_byte_order_mark_of_the_text_counts_in_the_offsets_and_is_written_back
     assert doc.tokens.forms == ["Alice", "left"] and doc.markable_text(doc.markables[0]) == "Alice"
     files = corefio.dump_files(doc, "brat")
     assert files["doc.txt"] == (folder / "doc.txt").read_bytes() and files["doc.ann"] == (folder / "doc.ann").read_bytes()
+
+
+def test_a_folder_of_ann_files_in_neither_format_is_read_as_brat_and_the_bad_line_named(tmp_path):
+    _pair(tmp_path / "coll", "X1\tPerson 0 5\tAlice\n", "Alice\n")
+    run = subprocess.run([sys.executable, "-m", "corefio", "info", str(tmp_path / "coll")], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 3 and "doc.ann:1:" in run.stderr and "not a brat annotation id" in run.stderr

@@ -983,12 +983,13 @@ def first_ann_head(path: Path) -> tuple[bool, bytes | None]:
 
 
 def sniff_directory(path: Path) -> bool:
-    """A brat collection: ``.ann`` files whose first line is brat's (or all empty), or
-    brat's ``annotation.conf``."""
+    """A brat collection: ``.ann`` files, unless the first one that is not empty has
+    LitBank TSV's rows (a folder of ``.ann`` files in neither format is brat's, whose
+    reader names the first bad line); or brat's ``annotation.conf`` beside texts."""
     held, head = first_ann_head(path)
     if not held:
         return (path / "annotation.conf").is_file() and any(path.glob("*.txt"))
-    return head is None or sniff(head)
+    return head is None or re.match(rb"^(\xef\xbb\xbf)?(MENTION|COREF)\t", head) is None
 
 
 CAPABILITIES = Capabilities(
