@@ -152,6 +152,60 @@ def test_singletons_kept_or_dropped():
     assert kept["bcub"].f1 < 1
 
 
+def test_singletons_leave_before_mentions_are_matched():
+    """Without singletons, head matching pairs the key mention (0, 2) with the response
+    mention (0, 0) of a chain, not with a response singleton of the same span that
+    scoring drops anyway (corefud-scorer, the UA scorer and coval drop singletons when
+    they read the files; the real file is in tests/test_wild_corefud.py)."""
+    key = Corpus(documents=[doc("a", [[(0, 2), (5, 5)]])])
+    response = Corpus(documents=[doc("a", [[(0, 2)], [(0, 0), (5, 5)]])])
+    for sync in (None, "key"):
+        result = score(key, response, ["muc", "mentions"], keep_singletons=False, match="head", sync=sync)
+        mentions = result.mentions["mentions"] if sync else result["mentions"]
+        assert mentions == Score(2, 2, 2, 2)
+        muc = result.sets["key"]["muc"] if sync else result["muc"]
+        assert muc == Score(1, 1, 1, 1)
+    # singletons kept: the exact pair comes first, and (0, 0) is an invented mention
+    kept = score(key, response, ["muc", "mentions"], match="head")
+    assert kept["mentions"] == Score(2, 2, 2, 3) and kept["muc"] == Score(0, 1, 0, 1)
+
+
+ZERO_IN_A_CHAIN = """# newdoc id = z
+# global.Entity = eid-etype-head-other
+# sent_id = z-1
+# text = w1 w2 w3 w4 w5 w6
+1\tw1\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1-x-1-)
+2\tw2\t_\t_\t_\t_\t1\tdep\t_\t_
+2.1\t_\t_\t_\t_\t_\t_\t_\t1:nsubj\tEntity=(e2-x-1-)
+3\tw3\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e2-x-1-)
+4\tw4\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e3-x-1-)
+5\tw5\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e3-x-1-)
+6\tw6\t_\t_\t_\t_\t1\tdep\t_\t_
+
+"""
+
+
+def test_a_chain_that_loses_its_zero_is_no_singleton_to_drop():
+    """Singletons leave first, zeros after (the UA scorer's ``process_clusters``): the
+    chain of a zero and w3 keeps w3 when zeros are dropped."""
+    corpus = corefio.loads(ZERO_IN_A_CHAIN, "conllu")
+    dropped = score(corpus, corpus, ["mentions", "bcub"], keep_singletons=False)
+    assert dropped["mentions"] == Score(3, 3, 3, 3) and dropped["bcub"].f1 == 1
+    kept_zeros = score(corpus, corpus, ["mentions"], keep_singletons=False, keep_zeros=True)
+    assert kept_zeros["mentions"] == Score(4, 4, 4, 4)
+    assert score(corpus, corpus, ["mentions"])["mentions"] == Score(4, 4, 4, 4)  # w1 and w3..w5
+
+
+def test_a_chain_listing_one_span_twice_is_a_singleton():
+    """corefud-scorer counts a span once per entity: such an entity has one mention."""
+    from corefio.compare.matching import without_singletons
+    from corefio.model.mentions import Mention, MentionView
+
+    view = MentionView("d", list("abcd"), [[Mention(((0, 0),)), Mention(((0, 0),))], [Mention(((1, 1),)),
+                                                                                    Mention(((2, 2),))]])
+    assert without_singletons(view).chains == [[((1, 1),), ((2, 2),)]]
+
+
 def test_repeated_mentions_are_a_warning_and_the_first_chain_keeps_them():
     key = Corpus(documents=[doc("a", [[(0, 0), (1, 1)], [(2, 2), (3, 3)]])])
     response = Corpus(documents=[doc("a", [[(0, 0), (1, 1)], [(1, 1), (2, 2), (3, 3)]])])

@@ -220,13 +220,15 @@ def _overlap_groups(ks: list[int], rs: list[int], key: list[Mention],
 
 
 def without_singletons(view: MentionView) -> MentionView:
-    """``view`` without its one-mention chains. corefud-scorer (and the UA scorer) leave
-    singletons out *before* matching mentions: a key mention then cannot be paired with
-    a response singleton that scoring would drop anyway, and a response mention stays free
-    for another key mention. Scoring without singletons with head or partial matching
-    must do the same to give their numbers (with exact matching the order does not
-    matter)."""
-    chains = [c for c in view.mentions if len(c) > 1]
+    """``view`` without its one-mention chains (a chain that lists one span twice is
+    one mention, as corefud-scorer counts it). corefud-scorer (and the UA scorer, and
+    coval) leave singletons out *before* matching mentions: a key mention then cannot be
+    paired with a response singleton that scoring would drop anyway, and a response
+    mention stays free for another key mention. Scoring without singletons
+    (:func:`corefio.scoring.views.prepare`) does the same; with exact matching the order
+    matters only for chains that lose mentions on the way (zeros dropped, optional key
+    mentions left unmatched, repeated spans), which stay."""
+    chains = [c for c in view.mentions if any(m.spans != c[0].spans for m in c[1:])]
     if len(chains) == len(view.mentions):
         return view
     return MentionView(view.label, view.forms, chains, view.pos, view.places)

@@ -7,7 +7,8 @@ Steps for a key and a response (corpora, documents or files of any readable form
    key and response views go through :func:`~.views.synchronise`, then become
    partitions and one contingency table.
 3. **Singletons** are kept by default (as the reference scorer); ``keep_singletons=False``
-   removes one-mention chains from both sides first (as coval's option does).
+   removes one-mention chains from both sides first, before mentions are matched (as
+   coval, corefud-scorer and the UA scorer do: :func:`~.views.prepare`).
 4. **Corpus scores** are formed as the registry says (:mod:`.registry`): the sums of
    document counts (the reference scorer's micro-average), κ from the summed DEF.7
    counts, H, DMT and D-err on the corpus as one document (from its summed profile),
@@ -126,13 +127,17 @@ class Accumulator:
         self.pending_cells = 0
 
     def add(self, index: int, key: MentionView, response: MentionView | None) -> None:
-        kv, rv = V.prepare(key, response, self.report, self.options.match, self.options.zeros)
-        self.add_prepared(index, kv, rv)
+        options = self.options
+        kv, rv = V.prepare(key, response, self.report, options.match, options.zeros, options.keep_singletons)
+        self.add_prepared(index, kv, rv, prepared=True)
 
-    def add_prepared(self, index: int, kv: MentionView, rv: MentionView) -> None:
-        """Score two views already aligned and matched (:func:`~.views.prepare`)."""
+    def add_prepared(self, index: int, kv: MentionView, rv: MentionView, prepared: bool = False) -> None:
+        """Score two views already aligned and matched (:func:`~.views.prepare`);
+        ``prepared``: as :func:`~.views.prepare` left them, singletons already out when
+        scoring leaves them out (a chain shortened since stays). Otherwise (a
+        synchronisation strategy's views) one-mention classes are removed here."""
         options, share = self.options, self.share
-        table = V.table(kv, rv, self.report, options.keep_singletons, options.repeats)
+        table = V.table(kv, rv, self.report, options.keep_singletons or prepared, options.repeats)
         results: dict[str, Any] = {}
         for m in self.each:
             assert m.function is not None
@@ -203,8 +208,9 @@ class SyncAccumulator:
         self.ordered = not all(REGISTRY[name].has("order-free") for name in options.names)
 
     def add(self, index: int, key: MentionView, response: MentionView | None) -> None:
-        kv, rv = V.prepare(key, response, self.report, self.options.match, self.options.zeros)
-        self.mentions.add_prepared(index, kv, rv)
+        options = self.options
+        kv, rv = V.prepare(key, response, self.report, options.match, options.zeros, options.keep_singletons)
+        self.mentions.add_prepared(index, kv, rv, prepared=True)
         for strategy, acc in self.by_strategy.items():
             acc.add_prepared(index, *V.apply_strategy(kv, rv, strategy, self.ordered))
 

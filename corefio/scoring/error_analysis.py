@@ -289,18 +289,14 @@ def analyse(pairs: Sequence[tuple[MentionView, MentionView]], metrics: Sequence[
     return ErrorAnalysis(names, documents, curve)
 
 
-def _without_singletons(view: MentionView) -> MentionView:
-    return MentionView(view.label, view.forms, [c for c in view.mentions if len(c) > 1], view.pos, view.places)
-
-
 def analyse_files(key: Any, response: Any, metrics: Sequence[str] = ("muc", "bcub", "ceafe"), *,
                   key_format: str | None = None, response_format: str | None = None, pair_by: str = "name",
                   pairs_file: Any = None, allow_missing: bool = False, match: str = "exact",
                   keep_singletons: bool = True, report: Report | None = None) -> ErrorAnalysis:
     """:func:`analyse` on a key and a response (corpora, documents or paths), documents
     paired as scoring pairs them, views prepared as scoring prepares them (``match``;
-    ``keep_singletons=False``: chains of one mention left out of both sides, as
-    ``--drop-singletons`` leaves them out of the scores)."""
+    ``keep_singletons=False``: chains of one mention left out of both sides before
+    mentions are matched, as ``--drop-singletons`` leaves them out of the scores)."""
     from ..compare.synchronisation import pair_keys
     from .engine import _side
     from .views import prepare
@@ -310,8 +306,6 @@ def analyse_files(key: Any, response: Any, metrics: Sequence[str] = ("muc", "bcu
     response_side = _side(response, response_format, report, False)
     pairs = []
     for i, j in pair_keys(key_side.keys, response_side.keys, pair_by, pairs_file, report, allow_missing):
-        kv, rv = prepare(key_side.view(i), response_side.view(j) if j is not None else None, report, match)
-        if not keep_singletons:
-            kv, rv = _without_singletons(kv), _without_singletons(rv)
-        pairs.append((kv, rv))
+        pairs.append(prepare(key_side.view(i), response_side.view(j) if j is not None else None, report, match,
+                             keep_singletons=keep_singletons))
     return analyse(pairs, metrics, report)

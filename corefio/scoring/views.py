@@ -40,7 +40,7 @@ from __future__ import annotations
 from ..compare.alignment import map_marks, map_spans, map_tokens
 from ..model.mentions import Mention, MentionView
 from ..diagnostics import Report
-from ..compare.matching import align
+from ..compare.matching import align, without_singletons
 from ..metrics.base import Contingency
 from ..model.zeros import merge_empty_tokens
 
@@ -226,8 +226,19 @@ def empty_view(like: MentionView) -> MentionView:
 
 
 def prepare(key: MentionView, response: MentionView | None, report: Report,
-            match: str = "exact", zeros: str = "drop") -> tuple[MentionView, MentionView]:
-    """The two views after :func:`synchronise` (None: a missing response, empty)."""
+            match: str = "exact", zeros: str = "drop",
+            keep_singletons: bool = True) -> tuple[MentionView, MentionView]:
+    """The two views after :func:`synchronise` (None: a missing response, empty).
+
+    ``keep_singletons=False``: one-mention chains leave both views *before* anything
+    else, as corefud-scorer, the UA scorer and coval leave them out when they read the
+    files (:func:`corefio.compare.matching.without_singletons`): matching then pairs the
+    mentions scoring counts, and a chain that loses mentions later (zeros dropped,
+    optional key mentions no response mention matched) is no singleton to remove; the
+    table is then formed keeping singletons (:func:`table`)."""
+    if not keep_singletons:
+        key = without_singletons(key)
+        response = without_singletons(response) if response is not None else None
     if response is None:
         response = empty_view(key)
         if key.places is None:
@@ -238,7 +249,9 @@ def prepare(key: MentionView, response: MentionView | None, report: Report,
 def table(key: MentionView, response: MentionView, report: Report,
           keep_singletons: bool = True, repeats: str = "scorer") -> Contingency:
     """The contingency table of two prepared views (:func:`prepare`); ``repeats``: the
-    rule for repeated mentions (:data:`REPEAT_RULES`)."""
+    rule for repeated mentions (:data:`REPEAT_RULES`). ``keep_singletons=False`` removes
+    the one-mention classes of the partitions (those a synchronisation strategy added);
+    views prepared without singletons are tabled with ``True``."""
     kp = partition(key, report, "key", rule=repeats)
     spans = {spans for cls in kp for spans in cls}
     rp = partition(response, report, "response", spans, repeats)
