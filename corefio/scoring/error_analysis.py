@@ -7,10 +7,8 @@ order, on one document's key and response partitions (mentions are token spans):
 
 1. **span error** — a response mention that is not a key mention, but has the same head
    token as a key mention no response mention covers exactly: its span is corrected
-   (each key mention is used once). Heads are those of head matching, on both sides:
-   the annotated head, else the first token (udapi's default, which corefud-scorer
-   inherits: :func:`corefio.compare.matching.head_token`), so a span error is what head
-   matching would pair;
+   (each key mention is used once). Heads are those of head matching, on both sides
+   (below);
 2. **conflated entities** — a response entity holding key mentions of several key
    entities is split, one part per key entity: ``parts - 1`` errors per response entity
    (mentions that are in no key entity go with the largest part);
@@ -31,11 +29,22 @@ corpus score it brings (summed counts before and after the step, as corpus score
 formed), so the gains of all steps add up to the distance from the response's score to
 a perfect score. Counts are per document and for the corpus.
 
-Differences from the paper, on purpose: the analyser of Kummerfeld & Klein needs parse
-trees to find heads and to label mention kinds; corefio uses the heads the formats give
-(CorefUD, MMAX2, RAF, MUC MIN through scoring's views) and the first token otherwise, and
-needs nothing else. It also accepts responses that leave out key singletons (their
-analyser crashes on them): those are missing entities.
+Heads, and why the first word. A span error is a response mention that head matching
+would pair with a key mention, so the two must find heads the same way. The rule is
+:func:`corefio.compare.matching.head_token`, on both sides: the annotated head (CorefUD's
+head field, MMAX2 and MATE heads, RAF), else the mention's first word, udapi's default
+and so corefud-scorer's. With it, "the big dog barked" for the key "the big dog" is a
+span error (same first word) and "big dog" is an extra plus a missing mention. A
+last-word default would swap the two, and span errors would no longer be the pairs
+head matching makes. Kummerfeld & Klein's analyser finds syntactic heads in parse trees;
+where a file has no heads, corefio cannot know those, and its answer is udapi's rule
+rather than a guess. Checked against their analyser (tests/test_web_compare_external.py),
+corefio is given the heads the analyser found, and both find the same errors on the
+same mentions.
+
+Other differences from the paper, on purpose: corefio needs no parse (nor labels of
+mention kinds), and it accepts responses that leave out key singletons (their analyser
+crashes on them): those are missing entities.
 """
 
 from __future__ import annotations
