@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given
+from hypothesis import strategies as st
 
 import corefio
 from corefio.api import read, write
@@ -725,3 +726,56 @@ def test_texts_that_differ_name_the_response_file(tmp_path):
         with pytest.raises(CorefioError) as info:
             score(key, response, ["muc"], sync=sync)
         assert str(info.value).startswith(f"{response}: d (part 000): the key and the response do not have")
+
+
+# -- response spans listed more than once: scorer.pl's ids ------------------------------------------
+def _scorer_pl_counts(key: list[list[int]], response: list[list[int]]) -> tuple[int, int, int, int]:
+    """What scorer.pl v8.01 counts of single-token chains (``IdentifMentions`` then
+    ``BLANC_Internal``, written again from its description): the response's mention
+    ids (a repeated key mention leaves all chains but the first it meets, in file order:
+    in the order of a CoNLL file, :func:`corefio.formats.conll.scorer_order`), and its
+    coreference and non-coreference links as sets of id pairs. Returns (mentions,
+    coreference links, non-coreference links, matched)."""
+    from corefio.formats.conll import scorer_order
+
+    key_ids = {m for chain in key for m in chain}
+    assigned: set[int] = set()
+    chains = []
+    for k in scorer_order([[((m, m),) for m in chain] for chain in response]):
+        chain = response[k]
+        kept = []
+        for m in chain:
+            if m in key_ids and m in assigned:
+                continue  # "Repeated mention in the response"
+            if m in key_ids:
+                assigned.add(m)
+            kept.append(m)
+        if kept:
+            chains.append(kept)
+    coref = {tuple(sorted((c[i], c[j]))) for c in chains for i in range(len(c)) for j in range(i + 1, len(c))}
+    non = {tuple(sorted((a, b))) for x in range(len(chains)) for y in range(x + 1, len(chains))
+           for a in chains[x] for b in chains[y]}
+    return len({m for c in chains for m in c}), len(coref), len(non), len(assigned)
+
+
+@given(st.lists(st.lists(st.integers(0, 9), min_size=1, max_size=6), min_size=1, max_size=6),
+       st.lists(st.lists(st.integers(0, 12), min_size=1, max_size=6), min_size=1, max_size=6))
+@campaign(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_repeated_response_spans_are_counted_as_scorer_pl_counts_them(key, response):
+    from corefio.metrics import blanc, mention_identification
+    from corefio.model.mentions import Mention, MentionView
+    from corefio.scoring import views as V
+
+    seen: set[int] = set()
+    key = [c for c in ([m for m in dict.fromkeys(chain) if not (m in seen or seen.add(m))] for chain in key) if c]
+    if not key:
+        return
+
+    def view(chains):
+        return MentionView("d", [f"w{i}" for i in range(13)], [[Mention(((m, m),)) for m in c] for c in chains])
+
+    table = V.table(view(key), view(response), Report())
+    mentions, coref, non, matched = _scorer_pl_counts(key, response)
+    got = blanc(table)
+    assert (got.coref.precision_den, got.noncoref.precision_den) == (coref, non)
+    assert mention_identification(table) == Score(matched, len(seen), matched, mentions)

@@ -226,13 +226,31 @@ def test_a_repeated_span_scores_as_scorer_pl_in_every_format(tmp_path):
         target = tmp_path / name
         corefio.write(corefio.model.Corpus(documents=[reversed_doc]), target)
         report = Report()
-        results[name] = corefio.score(key, target, ["muc", "bcub", "ceafm", "ceafe"], report=report)
+        results[name] = corefio.score(key, target, METRICS, report=report)
         assert "score.duplicate-mention" in report.codes()
     for name, result in results.items():
-        for metric in ("muc", "bcub", "ceafm", "ceafe"):
-            assert _same(_counts(result[metric]), STORED[metric]), (name, metric)
+        _check_scorer_pl(result, STORED)  # mention identification and BLANC count w6 once
     first = results["response.conll"].to_dict()["corpus"]
     assert all(r.to_dict()["corpus"] == first for r in results.values())
+
+
+SCORER_REPEATS = Path(__file__).parent / "data" / "scorer-repeats"
+
+
+@pytest.mark.parametrize("fmt", ["conll", "jsonlines", "raf"])
+def test_spans_listed_in_several_chains_or_twice_in_one_score_as_scorer_pl(fmt, tmp_path):
+    """A span that matches no key mention is one mention id for scorer.pl: counted once
+    by mention identification, its BLANC links a set of id pairs (a link to itself when
+    it is in two chains), while MUC, B³ and CEAF count it in each chain. Spans in three
+    chains, twice in one chain, two such spans in the same chains (stored scorer.pl
+    output, tests/data/scorer-repeats/make.py)."""
+    stored = json.loads((SCORER_REPEATS / "scorer_pl.json").read_text(encoding="utf-8"))["scores"]
+    response = SCORER_REPEATS / "response.conll"
+    if fmt != "conll":
+        response = tmp_path / f"response.{'raf.xml' if fmt == 'raf' else fmt}"
+        corefio.write(corefio.read(SCORER_REPEATS / "response.conll"), response)
+    result = corefio.score(SCORER_REPEATS / "key.conll", response, METRICS, report=Report())
+    _check_scorer_pl(result, stored)
 
 
 def test_a_repeated_key_mention_is_left_out_and_an_invented_one_counted_twice():

@@ -19,7 +19,9 @@ whatever format they were read from (:data:`REPEAT_RULES`, the ``repeats`` optio
   matches a key mention and was met before is left out of the later chain; a chain left
   empty goes. A response span that matches no key mention stays in every chain that
   lists it, each occurrence counted as a mention of its own (scorer.pl gives it one id
-  and counts it in each chain; MUC, B³ and CEAF come out as with two mentions).
+  and counts it in each chain; MUC, B³ and CEAF come out as with two mentions). Mention
+  identification counts it once and BLANC counts its links as scorer.pl does, a set of
+  id pairs (:func:`scorer_repeats`, :class:`~corefio.metrics.base.Repeats`).
   scorer.pl refuses to score more than 10 repeated response mentions (those it leaves
   out, counted over the corpus); corefio scores and says so (``score.scorer-refuses``,
   a warning: ``--strict`` refuses).
@@ -28,7 +30,8 @@ whatever format they were read from (:data:`REPEAT_RULES`, the ``repeats`` optio
   span in several entities belongs to the last of them (its mention-to-entity map keeps
   the last entity). corefud-scorer still lists the span in each entity's members, so
   its precision-side sums (MUC, B³, LEA) and CEAF/BLANC can differ from these; one
-  partition cannot hold a mention in two classes.
+  partition cannot hold a mention in two classes (the README's conformance notes say
+  where the numbers part).
 
 Repeated key spans: one chain keeps the span, the first (``scorer``; scorer.pl gives
 both key occurrences one id) or the last (``corefud``). Every repeat is reported
@@ -41,7 +44,7 @@ from ..compare.alignment import map_marks, map_spans, map_tokens
 from ..model.mentions import Mention, MentionView
 from ..diagnostics import Report
 from ..compare.matching import align, without_singletons
-from ..metrics.base import Contingency
+from ..metrics.base import NO_REPEATS, Contingency, Repeats
 from ..model.zeros import merge_empty_tokens
 
 Partition = list[list[tuple]]
@@ -152,7 +155,13 @@ def partition(view: MentionView, report: Report | None, side: str, key: set[tupl
               rule: str = "scorer") -> Partition:
     """The chains of ``view`` as lists of mention spans, repeated mentions treated by
     ``rule`` (module docstring); ``key``: the key's spans (the response side's
-    ``scorer`` rule keeps the repeats that match none)."""
+    ``scorer`` rule keeps the repeats that match none, as :class:`Occurrence`)."""
+    return _partition(view, report, side, key, rule)[0]
+
+
+def _partition(view: MentionView, report: Report | None, side: str, key: set[tuple] | None,
+               rule: str) -> tuple[Partition, int]:
+    """:func:`partition`, and how many :class:`Occurrence` it made."""
     chains = [[m.spans for m in chain] for chain in view.mentions]
     n = 0
     seen: set[tuple] = set()
@@ -160,7 +169,7 @@ def partition(view: MentionView, report: Report | None, side: str, key: set[tupl
         n += len(chain)
         seen.update(chain)
     if len(seen) == n:  # no repeated span: the common case
-        return chains
+        return chains, 0
     from ..formats.conll import scorer_order
 
     order = scorer_order(chains)
@@ -196,7 +205,48 @@ def partition(view: MentionView, report: Report | None, side: str, key: set[tupl
             report.warning("score.duplicate-mention",
                            f"repeated {side} mentions (same span) that match no key mention, counted in "
                            "each chain (scorer.pl's rule)", count=kept, merge=True, example=where)
-    return [cls for cls in out if cls]
+    return [cls for cls in out if cls], kept
+
+
+def scorer_repeats(chains: Partition) -> Repeats:
+    """What a table of the response ``chains`` counts beyond scorer.pl v8.01 because of
+    the :class:`Occurrence` in them (:class:`~corefio.metrics.base.Repeats`).
+
+    scorer.pl's response links are sets of id pairs, an occurrence being its span's id:
+    a coreference link joins two listings in one chain, a non-coreference link two
+    listings in two chains, so an id listed in two chains has a non-coreference link to
+    itself, and an id listed twice has one link, not two, with each other id. Counted
+    here without listing the pairs: the ids listed once (the ``plain`` ones) pair as in
+    the table; the few repeated ids are counted against them and each other."""
+    ids = [[m[0] if type(m) is Occurrence else m for m in chain] for chain in chains]
+    listed: dict[tuple, list[int]] = {}
+    for c, chain in enumerate(ids):
+        for m in chain:
+            listed.setdefault(m, []).append(c)
+    repeated = {m: where for m, where in listed.items() if len(where) > 1}
+    if not repeated:
+        return NO_REPEATS
+    n = sum(len(chain) for chain in ids)
+    sizes = [len(chain) for chain in ids]
+    table_coref = sum(k * (k - 1) // 2 for k in sizes)
+    table_non = (n * n - sum(k * k for k in sizes)) // 2
+    plain = [sum(1 for m in chain if m not in repeated) for chain in ids]  # per chain
+    n_plain = sum(plain)
+    coref = sum(k * (k - 1) // 2 for k in plain)
+    non = (n_plain * n_plain - sum(k * k for k in plain)) // 2
+    chains_of = {m: set(where) for m, where in repeated.items()}
+    for m, where in repeated.items():
+        own = chains_of[m]
+        coref += sum(plain[c] for c in own)  # with the plain ids of its chains
+        coref += len(own) < len(where)  # listed twice in one chain: a link to itself
+        non += n_plain if len(own) > 1 else n_plain - plain[next(iter(own))]
+        non += len(own) > 1  # in two chains: a non-coreference link to itself
+    order = list(chains_of.values())
+    for a in range(len(order)):
+        for b in range(a + 1, len(order)):
+            coref += not order[a].isdisjoint(order[b])
+            non += not (len(order[a]) == 1 and order[a] == order[b])
+    return Repeats(n - len(listed), table_coref - coref, table_non - non)
 
 
 def chain_unique(chain: list[tuple]) -> list[tuple]:
@@ -254,7 +304,8 @@ def table(key: MentionView, response: MentionView, report: Report,
     views prepared without singletons are tabled with ``True``."""
     kp = partition(key, report, "key", rule=repeats)
     spans = {spans for cls in kp for spans in cls}
-    rp = partition(response, report, "response", spans, repeats)
+    rp, occurrences = _partition(response, report, "response", spans, repeats)
     if not keep_singletons:
         kp, rp = drop_singletons(kp), drop_singletons(rp)
-    return Contingency.from_partitions(kp, rp)
+    table = Contingency.from_partitions(kp, rp)
+    return table.with_repeats(scorer_repeats(rp)) if occurrences else table
