@@ -113,17 +113,19 @@ def test_scores_equal_coval_where_the_response_repeats_no_span(key, response):
         assert float(result[name].precision) == pytest.approx(values["precision"], abs=1e-12), name
 
 
-def test_the_corefud_rule_gives_covals_recall_where_a_response_repeats_a_span():
-    """coval and corefud-scorer map a span to the last chain that lists it (recall side);
-    they still count it in every chain on the precision side, which no partition holds."""
+def test_the_corefud_rule_gives_covals_numbers_where_a_response_repeats_a_span():
+    """coval and corefud-scorer map a span to the last chain that lists it (recall side)
+    and count it in every chain on the precision side and in CEAF: corefio's
+    ``--repeats corefud`` (a second table for those sides)."""
     repeating = [p for p in JUDGED["pairs"] if p["scorer.pl"]["repeated"]]
     assert len(repeating) >= 2
     for judged in repeating:
-        result = corefio.score(HERE / judged["key"], HERE / judged["response"], ["muc", "bcub", "lea"],
+        result = corefio.score(HERE / judged["key"], HERE / judged["response"], list(judged["coval"]),
                                report=Report(), repeats="corefud")
         plain = corefio.score(HERE / judged["key"], HERE / judged["response"], ["muc"], report=Report())
-        for name in ("muc", "bcub", "lea"):
-            assert float(result[name].recall) == pytest.approx(judged["coval"][name]["recall"], abs=1e-12)
+        for name, values in judged["coval"].items():
+            assert float(result[name].recall) == pytest.approx(values["recall"], abs=1e-12), name
+            assert float(result[name].precision) == pytest.approx(values["precision"], abs=1e-12), name
         assert plain["muc"] != result["muc"]
 
 
@@ -228,7 +230,7 @@ def test_a_repeated_span_scores_as_scorer_pl_in_every_format(tmp_path):
         report = Report()
         results[name] = corefio.score(key, target, METRICS, report=report)
         assert "score.duplicate-mention" in report.codes()
-    for name, result in results.items():
+    for result in results.values():
         _check_scorer_pl(result, STORED)  # mention identification and BLANC count w6 once
     first = results["response.conll"].to_dict()["corpus"]
     assert all(r.to_dict()["corpus"] == first for r in results.values())

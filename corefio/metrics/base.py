@@ -163,10 +163,15 @@ class Contingency:
     only in its own side's class size. ``repeats``: the response mentions and links the
     table counts more often than scorer.pl does (:class:`Repeats`; set by scoring when
     a response lists a span that matches no key mention more than once), which mention
-    identification and BLANC take off. Tables are treated as immutable.
+    identification and BLANC take off. ``listed``: None, or the table of
+    corefud-scorer's precision side when a response lists a span in several classes
+    (scoring's ``corefud`` rule): this table gives the span to the last class that
+    lists it, corefud-scorer's precision side counts it in each (:attr:`precision_table`).
+    Tables are treated as immutable.
     """
 
-    __slots__ = ("rows", "cols", "counts", "key_sizes", "response_sizes", "repeats", "_cache", "_cells_cache")
+    __slots__ = ("rows", "cols", "counts", "key_sizes", "response_sizes", "repeats", "listed", "_cache",
+                 "_cells_cache")
 
     def __init__(self, key_sizes, response_sizes, cells: dict[tuple[int, int], int] | None = None) -> None:
         """From class sizes and a ``{(i, j): |K_i ∩ R_j|}`` mapping of the non-empty cells."""
@@ -178,6 +183,7 @@ class Contingency:
         self.key_sizes = np.asarray(key_sizes, np.int64).reshape(-1)
         self.response_sizes = np.asarray(response_sizes, np.int64).reshape(-1)
         self.repeats = NO_REPEATS
+        self.listed: Contingency | None = None
         #: results computed from this table; ``_cells_cache``: results that depend only
         #: on the cells, shared with the tables that differ only in class sizes
         #: (:meth:`with_response_sizes`: CEAFm's alignment is computed once for them)
@@ -194,6 +200,7 @@ class Contingency:
         t.key_sizes = np.asarray(key_sizes, np.int64)
         t.response_sizes = np.asarray(response_sizes, np.int64)
         t.repeats = NO_REPEATS
+        t.listed = None
         t._cache = {}
         t._cells_cache = {}
         return t
@@ -202,7 +209,23 @@ class Contingency:
         """The same table with ``repeats`` (:class:`Repeats`)."""
         table = Contingency.from_arrays(self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes)
         table.repeats = repeats
+        table.listed = self.listed
         return table
+
+    def with_listed(self, listed: "Contingency") -> "Contingency":
+        """The same table whose precision side is ``listed`` (:attr:`precision_table`)."""
+        table = Contingency.from_arrays(self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes)
+        table.repeats = self.repeats
+        table.listed = listed
+        return table
+
+    @property
+    def precision_table(self) -> "Contingency":
+        """The table the precision side of MUC, B³ and LEA, both sides of CEAF and the
+        response side of BLANC are computed from: ``listed`` when a response lists a span
+        in several classes under corefud-scorer's rule (each listing a response mention,
+        in its key class), else this table."""
+        return self if self.listed is None else self.listed
 
     @classmethod
     def from_partitions(cls, key: Iterable[Iterable[Hashable]],
@@ -267,13 +290,13 @@ class Contingency:
             return NotImplemented
         return (self.key_sizes.tolist() == other.key_sizes.tolist()
                 and self.response_sizes.tolist() == other.response_sizes.tolist()
-                and self.cells == other.cells and self.repeats == other.repeats)
+                and self.cells == other.cells and self.repeats == other.repeats and self.listed == other.listed)
 
     def __getstate__(self):
-        return (self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes, self.repeats)
+        return (self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes, self.repeats, self.listed)
 
     def __setstate__(self, state) -> None:
-        self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes, self.repeats = state
+        self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes, self.repeats, self.listed = state
         self._cache = {}
         self._cells_cache = {}
 
@@ -322,6 +345,8 @@ class Contingency:
         for t in tables:
             if t.repeats != NO_REPEATS:
                 table.repeats = table.repeats + t.repeats
+        if any(t.listed is not None for t in tables):
+            table.listed = cls.union([t.precision_table for t in tables])
         return table
 
     def extended(self) -> "Contingency":

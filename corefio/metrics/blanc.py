@@ -24,14 +24,17 @@ def blanc(key, response=None) -> BlancScore:
     being dropped when the *key* has no link of that kind (:class:`BlancScore`).
     scorer.pl counts links as sets of mention id pairs: the response links of a span
     listed more than once that matches no key mention are taken off as it does
-    (:class:`~corefio.metrics.base.Repeats`; none of them is a key link).
+    (:class:`~corefio.metrics.base.Repeats`; none of them is a key link). Response links
+    are counted on the table's
+    :attr:`~corefio.metrics.base.Contingency.precision_table` (corefud-scorer's rule).
     """
     t = as_table(key, response)
     rows, cols, vals, ks, rs = t.arrays
-    key_coref, resp_coref = _pairs(ks), _pairs(rs)
-    nk, nr = int(ks.sum()), int(rs.sum())
+    key_coref, nk = _pairs(ks), int(ks.sum())
+    listed = t.precision_table.response_sizes  # corefud-scorer's response side
+    resp_coref, nr = _pairs(listed), int(listed.sum())
     key_non = (nk * nk - int((ks * ks).sum())) // 2
-    resp_non = (nr * nr - int((rs * rs).sum())) // 2
+    resp_non = (nr * nr - int((listed * listed).sum())) // 2
     both_coref = _pairs(vals)
     m = int(vals.sum())
     same_key = _pairs(np.bincount(rows, weights=vals, minlength=len(ks)).astype(np.int64))

@@ -28,14 +28,19 @@ whatever format they were read from (:data:`REPEAT_RULES`, the ``repeats`` optio
 * ``corefud``: the rule of corefud-scorer (``transform_clusters_for_eval`` and
   ``get_mention_to_clusterid_map``): a span listed twice in one entity counts once; a
   span in several entities belongs to the last of them (its mention-to-entity map keeps
-  the last entity). corefud-scorer still lists the span in each entity's members, so
-  its precision-side sums (MUC, B³, LEA) and CEAF/BLANC can differ from these; one
-  partition cannot hold a mention in two classes (the README's conformance notes say
-  where the numbers part).
+  the last entity): the recall side of MUC, B³, LEA and BLANC's correct links. Its
+  precision side still finds the span in each entity that lists it, and so do both
+  sides of CEAF and BLANC's response links: those come from a second table where each
+  listing is a response mention (:func:`listed_table`,
+  :attr:`~corefio.metrics.base.Contingency.precision_table`). coval (whose evaluator
+  corefud-scorer took over) counts the same way.
 
 Repeated key spans: one chain keeps the span, the first (``scorer``; scorer.pl gives
-both key occurrences one id) or the last (``corefud``). Every repeat is reported
-(``score.duplicate-mention``, a warning with the count).
+both key occurrences one id) or the last (``corefud``; corefud-scorer's recall side
+would still count the span in each key entity: the README's conformance notes say so).
+Every repeat is reported (``score.duplicate-mention``, a warning with the count).
+Matching (:func:`corefio.compare.matching.align`) treats all listings of a span as one
+mention, so these rules see them after head or partial matching too.
 """
 
 from __future__ import annotations
@@ -180,7 +185,7 @@ def _partition(view: MentionView, report: Report | None, side: str, key: set[tup
     dropped = kept = 0
     example = None
     for k in order:
-        cls = []
+        cls: list = []
         for spans in chain_unique(chains[k]) if rule == "corefud" else chains[k]:
             if spans in seen:
                 if example is None:
@@ -308,4 +313,28 @@ def table(key: MentionView, response: MentionView, report: Report,
     if not keep_singletons:
         kp, rp = drop_singletons(kp), drop_singletons(rp)
     table = Contingency.from_partitions(kp, rp)
-    return table.with_repeats(scorer_repeats(rp)) if occurrences else table
+    if occurrences:
+        return table.with_repeats(scorer_repeats(rp))
+    if repeats == "corefud":
+        listed = [chain_unique([m.spans for m in chain]) for chain in response.mentions]
+        if not keep_singletons:
+            listed = drop_singletons(listed)
+        if sum(map(len, listed)) > sum(map(len, rp)):  # a span in several chains
+            return table.with_listed(listed_table(kp, listed, table))
+    return table
+
+
+def listed_table(kp: Partition, listed: Partition, table: Contingency) -> Contingency:
+    """corefud-scorer's precision side of ``table`` (the key partition ``kp`` against
+    the response): each span of each response chain (``listed``, each span once per
+    chain) is a response mention of its own, in the key class that holds the span."""
+    where = {spans: i for i, cls in enumerate(kp) for spans in cls}
+    rows: list[int] = []
+    cols: list[int] = []
+    for j, cls in enumerate(listed):
+        for spans in cls:
+            i = where.get(spans)
+            if i is not None:
+                rows.append(i)
+                cols.append(j)
+    return Contingency.from_pairs(rows, cols, table.key_sizes, [len(cls) for cls in listed])
