@@ -117,10 +117,10 @@ def main() -> None:
             data = path.read_bytes()
             work: Callable[[], object]
             if run == "repair":
-                work = lambda: repair.repair_bytes(data)  # noqa: E731
+                work = lambda data=data: repair.repair_bytes(data)  # noqa: E731
             else:
                 copy = Path(shutil.copy(path, Path("/tmp") / f"bench_linear_{name}"))
-                work = lambda: corefio.read(copy, format=run)  # noqa: E731,B023
+                work = lambda copy=copy, run=run: corefio.read(copy, format=run)  # noqa: E731
             print(f"{run + ' ' + name:<50}{best_time(work) * 1e3:>10.1f} ms{counted(work):>12,} work "
                   f"for {len(data):,} bytes")
 

@@ -75,7 +75,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 
 from ..io._lazy import LazyModule
@@ -83,9 +82,8 @@ from ..model.mentions import is_identity
 from ..diagnostics import Report
 from ..errors import CorefioError, UnsafeInputError
 from ..formats.registry import resolve_format
-from ..io.resources import schema_path
 from ..io.source import Source
-from ..io.xmlsafe import NotWellFormedError, parse_xml
+from ..io.xmlsafe import NotWellFormedError
 
 #: the model, imported on first use (scoring CoNLL never needs it)
 model = LazyModule("corefio.model")
@@ -95,38 +93,21 @@ etree = LazyModule("lxml.etree")
 SCHEMAS = {"raf": "raf.xsd", "mate": "mate.xsd"}
 
 
-@lru_cache(maxsize=None)
 def load_schema(name: str):
-    """``schemas/<name>`` as an lxml (libxml2) :class:`XMLSchema`."""
-    tree = parse_xml(schema_path(name))
-    return etree.XMLSchema(tree)
+    """``schemas/<name>`` as an lxml (libxml2) :class:`XMLSchema` (loaded once)."""
+    from ..formats.raf import load_schema as load
+
+    return load(name)
 
 
 def schema_errors(tree, schema_name: str, report: Report, file: str | None = None, limit: int = 200,
                   severity: str = "error") -> int:
-    """Check a parsed ``tree`` (or one element and what it holds) against
-    ``schemas/<schema_name>``; add ``schema.invalid`` diagnostics of ``severity`` (with
-    lines) to ``report``, at most ``limit`` of them and then one that counts the others;
-    return how many violations there were. Readers call it with ``severity="warning"``
-    (they read what the schema refuses, and say so); :func:`validate_file` makes those
-    errors."""
-    schema = load_schema(schema_name)
-    try:
-        if schema.validate(tree):
-            return 0
-    except etree.XMLSchemaValidateError:
-        # libxml2 gives up on trees holding unexpanded entity references; the reader
-        # reports each of them (raf.undefined-entity) with its line
-        report.warning("schema.skipped", "the schema could not be checked: the file holds unexpanded "
-                       "entity references", file=file)
-        return 0
-    errors = list(schema.error_log)
-    for err in errors[:limit]:
-        report.add("schema.invalid", severity, err.message, line=err.line or None, file=file)  # type: ignore[arg-type]
-    if len(errors) > limit:
-        report.add("schema.invalid", severity, f"{len(errors) - limit} more schema errors not shown",  # type: ignore[arg-type]
-                   file=file)
-    return len(errors)
+    """Check a parsed ``tree`` against ``schemas/<schema_name>`` (see
+    :func:`corefio.formats.raf.schema_errors`: the readers of RAF and MATE check it
+    themselves, with warnings)."""
+    from ..formats.raf import schema_errors as check
+
+    return check(tree, schema_name, report, file, limit=limit, severity=severity)
 
 
 def validate_file(path: str | Path, format: str | None = None, report: Report | None = None,

@@ -372,7 +372,7 @@ def check_schema(tree: Any, file: str | None, report: Report) -> None:
     if namespace != NS:
         report.warning("mate.namespace", f"the root element is in the namespace {namespace[:80]!r}, not MATE's "
                        f"{NS!r}: read by local names", line=root.sourceline, file=file)
-    from ..checks.validation import schema_errors
+    from .raf import schema_errors
 
     schema_errors(tree, "mate.xsd", report, file, severity="warning")
 

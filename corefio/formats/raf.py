@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import functools
 import json
 import re
 import sys
@@ -503,6 +504,43 @@ def dumps(corpus: Any, *, report: Report | None = None) -> bytes:
     gives, without the loss check RAF never needs)."""
     report = report if report is not None else Report()
     return b"".join(write(corpus.documents, corpus=corpus, report=report))
+
+
+# -- the XSDs (RAF's, and MATE's for its reader) ---------------------------------------------
+@functools.lru_cache(maxsize=None)
+def load_schema(name: str) -> Any:
+    """``schemas/<name>`` as an lxml (libxml2) :class:`XMLSchema`, loaded once."""
+    from ..io.resources import schema_path
+    from ..io.xmlsafe import parse_xml
+
+    return etree.XMLSchema(parse_xml(schema_path(name)))
+
+
+def schema_errors(tree: Any, schema_name: str, report: Report, file: str | None = None, limit: int = 200,
+                  severity: str = "error") -> int:
+    """Check a parsed ``tree`` (or one element and what it holds) against
+    ``schemas/<schema_name>``; add ``schema.invalid`` diagnostics of ``severity`` (with
+    lines) to ``report``, at most ``limit`` of them and then one that counts the others;
+    return how many violations there were. Readers call it with ``severity="warning"``
+    (they read what the schema refuses, and say so); ``corefio validate`` makes those
+    errors."""
+    schema = load_schema(schema_name)
+    try:
+        if schema.validate(tree):
+            return 0
+    except etree.XMLSchemaValidateError:
+        # libxml2 gives up on trees holding unexpanded entity references; the readers
+        # report each of them with its line
+        report.warning("schema.skipped", "the schema could not be checked: the file holds unexpanded "
+                       "entity references", file=file)
+        return 0
+    errors = list(schema.error_log)
+    for err in errors[:limit]:
+        report.add("schema.invalid", severity, err.message, line=err.line or None, file=file)  # type: ignore[arg-type]
+    if len(errors) > limit:
+        report.add("schema.invalid", severity, f"{len(errors) - limit} more schema errors not shown",  # type: ignore[arg-type]
+                   file=file)
+    return len(errors)
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -1456,8 +1494,6 @@ class RafStream:
         reading says what ``corefio validate`` calls an error (``schema.invalid``): each
         child of the root is checked by libxml2 once it is parsed, before it is freed
         (a sixth of the reading time); the root's own attributes by :meth:`_check_root`."""
-        from ..checks.validation import load_schema
-
         schema = load_schema("raf.xsd")
         try:
             valid = schema.validate(el)
