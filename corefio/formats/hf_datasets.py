@@ -98,14 +98,21 @@ def _rows(source: Source, split: str | None) -> Iterator[dict]:
         return
     try:
         if path.is_dir():
+            for arrow in sorted(path.rglob("*.arrow")):
+                _check_arrow(arrow, source.name)
             loaded = datasets.load_from_disk(str(path))
         elif path.name.lower().endswith(".parquet"):
             import pyarrow.parquet as pq
 
-            yield from pq.read_table(str(path)).to_pylist()
+            table = pq.read_table(str(path))
+            table.validate(full=True)
+            yield from table.to_pylist()
             return
         else:
+            _check_arrow(path, source.name)
             loaded = datasets.Dataset.from_file(str(path))
+    except FormatError:
+        raise
     except FileNotFoundError as exc:
         raise FormatError(f"not a saved Hugging Face dataset ({exc})", file=source.name, line=1) from None
     except Exception as exc:  # noqa: BLE001 - datasets and pyarrow fail in many ways on damaged files
@@ -127,6 +134,32 @@ def _rows(source: Source, split: str | None) -> Iterator[dict]:
     except UnicodeDecodeError as exc:  # a string column with bytes that are not UTF-8 (found by the fuzzer)
         raise FormatError(f"a text in the dataset is not UTF-8 ({exc.reason} at byte {exc.start} of a value): "
                           "a damaged Arrow file?", file=source.name, line=1) from None
+    except Exception as exc:  # noqa: BLE001 - pyarrow decoding damaged buffers (SystemError, ArrowInvalid...)
+        raise FormatError(f"a row of the dataset cannot be decoded (a damaged Arrow file?): "
+                          f"{type(exc).__name__}: {exc}"[:300], file=source.name, line=1) from None
+
+
+def _check_arrow(path: Path, file: str) -> None:
+    """Refuse an Arrow file whose buffers do not hold what its metadata says, before
+    ``datasets`` maps it into memory: read through a map, an offset past the end of
+    the file kills the process (SIGBUS, found by the fuzzer) instead of raising. The
+    file is read once into memory and checked in full by pyarrow (offsets, lengths,
+    UTF-8)."""
+    import pyarrow as pa
+
+    data = path.read_bytes()
+    try:
+        try:
+            reader = pa.ipc.open_stream(pa.BufferReader(data))
+        except pa.ArrowInvalid:
+            reader = pa.ipc.open_file(pa.BufferReader(data))
+        reader.read_all().validate(full=True)
+    except Exception as exc:  # noqa: BLE001 - pyarrow refuses damaged buffers in many ways
+        message = str(exc)
+        if "utf8" in message.lower() or "utf-8" in message.lower():
+            message = f"a text is not UTF-8 ({message})"
+        raise FormatError(f"not a readable Hugging Face dataset: {path.name}: {type(exc).__name__}: "
+                          f"{message}"[:300], file=file, line=1) from None
 
 
 def _list_of_dicts(value: Any) -> list[dict] | None:
