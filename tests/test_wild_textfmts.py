@@ -106,6 +106,12 @@ def count_preco(path: Path) -> Counter:
     return total
 
 
+def _root(parent: dict[str, str], i: str) -> str:
+    while parent[i] != i:
+        i = parent[i]
+    return i
+
+
 def count_muc(path: Path) -> Counter:
     """MUC SGML: DOC elements; words are the runs of characters between white space and
     markup (the file must hold no punctuation, which the MUC reader splits off words:
@@ -118,15 +124,9 @@ def count_muc(path: Path) -> Counter:
         assert not re.search(r"[^\w\s]", plain), "this counter splits words at white space only"
         ids = re.findall(r'<COREF ID="([^"]+)"', doc)
         parent = {i: i for i in ids}
-
-        def find(i: str) -> str:
-            while parent[i] != i:
-                i = parent[i]
-            return i
-
         for source, target in re.findall(r'<COREF ID="([^"]+)"[^>]*\bREF="([^"]+)"', doc):
-            parent[find(source)] = find(target)
-        sizes = Counter(find(i) for i in ids)
+            parent[_root(parent, source)] = _root(parent, target)
+        sizes = Counter(_root(parent, i) for i in ids)
         total += Counter(documents=1, tokens=len(plain.split()), mentions=len(ids), entities=len(sizes),
                          singletons=sum(1 for n in sizes.values() if n == 1))
     return total
