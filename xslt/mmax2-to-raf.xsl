@@ -1,13 +1,16 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!-- One MMAX2 document (its .mmax file) to RAF 2.0: the twin of the Python reader
      (corefio/formats/mmax2/reader.py) for the documents of a well-formed project.
-     Input: the .mmax file; common_paths.xml (next to it), the base data, the scheme files
-     and the level files are read with document(). Parameter stem: the .mmax file name
-     without ".mmax" (XSLT 1.0 cannot see the input's name), which level file patterns
-     use ("$_coref_level.xml"); parameter compact: see its declaration. Parameters
-     common-uri, words-uri, level-uris and scheme-uris name the files to read as URIs
-     (corefio's engine passes the files it confined to the project and checked); without
-     them the names are taken from common_paths.xml and the .mmax file.
+     Input: the .mmax file. Every other file it reads is given by corefio's engine as a
+     URI (parameters common-uri, words-uri, level-uris, scheme-uris): the engine finds
+     them as the Python reader does (corefio.formats.mmax2.project.Project), confines them
+     to the project or collection, checks them, and under xsltproc hands over private
+     copies. The stylesheet builds no path of its own: without those parameters it reads
+     no file besides its input, and a level without a URI ("-") has no markables.
+     Parameter stem: the .mmax file name without ".mmax" (XSLT 1.0 cannot see the input's
+     name); doc-name: the document's name (default: stem; corefio_document/@name wins);
+     level-count: how many levels the engine found (a different count here is an error);
+     compact: see its declaration.
      As in Python: identity attributes are the markable_set / markable_pointer attributes
      of the schemes whose name says coreference (coref anywhere in it, or ref,
      antecedent, anaphor_antecedent, dir_antecedent, coref_set, coref_class, coref_chain,
@@ -16,9 +19,11 @@
      several) and becomes the default layer; identity sets give entity ids, other sets
      set memberships, pointers links (identity pointers: coreference; others: the
      attribute name in lower case); a level named sentence/sentences/s without relation
-     attributes whose markables tile the words gives the sentences; a markable repeating
-     an id already used on its level is renamed id_dup2, id_dup3 … (xsl:message
-     "duplicate-id:").
+     attributes whose markables are all continuous gives the sentences, made to tile the
+     words as the Python reader does (a sentence inside an earlier one is dropped, one
+     overlapping the one before starts after it, each run of words outside every
+     sentence becomes a sentence without id); a markable repeating an id already used on
+     its level is renamed id_dup2, id_dup3 … (xsl:message "duplicate-id:").
      Not done here (the Python reader does it): repairing files that are not well-formed,
      the identity_attribute option, renaming repeated word ids. Word positions are found
      through keys (linear time). Rules applied are reported with xsl:message. -->
@@ -30,13 +35,16 @@
                 exclude-result-prefixes="str">
   <xsl:output method="xml" encoding="UTF-8" indent="no"/>
   <xsl:param name="stem" select="'document'"/>
-  <!-- the project's files as URIs: common_paths.xml, the base data, and one URI per level
-       (in the order of the levels) for its level file and its scheme file ("-": none).
-       Empty: found from the names the project gives. -->
-  <xsl:param name="common-uri" select="'common_paths.xml'"/>
+  <xsl:param name="doc-name" select="''"/>
+  <!-- the project's files as URIs, given by corefio's engine: common_paths.xml (or a
+       collection's shared file; empty: none), the base data, and one URI per level (in
+       the order of the levels) for its level file and its scheme file ("-": none).
+       level-count: the number of levels the engine found ('': not checked) -->
+  <xsl:param name="common-uri" select="''"/>
   <xsl:param name="words-uri" select="''"/>
   <xsl:param name="level-uris" select="''"/>
   <xsl:param name="scheme-uris" select="''"/>
+  <xsl:param name="level-count" select="''"/>
   <!-- 'no': the engine found no id repeated in a level file, so the search for repeated
        ids (a key over each level file) is left out -->
   <xsl:param name="repeated-ids" select="'yes'"/>
@@ -59,77 +67,22 @@
   <xsl:key name="markable-id" match="*[@id and @span]" use="@id"/>
 
   <xsl:variable name="mmax" select="/mmax_project"/>
-  <xsl:variable name="common" select="document($common-uri, /)/common_paths"/>
-
-  <xsl:template name="join">
-    <xsl:param name="dir"/>
-    <xsl:param name="name"/>
-    <xsl:variable name="d" select="translate(normalize-space($dir), '\', '/')"/>
-    <xsl:call-template name="uri-escape">
-      <xsl:with-param name="text">
-        <xsl:value-of select="$d"/>
-        <xsl:if test="$d != '' and substring($d, string-length($d)) != '/'">/</xsl:if>
-        <xsl:value-of select="translate(normalize-space($name), '\', '/')"/>
-      </xsl:with-param>
-    </xsl:call-template>
-  </xsl:template>
-
-  <!-- a relative file name as a URI reference for document() (used without the engine's
-       URIs): every character but letters, digits, "/" and the few a URI keeps as they
-       are escaped, UTF-8 for the others ("Jarvis Island.mmax"; "%": corefio writes
-       "bench%2Fdoc.mmax" for a document named "bench/doc"); "?" too, which
-       str:encode-uri keeps -->
-  <xsl:template name="uri-escape">
-    <xsl:param name="text"/>
-    <xsl:call-template name="question-marks">
-      <xsl:with-param name="text" select="str:encode-uri($text, false())"/>
-    </xsl:call-template>
-  </xsl:template>
-
-  <xsl:template name="question-marks">
-    <xsl:param name="text"/>
-    <xsl:choose>
-      <xsl:when test="contains($text, '?')">
-        <xsl:value-of select="concat(substring-before($text, '?'), '%3F')"/>
-        <xsl:call-template name="question-marks"><xsl:with-param name="text" select="substring-after($text, '?')"/></xsl:call-template>
-      </xsl:when>
-      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
+  <!-- (document() of a node-set opens each node's name: an empty list opens nothing) -->
+  <xsl:variable name="common-names"><xsl:if test="$common-uri != ''"><n><xsl:value-of select="$common-uri"/></n></xsl:if></xsl:variable>
+  <xsl:variable name="common" select="document(exsl:node-set($common-names)/n, /)/common_paths"/>
 
   <xsl:template match="/">
     <xsl:variable name="levels-el" select="$common/annotations/level[1]/.. | $mmax[not($common/annotations/level)]/annotations"/>
     <xsl:variable name="levels" select="$levels-el/level"/>
     <xsl:variable name="words-name" select="translate(normalize-space($mmax/words), '\', '/')"/>
-    <xsl:variable name="words-rel">
-      <xsl:call-template name="join">
-        <xsl:with-param name="dir" select="$common/basedata_path"/>
-        <xsl:with-param name="name" select="$words-name"/>
-      </xsl:call-template>
-    </xsl:variable>
-    <xsl:variable name="plain-rel">
-      <xsl:call-template name="join">
-        <xsl:with-param name="dir" select="''"/>
-        <xsl:with-param name="name" select="$words-name"/>
-      </xsl:call-template>
-    </xsl:variable>
-    <!-- the base data under basedata_path, else next to the .mmax file (no copy: keys
-         and positions work on the parsed file itself) -->
-    <!-- (document() of a node-set opens each node's name: an empty list opens nothing) -->
-    <xsl:variable name="first-names">
-      <xsl:choose>
-        <xsl:when test="$words-uri != ''"><n><xsl:value-of select="$words-uri"/></n></xsl:when>
-        <xsl:otherwise><n><xsl:value-of select="$words-rel"/></n></xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
-    <xsl:variable name="other-names">
-      <xsl:if test="$words-uri = ''"><n><xsl:value-of select="$plain-rel"/></n></xsl:if>
-    </xsl:variable>
-    <xsl:variable name="in-path" select="document(exsl:node-set($first-names)/n, /)/*[local-name() != 'corefio-missing-file']"/>
-    <xsl:variable name="words-root"
-                  select="$in-path | document(exsl:node-set($other-names)/n, /)/*[local-name() != 'corefio-missing-file'][not($in-path)]"/>
+    <xsl:if test="$level-count != '' and count($levels) != number($level-count)">
+      <xsl:message terminate="yes">error: the project files name <xsl:value-of select="count($levels)"/> levels here, <xsl:value-of select="$level-count"/> for corefio's engine</xsl:message>
+    </xsl:if>
+    <!-- the base data (no copy: keys and positions work on the parsed file itself) -->
+    <xsl:variable name="words-names"><xsl:if test="$words-uri != ''"><n><xsl:value-of select="$words-uri"/></n></xsl:if></xsl:variable>
+    <xsl:variable name="words-root" select="document(exsl:node-set($words-names)/n, /)/*"/>
     <xsl:if test="not($words-root)">
-      <xsl:message terminate="yes">error: base data file <xsl:value-of select="$words-name"/> is missing</xsl:message>
+      <xsl:message terminate="yes">error: no base data file given for <xsl:value-of select="$words-name"/> (corefio's engine gives it, as words-uri)</xsl:message>
     </xsl:if>
     <xsl:variable name="words" select="$words-root//word"/>
     <xsl:message>rule basedata-words: <xsl:value-of select="count($words)"/> words from <xsl:value-of select="$words-name"/></xsl:message>
@@ -139,20 +92,9 @@
       <xsl:for-each select="$levels">
         <xsl:variable name="level" select="@name"/>
         <xsl:if test="@schemefile">
-          <xsl:variable name="rel">
-            <xsl:choose>
-              <xsl:when test="$scheme-uris != ''">
-                <xsl:value-of select="str:tokenize($scheme-uris, ' ')[count(current()/preceding-sibling::level) + 1]"/>
-              </xsl:when>
-              <xsl:otherwise>
-                <xsl:call-template name="join">
-                  <xsl:with-param name="dir" select="$common/scheme_path"/>
-                  <xsl:with-param name="name" select="@schemefile"/>
-                </xsl:call-template>
-              </xsl:otherwise>
-            </xsl:choose>
-          </xsl:variable>
-          <xsl:for-each select="document($rel, /)//attribute[@name != '']">
+          <xsl:variable name="uri" select="string(str:tokenize($scheme-uris, ' ')[count(current()/preceding-sibling::level) + 1])"/>
+          <xsl:variable name="scheme-names"><xsl:if test="$uri != '' and $uri != '-'"><n><xsl:value-of select="$uri"/></n></xsl:if></xsl:variable>
+          <xsl:for-each select="document(exsl:node-set($scheme-names)/n, /)//attribute[@name != '']">
             <xsl:variable name="low" select="translate(@name, $upper, $lower)"/>
             <xsl:variable name="type">
               <xsl:choose>
@@ -305,6 +247,7 @@
         <xsl:attribute name="name">
           <xsl:choose>
             <xsl:when test="$mmax/corefio_document/@name"><xsl:value-of select="$mmax/corefio_document/@name"/></xsl:when>
+            <xsl:when test="$doc-name != ''"><xsl:value-of select="$doc-name"/></xsl:when>
             <xsl:otherwise><xsl:value-of select="$stem"/></xsl:otherwise>
           </xsl:choose>
         </xsl:attribute>
@@ -524,17 +467,6 @@
     </xsl:choose>
   </xsl:template>
 
-  <xsl:template name="replace-dollar">
-    <xsl:param name="text"/>
-    <xsl:choose>
-      <xsl:when test="contains($text, '$')">
-        <xsl:value-of select="concat(substring-before($text, '$'), $stem)"/>
-        <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="substring-after($text, '$')"/></xsl:call-template>
-      </xsl:when>
-      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
-
   <!-- pointer targets: existing markables only (a dangling one is dropped), as refs -->
   <xsl:template name="targets">
     <xsl:param name="text"/>
@@ -599,22 +531,9 @@
     <xsl:param name="explicit"/>
     <xsl:param name="positions"/>
     <xsl:variable name="level" select="string(@name)"/>
-    <xsl:variable name="rel">
-      <xsl:choose>
-        <xsl:when test="$level-uris != ''">
-          <xsl:value-of select="str:tokenize($level-uris, ' ')[count(current()/preceding-sibling::level) + 1]"/>
-        </xsl:when>
-        <xsl:otherwise>
-          <xsl:call-template name="join">
-            <xsl:with-param name="dir" select="$common/markable_path"/>
-            <xsl:with-param name="name">
-              <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="normalize-space(.)"/></xsl:call-template>
-            </xsl:with-param>
-          </xsl:call-template>
-        </xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
-    <xsl:variable name="file" select="document(string($rel), /)"/>
+    <xsl:variable name="rel" select="string(str:tokenize($level-uris, ' ')[count(current()/preceding-sibling::level) + 1])"/>
+    <xsl:variable name="level-names"><xsl:if test="$rel != '' and $rel != '-'"><n><xsl:value-of select="$rel"/></n></xsl:if></xsl:variable>
+    <xsl:variable name="file" select="document(exsl:node-set($level-names)/n, /)"/>
     <!-- this level's attribute names by kind, as " a b c " strings (tested with contains) -->
     <xsl:variable name="set-names">
       <xsl:text> </xsl:text>

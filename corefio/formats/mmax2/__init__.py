@@ -90,7 +90,7 @@ the faulty part, strict reading refuses.
 from __future__ import annotations
 
 from ..registry import Capabilities, FormatSpec, Option, register
-from .project import MMAX2Layout, MMAX2ProjectLayout
+from .project import MMAX2Layout, MMAX2ProjectLayout, holds_documents
 from .reader import read
 from .writer import write_files
 
@@ -115,10 +115,14 @@ SPEC = register(FormatSpec(
         Option("identity_attribute", str, None,
                "set/pointer attributes that mean coreference (attr or level:attr, comma-separated; "
                "'none'); default: detected from the scheme names", applies_to="read"),
+        Option("common_paths", str, None, "the common paths file a collection's documents share (relative "
+               "to the directory read); default: the one file named *common_paths.xml in the collection's "
+               "directory or in a subdirectory without .mmax files", applies_to="read"),
         Option("chains", str, None, "write chains as 'sets' (coref_set) or 'pointers'; default: as the "
                "document has them", applies_to="write", choices=("sets", "pointers")),
     ),
     directory=True,
+    sniff_directory=holds_documents,
 ))
 
 __all__ = ["CAPABILITIES", "SPEC", "MMAX2Layout", "MMAX2ProjectLayout", "read", "write_files"]
