@@ -31,8 +31,9 @@
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:exsl="http://exslt.org/common"
                 xmlns:str="http://exslt.org/strings"
+                xmlns:math="http://exslt.org/math"
                 extension-element-prefixes="exsl"
-                exclude-result-prefixes="str">
+                exclude-result-prefixes="str math">
   <xsl:output method="xml" encoding="UTF-8" indent="no"/>
   <xsl:param name="stem" select="'document'"/>
   <xsl:param name="doc-name" select="''"/>
@@ -213,12 +214,19 @@
     </xsl:variable>
     <xsl:variable name="all-levels" select="exsl:node-set($mtable)/level"/>
     <!-- the sentence level, when it tiles the words -->
+    <!-- the sentence level: the first level named sentence, sentences or s (any case),
+         not the identity level, without relation attributes, with markables, none of
+         them discontinuous -->
     <xsl:variable name="candidate"
                   select="$all-levels[@name != $identity-level][@relations = 0]
-                          [translate(@name, $upper, $lower) = 'sentence' or translate(@name, $upper, $lower) = 'sentences' or translate(@name, $upper, $lower) = 's'][m][1]"/>
+                          [translate(@name, $upper, $lower) = 'sentence' or translate(@name, $upper, $lower) = 'sentences' or translate(@name, $upper, $lower) = 's']
+                          [m][not(m[contains(@span, ',')])][1]"/>
+    <!-- its markables by first word, the longer first; f and l: first and last word -->
     <xsl:variable name="sorted">
-      <xsl:for-each select="$candidate/m[not(contains(@span, ','))]">
+      <xsl:for-each select="$candidate/m">
         <xsl:sort select="substring-before(concat(@span, '..'), '..')" data-type="number"/>
+        <xsl:sort select="concat(substring-after(@span, '..'), substring(@span, 1, not(contains(@span, '..')) * string-length(@span)))"
+                  data-type="number" order="descending"/>
         <xsl:variable name="f" select="substring-before(concat(@span, '..'), '..')"/>
         <m f="{$f}">
           <xsl:attribute name="l">
@@ -231,13 +239,34 @@
         </m>
       </xsl:for-each>
     </xsl:variable>
-    <xsl:variable name="sentence-ms" select="exsl:node-set($sorted)/m"/>
-    <xsl:variable name="tiles" select="count($sentence-ms) = count($candidate/m) and $sentence-ms
-        and $sentence-ms[1]/@f = 1 and $sentence-ms[last()]/@l = count($words)
-        and not($sentence-ms[following-sibling::m[1]/@f != @l + 1])"/>
-    <xsl:variable name="sentence-level" select="string($candidate[$tiles]/@name)"/>
+    <xsl:variable name="sorted-ms" select="exsl:node-set($sorted)/m"/>
+    <xsl:variable name="tiles" select="$sorted-ms[1]/@f = 1 and $sorted-ms[last()]/@l = count($words)
+        and not($sorted-ms[following-sibling::m[1]/@f != @l + 1])"/>
+    <!-- sentences that do not tile the words are made to, as the Python reader does: a
+         sentence inside an earlier one is dropped, one overlapping the one before starts
+         after it, and each run of words outside every sentence becomes a sentence
+         without id (<p f l [id]> pieces, <d> for a dropped one) -->
+    <xsl:variable name="pieces-table">
+      <xsl:if test="$sorted-ms and not($tiles)">
+        <xsl:call-template name="sentence-pieces">
+          <xsl:with-param name="ms" select="$sorted-ms"/>
+          <xsl:with-param name="before" select="0"/>
+        </xsl:call-template>
+        <xsl:variable name="covered" select="math:max($sorted-ms/@l)"/>
+        <xsl:if test="$covered &lt; count($words)"><p f="{$covered + 1}" l="{count($words)}"/></xsl:if>
+      </xsl:if>
+    </xsl:variable>
+    <xsl:variable name="pieces" select="exsl:node-set($pieces-table)"/>
+    <xsl:variable name="sentence-ms" select="$sorted-ms[$tiles] | $pieces/p"/>
+    <xsl:variable name="sentence-level" select="string($candidate[$sentence-ms]/@name)"/>
     <xsl:if test="$sentence-level != ''">
       <xsl:message>rule sentence-level: level <xsl:value-of select="$sentence-level"/> gives <xsl:value-of select="count($sentence-ms)"/> sentences</xsl:message>
+    </xsl:if>
+    <xsl:if test="$pieces/p[not(@id)]">
+      <xsl:message>dropped: the sentence level <xsl:value-of select="$sentence-level"/> leaves <xsl:value-of select="sum($pieces/p[not(@id)]/@l) - sum($pieces/p[not(@id)]/@f) + count($pieces/p[not(@id)])"/> of <xsl:value-of select="count($words)"/> words outside any sentence: each of the <xsl:value-of select="count($pieces/p[not(@id)])"/> run(s) of them is made a sentence of its own</xsl:message>
+    </xsl:if>
+    <xsl:if test="$pieces/d or $pieces/p[@trimmed]">
+      <xsl:message>dropped: sentence markables of the level <xsl:value-of select="$sentence-level"/> overlap: <xsl:value-of select="count($pieces/d)"/> inside an earlier one are dropped, <xsl:value-of select="count($pieces/p[@trimmed])"/> overlapping the one before now start after it</xsl:message>
     </xsl:if>
     <xsl:variable name="ms" select="$all-levels[@name != $sentence-level]/m"/>
 
@@ -267,7 +296,8 @@
               <xsl:for-each select="$sentence-ms">
                 <xsl:variable name="first" select="number(@f)"/>
                 <xsl:variable name="last" select="number(@l)"/>
-                <struct type="sentence" id="{@id}">
+                <struct type="sentence">
+                  <xsl:copy-of select="@id"/>
                   <xsl:for-each select="attr">
                     <feat type="attribute" name="{@name}"><xsl:value-of select="@value"/></feat>
                   </xsl:for-each>
@@ -431,6 +461,52 @@
       <xsl:value-of select="$nl"/>
     </struct>
     <xsl:value-of select="$nl"/>
+  </xsl:template>
+
+  <!-- the pieces of a sentence level that does not tile the words (see $pieces-table):
+       for the sorted markables $ms, the last word covered before the first of them
+       being $before. Halves, so that the recursion is as deep as the logarithm of the
+       number of sentences (XSLT 1.0 has no loop that carries a value) -->
+  <xsl:template name="sentence-pieces">
+    <xsl:param name="ms"/>
+    <xsl:param name="before"/>
+    <xsl:variable name="n" select="count($ms)"/>
+    <xsl:choose>
+      <xsl:when test="$n = 1">
+        <xsl:for-each select="$ms">
+          <xsl:choose>
+            <xsl:when test="number(@l) &lt;= $before"><d id="{@id}"/></xsl:when>
+            <xsl:otherwise>
+              <xsl:if test="number(@f) &gt; $before + 1"><p f="{$before + 1}" l="{@f - 1}"/></xsl:if>
+              <p l="{@l}">
+                <xsl:copy-of select="@id"/>
+                <xsl:choose>
+                  <xsl:when test="number(@f) &lt;= $before">
+                    <xsl:attribute name="f"><xsl:value-of select="$before + 1"/></xsl:attribute>
+                    <xsl:attribute name="trimmed">yes</xsl:attribute>
+                  </xsl:when>
+                  <xsl:otherwise><xsl:copy-of select="@f"/></xsl:otherwise>
+                </xsl:choose>
+                <xsl:copy-of select="attr"/>
+              </p>
+            </xsl:otherwise>
+          </xsl:choose>
+        </xsl:for-each>
+      </xsl:when>
+      <xsl:when test="$n &gt; 1">
+        <xsl:variable name="h" select="floor($n div 2)"/>
+        <xsl:variable name="left" select="$ms[position() &lt;= $h]"/>
+        <xsl:call-template name="sentence-pieces">
+          <xsl:with-param name="ms" select="$left"/>
+          <xsl:with-param name="before" select="$before"/>
+        </xsl:call-template>
+        <xsl:variable name="reach" select="math:max($left/@l)"/>
+        <xsl:call-template name="sentence-pieces">
+          <xsl:with-param name="ms" select="$ms[position() &gt; $h]"/>
+          <xsl:with-param name="before" select="$before * ($before &gt;= $reach) + $reach * ($reach &gt; $before)"/>
+        </xsl:call-template>
+      </xsl:when>
+    </xsl:choose>
   </xsl:template>
 
   <!-- the distinct attribute names, in order of first appearance: one pass over the

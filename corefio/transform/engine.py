@@ -591,14 +591,21 @@ def from_raf(raf: bytes, format: str, *, report: Report | None = None) -> bytes:
     return data
 
 
-def _file_stem(name: str, taken: set[str]) -> str:
-    """A file stem for a document name (``/`` and ``%`` quoted, repeats numbered)."""
-    stem = name.replace("%", "%25").replace("/", "%2F") or "document"
+def _file_stem(name: str, taken: set[str], report: Report | None = None) -> str:
+    """A file stem for a document name, made as the Python writer makes it
+    (:func:`corefio.formats.mmax2.writer.clean_stem`: ``/``, ``%``… become ``_``),
+    repeats numbered; a changed name is reported (the ``.mmax`` file keeps the name)."""
+    from ..formats.mmax2.writer import clean_stem
+
+    stem = clean_stem(name)
     base, k = stem, 1
-    while stem in taken:
+    while stem.lower() in taken:
         k += 1
-        stem = f"{base}~{k}"
-    taken.add(stem)
+        stem = f"{base}_{k}"
+    taken.add(stem.lower())
+    if stem != name and report is not None:
+        report.add("mmax2.file-name", "info", f"document {name[:80]!r} is written as {stem}.mmax (a file name "
+                   "cannot hold it as it is); the .mmax file keeps its name")
     return stem
 
 
@@ -624,7 +631,7 @@ def from_raf_files(raf: bytes, format: str, *, report: Report | None = None) -> 
     taken: set[str] = set()
     for document in manifest.iter("document"):
         n = document.get("n", "1")
-        stem = _file_stem(document.get("name", ""), taken)
+        stem = _file_stem(document.get("name", ""), taken, report)
         files[f"{stem}.mmax"] = run(file="mmax", doc=n, stem=stem)
         files[f"Basedata/{stem}_words.xml"] = run(file="words", doc=n, stem=stem)
         for level in document.iter("level"):

@@ -21,7 +21,7 @@ DEFAULT_LEVEL = "coref"
 SET_ATTRIBUTE = "coref_set"
 POINTER_ATTRIBUTE = "anaphor_antecedent"
 SENTENCE_LEVEL = "sentence"
-_UNSAFE_NAME = re.compile(r'[\x00-\x1f/\\:*?"<>|%]')
+_UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|%#]')
 _NCNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 
 WORDS_DTD = b"""<!ELEMENT words (word*)>
@@ -43,12 +43,20 @@ def write_files(corpus: Corpus, *, report: Report, chains: str | None = None) ->
 
 
 def file_stem(doc: Document) -> str:
-    """The ``.mmax`` base name of a document: its name with the characters a file name
-    cannot hold percent-encoded (the name itself goes into the ``.mmax`` file then)."""
-    name = doc.name or "document"
-    stem = _UNSAFE_NAME.sub(lambda m: "%%%02X" % ord(m.group()), name)
+    """The ``.mmax`` base name of a document: its name with each character a file name
+    cannot hold, or that MMAX2 and other tools read in a file URI as something else
+    (``/``, ``\\``, ``:``, ``*``, ``?``, ``"``, ``<``, ``>``, ``|``, ``%``, ``#``, control
+    characters), made ``_``; a leading ``.`` too. When that changes the name, the name
+    itself goes into the ``.mmax`` file (and the writer says so)."""
+    return clean_stem(doc.name)
+
+
+def clean_stem(name: str | None) -> str:
+    """:func:`file_stem` of a document named ``name``."""
+    name = name or "document"
+    stem = _UNSAFE_NAME.sub("_", name)
     if stem.startswith("."):
-        stem = "%2E" + stem[1:]
+        stem = "_" + stem[1:]
     if len(stem.encode("utf-8")) > MAX_STEM_BYTES:
         # a file name holds 255 bytes, and the level files add their own suffix: a long
         # name is cut, with a digest of the whole name to keep stems apart
@@ -145,13 +153,18 @@ class _Writer:
         stems, seen = [], set()
         for doc in docs:
             found = doc.layout.get(P.FORMAT)
-            stem = found.stem if isinstance(found, P.MMAX2Layout) and found.stem else file_stem(doc)
+            kept = isinstance(found, P.MMAX2Layout) and found.stem
+            stem = found.stem if kept else file_stem(doc)  # type: ignore[union-attr]
             base, k = stem, 1
             while stem.lower() in seen:
                 k += 1
                 stem = f"{base}_{k}"
             seen.add(stem.lower())
             stems.append(stem)
+            if stem != doc.name and not kept:
+                self.log.report.info("mmax2.file-name", f"document {P.shorten(doc.name or '')!r} is written as "
+                                     f"{stem}.mmax (a file name cannot hold it as it is); the .mmax file keeps "
+                                     "its name", file=None)
         return stems
 
     def _level_files(self, level: str) -> tuple[str, str]:
