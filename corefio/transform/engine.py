@@ -22,16 +22,22 @@ Two processors run the same files: lxml (:func:`transform`, the default) and the
 network, load a DTD or expand an entity. xsltproc always substitutes the entities a
 file declares, so every file a stylesheet reads is first checked with corefio's safe
 parser (:func:`check_xml`: no entity declarations, no entity references) and refused
-with :class:`~corefio.errors.UnsafeInputError` as the Python readers refuse it. The
-files a stylesheet opens with ``document()`` are the ones the engine found and checked:
-for an MMAX2 document the engine reads ``common_paths.xml`` and the ``.mmax`` file,
-confines every file name they give to the project directory
-(:func:`corefio.io.source.confined_path`) and passes the files to the stylesheet as
-escaped ``file:`` URIs (parameters ``common-uri``, ``words-uri``, ``level-uris``,
-``scheme-uris``); a MATE file's standoff base files are checked the same way. Under
-lxml a resolver serves exactly the checked bytes and refuses any other file; a checked
-name whose file does not exist gives an empty ``corefio-missing-file`` document, as
-xsltproc gives an empty node-set.
+with :class:`~corefio.errors.UnsafeInputError` as the Python readers refuse it.
+
+The stylesheets receive only paths the Python side resolved and confined, and build
+none. For an MMAX2 project or collection the engine finds the documents and every file
+each names with :class:`corefio.formats.mmax2.project.Project`, the class the Python
+reader uses (one confinement check, regular files only, an element read once written
+once), and passes the files it read and checked to the stylesheet as ``file:`` URIs
+(parameters ``common-uri``, ``words-uri``, ``level-uris``, ``scheme-uris``: ``-`` for a
+level without such a file); a MATE file's standoff base files are confined and checked
+the same way. Under lxml a resolver serves exactly the checked bytes and refuses any
+other file. Under xsltproc, which opens whatever it is told, the URIs are those of
+private copies of the checked bytes (so a project file changed, or swapped for a FIFO,
+after the check is never read); every xsltproc run has a timeout
+(:data:`XSLTPROC_TIMEOUT`) and dies with corefio (:func:`run_child`). A file that lxml's
+parser refuses inside a run (nested too deep, a text node too long) is a located input
+error, as it is for the Python readers.
 """
 
 from __future__ import annotations

@@ -484,15 +484,17 @@ class Project:
             if beside.present:
                 words = beside
         stem = mmax_stem(mmax)
-        level_files, schemes, customizations = [], [], []
+        level_files: list[Named] = []
+        schemes: list[Named | None] = []
+        customizations: list[Named | None] = []
         for level in levels:
-            where = {"file": level.source if common.levels else mmax, "line": level.line}
+            by: str | Path | None = level.source if common.levels else mmax
             level_files.append(named("markable_path", level.file_for(stem), what=f"level file of {level.name!r}",
-                                     **where))
-            schemes.append(named("scheme_path", level.schemefile, what="scheme file", **where)
+                                     file=by, line=level.line))
+            schemes.append(named("scheme_path", level.schemefile, what="scheme file", file=by, line=level.line)
                            if level.schemefile else None)
-            customizations.append(named("customization_path", level.customization_file,
-                                        what="customization file", **where) if level.customization_file else None)
+            customizations.append(named("customization_path", level.customization_file, what="customization file",
+                                        file=by, line=level.line) if level.customization_file else None)
         sheets = [named("style_path", sheet, file=common.file, line=line, what="style sheet")
                   for sheet, line in common.stylesheets]
         dtds: list[Named] = []

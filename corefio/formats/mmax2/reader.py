@@ -93,27 +93,27 @@ class _Project:
         for d in docs:
             for sheet in d.stylesheets:
                 self._keep(sheet)
-            for level, scheme, custom in zip(d.levels, d.schemes, d.customizations):
+            for level, scheme_file, custom in zip(d.levels, d.schemes, d.customizations):
                 if level.name not in levels_by_name:
                     levels_by_name[level.name] = level
-                    scheme_of[level.name] = scheme
+                    scheme_of[level.name] = scheme_file
                 if custom is not None:
                     self._keep(custom)
             for dtd in d.dtds:
                 self._keep(dtd)
         schemes: dict[str, Scheme] = {}
         scheme_files: dict[str, str] = {}
-        for name, level in levels_by_name.items():
+        for name in levels_by_name:
             attributes: list[SchemeAttribute] = []
-            scheme = scheme_of[name]
-            if scheme is not None:
-                scheme_data = self._keep(scheme)
+            named = scheme_of[name]
+            if named is not None:
+                scheme_data = self._keep(named)
                 if scheme_data is None:
                     self.report.warning("mmax2.missing-file", f"scheme file of level {name!r} is missing; "
-                                        "its attributes are read as free text", file=str(scheme.path))
+                                        "its attributes are read as free text", file=str(named.path))
                 else:
-                    scheme_files[name] = scheme.rel
-                    attributes = parse_scheme_file(self, scheme_data, scheme.path, name).attributes
+                    scheme_files[name] = named.rel
+                    attributes = parse_scheme_file(self, scheme_data, named.path, name).attributes
             schemes[name] = Scheme(layer=name, name=name, attributes=attributes)
         self.identity = self._identity(schemes)
         self.identity_level = self._identity_level(list(levels_by_name))
