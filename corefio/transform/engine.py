@@ -49,7 +49,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -426,37 +426,37 @@ class _Run:
 def _runs(path: Path, format: str, processor: str, report: Report | None) -> Iterator[Iterator[_Run]]:
     """The runs ``path`` needs (an MMAX2 project or collection: one per ``.mmax`` file,
     in the Python reader's order), each with the files it may open checked (under
-    xsltproc: copied into a private folder, removed afterwards)."""
-    with contextlib.ExitStack() as stack:
+    xsltproc: copied into a private folder, removed once the run is over)."""
 
-        def folder() -> Path | None:
-            if processor != "xsltproc":
-                return None
-            return Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="corefio-xslt-")))
+    def folder() -> contextlib.AbstractContextManager[str | None]:
+        if processor != "xsltproc":
+            return contextlib.nullcontext(None)
+        return tempfile.TemporaryDirectory(prefix="corefio-xslt-")
 
-        def generate() -> Iterator[_Run]:
-            if format == "mmax2":
-                from ..formats.mmax2 import project as P
+    def generate() -> Generator[_Run, None, None]:
+        if format == "mmax2":
+            from ..formats.mmax2 import project as P
 
-                project = P.Project(path)
-                for i in range(len(project.mmax_files)):
-                    doc = project.document(i)
-                    checked = _Checked(parse=processor == "xsltproc", folder=folder())
+            project = P.Project(path)
+            for i in range(len(project.mmax_files)):
+                doc = project.document(i)
+                with folder() as copies:
+                    checked = _Checked(parse=processor == "xsltproc", folder=Path(copies) if copies else None)
                     params = _mmax2_params(doc, checked)
                     check_xml(doc.mmax_data, doc.mmax)  # (small: it was parsed already)
-                    yield _Run(doc.mmax, doc.mmax_data, params, checked, _input_uri(doc.mmax, doc.mmax_data,
-                                                                                  checked))
-                return
-            file = path
-            data = _prepare(file, format, report)
-            checked = _Checked(parse=processor == "xsltproc", folder=folder())
-            params = {"stem": Source.of(file).stem}
+                    yield _Run(doc.mmax, doc.mmax_data, params, checked,
+                               _input_uri(doc.mmax, doc.mmax_data, checked))
+            return
+        data = _prepare(path, format, report)
+        with folder() as copies:
+            checked = _Checked(parse=processor == "xsltproc", folder=Path(copies) if copies else None)
             if format == "mate":
-                check_xml(data, file)  # (before its names are read)
-                _mate_files(file, data, checked)
-            yield _Run(file, data, params, checked, _input_uri(file, data, checked))
+                check_xml(data, path)  # (before its names are read)
+                _mate_files(path, data, checked)
+            yield _Run(path, data, {"stem": Source.of(path).stem}, checked, _input_uri(path, data, checked))
 
-        yield generate()
+    with contextlib.closing(generate()) as runs:
+        yield runs
 
 
 def _input_uri(file: Path, data: bytes, checked: _Checked) -> str:
