@@ -10,7 +10,8 @@ engine under lxml and under xsltproc must give the same counts.
 
 The projects: the Potsdam Commentary Corpus sample (CC BY-NC-SA, read from ../shared:
 licensed data kept out of the repository), the repository's own MMAX2 sample and test
-project, and the test project laid out as an MMAX2-Showcase collection (documents in
+project, three GUM documents as a three-level project (tests/data/corpora/gum-mmax2), and
+the test project laid out as an MMAX2-Showcase collection (documents in
 subdirectories, ``common_files/global_common_paths.xml`` with ``../../`` paths). No real
 MMAX2 project whose licence allows copying it here was found: tests/data/wild/mmax2/
 README.md lists what was looked at (the family's manifest is empty).
@@ -163,6 +164,7 @@ PROJECTS = {
     "pcc": lambda tmp: shared_data("corpora/pcc-mmax2/coreference"),
     "sample": lambda tmp: SAMPLES / "mmax2" / "gum_news_worship",
     "worship": lambda tmp: DATA / "mmax2" / "worship",
+    "gum three levels": lambda tmp: DATA / "corpora" / "gum-mmax2" / "gum multi-level, mmax2",
     "collection": lambda tmp: collection(tmp / "coll"),
 }
 
