@@ -168,8 +168,11 @@ def test_the_members_of_a_zip_together_are_limited(tmp_path, monkeypatch):
         z.writestr("a.xmi", BESIDE.read_bytes())
         z.writestr("b.xmi", BESIDE.read_bytes())
     size = len(BESIDE.read_bytes())
-    monkeypatch.setattr(xmi, "MAX_ZIP_BYTES", size + size // 2)  # each fits, both do not
-    with pytest.raises(FormatError, match="all members may unpack to together"):
+    from corefio.io import archive
+
+    # each fits, both do not: refused from the sizes the zip declares, before unpacking
+    monkeypatch.setattr(archive, "CLI_LIMITS", archive.limits(size + size // 2, "the test's limit"))
+    with pytest.raises(FormatError, match="beyond the test's limit"):
         corefio.read(path, "xmi")
 
 
@@ -227,7 +230,9 @@ def test_a_damaged_zip_is_a_located_error(cut, tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(FormatError) as caught:
         corefio.read(path, "xmi")
-    assert caught.value.line == 1
+    assert caught.value.file == str(path)
+    result = CliRunner().invoke(app, ["info", str(path)])
+    assert result.exit_code == 3 and "internal error" not in result.output
 
 
 def test_a_token_without_characters_is_refused(tmp_path):
