@@ -302,6 +302,8 @@ def _read(text: str, name: str, file: str, report: Report, newline: str, wanted:
     entity_of: dict[str, str] = {}
     relations: list[tuple[int, str, str | None, str, str | None, str | None, int, dict[str, str]]] = []
     token_index: dict[str, int] = {}
+    #: sub-tokens whose coreference annotations moved to their token
+    moved: list[str] = []
     comments: list[str] = []
     first = 0
     trailing = None
@@ -392,6 +394,8 @@ def _read(text: str, name: str, file: str, report: Report, newline: str, wanted:
                 raise _fail(f"duplicate token id {tid}", file, lineno)
             token_index[tid] = parent
             kept_line = [("_" if k in coref_columns else cell) for k, cell in enumerate(cells)]
+            if any(cells[k] != "_" for k in coref_columns):
+                moved.append(tid)
             layout.subtokens.setdefault(ids[parent], []).append("\t".join(kept_line) + ("\t" if has_tab else ""))
             _annotations(cells, parent, tid, lineno)
             continue
@@ -448,6 +452,10 @@ def _read(text: str, name: str, file: str, report: Report, newline: str, wanted:
         attrs.update(extra)
         links.append(model.Link.fast(f"rel_{n}", ref_of[source], (ref_of[target],), link_type, attributes=attrs))
     layout.trailing_tab = bool(trailing)
+    if moved:
+        report.warning("webanno.subtoken-annotations", "coreference annotations on sub-tokens are read as "
+                       "annotations of their token (corefio's mentions are made of tokens): written back, they "
+                       "sit on the token", file=file, count=len(moved), merge=True, example=moved[0])
     canonical = _are_canonical(offsets, forms, [(s.first, s.last) for s in sentences])
     tokens = model.Tokens(forms=forms, ids=ids, offsets=None if canonical else offsets, attributes=kept)
     try:

@@ -588,6 +588,10 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
         if span is None:
             report.warning("xmi.link-outside-tokens", f"{what} at {fs.begin}..{fs.end} covers no token; left out",
                            file=file, merge=True)
+        elif (fs.begin, fs.end) != (starts[span[0]], ends[span[1]]):
+            report.warning("xmi.inside-tokens", "annotations that start or end inside a token are read as the "
+                           "tokens they overlap (corefio's mentions are made of tokens): written back, they "
+                           "cover those tokens", file=file, merge=True, example=f"{fs.begin}..{fs.end}")
         return span
 
     # chain layers: a type with a `first` feature naming a link, whose `next` names the next one
@@ -725,7 +729,7 @@ def write(documents: Iterable, *, corpus: Any, report: Report, zip: bool | None 
     if first is None:
         return
     second = next(remaining, None)
-    zipped = one_file_per_document(NAME, zip, report.file, several=second is not None)
+    zipped = one_file_per_document(NAME, zip, report.file, several=second is not None, extension=".xmi")
     log = LossLog(report, NAME)
     if not zipped:
         _lose_part(log, first)

@@ -401,10 +401,10 @@ def one_file_per_document(format_name: str, option: bool | None, target: str | N
     if option is None and several and extension and named.endswith(extension):
         option = False
     if option is False and several:
-        shown = f"{target}: " if target else ""
-        raise UsageError(f"{shown}the input holds several documents and {format_name} holds one document per "
-                         f"file; write them as a zip of one file per document (INCEpTION's export shape): name "
-                         f"the output NAME.zip (with --to {format_name}), or give --write-option zip=true")
+        raise UsageError(f"the input holds several documents and {format_name} holds one document per file; "
+                         f"write them as a zip of one file per document (INCEpTION's export shape): name the "
+                         f"output NAME.zip (with --to {format_name}), or give --write-option zip=true",
+                         file=target)
     return bool(option) or several
 
 
