@@ -350,7 +350,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str, wanted:
                         attrs_of[key] = {feature: value}
                     elif feature not in found:
                         found[feature] = value
-        if governor_column >= 0 and cells[governor_column] != "_":
+        if governor_column >= 0 and cells[governor_column] not in ("_", ""):
             targets = _pieces(cells[governor_column])
             values: list[list[str | None]] = []
             for column, _ in relation_columns:
@@ -664,7 +664,7 @@ def _document(doc: Any, report: Report) -> str:
                 plan.extend(feature if layer.name == TOKEN_LAYER else f"{layer.name}|{feature}"
                             for feature in layer.features)
         needs_links = bool(doc.links) or len(doc.markables) > len(doc.chain_indices())
-        if (doc.markables and MENTIONS not in plan and CHAINS not in plan) or \
+        if (doc.markables and ((MENTIONS not in plan and CHAINS not in plan) or not features)) or \
                 (not chain_style and needs_links and RELATIONS not in plan):
             # the file's layers cannot hold these mentions (it had no coreference layer):
             # written as a file of its own, the other layers' cells kept as span layers

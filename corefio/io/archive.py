@@ -23,8 +23,8 @@ at the first check it fails:
    an entry larger than :attr:`ZipLimits.ratio_floor` may expand at most
    :attr:`ZipLimits.ratio` times its compressed size (a zip bomb); the sizes declared
    add up to at most :attr:`ZipLimits.total_bytes`; the compressed sizes add up to at
-   most the archive's size (entries that share their compressed bytes: the overlapping
-   kind of bomb).
+   most the archive's size, and no two entries overlap (entries that share their
+   compressed bytes: the overlapping kind of bomb).
 
 Unpacking (:meth:`SafeZip.read`, :meth:`SafeZip.extract`) streams each entry in chunks
 and stops at the size its header declares (an entry that goes on is refused), at
@@ -349,7 +349,13 @@ def _checked_entries(infos: list[zipfile.ZipInfo], size: int, archive: str,
                          f"of {limits.total_bytes / 2**20:g} MB", file=archive, too_large=True)
     if sum(i.compress_size for i in infos) > size:
         raise ZipRefused("the .zip archive's entries claim more compressed bytes than the archive holds "
-                         "(entries sharing their data: a zip bomb?)", file=archive, too_large=True)
+                         "(entries that share their data: a zip bomb?)", file=archive, too_large=True)
+    ordered = sorted(infos, key=lambda i: i.header_offset)
+    for before, after in zip(ordered, ordered[1:]):
+        # a local header is at least 30 bytes, then the compressed data
+        if after.header_offset < before.header_offset + 30 + before.compress_size:
+            raise ZipRefused(f"the .zip entries {_shown(before.filename)!r} and {_shown(after.filename)!r} share "
+                             "their data (overlapping entries: a zip bomb?)", file=archive, too_large=True)
     entries: list[Entry] = []
     files: set[tuple[str, ...]] = set()
     folders: set[tuple[str, ...]] = set()
