@@ -371,12 +371,10 @@ def spans_of(doc: Document) -> list[list[str]]:
 def test_custom_chain_and_relation_layers_are_read(with_types, tmp_path):
     """Issue 5: a custom chain layer read as 0 markables, 'valid', with only cassis'
     UserWarning to show for it."""
-    (tmp_path / "doc.xmi").write_bytes(custom_layers_xmi())
-    if with_types:
-        # INCEpTION's TypeSystem.xml holds the DKPro Core types too: corefio's and the custom ones
-        text = xmi.TYPE_SYSTEM.replace("  </types>", CUSTOM_TYPES.decode().split("<types>")[1].split("</types>")[0]
-                                       + "  </types>")
-        (tmp_path / "TypeSystem.xml").write_text(text, encoding="utf-8")
+    # INCEpTION's TypeSystem.xml holds the DKPro Core types too: corefio's and the custom ones
+    with_custom_types(tmp_path, custom_layers_xmi())
+    if not with_types:
+        (tmp_path / "TypeSystem.xml").unlink()
     report = Report()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -408,9 +406,30 @@ def test_a_custom_chain_layer_is_written_back_in_its_own_types():
     assert spans_of(back) == spans_of(doc)
 
 
-def test_a_custom_chain_whose_first_is_no_link_is_refused(tmp_path):
-    data = custom_layers_xmi().replace(b'first="40"', b'first="50"')
-    with pytest.raises(FormatError, match="EventChain.*not a chain link"):
+def with_custom_types(tmp_path: Path, data: bytes) -> Path:
+    """``data`` as ``doc.xmi`` with a TypeSystem.xml of corefio's and the custom types beside it."""
+    (tmp_path / "doc.xmi").write_bytes(data)
+    text = xmi.TYPE_SYSTEM.replace("  </types>", CUSTOM_TYPES.decode().split("<types>")[1].split("</types>")[0]
+                                   + "  </types>")
+    (tmp_path / "TypeSystem.xml").write_text(text, encoding="utf-8")
+    return tmp_path / "doc.xmi"
+
+
+@pytest.mark.parametrize(("target", "declared"), [(b"50", True), (b"10", False)], ids=["span", "token"])
+def test_a_custom_chain_whose_first_is_no_link_is_refused(target, declared, tmp_path):
+    """What a chain layer names must be a link (an annotation with ``next``): a span of
+    another layer (its type system says so), or a token."""
+    data = custom_layers_xmi().replace(b'first="40"', b'first="' + target + b'"')
+    with pytest.raises(FormatError, match="EventChain.*not a chain link") as caught:
+        corefio.read(with_custom_types(tmp_path, data)) if declared else corefio.loads(data, "xmi")
+    assert caught.value.file is not None
+
+
+def test_a_reference_to_no_element_is_a_located_error():
+    data = custom_layers_xmi().replace(b'next="41"', b'next=")41"').replace(b'first="40"', b'first="40" ')
+    data = data.replace(b'<custom:EventLink xmi:id="41" sofa="1" begin="17" end="21"/>',
+                        b'<custom:EventLink xmi:id="41" sofa="1" begin="17" end="21" next="40"/>')
+    with pytest.raises(FormatError, match="names '\\)41', which is no element"):
         corefio.loads(data, "xmi")
 
 

@@ -106,7 +106,7 @@ class WebAnnoLayout(FormatLayout):
     #: header lines as written (format, layer declarations, #Summary...)
     header: list[str] = field(default_factory=list)
     #: the span layer holding the mentions and its features
-    mention_layer: str = ""
+    mention_layer: str | None = None
     mention_features: list[str] = field(default_factory=list)
     #: "relation" or "chain"
     style: str = "relation"
@@ -188,6 +188,20 @@ def _header(lines: list[str], file: str) -> tuple[list[_Layer], int]:
             column += len(features)
         i += 1
     return layers, column
+
+
+def _column_names(layers: list[_Layer]) -> dict[int, str]:
+    """Column → the token attribute a column of another layer is kept in: ``LAYER|FEATURE``
+    (the feature alone for :data:`TOKEN_LAYER`), with ``#2``, ``#3``... when a header
+    declares one twice."""
+    names: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    for layer in layers:
+        for k, feature in enumerate(layer.features):
+            name = feature if layer.name == TOKEN_LAYER else f"{layer.name}|{feature}"
+            seen[name] = seen.get(name, 0) + 1
+            names[layer.first_column + k] = name if seen[name] == 1 else f"{name}#{seen[name]}"
+    return names
 
 
 def _span_layer(layers: list[_Layer], name: str | None) -> _Layer | None:
@@ -275,7 +289,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str, wanted:
     header = lines[:header_end]
     while header and header[-1] == "":
         header.pop()
-    layout = WebAnnoLayout(header=header, mention_layer=mention_layer.name if mention_layer else "",
+    layout = WebAnnoLayout(header=header, mention_layer=mention_layer.name if mention_layer else None,
                            mention_features=list(mention_layer.features) if mention_layer else [],
                            relation_layer=relation.name if relation is not None else None,
                            style=style, newline=newline)
@@ -287,13 +301,11 @@ def _read(text: str, name: str, file: str, report: Report, newline: str, wanted:
     kept_columns = [(layer, k) for layer in layers
                     if layer is not mention_layer and layer is not relation
                     for k in range(len(layer.features))]
-    def kept_name(layer: _Layer, k: int) -> str:
-        return layer.features[k] if layer.name == TOKEN_LAYER else f"{layer.name}|{layer.features[k]}"
-
+    names = _column_names(layers)
     for layer, k in kept_columns:
-        kept[kept_name(layer, k)] = []
+        kept[names[layer.first_column + k]] = []
     #: (column, where its values go, kept as written) for each kept column
-    kept_cells = [(layer.first_column + k, kept[kept_name(layer, k)], layer.name != TOKEN_LAYER)
+    kept_cells = [(layer.first_column + k, kept[names[layer.first_column + k]], layer.name != TOKEN_LAYER)
                   for layer, k in kept_columns]
     # the mention annotations (in order of their first token): their tokens, features
     # and (chain style) entity
@@ -556,10 +568,10 @@ def _zipped(source: Source, report: Report, layer: str | None) -> Iterator[Any]:
         if any(re.fullmatch(r"exportedproject[^/]*\.json", e.name) for e in entries):
             raise FormatError("an INCEpTION project export (exportedproject.json): it holds each document once "
                               "per annotator; export the documents, or unpack the project and read one "
-                              "annotator's files", file=source.name)
+                              "annotator's files", file=source.name, line=1)
         tsvs = [e for e in entries if e.suffix == ".tsv"]
         if not tsvs:
-            raise FormatError("the zip holds no .tsv file", file=source.name)
+            raise FormatError("the zip holds no .tsv file", file=source.name, line=1)
         for entry in tsvs:
             name = f"{source.name}:{entry.name}"
             text, newline = split_newlines(decode_utf8(archive.read(entry), name), name)
@@ -636,7 +648,7 @@ def _document(doc: Any, report: Report) -> str:
     chain_style = lay is not None and lay.style == "chain"
     forms = doc.tokens.forms
     n = len(forms)
-    mention_layer = lay.mention_layer if lay is not None else "webanno.custom.Referent"
+    mention_layer = lay.mention_layer if lay is not None else "webanno.custom.Referent"  # None: the file had none
     features = lay.mention_features if lay is not None else \
         sorted({k for m in doc.markables for k in m.attributes}) or ["entity"]
     # the columns after the form, in header order: a token attribute's name, or
@@ -652,6 +664,7 @@ def _document(doc: Any, report: Report) -> str:
         mentions = None if chain_style else _span_layer(declared, mention_layer)
         chains = next((layer for layer in declared if layer.kind == "CH" and layer.name == mention_layer), None) \
             if chain_style else None
+        names = _column_names(declared)
         for layer in declared:
             if layer is relation:
                 plan.append(RELATIONS)
@@ -661,8 +674,7 @@ def _document(doc: Any, report: Report) -> str:
             elif layer is chains:
                 plan.append(CHAINS)
             else:
-                plan.extend(feature if layer.name == TOKEN_LAYER else f"{layer.name}|{feature}"
-                            for feature in layer.features)
+                plan.extend(names[layer.first_column + k] for k in range(len(layer.features)))
         needs_links = bool(doc.links) or len(doc.markables) > len(doc.chain_indices())
         if (doc.markables and ((MENTIONS not in plan and CHAINS not in plan) or not features)) or \
                 (not chain_style and needs_links and RELATIONS not in plan):

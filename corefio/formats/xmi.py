@@ -355,6 +355,8 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
             type_of[ident] = name
         elements.setdefault(name, []).append(element)
     out = []
+    #: types a chain's `first` names: chain links, whose `next` exists even when no link has one
+    links: set[str] = set()
     for name, found in elements.items():
         known = typesystem.contains_type(name)
         declared = {f.name for f in typesystem.get_type(name).all_features} if known else set()
@@ -373,9 +375,15 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
             if renamed in declared or attribute in declared:
                 continue
             target = "uima.cas.String"
-            if attribute in REFERENCES and all(v in type_of for v in values):
+            if attribute in REFERENCES and any(v in type_of for v in values):
+                wrong = sorted(v for v in values if v not in type_of)
+                if wrong:
+                    raise FormatError(f"a {name.rsplit('.', 1)[-1]} annotation's {attribute} names {wrong[0][:40]!r}, "
+                                      "which is no element of the XMI", line=_line_of(found, attribute, wrong[0]))
                 targets = {type_of[v] for v in values}
-                target = targets.pop() if len(targets) == 1 else "uima.cas.TOP"
+                target = next(iter(targets)) if len(targets) == 1 else "uima.cas.TOP"
+                if attribute == "first":
+                    links.update(targets)
             features.append((attribute, target))
         features.extend((child, "uima.cas.StringArray") for child in sorted(children - declared - set(attributes)))
         if not known:
@@ -383,7 +391,15 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
             out.append((name, supertype, tuple(features)))
         elif features:
             out.append((name, None, tuple(features)))
+    for k, (name, supertype, features) in enumerate(out):
+        declared = {f.name for f in typesystem.get_type(name).all_features} if supertype is None else set()
+        if name in links and "next" not in declared and all(f != "next" for f, _ in features):
+            out[k] = (name, supertype, features + (("next", name),))
     return tuple(out)
+
+
+def _line_of(elements: list, attribute: str, value: str) -> int | None:
+    return next((e.sourceline for e in elements if e.get(attribute) == value), None)
 
 
 def _with_inferred(cassis: Any, base_key: bytes, base: Any, additions: tuple, report: Report, file: str) -> Any:
@@ -485,7 +501,11 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
             name = source.name if archive is None else f"{source.name}:{inner}"
             data = source.read_bytes() if archive is None else archive.read(entry)
             tree = parse_xml(data, file=name)  # refuses entity declarations, DTD tricks, bad XML (with lines)
-            typesystem = _with_inferred(cassis, base_key, base, _inferred(tree, base), report, name)
+            try:
+                additions = _inferred(tree, base)
+            except FormatError as exc:
+                raise exc.located(name) from None
+            typesystem = _with_inferred(cassis, base_key, base, additions, report, name)
             del tree
             with _Warnings() as caught:
                 try:
@@ -605,6 +625,9 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
             link = chain.first
             seen: set[int] = set()
             while link is not None:
+                if not hasattr(link, "xmiID"):
+                    raise FormatError(f"chain {k} ({_short(chain_type)}): a first or next feature holds "
+                                      f"{str(link)[:40]!r}, not a link", file=file, line=1)
                 if id(link) in seen:
                     raise FormatError(f"chain {k} ({_short(chain_type)}): its links loop back (a next points to "
                                       "an earlier link)", file=file, line=1)

@@ -102,10 +102,11 @@ def limits(total_bytes: int, total_name: str = "the upload limit") -> ZipLimits:
 
 class ZipRefused(FormatError):
     """A zip refused by a check of this module; ``too_large``: for its size or its
-    number of entries (the web answers 413), else damaged or unsafe (422)."""
+    number of entries (the web answers 413), else damaged or unsafe (422). It names
+    line 1, as corefio's errors about binary files do."""
 
     def __init__(self, message: str, *, file: str | Path | None = None, too_large: bool = False) -> None:
-        super().__init__(message, file=file)
+        super().__init__(message, file=file, line=1)
         self.too_large = too_large
 
 
