@@ -831,7 +831,8 @@ def _custom_chains(doc: Any) -> dict[str, tuple[str, str]]:
             and chain not in _BUILT_IN and link not in _BUILT_IN}
 
 
-_BUILT_IN = {TOKEN, SENTENCE, METADATA}
+#: the types :data:`TYPE_SYSTEM` declares (a chain layer written in other types may not redefine them)
+_BUILT_IN = frozenset(re.findall(r"<typeDescription>\s*<name>([^<]+)</name>", TYPE_SYSTEM))
 
 
 def _write_document(cassis: Any, doc: Any) -> tuple[bytes, set[tuple[str, str]]]:
