@@ -253,52 +253,64 @@ class _Warnings:
         self.caught: list[warnings.WarningMessage] = []
 
     def __enter__(self) -> "_Warnings":
-        self.caught = self._catcher.__enter__() or []
+        self.caught = self._catcher.__enter__()  # the list warnings are recorded in
         warnings.simplefilter("always")
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._catcher.__exit__(*exc)
 
-    def report(self, report: Report, file: str) -> None:
-        for w in self.caught:
-            text = str(w.message)
-            if "select_all is deprecated" in text:  # corefio's own call (older cassis has no other)
-                continue
-            report.warning("xmi.cassis", f"dkpro-cassis: {text}", file=file, merge=True)
+    @property
+    def messages(self) -> list[str]:
+        # corefio's own call of select_all (older cassis has no other) is not the input's
+        return [str(w.message) for w in self.caught if "select_all is deprecated" not in str(w.message)]
+
+    def report(self, report: Report, file: str | None = None, document: str | None = None) -> None:
+        _said(self.messages, report, file, document)
+
+
+def _said(messages: list[str], report: Report, file: str | None = None, document: str | None = None) -> None:
+    """What cassis said, as ``xmi.cassis`` diagnostics."""
+    for text in messages:
+        # a feature named like a Python keyword is read all the same (as type_): a note
+        severity = "info" if "reserved name" in text else "warning"
+        report.add("xmi.cassis", severity, f"dkpro-cassis: {text}", file=file, document=document,  # type: ignore[arg-type]
+                   merge=True)
 
 
 #: type systems cassis has parsed, by the SHA-256 of their description and the types
 #: added to it for a document (cassis neither reads nor writes a CAS by changing its
 #: type system, so one object serves every document that comes with the same
-#: description and the same types: a directory or a zip of exports)
-_PARSED: dict[tuple, Any] = {}
+#: description and the same types: a directory or a zip of exports), with what cassis
+#: said while parsing it (said again for each document that uses it)
+_PARSED: dict[tuple, tuple[Any, list[str]]] = {}
 #: how many parsed type systems are kept
 MAX_PARSED = 16
 
 
 def _type_system(cassis: Any, description: bytes, file: str, report: Report | None = None) -> Any:
-    """The type system ``description`` (bytes of a UIMA type system XML, or :data:`DKPRO`)
-    parsed by cassis, once per distinct description."""
+    """The type system ``description`` (bytes of a UIMA type system XML) parsed by cassis,
+    once per distinct description; what cassis said while parsing it goes to ``report``."""
     key = (hashlib.sha256(description).digest(),)
-    parsed = _PARSED.get(key)
-    if parsed is None:
+    found = _PARSED.get(key)
+    if found is None:
         parse_xml(description, file=file)  # refuses entities and DTD tricks before cassis parses it
         with _Warnings() as caught:
             try:
                 parsed = cassis.load_typesystem(io.BytesIO(description))
             except Exception as exc:  # cassis raises plain exceptions for bad descriptions
                 raise FormatError(f"cannot read the type system: {exc}", file=file, line=1) from None
-        _keep(key, parsed)
-        if report is not None:
-            caught.report(report, file)
-    return parsed
+        found = _keep(key, parsed, caught.messages)
+    if report is not None:
+        _said(found[1], report, file)
+    return found[0]
 
 
-def _keep(key: tuple, parsed: Any) -> None:
+def _keep(key: tuple, parsed: Any, messages: list[str]) -> tuple[Any, list[str]]:
     if len(_PARSED) >= MAX_PARSED:
         _PARSED.clear()
-    _PARSED[key] = parsed
+    _PARSED[key] = (parsed, messages)
+    return parsed, messages
 
 
 def _bundled_type_system(cassis: Any) -> Any:
@@ -408,9 +420,9 @@ def _with_inferred(cassis: Any, base_key: bytes, base: Any, additions: tuple, re
     if not additions:
         return base
     key = (base_key, additions)
-    parsed = _PARSED.get(key)
-    if parsed is None:
-        with _Warnings():  # "type is a reserved name, renamed type_": what cassis does anyway
+    found = _PARSED.get(key)
+    if found is None:
+        with _Warnings() as caught:
             parsed = cassis.merge_typesystems(base)
             try:
                 for name, supertype, _ in additions:
@@ -424,13 +436,14 @@ def _with_inferred(cassis: Any, base_key: bytes, base: Any, additions: tuple, re
             except Exception as exc:
                 raise FormatError(f"the XMI uses types the type system does not declare, and they cannot be "
                                   f"added: {exc}", file=file, line=1) from None
-        _keep(key, parsed)
+        found = _keep(key, parsed, caught.messages)
+    _said(found[1], report, file)
     types = [name for name, supertype, _ in additions if supertype is not None]
     if types:
         report.info("xmi.types-inferred", f"{len(types)} type(s) the type system does not declare were read from "
                     "the XMI itself (offsets make annotations, first/next/Governor/Dependent references, other "
                     "features strings)", file=file, merge=True, example=", ".join(types[:5]))
-    return parsed
+    return found[0]
 
 
 def _zip_inputs(source: Source) -> tuple[list[tuple[Any, str]], bytes | None, Any]:
@@ -756,7 +769,7 @@ def write(documents: Iterable, *, corpus: Any, report: Report, zip: bool | None 
     log = LossLog(report, NAME)
     if not zipped:
         _lose_part(log, first)
-        yield _write_document(cassis, first)[0]
+        yield _write_document(cassis, first, report)[0]
         return
     members: dict[str, bytes] = {}
     custom: set[tuple[str, str]] = set()
@@ -764,7 +777,7 @@ def write(documents: Iterable, *, corpus: Any, report: Report, zip: bool | None 
     for doc in itertools.chain([first], [] if second is None else [second], remaining):
         count += 1
         _lose_part(log, doc)
-        data, types = _write_document(cassis, doc)
+        data, types = _write_document(cassis, doc, report)
         custom |= types
         members[member_name(doc.name, doc.part, count, members, ".xmi")] = data
     # the type system first, as INCEpTION's export and DKPro Core's XmiWriter give it
@@ -835,8 +848,16 @@ def _custom_chains(doc: Any) -> dict[str, tuple[str, str]]:
 _BUILT_IN = frozenset(re.findall(r"<typeDescription>\s*<name>([^<]+)</name>", TYPE_SYSTEM))
 
 
-def _write_document(cassis: Any, doc: Any) -> tuple[bytes, set[tuple[str, str]]]:
-    """The XMI of ``doc`` and the chain layers other than DKPro Core's it uses."""
+def _write_document(cassis: Any, doc: Any, report: Report) -> tuple[bytes, set[tuple[str, str]]]:
+    """The XMI of ``doc`` and the chain layers other than DKPro Core's it uses (what
+    cassis warns about on the way is an ``xmi.cassis`` diagnostic)."""
+    with _Warnings() as caught:
+        out = _build_xmi(cassis, doc)
+    caught.report(report, document=doc.label)
+    return out
+
+
+def _build_xmi(cassis: Any, doc: Any) -> tuple[bytes, set[tuple[str, str]]]:
     custom = _custom_chains(doc)
     types = frozenset(custom.values())
     typesystem = _type_system(cassis, _description(types), "corefio's type system")
