@@ -178,7 +178,7 @@ def read_quietly(path: Path, fmt: str | None = None) -> tuple[corefio.Corpus, Re
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         corpus = corefio.read(path, fmt, report=report)
-    assert [str(w.message) for w in caught] == []
+    assert [str(w.message) for w in caught if "cassis" in w.filename or "corefio" in w.filename] == []
     return corpus, report
 
 

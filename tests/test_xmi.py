@@ -379,7 +379,8 @@ def test_custom_chain_and_relation_layers_are_read(with_types, tmp_path):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         doc = corefio.read(tmp_path / "doc.xmi", report=report).documents[0]
-    assert [str(w.message) for w in caught] == []  # cassis' warnings are diagnostics, never raw
+    # cassis' warnings are diagnostics, never raw (a warning of an import elsewhere may pass)
+    assert [str(w.message) for w in caught if "cassis" in w.filename or "corefio" in w.filename] == []
     # the Coref layer's feature "type" is a Python keyword: cassis says it renamed it, as a note
     assert [d.severity for d in report if d.code == "xmi.cassis"] == ["info"]
     assert ("xmi.types-inferred" in report.codes()) is not with_types

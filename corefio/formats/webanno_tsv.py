@@ -22,19 +22,38 @@ Coreference in the two styles in use:
   (``BT_...``) holds the mentions (markable ids: the annotation ids; features become
   markable attributes). A relation sits on the first token of its dependent
   annotation; its ``BT`` cell gives the governor's token and ``[governor_dependent]``
-  annotation ids. It becomes a link from the governor to the dependent. Relation
-  types in :data:`IDENTITY_TYPES` (GUM's ``coref``, ``ana``, ``cata``, ``appos``,
-  ``pred``, ``disc``) are identity links (chains); ``bridge:aggr`` a split antecedent
-  link; another ``bridge:SUBTYPE`` becomes a ``bridging``
-  link with the subtype as its ``relation`` attribute (CorefUD's convention); any
-  other type stays a typed link of that name. The written type is the
-  link's ``type`` attribute when it differs from what the model type says.
-* sub-tokens (``1-3.1``): their annotations are their token's; their lines are kept
+  annotation ids. It becomes a link from the governor to the dependent, typed by
+  :func:`relation_link` from the relation layer's first feature: types in
+  :data:`IDENTITY_TYPES` (GUM's ``coref``, ``ana``, ``cata``, ``appos``, ``pred``,
+  ``disc``) are identity links (chains); ``bridge:aggr`` a split antecedent link;
+  another ``bridge:SUBTYPE`` becomes a ``bridging`` link with the subtype as its
+  ``relation`` attribute (CorefUD's convention); no value in a layer whose name says
+  ``coref`` is identity; any other type stays a typed link of that name. The written
+  type is the link's ``type`` attribute when it differs from what the model type says.
+  A relation layer may have no type column (only ``BT_``, INCEpTION's feature-less
+  relation) or more features: the others are link attributes of their names.
+* sub-tokens (``1-3.1``): their annotations are their token's (a warning,
+  ``webanno.subtoken-annotations``, says how many moved); their lines are kept
   (coreference columns blanked) and written back after the token.
 * chains (WebAnno's ``CoreferenceLink``): ``TYPE[N]`` in the type column and
   ``RELATION->N-M`` in the relation column: link ``M`` of chain ``N`` (its relation to
   the next link; ``*`` for none). Each link becomes a markable of entity ``N`` with the
   two values as attributes (``referenceType``, ``referenceRelation``).
+
+Which layer is coreference: the ``layer`` read option (a chain, relation or span layer's
+name), else DKPro Core's ``CoreferenceLink`` chain layer, else the first chain layer (a
+custom one such as INCEpTION's ``webanno.custom.SimpleLink``), else the first relation
+layer on a declared span layer that is not DKPro Core's syntactic ``Dependency`` (one
+named ``*coref*`` first). Any other chain or relation layer is kept as written and
+reported (``webanno.layer-not-read``). Offsets and annotation numbers of more than
+:data:`MAX_DIGITS` digits are refused with their line.
+
+A ``.zip`` of ``.tsv`` files is a corpus, one document per file in the zip's order
+(opened by :mod:`corefio.io.archive`). WebAnno TSV holds one document per file and no
+document name (reading names a document after its file): several documents are written
+as such a zip (an output named ``.zip``, the ``zip`` option, or in memory), and refused
+for an output named ``.tsv`` (:func:`corefio.io.archive.one_file_per_document`); a name
+that will not come back is ``loss.document-name`` (info), a part ``loss.document-part``.
 
 The writer keeps the file's style: a chain-layer file is written with its chain layer,
 anything else as span + relation layers (GUM's way: each mention of an entity points to
@@ -42,8 +61,8 @@ the one before it). A discontinuous mention is written as one span from its firs
 last word (``loss.discontinuous``); markables of other layers: see
 :mod:`corefio.formats._layers`.
 
-Other layers are kept as token attributes named ``LAYER|FEATURE`` holding the cells as
-written; header lines other than the layer declarations (``#Summary1=...``) and each
+Other layers are kept as token attributes named ``LAYER|FEATURE`` (``#2``... for a
+column declared twice) holding the cells as written; header lines other than the layer declarations (``#Summary1=...``) and each
 sentence's ``#Text=`` line are kept in :class:`WebAnnoLayout` and the sentence comments.
 """
 
