@@ -79,6 +79,7 @@ import io
 import itertools
 import os
 import re
+import threading
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -245,6 +246,9 @@ def _cassis() -> Any:
     return cassis
 
 
+_WARNINGS_LOCK = threading.RLock()
+
+
 class _Warnings:
     """Collects what cassis says through :mod:`warnings` while it runs, so that it
     reaches the user as a diagnostic (``xmi.cassis``), never raw."""
@@ -255,12 +259,17 @@ class _Warnings:
         self.messages: list[str] = []
 
     def __enter__(self) -> "_Warnings":
+        # catching warnings swaps process-wide state: one reader at a time (the web's threads)
+        _WARNINGS_LOCK.acquire()
         self.caught = self._catcher.__enter__()  # the list warnings are recorded in
         warnings.simplefilter("always")
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._catcher.__exit__(*exc)
+        try:
+            self._catcher.__exit__(*exc)
+        finally:
+            _WARNINGS_LOCK.release()
         # what cassis said is kept; warnings raised elsewhere (an import's) go on as they were
         for w in self.caught:
             if "select_all is deprecated" in str(w.message):  # corefio's own call (older cassis has no other)
