@@ -64,7 +64,7 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
     "xmi": (".xmi", ".zip"),
     "brat": (".ann",),
     "litbank_tsv": (".ann",),
-    "webanno_tsv": (".tsv",),
+    "webanno_tsv": (".tsv", ".zip"),
     "corenlp": (".json", ".xml"),
     "hf_datasets": (".parquet", ".arrow"),
     "spacy_docbin": (".spacy",),
