@@ -707,12 +707,20 @@ def webanno_tsv(path: Path) -> list[Doc]:
     link, another ``bridge:X`` (or ``bridge``) a ``bridging`` one, other types links of their name.
     Chain layers (``#T_CH``): ``RELATION->N-M`` is link M of chain N. A ``#Text=`` line
     starts a sentence; sub-tokens (``1-3.1``) are not words."""
+    if zipfile.is_zipfile(path):  # one .tsv per document
+        with zipfile.ZipFile(path) as archive:
+            return [_webanno_document(archive.read(name).decode("utf-8"))
+                    for name in archive.namelist() if name.endswith(".tsv")]
+    return [_webanno_document(path.read_text(encoding="utf-8"))]
+
+
+def _webanno_document(text: str) -> Doc:
     doc = Doc()
     layers: list[tuple[str, str, list[str]]] = []  # (kind, name, features)
     word_at: dict[str, int] = {}
     rows: list[tuple[int, list[str]]] = []
     sentence = -1
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         if line.startswith(("#T_SP=", "#T_RL=", "#T_CH=")):
             name, *features = line[6:].split("|")
             layers.append((line[3:5], name, features))
@@ -786,7 +794,7 @@ def webanno_tsv(path: Path) -> list[Doc]:
                     doc.links[kind] += 1
     for ref in doc.mentions:
         doc.groups.find(ref)
-    return [doc]
+    return doc
 
 
 # -- Stanford CoreNLP ----------------------------------------------------------------------

@@ -45,13 +45,14 @@ WRITERS = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "ua", 
 #: round trips are checked by tests/test_roundtrip.py and their own test files)
 NOT_IN_MATRIX = {
     "wl-coref": "system jsonlines shape (tests/test_jsonlines_dialects.py)",
+    "preco": "system jsonlines shape (tests/test_jsonlines_dialects.py)",
     "hf-datasets": "written through the datasets library (tests/test_hf_datasets.py)",
     "spacy": "written through spaCy (tests/test_spacy.py)",
 }
 #: the name of each writer's output (for MMAX2, brat and LitBank TSV, a directory)
 OUTPUT_NAME = {"conll": "out.conll", "conllu": "out.conllu", "jsonlines": "out.jsonlines", "mate": "out.mate.xml",
-               "mmax2": "project", "muc": "out.sgml", "raf": "out.raf.xml", "ua": "out.conllua", "xmi": "out.xmi",
-               "brat": "brat", "litbank-tsv": "litbank", "webanno-tsv": "out.tsv"}
+               "mmax2": "project", "muc": "out.sgml", "raf": "out.raf.xml", "ua": "out.conllua", "xmi": "out.zip",
+               "brat": "brat", "litbank-tsv": "litbank", "webanno-tsv": "out.zip"}
 
 
 @dataclass(frozen=True)
