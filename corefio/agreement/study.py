@@ -1,0 +1,152 @@
+"""An annotation study: the same documents annotated by several annotators.
+
+Each annotator's annotation is read whole (any format, any number of files) and its
+documents are paired with the first annotator's by name and part, as ``score`` pairs a
+key with a response (:func:`corefio.compare.pairing.match_keys`: the same errors and
+the same ``allow_missing``). The annotators of one document must share its words: an
+agreement is measured over the same units.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..compare.pairing import match_keys, names_shown
+from ..diagnostics import Report
+from ..errors import CorefioError, DocumentMismatchError, UsageError
+from ..model import Corpus, Document
+
+
+@dataclass
+class Annotation:
+    """One annotator's documents, with the name it goes by in tables and messages."""
+
+    name: str
+    documents: list[Document]
+    files: list[str]
+
+
+@dataclass
+class Item:
+    """One document as every annotator annotated it (``None``: the annotator lacks it)."""
+
+    label: str
+    documents: list[Document | None]
+
+    @property
+    def present(self) -> list[int]:
+        return [a for a, d in enumerate(self.documents) if d is not None]
+
+    @property
+    def reference(self) -> Document:
+        """The first annotator's document that exists (for words and sentences)."""
+        return next(d for d in self.documents if d is not None)
+
+
+@dataclass
+class Study:
+    annotators: list[str]
+    items: list[Item]
+    files: list[list[str]]
+
+
+def _name_of(source: Any, number: int) -> str:
+    if isinstance(source, (str, Path)):
+        return Path(source).name.split(".")[0] or f"annotator {number}"
+    if isinstance(source, (list, tuple)) and source and isinstance(source[0], (str, Path)):
+        parent = Path(source[0]).parent.name
+        return parent or f"annotator {number}"
+    return f"annotator {number}"
+
+
+def read_annotation(source: Any, number: int, format: str | None, report: Report, name: str | None = None) -> Annotation:
+    """One annotator's annotation: a corpus, a document, a path or a list of paths."""
+    from ..formats.readwrite import iter_read
+
+    if isinstance(source, Corpus):
+        return Annotation(name or f"annotator {number}", list(source.documents), [])
+    if isinstance(source, Document):
+        return Annotation(name or f"annotator {number}", [source], [])
+    paths = list(source) if isinstance(source, (list, tuple)) else [source]
+    documents: list[Document] = []
+    for path in paths:
+        documents.extend(iter_read(path, format=format, report=report))
+    return Annotation(name or _name_of(source, number), documents, [str(p) for p in paths])
+
+
+def build_study(sources: Sequence[Any], *, names: Sequence[str] | None = None, format: str | None = None,
+                allow_missing: bool = False, report: Report | None = None) -> Study:
+    """Read every annotator's annotation and pair their documents."""
+    report = report if report is not None else Report()
+    if len(sources) < 2:
+        raise UsageError("agreement needs at least two annotations (one per annotator)")
+    if names is not None and len(names) != len(sources):
+        raise UsageError(f"{len(names)} annotator name(s) for {len(sources)} annotation(s)")
+    annotations = [read_annotation(s, i + 1, format, report, names[i] if names else None)
+                   for i, s in enumerate(sources)]
+    seen: dict[str, int] = {}
+    for a in annotations:  # names must tell the annotators apart in tables
+        if a.name in seen:
+            seen[a.name] += 1
+            a.name = f"{a.name}#{seen[a.name]}"
+        else:
+            seen[a.name] = 1
+    first = annotations[0]
+    item_keys = [(d.name, d.part) for d in first.documents]
+    items = [Item(d.label, [d] + [None] * (len(annotations) - 1)) for d in first.documents]
+    for number, other in enumerate(annotations[1:], start=1):
+        scratch = Report()
+        other_keys = [(d.name, d.part) for d in other.documents]
+        pairs = match_keys(item_keys, other_keys, scratch, True)
+        used = {j for _, j in pairs if j is not None}
+        missing = [items[i].label for i, j in pairs if j is None]
+        extra = [other.documents[j].label for j in range(len(other_keys)) if j not in used]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append(f"{len(missing)} document(s) of {first.name} are not in {other.name}'s: "
+                             + names_shown(missing))
+            if extra:
+                parts.append(f"{len(extra)} document(s) of {other.name} are not in {first.name}'s: "
+                             + names_shown(extra))
+            message = "; ".join(parts)
+            if not allow_missing:
+                where = f"{', '.join(first.files) or first.name} and {', '.join(other.files) or other.name}"
+                raise DocumentMismatchError(f"the annotations do not hold the same documents ({where}): {message} "
+                                            "(--allow-missing measures each document over the annotators that "
+                                            "have it)")
+            report.warning("agree.document-mismatch", message)
+        report.extend(d for d in scratch if d.code != "score.document-mismatch")
+        for i, j in pairs:
+            if j is not None:
+                items[i].documents[number] = other.documents[j]
+        if extra:  # documents the first annotator lacks are items of their own
+            for j in range(len(other_keys)):
+                if j not in used:
+                    document = other.documents[j]
+                    items.append(Item(document.label, [None] * len(annotations)))
+                    items[-1].documents[number] = document
+                    item_keys.append((document.name, document.part))
+    for item in items:
+        _check_words(item, annotations)
+    return Study([a.name for a in annotations], items, [a.files for a in annotations])
+
+
+def _check_words(item: Item, annotations: list[Annotation]) -> None:
+    reference = item.reference
+    forms = reference.tokens.forms
+    owner = annotations[item.documents.index(reference)]
+    for a, document in enumerate(item.documents):
+        if document is None or document is reference or document.tokens.forms == forms:
+            continue
+        theirs = document.tokens.forms
+        at = next((i for i, (x, y) in enumerate(zip(forms, theirs)) if x != y), min(len(forms), len(theirs)))
+        shown = (f"word {at + 1} is {forms[at]!r} for {owner.name} and {theirs[at]!r} for {annotations[a].name}"
+                 if at < min(len(forms), len(theirs)) else
+                 f"{len(forms)} words for {owner.name}, {len(theirs)} for {annotations[a].name}")
+        raise CorefioError(f"document {item.label!r} has other words in the annotation of {annotations[a].name} "
+                           f"than in that of {owner.name} ({shown}): agreement is measured over the same words",
+                           file=", ".join(annotations[a].files) or None)

@@ -1,0 +1,313 @@
+"""Krippendorff's α: chance-corrected agreement among any number of annotators.
+
+α = 1 − D_o / D_e, where D_o is the disagreement observed between the values that
+annotators gave to the same unit and D_e the disagreement expected if the same values
+were paired at random (Krippendorff, 1980/2004, *Content Analysis*). Every quantity is
+an exact :class:`~fractions.Fraction`, as the rest of :mod:`corefio.metrics`.
+
+Two forms are here:
+
+* :func:`alpha` — the coding form. Units are rows of values, one per annotator, ``None``
+  where an annotator gave none (a missing value: the unit is paired over the annotators
+  that gave one; a unit with fewer than two values is not pairable and counts for
+  nothing). With a value coincidence matrix o_ck (each ordered pair of values of a unit
+  with m values adds 1/(m − 1)), marginals n_c and n = Σ n_c::
+
+      D_o = Σ_ck o_ck δ(c, k) / n        D_e = Σ_ck n_c n_k δ(c, k) / (n (n − 1))
+
+  For coreference chains (Passonneau 2004, "Computing reliability for coreference
+  annotation") the units are markables and an annotator's value for a markable is the
+  set of markables of its chain; the set distances are below.
+* :func:`unitizing_alpha` — α_u of Krippendorff (1995, "On the reliability of
+  unitizing continuous data"; 2004, §12.4), for where annotators put units on a
+  continuum (mention boundaries on the tokens of a text). It follows DKPro Agreement's
+  ``KrippendorffAlphaUnitizingAgreement`` term by term, so that the two agree.
+
+Set distances (values are frozensets):
+
+* :func:`passonneau_distance` — 0 for equal sets, 1/3 when one contains the other, 2/3
+  when they intersect otherwise, 1 when they are disjoint (Passonneau 2004).
+* :func:`masi_distance` — 1 − J·M, J the Jaccard coefficient and M the monotonicity
+  weight 1, 2/3, 1/3, 0 for the four cases above (Passonneau 2006, "Measuring agreement
+  on set-valued items (MASI) for semantic and pragmatic annotation"); NLTK's
+  ``masi_distance`` computes the same.
+* :func:`dkpro_masi_distance` — (1 − J)·δ_Passonneau, which DKPro Agreement implements
+  under the name MASI (``MASISetAnnotationDistanceFunction``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+#: a distance between two values, in [0, 1] for the ones defined here
+Distance = Callable[[Hashable, Hashable], Fraction]
+
+_THIRD = Fraction(1, 3)
+
+
+def nominal_distance(a: Hashable, b: Hashable) -> Fraction:
+    """0 for equal values, 1 otherwise (Krippendorff's nominal metric)."""
+    return Fraction(0) if a == b else Fraction(1)
+
+
+def _relation(a: frozenset, b: frozenset) -> tuple[int, int, int]:
+    """How two sets relate: (intersection size, union size, Passonneau's step 0–3)."""
+    common = len(a & b)
+    union = len(a) + len(b) - common
+    if common == len(a) == len(b):
+        step = 0
+    elif common == len(a) or common == len(b):
+        step = 1
+    elif common:
+        step = 2
+    else:
+        step = 3
+    return common, union, step
+
+
+def passonneau_distance(a: frozenset, b: frozenset) -> Fraction:
+    """0 equal, 1/3 one contains the other, 2/3 they intersect, 1 disjoint (Passonneau 2004)."""
+    return _relation(a, b)[2] * _THIRD
+
+
+def masi_distance(a: frozenset, b: frozenset) -> Fraction:
+    """1 − J·M: Jaccard J weighted by monotonicity M = 1, 2/3, 1/3, 0 (Passonneau 2006)."""
+    common, union, step = _relation(a, b)
+    if union == 0:
+        return Fraction(0)
+    return 1 - Fraction(common, union) * (3 - step) * _THIRD
+
+
+def dkpro_masi_distance(a: frozenset, b: frozenset) -> Fraction:
+    """(1 − J) · δ_Passonneau: what DKPro Agreement calls MASI."""
+    common, union, step = _relation(a, b)
+    if union == 0:
+        return Fraction(0)
+    return (1 - Fraction(common, union)) * step * _THIRD
+
+
+#: the distances by the names the command line and the API use
+DISTANCES: dict[str, Distance] = {
+    "passonneau": passonneau_distance,
+    "masi": masi_distance,
+    "dkpro-masi": dkpro_masi_distance,
+    "nominal": nominal_distance,
+}
+
+
+@dataclass(frozen=True)
+class Alpha:
+    """Krippendorff's α with what it is made of."""
+
+    observed: Fraction  #: D_o
+    expected: Fraction  #: D_e
+    #: pairable values (n): values of units that at least two annotators coded
+    values: int
+    units: int  #: pairable units
+    missing: int = 0  #: values absent from units that some annotator coded
+
+    @property
+    def value(self) -> Fraction:
+        """1 − D_o/D_e; 1 when nothing varies at all (D_e = 0 and D_o = 0), as DKPro
+        Agreement gives; 0 when there is no pairable value."""
+        if not self.values:
+            return Fraction(0)
+        if self.expected == 0:
+            return Fraction(1) if self.observed == 0 else Fraction(0)
+        return 1 - self.observed / self.expected
+
+
+def coincidences(units: Iterable[Sequence[Hashable | None]]) -> tuple[dict, int, int]:
+    """The value coincidence matrix {(c, k): o_ck} of pairable units, with the number of
+    pairable units and of missing values in all units."""
+    matrix: dict[tuple, Fraction] = defaultdict(Fraction)
+    pairable = missing = 0
+    for row in units:
+        values = [v for v in row if v is not None]
+        m = len(values)
+        missing += len(row) - m
+        if m < 2:
+            continue
+        pairable += 1
+        weight = Fraction(1, m - 1)
+        for i, c in enumerate(values):
+            for j, k in enumerate(values):
+                if i != j:
+                    matrix[c, k] += weight
+    return matrix, pairable, missing
+
+
+def alpha(units: Iterable[Sequence[Hashable | None]], distance: Distance = nominal_distance) -> Alpha:
+    """Krippendorff's α of ``units`` (rows of values, one per annotator, ``None`` missing)."""
+    matrix, pairable, missing = coincidences(units)
+    marginals: dict[Hashable, Fraction] = defaultdict(Fraction)
+    observed = Fraction(0)
+    for (c, k), o in matrix.items():
+        marginals[c] += o
+        if c != k:
+            observed += o * distance(c, k)
+    n = sum(marginals.values(), Fraction(0))
+    if n < 2:
+        return Alpha(Fraction(0), Fraction(0), int(n), pairable, missing)
+    expected = sum((n_c * n_k * distance(c, k) for c, n_c in marginals.items()
+                    for k, n_k in marginals.items() if c != k), Fraction(0))
+    return Alpha(observed / n, expected / (n * (n - 1)), int(n), pairable, missing)
+
+
+def set_alpha(units: Iterable[Sequence[frozenset | None]], distance: Distance) -> Alpha:
+    """:func:`alpha` for values that are non-empty sets, without comparing every pair
+    of distinct values.
+
+    With the three set distances above, two disjoint non-empty sets are at distance 1,
+    so the expected disagreement starts from Σ_{c≠k} n_c n_k = n² − Σ n_c² and only the
+    pairs of values that share an element are compared one by one. The result is
+    exactly :func:`alpha`'s (tested); the time is near-linear in the number of values
+    (chains: a markable lies in at most one chain of each annotator).
+    """
+    matrix, pairable, missing = coincidences(units)
+    marginals: dict[frozenset, Fraction] = defaultdict(Fraction)
+    observed = Fraction(0)
+    for (c, k), o in matrix.items():
+        marginals[c] += o
+        if c != k:
+            observed += o * distance(c, k)
+    n = sum(marginals.values(), Fraction(0))
+    if n < 2:
+        return Alpha(Fraction(0), Fraction(0), int(n), pairable, missing)
+    # every ordered pair of distinct values counts n_c n_k at distance 1, corrected
+    # below for the pairs that share an element (distance below 1)
+    square = sum((m * m for m in marginals.values()), Fraction(0))
+    expected = n * n - square
+    holding: dict[Hashable, list[frozenset]] = defaultdict(list)
+    for value in marginals:
+        if not value:
+            raise ValueError("set_alpha takes non-empty sets (an empty set is inside every set)")
+        for element in value:
+            holding[element].append(value)
+    seen: set[tuple[frozenset, frozenset]] = set()
+    for sharing in holding.values():
+        for c in sharing:
+            for k in sharing:
+                if c is k or c == k or (c, k) in seen:
+                    continue
+                seen.add((c, k))
+                expected -= marginals[c] * marginals[k] * (1 - distance(c, k))
+    return Alpha(observed / n, expected / (n * (n - 1)), int(n), pairable, missing)
+
+
+# --- unitizing α (α_u) ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit on the continuum: [begin, begin + length), coded ``category`` by ``annotator``."""
+
+    begin: int
+    length: int
+    annotator: int
+    category: Hashable
+
+
+def _sections(units: Sequence[Unit], begin: int, end: int) -> list[tuple[int, int, bool]]:
+    """One annotator's units of one category and the gaps between them, tiling
+    [begin, end): (begin, length, is_unit), in order."""
+    out: list[tuple[int, int, bool]] = []
+    at = begin
+    for u in sorted(units, key=lambda u: u.begin):
+        if u.begin > at:
+            out.append((at, u.begin - at, False))
+        out.append((u.begin, u.length, True))
+        at = u.begin + u.length
+    if at < end:
+        out.append((at, end - at, False))
+    return out
+
+
+def _section_distance(a: tuple[int, int, bool], b: tuple[int, int, bool]) -> int:
+    """Krippendorff's δ between two overlapping sections: squared differences of the
+    starts and of the ends for two units; a unit's squared length when it lies inside
+    the other annotator's gap; 0 otherwise."""
+    (b1, l1, u1), (b2, l2, u2) = a, b
+    if u1 and u2:
+        return (b1 - b2) ** 2 + (b1 + l1 - b2 - l2) ** 2
+    if u1 and not u2 and b1 >= b2 and b1 + l1 <= b2 + l2:
+        return l1 * l1
+    if u2 and not u1 and b2 >= b1 and b2 + l2 <= b1 + l1:
+        return l2 * l2
+    return 0
+
+
+@dataclass(frozen=True)
+class UnitizingAlpha:
+    """α_u with its per-category disagreements."""
+
+    observed: Fraction  #: mean over categories of D_o
+    expected: Fraction  #: mean over categories of D_e
+    by_category: dict  #: category → (D_o, D_e)
+
+    @property
+    def value(self) -> Fraction:
+        if self.expected == 0:
+            return Fraction(1) if self.observed == 0 else Fraction(0)
+        return 1 - self.observed / self.expected
+
+    def category_value(self, category: Hashable) -> Fraction:
+        observed, expected = self.by_category[category]
+        if observed == expected:
+            return Fraction(1) if expected == 0 else Fraction(0)
+        return 1 - observed / expected
+
+
+def unitizing_alpha(units: Iterable[Unit], annotators: int, begin: int, length: int) -> UnitizingAlpha:
+    """Krippendorff's α_u of ``units`` on the continuum [begin, begin + length) coded by
+    ``annotators`` annotators (numbered 0…). An annotator's units of one category must
+    not overlap (nested mentions are measured one nesting depth at a time by
+    :mod:`corefio.agreement`)."""
+    units = list(units)
+    end = begin + length
+    by_category: dict[Hashable, dict[int, list[Unit]]] = defaultdict(lambda: defaultdict(list))
+    for u in units:
+        by_category[u.category][u.annotator].append(u)
+    found: dict[Hashable, tuple[Fraction, Fraction]] = {}
+    r = annotators
+    for category, own in by_category.items():
+        tilings = [_sections(own.get(a, []), begin, end) for a in range(r)]
+        observed = 0
+        for a in range(r):
+            for b in range(a + 1, r):
+                observed += _overlapping_distance(tilings[a], tilings[b])
+        d_o = Fraction(2 * observed, r * (r - 1) * length * length) if r > 1 and length else Fraction(0)
+        coded = [u for group in own.values() for u in group]
+        gaps = sorted((ln for tiling in tilings for (_, ln, is_unit) in tiling if not is_unit), reverse=True)
+        n_c = len(coded)
+        total = Fraction(0)
+        for u in coded:
+            ln = u.length
+            total += Fraction((n_c - 1) * (2 * ln ** 3 - 3 * ln ** 2 + ln), 3)
+            total += ln * ln * sum(g - ln + 1 for g in gaps if g >= ln)
+        squares = sum(u.length * (u.length - 1) for u in coded)
+        denominator = r * length * (r * length - 1) - squares
+        d_e = total * 2 / length / denominator if length and denominator else Fraction(0)
+        found[category] = (d_o, d_e)
+    if not found:
+        return UnitizingAlpha(Fraction(0), Fraction(0), {})
+    count = len(found)
+    return UnitizingAlpha(sum((o for o, _ in found.values()), Fraction(0)) / count,
+                          sum((e for _, e in found.values()), Fraction(0)) / count, found)
+
+
+def _overlapping_distance(one: list[tuple[int, int, bool]], other: list[tuple[int, int, bool]]) -> int:
+    """Σ δ over every pair of sections of two tilings that overlap (a merge of the two)."""
+    total = 0
+    i = j = 0
+    while i < len(one) and j < len(other):
+        a, b = one[i], other[j]
+        total += _section_distance(a, b)
+        end_a, end_b = a[0] + a[1], b[0] + b[1]
+        if end_a <= end_b:
+            i += 1
+        if end_b <= end_a:
+            j += 1
+    return total
