@@ -260,3 +260,53 @@ def test_cli_table_json_csv(tmp_path):
     assert bad.returncode == 2 and "two or more" in bad.stderr
     bad = subprocess.run(CLI + ["agree", *dirs, "--names", "x,y"], capture_output=True, text=True)
     assert bad.returncode == 2
+
+
+def _element(element) -> str:
+    document, spans = element
+    return f"{document}/" + "+".join(f"{a}-{b}" for a, b in spans)
+
+
+def _gum_inputs() -> dict[str, str]:
+    """The judge inputs built from the GUM annotators: chain units (both set distances)
+    and α_u units."""
+    from corefio.agreement.measures import _depth_units, _mentions
+    from corefio.diagnostics import Report
+
+    paths = [sorted((GUM / a).glob("*.conll")) for a in "abc"]
+    study, rows = _study_views(paths)
+    lines = []
+    for row in rows:
+        lines.append("\t".join("-" if v is None else ",".join(sorted(_element(e) for e in v)) for v in row))
+    out = {f"gum_chains.{d}.in": f"coding 3 {d}\n" + "\n".join(lines) + "\n" for d in ("passonneau", "dkpro-masi")}
+    units = []
+    offset = 0
+    for item in study.items:
+        for a, document in enumerate(item.documents):
+            flat, _ = _mentions(document.mention_view(False), Report(), "x")
+            units.extend(_depth_units(flat, a, offset))
+        offset += len(item.reference.tokens.forms)
+    out["gum_mentions.unitizing.in"] = f"unitizing 3 0 {offset}\n" + "".join(
+        f"{u.begin}\t{u.length}\t{u.annotator}\t{u.category}\n" for u in units)
+    return out
+
+
+def test_write_gum_units():
+    """corefio builds exactly the units that DKPro judged (COREFIO_WRITE_UNITS=1
+    writes them anew), and its α on them is DKPro's (the parametrised test above)."""
+    import os
+
+    for name, text in _gum_inputs().items():
+        path = DKPRO / name
+        if os.environ.get("COREFIO_WRITE_UNITS"):
+            path.write_text(text, encoding="utf-8")
+        assert path.read_text(encoding="utf-8") == text
+
+
+def test_agree_equals_the_judged_units():
+    paths = [sorted((GUM / a).glob("*.conll")) for a in "abc"]
+    for distance in ("passonneau", "dkpro-masi"):
+        expected = json.loads((DKPRO / f"gum_chains.{distance}.out.json").read_text())
+        assert float(agree(paths, distance=distance).chain_alpha.value) == pytest.approx(expected["alpha"], abs=1e-12)
+    expected = json.loads((DKPRO / "gum_mentions.unitizing.out.json").read_text())
+    assert float(agree(paths).unitizing.value) == pytest.approx(expected["alpha"], abs=1e-12)
