@@ -37,7 +37,7 @@ from ..compare.matching import match_mentions
 from ..compare.pairing import Side
 from ..diagnostics import Report
 from ..errors import UsageError
-from ..metrics.alpha import DISTANCES, Alpha, Unit, UnitizingAlpha, set_alpha, unitizing_alpha
+from ..metrics.alpha import DISTANCES, Alpha, Unit, UnitizingAlpha, combine, set_alpha, set_alpha_parts, unitizing_alpha
 from ..model.mentions import Mention, MentionView
 from ..scoring.engine import Options, score_views
 from ..scoring.registry import resolve_metrics
@@ -198,7 +198,10 @@ def agree(annotations: Sequence[Any], *, names: Sequence[str] | None = None, for
         raise UsageError(f"unknown set distance {distance!r} (known: passonneau, masi, dkpro-masi)")
     if window is not None and window < 1:
         raise UsageError("--window takes a number of sentences of at least 1")
-    study = build_study(annotations, names=names, format=format, allow_missing=allow_missing, report=report)
+    # passages need sentences, which only documents have; otherwise the annotations are
+    # read as the scorer reads them, mention views straight from the parser
+    study = build_study(annotations, names=names, format=format, allow_missing=allow_missing, report=report,
+                        views_only=window is None)
     return measure(study, distance=distance, window=window, sync=sync, report=report)
 
 
@@ -214,24 +217,19 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
     chains: list[list[dict | None]] = []
     for d, item in enumerate(study.items):
         vs, fs, cs = [], [], []
-        for a, document in enumerate(item.documents):
-            if document is None:
+        for a, view in enumerate(item.views()):
+            if view is None:
                 vs.append(None), fs.append(None), cs.append(None)
                 continue
-            view = document.mention_view(False)
             flat, chain_of = _mentions(view, report, study.annotators[a])
             vs.append(view), fs.append(flat), cs.append(chain_of)
         views.append(vs), flats.append(fs), chains.append(cs)
 
-    # chain α, per document and over the corpus
-    all_rows: list[list[frozenset | None]] = []
-    documents: list[PlaceRow] = []
-    per_doc_rows = []
-    for d, item in enumerate(study.items):
-        rows = chain_units(views[d], chains[d], d)
-        per_doc_rows.append(rows)
-        all_rows.extend(rows)
-    corpus_alpha = set_alpha(all_rows, delta)
+    # chain α, per document and over the corpus (the sum of the documents' parts:
+    # values of different documents share no markable)
+    per_doc_rows = [chain_units(views[d], chains[d], d) for d in range(len(study.items))]
+    parts = [set_alpha_parts(rows, delta) for rows in per_doc_rows]
+    corpus_alpha = combine(parts)
     if corpus_alpha.missing:
         report.info("agree.missing-values", f"{corpus_alpha.missing} markable value(s) are missing: markables that "
                                             "some annotators marked and others did not (α counts them as missing "
@@ -244,7 +242,7 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
         if len(item.present) == n:
             for a in range(n):
                 units.extend(_depth_units(flats[d][a] or [], a, offset))
-            offset += len(item.reference.tokens.forms)
+            offset += len(views[d][item.present[0]].forms)
     unitizing = unitizing_alpha(units, n, 0, offset)
 
     # the pairwise table (corpus and per document) and mention F1
@@ -255,10 +253,10 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
     for a, b in pairs:
         docs = [d for d, item in enumerate(study.items)
                 if item.documents[a] is not None and item.documents[b] is not None]
-        side_a = Side([(study.items[d].documents[a].name, study.items[d].documents[a].part) for d in docs],
-                      lambda i, a=a, docs=docs: views[docs[i]][a])
-        side_b = Side([(study.items[d].documents[b].name, study.items[d].documents[b].part) for d in docs],
-                      lambda i, b=b, docs=docs: views[docs[i]][b])
+        # both sides name each document as the first does: they are paired already
+        keys = [(str(position), None) for position in range(len(docs))]
+        side_a = Side(keys, lambda i, a=a, docs=docs: views[docs[i]][a])
+        side_b = Side(keys, lambda i, b=b, docs=docs: views[docs[i]][b])
         scored = score_views(side_a, side_b, options, Report())
         plain = scored.sets[sync] if sync else scored
         row = {m: Fraction(plain.corpus[m].f1) for m in PAIR_METRICS}
@@ -273,8 +271,9 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
         pair_rows.append(PairRow(a, b, row))
     mean = {m: sum((r.f1[m] for r in pair_rows), Fraction(0)) / len(pair_rows) for m in pair_rows[0].f1}
 
+    documents: list[PlaceRow] = []
     for d, item in enumerate(study.items):
-        doc_alpha = set_alpha(per_doc_rows[d], delta)
+        doc_alpha = combine([parts[d]])
         conll = doc_conll.get(d)
         documents.append(PlaceRow(item.label, doc_alpha, sum(conll, Fraction(0)) / len(conll) if conll else None,
                                   len(per_doc_rows[d])))

@@ -18,32 +18,39 @@ from ..compare.pairing import match_keys, names_shown
 from ..diagnostics import Report
 from ..errors import CorefioError, DocumentMismatchError, UsageError
 from ..model import Corpus, Document
+from ..model.mentions import MentionView, document_label
 
 
 @dataclass
 class Annotation:
-    """One annotator's documents, with the name it goes by in tables and messages."""
+    """One annotator's documents (or only their mention views), with the name it goes
+    by in tables and messages."""
 
     name: str
-    documents: list[Document]
+    documents: list  #: :class:`Document` s, or :class:`MentionView` s with ``views_only``
+    keys: list[tuple[str, str | None]]
     files: list[str]
 
 
 @dataclass
 class Item:
-    """One document as every annotator annotated it (``None``: the annotator lacks it)."""
+    """One document as every annotator annotated it (``None``: the annotator lacks it):
+    its documents, or only their mention views (``views_only``)."""
 
     label: str
-    documents: list[Document | None]
+    documents: list
 
     @property
     def present(self) -> list[int]:
         return [a for a, d in enumerate(self.documents) if d is not None]
 
     @property
-    def reference(self) -> Document:
+    def reference(self):
         """The first annotator's document that exists (for words and sentences)."""
         return next(d for d in self.documents if d is not None)
+
+    def views(self) -> list[MentionView | None]:
+        return [None if d is None else d.mention_view(False) for d in self.documents]
 
 
 @dataclass
@@ -62,30 +69,62 @@ def _name_of(source: Any, number: int) -> str:
     return f"annotator {number}"
 
 
-def read_annotation(source: Any, number: int, format: str | None, report: Report, name: str | None = None) -> Annotation:
-    """One annotator's annotation: a corpus, a document, a path or a list of paths."""
+def read_annotation(source: Any, number: int, format: str | None, report: Report, name: str | None = None,
+                    views_only: bool = False) -> Annotation:
+    """One annotator's annotation: a corpus, a document, a path or a list of paths.
+
+    With ``views_only`` only each document's mention view is kept, read the way the
+    scorer reads (straight from the parser for CoNLL files, without building documents).
+    """
     from ..formats.readwrite import iter_read
 
-    if isinstance(source, Corpus):
-        return Annotation(name or f"annotator {number}", list(source.documents), [])
-    if isinstance(source, Document):
-        return Annotation(name or f"annotator {number}", [source], [])
+    if isinstance(source, (Corpus, Document)):
+        documents = list(source.documents) if isinstance(source, Corpus) else [source]
+        held = [d.mention_view(False) for d in documents] if views_only else documents
+        return Annotation(name or f"annotator {number}", held, [(d.name, d.part) for d in documents], [])
     paths = list(source) if isinstance(source, (list, tuple)) else [source]
-    documents: list[Document] = []
+    held: list = []
+    keys: list[tuple[str, str | None]] = []
     for path in paths:
-        documents.extend(iter_read(path, format=format, report=report))
-    return Annotation(name or _name_of(source, number), documents, [str(p) for p in paths])
+        if views_only:
+            for key, view in _views(path, format, report):
+                keys.append(key)
+                held.append(view)
+        else:
+            for document in iter_read(path, format=format, report=report):
+                keys.append((document.name, document.part))
+                held.append(document)
+    return Annotation(name or _name_of(source, number), held, keys, [str(p) for p in paths])
+
+
+def _views(path: Any, format: str | None, report: Report) -> list[tuple[tuple[str, str | None], MentionView]]:
+    """A file's documents as (name, part) and mention view, by the format's fast path
+    when it has one."""
+    from ..compare.pairing import fast_views, has_fast_path, read_views
+    from ..formats.registry import detect_format, get_format
+    from ..io.source import Source
+
+    source = Source.of(path)
+    spec = get_format(format) if format else detect_format(source.path) if source.path else None
+    if spec is not None and has_fast_path(spec):
+        docs = spec.scan_keys(source)
+        wanted = list(range(len(docs)))
+        return [(tuple(docs[number][:2]), view)
+                for number, view in fast_views(spec, source, docs, wanted, report, False)]
+    side = read_views(source, format, report, False)
+    return [(key, side.view(i)) for i, key in enumerate(side.keys)]
 
 
 def build_study(sources: Sequence[Any], *, names: Sequence[str] | None = None, format: str | None = None,
-                allow_missing: bool = False, report: Report | None = None) -> Study:
-    """Read every annotator's annotation and pair their documents."""
+                allow_missing: bool = False, report: Report | None = None, views_only: bool = False) -> Study:
+    """Read every annotator's annotation and pair their documents (keep only their
+    mention views with ``views_only``)."""
     report = report if report is not None else Report()
     if len(sources) < 2:
         raise UsageError("agreement needs at least two annotations (one per annotator)")
     if names is not None and len(names) != len(sources):
         raise UsageError(f"{len(names)} annotator name(s) for {len(sources)} annotation(s)")
-    annotations = [read_annotation(s, i + 1, format, report, names[i] if names else None)
+    annotations = [read_annotation(s, i + 1, format, report, names[i] if names else None, views_only)
                    for i, s in enumerate(sources)]
     seen: dict[str, int] = {}
     for a in annotations:  # names must tell the annotators apart in tables
@@ -95,15 +134,16 @@ def build_study(sources: Sequence[Any], *, names: Sequence[str] | None = None, f
         else:
             seen[a.name] = 1
     first = annotations[0]
-    item_keys = [(d.name, d.part) for d in first.documents]
-    items = [Item(d.label, [d] + [None] * (len(annotations) - 1)) for d in first.documents]
+    item_keys = list(first.keys)
+    items = [Item(document_label(*key), [d] + [None] * (len(annotations) - 1))
+             for key, d in zip(first.keys, first.documents)]
     for number, other in enumerate(annotations[1:], start=1):
         scratch = Report()
-        other_keys = [(d.name, d.part) for d in other.documents]
+        other_keys = other.keys
         pairs = match_keys(item_keys, other_keys, scratch, True)
         used = {j for _, j in pairs if j is not None}
         missing = [items[i].label for i, j in pairs if j is None]
-        extra = [other.documents[j].label for j in range(len(other_keys)) if j not in used]
+        extra = [document_label(*other_keys[j]) for j in range(len(other_keys)) if j not in used]
         if missing or extra:
             parts = []
             if missing:
@@ -126,23 +166,26 @@ def build_study(sources: Sequence[Any], *, names: Sequence[str] | None = None, f
         if extra:  # documents the first annotator lacks are items of their own
             for j in range(len(other_keys)):
                 if j not in used:
-                    document = other.documents[j]
-                    items.append(Item(document.label, [None] * len(annotations)))
-                    items[-1].documents[number] = document
-                    item_keys.append((document.name, document.part))
+                    items.append(Item(document_label(*other_keys[j]), [None] * len(annotations)))
+                    items[-1].documents[number] = other.documents[j]
+                    item_keys.append(other_keys[j])
     for item in items:
         _check_words(item, annotations)
     return Study([a.name for a in annotations], items, [a.files for a in annotations])
 
 
+def _forms(held: Any) -> list[str]:
+    return held.forms if isinstance(held, MentionView) else held.tokens.forms
+
+
 def _check_words(item: Item, annotations: list[Annotation]) -> None:
     reference = item.reference
-    forms = reference.tokens.forms
+    forms = _forms(reference)
     owner = annotations[item.documents.index(reference)]
     for a, document in enumerate(item.documents):
-        if document is None or document is reference or document.tokens.forms == forms:
+        if document is None or document is reference or _forms(document) == forms:
             continue
-        theirs = document.tokens.forms
+        theirs = _forms(document)
         at = next((i for i, (x, y) in enumerate(zip(forms, theirs)) if x != y), min(len(forms), len(theirs)))
         shown = (f"word {at + 1} is {forms[at]!r} for {owner.name} and {theirs[at]!r} for {annotations[a].name}"
                  if at < min(len(forms), len(theirs)) else

@@ -37,6 +37,7 @@ Set distances (values are frozensets):
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
@@ -157,30 +158,48 @@ def alpha(units: Iterable[Sequence[Hashable | None]], distance: Distance = nomin
     return Alpha(observed / n, expected / (n * (n - 1)), int(n), pairable, missing)
 
 
-def set_alpha(units: Iterable[Sequence[frozenset | None]], distance: Distance) -> Alpha:
-    """:func:`alpha` for values that are non-empty sets, without comparing every pair
-    of distinct values.
+@dataclass(frozen=True)
+class SetAlphaParts:
+    """What :func:`set_alpha` sums, for a group of units whose values share no element
+    with those of other groups (a document's markables): groups add up to the α of all
+    their units (:func:`combine`)."""
 
-    With the three set distances above, two disjoint non-empty sets are at distance 1,
-    so the expected disagreement starts from Σ_{c≠k} n_c n_k = n² − Σ n_c² and only the
-    pairs of values that share an element are compared one by one. The result is
-    exactly :func:`alpha`'s (tested); the time is near-linear in the number of values
-    (chains: a markable lies in at most one chain of each annotator).
-    """
-    matrix, pairable, missing = coincidences(units)
-    marginals: dict[frozenset, Fraction] = defaultdict(Fraction)
-    observed = Fraction(0)
-    for (c, k), o in matrix.items():
-        marginals[c] += o
-        if c != k:
-            observed += o * distance(c, k)
-    n = sum(marginals.values(), Fraction(0))
-    if n < 2:
-        return Alpha(Fraction(0), Fraction(0), int(n), pairable, missing)
-    # every ordered pair of distinct values counts n_c n_k at distance 1, corrected
-    # below for the pairs that share an element (distance below 1)
-    square = sum((m * m for m in marginals.values()), Fraction(0))
-    expected = n * n - square
+    observed: Fraction  #: D_o · n
+    values: int  #: n
+    squares: int  #: Σ n_c²
+    shared: Fraction  #: Σ over ordered pairs of distinct values sharing an element of n_c n_k (1 − δ)
+    units: int
+    missing: int
+
+
+def set_alpha_parts(units: Iterable[Sequence[frozenset | None]], distance: Distance) -> SetAlphaParts:
+    """The parts of :func:`set_alpha` for one group of units."""
+    cache: dict[tuple[frozenset, frozenset], Fraction] = {}
+
+    def delta(c: frozenset, k: frozenset) -> Fraction:
+        found = cache.get((c, k))
+        if found is None:
+            found = cache[c, k] = cache[k, c] = distance(c, k)
+        return found
+
+    marginals: dict[frozenset, int] = defaultdict(int)
+    #: m → Σ over units of m values of Σ_{i<j} δ(v_i, v_j), divided by m − 1 at the end
+    by_size: dict[int, list[Fraction]] = defaultdict(list)
+    pairable = missing = 0
+    for row in units:
+        values = [v for v in row if v is not None]
+        m = len(values)
+        missing += len(row) - m
+        if m < 2:
+            continue
+        pairable += 1
+        for v in values:
+            marginals[v] += 1
+        first = values[0]
+        if all(v == first for v in values):
+            continue
+        by_size[m].extend(delta(c, k) for i, c in enumerate(values) for k in values[i + 1:] if c != k)
+    observed = sum((2 * sum(found, Fraction(0)) / (m - 1) for m, found in by_size.items()), Fraction(0))
     holding: dict[Hashable, list[frozenset]] = defaultdict(list)
     for value in marginals:
         if not value:
@@ -188,14 +207,49 @@ def set_alpha(units: Iterable[Sequence[frozenset | None]], distance: Distance) -
         for element in value:
             holding[element].append(value)
     seen: set[tuple[frozenset, frozenset]] = set()
+    shared = Fraction(0)
     for sharing in holding.values():
+        if len(sharing) < 2:
+            continue
         for c in sharing:
             for k in sharing:
-                if c is k or c == k or (c, k) in seen:
+                if c is k or (c, k) in seen or c == k:
                     continue
                 seen.add((c, k))
-                expected -= marginals[c] * marginals[k] * (1 - distance(c, k))
-    return Alpha(observed / n, expected / (n * (n - 1)), int(n), pairable, missing)
+                shared += marginals[c] * marginals[k] * (1 - delta(c, k))
+    return SetAlphaParts(observed, sum(marginals.values()), sum(m * m for m in marginals.values()), shared,
+                         pairable, missing)
+
+
+def combine(parts: Iterable[SetAlphaParts]) -> Alpha:
+    """α of the units of several groups, from their parts."""
+    parts = list(parts)
+    n = sum(p.values for p in parts)
+    pairable = sum(p.units for p in parts)
+    missing = sum(p.missing for p in parts)
+    if n < 2:
+        return Alpha(Fraction(0), Fraction(0), n, pairable, missing)
+    observed = sum((p.observed for p in parts), Fraction(0))
+    expected = n * n - sum(p.squares for p in parts) - sum((p.shared for p in parts), Fraction(0))
+    return Alpha(observed / n, expected / (n * (n - 1)), n, pairable, missing)
+
+
+def set_alpha(units: Iterable[Sequence[frozenset | None]], distance: Distance) -> Alpha:
+    """:func:`alpha` for values that are non-empty sets, without the coincidence matrix
+    and without comparing every pair of distinct values.
+
+    * A value's marginal n_c is the number of times it occurs in pairable units (each
+      occurrence adds (m − 1) · 1/(m − 1) to its row), so D_o·n is the sum over units of
+      Σ_{i≠j} δ(v_i, v_j) / (m − 1), which is 0 for the (many) units where all annotators
+      agree.
+    * With the three set distances above, two disjoint non-empty sets are at distance 1,
+      so D_e·n(n − 1) starts from Σ_{c≠k} n_c n_k = n² − Σ n_c², and only the pairs of
+      values that share an element are compared one by one (a markable lies in at most
+      one chain of each annotator: few pairs).
+
+    The result is exactly :func:`alpha`'s (tested).
+    """
+    return combine([set_alpha_parts(units, distance)])
 
 
 # --- unitizing α (α_u) ---------------------------------------------------------------
@@ -280,13 +334,21 @@ def unitizing_alpha(units: Iterable[Unit], annotators: int, begin: int, length: 
                 observed += _overlapping_distance(tilings[a], tilings[b])
         d_o = Fraction(2 * observed, r * (r - 1) * length * length) if r > 1 and length else Fraction(0)
         coded = [u for group in own.values() for u in group]
-        gaps = sorted((ln for tiling in tilings for (_, ln, is_unit) in tiling if not is_unit), reverse=True)
+        gaps = sorted(ln for tiling in tilings for (_, ln, is_unit) in tiling if not is_unit)
+        # Σ over gaps g ≥ l of (g − l + 1) = (sum of those gaps) − (their number)·(l − 1):
+        # suffix sums of the sorted gaps answer it for any l in one bisection
+        suffix = [0] * (len(gaps) + 1)
+        for i in range(len(gaps) - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + gaps[i]
         n_c = len(coded)
-        total = Fraction(0)
+        cubic = 0
+        room = 0
         for u in coded:
             ln = u.length
-            total += Fraction((n_c - 1) * (2 * ln ** 3 - 3 * ln ** 2 + ln), 3)
-            total += ln * ln * sum(g - ln + 1 for g in gaps if g >= ln)
+            cubic += 2 * ln ** 3 - 3 * ln ** 2 + ln
+            at = bisect_left(gaps, ln)
+            room += ln * ln * (suffix[at] - (len(gaps) - at) * (ln - 1))
+        total = Fraction((n_c - 1) * cubic, 3) + room
         squares = sum(u.length * (u.length - 1) for u in coded)
         denominator = r * length * (r * length - 1) - squares
         d_e = total * 2 / length / denominator if length and denominator else Fraction(0)
