@@ -107,61 +107,93 @@ def _mentions(view: MentionView, report: Report, who: str) -> tuple[list[Mention
     return flat, chain_of
 
 
-def chain_units(views: Sequence[MentionView | None], chains_of: Sequence[dict[tuple, int] | None],
-                document: int, spans: Sequence[tuple] | None = None) -> list[list[frozenset | None]]:
+def numbered_chain_units(chains_of: Sequence[dict[tuple, int] | None], document: int,
+                         spans: Sequence[tuple] | None = None) -> tuple[list[list[int | None]], list[frozenset]]:
     """α's units for one document: one row per markable (every span any annotator
-    marked, or only ``spans``), each annotator's value the set of (document, span) of the
-    chain that holds it, ``None`` where the annotator lacks the markable."""
-    members: list[dict[int, frozenset] | None] = []
-    for view, chain_of in zip(views, chains_of):
-        if view is None or chain_of is None:
-            members.append(None)
+    marked, or only ``spans``), each annotator's value the set of markables of the chain
+    that holds it (``None`` where the annotator lacks the markable), given as a number
+    into the returned list of sets (equal chains of different annotators share one).
+
+    A markable stands in the sets as ``(document, span)``; the sets of different
+    documents are therefore disjoint, which :func:`corefio.metrics.alpha.combine` uses.
+    """
+    wanted: dict[tuple, None] = {}
+    for chain_of in chains_of:
+        if chain_of is not None:
+            wanted.update(dict.fromkeys(chain_of))
+    everything = sorted(wanted)
+    rows_of: dict[tuple, list[int | None]] = {span: [None] * len(chains_of) for span in everything}
+    number_of: dict[frozenset, int] = {}
+    sets: list[frozenset] = []
+    for a, chain_of in enumerate(chains_of):
+        if chain_of is None:
             continue
         groups: dict[int, list[tuple]] = {}
-        for span, number in chain_of.items():
-            groups.setdefault(number, []).append((document, span))
-        members.append({number: frozenset(group) for number, group in groups.items()})
-    if spans is None:
-        wanted: dict[tuple, None] = {}
-        for chain_of in chains_of:
-            if chain_of is not None:
-                wanted.update(dict.fromkeys(chain_of))
-        spans = sorted(wanted)
-    rows = []
-    for span in spans:
-        row: list[frozenset | None] = []
-        for chain_of, sets in zip(chains_of, members):
-            number = chain_of.get(span) if chain_of is not None else None
-            row.append(sets[number] if number is not None and sets is not None else None)
-        rows.append(row)
-    return rows
+        for span, chain in chain_of.items():
+            groups.setdefault(chain, []).append(span)
+        for members in groups.values():
+            value = frozenset((document, s) for s in members)
+            number = number_of.get(value)
+            if number is None:
+                number = number_of[value] = len(sets)
+                sets.append(value)
+            for span in members:
+                rows_of[span][a] = number
+    return [rows_of[span] for span in (everything if spans is None else spans)], sets
+
+
+def chain_units(chains_of: Sequence[dict[tuple, int] | None], document: int,
+                spans: Sequence[tuple] | None = None) -> list[list[frozenset | None]]:
+    """:func:`numbered_chain_units` with the sets themselves as values."""
+    rows, sets = numbered_chain_units(chains_of, document, spans)
+    return [[None if i is None else sets[i] for i in row] for row in rows]
 
 
 # --- mentions on the continuum ------------------------------------------------------------------
 
-def _depth_units(mentions: Sequence[Mention], annotator: int, offset: int) -> list[Unit]:
+def _depth_units(mentions: Sequence[Mention], annotator: int, offset: int,
+                 grouped: dict[int, list[list[tuple[int, int]]]], annotators: int) -> None:
     """An annotator's mentions as α_u units, each at the first nesting depth where it
-    overlaps no unit already placed (outer mentions first): category ``depth N``."""
+    overlaps no unit already placed (outer mentions first), added to ``grouped``:
+    depth (1, 2, …) → for each annotator, its (begin, length) units in order."""
     extents = sorted({(m.spans[0][0], m.spans[-1][1]) for m in mentions}, key=lambda e: (e[0], -e[1]))
-    depths: list[list[tuple[int, int]]] = []
-    units = []
+    ends: list[int] = []  # the end of the last unit placed at each depth
     for first, last in extents:
-        for number, placed in enumerate(depths):
-            if placed[-1][1] < first:  # sorted by start: only the last unit can overlap
-                placed.append((first, last))
+        for number, end in enumerate(ends):
+            if end < first:  # sorted by start: only the last unit of a depth can overlap
+                ends[number] = last
                 break
         else:
-            number = len(depths)
-            depths.append([(first, last)])
-        units.append(Unit(offset + first, last - first + 1, annotator, f"depth {number + 1}"))
-    return units
+            number = len(ends)
+            ends.append(last)
+        if number + 1 not in grouped:
+            grouped[number + 1] = [[] for _ in range(annotators)]
+        grouped[number + 1][annotator].append((offset + first, last - first + 1))
 
 
 # --- the measures ------------------------------------------------------------------------------
 
-def _mention_f1(first: list[Mention], second: list[Mention], mode: str, report: Report, label: str) -> tuple[int, int, int]:
-    result = match_mentions(first, second, mode, None, label)
-    return len(result.pairs), len(first), len(second)
+def _mention_f1(first: list[Mention], second: list[Mention], modes: Sequence[str], label: str) -> dict[str, int]:
+    """Mentions matched one to one under each mode. Identical spans pair first in every
+    mode (step 1 of :func:`corefio.compare.matching.match_mentions`; for ``head``, with the
+    same head too), so they are paired once here and only the rest is matched per mode."""
+    by_span = {m.spans: m for m in second}
+    identical = [(m, by_span[m.spans]) for m in first if m.spans in by_span]
+    paired = {m.spans for m, _ in identical}
+    first_left = [m for m in first if m.spans not in paired]
+    second_left = [m for m in second if m.spans not in paired]
+    out = {}
+    for mode in modes:
+        if mode == "head":  # step 1 of head matching also asks for the same head
+            differ = [(a, b) for a, b in identical if head_token(a) != head_token(b)]
+            one, two = first_left + [a for a, _ in differ], second_left + [b for _, b in differ]
+            matched = len(identical) - len(differ)
+        else:
+            one, two, matched = first_left, second_left, len(identical)
+        if one and two and mode != "exact":
+            matched += len(match_mentions(one, two, mode, None, label).pairs)
+        out[mode] = matched
+    return out
 
 
 def _f1(matched: int, first: int, second: int) -> Fraction:
@@ -263,6 +295,9 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
         for position, d in enumerate(docs):
             doc_conll.setdefault(d, []).append(Fraction(plain.documents[position].results["conll"].f1))
         for mode in MENTION_MODES:
+            if mode == "exact" and not sync:  # the scorer's mention identification, counted already
+                row["mentions:exact"] = Fraction(plain.corpus["mentions"].f1)
+                continue
             matched = first = second = 0
             for d in docs:
                 m, f, s = _mention_f1(flats[d][a] or [], flats[d][b] or [], mode, report, study.items[d].label)

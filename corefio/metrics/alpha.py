@@ -41,6 +41,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 from fractions import Fraction
 
 #: a distance between two values, in [0, 1] for the ones defined here
@@ -173,52 +174,83 @@ class SetAlphaParts:
 
 
 def set_alpha_parts(units: Iterable[Sequence[frozenset | None]], distance: Distance) -> SetAlphaParts:
-    """The parts of :func:`set_alpha` for one group of units."""
-    cache: dict[tuple[frozenset, frozenset], Fraction] = {}
-
-    def delta(c: frozenset, k: frozenset) -> Fraction:
-        found = cache.get((c, k))
-        if found is None:
-            found = cache[c, k] = cache[k, c] = distance(c, k)
-        return found
-
-    marginals: dict[frozenset, int] = defaultdict(int)
-    #: m → Σ over units of m values of Σ_{i<j} δ(v_i, v_j), divided by m − 1 at the end
-    by_size: dict[int, list[Fraction]] = defaultdict(list)
-    pairable = missing = 0
+    """The parts of :func:`set_alpha` for one group of units: its values numbered (a
+    chain's set is one object per annotator, and equal sets get one number), then
+    :func:`numbered_set_alpha_parts`."""
+    number_of_object: dict[int, int] = {}
+    number_of_set: dict[frozenset, int] = {}
+    sets: list[frozenset] = []
+    rows: list[list[int | None]] = []
     for row in units:
-        values = [v for v in row if v is not None]
-        m = len(values)
-        missing += len(row) - m
+        numbers: list[int | None] = []
+        for v in row:
+            if v is None:
+                numbers.append(None)
+                continue
+            found = number_of_object.get(id(v))
+            if found is None:
+                found = number_of_set.get(v)
+                if found is None:
+                    found = number_of_set[v] = len(sets)
+                    sets.append(v)
+                number_of_object[id(v)] = found
+            numbers.append(found)
+        rows.append(numbers)
+    return numbered_set_alpha_parts(rows, sets, distance)
+
+
+def numbered_set_alpha_parts(rows: Iterable[Sequence[int | None]], sets: Sequence[frozenset],
+                             distance: Distance) -> SetAlphaParts:
+    """The parts of :func:`set_alpha` for units whose values are numbers into ``sets``
+    (distinct numbers must stand for distinct non-empty sets). The loop over units
+    compares and counts small integers; each distinct pair of values is measured once,
+    at the end."""
+    if any(not value for value in sets):
+        raise ValueError("set_alpha takes non-empty sets (an empty set is inside every set)")
+    marginals = [0] * len(sets)
+    #: (m, i, j) → how often values numbered i < j meet in units of m values
+    meetings: dict[tuple[int, int, int], int] = defaultdict(int)
+    pairable = missing = 0
+    for numbers in rows:
+        present = [i for i in numbers if i is not None]
+        m = len(present)
+        missing += len(numbers) - m
         if m < 2:
             continue
         pairable += 1
-        for v in values:
-            marginals[v] += 1
-        first = values[0]
-        if all(v == first for v in values):
+        for i in present:
+            marginals[i] += 1
+        first = present[0]
+        if all(i == first for i in present):
             continue
-        by_size[m].extend(delta(c, k) for i, c in enumerate(values) for k in values[i + 1:] if c != k)
-    observed = sum((2 * sum(found, Fraction(0)) / (m - 1) for m, found in by_size.items()), Fraction(0))
-    holding: dict[Hashable, list[frozenset]] = defaultdict(list)
-    for value in marginals:
-        if not value:
-            raise ValueError("set_alpha takes non-empty sets (an empty set is inside every set)")
-        for element in value:
-            holding[element].append(value)
-    seen: set[tuple[frozenset, frozenset]] = set()
-    shared = Fraction(0)
+        for a, i in enumerate(present):
+            for j in present[a + 1:]:
+                if i != j:
+                    meetings[m, min(i, j), max(i, j)] += 1
+    measured: dict[tuple[int, int], Fraction] = {}
+
+    def delta(i: int, j: int) -> Fraction:
+        found = measured.get((i, j))
+        if found is None:
+            found = measured[i, j] = distance(sets[i], sets[j])
+        return found
+
+    by_size: dict[int, Fraction] = defaultdict(Fraction)
+    for (m, i, j), times in meetings.items():
+        by_size[m] += times * delta(i, j)
+    observed = sum((2 * total / (m - 1) for m, total in by_size.items()), Fraction(0))
+    # pairs of distinct values that share an element, each once (i < j), counted twice
+    holding: dict[Hashable, list[int]] = defaultdict(list)
+    for i, value in enumerate(sets):
+        if marginals[i]:
+            for element in value:
+                holding[element].append(i)
+    pairs: set[tuple[int, int]] = set()
     for sharing in holding.values():
-        if len(sharing) < 2:
-            continue
-        for c in sharing:
-            for k in sharing:
-                if c is k or (c, k) in seen or c == k:
-                    continue
-                seen.add((c, k))
-                shared += marginals[c] * marginals[k] * (1 - delta(c, k))
-    return SetAlphaParts(observed, sum(marginals.values()), sum(m * m for m in marginals.values()), shared,
-                         pairable, missing)
+        if len(sharing) > 1:
+            pairs.update((i, j) for a, i in enumerate(sharing) for j in sharing[a + 1:])
+    shared = sum((2 * marginals[i] * marginals[j] * (1 - delta(i, j)) for i, j in pairs), Fraction(0))
+    return SetAlphaParts(observed, sum(marginals), sum(m * m for m in marginals), shared, pairable, missing)
 
 
 def combine(parts: Iterable[SetAlphaParts]) -> Alpha:
@@ -254,29 +286,13 @@ def set_alpha(units: Iterable[Sequence[frozenset | None]], distance: Distance) -
 
 # --- unitizing α (α_u) ---------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     """A unit on the continuum: [begin, begin + length), coded ``category`` by ``annotator``."""
 
     begin: int
     length: int
     annotator: int
     category: Hashable
-
-
-def _sections(units: Sequence[Unit], begin: int, end: int) -> list[tuple[int, int, bool]]:
-    """One annotator's units of one category and the gaps between them, tiling
-    [begin, end): (begin, length, is_unit), in order."""
-    out: list[tuple[int, int, bool]] = []
-    at = begin
-    for u in sorted(units, key=lambda u: u.begin):
-        if u.begin > at:
-            out.append((at, u.begin - at, False))
-        out.append((u.begin, u.length, True))
-        at = u.begin + u.length
-    if at < end:
-        out.append((at, end - at, False))
-    return out
 
 
 def _section_distance(a: tuple[int, int, bool], b: tuple[int, int, bool]) -> int:
@@ -319,37 +335,47 @@ def unitizing_alpha(units: Iterable[Unit], annotators: int, begin: int, length: 
     ``annotators`` annotators (numbered 0…). An annotator's units of one category must
     not overlap (nested mentions are measured one nesting depth at a time by
     :mod:`corefio.agreement`)."""
-    units = list(units)
-    end = begin + length
-    by_category: dict[Hashable, dict[int, list[Unit]]] = defaultdict(lambda: defaultdict(list))
+    grouped: dict[Hashable, list[list[tuple[int, int]]]] = {}
     for u in units:
-        by_category[u.category][u.annotator].append(u)
+        if u.category not in grouped:
+            grouped[u.category] = [[] for _ in range(annotators)]
+        grouped[u.category][u.annotator].append((u.begin, u.length))
+    for lists in grouped.values():
+        for spans in lists:
+            spans.sort()
+    return grouped_unitizing_alpha(grouped, annotators, begin, length)
+
+
+def grouped_unitizing_alpha(grouped: dict[Hashable, list[list[tuple[int, int]]]], annotators: int, begin: int,
+                            length: int) -> UnitizingAlpha:
+    """:func:`unitizing_alpha` of units already grouped: category → for each annotator,
+    its (begin, length) units of that category in order."""
+    end = begin + length
     found: dict[Hashable, tuple[Fraction, Fraction]] = {}
     r = annotators
-    for category, own in by_category.items():
-        tilings = [_sections(own.get(a, []), begin, end) for a in range(r)]
+    for category, own in grouped.items():
+        tilings = [_tiling(own[a], begin, end) for a in range(r)]
         observed = 0
         for a in range(r):
             for b in range(a + 1, r):
                 observed += _overlapping_distance(tilings[a], tilings[b])
         d_o = Fraction(2 * observed, r * (r - 1) * length * length) if r > 1 and length else Fraction(0)
-        coded = [u for group in own.values() for u in group]
+        lengths = [ln for spans in own for _, ln in spans]
         gaps = sorted(ln for tiling in tilings for (_, ln, is_unit) in tiling if not is_unit)
         # Σ over gaps g ≥ l of (g − l + 1) = (sum of those gaps) − (their number)·(l − 1):
         # suffix sums of the sorted gaps answer it for any l in one bisection
         suffix = [0] * (len(gaps) + 1)
         for i in range(len(gaps) - 1, -1, -1):
             suffix[i] = suffix[i + 1] + gaps[i]
-        n_c = len(coded)
+        n_c = len(lengths)
         cubic = 0
         room = 0
-        for u in coded:
-            ln = u.length
+        for ln in lengths:
             cubic += 2 * ln ** 3 - 3 * ln ** 2 + ln
             at = bisect_left(gaps, ln)
             room += ln * ln * (suffix[at] - (len(gaps) - at) * (ln - 1))
         total = Fraction((n_c - 1) * cubic, 3) + room
-        squares = sum(u.length * (u.length - 1) for u in coded)
+        squares = sum(ln * (ln - 1) for ln in lengths)
         denominator = r * length * (r * length - 1) - squares
         d_e = total * 2 / length / denominator if length and denominator else Fraction(0)
         found[category] = (d_o, d_e)
@@ -358,6 +384,21 @@ def unitizing_alpha(units: Iterable[Unit], annotators: int, begin: int, length: 
     count = len(found)
     return UnitizingAlpha(sum((o for o, _ in found.values()), Fraction(0)) / count,
                           sum((e for _, e in found.values()), Fraction(0)) / count, found)
+
+
+def _tiling(spans: list[tuple[int, int]], begin: int, end: int) -> list[tuple[int, int, bool]]:
+    """One annotator's units of one category (in order) and the gaps between them,
+    tiling [begin, end): (begin, length, is_unit)."""
+    out: list[tuple[int, int, bool]] = []
+    at = begin
+    for first, ln in spans:
+        if first > at:
+            out.append((at, first - at, False))
+        out.append((first, ln, True))
+        at = first + ln
+    if at < end:
+        out.append((at, end - at, False))
+    return out
 
 
 def _overlapping_distance(one: list[tuple[int, int, bool]], other: list[tuple[int, int, bool]]) -> int:
