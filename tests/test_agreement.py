@@ -130,7 +130,7 @@ def _study_views(paths):
     for d, item in enumerate(study.items):
         views = [doc.mention_view(False) for doc in item.documents]
         chains = [_mentions(v, Report(), "x")[1] for v in views]
-        rows.extend(chain_units(views, chains, d))
+        rows.extend(chain_units(chains, d))
     return study, rows
 
 
@@ -279,15 +279,17 @@ def _gum_inputs() -> dict[str, str]:
     for row in rows:
         lines.append("\t".join("-" if v is None else ",".join(sorted(_element(e) for e in v)) for v in row))
     out = {f"gum_chains.{d}.in": f"coding 3 {d}\n" + "\n".join(lines) + "\n" for d in ("passonneau", "dkpro-masi")}
-    units = []
+    grouped: dict = {}
     offset = 0
     for item in study.items:
         for a, document in enumerate(item.documents):
             flat, _ = _mentions(document.mention_view(False), Report(), "x")
-            units.extend(_depth_units(flat, a, offset))
+            _depth_units(flat, a, offset, grouped, 3)
         offset += len(item.reference.tokens.forms)
+    units = sorted((first, length, a, f"depth {depth}") for depth, lists in grouped.items()
+                   for a, spans in enumerate(lists) for first, length in spans)
     out["gum_mentions.unitizing.in"] = f"unitizing 3 0 {offset}\n" + "".join(
-        f"{u.begin}\t{u.length}\t{u.annotator}\t{u.category}\n" for u in units)
+        f"{b}\t{n}\t{a}\t{c}\n" for b, n, a, c in units)
     return out
 
 

@@ -23,7 +23,6 @@ import json
 import os
 import subprocess
 import sys
-from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
@@ -31,8 +30,6 @@ import pytest
 
 import corefio
 from corefio.agreement import adjudicate, agree
-from corefio.agreement.adjudication import CONFLICT_ATTRIBUTE
-from corefio.agreement.measures import _depth_units, chain_units
 from corefio.metrics.alpha import alpha, masi_distance, passonneau_distance
 from corefio.metrics.ceaf import ceaf_mention
 
@@ -134,14 +131,39 @@ def test_pa_pooling_is_what_makes_the_difference():
 
 
 # --- the units DKPro Agreement judged -------------------------------------------------------
+# Built here from the definitions (tests/data/agreement/README.md and the module doc of
+# corefio.agreement.measures), not by corefio's own unit code, so that DKPro judges both.
 
 def _element(document: str, spans: tuple) -> str:
     return f"{document}/" + "+".join(f"{a}-{b}" for a, b in spans)
 
 
-def _chain_lines(rows, documents) -> str:
-    return "\n".join("\t".join("-" if v is None else ",".join(sorted(_element(documents[d], s) for d, s in v))
-                               for v in row) for row in rows) + "\n"
+def chain_lines(documents: list[str], annotations: list[list[list[list[tuple]]]]) -> str:
+    """One line per markable (every mention any annotator marked, document by document),
+    one cell per annotator: the markables of the chain holding it, ``-`` if unmarked.
+    ``annotations[d][a]`` is annotator a's chains of document d (mentions as spans)."""
+    lines = []
+    for document, chains in zip(documents, annotations):
+        value_of = [{m: ",".join(sorted(_element(document, x) for x in chain)) for chain in c for m in chain}
+                    for c in chains]
+        for mention in sorted({m for c in chains for chain in c for m in chain}):
+            lines.append("\t".join(v.get(mention, "-") for v in value_of))
+    return "\n".join(lines) + "\n"
+
+
+def depth_units(mentions: list[tuple], annotator: int, offset: int) -> list[str]:
+    """An annotator's mentions (token spans) as α_u units: outer mentions first, each at
+    the first nesting depth where it overlaps no unit already there."""
+    extents = sorted({(m[0][0], m[-1][1]) for m in mentions}, key=lambda e: (e[0], -e[1]))
+    ends: list[int] = []
+    out = []
+    for first, last in extents:
+        depth = next((k for k, end in enumerate(ends) if end < first), len(ends))
+        if depth == len(ends):
+            ends.append(last)
+        ends[depth] = last
+        out.append(f"{offset + first}\t{last - first + 1}\t{annotator}\tdepth {depth + 1}\n")
+    return out
 
 
 def _cut_tokens(text: str, cuts: set[int]) -> list[tuple[int, int]]:
@@ -160,62 +182,52 @@ def _cut_tokens(text: str, cuts: set[int]) -> list[tuple[int, int]]:
 
 
 def pa_units() -> dict[str, str]:
-    """DKPro inputs for the brat annotators. Chain units: one per markable (character
-    spans), each annotator's value the set of markables of its chain. α_u units: each
-    annotator's mentions on the tokens both annotators' cuts give (texts end to end in
-    file order), by nesting depth, as corefio places them."""
-    from corefio.model.mentions import Mention
-
-    rows: list = []
-    units = []
+    """DKPro inputs for the brat annotators: chain units by character spans; α_u units on
+    the tokens both annotators' cuts give (texts end to end in file order)."""
+    annotations, units = [], []
     offset = 0
-    for d, doc in enumerate(PA_DOCS):
-        read = [pa_read(name, doc) for name in PA_NAMES]
-        chains = [char_chains(document) for document in read]
-        chain_of = [{m: i for i, chain in enumerate(c) for m in chain} for c in chains]
-        rows.extend(chain_units([object()] * len(read), chain_of, d))
+    for doc in PA_DOCS:
+        chains = [star_chains(PA / name / f"{doc}.ann") for name in PA_NAMES]
+        annotations.append(chains)
         cuts = {x for c in chains for chain in c for m in chain for span in m for x in span}
-        tokens = _cut_tokens(read[0].text, cuts)
+        tokens = _cut_tokens((PA / PA_NAMES[0] / f"{doc}.txt").read_text(encoding="utf-8"), cuts)
         starts = {a: i for i, (a, _) in enumerate(tokens)}
         ends = {b: i for i, (_, b) in enumerate(tokens)}
         for annotator, c in enumerate(chains):
-            mentions = [Mention(tuple((starts[a], ends[b]) for a, b in m)) for chain in c for m in chain]
-            units.extend(_depth_units(mentions, annotator, offset))
+            mentions = [tuple((starts[a], ends[b]) for a, b in m) for chain in c for m in chain]
+            units.extend(depth_units(mentions, annotator, offset))
         offset += len(tokens)
-    out = {f"participant_chains.{d}.in": f"coding 2 {d}\n" + _chain_lines(rows, PA_DOCS)
-           for d in ("passonneau", "dkpro-masi")}
-    out["participant_mentions.unitizing.in"] = f"unitizing 2 0 {offset}\n" + "".join(
-        f"{u.begin}\t{u.length}\t{u.annotator}\t{u.category}\n" for u in units)
+    lines = chain_lines(list(PA_DOCS), annotations)
+    out = {f"participant_chains.{d}.in": f"coding 2 {d}\n" + lines for d in ("passonneau", "dkpro-masi")}
+    out["participant_mentions.unitizing.in"] = f"unitizing 2 0 {offset}\n" + "".join(units)
     return out
 
 
-def ez_units() -> dict[str, str]:
-    """DKPro inputs for the five crowd workers, built as ``agree`` builds them."""
-    from corefio.agreement.measures import _mentions
-    from corefio.agreement.study import build_study
-    from corefio.diagnostics import Report
+def ez_read(name: str) -> list[dict]:
+    return [json.loads(line) for line in ez_file(name).read_text(encoding="utf-8").splitlines()]
 
-    study = build_study([ez_file(n) for n in EZ_NAMES])
-    rows, units = [], []
+
+def ez_units() -> dict[str, str]:
+    """DKPro inputs for the five crowd workers, from the jsonlines read as JSON."""
+    workers = [ez_read(n) for n in EZ_NAMES]
+    annotations, units = [], []
     offset = 0
-    for d, item in enumerate(study.items):
-        views = [document.mention_view(False) for document in item.documents]
-        found = [_mentions(v, Report(), "x") for v in views]
-        rows.extend(chain_units(views, [c for _, c in found], d))
-        for annotator, (flat, _) in enumerate(found):
-            units.extend(_depth_units(flat, annotator, offset))
-        offset += len(item.reference.tokens.forms)
-    documents = [item.label for item in study.items]
-    out = {f"ezcoref_chains.{d}.in": f"coding 5 {d}\n" + _chain_lines(rows, documents)
-           for d in ("passonneau", "dkpro-masi")}
-    out["ezcoref_mentions.unitizing.in"] = f"unitizing 5 0 {offset}\n" + "".join(
-        f"{u.begin}\t{u.length}\t{u.annotator}\t{u.category}\n" for u in units)
+    for d, doc in enumerate(EZ_DOCS):
+        assert all(w[d]["doc_key"] == doc for w in workers)
+        chains = [[[((a, b),) for a, b in cluster] for cluster in w[d]["clusters"]] for w in workers]
+        annotations.append(chains)
+        for annotator, c in enumerate(chains):
+            units.extend(depth_units([m for chain in c for m in chain], annotator, offset))
+        offset += sum(len(s) for s in workers[0][d]["sentences"])
+    lines = chain_lines(list(EZ_DOCS), annotations)
+    out = {f"ezcoref_chains.{d}.in": f"coding 5 {d}\n" + lines for d in ("passonneau", "dkpro-masi")}
+    out["ezcoref_mentions.unitizing.in"] = f"unitizing 5 0 {offset}\n" + "".join(units)
     return out
 
 
 @pytest.mark.parametrize("build,where", [(pa_units, PA), (ez_units, EZ)], ids=["participant-analysis", "ezcoref"])
-def test_the_judged_units_are_corefio_s(build, where):
-    """corefio builds exactly the units DKPro judged (COREFIO_WRITE_UNITS=1 writes them)."""
+def test_the_judged_units_are_these(build, where):
+    """The units DKPro judged are the ones built here (COREFIO_WRITE_UNITS=1 writes them)."""
     for name, text in build().items():
         path = where / "judge" / "dkpro" / name
         if os.environ.get("COREFIO_WRITE_UNITS"):
@@ -431,6 +443,13 @@ def test_ez_an_annotator_with_itself_is_given_back():
     assert [chains_of(d) for d in result.gold.documents] == [chains_of(d) for d in source]
 
 
+def root(parent: dict, x):
+    """Union-find: the representative of ``x``."""
+    while parent.setdefault(x, x) != x:
+        x = parent[x]
+    return x
+
+
 def test_ez_majority_of_five(tmp_path):
     """Five workers: a link (two mentions in one chain) is kept with three votes; the
     gold's chains are the transitive closure of the kept links. Written as jsonlines
@@ -448,19 +467,13 @@ def test_ez_majority_of_five(tmp_path):
                 for x, y in combinations(sorted(chain), 2):
                     votes[x, y] = votes.get((x, y), 0) + 1
         parent: dict = {}
-
-        def find(x):
-            while parent.setdefault(x, x) != x:
-                x = parent[x]
-            return x
-
         mentions = {m for chain in chains_of(workers[0][number]) for m in chain}
         for (x, y), count in votes.items():
             if count >= 3:
-                parent[find(x)] = find(y)
+                parent[root(parent, x)] = root(parent, y)
         expected: dict = {}
         for m in mentions:
-            expected.setdefault(find(m), set()).add(m)
+            expected.setdefault(root(parent, m), set()).add(m)
         assert chains_of(document) == {frozenset(c) for c in expected.values()}
 
 

@@ -253,4 +253,16 @@ def _gold_document(reference: Document, chains: list, kept: list[tuple], entity_
             dropped += 1
             continue
         links.append(link.copy(source=source, targets=tuple(targets)))
+    if any(link.is_identity for link in reference.links) and not any(
+            m.entity is not None for m in reference.markables if m.layer is None):
+        # the annotators said coreference by identity links (brat '*' lines): so does the gold
+        from ..model import Link
+
+        members: dict[str, list] = {}
+        for m in markables:
+            if m.layer is None:
+                members.setdefault(m.entity, []).append(m)
+        markables = [m.copy(entity=None) if m.layer is None else m for m in markables]
+        for number, group in enumerate(g for g in members.values() if len(g) > 1):
+            links.append(Link(id=f"*{number + 1}", source=group[0].ref, targets=tuple(m.ref for m in group[1:])))
     return reference.copy(markables=markables, entities=[], links=links), dropped

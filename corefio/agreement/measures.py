@@ -33,11 +33,19 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from ..compare.matching import match_mentions
+from ..compare.matching import head_token, match_mentions
 from ..compare.pairing import Side
 from ..diagnostics import Report
 from ..errors import UsageError
-from ..metrics.alpha import DISTANCES, Alpha, Unit, UnitizingAlpha, combine, set_alpha, set_alpha_parts, unitizing_alpha
+from ..metrics.alpha import (
+    DISTANCES,
+    Alpha,
+    UnitizingAlpha,
+    combine,
+    grouped_unitizing_alpha,
+    numbered_set_alpha_parts,
+    set_alpha,
+)
 from ..model.mentions import Mention, MentionView
 from ..scoring.engine import Options, score_views
 from ..scoring.registry import resolve_metrics
@@ -173,6 +181,15 @@ def _depth_units(mentions: Sequence[Mention], annotator: int, offset: int,
 
 # --- the measures ------------------------------------------------------------------------------
 
+def _head_of(m: Mention) -> tuple:
+    """A mention's head as head matching compares identical spans: as annotated, else
+    the default head token."""
+    if m.head:
+        return m.head
+    token = head_token(m)
+    return ((token, token),)
+
+
 def _mention_f1(first: list[Mention], second: list[Mention], modes: Sequence[str], label: str) -> dict[str, int]:
     """Mentions matched one to one under each mode. Identical spans pair first in every
     mode (step 1 of :func:`corefio.compare.matching.match_mentions`; for ``head``, with the
@@ -185,7 +202,7 @@ def _mention_f1(first: list[Mention], second: list[Mention], modes: Sequence[str
     out = {}
     for mode in modes:
         if mode == "head":  # step 1 of head matching also asks for the same head
-            differ = [(a, b) for a, b in identical if head_token(a) != head_token(b)]
+            differ = [(a, b) for a, b in identical if _head_of(a) != _head_of(b)]
             one, two = first_left + [a for a, _ in differ], second_left + [b for _, b in differ]
             matched = len(identical) - len(differ)
         else:
@@ -259,8 +276,12 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
 
     # chain α, per document and over the corpus (the sum of the documents' parts:
     # values of different documents share no markable)
-    per_doc_rows = [chain_units(views[d], chains[d], d) for d in range(len(study.items))]
-    parts = [set_alpha_parts(rows, delta) for rows in per_doc_rows]
+    parts = []
+    markables = []
+    for d in range(len(study.items)):
+        rows, sets = numbered_chain_units(chains[d], d)
+        parts.append(numbered_set_alpha_parts(rows, sets, delta))
+        markables.append(len(rows))
     corpus_alpha = combine(parts)
     if corpus_alpha.missing:
         report.info("agree.missing-values", f"{corpus_alpha.missing} markable value(s) are missing: markables that "
@@ -268,14 +289,14 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
                                             "values, not as disagreement on the chain)")
 
     # α_u over the tokens, by nesting depth; the corpus puts documents end to end
-    units: list[Unit] = []
+    grouped: dict[int, list[list[tuple[int, int]]]] = {}
     offset = 0
     for d, item in enumerate(study.items):
         if len(item.present) == n:
             for a in range(n):
-                units.extend(_depth_units(flats[d][a] or [], a, offset))
+                _depth_units(flats[d][a] or [], a, offset, grouped, n)
             offset += len(views[d][item.present[0]].forms)
-    unitizing = unitizing_alpha(units, n, 0, offset)
+    unitizing = grouped_unitizing_alpha({f"depth {k}": v for k, v in sorted(grouped.items())}, n, 0, offset)
 
     # the pairwise table (corpus and per document) and mention F1
     names = resolve_metrics(list(PAIR_METRICS))
@@ -294,15 +315,15 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
         row = {m: Fraction(plain.corpus[m].f1) for m in PAIR_METRICS}
         for position, d in enumerate(docs):
             doc_conll.setdefault(d, []).append(Fraction(plain.documents[position].results["conll"].f1))
+        matched = dict.fromkeys(MENTION_MODES, 0)
+        first = second = 0
+        for d in docs:
+            one, two = flats[d][a] or [], flats[d][b] or []
+            for mode, count in _mention_f1(one, two, MENTION_MODES, study.items[d].label).items():
+                matched[mode] += count
+            first, second = first + len(one), second + len(two)
         for mode in MENTION_MODES:
-            if mode == "exact" and not sync:  # the scorer's mention identification, counted already
-                row["mentions:exact"] = Fraction(plain.corpus["mentions"].f1)
-                continue
-            matched = first = second = 0
-            for d in docs:
-                m, f, s = _mention_f1(flats[d][a] or [], flats[d][b] or [], mode, report, study.items[d].label)
-                matched, first, second = matched + m, first + f, second + s
-            row[f"mentions:{mode}"] = _f1(matched, first, second)
+            row[f"mentions:{mode}"] = _f1(matched[mode], first, second)
         pair_rows.append(PairRow(a, b, row))
     mean = {m: sum((r.f1[m] for r in pair_rows), Fraction(0)) / len(pair_rows) for m in pair_rows[0].f1}
 
@@ -311,7 +332,7 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
         doc_alpha = combine([parts[d]])
         conll = doc_conll.get(d)
         documents.append(PlaceRow(item.label, doc_alpha, sum(conll, Fraction(0)) / len(conll) if conll else None,
-                                  len(per_doc_rows[d])))
+                                  markables[d]))
     documents.sort(key=lambda r: (r.alpha.value, r.document))
 
     passages: list[PlaceRow] = []
@@ -322,7 +343,7 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
             for first_s, last_s, first_t, last_t in _windows(views[d][present[0]], starts, window):
                 spans = sorted({span for a in present for span in (chains[d][a] or {})
                                 if first_t <= span[0][0] and span[-1][1] <= last_t})
-                rows = chain_units(views[d], chains[d], d, spans)
+                rows = chain_units(chains[d], d, spans)
                 scores = []
                 for a, b in pairs:
                     if views[d][a] is None or views[d][b] is None:

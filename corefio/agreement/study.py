@@ -169,7 +169,17 @@ def build_study(sources: Sequence[Any], *, names: Sequence[str] | None = None, f
                     items.append(Item(document_label(*other_keys[j]), [None] * len(annotations)))
                     items[-1].documents[number] = other.documents[j]
                     item_keys.append(other_keys[j])
+    if views_only and any(_needs_refining(item) for item in items):
+        # a text cut differently by the annotators (character formats cut it at each
+        # annotator's mention boundaries): read the documents, refine, then take views
+        study = build_study(sources, names=names, format=format, allow_missing=allow_missing, report=Report(),
+                            views_only=False)
+        for item in study.items:
+            item.documents = [None if d is None else d.mention_view(False) for d in item.documents]
+        return study
     for item in items:
+        if _needs_refining(item):
+            _refine(item)
         _check_words(item, annotations)
     return Study([a.name for a in annotations], items, [a.files for a in annotations])
 
@@ -193,3 +203,54 @@ def _check_words(item: Item, annotations: list[Annotation]) -> None:
         raise CorefioError(f"document {item.label!r} has other words in the annotation of {annotations[a].name} "
                            f"than in that of {owner.name} ({shown}): agreement is measured over the same words",
                            file=", ".join(annotations[a].files) or None)
+
+
+def _needs_refining(item: Item) -> bool:
+    docs = [d for d in item.documents if d is not None]
+    if len({tuple(_forms(d)) for d in docs}) < 2:
+        return False
+    if any(isinstance(d, MentionView) for d in docs):
+        return True
+    return len({d.text for d in docs}) == 1 and docs[0].text is not None and all(
+        d.tokens.offsets is not None for d in docs)
+
+
+def _refine(item: Item) -> None:
+    """Put the annotators of one text on the same tokens: every token cut at every
+    token boundary any of them has."""
+    docs = [d for d in item.documents if d is not None]
+    if any(isinstance(d, MentionView) for d in docs) or len({d.text for d in docs}) != 1:
+        return
+    cuts = sorted({x for d in docs for a, b in d.tokens.offsets for x in (a, b)})
+    item.documents = [None if d is None else _cut(d, cuts) for d in item.documents]
+
+
+def _cut(doc: Document, cuts: list[int]) -> Document:
+    import bisect
+
+    toks = doc.tokens
+    forms, offsets, spaces, first, last = [], [], [], [], []
+    attributes = {k: [] for k in toks.attributes}
+    for i, (a, b) in enumerate(toks.offsets):
+        inner = cuts[bisect.bisect_right(cuts, a):bisect.bisect_left(cuts, b)]
+        bounds = [a] + inner + [b]
+        first.append(len(forms))
+        for k, (x, y) in enumerate(zip(bounds, bounds[1:])):
+            forms.append(doc.text[x:y])
+            offsets.append((x, y))
+            if toks.whitespace is not None:
+                spaces.append(toks.whitespace[i] if k == len(bounds) - 2 else "")
+            for name, column in toks.attributes.items():
+                attributes[name].append(column[i])
+        last.append(len(forms) - 1)
+    if len(forms) == len(toks.forms):
+        return doc
+    tokens = toks.copy(forms=forms, offsets=offsets, whitespace=spaces if toks.whitespace is not None else None,
+                       attributes=attributes, ids=None)
+
+    def spans(s):
+        return None if s is None else tuple((first[x], last[y]) for x, y in s)
+
+    markables = [m.copy(spans=spans(m.spans), head=spans(m.head), min=spans(m.min)) for m in doc.markables]
+    sentences = [s.copy(first=first[s.first], last=last[s.last]) for s in doc.sentences]
+    return doc.copy(tokens=tokens, markables=markables, sentences=sentences)
