@@ -264,7 +264,6 @@ TREATMENT_TEXT = {
 #: ``writer``: the writer reports what it does itself (report_losses says nothing);
 #: ``covered``: another feature's report already counts these mentions
 TREATMENTS: dict[tuple[str, str], str] = {
-    ("cross_sentence", "conll"): "kept",
     ("cross_sentence", "webanno-tsv"): "kept",
     ("crossing", "mate"): "later_dropped",
     ("crossing", "muc"): "later_dropped",
