@@ -164,7 +164,9 @@ def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter
     * ``loss.link-types`` (n links): n of the ``links:<type>`` go. When n is all of them,
       every kind goes; when fewer (a writer that keeps bridging to a markable but not to
       an entity), which ones the report does not say: the kinds become one ``links``
-      total (:func:`_links_as_total` does the same to the written counts).
+      total (:func:`_links_as_total` does the same to the written counts). The links of
+      markables of other layers that are not written (``loss.layer-links``, n links) go
+      the same way.
     * ``loss.sentences`` (n sentences): the documents that lose them are written without
       sentences (n fewer; no mention crosses a boundary any more).
     * every other loss (attributes, ids, whitespace, multi-target links kept as one link
@@ -180,13 +182,14 @@ def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter
         for kind in layers:
             del after[kind]
         after["mentions"] += sum(before[k] for k in _kinds(before, "chained:"))
-    if "loss.link-types" in losses:
+    gone = losses.get("loss.link-types", 0) + losses.get("loss.layer-links", 0)
+    if gone:
         links = _kinds(before, "links:")
         total = sum(before[k] for k in links)
-        assert 0 < losses["loss.link-types"] <= total, "loss.link-types count"
+        assert 0 < gone <= total, "loss.link-types and loss.layer-links count"
         for kind in links:
             del after[kind]
-        after["links"] = total - losses["loss.link-types"]
+        after["links"] = total - gone
     if "loss.sentences" in losses:  # those documents are written without sentences
         assert 0 < losses["loss.sentences"] <= before["sentences"], "loss.sentences count"
         after["sentences"] -= losses["loss.sentences"]
@@ -416,7 +419,7 @@ def test_expected_counts_follow_the_losses():
     after = expected_after(before, {"loss.layers": 2, "loss.link-types": 4, "loss.multi-target-links": 1})
     assert after == Counter({"documents": 1, "mentions": 6, "entities": 3, "sentences": 3})
     assert expected_after(before, {"loss.link-types": 3})["links"] == 1  # one of the four kept
-    with pytest.raises(AssertionError, match="loss.link-types count"):
+    with pytest.raises(AssertionError, match="loss.link-types and loss.layer-links count"):
         expected_after(before, {"loss.link-types": 5})
 
 
