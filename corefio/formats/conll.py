@@ -56,7 +56,13 @@ The columns ``document_id``, ``part_number`` and ``word_number`` (and unnamed co
 of files with 3 or 4 columns) say nothing the document does not already say: they are
 layout, kept only where they differ from what the writer derives. The other columns
 (POS, parse bits, speaker, named entities, predicate arguments, and the CoNLL-U-like
-columns of numbered files) are token attributes.
+columns of numbered files) are token attributes. Numbered files of 17 columns or more
+are SemEval-2010 Task 1's layout (:data:`SEMEVAL_COLUMNS`: gold and predicted columns,
+one argument column per predicate of the sentence); there ``-`` or ``_`` (whichever the
+document uses more) is no value (None), and a column of nothing else is no attribute.
+
+A mention may cross a sentence boundary: the reference scorer reads a document's
+brackets token by token, blank lines left aside, and so do the reader and the writer.
 
 Dialects read without fuss (reported as warnings; ``strict`` refuses them): ``part 0``,
 ``# begin document NAME`` without parentheses or part, an empty name, ``_`` or an empty

@@ -44,7 +44,13 @@ read (udapi, and UD's validator with ``--coref``; ``tests/test_ecosystem.py``):
   sent_id has no blank and no ``/`` (udapi reads what follows ``/`` as a zone name): a
   sentence without an id gets its document's name (and part, unless 0) and its number;
 * a mention with the words of an earlier one is left out (CorefUD has one mention per
-  span), reported as ``loss.same-span``.
+  span), reported as ``loss.same-span``;
+* a mention whose words lie in more than one sentence is left out, whatever the source
+  (UD's validator refuses a mention open at the end of a sentence, udapi refuses it or
+  drops it): ``loss.cross-sentence``, its chain kept (:func:`_within_sentences`);
+* the columns get the token attributes of their names (SemEval-2010's predicted ones
+  where a document has no gold one) and, from another format, only values valid there
+  (:func:`_token_columns`); the others are written ``_`` (``loss.value``, by column).
 
 Words, multi-word-token lines (``9-10``) and empty nodes (``8.1``): words and empty
 nodes are tokens (empty nodes can carry mentions: zero anaphora); multi-word-token
@@ -819,8 +825,10 @@ def _field_values(doc, fields: list[str], log: LossLog, tree: _Tree | None = Non
         for i, v in enumerate(values[:-1]):
             if "-" in v or _FIELD_UNSAFE.search(v):
                 values[i] = _safe(v, log, doc, "-")
-        if _FIELD_UNSAFE.search(values[-1]):
-            values[-1] = _safe(values[-1], log, doc, "")
+        if _FIELD_UNSAFE.search(values[-1]) or (tree is not None and "-" in values[-1]):
+            # written from another format, the last field has no - either: UD's validator
+            # counts the fields of an opener by its hyphens
+            values[-1] = _safe(values[-1], log, doc, "-" if tree is not None else "")
         out.append(values)
     if lost_heads:
         log.lose("heads", "heads that are not one word of their mention", document=doc, count=lost_heads,
@@ -839,7 +847,8 @@ def _field_values(doc, fields: list[str], log: LossLog, tree: _Tree | None = Non
 
 
 def _safe(value: str, log: LossLog, doc, more: str) -> str:
-    log.lose("value", "characters ( ) | = blanks (and - except in the last field) in mention fields",
+    log.lose("value", "characters ( ) | = blanks (and -, but in the last field of a document read from CoNLL-U) "
+             "in mention fields",
              document=doc, example=value[:40], done="replaced by '_'")
     out = _FIELD_UNSAFE.sub("_", value)
     return out.replace(more, "_") if more else out
@@ -1527,7 +1536,9 @@ def _sentence_comments(doc, s, index: int, log: LossLog, taken: _Taken) -> list[
     if s.id is not None and sid != s.id:
         log.lose("sent-id", "sentence ids with blanks or '/', or repeated in the file", done="written changed",
                  document=doc, example=s.id[:40], severity="info")
-    text = doc.span_text((s.first, s.last))
+    # the words between single spaces (the whitespace of another format is not kept:
+    # the validator wants a SpaceAfter=No wherever the text has no space after a word)
+    text = " ".join(doc.tokens.forms[s.first : s.last + 1])
     return [f"# sent_id = {sid}", f"# text = {_one_line(text)}"]
 
 
