@@ -1079,9 +1079,9 @@ def _within_sentences(doc, log: LossLog):
     open at the end of a sentence, udapi refuses it (or, leniently, drops it). The loss
     is reported before writing (``loss.cross-sentence``). A chain keeps its other
     mentions (identity links through a left-out mention give way to links among those
-    left); a bridging or split-antecedent link from a left-out mention goes, one to a
-    left-out mention points to another mention of its chain, or goes when none is left,
-    as does one to an entity whose every mention is left out (``loss.link-types``).
+    left); a bridging or split-antecedent link from or to a left-out mention goes from or
+    to another mention of its chain (CorefUD's links join entities), or goes when none is
+    left, as does one to an entity whose every mention is left out (``loss.link-types``).
     """
     if len(doc.sentences) < 2:
         return doc
@@ -1108,8 +1108,13 @@ def _within_sentences(doc, log: LossLog):
                 links.append(link)
             continue
         if link.source in gone:
-            lost += len(link.targets)
-            continue
+            # CorefUD's Bridge and SplitAnte join entities: another mention of the
+            # anaphor's entity carries the link, when one is left
+            source = next(iter(kept_of.get(chain_of[link.source], ())), None)
+            if source is None:
+                lost += len(link.targets)
+                continue
+            link = link.copy(source=source)
         targets = []
         for t in link.targets:
             if link.target_kind == "markable" and t in gone:
