@@ -904,7 +904,7 @@ def placeholder(name: str) -> str:
 def _semeval_blank(names: list[str], columns: list[list[str]]) -> str:
     """What the SemEval-2010 columns of a document hold where a token has no value: the
     more frequent of ``-`` and ``_`` in them (``-`` on a tie)."""
-    counts = Counter()
+    counts: Counter = Counter()
     for name, values in zip(names, columns):
         if name in _SEMEVAL_ATTRIBUTES:
             counts["-"] += values.count("-")

@@ -1220,7 +1220,6 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
     sent_ids of the file so far (read, not changed); ``labels``: the eids, when
     already made (:func:`_labels`)."""
     lay = _usable_layout(doc, canonical)
-    attrs = doc.tokens.attributes
     n = len(doc.tokens.forms)
     fields = _fields_for(doc, lay, declared)
     if labels is None:
@@ -1358,10 +1357,12 @@ def _keep_valid(doc, columns: dict[str, list[str]], sentences: list, ids: list[s
         if name == "upos":
             return value in UPOS
         if name == "feats":
-            items = [_FEATURE.match(f) for f in value.split("|")]
-            names = [m.group(1) for m in items if m]
-            return all(items) and names == sorted(names, key=str.lower) and len(set(names)) == len(names) and all(
-                values == sorted(set(values), key=str.lower) for values in (m.group(2).split(",") for m in items))
+            found = [_FEATURE.match(f) for f in value.split("|")]
+            items = [m for m in found if m is not None]
+            names = [m.group(1) for m in items]
+            return len(items) == len(found) and names == sorted(names, key=str.lower) and \
+                len(set(names)) == len(names) and all(
+                    values == sorted(set(values), key=str.lower) for values in (m.group(2).split(",") for m in items))
         if name == "head":
             return t not in empty and t in trees
         if name == "deprel":

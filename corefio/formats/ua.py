@@ -488,9 +488,9 @@ class _Reader:
             links.append(model.Link.fast(f"link_{len(links) + 1}", source, targets, SPLIT_ANTECEDENT, kind))
         for pairs, lineno in doc.bridging:
             pairs = dict(pairs)
-            source = pairs.pop("MarkableID", None)
-            if source is None or source not in known:
-                raise self.error(f"bridging item names MarkableID={source}, which no IDENTITY markable has", lineno)
+            anaphor: str | None = pairs.pop("MarkableID") if "MarkableID" in pairs else None
+            if anaphor is None or anaphor not in known:
+                raise self.error(f"bridging item names MarkableID={anaphor}, which no IDENTITY markable has", lineno)
             anchor = pairs.pop("MentionAnchor", None)
             entity_anchor = pairs.pop("EntityAnchor", None)
             attrs: dict[str, Any] = {}
@@ -502,13 +502,13 @@ class _Reader:
                 if entity_anchor is not None and entity_anchor != entity_of[anchor]:
                     attrs["EntityAnchor"] = entity_anchor
                 attrs.update(pairs)
-                links.append(model.Link.fast(f"link_{len(links) + 1}", source, (anchor,), BRIDGING, "markable",
+                links.append(model.Link.fast(f"link_{len(links) + 1}", anaphor, (anchor,), BRIDGING, "markable",
                                              attrs))
             elif entity_anchor is not None:
                 if entity_anchor not in first_of_entity:
                     raise self.error(f"EntityAnchor={entity_anchor}: no markable has this EntityID", lineno)
                 attrs.update(pairs)
-                links.append(model.Link.fast(f"link_{len(links) + 1}", source, (entity_anchor,), BRIDGING,
+                links.append(model.Link.fast(f"link_{len(links) + 1}", anaphor, (entity_anchor,), BRIDGING,
                                              "entity", attrs))
             else:
                 raise self.error("a bridging item needs MentionAnchor or EntityAnchor", lineno)
