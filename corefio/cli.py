@@ -1388,6 +1388,139 @@ def compare_command(
         text = result.to_text() + "".join(f"\n{label}:\n{a.to_text()}" for label, a in analyses.items())
     _emit(text, out, [key, *responses])
 
+# -- agree and adjudicate ------------------------------------------------------------------------
+class TableFormat(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+def _annotations(paths: List[Path], from_format: Optional[str]) -> List[List[Path]]:
+    """Each argument is one annotator's annotation: a file, an MMAX2 project, or a
+    directory (or quoted pattern) of files read as one annotation."""
+    out = []
+    for path in paths:
+        files = _expanded([path], from_format) if _names_files(path, from_format) else [_input(path, from_format)]
+        for member in files:
+            _check_input(member, from_format)
+            _note_format(member, from_format)
+        out.append(files)
+    return out
+
+
+def _annotator_names(names: Optional[str], paths: List[Path]) -> Optional[List[str]]:
+    from .errors import UsageError
+
+    if names is None:
+        shown = [p.name.split(".")[0] or str(p) for p in paths]
+        return shown if len(set(shown)) == len(shown) else [str(p) for p in paths]
+    given = [n.strip() for n in names.split(",")]
+    if len(given) != len(paths) or not all(given):
+        raise UsageError(f"--names gives {len(given)} name(s) for {len(paths)} annotation(s)")
+    return given
+
+
+@app.command("agree")
+@edge
+def agree_command(
+    annotations: List[Path] = typer.Argument(..., metavar="ANNOTATION...",
+                                             help="one annotation per annotator (two or more): a file, an MMAX2 "
+                                                  "project, or a directory or quoted pattern of files; any format"),
+    names: Optional[str] = typer.Option(None, "--names", help="the annotators' names, comma-separated "
+                                                             "(default: the file names)"),
+    distance: str = typer.Option("passonneau", "--distance",
+                                 help="set distance of the chain alpha: passonneau, masi or dkpro-masi"),
+    window: Optional[int] = typer.Option(None, "--window", help="also rank passages of this many sentences"),
+    sync: Optional[str] = typer.Option(None, "--sync", help="score the pairwise table under this synchronisation "
+                                                           "strategy: key, response, intersection or union"),
+    allow_missing: bool = typer.Option(False, "--allow-missing",
+                                       help="measure each document over the annotators that have it"),
+    from_format: Optional[str] = typer.Option(None, "--from", help="format of every annotation (default: guess)"),
+    output: TableFormat = typer.Option(TableFormat.table, "--format", help="table, json or csv"),
+    limit: int = typer.Option(10, "--limit", help="documents and passages shown in the table"),
+    out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the result here instead of stdout"),
+) -> None:
+    """Agreement among annotators: chain alpha (Passonneau 2004), mention alpha_u, and
+    MUC, B3, CEAF-e, LEA, BLANC and CoNLL F1 for every pair of annotators."""
+    import json
+
+    from .agreement import agree
+    from .agreement.render import to_csv, to_dict, to_text
+    from .errors import UsageError
+
+    if len(annotations) < 2:
+        raise UsageError("agree needs two or more annotations, one per annotator")
+    if sync is not None and sync not in ("key", "response", "intersection", "union"):
+        raise UsageError(f"unknown synchronisation strategy {sync!r} (known: key, response, intersection, union)")
+    sources = _annotations(annotations, from_format)
+    report = Report()
+    result = agree(sources, names=_annotator_names(names, annotations), format=from_format, distance=distance,
+                   window=window, allow_missing=allow_missing, sync=sync, report=report)
+    _print_report(report)
+    if output is TableFormat.json:
+        text = json.dumps(to_dict(result), indent=2) + "\n"
+    elif output is TableFormat.csv:
+        text = to_csv(result)
+    else:
+        text = to_text(result, limit=limit)
+    _emit(text, out, [p for files in sources for p in files])
+
+
+@app.command("adjudicate")
+@edge
+def adjudicate_command(
+    annotations: List[Path] = typer.Argument(..., metavar="ANNOTATION...",
+                                             help="one annotation per annotator (two or more), any format"),
+    out: Path = typer.Option(..., "-o", "--output", help="where the gold goes (a file, or a directory for "
+                                                       "formats that write one)"),
+    to_format: Optional[str] = typer.Option(None, "--to", help="format of the gold (default: the first "
+                                                              "annotation's, else from the output's name)"),
+    keep: str = typer.Option("majority", "--keep",
+                             help="majority: mentions and links with at least half of the votes (two "
+                                  "annotators: the union); agreed: only what every annotator has"),
+    names: Optional[str] = typer.Option(None, "--names", help="the annotators' names, comma-separated"),
+    conflicts: Optional[Path] = typer.Option(None, "--report", help="write every conflict here (.json or .csv)"),
+    allow_missing: bool = typer.Option(False, "--allow-missing",
+                                       help="merge each document from the annotators that have it"),
+    from_format: Optional[str] = typer.Option(None, "--from", help="format of every annotation (default: guess)"),
+    strict: bool = typer.Option(False, "--strict", help="refuse to write a gold that loses anything (exit 5)"),
+    force: bool = typer.Option(False, "--force", help="write a directory format into a directory that is not empty"),
+) -> None:
+    """Merge two or more annotations into one gold by vote, listing every conflict."""
+    import json
+
+    from .agreement import adjudicate
+    from .agreement.render import conflicts_csv, conflicts_dict, conflicts_text
+    from .errors import UsageError
+    from .formats.readwrite import write
+    from .formats.registry import detect_format
+
+    if len(annotations) < 2:
+        raise UsageError("adjudicate needs two or more annotations, one per annotator")
+    _check_output(out, to_format)
+    sources = _annotations(annotations, from_format)
+    fmt = to_format
+    if fmt is None:
+        try:
+            fmt = detect_format(out, for_writing=True).name
+        except CorefioError:
+            fmt = from_format or detect_format(sources[0][0]).name
+    report = Report()
+    result = adjudicate(sources, names=_annotator_names(names, annotations), format=from_format, keep=keep,
+                        allow_missing=allow_missing, report=report)
+    inputs = [p for files in sources for p in files]
+    write(result.gold, out, fmt, strict=strict, report=report, inputs=inputs, force=force)
+    if conflicts is not None:
+        if conflicts.suffix.lower() == ".csv":
+            _emit(conflicts_csv(result), conflicts, inputs)
+        else:
+            _emit(json.dumps(conflicts_dict(result), indent=2) + "\n", conflicts, inputs)
+    _print_report(report)
+    _say(f"adjudicated {len(inputs)} file(s) -> {out} ({len(result.conflicts)} conflict(s))")
+    if str(out) != "-":  # the gold itself may be on stdout
+        _out(conflicts_text(result), nl=False)
+
+
 # -- serve ----------------------------------------------------------------------------------
 @app.command("serve")
 @edge

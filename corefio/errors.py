@@ -104,6 +104,11 @@ class DocumentMismatchError(CorefioError):
     pair: tuple[str, str] | None = None
 
 
+class AlignmentError(CorefioError):
+    """Two documents that should spell the same text do not (key and response, or
+    annotators of one document)."""
+
+
 class OutputError(CorefioError):
     """An output could not be written (or would overwrite an input)."""
 

@@ -3,7 +3,8 @@
 The conversion matrix (tests/test_conversion_matrix.py) compares a source file with what
 corefio writes from it; both are counted here by small parsers of our own (CoNLL-U by
 udapi, the XML formats, UIMA CAS XMI included, by lxml XPath; UA, brat, LitBank TSV and
-WebAnno TSV line by line), so that a defect shared by a reader and a writer
+WebAnno TSV line by line; jsonlines by the keys of each line, a text with character
+offsets cut into words by a rule of our own), so that a defect shared by a reader and a writer
 cannot hide itself. Each parser gives, per document, its words, sentences, mentions (as
 word positions), entities and links (:class:`Doc`); :func:`summary` turns them into the
 kinds counted (a :class:`collections.Counter`, zero counts left out):
@@ -246,9 +247,11 @@ def _json_line(data: dict) -> Doc:
     elif "document" in data and "sentences" not in data:  # AllenNLP: one word list
         doc.tokens = len(data["document"])
         _mentions_from_clusters(doc, data.get("clusters", []))
-    elif "tokens" in data and "clusters_token_offsets" in data:  # fastcoref / LingMess on tokens
+    elif "tokens" in data and data.get("clusters_token_offsets") is not None:  # fastcoref / LingMess on tokens
         doc.tokens = len(data["tokens"])
         _mentions_from_clusters(doc, data["clusters_token_offsets"])
+    elif isinstance(data.get("text"), str):  # fastcoref / maverick: character offsets into a text
+        _char_offsets(doc, data)
     else:  # e2e-coref, BookCoref: sentences of words, inclusive document-level pairs
         for k, sentence in enumerate(data["sentences"]):
             doc.sentence_of.extend([k] * len(sentence))
@@ -257,9 +260,52 @@ def _json_line(data: dict) -> Doc:
     return doc
 
 
+_TEXT_WORD = re.compile(r"\w+|[^\w\s]")
+#: where a line may give the strings of its mentions beside their character offsets
+_MENTION_STRINGS = ("clusters_char_text", "clusters_text_mentions", "clusters_token_text", "clusters_strings")
+
+
+def _char_offsets(doc: Doc, data: dict) -> None:
+    """A text and clusters of character spans: maverick's ``clusters_char_offsets`` (the
+    end is the last character), fastcoref's ``clusters`` (the end is past it); mention
+    strings given beside them, when the text spells them, tell which. The words are runs
+    of letters and digits and single other characters (blanks left out), cut wherever a
+    mention starts or ends; a mention holds the words its characters overlap."""
+    text = data["text"]
+    key = "clusters_char_offsets" if data.get("clusters_char_offsets") is not None else "clusters"
+    spans = [[(int(a), int(b)) for a, b in cluster] for cluster in data.get(key) or []]
+    past_end = key == "clusters"
+    strings = next((data[k] for k in _MENTION_STRINGS if isinstance(data.get(k), list)), None)
+    if strings is None and key != "clusters" and isinstance(data.get("clusters"), list) and all(
+            isinstance(c, list) and all(isinstance(x, str) for x in c) for c in data["clusters"]):
+        strings = data["clusters"]
+    if strings:
+        pairs = [(span, said) for cluster, said_cluster in zip(spans, strings) for span, said in zip(cluster, said_cluster)
+                 if isinstance(said, str)]
+        if pairs and all(text[a:b] == said for (a, b), said in pairs):
+            past_end = True
+        elif pairs and all(text[a:b + 1] == said for (a, b), said in pairs):
+            past_end = False
+    spans = [[(a, b if past_end else b + 1) for a, b in cluster] for cluster in spans]
+    cuts = sorted({x for cluster in spans for span in cluster for x in span})
+    words: list[tuple[int, int]] = []
+    for match in _TEXT_WORD.finditer(text):
+        a, b = match.span()
+        for cut in [c for c in cuts if a < c < b] + [b]:
+            words.append((a, cut))
+            a = cut
+    doc.tokens = len(words)
+    for c, cluster in enumerate(spans):
+        for a, b in cluster:
+            ref = f"m{len(doc.mentions)}"
+            doc.mentions[ref] = [k for k, (w_a, w_b) in enumerate(words) if w_a < b and a < w_b]
+            doc.groups.join(ref, f"cluster {c}")
+
+
 def jsonlines(path: Path) -> list[Doc]:
     """One JSON object a line; the shape of each is told by its keys (e2e-coref, wl-coref,
-    sub-word segments, AllenNLP, fastcoref on tokens, BookCoref)."""
+    sub-word segments, AllenNLP, fastcoref on tokens, fastcoref and maverick on a text,
+    BookCoref)."""
     return [_json_line(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
@@ -707,12 +753,20 @@ def webanno_tsv(path: Path) -> list[Doc]:
     link, another ``bridge:X`` (or ``bridge``) a ``bridging`` one, other types links of their name.
     Chain layers (``#T_CH``): ``RELATION->N-M`` is link M of chain N. A ``#Text=`` line
     starts a sentence; sub-tokens (``1-3.1``) are not words."""
+    if zipfile.is_zipfile(path):  # one .tsv per document
+        with zipfile.ZipFile(path) as archive:
+            return [_webanno_document(archive.read(name).decode("utf-8"))
+                    for name in archive.namelist() if name.endswith(".tsv")]
+    return [_webanno_document(path.read_text(encoding="utf-8"))]
+
+
+def _webanno_document(text: str) -> Doc:
     doc = Doc()
     layers: list[tuple[str, str, list[str]]] = []  # (kind, name, features)
     word_at: dict[str, int] = {}
     rows: list[tuple[int, list[str]]] = []
     sentence = -1
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         if line.startswith(("#T_SP=", "#T_RL=", "#T_CH=")):
             name, *features = line[6:].split("|")
             layers.append((line[3:5], name, features))
@@ -786,7 +840,7 @@ def webanno_tsv(path: Path) -> list[Doc]:
                     doc.links[kind] += 1
     for ref in doc.mentions:
         doc.groups.find(ref)
-    return [doc]
+    return doc
 
 
 # -- Stanford CoreNLP ----------------------------------------------------------------------

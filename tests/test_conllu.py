@@ -138,9 +138,11 @@ def test_documents_from_other_formats_get_newdoc_global_entity_and_text():
     report = Report()
     text = corefio.dumps(Corpus(documents=[doc]), "conllu", report=report)
     lines = text.split("\n")
-    # an attribute the default fields do not name gets a field of its own
+    # an attribute the default fields do not name gets a field of its own; the text is
+    # the words between spaces (the whitespace is not kept: no SpaceAfter=No is written,
+    # and UD's validator wants one wherever the text has no space after a word)
     assert lines[:4] == ["# newdoc id = x", "# global.Entity = eid-etype-head-other-colour", "# sent_id = x-1",
-                         "# text = A b."]
+                         "# text = A b ."]
     # every mention gets a head (issue #18: no empty head slot before other fields);
     # without a dependency tree it is the last word
     assert lines[4].endswith("Entity=(e1[1/2]-thing-2)")

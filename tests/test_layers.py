@@ -13,6 +13,7 @@ that share a layer may not import each other):
 ``checks``, ``compare``, ``transform`` validation and figures; alignment, matching,
                                        pairing, sync; the XSLT stylesheets run
 ``scoring``                            the scoring engine, views, rendering, analysis
+``agreement``                          agreement among annotators, adjudication
 ``api``, ``parallel``, ``dask``, root  the Python API; the same on all cores, on Dask
 ``web``, ``cli``, ``__main__``         interfaces
 =====================================  =============================================
@@ -37,6 +38,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("formats",),
     ("checks", "compare", "transform"),
     ("scoring",),
+    ("agreement",),
     ("api",),
     ("parallel",),
     ("dask",),

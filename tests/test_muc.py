@@ -365,37 +365,34 @@ def test_muc_text_without_layout_is_still_written_from_the_text():
 OTHERS = [spec.name for spec in all_formats() if spec.can_read and spec.can_write and spec.name != "muc"]
 
 
-def through(corpus: Corpus, fmt: str) -> Corpus:
+def through(corpus: Corpus, fmt: str, report: Report | None = None) -> Corpus:
     """Write ``corpus`` in ``fmt`` and read it back (through a directory for projects)."""
     if not get_format(fmt).directory:
-        return corefio.loads(corefio.dumps(corpus, fmt), fmt)
+        return corefio.loads(corefio.dumps(corpus, fmt, report=report), fmt)
     with tempfile.TemporaryDirectory() as tmp:
-        for name, data in corefio.dump_files(corpus, fmt).items():
+        for name, data in corefio.dump_files(corpus, fmt, report=report).items():
             path = Path(tmp, name)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
         return corefio.read(tmp, fmt)
 
 
-#: MUC documents these writers do not bring back. WebAnno TSV holds one document per
-#: file (muc7 has two: loss.multiple-documents) and no document name (a file is named
-#: after itself: read from memory, "document")
-NOT_BACK_FROM = {("muc7.key.sgm", "webanno-tsv"), ("muc6.key.sgm", "webanno-tsv")}
-
-
 @pytest.mark.parametrize("fmt", OTHERS)
 @pytest.mark.parametrize("name", ["muc7.key.sgm", "muc6.key.sgm"])
-def test_muc_to_other_format_and_back(fmt, name, request):
-    if (name, fmt) in NOT_BACK_FROM:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=f"{fmt} does not bring {name} back"))
+def test_muc_to_other_format_and_back(fmt, name):
+    """Words and chains come back through every format; so do the document names, or
+    the writer reported that it could not keep them (WebAnno TSV names a file, not a
+    document: loss.document-name)."""
     assert {"conll", "conllu", "jsonlines", "raf"} <= set(OTHERS)
     source = MUC / name
     original = corefio.read(source)
-    back_data = corefio.dumps(through(original, fmt), "muc")
+    report = Report()
+    back_data = corefio.dumps(through(original, fmt, report), "muc")
     back = corefio.loads(back_data, "muc")
     assert chains(back) == chains(original)
     assert [d.tokens.forms for d in back.documents] == [d.tokens.forms for d in original.documents]
-    assert [d.name for d in back.documents] == [d.name for d in original.documents]
+    names_kept = [d.name for d in back.documents] == [d.name for d in original.documents]
+    assert names_kept or "loss.document-name" in report.codes(), fmt
     if fmt == "raf":  # RAF keeps everything, the MUC layout included
         assert back_data == source.read_text(encoding="utf-8")
 
@@ -561,27 +558,26 @@ def test_fuzz_docno_closed_by_the_end_of_input_keeps_its_name():
     assert [d.label for d in again.documents] == ["c"]
 
 
-def test_fuzz_deep_nesting_is_refused_quickly_and_located():
-    """1.7 MB of 100,000 nested tags took 12 s: nesting beyond MAX_DEPTH is refused."""
-    import time
-
+def test_fuzz_deep_nesting_is_refused_with_linear_work_and_located():
+    """1.7 MB of 100,000 nested tags took 12 s: nesting beyond MAX_DEPTH is refused, and
+    the work the reader's scanner does (counted, not timed) stays linear in the input."""
     n = 100_000
     deep = "<DOC>\n<DOCNO> d </DOCNO>\n<TEXT>\n" + "<struct>" * n + "x" + "</struct>" * n + "\n</TEXT>\n</DOC>\n"
-    started = time.perf_counter()
-    for strict in (False, True):
-        with pytest.raises(FormatError, match="nest deeper than 100") as caught:
-            read(deep, strict=strict)
-        assert (caught.value.file, caught.value.line) == ("t.sgm", 4)
-        assert caught.value.column == 1 + 8 * (muc.MAX_DEPTH - 2)  # DOC and TEXT are open already
     corefs = "<DOC><DOCNO>d</DOCNO><TEXT>" + '<COREF ID="a">w ' * n + "</COREF>" * n + "</TEXT></DOC>\n"
-    with pytest.raises(FormatError, match="nest deeper"):
-        read(corefs)
-    # at the limit, and many stray end tags: read in linear time
+    # at the limit, and many stray end tags: read with linear work
     ok = ("<DOC><DOCNO>d</DOCNO><TEXT>" + ("<s>" * 90 + "w" + "</s>" * 90) * 200 + "</b>" * n
           + "</TEXT></DOC>\n")
-    corpus, _ = read(ok)
+    with repair.counting() as work:
+        for strict in (False, True):
+            with pytest.raises(FormatError, match="nest deeper than 100") as caught:
+                read(deep, strict=strict)
+            assert (caught.value.file, caught.value.line) == ("t.sgm", 4)
+            assert caught.value.column == 1 + 8 * (muc.MAX_DEPTH - 2)  # DOC and TEXT are open already
+        with pytest.raises(FormatError, match="nest deeper"):
+            read(corefs)
+        corpus, _ = read(ok)
     assert len(corpus.documents[0].tokens.forms) == 200
-    assert time.perf_counter() - started < 5
+    assert 0 < work.total <= 8 * (2 * len(deep) + len(corefs) + len(ok)), work
 
 
 def test_fuzz_surrogates_of_another_format_are_not_written_raw():

@@ -449,7 +449,8 @@ def _variants(data: bytes) -> dict[str, bytes]:
 def _inputs(spec, folder, key, response):
     """{variant: (key path, response path)}: one-file formats as written and in their
     BOM and CRLF variants; a directory format (MMAX2) as written."""
-    extension = spec.extensions[0] if spec.extensions else ""
+    # several documents of a format that holds one per file: a zip of one file per document
+    extension = ".zip" if spec.name in ("xmi", "webanno-tsv") else spec.extensions[0] if spec.extensions else ""
     written = []
     for side, corpus in (("key", key), ("response", response)):
         path = folder / f"{side}{extension}" if not spec.directory else folder / f"{side}-{spec.name}"

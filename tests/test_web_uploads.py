@@ -484,3 +484,33 @@ def test_a_webanno_file_with_a_wrong_column_count_is_a_located_422(client):
     body = answer.json()
     assert answer.status_code == 200 and not body["valid"]
     assert any(d["line"] == row + 1 for d in body["diagnostics"] if d["severity"] == "error")
+
+
+def test_a_zip_of_webanno_tsv_files_uploads_and_converts(client):
+    """A zip of WebAnno TSV files (as corefio writes several documents): read by the
+    WebAnno reader after the zip checks; several documents convert to a zip again."""
+    names = ["GUM_academic_art", "GUM_news_worship"]
+    corpus = corefio.Corpus(documents=[corefio.read(DATA / "webanno" / f"{n}.tsv").documents[0] for n in names])
+    data = corefio.dumps(corpus, "webanno-tsv")
+    assert isinstance(data, bytes) and data.startswith(b"PK")
+    answer = client.post("/api/convert", files={"file": ("gum.zip", data)}, data={"to": "webanno-tsv"})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["filename"].endswith(".zip")
+    back = corefio.loads(base64.b64decode(body["content"]), "webanno-tsv")
+    assert [d.name for d in back.documents] == names
+    scored = client.post("/api/score", files={"key": ("gum.zip", data), "response": ("gum.zip", data)})
+    assert scored.status_code == 200, scored.text
+
+
+def test_a_zip_whose_end_record_lies_about_its_entries_is_a_413(client):
+    """R11 on the web: the central directory is counted as it is read."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for i in range(10_500):
+            z.writestr(f"{i}.ann", b"")
+    data = bytearray(buf.getvalue())
+    end = data.rfind(b"PK\x05\x06")
+    data[end + 8:end + 12] = (1).to_bytes(2, "little") * 2
+    answer = client.post("/api/convert", files={"file": ("many.zip", bytes(data))}, data={"to": "conll"})
+    assert answer.status_code == 413 and "entries" in answer.json()["message"]

@@ -249,3 +249,120 @@ def test_a_discontinuous_mention_is_written_as_one_span_with_its_links():
     back = corefio.loads(corefio.dumps(doc, "webanno-tsv", report=report), "webanno-tsv").documents[0]
     assert [sorted(m.spans for m in chain) for chain in back.chains()] == [[((0, 2),), ((4, 4),)]]
     assert [(d.code, d.count) for d in report if d.code == "loss.discontinuous"] == [("loss.discontinuous", 1)]
+
+
+# -- which layer is coreference ---------------------------------------------------------------------
+TWO_LAYERS = (
+    "#FORMAT=WebAnno TSV 3.3\n"
+    "#T_SP=webanno.custom.Referent|entity\n"
+    "#T_CH=webanno.custom.EventLink|referenceRelation|referenceType\n"
+    "#T_CH=de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink|referenceType|referenceRelation\n"
+    "#T_RL=webanno.custom.PluralRef|BT_webanno.custom.Referent\n"
+    "\n\n"
+    "#Text=Kim met Bo . They left .\n"
+    "1-1\t0-3\tKim\tperson[1]\t_\t_\tnam[1]\tcoref->1-1\t_\t\n"
+    "1-2\t4-7\tmet\t_\t*->1-1\t*[1]\t_\t_\t_\t\n"
+    "1-3\t8-10\tBo\tperson[2]\t_\t_\tnam[2]\t*->2-1\t_\t\n"
+    "1-4\t11-12\t.\t_\t_\t_\t_\t_\t_\t\n"
+    "1-5\t13-17\tThey\tperson[3]\t_\t_\tpro[1]\t*->1-2\t1-1[1_3]\t\n"
+    "1-6\t18-22\tleft\t_\t*->1-2\t*[1]\t_\t_\t_\t\n"
+    "1-7\t23-24\t.\t_\t_\t_\t_\t_\t_\t\n"
+)
+
+
+def spans(doc) -> list[list[str]]:
+    return sorted(sorted(" ".join(doc.tokens.forms[m.first:m.last + 1]) for m in c) for c in doc.chains())
+
+
+def test_dkpro_cores_chain_layer_is_read_first_and_the_others_are_kept_and_reported():
+    from corefio.diagnostics import Report
+
+    report = Report()
+    corpus = corefio.loads(TWO_LAYERS, "webanno-tsv", report=report)
+    doc = corpus.documents[0]
+    assert spans(doc) == [["Bo"], ["Kim", "They"]]
+    note = next(d for d in report if d.code == "webanno.layer-not-read")
+    assert note.severity == "warning" and "EventLink" in note.examples[0] and "PluralRef" in note.examples[0]
+    assert corefio.dumps(corpus, "webanno-tsv") == TWO_LAYERS  # the other layers kept as written
+
+
+@pytest.mark.parametrize(("layer", "expected", "links"), [
+    ("webanno.custom.EventLink", [["left", "met"]], 0),
+    ("webanno.custom.PluralRef", [["Bo"], ["Kim"], ["They"]], 1),
+    ("webanno.custom.Referent", [["Bo"], ["Kim"], ["They"]], 1),
+])
+def test_the_layer_option_reads_another_layer(layer, expected, links):
+    corpus = corefio.loads(TWO_LAYERS, "webanno-tsv", layer=layer)
+    doc = corpus.documents[0]
+    assert spans(doc) == expected and len(doc.links) == links
+    if links:  # PluralRef has no type column and no "coref" in its name: a typed link
+        assert doc.links[0].type == "relation"
+    assert corefio.dumps(corpus, "webanno-tsv") == TWO_LAYERS
+
+
+def test_an_unknown_layer_option_names_the_layers():
+    from corefio.errors import UsageError
+
+    with pytest.raises(UsageError, match="EventLink"):
+        corefio.loads(TWO_LAYERS, "webanno-tsv", layer="nope")
+
+
+def test_syntactic_dependencies_are_not_coreference():
+    text = ("#FORMAT=WebAnno TSV 3.3\n#T_SP=de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS|PosValue\n"
+            "#T_RL=de.tudarmstadt.ukp.dkpro.core.api.syntax.type.dependency.Dependency|DependencyType|"
+            "BT_de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS\n\n\n#Text=Kim left\n"
+            "1-1\t0-3\tKim\tNNP\tnsubj\t1-2\t\n1-2\t4-8\tleft\tVBD\t_\t_\t\n")
+    from corefio.diagnostics import Report
+
+    report = Report()
+    corpus = corefio.loads(text, "webanno-tsv", report=report)
+    assert corpus.documents[0].markables == [] and "webanno.layer-not-read" in report.codes()
+    assert corefio.dumps(corpus, "webanno-tsv") == text
+
+
+# -- several documents, document names ----------------------------------------------------------------
+def test_several_documents_are_a_zip_of_tsv_files(tmp_path):
+    """Issue 9: --to webanno-tsv of several documents kept the first (exit 0)."""
+    import zipfile
+
+    from typer.testing import CliRunner
+
+    from corefio.cli import app
+
+    corpus = corefio.read(DATA / "GUM_academic_art.tsv")
+    two = corpus.copy(documents=[corpus.documents[0], corefio.read(DATA / "GUM_news_worship.tsv").documents[0]])
+    source = tmp_path / "two.conllu"
+    corefio.write(two, source)
+    target = tmp_path / "out.tsv"
+    result = CliRunner().invoke(app, ["convert", str(source), str(target)])
+    assert result.exit_code == 2 and "NAME.zip" in result.output and not target.exists()
+    out = tmp_path / "out.zip"
+    result = CliRunner().invoke(app, ["convert", str(source), str(out), "--to", "webanno-tsv"])
+    assert result.exit_code == 0, result.output
+    with zipfile.ZipFile(out) as z:
+        assert z.namelist() == ["GUM_academic_art.tsv", "GUM_news_worship.tsv"]
+    back = corefio.read(out)
+    assert [d.name for d in back.documents] == ["GUM_academic_art", "GUM_news_worship"]
+    assert [spans(d) for d in back.documents] == [spans(d) for d in two.documents]
+    # GUM's own files, zipped and unzipped: byte for byte
+    zipped = corefio.dumps(corefio.Corpus(documents=[corefio.read(DATA / f"{n}.tsv").documents[0] for n in GUM]),
+                           "webanno-tsv")
+    with zipfile.ZipFile(__import__("io").BytesIO(zipped)) as z:
+        assert [z.read(f"{n}.tsv") for n in GUM] == [(DATA / f"{n}.tsv").read_bytes() for n in GUM]
+
+
+def test_the_document_name_a_file_cannot_keep_is_reported():
+    """The old xfail of test_muc: WebAnno TSV keeps no document name, and nothing said so."""
+    from corefio.diagnostics import Report
+    from corefio.model import Document
+
+    doc = Document(name="muc6.key", part="2", tokens={"forms": ["a", "b"]})
+    report = Report()
+    back = corefio.loads(corefio.dumps(doc, "webanno-tsv", report=report), "webanno-tsv").documents[0]
+    assert back.name == "document" and back.part is None
+    lost = {d.code: d for d in report}
+    assert lost["loss.document-name"].severity == "info" and "muc6.key -> document" in lost["loss.document-name"].examples
+    assert lost["loss.document-part"].severity == "warning"
+    named = Report("GUM_news_worship.tsv")  # written to a file named after it: nothing lost
+    corefio.dumps(corefio.read(DATA / "GUM_news_worship.tsv"), "webanno-tsv", report=named)
+    assert not [d for d in named if d.code.startswith("loss.")]

@@ -229,10 +229,21 @@ def test_every_file_listed_exists_and_every_file_present_is_listed():
     assert unlisted == [], "files under tests/data/wild that no manifest lists"
 
 
+#: files of a family that are not real data: its manifest and README, the stored outputs
+#: of the judges and the commands that made them (``judged.json``, ``judges.json``, under
+#: ``judges/``), its scripts (``perturb.py``, ``run_judges.py``), hand-built cases beside
+#: the real files (``repeats/``), and type systems the manifest's notes name
+BOOKKEEPING_NAMES = ("manifest.json", "README.md", "judged.json", "judges.json")
+BOOKKEEPING_FOLDERS = ("judges", "repeats")
+
+
 def _bookkeeping(path: Path) -> bool:
-    """A family's manifest, README, or the stored output of a judge (under ``judges/``)."""
     relative = path.relative_to(WILD).parts
-    return path.name in ("manifest.json", "README.md") or "judges" in relative[1:-1] or path.suffix == ".pyc"
+    if path.name in BOOKKEEPING_NAMES or path.suffix in (".py", ".pyc"):
+        return True
+    if any(part in BOOKKEEPING_FOLDERS for part in relative[1:-1]):
+        return True
+    return path.suffix == ".xml" and any(path.name in e.notes for e in ENTRIES if e.family == relative[0])
 
 
 def test_each_entry_names_a_format_corefio_reads_and_a_commit():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import shutil
 import sys
+import warnings
 import zipfile
 
 import pytest
@@ -168,8 +169,11 @@ def test_the_members_of_a_zip_together_are_limited(tmp_path, monkeypatch):
         z.writestr("a.xmi", BESIDE.read_bytes())
         z.writestr("b.xmi", BESIDE.read_bytes())
     size = len(BESIDE.read_bytes())
-    monkeypatch.setattr(xmi, "MAX_ZIP_BYTES", size + size // 2)  # each fits, both do not
-    with pytest.raises(FormatError, match="all members may unpack to together"):
+    from corefio.io import archive
+
+    # each fits, both do not: refused from the sizes the zip declares, before unpacking
+    monkeypatch.setattr(archive, "CLI_LIMITS", archive.limits(size + size // 2, "the test's limit"))
+    with pytest.raises(FormatError, match="beyond the test's limit"):
         corefio.read(path, "xmi")
 
 
@@ -227,7 +231,9 @@ def test_a_damaged_zip_is_a_located_error(cut, tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(FormatError) as caught:
         corefio.read(path, "xmi")
-    assert caught.value.line == 1
+    assert caught.value.file == str(path)
+    result = CliRunner().invoke(app, ["info", str(path)])
+    assert result.exit_code == 3 and "internal error" not in result.output
 
 
 def test_a_token_without_characters_is_refused(tmp_path):
@@ -313,3 +319,154 @@ def test_an_inception_project_export_is_refused_with_what_to_do(tmp_path):
         z.writestr("annotation/bernoulli.txt/bo.xmi", BESIDE.read_bytes())
     with pytest.raises(FormatError, match="project export"):
         corefio.read(path, "xmi")
+
+
+# -- chain and relation layers other than DKPro Core's ---------------------------------------------
+CUSTOM_TYPES = b"""<?xml version="1.0" encoding="UTF-8"?>
+<typeSystemDescription xmlns="http://uima.apache.org/resourceSpecifier"><types>
+<typeDescription><name>webanno.custom.EventChain</name><supertypeName>uima.cas.AnnotationBase</supertypeName>
+<features><featureDescription><name>first</name><rangeTypeName>webanno.custom.EventLink</rangeTypeName></featureDescription></features></typeDescription>
+<typeDescription><name>webanno.custom.EventLink</name><supertypeName>uima.tcas.Annotation</supertypeName>
+<features><featureDescription><name>next</name><rangeTypeName>webanno.custom.EventLink</rangeTypeName></featureDescription>
+<featureDescription><name>referenceType</name><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+<featureDescription><name>referenceRelation</name><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription></features></typeDescription>
+<typeDescription><name>webanno.custom.Referent</name><supertypeName>uima.tcas.Annotation</supertypeName>
+<features><featureDescription><name>entity</name><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription></features></typeDescription>
+<typeDescription><name>webanno.custom.Coref</name><supertypeName>uima.tcas.Annotation</supertypeName>
+<features><featureDescription><name>type</name><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+<featureDescription><name>Governor</name><rangeTypeName>webanno.custom.Referent</rangeTypeName></featureDescription>
+<featureDescription><name>Dependent</name><rangeTypeName>webanno.custom.Referent</rangeTypeName></featureDescription></features></typeDescription>
+</types></typeSystemDescription>"""
+
+
+def custom_layers_xmi() -> bytes:
+    """An XMI (as INCEpTION writes one) of "Kim met Bo . She left ." with a custom chain
+    layer (met ... left) and a GUM-style span + relation layer (Kim <- She: coref;
+    Bo, a singleton)."""
+    tokens = [(0, 3), (4, 7), (8, 10), (11, 12), (13, 16), (17, 21), (22, 23)]
+    words = "".join(f'<type:Token xmi:id="{10 + k}" sofa="1" begin="{a}" end="{b}"/>' for k, (a, b) in enumerate(tokens))
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><xmi:XMI xmlns:xmi="http://www.omg.org/XMI" '
+        'xmlns:cas="http:///uima/cas.ecore" xmlns:custom="http:///webanno/custom.ecore" '
+        'xmlns:type="http:///de/tudarmstadt/ukp/dkpro/core/api/segmentation/type.ecore" xmi:version="2.0">'
+        '<cas:NULL xmi:id="0"/>' + words +
+        '<type:Sentence xmi:id="30" sofa="1" begin="0" end="12"/><type:Sentence xmi:id="31" sofa="1" begin="13" end="23"/>'
+        '<custom:EventLink xmi:id="40" sofa="1" begin="4" end="7" next="41" referenceType="EV"/>'
+        '<custom:EventLink xmi:id="41" sofa="1" begin="17" end="21"/>'
+        '<custom:EventChain xmi:id="42" sofa="1" first="40"/>'
+        '<custom:Referent xmi:id="50" sofa="1" begin="0" end="3" entity="person"/>'
+        '<custom:Referent xmi:id="51" sofa="1" begin="8" end="10" entity="person"/>'
+        '<custom:Referent xmi:id="52" sofa="1" begin="13" end="16" entity="person"/>'
+        '<custom:Coref xmi:id="60" sofa="1" begin="13" end="16" type="ana" Governor="52" Dependent="50"/>'
+        '<cas:Sofa xmi:id="1" sofaNum="1" sofaID="_InitialView" mimeType="text" sofaString="Kim met Bo . She left ."/>'
+        '<cas:View sofa="1" members="' + " ".join(str(i) for i in [*range(10, 17), 30, 31, 40, 41, 42, 50, 51, 52, 60])
+        + '"/></xmi:XMI>').encode()
+
+
+def spans_of(doc: Document) -> list[list[str]]:
+    return sorted(sorted(" ".join(doc.tokens.forms[m.first:m.last + 1]) for m in chain) for chain in doc.chains())
+
+
+@pytest.mark.parametrize("with_types", [True, False], ids=["type-system", "none"])
+def test_custom_chain_and_relation_layers_are_read(with_types, tmp_path):
+    """Issue 5: a custom chain layer read as 0 markables, 'valid', with only cassis'
+    UserWarning to show for it."""
+    # INCEpTION's TypeSystem.xml holds the DKPro Core types too: corefio's and the custom ones
+    with_custom_types(tmp_path, custom_layers_xmi())
+    if not with_types:
+        (tmp_path / "TypeSystem.xml").unlink()
+    report = Report()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = corefio.read(tmp_path / "doc.xmi", report=report).documents[0]
+    # cassis' warnings are diagnostics, never raw (a warning of an import elsewhere may pass)
+    assert [str(w.message) for w in caught if "cassis" in w.filename or "corefio" in w.filename] == []
+    # the Coref layer's feature "type" is a Python keyword: cassis says it renamed it, as a note
+    assert [d.severity for d in report if d.code == "xmi.cassis"] == ["info"]
+    assert ("xmi.types-inferred" in report.codes()) is not with_types
+    assert spans_of(doc) == [["Bo"], ["Kim", "She"], ["left", "met"]]
+    assert [(link.type, link.attributes) for link in doc.links] == [("coreference", {"type": "ana"})]
+    assert {m.attributes.get("entity") for m in doc.markables if m.attributes.get("entity")} == {"person"}
+    assert doc.layout["xmi"].chain_types == {"chain_1": ("webanno.custom.EventChain", "webanno.custom.EventLink")}
+    assert "xmi.layers" in report.codes()
+    assert CliRunner().invoke(app, ["validate", str(tmp_path / "doc.xmi")]).exit_code == 0
+
+
+def test_a_custom_chain_layer_is_written_back_in_its_own_types():
+    doc = corefio.loads(custom_layers_xmi(), "xmi").documents[0]
+    data = corefio.dumps(doc, "xmi", zip=True)
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        types = z.read("TypeSystem.xml").decode()
+        member = next(n for n in z.namelist() if n.endswith(".xmi"))
+        written = z.read(member).decode()
+    assert "<name>webanno.custom.EventChain</name>" in types and "custom:EventLink" in written
+    import cassis
+
+    cas = cassis.load_cas_from_xmi(written, typesystem=cassis.load_typesystem(types))
+    chains = list(cas.select("webanno.custom.EventChain"))
+    assert [(c.first.begin, c.first.next.begin) for c in chains] == [(4, 17)]
+    back = corefio.loads(data, "xmi").documents[0]
+    assert spans_of(back) == spans_of(doc)
+
+
+def with_custom_types(tmp_path: Path, data: bytes) -> Path:
+    """``data`` as ``doc.xmi`` with a TypeSystem.xml of corefio's and the custom types beside it."""
+    (tmp_path / "doc.xmi").write_bytes(data)
+    text = xmi.TYPE_SYSTEM.replace("  </types>", CUSTOM_TYPES.decode().split("<types>")[1].split("</types>")[0]
+                                   + "  </types>")
+    (tmp_path / "TypeSystem.xml").write_text(text, encoding="utf-8")
+    return tmp_path / "doc.xmi"
+
+
+@pytest.mark.parametrize(("target", "declared"), [(b"50", True), (b"10", False)], ids=["span", "token"])
+def test_a_custom_chain_whose_first_is_no_link_is_refused(target, declared, tmp_path):
+    """What a chain layer names must be a link (an annotation with ``next``): a span of
+    another layer (its type system says so), or a token."""
+    data = custom_layers_xmi().replace(b'first="40"', b'first="' + target + b'"')
+    with pytest.raises(FormatError, match="EventChain.*not a chain link") as caught:
+        corefio.read(with_custom_types(tmp_path, data)) if declared else corefio.loads(data, "xmi")
+    assert caught.value.file is not None
+
+
+def test_a_reference_to_no_element_is_a_located_error():
+    data = custom_layers_xmi().replace(b'next="41"', b'next=")41"').replace(b'first="40"', b'first="40" ')
+    data = data.replace(b'<custom:EventLink xmi:id="41" sofa="1" begin="17" end="21"/>',
+                        b'<custom:EventLink xmi:id="41" sofa="1" begin="17" end="21" next="40"/>')
+    with pytest.raises(FormatError, match="names '\\)41', which is no element"):
+        corefio.loads(data, "xmi")
+
+
+def test_syntactic_dependencies_and_relations_between_tokens_are_not_mentions():
+    data = custom_layers_xmi().replace(
+        b'<cas:Sofa', b'<dep:Dependency xmlns:dep="http:///de/tudarmstadt/ukp/dkpro/core/api/syntax/type/dependency.ecore" '
+                      b'xmi:id="70" sofa="1" begin="0" end="3" Governor="11" Dependent="10" DependencyType="nsubj"/>'
+                      b'<custom:TokenRel xmi:id="71" sofa="1" begin="0" end="3" Governor="11" Dependent="10"/><cas:Sofa'
+    ).replace(b' 60"/>', b' 60 70 71"/>')
+    report = Report()
+    doc = corefio.loads(data, "xmi", report=report).documents[0]
+    assert len(doc.markables) == 5 and len(doc.links) == 1
+    note = next(d for d in report if d.code == "xmi.layers-not-read")
+    assert "Dependency" in " ".join(note.examples) and "TokenRel" in " ".join(note.examples)
+
+
+def test_several_documents_for_an_output_named_xmi_are_refused(tmp_path):
+    """Issue 9: a multi-document out.xmi was a zip named .xmi."""
+    source = tmp_path / "two.conll"
+    corefio.write(_two_documents(), source)
+    target = tmp_path / "out.xmi"
+    result = CliRunner().invoke(app, ["convert", str(source), str(target)])
+    assert result.exit_code == 2 and ".zip" in result.output and not target.exists()
+    assert CliRunner().invoke(app, ["convert", str(source), str(tmp_path / "out.zip"), "--to", "xmi"]).exit_code == 0
+    assert [d.name for d in corefio.read(tmp_path / "out.zip").documents] == ["one", "../two"]
+    with pytest.raises(UsageError, match="zip=true"):
+        corefio.dumps(_two_documents(), "xmi", zip=False)
+    one = tmp_path / "one.zip"
+    corefio.write(_two_documents().documents[0], one, "xmi")
+    assert zipfile.is_zipfile(one)  # an output named .zip is a zip, one document or several
+
+
+def test_a_document_part_is_a_reported_loss():
+    doc = Document(name="d", part="3", tokens={"forms": ["a"]})
+    report = Report()
+    back = corefio.loads(corefio.dumps(doc, "xmi", report=report), "xmi").documents[0]
+    assert back.part is None and "loss.document-part" in report.codes()

@@ -26,14 +26,10 @@ from collections.abc import Sequence
 import unicodedata
 from difflib import SequenceMatcher
 
-from ..errors import CorefioError
+from ..errors import AlignmentError  # noqa: F401  (raised here; defined with the other errors)
 
 #: token index of the other side: (first, last) inclusive, or None (no counterpart)
 TokenMap = list[tuple[int, int] | None]
-
-
-class AlignmentError(CorefioError):
-    """The two documents do not spell the same text."""
 
 
 def _squash(text: str) -> str:

@@ -56,7 +56,13 @@ The columns ``document_id``, ``part_number`` and ``word_number`` (and unnamed co
 of files with 3 or 4 columns) say nothing the document does not already say: they are
 layout, kept only where they differ from what the writer derives. The other columns
 (POS, parse bits, speaker, named entities, predicate arguments, and the CoNLL-U-like
-columns of numbered files) are token attributes.
+columns of numbered files) are token attributes. Numbered files of 17 columns or more
+are SemEval-2010 Task 1's layout (:data:`SEMEVAL_COLUMNS`: gold and predicted columns,
+one argument column per predicate of the sentence); there ``-`` or ``_`` (whichever the
+document uses more) is no value (None), and a column of nothing else is no attribute.
+
+A mention may cross a sentence boundary: the reference scorer reads a document's
+brackets token by token, blank lines left aside, and so do the reader and the writer.
 
 Dialects read without fuss (reported as warnings; ``strict`` refuses them): ``part 0``,
 ``# begin document NAME`` without parentheses or part, an empty name, ``_`` or an empty
@@ -114,6 +120,20 @@ CONLL2012_COLUMNS = [
 ]
 #: column names of a CoNLL-U-like layout (first column numeric)
 CONLLU_COLUMNS = ["id", "FORM", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc"]
+#: column names of the SemEval-2010 Task 1 layout (Recasens et al., 2010, "SemEval-2010
+#: Task 1: Coreference Resolution in Multiple Languages"): token number, word, then each
+#: annotation twice, gold and predicted (ID TOKEN LEMMA PLEMMA POS PPOS FEAT PFEAT HEAD
+#: PHEAD DEPREL PDEPREL NE PNE PRED PPRED), then one argument column per predicate
+#: (APREDs, ``apred_1``...), then coreference. A gold column of a kind CoNLL-U has takes
+#: CoNLL-U's name (POS is a language's own tag set: ``xpos``; FEAT is ``feats``), its
+#: predicted twin the same with a ``p`` in front
+SEMEVAL_COLUMNS = ["id", "FORM", "lemma", "plemma", "xpos", "pxpos", "feats", "pfeats", "head", "phead",
+                   "deprel", "pdeprel", "ne", "pne", "pred", "ppred"]
+#: the fewest columns of a SemEval-2010 token line (sixteen, then coreference)
+MIN_SEMEVAL = len(SEMEVAL_COLUMNS) + 1
+#: the SemEval-2010 columns that are token attributes, and their argument columns
+_SEMEVAL_ATTRIBUTES = frozenset(SEMEVAL_COLUMNS[2:])
+_MAX_SEMEVAL_ARGUMENTS = 99
 #: columns that are layout (derived by the writer), never token attributes
 LAYOUT_COLUMNS = frozenset({"document_id", "part_number", "word_number", "id"})
 #: the fewest columns of a CoNLL-2012 token line (eleven, then coreference); a document
@@ -128,10 +148,11 @@ CANONICAL_ATTRIBUTES = frozenset(
     + [f"predicate_arguments_{i}" for i in range(1, _MAX_PREDICATE_COLUMNS + 1)]
 )
 _CONLLU_ATTRIBUTES = frozenset(CONLLU_COLUMNS) - LAYOUT_COLUMNS - {"FORM"}
-#: the token attributes CoNLL files hold: those of CoNLL-2012, and the CoNLL-U columns
-#: of numbered files, which only a document read from such a file (with its layout)
-#: gets back; the canonical writer reports them lost while writing
-TOKEN_ATTRIBUTES = CANONICAL_ATTRIBUTES | (frozenset(CONLLU_COLUMNS) - LAYOUT_COLUMNS - {"FORM"})
+#: the token attributes CoNLL files hold: those of CoNLL-2012, and the CoNLL-U and
+#: SemEval-2010 columns of numbered files, which only a document read from such a file
+#: (with its layout) gets back; the canonical writer reports them lost while writing
+TOKEN_ATTRIBUTES = CANONICAL_ATTRIBUTES | (frozenset(CONLLU_COLUMNS) - LAYOUT_COLUMNS - {"FORM"}) \
+    | _SEMEVAL_ATTRIBUTES | frozenset(f"apred_{i}" for i in range(1, _MAX_SEMEVAL_ARGUMENTS + 1))
 
 
 @dataclass
@@ -181,6 +202,9 @@ class ConllLayout(FormatLayout):
     newline: str = "\n"
     #: False when the file does not end with a line end (last document only)
     final_newline: bool = True
+    #: SemEval-2010 layout: what its columns hold where a token has no value (``-`` or
+    #: ``_``; read as None); None for other layouts
+    blank: str | None = None
 
 
 def parse_header(rest: str) -> tuple[str, str | None, bool]:
@@ -205,11 +229,21 @@ def numbered(first_fields: list[str], name: str | None = None) -> bool:
     return bool(_NUMERIC_ID.match(first_fields[0])) and first_fields[0] != name
 
 
+def semeval(n_cols: int, first_fields: list[str], name: str | None = None) -> bool:
+    """Is this the SemEval-2010 layout: numbered lines of seventeen columns or more?
+    (A CoNLL-U-like file has eleven: the ten of CoNLL-U, then coreference.)"""
+    return n_cols >= MIN_SEMEVAL and numbered(first_fields, name)
+
+
 def column_names(n_cols: int, first_fields: list[str], name: str | None = None) -> tuple[list[str], int]:
     """Names for the non-coreference columns and the index of the word form."""
     n = n_cols - 1  # the last column is coreference
     if n_cols == 2:
         return ["FORM"], 0
+    if semeval(n_cols, first_fields, name):
+        names = [SEMEVAL_COLUMNS[i] if i < len(SEMEVAL_COLUMNS) else f"apred_{i - len(SEMEVAL_COLUMNS) + 1}"
+                 for i in range(n)]
+        return names, 1
     if numbered(first_fields, name):
         if n_cols >= 11:
             base = CONLLU_COLUMNS
@@ -393,6 +427,7 @@ class _Reader:
         interleaved: list[tuple[int, str]] = []
         sent_rows = 0
         form_index = None
+        least = MIN_PREDICATE_LAYOUT
         first_tab: int | None = None  # line of the first token line, and whether it had TABs
         # the current sentence's column count and the line that set it; may it differ
         # from the first sentence's (CoNLL-2012 layout: one column per predicate)?
@@ -441,9 +476,11 @@ class _Reader:
                 if n < 2:
                     raise self.error(f"a token line needs at least 2 columns, found {n}", lineno)
                 form_index = column_names(n, fields, p.name)[1]
-                variable = n >= MIN_PREDICATE_LAYOUT and not numbered(fields, p.name)
+                # the fewest columns of a sentence (SemEval-2010: one argument column per predicate too)
+                least = MIN_SEMEVAL if semeval(n, fields, p.name) else MIN_PREDICATE_LAYOUT
+                variable = n >= least and (not numbered(fields, p.name) or least == MIN_SEMEVAL)
                 width_line = first_row_line = lineno
-            elif not sent_rows and n != width and variable and n >= MIN_PREDICATE_LAYOUT \
+            elif not sent_rows and n != width and variable and n >= least \
                     and (n < width or any(fields[width:])):
                 # OntoNotes: one predicate-argument column per predicate of the sentence
                 width, width_line = n, lineno
@@ -455,7 +492,7 @@ class _Reader:
                     del fields[width:]
                 elif width_line == first_row_line:
                     raise self.error(f"line has {n} columns, the document's first token line has {width}"
-                                     + (f" (a sentence may have {MIN_PREDICATE_LAYOUT} or more)" if variable else ""),
+                                     + (f" (a sentence may have {least} or more)" if variable else ""),
                                      lineno)
                 else:
                     raise self.error(f"line has {n} columns, the first token line of its sentence (line "
@@ -513,7 +550,9 @@ class _Reader:
                 self.dialect("conll.few-columns", f"{p.n_cols}-column file (CoNLL-2012 has 12 or more)",
                              line_of[0] if line_of else p.header_line + 1)
             elif numeric and p.n_cols > 2:
-                self.dialect("conll.numbered-columns", "first column holds token numbers (not a document id)",
+                self.dialect("conll.numbered-columns", "first column holds token numbers (not a document id)"
+                             + ("; SemEval-2010 layout (gold and predicted columns)"
+                                if semeval(p.n_cols, first, p.name) else ""),
                              line_of[0] if line_of else p.header_line + 1)
         cells = columns[-1] if n else []
         slots, multi = self.parse_coref(p, cells)
@@ -537,6 +576,7 @@ class _Reader:
         forms = columns[form_index] if n else []
         attributes: dict[str, Any] = {}
         fixed: dict[str, list[str]] = {}
+        blank = _semeval_blank(names, columns) if n and first and semeval(p.n_cols, first, p.name) else None
         for i, name in enumerate(names):
             if i == form_index:
                 continue
@@ -544,12 +584,16 @@ class _Reader:
             if _is_layout_column(name):
                 if not _derivable(name, values, p):
                     fixed[name] = values
+            elif blank is not None and name in _SEMEVAL_ATTRIBUTES:
+                if values.count(blank) != len(values):
+                    attributes[name] = [None if v == blank else v for v in values]
             elif not _all_placeholder(name, values):
                 attributes[name] = values
         markables = [model.Markable(id=f"markable_{k}", spans=((a, e),), entity=label)
                      for k, (label, a, e, _, _) in enumerate(slots, 1)]
         self.duplicates(p, markables)
         layout = self.layout(p, cells, names, multi, fixed)
+        layout.blank = blank
         try:
             return model.Document.build(
                 name=p.name, part=p.part, metadata={},
@@ -855,6 +899,17 @@ def placeholder(name: str) -> str:
     if name in _CONLLU_ATTRIBUTES:
         return "_"
     return "-"
+
+
+def _semeval_blank(names: list[str], columns: list[list[str]]) -> str:
+    """What the SemEval-2010 columns of a document hold where a token has no value: the
+    more frequent of ``-`` and ``_`` in them (``-`` on a tie)."""
+    counts: Counter = Counter()
+    for name, values in zip(names, columns):
+        if name in _SEMEVAL_ATTRIBUTES:
+            counts["-"] += values.count("-")
+            counts["_"] += values.count("_")
+    return "_" if counts["_"] > counts["-"] else "-"
 
 
 def _all_placeholder(name: str, values: list[str]) -> bool:
@@ -1471,7 +1526,7 @@ def _chain_labels(doc, log: LossLog, keep_labels: bool) -> list[str]:
     renamed = unusable
     if renamed:
         counters = all(_COUNTER_ID.match(e) for e in renamed)
-        log.lose("label", "entity ids other than numbers (chains numbered)", document=doc,
+        log.lose("label", "entity ids other than numbers", done="chains numbered", document=doc,
                  count=len(renamed), example=renamed[0], severity="info" if counters else "warning")
     return labels
 
@@ -1483,8 +1538,10 @@ _LINE_BREAKING = re.compile(r"[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 _SOURCES = {"pos": ("pos", "xpos", "upos"), "speaker": ("speaker",)}
 
 
-def _column_values(doc, names: list[str], fixed: dict[str, list[str]], log: LossLog) -> list[list[str]]:
-    """Values of the non-coreference columns."""
+def _column_values(doc, names: list[str], fixed: dict[str, list[str]], log: LossLog,
+                   blank: str | None = None) -> list[list[str]]:
+    """Values of the non-coreference columns (``blank``: what a SemEval-2010 column holds
+    where a token has no value)."""
     n = len(doc.tokens.forms)
     attrs = doc.tokens.attributes
     forms = doc.tokens.forms
@@ -1503,16 +1560,18 @@ def _column_values(doc, names: list[str], fixed: dict[str, list[str]], log: Loss
         if source is not None:
             values = attrs[source]
             if None in values:
-                values = [v if v is not None else placeholder(name) for v in values]
+                empty = blank if blank is not None and name in _SEMEVAL_ATTRIBUTES else placeholder(name)
+                values = [v if v is not None else empty for v in values]
             if _LINE_BREAKING.search("\x00".join(values)):
-                log.lose("value", "TABs and line breaks in token attribute values "
-                         "(replaced by '_')", document=doc, example=source)
+                log.lose("value", "TABs and line breaks in token attribute values", document=doc,
+                         example=source, done="replaced by '_'")
                 values = [_LINE_BREAKING.sub("_", v) for v in values]
             out.append(values)
             continue
         if not derived:
             derived = _derived_columns(doc)
-        out.append(derived.get(name) or [placeholder(name)] * n)
+        empty = blank if blank is not None and name in _SEMEVAL_ATTRIBUTES else placeholder(name)
+        out.append(derived.get(name) or [empty] * n)
     return out
 
 
@@ -1542,7 +1601,7 @@ def _document_id(name: str) -> str:
 def _clean_form(form: str, log: LossLog, doc) -> str:
     if form and not any(c.isspace() for c in form):
         return form
-    log.lose("form", "empty token forms or forms containing whitespace (replaced by '_')",
+    log.lose("form", "empty token forms or forms containing whitespace", done="replaced by '_'",
              document=doc, example=repr(form))
     return "_" if not form else re.sub(r"\s", "_", form)
 
@@ -1600,9 +1659,10 @@ def _write_document(doc, report: Report, canonical: bool) -> list[str]:
         used = set(names) | ({next((a for a in _SOURCES["pos"] if a in doc.tokens.attributes), "pos")})
         unwritten = sorted(a for a in doc.tokens.attributes if a in TOKEN_ATTRIBUTES and a not in used)
         if unwritten:
-            log.lose("token-attributes", "token attributes of CoNLL-U-like columns (a canonical CoNLL-2012 "
-                     "file has no such column)", document=doc, count=len(unwritten), example=unwritten[0])
-    columns = _column_values(doc, names, fixed, log)
+            log.lose("token-attributes", "token attributes of CoNLL-U-like or SemEval-2010 columns (a canonical CoNLL-2012 "
+                     "file has no such column)", document=doc, count=len(unwritten), example=unwritten[0],
+                     done="dropped")
+    columns = _column_values(doc, names, fixed, log, lay.blank if lay is not None else None)
     labels = _chain_labels(doc, log, keep_labels=lay is not None)
     sep = lay.separator if lay is not None else CANONICAL_SEPARATOR
     empty = lay.empty if lay is not None else CANONICAL_EMPTY
@@ -1715,7 +1775,7 @@ def _absent_predicates(doc, names: list[str], sentences: list) -> list[int] | No
     attrs = doc.tokens.attributes
     trailing = []  # the values of the last predicate-argument columns, the last first
     for name in reversed(names):
-        if not name.startswith("predicate_arguments_"):
+        if not name.startswith(("predicate_arguments_", "apred_")):
             break
         trailing.append(attrs.get(name))
     if not any(values is not None and None in values for values in trailing):
@@ -1810,7 +1870,7 @@ register(
                     ".gold_conll", ".auto_conll", ".v2_gold_conll", ".v2_auto_conll", ".v9_gold_conll",
                     ".v9_auto_conll", ".key", ".response"),
         capabilities=Capabilities(
-            discontinuous=False, nested=True, crossing=True, same_entity_overlap=False, cross_sentence=False,
+            discontinuous=False, nested=True, crossing=True, same_entity_overlap=False, cross_sentence=True,
             entity_ids=True, link_structure=False, link_types=False, multi_target_links=False,
             markable_attributes=False, entity_attributes=False, link_attributes=False, heads=False,
             min=False, optional=False, layers=False, sets=False, token_attributes=TOKEN_ATTRIBUTES,

@@ -44,7 +44,13 @@ read (udapi, and UD's validator with ``--coref``; ``tests/test_ecosystem.py``):
   sent_id has no blank and no ``/`` (udapi reads what follows ``/`` as a zone name): a
   sentence without an id gets its document's name (and part, unless 0) and its number;
 * a mention with the words of an earlier one is left out (CorefUD has one mention per
-  span), reported as ``loss.same-span``.
+  span), reported as ``loss.same-span``;
+* a mention whose words lie in more than one sentence is left out, whatever the source
+  (UD's validator refuses a mention open at the end of a sentence, udapi refuses it or
+  drops it): ``loss.cross-sentence``, its chain kept (:func:`_within_sentences`);
+* the columns get the token attributes of their names (SemEval-2010's predicted ones
+  where a document has no gold one) and, from another format, only values valid there
+  (:func:`_token_columns`); the others are written ``_`` (``loss.value``, by column).
 
 Words, multi-word-token lines (``9-10``) and empty nodes (``8.1``): words and empty
 nodes are tokens (empty nodes can carry mentions: zero anaphora); multi-word-token
@@ -91,6 +97,23 @@ model = LazyModule("corefio.model")
 COLUMNS = ["id", "FORM", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc"]
 #: the token attributes a CoNLL-U file holds (the id column is layout)
 TOKEN_ATTRIBUTES = frozenset(COLUMNS) - {"id", "FORM"}
+#: SemEval-2010's predicted columns (read from CoNLL files of that layout) and the CoNLL-U
+#: column of the same kind: written there when the document has no value of its own for
+#: it (CoNLL-U has one column of each kind, gold or not; CorefUD's own files hold
+#: predicted trees); HEAD and DEPREL come from the same pair
+PREDICTED = {"plemma": "lemma", "pxpos": "xpos", "pfeats": "feats", "phead": "head", "pdeprel": "deprel"}
+#: the token attributes the writer keeps (the predicted ones under CoNLL-U's names)
+WRITTEN_ATTRIBUTES = TOKEN_ATTRIBUTES | frozenset(PREDICTED)
+#: UD's universal part-of-speech tags and relations (what UD's validator takes at level 2)
+UPOS = frozenset("ADJ ADP ADV AUX CCONJ DET INTJ NOUN NUM PART PRON PROPN PUNCT SCONJ SYM VERB X".split())
+UDEPRELS = frozenset(
+    "acl advcl advmod amod appos aux case cc ccomp clf compound conj cop csubj dep det discourse dislocated expl "
+    "fixed flat goeswith iobj list mark nmod nsubj nummod obj obl orphan parataxis punct reparandum root vocative "
+    "xcomp".split())
+_FEATURE = re.compile(r"^([A-Z][A-Za-z0-9]*(?:\[[a-z0-9]+\])?)=([A-Z0-9][A-Za-z0-9]*(?:,[A-Z0-9][A-Za-z0-9]*)*)$")
+_HEAD = re.compile(r"^(0|[1-9][0-9]*)$")
+_DEPREL = re.compile(r"^([a-z]+)(:[a-z]+)?$")
+_DEPS_ITEM = re.compile(r"^(0|[1-9][0-9]*(?:\.[1-9][0-9]*)?):([a-z]+)(:\S+)?$")
 COREF_KEYS = ("Entity", "SplitAnte", "Bridge")
 DEFAULT_FIELDS = ["eid", "etype", "head", "other"]
 
@@ -108,6 +131,7 @@ _SENT_ID = re.compile(r"^#\s*sent_id\s*=\s*(\S+)")
 #: characters a field value cannot hold (``-`` too, except in the last field)
 _FIELD_UNSAFE = re.compile(r"[()|\s=]")
 _LINE_BREAKING = re.compile(r"[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+_WHITESPACE = re.compile(r"\s")
 #: what an attribute name must look like to be declared as a mention field
 _FIELD_NAME = re.compile(r"^(?!eid$)[^\s\-()|=,\[\]<:]+$")
 #: a field name UD's validator accepts in ``global.Entity``; other names go into ``other``
@@ -619,7 +643,7 @@ def _labels(doc, log: LossLog, ids: _EntityIds | None = None) -> list[str]:
     if renamed:
         counters = all(re.match(r"^[A-Za-z_]*\d+$", e) for e in renamed)
         log.lose("label", "entity ids that CorefUD cannot write, or that an earlier document of the file "
-                 "uses (renumbered e1, e2, ...)",
+                 "uses", done="renumbered e1, e2, ...",
                  document=doc, count=len(renamed), example=renamed[0], severity="info" if counters else "warning")
     return labels
 
@@ -801,11 +825,15 @@ def _field_values(doc, fields: list[str], log: LossLog, tree: _Tree | None = Non
         for i, v in enumerate(values[:-1]):
             if "-" in v or _FIELD_UNSAFE.search(v):
                 values[i] = _safe(v, log, doc, "-")
-        if _FIELD_UNSAFE.search(values[-1]):
-            values[-1] = _safe(values[-1], log, doc, "")
+        if _FIELD_UNSAFE.search(values[-1]) or (tree is not None and "-" in values[-1]):
+            # written from another format, the last field has no - either: UD's validator
+            # counts the fields of an opener by its hyphens
+            values[-1] = _safe(values[-1], log, doc, "-" if tree is not None else "")
         out.append(values)
     if lost_heads:
-        log.lose("heads", "heads that are not one word of their mention", document=doc, count=lost_heads)
+        log.lose("heads", "heads that are not one word of their mention", document=doc, count=lost_heads,
+                 done="dropped" if tree is None else "each replaced by the highest word of the dependency tree "
+                 "inside it, else its last word")
     if computed:
         log.report.add("conllu.head-computed", "info",
                        "mentions without a one-word head: the head written is the highest word of the "
@@ -814,13 +842,14 @@ def _field_values(doc, fields: list[str], log: LossLog, tree: _Tree | None = Non
     if unnamed:
         log.lose("markable-attributes", "markable attributes whose names cannot be a global.Entity field "
                  "(empty, 'eid', or with - ( ) | = , or blanks)", document=doc, count=len(unnamed),
-                 example=unnamed[0])
+                 example=unnamed[0], done="dropped")
     return out
 
 
 def _safe(value: str, log: LossLog, doc, more: str) -> str:
-    log.lose("value", "characters ( ) | = blanks (and - except in the last field) in "
-             "mention fields (replaced by '_')", document=doc, example=value[:40])
+    log.lose("value", "characters ( ) | = blanks (and -, but in the last field of a document read from CoNLL-U) "
+             "in mention fields",
+             document=doc, example=value[:40], done="replaced by '_'")
     out = _FIELD_UNSAFE.sub("_", value)
     return out.replace(more, "_") if more else out
 
@@ -828,8 +857,8 @@ def _safe(value: str, log: LossLog, doc, more: str) -> str:
 def _text(value, log: LossLog, doc) -> str:
     if isinstance(value, str):
         return value
-    log.lose("value", "types of attribute values (written as text)", document=doc,
-             example=repr(value), severity="info")
+    log.lose("value", "types of attribute values", document=doc, example=repr(value), severity="info",
+             done="written as text")
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
@@ -885,7 +914,7 @@ def _same_span(doc, log: LossLog) -> set[int]:
         if first.setdefault(m.spans, k) != k:
             later.add(k)
     log.lose("same-span", "mentions with the same words as another mention (CorefUD has one mention "
-             "per span: the later ones were left out)", document=doc, count=len(later))
+             "per span)", document=doc, count=len(later), done="the later ones dropped")
     return later
 
 
@@ -921,19 +950,20 @@ def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
         if link.type not in (BRIDGING, SPLIT_ANTECEDENT):
             if not is_identity(link.type):
                 log.lose("link-types", f"{link.type!r} links (CorefUD has bridging and split antecedents)",
-                         document=doc)
+                         document=doc, done="dropped")
             continue
         src = index[link.source]
         key = "SplitAnte" if link.type == SPLIT_ANTECEDENT else "Bridge"
         relation = link.attributes.get("relation")
         if set(link.attributes) - {"relation"}:
             log.lose("link-attributes", "attributes of bridging/split-antecedent links other than relation",
-                     document=doc)
+                     document=doc, done="dropped")
         for target in link.targets:
             if link.target_kind == "entity":
                 ante = entity_label.get(target, target if _SAFE_EID.match(target) else None)
                 if ante is None:
-                    log.lose("link-types", f"{link.type} links to entities without a usable id", document=doc)
+                    log.lose("link-types", f"{link.type} links to entities without a usable id", document=doc,
+                             done="dropped")
                     continue
             else:
                 ante = chain_of[index[target]]
@@ -945,7 +975,8 @@ def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
                 if tree is not None and not _BRIDGE_RELATION.match(value):
                     # written from another format: UD's validator takes lower-case letters only
                     log.lose("bridge-relation", "bridging relations other than lower-case letters (UD's "
-                             "validator refuses them)", document=doc, example=value)
+                             "validator refuses them)", document=doc, example=value,
+                             done="dropped (the link is written without it)")
                     value = ""
                 if value:
                     item += f":{value}"
@@ -1005,7 +1036,7 @@ def _write_document(doc, report: Report, canonical: bool, last: bool, state: _Fi
     readable and means what it says.
     """
     log = LossLog(report, "CorefUD CoNLL-U")
-    doc = doc.chain_markables_only()
+    doc = _within_sentences(doc.chain_markables_only(), log)
     fresh = _usable_layout(doc, canonical) is None  # not written back as its CoNLL-U source had it
     before = state.eids if fresh else _EntityIds()
     declared = state.fields if fresh else None
@@ -1035,10 +1066,79 @@ def _write_document(doc, report: Report, canonical: bool, last: bool, state: _Fi
     # interleaved parts of discontinuous mentions whose extents nest are found only here
     code = "same-entity-overlap" if _extents_cross(original) else "interleaved-parts"
     log.lose(code, "mentions of one entity that cross or whose parts interleave (CorefUD closing "
-             "brackets cannot tell them apart; such mentions were left out)", document=original, count=dropped)
+             "brackets cannot tell them apart)", document=original, count=dropped, done="dropped")
     state.eids.commit(labels)
     _note_sent_ids(lines, state)
     return lines
+
+
+def _within_sentences(doc, log: LossLog):
+    """``doc`` without the mentions whose words lie in more than one sentence.
+
+    CorefUD keeps a mention inside its sentence: UD's validator refuses one that is still
+    open at the end of a sentence, udapi refuses it (or, leniently, drops it). The loss
+    is reported before writing (``loss.cross-sentence``). A chain keeps its other
+    mentions (identity links through a left-out mention give way to links among those
+    left); a bridging or split-antecedent link from or to a left-out mention goes from or
+    to another mention of its chain (CorefUD's links join entities), or goes when none is
+    left, as does one to an entity whose every mention is left out (``loss.link-types``).
+    """
+    if len(doc.sentences) < 2:
+        return doc
+    sentence = doc.sentence_of_token()
+    gone = {m.ref for m in doc.markables if sentence[m.first] != sentence[m.last]}
+    if not gone:
+        return doc
+    chains = doc.chain_indices()
+    chain_of: dict[str, int] = {}
+    kept_of: dict[int, list[str]] = {}
+    for c, chain in enumerate(chains):
+        for k in chain:
+            ref = doc.markables[k].ref
+            chain_of[ref] = c
+            if ref not in gone:
+                kept_of.setdefault(c, []).append(ref)
+    entities_left = {m.entity for m in doc.markables if m.entity is not None and m.ref not in gone}
+    entities_gone = {m.entity for m in doc.markables if m.entity is not None and m.ref in gone} - entities_left
+    links = []
+    lost = 0
+    for link in doc.links:
+        if is_identity(link.type):
+            if link.source not in gone and not (link.target_kind == "markable" and gone & set(link.targets)):
+                links.append(link)
+            continue
+        if link.source in gone:
+            # CorefUD's Bridge and SplitAnte join entities: another mention of the
+            # anaphor's entity carries the link, when one is left
+            source = next(iter(kept_of.get(chain_of[link.source], ())), None)
+            if source is None:
+                lost += len(link.targets)
+                continue
+            link = link.copy(source=source)
+        targets = []
+        for t in link.targets:
+            if link.target_kind == "markable" and t in gone:
+                t = next(iter(kept_of.get(chain_of[t], ())), None)
+            elif link.target_kind == "entity" and t in entities_gone:
+                t = None
+            if t is None:
+                lost += 1
+            else:
+                targets.append(t)
+        if targets:
+            links.append(link if tuple(targets) == link.targets else link.copy(targets=tuple(targets)))
+    taken = {link.id for link in doc.links}
+    for c, kept in kept_of.items():
+        if len(kept) > 1 and any(doc.markables[k].ref in gone for k in chains[c]):
+            for ref in kept[1:]:  # the chain's mentions left, together again
+                number = len(taken)
+                while f"link_{number}" in taken:
+                    number += 1
+                taken.add(f"link_{number}")
+                links.append(model.Link.fast(f"link_{number}", ref, (kept[0],)))
+    log.lose("link-types", "bridging and split-antecedent links from or to mentions left out (they cross a "
+             "sentence boundary)", document=doc, count=lost, done="dropped")
+    return doc.copy(markables=[m for m in doc.markables if m.ref not in gone], links=links)
 
 
 def _note_sent_ids(lines: list[str], state: _FileState) -> None:
@@ -1120,7 +1220,6 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
     sent_ids of the file so far (read, not changed); ``labels``: the eids, when
     already made (:func:`_labels`)."""
     lay = _usable_layout(doc, canonical)
-    attrs = doc.tokens.attributes
     n = len(doc.tokens.forms)
     fields = _fields_for(doc, lay, declared)
     if labels is None:
@@ -1139,21 +1238,10 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
         tree = _Tree(doc, ids if ids is not None else
                      [str(i - s.first + 1) for s in sentences for i in range(s.first, s.last + 1)])
     misc = misc_column(doc, labels, fields, log, lay.misc if lay is not None else None, part_fields, tree)
-    columns = []
-    for name in ("lemma", "upos", "xpos", "feats", "head", "deprel", "deps"):
-        column = attrs.get(name)
-        if column is None:
-            columns.append(["_"] * n)
-            continue
-        values = [v if v is not None else "_" for v in column]
-        if _LINE_BREAKING.search("\x00".join(values)):
-            log.lose("value", "TABs and line breaks in token attribute values (replaced by '_')",
-                     document=doc, example=name)
-            values = [_LINE_BREAKING.sub("_", v) for v in values]
-        columns.append(values)
+    columns = _token_columns(doc, sentences, ids, log)
     forms = doc.tokens.forms
     if _LINE_BREAKING.search("\x00".join(forms)):
-        log.lose("form", "TABs and line breaks in token forms (replaced by '_')", document=doc)
+        log.lose("form", "TABs and line breaks in token forms", document=doc, done="replaced by '_'")
         forms = [_LINE_BREAKING.sub("_", f) for f in forms]
     taken = _Taken(sent_ids)
     for s_index, s in enumerate(sentences):
@@ -1187,6 +1275,143 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
     return out
 
 
+def _token_columns(doc, sentences: list, ids: list[str] | None, log: LossLog) -> list[list[str]]:
+    """The LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL and DEPS columns.
+
+    Each comes from the token attribute of its name, else (for a document read from a
+    SemEval-2010 file) from the predicted attribute of that kind (:data:`PREDICTED`).
+    A document read from CoNLL-U keeps its values as they are; from another format, a
+    value is written only when it is what the column holds in CoNLL-U (UD's validator,
+    level 2): a UPOS one of the 17 universal tags; FEATS ``Name=Value`` pairs spelled as
+    UD spells them, sorted, each name once; HEAD 0 or the number of a word of the
+    sentence (empty nodes have none); DEPREL a UD relation (``nsubj``, ``obl:tmod``),
+    only beside a HEAD; DEPS ``head:relation`` pairs; LEMMA and XPOS not empty, without
+    a blank at either end (XPOS without any). Other values are written ``_`` (reported).
+    """
+    n = len(doc.tokens.forms)
+    attrs = doc.tokens.attributes
+    from_conllu = isinstance(doc.layout.get("conllu"), ConlluLayout)
+    given = {name for name, column in attrs.items() if _given(column)}
+    chosen: dict[str, str] = {}
+    for name in ("lemma", "upos", "xpos", "feats", "deps"):
+        predicted = f"p{name}"
+        source = name if name in given else predicted if predicted in given and predicted in PREDICTED else None
+        if source is not None:
+            chosen[name] = source
+    # HEAD and DEPREL of one tree: the gold one, else the predicted one
+    tree = "" if "head" in given else "p" if "phead" in given else None
+    if tree is not None:
+        chosen["head"] = f"{tree}head"
+        if f"{tree}deprel" in given:
+            chosen["deprel"] = f"{tree}deprel"
+    elif "deprel" in given:
+        chosen["deprel"] = "deprel"  # a relation without a head: not written (see _keep_valid)
+    if tree == "p" and "deprel" in given:
+        log.lose("value", "DEPREL values of a tree without its HEAD column", document=doc,
+                 count=sum(v not in (None, "", "_") for v in attrs["deprel"]), example="deprel", done="dropped")
+    unused = sorted(p for p in PREDICTED if _given(attrs.get(p)) and p not in chosen.values())
+    if unused:
+        log.lose("token-attributes", "SemEval-2010's predicted columns beside gold ones (CoNLL-U has one column "
+                 "of each kind)", document=doc, count=len(unused), example=unused[0], done="dropped")
+    renamed = sorted(f"{a} as {name.upper()}" for name, a in chosen.items() if a != name)
+    if renamed:
+        log.lose("token-attributes", "SemEval-2010's predicted columns as such (CoNLL-U does not tell predicted "
+                 "from gold)", document=doc, count=len(renamed), example=renamed[0], severity="info",
+                 done="written in the CoNLL-U column of the same kind, where the document has no gold one")
+    columns: dict[str, list[str]] = {}
+    for name in ("lemma", "upos", "xpos", "feats", "head", "deprel", "deps"):
+        source = chosen.get(name)
+        if source is None:
+            columns[name] = ["_"] * n
+            continue
+        values = ["_" if v is None else v for v in attrs[source]]
+        if _LINE_BREAKING.search("\x00".join(values)):
+            log.lose("value", "TABs and line breaks in token attribute values", document=doc, example=source,
+                     done="replaced by '_'")
+            values = [_LINE_BREAKING.sub("_", v) for v in values]
+        columns[name] = values
+    if not from_conllu:
+        _keep_valid(doc, columns, sentences, ids, log)
+    return [columns[name] for name in ("lemma", "upos", "xpos", "feats", "head", "deprel", "deps")]
+
+
+def _given(column: list | None) -> bool:
+    """Does an attribute column hold a value for some token?"""
+    return column is not None and any(v is not None and v not in ("", "_") for v in column)
+
+
+def _keep_valid(doc, columns: dict[str, list[str]], sentences: list, ids: list[str] | None, log: LossLog) -> None:
+    """Values that are not what their CoNLL-U column holds become ``_`` (reported, by
+    column); see :func:`_token_columns`."""
+    empty = set(doc.tokens.empty or ())
+
+    def valid(name: str, value: str, t: int) -> bool:
+        if value == "_":
+            return True
+        if not value:
+            return False
+        if name == "lemma":
+            return value == value.strip() and "  " not in value
+        if name == "xpos":
+            return not _WHITESPACE.search(value)
+        if name == "upos":
+            return value in UPOS
+        if name == "feats":
+            found = [_FEATURE.match(f) for f in value.split("|")]
+            items = [m for m in found if m is not None]
+            names = [m.group(1) for m in items]
+            return len(items) == len(found) and names == sorted(names, key=str.lower) and \
+                len(set(names)) == len(names) and all(
+                    values == sorted(set(values), key=str.lower) for values in (m.group(2).split(",") for m in items))
+        if name == "head":
+            return t not in empty and t in trees
+        if name == "deprel":
+            m = _DEPREL.match(value)
+            return t not in empty and m is not None and m.group(1) in UDEPRELS and columns["head"][t] != "_"
+        if name == "deps":
+            return all(_DEPS_ITEM.match(item) for item in value.split("|"))
+        return True
+
+    trees = _trees(columns["head"], sentences, ids, empty)
+    for name in ("lemma", "upos", "xpos", "feats", "head", "deprel", "deps"):  # deprel after head
+        values = columns[name]
+        bad = [t for t, v in enumerate(values) if not valid(name, v, t)]
+        if bad:
+            log.lose("value", f"token attribute values that are not what CoNLL-U's {name.upper()} column holds",
+                     document=doc, count=len(bad), example=values[bad[0]][:40], done="replaced by '_'")
+            for t in bad:
+                values[t] = "_"
+
+
+def _trees(heads: list[str], sentences: list, ids: list[str] | None, empty: set[int]) -> set[int]:
+    """The words whose HEAD can be written: those of the sentences where every word has
+    one (0 or the number of another word of the sentence) and following them from any
+    word leads to 0 (a tree: udapi refuses a cycle)."""
+    out: set[int] = set()
+    for s in sentences:
+        words = [i for i in range(s.first, s.last + 1) if i not in empty]
+        where = {(ids[i] if ids is not None else str(i - s.first + 1)): i for i in words}
+        parent: dict[int, int] = {}
+        for i in words:
+            value = heads[i]
+            if not _HEAD.match(value) or (value != "0" and (value not in where or where[value] == i)):
+                break
+            parent[i] = -1 if value == "0" else where[value]
+        else:
+            reaches: set[int] = set()  # words known to lead to 0
+            for i in words:
+                path: list[int] = []
+                while i != -1 and i not in reaches and i not in path:
+                    path.append(i)
+                    i = parent[i]
+                if i != -1 and i not in reaches:
+                    break  # a cycle
+                reaches.update(path)
+            else:
+                out.update(words)
+    return out
+
+
 def _same_entity_overlap(doc, labels: list[str]) -> bool:
     """Could the closing brackets of two mentions of one entity be paired wrongly? Only
     when their extents cross (overlap without one containing the other) or one of two
@@ -1214,10 +1439,10 @@ def _interleaved_line(raw: str, log: LossLog, doc) -> str | None:
     fields = raw.split("\t")
     if len(fields) >= 10 and _RANGE_ID.match(fields[0]) and not _LINE_BREAKING.search(raw.replace("\t", " ")):
         if any(f not in ("_", "") for f in fields[10:]):
-            log.lose("interleaved-column", "extra columns of multi-word-token lines", document=doc)
+            log.lose("interleaved-column", "extra columns of multi-word-token lines", document=doc, done="dropped")
         return "\t".join(fields[:10])
     log.lose("interleaved-line", "lines between words that are not CoNLL-U multi-word tokens",
-             document=doc, example=raw[:40])
+             document=doc, example=raw[:40], done="dropped")
     return None
 
 
@@ -1315,9 +1540,11 @@ def _sentence_comments(doc, s, index: int, log: LossLog, taken: _Taken) -> list[
         sid = f"{base}-{k}"
     taken.add(sid)
     if s.id is not None and sid != s.id:
-        log.lose("sent-id", "sentence ids with blanks or '/', or repeated in the file (written changed)",
+        log.lose("sent-id", "sentence ids with blanks or '/', or repeated in the file", done="written changed",
                  document=doc, example=s.id[:40], severity="info")
-    text = doc.span_text((s.first, s.last))
+    # the words between single spaces (the whitespace of another format is not kept:
+    # the validator wants a SpaceAfter=No wherever the text has no space after a word)
+    text = " ".join(doc.tokens.forms[s.first : s.last + 1])
     return [f"# sent_id = {sid}", f"# text = {_one_line(text)}"]
 
 
@@ -1369,10 +1596,10 @@ register(
         description="CorefUD CoNLL-U (Entity=, SplitAnte=, Bridge= in MISC)",
         extensions=(".conllu",),
         capabilities=Capabilities(
-            discontinuous=True, nested=True, crossing=True, same_entity_overlap=False, cross_sentence=True,
+            discontinuous=True, nested=True, crossing=True, same_entity_overlap=False, cross_sentence=False,
             entity_ids=True, link_structure=False, link_types=True, multi_target_links=False,
             markable_attributes=True, entity_attributes=False, link_attributes=True, heads=True,
-            min=False, optional=False, layers=False, sets=False, token_attributes=TOKEN_ATTRIBUTES,
+            min=False, optional=False, layers=False, sets=False, token_attributes=WRITTEN_ATTRIBUTES,
             token_ids=False, empty_tokens=True, whitespace=False, offsets=False, text=False, regions=False, sentences=True,
             sentence_attributes=True, metadata=False, schemes=False, multiple_documents=True,
         ),

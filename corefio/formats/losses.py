@@ -6,6 +6,8 @@ of it (``usage``) and how to remove it (``strip``). From it:
 * :func:`report_losses` adds one ``loss.<feature>`` diagnostic per feature a document
   uses and the target format cannot express, with a count and an example. The API runs
   it before every writer, so writers never check for losses themselves.
+  The links of markables of other layers that are not written are reported with them
+  (``loss.layer-links``, one per source → target pair).
 * :func:`treatment` says what the writer of a format does with such a use: drops it,
   writes its hull (a discontinuous mention as one span from its first to its last word),
   writes it as it is (``kept``: the format's own tools may not read it; reported as
@@ -264,7 +266,6 @@ TREATMENT_TEXT = {
 #: ``writer``: the writer reports what it does itself (report_losses says nothing);
 #: ``covered``: another feature's report already counts these mentions
 TREATMENTS: dict[tuple[str, str], str] = {
-    ("cross_sentence", "conll"): "kept",
     ("cross_sentence", "webanno-tsv"): "kept",
     ("crossing", "mate"): "later_dropped",
     ("crossing", "muc"): "later_dropped",
@@ -329,7 +330,34 @@ def report_losses(doc: "Document", capabilities: "Capabilities", report: Report,
         report.add(f"loss.{feature.name.replace('_', '-')}", severity,  # type: ignore[arg-type]
                    loss_message(format_name, feature.message, done),
                    document=doc.label, count=n, merge=True, example=example)
+    if capabilities.link_types is True and any(feature.name == "layers" for feature, _ in found):
+        # the links of the markables not written go with them (another format's links
+        # are all reported by loss.link-types already)
+        n, example = _layer_links(doc, capabilities.layers)
+        if n:
+            report.add("loss.layer-links", "warning",
+                       loss_message(format_name, "links from or to markables of other layers that are not written",
+                                    "dropped"), document=doc.label, count=n, merge=True, example=example)
     return len(found)
+
+
+def _layer_links(doc: "Document", allowed: Any) -> Usage:
+    """Links that go with the markables of other layers a format does not write (those in
+    no chain, :func:`~corefio.formats._layers.coreference_layer`): one for each target
+    such a markable is the source of, and one for each target that is such a markable."""
+    keep = allowed if isinstance(allowed, frozenset) else frozenset()
+    if all(m.layer is None or m.layer in keep for m in doc.markables):
+        return 0, None
+    in_chain = {doc.markables[i].ref for chain in doc.chain_indices() for i in chain}
+    gone = {m.ref for m in doc.markables if m.layer is not None and m.layer not in keep and m.ref not in in_chain}
+    n, example = 0, None
+    for link in doc.links:
+        lost = len(link.targets) if link.source in gone else \
+            sum(t in gone for t in link.targets) if link.target_kind == "markable" else 0
+        if lost and example is None:
+            example = f"{link.id} ({link.type})"
+        n += lost
+    return n, example
 
 
 def report_corpus_losses(corpus: "Corpus", capabilities: "Capabilities", report: Report, format_name: str) -> None:

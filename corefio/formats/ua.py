@@ -488,9 +488,9 @@ class _Reader:
             links.append(model.Link.fast(f"link_{len(links) + 1}", source, targets, SPLIT_ANTECEDENT, kind))
         for pairs, lineno in doc.bridging:
             pairs = dict(pairs)
-            source = pairs.pop("MarkableID", None)
-            if source is None or source not in known:
-                raise self.error(f"bridging item names MarkableID={source}, which no IDENTITY markable has", lineno)
+            anaphor: str | None = pairs.pop("MarkableID") if "MarkableID" in pairs else None
+            if anaphor is None or anaphor not in known:
+                raise self.error(f"bridging item names MarkableID={anaphor}, which no IDENTITY markable has", lineno)
             anchor = pairs.pop("MentionAnchor", None)
             entity_anchor = pairs.pop("EntityAnchor", None)
             attrs: dict[str, Any] = {}
@@ -502,13 +502,13 @@ class _Reader:
                 if entity_anchor is not None and entity_anchor != entity_of[anchor]:
                     attrs["EntityAnchor"] = entity_anchor
                 attrs.update(pairs)
-                links.append(model.Link.fast(f"link_{len(links) + 1}", source, (anchor,), BRIDGING, "markable",
+                links.append(model.Link.fast(f"link_{len(links) + 1}", anaphor, (anchor,), BRIDGING, "markable",
                                              attrs))
             elif entity_anchor is not None:
                 if entity_anchor not in first_of_entity:
                     raise self.error(f"EntityAnchor={entity_anchor}: no markable has this EntityID", lineno)
                 attrs.update(pairs)
-                links.append(model.Link.fast(f"link_{len(links) + 1}", source, (entity_anchor,), BRIDGING,
+                links.append(model.Link.fast(f"link_{len(links) + 1}", anaphor, (entity_anchor,), BRIDGING,
                                              "entity", attrs))
             else:
                 raise self.error("a bridging item needs MentionAnchor or EntityAnchor", lineno)
@@ -636,7 +636,7 @@ def loads(text: str, *, report: Report | None = None, strict: bool = False, file
 # ==========================================================================================
 def _clean(value: str, log: LossLog, doc: Any, what: str) -> str:
     if _VALUE_UNSAFE.search(value):
-        log.lose("value", f"( ) | = @ , or blanks in {what}; replaced by _", document=doc, example=value)
+        log.lose("value", f"( ) | = @ , or blanks in {what}", document=doc, example=value, done="replaced by '_'")
         return _VALUE_UNSAFE.sub("_", value)
     return value or "_"
 
@@ -646,7 +646,7 @@ def _cell_value(value: Any, log: LossLog, doc: Any) -> str:
         return "_"
     text = str(value)
     if re.search(r"\s", text):
-        log.lose("value", "blanks inside a column value; replaced by _", document=doc, example=text)
+        log.lose("value", "blanks inside a column value", document=doc, example=text, done="replaced by '_'")
         text = re.sub(r"\s", "_", text)
     return text
 
@@ -658,7 +658,8 @@ class _Writer:
             # UA's columns hold identity and discourse deixis; a markable of another
             # layer is written only when it is in a chain (as a mention of it)
             log.lose("layers", "markables of layers other than coreference and discourse deixis", document=doc,
-                     count=len(other_layers), example=other_layers[0].ref)
+                     count=len(other_layers), example=other_layers[0].ref,
+                     done="those in a chain written as mentions of the coreference layer, the others dropped")
             doc = coreference_layer(doc, keep=frozenset({DD_LAYER}))
         self.doc = doc
         self.columns = columns
@@ -721,14 +722,15 @@ class _Writer:
             if is_identity(link.type):
                 continue
             if link.type not in (BRIDGING, SPLIT_ANTECEDENT):
-                log.lose("link-types", f"{link.type!r} links (UA has bridging and split antecedents)", document=doc)
+                log.lose("link-types", f"{link.type!r} links (UA has bridging and split antecedents)", document=doc,
+                         done="dropped")
                 continue
             src = index[link.source]
             if link.type == SPLIT_ANTECEDENT:
                 self.split_antecedent(link, src, label_of, entity_label, first_of_label, first_of_dd, element_of)
                 continue
             if doc.markables[src].layer is not None or src not in label_of:
-                log.lose("link-types", "links from markables outside the identity column", document=doc)
+                log.lose("link-types", "links from markables outside the identity column", document=doc, done="dropped")
                 continue
             for target in link.targets:
                 if link.target_kind == "entity":
@@ -739,7 +741,8 @@ class _Writer:
                     target_label = label_of.get(t)
                     anchor = doc.markables[t] if doc.markables[t].layer is None else None
                 if target_label is None:
-                    log.lose("link-types", f"{link.type} links to entities without a markable", document=doc)
+                    log.lose("link-types", f"{link.type} links to entities without a markable", document=doc,
+                             done="dropped")
                     continue
                 items = [f"MarkableID={_clean(doc.markables[src].id, log, doc, 'markable ids')}"]
                 relation = link.attributes.get("relation")
@@ -774,7 +777,7 @@ class _Writer:
         else:
             plural = None
         if plural is None:
-            log.lose("link-types", "split antecedents of markables in no chain", document=doc)
+            log.lose("link-types", "split antecedents of markables in no chain", document=doc, done="dropped")
             return
         index = doc.markable_index()
         for target in link.targets:
@@ -790,7 +793,8 @@ class _Writer:
                 elif m.layer == DD_LAYER and m.sets.get(DD_LAYER) is not None:
                     where = first_of_dd[m.sets[DD_LAYER]]
             if where is None:
-                log.lose("link-types", "split_antecedent links to entities without a markable", document=doc)
+                log.lose("link-types", "split_antecedent links to entities without a markable", document=doc,
+                             done="dropped")
                 continue
             element_of.setdefault(where, []).append(plural)
 
@@ -819,7 +823,7 @@ class _Writer:
             items.append(f"MarkableID={_clean(m.id, log, doc, 'markable ids')}")
             if m.min:
                 if len(m.min) > 1:
-                    log.lose("min", "alternative MIN spans (UA has one)", document=doc)
+                    log.lose("min", "alternative MIN spans (UA has one)", document=doc, done="only the first written")
                 a, b = m.min[0]
                 pa, pb = self.ids[a], self.ids[b]
                 items.append(f"Min={pa}" if pa == pb else f"Min={pa},{pb}")
@@ -863,7 +867,8 @@ class _Writer:
         written = {token_attribute(c) for c in self.columns}
         for name in toks.attributes:
             if name not in written:
-                log.lose("token_attributes", f"the token attribute {name!r} (not a column of the file)", document=doc)
+                log.lose("token-attributes", f"the token attribute {name!r} (not a column of the file)", document=doc,
+                         done="dropped")
         for s_index, s in enumerate(sentences):
             # CoNLL-U's entity field declaration means nothing in UA columns
             comments = [c if c.startswith("#") else "# " + c
@@ -932,7 +937,7 @@ def _columns_for(doc: Any, log: LossLog) -> list[str]:
             continue
         column = column_of(name)
         if column is None or column in columns:
-            log.lose("token_attributes", f"the token attribute {name!r} (no column name)", document=doc)
+            log.lose("token-attributes", f"the token attribute {name!r} (no column name)", document=doc, done="dropped")
         else:
             columns.append(column)
     return columns

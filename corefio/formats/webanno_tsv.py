@@ -22,19 +22,38 @@ Coreference in the two styles in use:
   (``BT_...``) holds the mentions (markable ids: the annotation ids; features become
   markable attributes). A relation sits on the first token of its dependent
   annotation; its ``BT`` cell gives the governor's token and ``[governor_dependent]``
-  annotation ids. It becomes a link from the governor to the dependent. Relation
-  types in :data:`IDENTITY_TYPES` (GUM's ``coref``, ``ana``, ``cata``, ``appos``,
-  ``pred``, ``disc``) are identity links (chains); ``bridge:aggr`` a split antecedent
-  link; another ``bridge:SUBTYPE`` becomes a ``bridging``
-  link with the subtype as its ``relation`` attribute (CorefUD's convention); any
-  other type stays a typed link of that name. The written type is the
-  link's ``type`` attribute when it differs from what the model type says.
-* sub-tokens (``1-3.1``): their annotations are their token's; their lines are kept
+  annotation ids. It becomes a link from the governor to the dependent, typed by
+  :func:`relation_link` from the relation layer's first feature: types in
+  :data:`IDENTITY_TYPES` (GUM's ``coref``, ``ana``, ``cata``, ``appos``, ``pred``,
+  ``disc``) are identity links (chains); ``bridge:aggr`` a split antecedent link;
+  another ``bridge:SUBTYPE`` becomes a ``bridging`` link with the subtype as its
+  ``relation`` attribute (CorefUD's convention); no value in a layer whose name says
+  ``coref`` is identity; any other type stays a typed link of that name. The written
+  type is the link's ``type`` attribute when it differs from what the model type says.
+  A relation layer may have no type column (only ``BT_``, INCEpTION's feature-less
+  relation) or more features: the others are link attributes of their names.
+* sub-tokens (``1-3.1``): their annotations are their token's (a warning,
+  ``webanno.subtoken-annotations``, says how many moved); their lines are kept
   (coreference columns blanked) and written back after the token.
 * chains (WebAnno's ``CoreferenceLink``): ``TYPE[N]`` in the type column and
   ``RELATION->N-M`` in the relation column: link ``M`` of chain ``N`` (its relation to
   the next link; ``*`` for none). Each link becomes a markable of entity ``N`` with the
   two values as attributes (``referenceType``, ``referenceRelation``).
+
+Which layer is coreference: the ``layer`` read option (a chain, relation or span layer's
+name), else DKPro Core's ``CoreferenceLink`` chain layer, else the first chain layer (a
+custom one such as INCEpTION's ``webanno.custom.SimpleLink``), else the first relation
+layer on a declared span layer that is not DKPro Core's syntactic ``Dependency`` (one
+named ``*coref*`` first). Any other chain or relation layer is kept as written and
+reported (``webanno.layer-not-read``). Offsets and annotation numbers of more than
+:data:`MAX_DIGITS` digits are refused with their line.
+
+A ``.zip`` of ``.tsv`` files is a corpus, one document per file in the zip's order
+(opened by :mod:`corefio.io.archive`). WebAnno TSV holds one document per file and no
+document name (reading names a document after its file): several documents are written
+as such a zip (an output named ``.zip``, the ``zip`` option, or in memory), and refused
+for an output named ``.tsv`` (:func:`corefio.io.archive.one_file_per_document`); a name
+that will not come back is ``loss.document-name`` (info), a part ``loss.document-part``.
 
 The writer keeps the file's style: a chain-layer file is written with its chain layer,
 anything else as span + relation layers (GUM's way: each mention of an entity points to
@@ -42,25 +61,29 @@ the one before it). A discontinuous mention is written as one span from its firs
 last word (``loss.discontinuous``); markables of other layers: see
 :mod:`corefio.formats._layers`.
 
-Other layers are kept as token attributes named ``LAYER|FEATURE`` holding the cells as
-written; header lines other than the layer declarations (``#Summary1=...``) and each
+Other layers are kept as token attributes named ``LAYER|FEATURE`` (``#2``... for a
+column declared twice) holding the cells as written; header lines other than the layer declarations (``#Summary1=...``) and each
 sentence's ``#Text=`` line are kept in :class:`WebAnnoLayout` and the sentence comments.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
+from pathlib import PurePosixPath
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..io._lazy import LazyModule
 from ..model.mentions import BRIDGING, COREFERENCE, SPLIT_ANTECEDENT, is_identity
 from ..diagnostics import Report
-from ..errors import FormatError, ModelError
+from ..errors import FormatError, ModelError, UsageError
 from ..model.layout import FormatLayout
 from .losses import LossLog
-from .registry import Capabilities, FormatSpec, register
+from .registry import Capabilities, FormatSpec, Option, register
+from ..io.archive import is_zip, member_name, one_file_per_document, open_zip, zip_bytes
+from ..io.files import decode_utf8
 from ..io.source import Source
 from ._layers import coreference_layer
 from ._lines import split_newlines
@@ -79,6 +102,13 @@ TOKEN_LAYER = "corefio.Token"
 #: ``bridge:aggr`` (a plural made of several entities) is a split antecedent and the
 #: other ``bridge:*`` types bridging, both typed links
 IDENTITY_TYPES = frozenset({"coref", "ana", "cata", "appos", "pred", "disc"})
+#: DKPro Core's chain layer of coreference (read before any other chain layer)
+LINK_LAYER = "de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink"
+#: relation layers never read as coreference: DKPro Core's syntactic dependencies
+NOT_COREFERENCE = frozenset({"de.tudarmstadt.ukp.dkpro.core.api.syntax.type.dependency.Dependency"})
+#: digits a token offset or an annotation number may have (Python's int() refuses
+#: strings of more than 4,300 digits; no text is 10^18 characters long)
+MAX_DIGITS = 18
 _CELL_PIECE = re.compile(r"^(.*?)(?:\[(\d+)(?:_(\d+))?\])?$", re.S)
 _TOKEN_ID = re.compile(r"^(\d+)-(\d+)(?:\.(\d+))?$")
 _CHAIN = re.compile(r"^(.*)->(\d+)-(\d+)$", re.S)
@@ -95,10 +125,12 @@ class WebAnnoLayout(FormatLayout):
     #: header lines as written (format, layer declarations, #Summary...)
     header: list[str] = field(default_factory=list)
     #: the span layer holding the mentions and its features
-    mention_layer: str = ""
+    mention_layer: str | None = None
     mention_features: list[str] = field(default_factory=list)
     #: "relation" or "chain"
     style: str = "relation"
+    #: the relation layer read as links (relation style; None: none)
+    relation_layer: str | None = None
     newline: str = "\n"
     #: True when token lines end with a TAB (WebAnno's own export)
     trailing_tab: bool = True
@@ -115,6 +147,10 @@ class _Layer:
     base: str | None = None  # RL: the span layer
     first_column: int = 0
 
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _number(text: str) -> bool:
@@ -173,26 +209,108 @@ def _header(lines: list[str], file: str) -> tuple[list[_Layer], int]:
     return layers, column
 
 
-def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
+def _column_names(layers: list[_Layer]) -> dict[int, str]:
+    """Column → the token attribute a column of another layer is kept in: ``LAYER|FEATURE``
+    (the feature alone for :data:`TOKEN_LAYER`), with ``#2``, ``#3``... when a header
+    declares one twice."""
+    names: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    for layer in layers:
+        for k, feature in enumerate(layer.features):
+            name = feature if layer.name == TOKEN_LAYER else f"{layer.name}|{feature}"
+            seen[name] = seen.get(name, 0) + 1
+            names[layer.first_column + k] = name if seen[name] == 1 else f"{name}#{seen[name]}"
+    return names
+
+
+def _span_layer(layers: list[_Layer], name: str | None) -> _Layer | None:
+    return next((layer for layer in layers if layer.kind == "SP" and layer.name == name), None)
+
+
+def _coreference_layers(layers: list[_Layer], wanted: str | None,
+                        file: str) -> tuple[_Layer | None, _Layer | None, str]:
+    """(the mention layer, the relation layer on it or None, ``chain`` or ``relation``):
+    the layer ``wanted`` (the ``layer`` read option: a chain, relation or span layer's
+    name), else the first chain layer (DKPro Core's ``CoreferenceLink`` before the
+    others), else the first relation layer on a declared span layer that is not a
+    syntactic dependency (one whose name says ``coref`` before the others)."""
+    if wanted is not None:
+        layer = next((layer for layer in layers if layer.name == wanted), None)
+        if layer is None:
+            names = ", ".join(layer.name for layer in layers) or "none"
+            raise UsageError(f"{file}: the file has no layer {wanted!r} (its layers: {names})")
+        if layer.kind == "CH":
+            return layer, None, "chain"
+        if layer.kind == "RL":
+            base = _span_layer(layers, layer.base)
+            if base is None:
+                raise _fail(f"the relation layer {wanted}'s base {layer.base} is not a span layer of the file",
+                            file, 1)
+            return base, layer, "relation"
+        return layer, next((r for r in layers if r.kind == "RL" and r.base == layer.name), None), "relation"
+    chains = [layer for layer in layers if layer.kind == "CH"]
+    if chains:
+        return next((layer for layer in chains if layer.name == LINK_LAYER), chains[0]), None, "chain"
+    relations = sorted((layer for layer in layers if layer.kind == "RL" and _span_layer(layers, layer.base)
+                        and layer.name not in NOT_COREFERENCE),
+                       key=lambda layer: "coref" not in layer.name.lower())
+    if relations:
+        return _span_layer(layers, relations[0].base), relations[0], "relation"
+    return None, None, "relation"
+
+
+def relation_link(value: str | None, layer: str) -> tuple[str, dict[str, Any]]:
+    """(link type, link attributes) of a relation of the relation layer ``layer`` whose
+    type feature holds ``value`` (None: the layer has no type feature, or it is unset).
+
+    GUM's identity types (:data:`IDENTITY_TYPES`) are coreference, ``bridge:aggr`` a
+    split antecedent, ``bridge`` and ``bridge:SUBTYPE`` bridging (the subtype its
+    ``relation`` attribute); no value (or ``*``) in a layer whose name says ``coref`` is
+    coreference, elsewhere a link of type ``relation``; any other value a link of that
+    type. The ``type`` attribute keeps a value the link type does not say (the writer
+    writes it back)."""
+    attrs: dict[str, Any] = {}
+    if value in (None, "", "*"):
+        link_type = COREFERENCE if "coref" in layer.lower() else "relation"
+        if value is not None:
+            attrs["type"] = value
+        return link_type, attrs
+    if value in IDENTITY_TYPES:
+        attrs["type"] = value
+        return COREFERENCE, attrs
+    if value == "bridge:aggr":
+        attrs["type"] = value
+        return SPLIT_ANTECEDENT, attrs
+    if value.startswith("bridge"):
+        sub = value.partition(":")[2]
+        if sub:
+            attrs["relation"] = sub
+        if value != "bridge" and not sub:
+            attrs["type"] = value
+        return BRIDGING, attrs
+    return value, attrs
+
+
+def _read(text: str, name: str, file: str, report: Report, newline: str, wanted: str | None = None) -> Any:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     layers, width = _header(lines, file)
-    relation = next((layer for layer in layers if layer.kind == "RL"), None)
-    chain = next((layer for layer in layers if layer.kind == "CH"), None)
-    if relation is not None:
-        mention_layer = next((layer for layer in layers if layer.kind == "SP" and layer.name == relation.base), None)
-        if mention_layer is None:
-            raise _fail(f"the relation layer's base {relation.base} is not declared", file, 1)
-    else:
-        mention_layer = chain
-    style = "chain" if relation is None and chain is not None else "relation"
+    mention_layer, relation, style = _coreference_layers(layers, wanted, file)
+    others = [layer for layer in layers if layer.kind in ("CH", "RL") and layer is not mention_layer
+              and layer is not relation]
+    if others:
+        report.warning("webanno.layer-not-read", "chain and relation layers other than the one read as "
+                       "coreference are kept as written (token columns), not read as coreference; the read "
+                       "option layer=NAME reads another one", file=file, merge=True,
+                       example=", ".join(layer.name or "(no name)" for layer in others[:5]))
     header_end = next((i for i, line in enumerate(lines) if line.startswith("#Text=")), len(lines))
     header = lines[:header_end]
     while header and header[-1] == "":
         header.pop()
-    layout = WebAnnoLayout(header=header, mention_layer=mention_layer.name if mention_layer else "",
+    layout = WebAnnoLayout(header=header, mention_layer=mention_layer.name if mention_layer else None,
                            mention_features=list(mention_layer.features) if mention_layer else [],
+                           relation_layer=relation.name if relation is not None else None,
                            style=style, newline=newline)
     forms: list[str] = []
     ids: list[str] = []
@@ -202,21 +320,21 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
     kept_columns = [(layer, k) for layer in layers
                     if layer is not mention_layer and layer is not relation
                     for k in range(len(layer.features))]
-    def kept_name(layer: _Layer, k: int) -> str:
-        return layer.features[k] if layer.name == TOKEN_LAYER else f"{layer.name}|{layer.features[k]}"
-
+    names = _column_names(layers)
     for layer, k in kept_columns:
-        kept[kept_name(layer, k)] = []
+        kept[names[layer.first_column + k]] = []
     #: (column, where its values go, kept as written) for each kept column
-    kept_cells = [(layer.first_column + k, kept[kept_name(layer, k)], layer.name != TOKEN_LAYER)
+    kept_cells = [(layer.first_column + k, kept[names[layer.first_column + k]], layer.name != TOKEN_LAYER)
                   for layer, k in kept_columns]
     # the mention annotations (in order of their first token): their tokens, features
     # and (chain style) entity
     tokens_of: dict[str, list[int]] = {}
     attrs_of: dict[str, dict[str, Any]] = {}
     entity_of: dict[str, str] = {}
-    relations: list[tuple[int, str, str, str | None, str | None, int]] = []
+    relations: list[tuple[int, str, str | None, str, str | None, str | None, int, dict[str, str]]] = []
     token_index: dict[str, int] = {}
+    #: sub-tokens whose coreference annotations moved to their token
+    moved: list[str] = []
     comments: list[str] = []
     first = 0
     trailing = None
@@ -237,8 +355,10 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
     #: governor columns (-1: none)
     mention_columns = [] if mention_layer is None or style == "chain" else \
         [(mention_layer.first_column + k, feature) for k, feature in enumerate(mention_layer.features)]
-    type_column = relation.first_column if relation is not None else -1
     governor_column = relation.first_column + len(relation.features) - 1 if relation is not None else -1
+    #: the relation layer's feature columns before its governor column: (column, feature)
+    relation_columns = [] if relation is None else \
+        [(relation.first_column + k, feature) for k, feature in enumerate(relation.features[:-1])]
 
     def _annotations(cells: list[str], index: int, tid: str, lineno: int) -> None:
         """The coreference cells of one token line (a sub-token's go to its token)."""
@@ -261,13 +381,20 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                         attrs_of[key] = {feature: value}
                     elif feature not in found:
                         found[feature] = value
-        if type_column >= 0 and cells[type_column] != "_":
-            types = _pieces(cells[type_column])
+        if governor_column >= 0 and cells[governor_column] not in ("_", ""):
             targets = _pieces(cells[governor_column])
-            if len(types) != len(targets):
-                raise _fail("the relation cells hold different numbers of annotations", file, lineno)
-            for (type_, _, _), (gov, src, dep) in zip(types, targets):
-                relations.append((index, type_, gov, src, dep, lineno))
+            values: list[list[str | None]] = []
+            for column, _ in relation_columns:
+                found = [value for value, _, _ in _pieces(cells[column])] if cells[column] != "_" \
+                    else [None] * len(targets)
+                if len(found) != len(targets):
+                    raise _fail("the relation cells hold different numbers of annotations", file, lineno)
+                values.append(found)
+            for k, (gov, src, dep) in enumerate(targets):
+                row = [found[k] for found in values]
+                extra = {feature: value for (_, feature), value in zip(relation_columns[1:], row[1:])
+                         if value is not None}
+                relations.append((index, tid, row[0] if row else None, gov, src, dep, lineno, extra))
 
     lineno = header_end
     for lineno, line in enumerate(lines[header_end:], header_end + 1):
@@ -298,6 +425,8 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                 raise _fail(f"duplicate token id {tid}", file, lineno)
             token_index[tid] = parent
             kept_line = [("_" if k in coref_columns else cell) for k, cell in enumerate(cells)]
+            if any(cells[k] != "_" for k in coref_columns):
+                moved.append(tid)
             layout.subtokens.setdefault(ids[parent], []).append("\t".join(kept_line) + ("\t" if has_tab else ""))
             _annotations(cells, parent, tid, lineno)
             continue
@@ -306,8 +435,10 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                 raise _fail(f"duplicate token id {tid}", file, lineno)
             raise _fail(f"token id {tid!r} is not SENTENCE-TOKEN", file, lineno)
         start, _, end = span.partition("-")
-        if not (start.isdigit() and end.isdigit() and start.isascii() and end.isascii()):
+        if not (_number(start) and _number(end)):
             raise _fail(f"token offsets {span!r} are not START-END", file, lineno)
+        if len(start) > MAX_DIGITS or len(end) > MAX_DIGITS:
+            raise _fail(f"token offsets {_cut(span)!r} have more than {MAX_DIGITS} digits", file, lineno)
         pair = (int(start), int(end))
         if pair[0] > pair[1]:
             raise _fail(f"token offsets {span!r} are not START-END", file, lineno)
@@ -336,34 +467,26 @@ def _read(text: str, name: str, file: str, report: Report, newline: str) -> Any:
                        "optional": False})
     markables = [model.Markable(**values) for values in fields]
     links = []
-    for n, (index, type_, gov, src, dep, lineno) in enumerate(relations, 1):
+    for n, (index, tid, type_, gov, src, dep, lineno, extra) in enumerate(relations, 1):
         if gov not in token_index:
             raise _fail(f"relation governor {gov} is no token of this file", file, lineno)
-        source = src if src not in (None, "0") else _only(first_token_of.get(token_index[gov], []), file, lineno)
-        target = dep if dep not in (None, "0") else _only(first_token_of.get(index, []), file, lineno)
+        # an end without an annotation id: the one annotation without id on its (sub-)token,
+        # else the one annotation starting on its token
+        source = src if src not in (None, "0") else f"t{gov}.0" if f"t{gov}.0" in tokens_of \
+            else _only(first_token_of.get(token_index[gov], []), file, lineno)
+        target = dep if dep not in (None, "0") else f"t{tid}.0" if f"t{tid}.0" in tokens_of \
+            else _only(first_token_of.get(index, []), file, lineno)
         for which in (source, target):
             if which not in tokens_of:
                 raise _fail(f"relation names annotation {which}, which the file does not hold", file, lineno)
-        attrs: dict[str, Any] = {}
-        if type_ in IDENTITY_TYPES:
-            link_type = COREFERENCE
-            attrs["type"] = type_
-        elif type_ == "bridge:aggr":
-            link_type = SPLIT_ANTECEDENT
-            attrs["type"] = type_
-        elif type_.startswith("bridge"):
-            link_type = BRIDGING
-            sub = type_.partition(":")[2]
-            if sub:
-                attrs["relation"] = sub
-            if type_ != "bridge" and not sub:
-                attrs["type"] = type_
-        else:
-            link_type = type_ if type_ not in ("", "*") else "relation"
-            if link_type != type_:
-                attrs["type"] = type_
+        link_type, attrs = relation_link(type_, relation.name if relation is not None else "")
+        attrs.update(extra)
         links.append(model.Link.fast(f"rel_{n}", ref_of[source], (ref_of[target],), link_type, attributes=attrs))
     layout.trailing_tab = bool(trailing)
+    if moved:
+        report.warning("webanno.subtoken-annotations", "coreference annotations on sub-tokens are read as "
+                       "annotations of their token (corefio's mentions are made of tokens): written back, they "
+                       "sit on the token", file=file, count=len(moved), merge=True, example=moved[0])
     canonical = _are_canonical(offsets, forms, [(s.first, s.last) for s in sentences])
     tokens = model.Tokens(forms=forms, ids=ids, offsets=None if canonical else offsets, attributes=kept)
     try:
@@ -439,11 +562,39 @@ def _only(keys: list[str], file: str, lineno: int) -> str:
     return keys[0]
 
 
-def read(source: Source, *, report: Report, strict: bool = False) -> Any:
-    """One WebAnno TSV file: one document named after the file."""
+def read(source: Source, *, report: Report, strict: bool = False, layer: str | None = None) -> Any:
+    """One WebAnno TSV file: one document named after the file; a ``.zip`` of them (as
+    corefio writes several documents, or a folder of INCEpTION's exports zipped): one
+    document per ``.tsv`` in the zip's order, named after its file."""
+    if is_zip(_head(source)):
+        return model.Corpus(documents=list(_zipped(source, report, layer)), metadata={}, schemes=[], layout={})
     text, newline = split_newlines(source.read_text(), source.name)
-    return model.Corpus(documents=[_read(text, source.stem, source.name, report, newline)],
-                              metadata={}, schemes=[], layout={})
+    return model.Corpus(documents=[_read(text, source.stem, source.name, report, newline, layer)],
+                        metadata={}, schemes=[], layout={})
+
+
+def _head(source: Source) -> bytes:
+    if source.data is not None:
+        return source.data[:4]
+    with source.open() as f:
+        return f.read(4)
+
+
+def _zipped(source: Source, report: Report, layer: str | None) -> Iterator[Any]:
+    """The documents of a zip of WebAnno TSV files, opened by :mod:`corefio.io.archive`."""
+    with open_zip(source.path if source.path is not None else source.read_bytes(), shown=source.name) as archive:
+        entries = [e for e in archive.entries if not e.skipped]
+        if any(re.fullmatch(r"exportedproject[^/]*\.json", e.name) for e in entries):
+            raise FormatError("an INCEpTION project export (exportedproject.json): it holds each document once "
+                              "per annotator; export the documents, or unpack the project and read one "
+                              "annotator's files", file=source.name, line=1)
+        tsvs = [e for e in entries if e.suffix == ".tsv"]
+        if not tsvs:
+            raise FormatError("the zip holds no .tsv file", file=source.name, line=1)
+        for entry in tsvs:
+            name = f"{source.name}:{entry.name}"
+            text, newline = split_newlines(decode_utf8(archive.read(entry), name), name)
+            yield _read(text, PurePosixPath(entry.name).name.rsplit(".", 1)[0], name, report, newline, layer)
 
 
 # -- writing ----------------------------------------------------------------------------
@@ -456,6 +607,32 @@ def _escape(value: str) -> str:
 
 def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value) if "\\" in value else value
+
+
+_PLAIN_NUMBER = re.compile(rf"^[1-9][0-9]{{0,{MAX_DIGITS - 1}}}$")
+
+
+def _relation_cells(relations: list[tuple[str, str, dict[str, Any]]], features: list[str]) -> list[str]:
+    """The relation layer's cells of one token: the type column (the first feature),
+    the other features' columns (link attributes of their names, ``*`` for none), the
+    governor column (``BT_``, the last); a layer with only the governor column has no
+    type column."""
+    if not relations:
+        return ["_"] * len(features)
+    cells = []
+    for k, feature in enumerate(features[:-1]):
+        if k == 0:
+            cells.append("|".join(_escape_type(t) for t, _, _ in relations))
+            continue
+        values = [attrs.get(feature) for _, _, attrs in relations]
+        cells.append("_" if all(v is None for v in values) else
+                     "|".join("*" if v is None else _escape(str(v)) for v in values))
+    cells.append("|".join(g for _, g, _ in relations))
+    return cells
+
+
+def _escape_type(value: str) -> str:
+    return value if value in ("", "*") else _escape(value)
 
 
 def _written_type(link: Any) -> str:
@@ -490,26 +667,39 @@ def _document(doc: Any, report: Report) -> str:
     chain_style = lay is not None and lay.style == "chain"
     forms = doc.tokens.forms
     n = len(forms)
-    mention_layer = lay.mention_layer if lay is not None else "webanno.custom.Referent"
+    mention_layer = lay.mention_layer if lay is not None else "webanno.custom.Referent"  # None: the file had none
     features = lay.mention_features if lay is not None else \
         sorted({k for m in doc.markables for k in m.attributes}) or ["entity"]
     # the columns after the form, in header order: a token attribute's name, or
     # MENTIONS / RELATIONS for the coreference layers
     plan: list[str] = []
+    relation_features = ["type", f"BT_{mention_layer}"]
+    relation_name = "webanno.custom.Coref"
     if lay is not None:
         header = list(lay.header)
         declared, _ = _header(header, doc.name)
-        relation = next((layer for layer in declared if layer.kind == "RL"), None)
+        relation = next((layer for layer in declared if layer.kind == "RL" and layer.name == lay.relation_layer
+                         and not chain_style), None)
+        mentions = None if chain_style else _span_layer(declared, mention_layer)
+        chains = next((layer for layer in declared if layer.kind == "CH" and layer.name == mention_layer), None) \
+            if chain_style else None
+        names = _column_names(declared)
         for layer in declared:
             if layer is relation:
                 plan.append(RELATIONS)
-            elif layer.kind == "SP" and layer.name == mention_layer and relation is not None:
+                relation_features, relation_name = layer.features, layer.name
+            elif layer is mentions:
                 plan.append(MENTIONS)
-            elif chain_style and layer.kind == "CH" and layer.name == mention_layer:
+            elif layer is chains:
                 plan.append(CHAINS)
             else:
-                plan.extend(feature if layer.name == TOKEN_LAYER else f"{layer.name}|{feature}"
-                            for feature in layer.features)
+                plan.extend(names[layer.first_column + k] for k in range(len(layer.features)))
+        needs_links = bool(doc.links) or len(doc.markables) > len(doc.chain_indices())
+        if (doc.markables and ((MENTIONS not in plan and CHAINS not in plan) or not features)) or \
+                (not chain_style and needs_links and RELATIONS not in plan):
+            # the file's layers cannot hold these mentions (it had no coreference layer):
+            # written as a file of its own, the other layers' cells kept as span layers
+            return _document(doc.copy(layout={k: v for k, v in doc.layout.items() if k != NAME}), report)
     else:
         header = ["#FORMAT=WebAnno TSV 3.3"]
         layers: dict[str, list[str]] = {}
@@ -522,15 +712,17 @@ def _document(doc: Any, report: Report) -> str:
         header.append(f"#T_SP={mention_layer}|{'|'.join(features)}")
         header.append(f"#T_RL=webanno.custom.Coref|type|BT_{mention_layer}")
         plan += [MENTIONS, RELATIONS]
-    # numeric annotation ids: the source's when they are numbers, else new ones
+    # numeric annotation ids: the source's when they are plain numbers (``8``, not
+    # ``08``: reading both back as 8 would make one annotation of two), each once; new
+    # ones for the others
     number: dict[str, int] = {}
-    # (ASCII digits only: "1¹".isdigit() is true, and int() refuses it)
-    used = {int(m.id) for m in doc.markables if m.id.isascii() and m.id.isdigit()}
+    for m in doc.markables:
+        if _PLAIN_NUMBER.match(m.id) and int(m.id) not in number.values():
+            number[m.ref] = int(m.id)
+    used = set(number.values())
     counter = 0
     for m in doc.markables:
-        if m.id.isascii() and m.id.isdigit():
-            number[m.ref] = int(m.id)
-        else:
+        if m.ref not in number:
             counter += 1
             while counter in used:
                 counter += 1
@@ -551,7 +743,7 @@ def _document(doc: Any, report: Report) -> str:
     for m in doc.markables:
         if m.entity is not None:
             first_of_entity.setdefault(m.entity, m.ref)
-    relations: list[list[tuple[str, str]]] = [[] for _ in range(n)]
+    relations: list[list[tuple[str, str, dict[str, Any]]]] = [[] for _ in range(n)]
     # chains given by entities (not links): each mention points to the one before
     linked = {link.source for link in doc.links if is_identity(link.type)} | \
         {t for link in doc.links if is_identity(link.type) for t in link.targets}
@@ -563,7 +755,7 @@ def _document(doc: Any, report: Report) -> str:
         previous[m.entity] = m
         if before is not None and not (m.ref in linked and before.ref in linked):
             # as GUM does: from the later mention (governor) to the one before, on the latter's row
-            relations[before.first].append(("coref", f"{ids[m.first]}[{number[m.ref]}_{number[before.ref]}]"))
+            relations[before.first].append(("coref", f"{ids[m.first]}[{number[m.ref]}_{number[before.ref]}]", {}))
     for link in doc.links:
         source = by_ref[link.source]
         for t in link.targets:
@@ -571,7 +763,15 @@ def _document(doc: Any, report: Report) -> str:
             if target is None:
                 continue  # a link to an entity without mentions
             relations[target.first].append(
-                (_written_type(link), f"{ids[source.first]}[{number[source.ref]}_{number[target.ref]}]"))
+                (_written_type(link), f"{ids[source.first]}[{number[source.ref]}_{number[target.ref]}]",
+                 link.attributes))
+    if RELATIONS in plan and len(relation_features) == 1:
+        default = relation_link(None, relation_name)[0]
+        changed = [t for rel in relations for t, _, _ in rel if relation_link(t, relation_name)[0] != default]
+        if changed:
+            LossLog(report, NAME).lose("link-types", f"link types in the relation layer {relation_name}, which "
+                                       f"has no type column (its relations read back as {default})",
+                                       document=doc, count=len(changed), example=changed[0])
     link_of = _chain_links(doc) if chain_style else {}
     if chain_style:
         typed = [link for link in doc.links if not is_identity(link.type)]
@@ -602,9 +802,7 @@ def _document(doc: Any, report: Report) -> str:
                 elif column == CHAINS:
                     cells.extend(_chain_row(on_token[i], features, link_of))
                 elif column == RELATIONS:
-                    rel = relations[i]
-                    cells.append("|".join(t for t, _ in rel) or "_")
-                    cells.append("|".join(g for _, g in rel) or "_")
+                    cells.extend(_relation_cells(relations[i], relation_features))
                 else:
                     column_values = attributes.get(column)
                     value = column_values[i] if column_values is not None else None
@@ -625,7 +823,8 @@ def _chain_links(doc: Any) -> dict[str, tuple[int, int]]:
     found: dict[str, tuple[int, int]] = {}
     for m in doc.markables:
         chain, _, link = m.id[1:].partition("-")
-        if not (m.id.startswith("m") and _number(chain) and _number(link)):
+        if not (m.id.startswith("m") and _number(chain) and _number(link)
+                and len(chain) <= MAX_DIGITS and len(link) <= MAX_DIGITS):
             break
         found[m.ref] = (int(chain), int(link))
     else:
@@ -659,16 +858,48 @@ def _chain_row(markables: list[Any], features: list[str], link_of: dict[str, tup
     return cells
 
 
-def write(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[str]:
-    """One file per document: a second document cannot follow in the same file."""
-    for k, doc in enumerate(documents):
-        if k:
-            LossLog(report, NAME).lose("multiple-documents", "more than one document per file", document=doc)
-            continue
-        yield _document(doc, report)
+def write(documents: Iterable, *, corpus: Any, report: Report, zip: bool | None = None) -> Iterator[str | bytes]:  # noqa: A002
+    """One document: its file. Several (or ``zip``, or an output named ``.zip``): a zip of
+    one ``.tsv`` per document, named after the document (as INCEpTION exports a
+    project's documents); several documents for an output named ``.tsv`` are refused
+    before anything is written (:func:`corefio.io.archive.one_file_per_document`).
+
+    WebAnno TSV keeps no document name: reading a file names its document after the
+    file. ``loss.document-name`` (info) says when the name read back will differ from
+    the document's (an output named otherwise, or the name of a zip member made safe),
+    ``loss.document-part`` (a warning) when the document has a part."""
+    remaining = iter(documents)
+    first = next(remaining, None)
+    if first is None:
+        return
+    second = next(remaining, None)
+    zipped = one_file_per_document(NAME, zip, report.file, several=second is not None, extension=".tsv")
+    if not zipped:
+        target = report.file if report.file not in (None, "-") else None
+        _lose_name(report, first, PurePosixPath(target).name.split(".", 1)[0] if target else "document")
+        yield _document(first, report)
+        return
+    members: dict[str, bytes] = {}
+    for k, doc in enumerate(itertools.chain([first], [] if second is None else [second], remaining), 1):
+        member = member_name(doc.name, None, k, members, ".tsv")
+        _lose_name(report, doc, member[:-4])
+        members[member] = _document(doc, report).encode("utf-8")
+    yield zip_bytes(members)
+
+
+def _lose_name(report: Report, doc: Any, read_back: str) -> None:
+    """Report what of the document's name and part a reader will not find."""
+    log = LossLog(report, NAME)
+    if doc.name != read_back:
+        log.lose("document-name", "document names (a file's document is named after the file)", document=doc,
+                 example=f"{_cut(doc.name)} -> {_cut(read_back)}", severity="info")
+    if doc.part is not None:
+        log.lose("document-part", "document parts", document=doc, example=str(doc.part))
 
 
 def sniff(head: bytes) -> bool:
+    if is_zip(head):  # a zip of WebAnno TSV files (an XMI export names .xmi files)
+        return b".tsv" in head and b".xmi" not in head and b"TypeSystem.xml" not in head
     return head.lstrip(b"\xef\xbb\xbf").startswith(b"#FORMAT=WebAnno TSV 3")
 
 
@@ -676,15 +907,23 @@ register(FormatSpec(
     name=NAME,
     description="WebAnno / INCEpTION TSV 3.x: span + relation coreference (GUM) or chain layers",
     extensions=(".tsv",),
+    ambiguous_extensions=(".zip",),
     capabilities=Capabilities(
         discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=False,
         entity_ids=False, link_structure=True, link_types=True, multi_target_links=False,
         markable_attributes=True, entity_attributes=False, link_attributes=True, heads=False, min=False, optional=False, layers=False, sets=False, token_attributes=True,
         token_ids=True, whitespace=False, offsets=True, text=False, regions=False, sentences=True,
-        sentence_attributes=frozenset({"comments"}), metadata=False, schemes=False, multiple_documents=False,
+        sentence_attributes=frozenset({"comments"}), metadata=False, schemes=False, multiple_documents=True,
     ),
     read=read,
     write=write,
     sniff=sniff,
+    options=(
+        Option("layer", str, None, "the chain, relation or span layer to read as coreference (default: DKPro "
+               "Core's CoreferenceLink, else the first chain layer, else the first relation layer on a span "
+               "layer)", applies_to="read"),
+        Option("zip", bool, None, "write a zip of one .tsv per document: true also for one document; false "
+               "refuses several documents (default: a zip for an output named .zip or held in memory)"),
+    ),
     aliases=("webanno",),
 ))

@@ -4,45 +4,68 @@ Needs the ``xmi`` extra (``pip install 'corefio[xmi]'``, which installs ``dkpro-
 without it reading or writing XMI is a usage error naming the extra.
 
 Input: a ``.xmi`` file, with the ``TypeSystem.xml`` (or ``typesystem.xml``) INCEpTION
-exports beside it when there is one, else corefio's own DKPro Core type system
-(:data:`TYPE_SYSTEM`: the types below, with the features DKPro Core gives tokens and
-the small types they point to, read leniently so that other layers are skipped); or a
-``.zip`` holding ``.xmi`` files and their type system: INCEpTION's export of a document
-(one ``.xmi``), or one ``.xmi`` per document as corefio writes several (documents in the
-zip's order). A type system is parsed by cassis once per distinct description and kept
+exports beside it when there is one, else corefio's own (:data:`TYPE_SYSTEM`); or a ``.zip``
+holding ``.xmi`` files and their type system: INCEpTION's export of a document (one
+``.xmi``), or one ``.xmi`` per document as corefio writes several (documents in the
+zip's order). The zip is opened by :mod:`corefio.io.archive` (every size, ratio, entry
+count and name checked before anything is unpacked). Types and features the XMI uses
+and the type system does not declare (a custom layer of an XMI sent without its type
+system, as in INCEpTION's own test suite) are read from the XMI itself: offsets make an
+annotation, ``first``, ``next``, ``Governor`` and ``Dependent`` point to what they name,
+any other feature is a string (``xmi.types-inferred`` says which). A type system is
+parsed by cassis once per distinct description (and additions) and kept
 (:data:`MAX_PARSED` of them). An INCEpTION *project* export (``exportedproject*.json``:
 every document once per annotator) is refused with what to export instead. The XMI and
 the type system are checked by :mod:`corefio.io.xmlsafe` before cassis sees them (cassis
 parses with lxml's defaults, which expand internal entities): a DTD declaring entities,
-and any XML that is not well formed, is refused with its line.
+and any XML that is not well formed, is refused with its line. Whatever cassis says
+through Python's warnings becomes an ``xmi.cassis`` diagnostic.
 
-What is read (DKPro Core types):
+What is read (coreference layers as INCEpTION defines them):
 
 * the sofa string is :attr:`Document.text`; ``...segmentation.type.Token`` annotations
   are the tokens (offsets into the text; the text between them is their whitespace);
   ``...segmentation.type.Sentence`` the sentences (a sentence covers the tokens that
   start inside it; tokens outside every sentence make sentences of their own);
-* ``...coref.type.CoreferenceChain`` → an entity ``chain_N`` (in the CAS's order); its
-  ``first`` ``CoreferenceLink`` and each ``next`` one are its markables
-  (``markable_N``), covering the tokens their offsets overlap; ``referenceType`` and
-  ``referenceRelation`` are markable attributes of those names (WebAnno's relation
-  says how a link relates to the next one);
+* every *chain layer*: a type whose ``first`` feature names a link, an annotation whose
+  ``next`` names the following one (DKPro Core's ``CoreferenceChain`` /
+  ``CoreferenceLink``, or a custom ``webanno.custom.XChain`` / ``XLink``). Each chain
+  becomes an entity ``chain_N`` (DKPro Core's chains first, then the other layers by
+  name, each in the CAS's order); its links are its markables (``markable_N``),
+  covering the tokens their offsets overlap; their string features
+  (``referenceType``, ``referenceRelation``...) are markable attributes. The layer of
+  a chain other than DKPro Core's is kept in :class:`XmiLayout`, and the writer writes
+  the chain back in it;
+* every *span + relation* layer: a type with ``Governor`` and ``Dependent`` features
+  naming annotations (INCEpTION's relation layers). The annotations of the span layer
+  it connects are markables (their string features attributes); each relation is a
+  link from the governor to the dependent, typed as WebAnno TSV's reader types its
+  relations (:func:`corefio.formats.webanno_tsv.relation_link`: GUM's ``coref``,
+  ``ana``... are identity, ``bridge:*`` bridging; no type in a layer named ``*coref*``
+  is identity). DKPro Core's syntactic ``Dependency`` and relations between tokens are
+  not mentions: left out, with an ``xmi.layers-not-read`` note;
 * ``DocumentMetaData``'s ``documentTitle`` (else ``documentId``, else the file name)
   is the document name.
 
-Writing one document gives its XMI; several documents (or the ``zip`` option) give a zip
-of one ``.xmi`` per document and ``TypeSystem.xml``, the shape INCEpTION exports and
-imports (XMI holds one document), with an ``xmi.zip`` note in the report. Each XMI holds
-the text (the source text, else the
-tokens joined by their whitespace or single spaces, with the sofa MIME type
-``text/x-corefio-tokens(-whitespace)`` saying so: reading it back gives a document
-without text, as it was), tokens, sentences, a
-``DocumentMetaData`` naming the document, and one ``CoreferenceChain`` per chain whose
-links follow the text order (markables of other layers in a chain are its links, as
-``loss.layers`` says). The type system is :data:`TYPE_SYSTEM`; beside a lone ``.xmi``,
-write it as ``TypeSystem.xml`` (``corefio.formats.xmi.TYPE_SYSTEM``) for tools that need
-it. A chain link is one contiguous span: discontinuous markables, links other than
-identity and attributes other than the two above are declared losses.
+A chain link or span that covers no token is left out with a warning; a chain whose
+``first`` or ``next`` names something that is no link, or whose links loop, is refused.
+
+Writing one document gives its XMI; several documents give a zip of one ``.xmi`` per
+document and ``TypeSystem.xml``, the shape INCEpTION exports and imports (XMI holds one
+document), with an ``xmi.zip`` note. An output named ``.zip`` (or the ``zip`` option)
+is such a zip also for one document; several documents for an output named ``.xmi``
+are refused before anything is written, naming the way out (a ``.zip``). Each XMI holds
+the text (the source text, else the tokens joined by their whitespace or single spaces,
+with the sofa MIME type ``text/x-corefio-tokens(-whitespace)`` saying so: reading it
+back gives a document without text, as it was), tokens, sentences, a
+``DocumentMetaData`` naming the document (a document part cannot be kept:
+``loss.document-part``), and one chain per chain, in the layer it was read from (else
+DKPro Core's ``CoreferenceChain``), whose links follow the text order (markables of
+other layers in a chain are its links, as ``loss.layers`` says). The type system is
+:data:`TYPE_SYSTEM` (with the chain layers used); beside a lone ``.xmi``, write it as
+``TypeSystem.xml`` for tools that need it. A chain link is one contiguous span:
+discontinuous markables, links other than identity and attributes other than the two
+above are declared losses.
 
 Reading speed: cassis' deserialiser alone takes 8 to 10 times what reading the same
 corpus as CoNLL takes (``benchmarks/bench_annotation_formats.py xmi``); XMI is the one
@@ -54,22 +77,28 @@ from __future__ import annotations
 import hashlib
 import io
 import itertools
+import os
 import re
-import zipfile
-import zlib
+import threading
+import warnings
 from collections.abc import Iterable, Iterator
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any, ClassVar
 
 from ..io._lazy import LazyModule
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError, UsageError
+from ..model.layout import FormatLayout
+from .losses import LossLog
 from .registry import Capabilities, FormatSpec, Option, register
+from ..io.archive import is_zip, member_name, one_file_per_document, open_zip, zip_bytes
 from ..io.source import Source
 from ..io.xmlsafe import parse_xml
 
 model = LazyModule("corefio.model")
 
+NAME = "xmi"
 TOKEN = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Token"
 SENTENCE = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence"
 CHAIN = "de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceChain"
@@ -83,14 +112,22 @@ MIME_FROM_TOKENS = "text/x-corefio-tokens"
 MIME_FROM_TOKENS_AND_WHITESPACE = "text/x-corefio-tokens-whitespace"
 #: file names INCEpTION gives the type system beside an XMI document
 TYPE_SYSTEM_NAMES = ("TypeSystem.xml", "typesystem.xml")
-#: how many bytes an entry of a zip may unpack to (a zip bomb stops here)
-MAX_ENTRY_BYTES = 512 * 1024 * 1024
-#: how many bytes all the members of a zip may unpack to together
-MAX_ZIP_BYTES = 1024 * 1024 * 1024
 #: how many documents a zip may hold
 MAX_ZIP_DOCUMENTS = 100_000
 #: the name the type system gets in a zip corefio writes (DKPro Core's XmiWriter's)
 TYPE_SYSTEM_FILE = "TypeSystem.xml"
+
+
+@dataclass
+class XmiLayout(FormatLayout):
+    """The chain layers a document's chains were read from, when not DKPro Core's."""
+
+    format: ClassVar[str] = NAME
+    depends_on: ClassVar[frozenset[str]] = frozenset({"markables"})
+
+    #: entity → (chain type, link type)
+    chain_types: dict[str, tuple[str, str]] = field(default_factory=dict)
+
 
 #: the DKPro Core types corefio reads and writes, as a UIMA type system description
 TYPE_SYSTEM = """<?xml version="1.0" encoding="UTF-8"?>
@@ -209,29 +246,85 @@ def _cassis() -> Any:
     return cassis
 
 
-#: type systems cassis has parsed, by the SHA-256 of their description (cassis neither
-#: reads nor writes a CAS by changing its type system, so one object serves every
-#: document that comes with the same description: a directory or a zip of exports)
-_PARSED: dict[bytes, Any] = {}
+_WARNINGS_LOCK = threading.RLock()
+
+
+class _Warnings:
+    """Collects what cassis says through :mod:`warnings` while it runs, so that it
+    reaches the user as a diagnostic (``xmi.cassis``), never raw."""
+
+    def __init__(self) -> None:
+        self._catcher = warnings.catch_warnings(record=True)
+        self.caught: list[warnings.WarningMessage] = []
+        self.messages: list[str] = []
+
+    def __enter__(self) -> "_Warnings":
+        # catching warnings swaps process-wide state: one reader at a time (the web's threads)
+        _WARNINGS_LOCK.acquire()
+        self.caught = self._catcher.__enter__()  # the list warnings are recorded in
+        warnings.simplefilter("always")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self._catcher.__exit__(*exc)
+        finally:
+            _WARNINGS_LOCK.release()
+        # what cassis said is kept; warnings raised elsewhere (an import's) go on as they were
+        for w in self.caught:
+            if "select_all is deprecated" in str(w.message):  # corefio's own call (older cassis has no other)
+                continue
+            if f"{os.sep}cassis{os.sep}" in w.filename:
+                self.messages.append(str(w.message))
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+    def report(self, report: Report, file: str | None = None, document: str | None = None) -> None:
+        _said(self.messages, report, file, document)
+
+
+def _said(messages: list[str], report: Report, file: str | None = None, document: str | None = None) -> None:
+    """What cassis said, as ``xmi.cassis`` diagnostics."""
+    for text in messages:
+        # a feature named like a Python keyword is read all the same (as type_): a note
+        severity = "info" if "reserved name" in text else "warning"
+        report.add("xmi.cassis", severity, f"dkpro-cassis: {text}", file=file, document=document,  # type: ignore[arg-type]
+                   merge=True)
+
+
+#: type systems cassis has parsed, by the SHA-256 of their description and the types
+#: added to it for a document (cassis neither reads nor writes a CAS by changing its
+#: type system, so one object serves every document that comes with the same
+#: description and the same types: a directory or a zip of exports), with what cassis
+#: said while parsing it (said again for each document that uses it)
+_PARSED: dict[tuple, tuple[Any, list[str]]] = {}
 #: how many parsed type systems are kept
 MAX_PARSED = 16
 
 
-def _type_system(cassis: Any, description: bytes, file: str) -> Any:
-    """The type system ``description`` (bytes of a UIMA type system XML) parsed by
-    cassis, once per distinct description."""
-    digest = hashlib.sha256(description).digest()
-    parsed = _PARSED.get(digest)
-    if parsed is None:
+def _type_system(cassis: Any, description: bytes, file: str, report: Report | None = None) -> Any:
+    """The type system ``description`` (bytes of a UIMA type system XML) parsed by cassis,
+    once per distinct description; what cassis said while parsing it goes to ``report``."""
+    key = (hashlib.sha256(description).digest(),)
+    found = _PARSED.get(key)
+    if found is None:
         parse_xml(description, file=file)  # refuses entities and DTD tricks before cassis parses it
-        try:
-            parsed = cassis.load_typesystem(io.BytesIO(description))
-        except Exception as exc:  # cassis raises plain exceptions for bad descriptions
-            raise FormatError(f"cannot read the type system: {exc}", file=file, line=1) from None
-        if len(_PARSED) >= MAX_PARSED:
-            _PARSED.clear()
-        _PARSED[digest] = parsed
-    return parsed
+        with _Warnings() as caught:
+            try:
+                parsed = cassis.load_typesystem(io.BytesIO(description))
+            except Exception as exc:  # cassis raises plain exceptions for bad descriptions
+                raise FormatError(f"cannot read the type system: {exc}", file=file, line=1) from None
+        found = _keep(key, parsed, caught.messages)
+    if report is not None:
+        _said(found[1], report, file)
+    return found[0]
+
+
+def _keep(key: tuple, parsed: Any, messages: list[str]) -> tuple[Any, list[str]]:
+    if len(_PARSED) >= MAX_PARSED:
+        _PARSED.clear()
+    _PARSED[key] = (parsed, messages)
+    return parsed, messages
 
 
 def _bundled_type_system(cassis: Any) -> Any:
@@ -242,66 +335,165 @@ def _bundled_type_system(cassis: Any) -> Any:
 # ==========================================================================================
 # reading
 # ==========================================================================================
-def _zip_members(data: bytes, file: str) -> tuple[list[tuple[bytes, str]], bytes | None]:
-    """([(an XMI, its name in the zip), ...] in the zip's order, the type system or None)
-    from an INCEpTION export zip (one ``.xmi``) or a zip of several, as corefio writes."""
+#: features that point to another feature structure in INCEpTION's chain and relation
+#: layers (the only references a type inferred from the XMI gets; any other feature of
+#: such a type is read as a string)
+REFERENCES = ("first", "next", "Governor", "Dependent")
+#: relation layers that are never coreference: DKPro Core's syntactic dependencies
+DEPENDENCY = "de.tudarmstadt.ukp.dkpro.core.api.syntax.type.dependency.Dependency"
+_XMI_ID = "{http://www.omg.org/XMI}id"
+_NOT_FEATURES = {_XMI_ID, "sofa", "begin", "end"}
+_CAS_ELEMENTS = {"{http:///uima/cas.ecore}NULL", "{http:///uima/cas.ecore}Sofa", "{http:///uima/cas.ecore}View"}
+_FEATURE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _type_name(tag: str) -> str | None:
+    """The UIMA type an XMI element stands for (cassis' rule: the namespace
+    ``http:///webanno/custom.ecore`` and the element ``SimpleLink`` give
+    ``webanno.custom.SimpleLink``); None for an element outside every type namespace."""
+    if not tag.startswith("{http:///"):
+        return None
+    namespace, _, local = tag[9:].partition("}")
+    package = namespace[:-6] if namespace.endswith(".ecore") else namespace
+    package = package.replace("/", ".")
+    return local if package == "uima.noNamespace" else f"{package}.{local}"
+
+
+def _inferred(tree: Any, typesystem: Any) -> tuple:
+    """What the XMI ``tree`` uses and ``typesystem`` does not declare: ``((type, supertype,
+    ((feature, range), ...)), ...)`` for unknown types and ``((type, None, features), ...)``
+    for unknown features of known types. A type is an annotation when its elements have
+    offsets; a feature in :data:`REFERENCES` whose values all name elements points to
+    their type (``uima.cas.TOP`` when they differ); a feature written as child elements
+    is a string array; any other feature is a string."""
+    root = tree.getroot()
+    type_of: dict[str, str] = {}
+    elements: dict[str, list[Any]] = {}
+    for element in root:
+        tag = element.tag
+        if not isinstance(tag, str) or tag in _CAS_ELEMENTS:
+            continue
+        name = _type_name(tag)
+        if name is None:
+            continue
+        ident = element.get(_XMI_ID)
+        if ident is not None:
+            type_of[ident] = name
+        elements.setdefault(name, []).append(element)
+    out = []
+    #: types a chain's `first` names: chain links, whose `next` exists even when no link has one
+    links: set[str] = set()
+    for name, found in elements.items():
+        known = typesystem.contains_type(name)
+        declared = {f.name for f in typesystem.get_type(name).all_features} if known else set()
+        attributes: dict[str, set[str]] = {}
+        children: set[str] = set()
+        annotation = False
+        for element in found:
+            annotation = annotation or ("begin" in element.attrib and "end" in element.attrib)
+            for attribute, value in element.attrib.items():
+                if attribute not in _NOT_FEATURES and _FEATURE_NAME.match(attribute):
+                    attributes.setdefault(attribute, set()).add(value)
+            children.update(c.tag for c in element if isinstance(c.tag, str) and _FEATURE_NAME.match(c.tag))
+        features = []
+        for attribute, values in attributes.items():
+            renamed = attribute + "_" if attribute in ("type", "self") else attribute
+            if renamed in declared or attribute in declared:
+                continue
+            target = "uima.cas.String"
+            if attribute in REFERENCES and any(v in type_of for v in values):
+                wrong = sorted(v for v in values if v not in type_of)
+                if wrong:
+                    raise FormatError(f"a {name.rsplit('.', 1)[-1]} annotation's {attribute} names {wrong[0][:40]!r}, "
+                                      "which is no element of the XMI", line=_line_of(found, attribute, wrong[0]))
+                targets = {type_of[v] for v in values}
+                target = next(iter(targets)) if len(targets) == 1 else "uima.cas.TOP"
+                if attribute == "first":
+                    links.update(targets)
+            features.append((attribute, target))
+        features.extend((child, "uima.cas.StringArray") for child in sorted(children - declared - set(attributes)))
+        if not known:
+            supertype = "uima.tcas.Annotation" if annotation else "uima.cas.AnnotationBase"
+            out.append((name, supertype, tuple(features)))
+        elif features:
+            out.append((name, None, tuple(features)))
+    for k, (name, supertype, features) in enumerate(out):
+        declared = {f.name for f in typesystem.get_type(name).all_features} if supertype is None else set()
+        if name in links and "next" not in declared and all(f != "next" for f, _ in features):
+            out[k] = (name, supertype, features + (("next", name),))
+    return tuple(out)
+
+
+def _line_of(elements: list, attribute: str, value: str) -> int | None:
+    return next((e.sourceline for e in elements if e.get(attribute) == value), None)
+
+
+def _with_inferred(cassis: Any, base_key: bytes, base: Any, additions: tuple, report: Report, file: str) -> Any:
+    """``base`` with the types and features ``additions`` (:func:`_inferred`) added, on a
+    copy kept per distinct base and additions; the additions are reported."""
+    if not additions:
+        return base
+    key = (base_key, additions)
+    found = _PARSED.get(key)
+    if found is None:
+        with _Warnings() as caught:
+            parsed = cassis.merge_typesystems(base)
+            try:
+                for name, supertype, _ in additions:
+                    if supertype is not None:
+                        parsed.create_type(name, supertypeName=supertype)
+                for name, _, features in additions:
+                    for feature, target in features:
+                        parsed.create_feature(name, feature, target,
+                                              elementType="uima.cas.String" if target == "uima.cas.StringArray"
+                                              else None)
+            except Exception as exc:
+                raise FormatError(f"the XMI uses types the type system does not declare, and they cannot be "
+                                  f"added: {exc}", file=file, line=1) from None
+        found = _keep(key, parsed, caught.messages)
+    _said(found[1], report, file)
+    types = [name for name, supertype, _ in additions if supertype is not None]
+    if types:
+        report.info("xmi.types-inferred", f"{len(types)} type(s) the type system does not declare were read from "
+                    "the XMI itself (offsets make annotations, first/next/Governor/Dependent references, other "
+                    "features strings)", file=file, merge=True, example=", ".join(types[:5]))
+    return found[0]
+
+
+def _zip_inputs(source: Source) -> tuple[list[tuple[Any, str]], bytes | None, Any]:
+    """INCEpTION's export zip: its ``.xmi`` entries (in the zip's order) with their
+    names, its type system, and the open archive (read one entry at a time)."""
+    archive = open_zip(source.path if source.path is not None else source.read_bytes(), shown=source.name)
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as exc:
-        raise FormatError(f"not a readable zip file: {exc}", file=file, line=1) from None
-    with archive:
-        names = [i for i in archive.infolist() if not i.is_dir()]
-        if any(re.fullmatch(r"exportedproject[^/]*\.json", i.filename) for i in names):
+        entries = [e for e in archive.entries if not e.skipped]
+        if any(re.fullmatch(r"exportedproject[^/]*\.json", e.name) for e in entries):
             # annotation/<document>/<user>...: one copy per annotator, curation beside them
             raise FormatError("an INCEpTION project export (exportedproject.json): it holds each document once "
                               "per annotator; export the documents as UIMA CAS XMI, or unpack the project and "
-                              "read one annotator's files", file=file, line=1)
-        xmis = [i for i in names if i.filename.lower().endswith(".xmi")]
+                              "read one annotator's files", file=source.name, line=1)
+        xmis = [e for e in entries if e.suffix == ".xmi"]
         if not xmis:
-            raise FormatError("the zip holds no .xmi file", file=file, line=1)
+            raise FormatError("the zip holds no .xmi file", file=source.name, line=1)
         if len(xmis) > MAX_ZIP_DOCUMENTS:
             raise FormatError(f"the zip holds {len(xmis)} .xmi files; at most {MAX_ZIP_DOCUMENTS} are read",
-                              file=file, line=1)
-        systems = [i for i in names if Path(i.filename).name in TYPE_SYSTEM_NAMES]
-        budget = [MAX_ZIP_BYTES]
-        documents = [(_read_member(archive, info, file, budget), info.filename) for info in xmis]
-        system = _read_member(archive, systems[0], file, budget) if systems else None
-        return documents, system
+                              file=source.name, line=1)
+        systems = [e for e in entries if PurePosixPath(e.name).name in TYPE_SYSTEM_NAMES]
+        system = archive.read(systems[0]) if systems else None
+    except BaseException:
+        archive.close()
+        raise
+    return [(e, e.name) for e in xmis], system, archive
 
 
-def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, file: str, budget: list[int]) -> bytes:
-    """One member of a zip, at most :data:`MAX_ENTRY_BYTES` of it and at most what is left
-    of ``budget`` (the bytes all members may unpack to together), whatever its header
-    claims; a damaged or encrypted member is a :class:`FormatError`."""
-    limit = min(MAX_ENTRY_BYTES, budget[0])
-    try:
-        with archive.open(info) as member:
-            data = member.read(limit + 1)
-    except (zipfile.BadZipFile, zlib.error, ValueError, EOFError, OSError, NotImplementedError,
-            RuntimeError) as exc:
-        raise FormatError(f"{info.filename} in the zip cannot be unpacked: {exc}", file=file, line=1) from None
-    if len(data) > limit:
-        what = f"more than {MAX_ENTRY_BYTES} bytes" if limit == MAX_ENTRY_BYTES else \
-            f"more than the {MAX_ZIP_BYTES} bytes all members may unpack to together"
-        raise FormatError(f"{info.filename} unpacks to {what}", file=file, line=1)
-    budget[0] -= len(data)
-    return data
-
-
-def _inputs(source: Source) -> tuple[list[tuple[bytes, str]], bytes | None]:
-    """([(XMI bytes, the name messages give it), ...], type system bytes or None)."""
-    data = source.read_bytes()
-    if data.startswith(b"PK\x03\x04"):
-        members, system = _zip_members(data, source.name)
-        return [(xmi, f"{source.name}:{inner}") for xmi, inner in members], system
-    system = None
-    if source.path is not None:
-        for name in TYPE_SYSTEM_NAMES:
-            beside = source.path.parent / name
-            if beside.is_file():
-                system = beside.read_bytes()
-                break
-    return [(data, source.name)], system
+def _beside(source: Source) -> bytes | None:
+    """The type system INCEpTION writes beside a lone ``.xmi``, if there is one."""
+    if source.path is None:
+        return None
+    for name in TYPE_SYSTEM_NAMES:
+        beside = source.path.parent / name
+        if beside.is_file():
+            return beside.read_bytes()
+    return None
 
 
 def _token_range(starts: list[int], ends: list[int], begin: int, end: int) -> tuple[int, int] | None:
@@ -321,18 +513,52 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     """Read an XMI document (a ``.xmi`` file) or the documents of a ``.zip`` (INCEpTION's
     export of one document, or one ``.xmi`` per document as corefio writes several)."""
     cassis = _cassis()
-    xmis, system = _inputs(source)
-    typesystem = _bundled_type_system(cassis) if system is None else _type_system(cassis, system, "TypeSystem.xml")
-    documents = []
-    for xmi, name in xmis:
-        parse_xml(xmi, file=name)  # refuses entity declarations, DTD tricks, bad XML (with lines)
-        try:
-            cas = cassis.load_cas_from_xmi(io.BytesIO(xmi), typesystem=typesystem, lenient=system is None)
-        except Exception as exc:
-            raise FormatError(f"cannot read the XMI document: {exc}", file=name, line=1) from None
-        stem = source.stem if len(xmis) == 1 else Path(name.rsplit(":", 1)[-1]).stem
-        documents.append(_document(cas, stem, name, report))
+    archive = None
+    if is_zip(source.read_bytes()[:4] if source.path is None else _head(source)):
+        inputs, system, archive = _zip_inputs(source)
+    else:
+        inputs, system = [(None, source.name)], _beside(source)
+    try:
+        if system is None:
+            base_key, base = TYPE_SYSTEM.encode("utf-8"), _bundled_type_system(cassis)
+        else:
+            base_key, base = system, _type_system(cassis, system, "TypeSystem.xml", report)
+        documents = []
+        for entry, inner in inputs:
+            name = source.name if archive is None else f"{source.name}:{inner}"
+            data = source.read_bytes() if archive is None else archive.read(entry)
+            tree = parse_xml(data, file=name)  # refuses entity declarations, DTD tricks, bad XML (with lines)
+            try:
+                additions = _inferred(tree, base)
+            except FormatError as exc:
+                raise exc.located(name) from None
+            typesystem = _with_inferred(cassis, base_key, base, additions, report, name)
+            del tree
+            with _Warnings() as caught:
+                try:
+                    cas = cassis.load_cas_from_xmi(io.BytesIO(data), typesystem=typesystem, lenient=True)
+                except Exception as exc:
+                    raise FormatError(f"cannot read the XMI document: {type(exc).__name__}: {exc}",
+                                      file=name, line=1) from None
+                del data
+                stem = source.stem if archive is None else PurePosixPath(inner).stem
+                documents.append(_document(cas, stem, name, report))
+            caught.report(report, name)
+    finally:
+        if archive is not None:
+            archive.close()
     return model.Corpus(documents=documents, metadata={}, schemes=[], layout={})
+
+
+def _head(source: Source) -> bytes:
+    with source.open() as f:
+        return f.read(4)
+
+
+def _all(cas: Any) -> list:
+    """Every feature structure of the CAS's view."""
+    select = getattr(cas, "select_all_fs", None)
+    return list(select() if select is not None else cas.select_all())
 
 
 def _select(cas: Any, type_name: str) -> list:
@@ -342,8 +568,32 @@ def _select(cas: Any, type_name: str) -> list:
         return []
 
 
+def _is_reference(typesystem: Any, t: Any, feature: str) -> bool:
+    found = t.get_feature(feature)
+    return found is not None and not typesystem.is_primitive(found.rangeType) \
+        and not typesystem.is_primitive_array(found.rangeType)
+
+
+def _values(typesystem: Any, fs: Any, skip: tuple[str, ...] = REFERENCES) -> dict[str, Any]:
+    """The primitive features of ``fs`` that hold a value (``type_`` named ``type``)."""
+    out = {}
+    for f in fs.type.all_features:
+        if f.name in ("sofa", "begin", "end") or f.name in skip or not typesystem.is_primitive(f.rangeType):
+            continue
+        value = fs.get(f.name)
+        if value not in (None, ""):
+            out[f.name[:-1] if f.name in ("type_", "self_") else f.name] = value if isinstance(value, str) \
+                else str(value).lower() if isinstance(value, bool) else str(value)
+    return out
+
+
+def _short(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
 def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
     text = cas.sofa_string or ""
+    typesystem = cas.typesystem
     tokens = sorted(_select(cas, TOKEN), key=lambda t: (t.begin, t.end))
     if not tokens:
         raise FormatError("the document has no Token annotations (corefio needs the tokens)", file=file, line=1)
@@ -369,36 +619,114 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
             covered += 1
         if covered > first:
             sentences.append(model.Sentence(first=first, last=covered - 1, id=None, comments=[],
-                                                  interleaved=[], attributes={}))
+                                            interleaved=[], attributes={}))
     if covered < len(tokens):
         sentences.append(model.Sentence(first=covered, last=len(tokens) - 1, id=None, comments=[],
-                                              interleaved=[], attributes={}))
+                                        interleaved=[], attributes={}))
+    everything = _all(cas)
+    by_type: dict[str, list] = {}
+    for fs in everything:
+        by_type.setdefault(fs.type.name, []).append(fs)
     markables: list[Any] = []
-    for k, chain in enumerate(_select(cas, CHAIN), 1):
-        link = chain.first
-        seen: set[int] = set()
-        while link is not None:
-            if id(link) in seen:
-                raise FormatError(f"chain {k}: its links loop back (a next points to an earlier link)",
-                                  file=file, line=1)
-            seen.add(id(link))
-            if link.type.name != LINK:
-                raise FormatError(f"chain {k}: a first or next feature names a {link.type.name.rsplit('.', 1)[-1]}, "
-                                  "not a CoreferenceLink", file=file, line=1)
-            span = _token_range(starts, ends, link.begin, link.end)
-            if span is None:
-                report.warning("xmi.link-outside-tokens", f"a coreference link at {link.begin}..{link.end} covers "
-                               "no token; left out", file=file, merge=True)
-            else:
-                attrs = {f: getattr(link, f) for f in LINK_FEATURES
-                         if getattr(link, f, None) not in (None, "")}
-                markables.append(model.Markable.fast(f"markable_{len(markables) + 1}", (span,), f"chain_{k}",
-                                                     attributes=attrs))
-            link = link.next
+    chain_types: dict[str, tuple[str, str]] = {}
+
+    def span_of(fs: Any, what: str) -> tuple[int, int] | None:
+        span = _token_range(starts, ends, fs.begin, fs.end)
+        if span is None:
+            report.warning("xmi.link-outside-tokens", f"{what} at {fs.begin}..{fs.end} covers no token; left out",
+                           file=file, merge=True)
+        elif (fs.begin, fs.end) != (starts[span[0]], ends[span[1]]):
+            report.warning("xmi.inside-tokens", "annotations that start or end inside a token are read as the "
+                           "tokens they overlap (corefio's mentions are made of tokens): written back, they "
+                           "cover those tokens", file=file, merge=True, example=f"{fs.begin}..{fs.end}")
+        return span
+
+    # chain layers: a type with a `first` feature naming a link, whose `next` names the next one
+    chained = sorted((name for name, found in by_type.items() if _is_reference(typesystem, found[0].type, "first")),
+                     key=lambda name: (name != CHAIN, name))
+    k = 0
+    for chain_type in chained:
+        for chain in by_type[chain_type]:
+            k += 1
+            entity = f"chain_{k}"
+            link = chain.first
+            seen: set[int] = set()
+            while link is not None:
+                if not hasattr(link, "xmiID"):
+                    raise FormatError(f"chain {k} ({_short(chain_type)}): a first or next feature holds "
+                                      f"{str(link)[:40]!r}, not a link", file=file, line=1)
+                if id(link) in seen:
+                    raise FormatError(f"chain {k} ({_short(chain_type)}): its links loop back (a next points to "
+                                      "an earlier link)", file=file, line=1)
+                seen.add(id(link))
+                if link.type.get_feature("next") is None or not typesystem.is_instance_of(link.type.name,
+                                                                                          "uima.tcas.Annotation"):
+                    what = "a CoreferenceLink" if chain_type == CHAIN else "a chain link (an annotation with next)"
+                    raise FormatError(f"chain {k} ({_short(chain_type)}): a first or next feature names a "
+                                      f"{_short(link.type.name)}, not {what}", file=file, line=1)
+                if chain_type != CHAIN or link.type.name != LINK:
+                    chain_types.setdefault(entity, (chain_type, link.type.name))
+                span = span_of(link, "a chain link")
+                if span is not None:
+                    markables.append(model.Markable.fast(f"markable_{len(markables) + 1}", (span,), entity,
+                                                         attributes=_values(typesystem, link)))
+                link = link.next
+    # relation layers: a type with Governor and Dependent features naming annotations
+    links: list[Any] = []
+    relation_types = sorted(name for name, found in by_type.items()
+                            if _is_reference(typesystem, found[0].type, "Governor")
+                            and _is_reference(typesystem, found[0].type, "Dependent"))
+    not_read: list[str] = []
+    ref_of: dict[int, str] = {}
+    for relation_type in relation_types:
+        relations = by_type[relation_type]
+        if typesystem.contains_type(DEPENDENCY) and typesystem.is_instance_of(relation_type, DEPENDENCY):
+            not_read.append(f"{_short(relation_type)} (syntactic dependencies)")
+            continue
+        ends_of = {end.type.name for r in relations for end in (r.Governor, r.Dependent) if end is not None}
+        if not ends_of or any(t == TOKEN or not typesystem.is_instance_of(t, "uima.tcas.Annotation")
+                              for t in ends_of):
+            not_read.append(f"{_short(relation_type)} (a relation between tokens, not mentions)")
+            continue
+        for span_type in sorted(ends_of):
+            for fs in sorted(by_type.get(span_type, []), key=lambda a: (a.begin, -a.end)):
+                if id(fs) in ref_of:
+                    continue
+                span = span_of(fs, f"a {_short(span_type)} annotation")
+                if span is None:
+                    continue
+                ref = f"markable_{len(markables) + 1}"
+                ref_of[id(fs)] = ref
+                markables.append(model.Markable.fast(ref, (span,), None, attributes=_values(typesystem, fs)))
+        from .webanno_tsv import relation_link
+
+        features = [f.name for f in typesystem.get_type(relation_type).features
+                    if f.name not in REFERENCES and typesystem.is_primitive(f.rangeType)]
+        for r in relations:
+            if r.Governor is None or r.Dependent is None:
+                raise FormatError(f"a {_short(relation_type)} relation without its "
+                                  f"{'Governor' if r.Governor is None else 'Dependent'}", file=file, line=1)
+            source, target = ref_of.get(id(r.Governor)), ref_of.get(id(r.Dependent))
+            if source is None or target is None:
+                continue  # an end outside the tokens, reported above
+            value = r.get(features[0]) if features else None
+            link_type, attrs = relation_link(value, relation_type)
+            attrs.update({k: v for k, v in _values(typesystem, r).items() if k != features[0].rstrip("_")}
+                         if features else {})
+            links.append(model.Link.fast(f"rel_{len(links) + 1}", source, (target,), link_type, attributes=attrs))
+    if not_read:
+        report.info("xmi.layers-not-read", "relation layers that are not coreference were not read",
+                    file=file, merge=True, example=", ".join(not_read))
+    if chained or relation_types:
+        read_layers = [_short(t) for t in chained] + [_short(t) for t in relation_types
+                                                      if not any(n.startswith(_short(t) + " ") for n in not_read)]
+        if len(read_layers) > 1:
+            report.info("xmi.layers", f"coreference read from {len(read_layers)} layers: "
+                        f"{', '.join(read_layers)}", file=file, merge=True)
     name = stem
     meta = _select(cas, METADATA)
     if meta:
-        name = meta[0].documentTitle or meta[0].documentId or stem
+        name = meta[0].get("documentTitle") or meta[0].get("documentId") or stem
     offsets: list[tuple[int, int]] | None = [(t.begin, t.end) for t in tokens]
     source_text: str | None = text
     mime = getattr(cas, "sofa_mime", None)
@@ -408,11 +736,12 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
         if mime == MIME_FROM_TOKENS:
             whitespace = None  # type: ignore[assignment]
     toks = model.Tokens(forms=forms, ids=None, whitespace=whitespace, offsets=offsets, attributes={},
-                              empty=None)
+                        empty=None)
+    layout = {NAME: XmiLayout(chain_types=chain_types)} if chain_types else {}
     try:
         return model.Document.build(name=name, part=None, metadata={}, tokens=toks, sentences=sentences,
-                                    markables=markables, entities=[], links=[], text=source_text, regions=[],
-                                    layout={})
+                                    markables=markables, entities=[], links=links, text=source_text, regions=[],
+                                    layout=layout)
     except ModelError as exc:
         raise FormatError("; ".join(exc.problems), file=file, line=1) from None
 
@@ -439,59 +768,118 @@ def _text_and_offsets(doc: Any) -> tuple[str, list[tuple[int, int]], str]:
     return "".join(parts), offsets, mime
 
 
-def write(documents: Iterable, *, corpus: Any, report: Report, zip: bool = False) -> Iterator[bytes]:  # noqa: A002
-    """One document: its XMI. Several (or ``zip``): a zip of one ``.xmi`` per document
-    and ``TypeSystem.xml``, the shape INCEpTION exports and imports."""
+def write(documents: Iterable, *, corpus: Any, report: Report, zip: bool | None = None) -> Iterator[bytes]:  # noqa: A002
+    """One document: its XMI. Several (or ``zip``, or an output named ``.zip``): a zip of
+    one ``.xmi`` per document and ``TypeSystem.xml``, the shape INCEpTION exports and
+    imports; several documents for an output named ``.xmi`` are refused (see
+    :func:`corefio.io.archive.one_file_per_document`)."""
     cassis = _cassis()
-    typesystem = _bundled_type_system(cassis)
     remaining = iter(documents)
     first = next(remaining, None)
     if first is None:
         return
     second = next(remaining, None)
-    if second is None and not zip:
-        yield _write_document(cassis, typesystem, first)
+    zipped = one_file_per_document(NAME, zip, report.file, several=second is not None, extension=".xmi")
+    log = LossLog(report, NAME)
+    if not zipped:
+        _lose_part(log, first)
+        yield _write_document(cassis, first, report)[0]
         return
-    buffer = io.BytesIO()
-    taken: set[str] = set()
+    members: dict[str, bytes] = {}
+    custom: set[tuple[str, str]] = set()
     count = 0
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        _add_member(archive, TYPE_SYSTEM_FILE, TYPE_SYSTEM.encode("utf-8"))
-        for doc in itertools.chain([first], [] if second is None else [second], remaining):
-            count += 1
-            _add_member(archive, _member_name(doc, count, taken), _write_document(cassis, typesystem, doc))
+    for doc in itertools.chain([first], [] if second is None else [second], remaining):
+        count += 1
+        _lose_part(log, doc)
+        data, types = _write_document(cassis, doc, report)
+        custom |= types
+        members[member_name(doc.name, doc.part, count, members, ".xmi")] = data
+    # the type system first, as INCEpTION's export and DKPro Core's XmiWriter give it
+    members = {TYPE_SYSTEM_FILE: _description(frozenset(custom)), **members}
     if count > 1:
         report.info("xmi.zip", f"{count} documents written as a zip of one .xmi per document with "
                     f"{TYPE_SYSTEM_FILE} (INCEpTION's export shape; XMI holds one document)")
-    yield buffer.getvalue()
+    yield zip_bytes(members)
 
 
-def _add_member(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
-    """``data`` as ``name``, with a fixed date (the same corpus gives the same bytes)."""
-    info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-    info.compress_type = zipfile.ZIP_DEFLATED
-    archive.writestr(info, data)
+def _lose_part(log: LossLog, doc: Any) -> None:
+    if doc.part is not None:
+        log.lose("document-part", "document parts (the document name is kept)", document=doc,
+                 example=str(doc.part))
 
 
-def _member_name(doc: Any, k: int, taken: set[str]) -> str:
-    """The name of document ``k``'s ``.xmi`` in a zip: its name (and part), made safe to
-    unpack (no folders, not hidden) and different from the names ``taken``."""
-    name = doc.name if doc.part is None else f"{doc.name}_{doc.part}"
-    name = re.sub(r"[/\\\x00-\x1f:]", "_", name).lstrip(".") or f"document_{k}"
-    candidate, n = f"{name}.xmi", k
-    while candidate.lower() in taken:
-        candidate, n = f"{name}_{n}.xmi", n + 1
-    taken.add(candidate.lower())
-    return candidate
+_TYPE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 
 
-def _write_document(cassis: Any, typesystem: Any, doc: Any) -> bytes:
+def _chain_type_descriptions(custom: frozenset[tuple[str, str]]) -> str:
+    """UIMA type descriptions of chain layers other than DKPro Core's (as INCEpTION
+    declares a chain layer: the chain type with ``first``, the link type with ``next``,
+    ``referenceType`` and ``referenceRelation``)."""
+    out = []
+    for chain, link in sorted(custom):
+        out.append(f"""    <typeDescription>
+      <name>{chain}</name>
+      <description>A chain of the {chain.rsplit('.', 1)[-1]} layer: first is its first link.</description>
+      <supertypeName>uima.cas.AnnotationBase</supertypeName>
+      <features>
+        <featureDescription><name>first</name><description/><rangeTypeName>{link}</rangeTypeName></featureDescription>
+      </features>
+    </typeDescription>
+    <typeDescription>
+      <name>{link}</name>
+      <description>A link of the {chain.rsplit('.', 1)[-1]} layer; next is the following one.</description>
+      <supertypeName>uima.tcas.Annotation</supertypeName>
+      <features>
+        <featureDescription><name>next</name><description/><rangeTypeName>{link}</rangeTypeName></featureDescription>
+        <featureDescription><name>referenceType</name><description/><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+        <featureDescription><name>referenceRelation</name><description/><rangeTypeName>uima.cas.String</rangeTypeName></featureDescription>
+      </features>
+    </typeDescription>
+""")
+    return "".join(out)
+
+
+def _description(custom: frozenset[tuple[str, str]]) -> bytes:
+    """:data:`TYPE_SYSTEM` with the chain layers ``custom`` added."""
+    if not custom:
+        return TYPE_SYSTEM.encode("utf-8")
+    at = TYPE_SYSTEM.rindex("  </types>")
+    return (TYPE_SYSTEM[:at] + _chain_type_descriptions(custom) + TYPE_SYSTEM[at:]).encode("utf-8")
+
+
+def _custom_chains(doc: Any) -> dict[str, tuple[str, str]]:
+    """Entity → (chain type, link type) of the chains the reader found in a chain layer
+    other than DKPro Core's (kept when the names are type names)."""
+    lay = doc.layout.get(NAME)
+    if not isinstance(lay, XmiLayout):
+        return {}
+    return {entity: (chain, link) for entity, (chain, link) in lay.chain_types.items()
+            if _TYPE_NAME.match(chain) and _TYPE_NAME.match(link) and chain != link
+            and chain not in _BUILT_IN and link not in _BUILT_IN}
+
+
+#: the types :data:`TYPE_SYSTEM` declares (a chain layer written in other types may not redefine them)
+_BUILT_IN = frozenset(re.findall(r"<typeDescription>\s*<name>([^<]+)</name>", TYPE_SYSTEM))
+
+
+def _write_document(cassis: Any, doc: Any, report: Report) -> tuple[bytes, set[tuple[str, str]]]:
+    """The XMI of ``doc`` and the chain layers other than DKPro Core's it uses (what
+    cassis warns about on the way is an ``xmi.cassis`` diagnostic)."""
+    with _Warnings() as caught:
+        out = _build_xmi(cassis, doc)
+    caught.report(report, document=doc.label)
+    return out
+
+
+def _build_xmi(cassis: Any, doc: Any) -> tuple[bytes, set[tuple[str, str]]]:
+    custom = _custom_chains(doc)
+    types = frozenset(custom.values())
+    typesystem = _type_system(cassis, _description(types), "corefio's type system")
     text, offsets, mime = _text_and_offsets(doc)
     cas = cassis.Cas(typesystem=typesystem)
     cas.sofa_string = text
     cas.sofa_mime = mime
-    Token, Sentence = typesystem.get_type(TOKEN), typesystem.get_type(SENTENCE)
-    Chain, Link, Meta = typesystem.get_type(CHAIN), typesystem.get_type(LINK), typesystem.get_type(METADATA)
+    Token, Sentence, Meta = typesystem.get_type(TOKEN), typesystem.get_type(SENTENCE), typesystem.get_type(METADATA)
     cas.add(Meta(begin=0, end=len(text), documentTitle=doc.name, documentId=doc.name))
     for a, b in offsets:
         cas.add(Token(begin=a, end=b))
@@ -500,6 +888,9 @@ def _write_document(cassis: Any, typesystem: Any, doc: Any) -> bytes:
     for chain in doc.chain_indices():
         # markables of other layers in a chain are its mentions (loss.layers says so)
         members = sorted((doc.markables[k] for k in chain), key=lambda m: (m.first, -m.last))
+        entity = next((m.entity for m in members if m.entity is not None), None)
+        chain_type, link_type = custom.get(entity, (CHAIN, LINK)) if entity is not None else (CHAIN, LINK)
+        Chain, Link = typesystem.get_type(chain_type), typesystem.get_type(link_type)
         links = []
         for m in members:
             features = {f: str(m.attributes[f]) for f in LINK_FEATURES if f in m.attributes}
@@ -510,20 +901,20 @@ def _write_document(cassis: Any, typesystem: Any, doc: Any) -> bytes:
             cas.add(link)
         if links:
             cas.add(Chain(first=links[0]))
-    return cas.to_xmi().encode("utf-8")
+    return cas.to_xmi().encode("utf-8"), set(types)
 
 
 def sniff(head: bytes) -> bool:
-    if head.startswith(b"PK\x03\x04"):
+    if is_zip(head):
         return b".xmi" in head or b"TypeSystem.xml" in head or b"typesystem.xml" in head
     return b"http://www.omg.org/XMI" in head and b"xmi:version" in head
 
 
 register(
     FormatSpec(
-        name="xmi",
-        description="UIMA CAS XMI as INCEpTION/WebAnno export it (DKPro Core CoreferenceChain/Link; "
-                    "needs the xmi extra)",
+        name=NAME,
+        description="UIMA CAS XMI as INCEpTION/WebAnno export it (chain layers such as DKPro Core's "
+                    "CoreferenceChain/Link, span + relation coreference layers; needs the xmi extra)",
         extensions=(".xmi",),
         ambiguous_extensions=(".zip",),
         capabilities=Capabilities(
@@ -538,8 +929,9 @@ register(
         write=write,
         sniff=sniff,
         options=(
-            Option("zip", bool, False, "write INCEpTION's export zip (the .xmi and TypeSystem.xml) also for one "
-                   "document (several are always written as one zip)"),
+            Option("zip", bool, None, "write INCEpTION's export zip (one .xmi per document and TypeSystem.xml): "
+                   "true also for one document; false refuses several documents (default: a zip for an "
+                   "output named .zip or held in memory, one .xmi for an output named .xmi)"),
         ),
         aliases=("uima-xmi", "inception-xmi"),
     )

@@ -237,7 +237,7 @@ def _refuse_empty_tokens_as_words(key: MentionView, response: MentionView) -> No
         empty = [(i, p) for i, p in enumerate(side.places) if p[2]]
         if not empty:
             continue
-        from ..compare.alignment import AlignmentError
+        from ..errors import AlignmentError
 
         shown = ", ".join(f"sentence {p[0] + 1} node {p[1]}.{p[2]} «{side.forms[i]}»" for i, p in empty[:3])
         more = f" and {len(empty) - 3} more" if len(empty) > 3 else ""

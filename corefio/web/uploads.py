@@ -2,53 +2,36 @@
 pairs and INCEpTION's XMI exports unpacked from a .zip.
 
 An upload is copied to disk in chunks as it is read (never held whole in memory). A
-``.zip`` is checked from its central directory before one byte is extracted, and again
-while extracting:
-
-* every entry name must be relative, without ``..``, NUL or backslash, at most
-  :data:`MAX_DEPTH` folders deep and :data:`MAX_NAME` characters long;
-* no symbolic links (their mode bits say so), no name used twice, no name used both for
-  a file and a folder;
-* at most :data:`MAX_ENTRIES` entries, and the sizes the archive declares add up to at
-  most the upload limit; an entry that expands beyond its declared size is refused
-  while being written (a size header that lies), as is one that compresses more than
-  :data:`MAX_RATIO` to 1 (a zip bomb).
+``.zip`` is opened by :mod:`corefio.io.archive`, the one module that opens zips for the
+command line and the web alike: every check (names, links, entries counted as the
+central directory is read, sizes, ratios, a size header that lies) runs before one byte
+is extracted or while extracting, with the upload limit as the total an archive may
+unpack to. A refusal for size or number is a 413, a damaged or unsafe archive a 422.
 
 Files are created with ``open(..., "xb")`` in folders this module made, so nothing is
 written outside the extraction folder and no link is ever created. The project is the
 one folder that holds ``.mmax`` files (several ``.mmax`` files in it are several
 documents of one project, as ``corefio read DIR`` reads them); brat and LitBank TSV
-pairs are the one folder that holds ``.ann`` files; an XMI zip, once it passed the same
-checks, is read by the XMI reader (one ``.xmi`` per document, ``TypeSystem.xml``). macOS's
-``__MACOSX/`` and ``._*`` companions are skipped.
+pairs are the one folder that holds ``.ann`` files; an XMI zip (one ``.xmi`` per
+document, ``TypeSystem.xml``) or a zip of WebAnno TSV files, once it passed the same
+checks, is read by its format's reader. macOS's ``__MACOSX/`` and ``._*`` companions
+are skipped.
 """
 
 from __future__ import annotations
 
 import re
 import shutil
-import stat
 import tempfile
-import zipfile
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Iterator
 
+from ..errors import CorefioError
+from ..io.archive import SafeZip, ZipRefused, is_zip, limits, open_zip
 from .errors import WebError
 
-#: entries a .zip may hold
-MAX_ENTRIES = 10_000
-#: folders an entry may be nested in
-MAX_DEPTH = 32
-#: characters of an entry's name (and 255 for one of its parts)
-MAX_NAME = 1024
-#: uncompressed / compressed size of one entry beyond which it is refused (larger than
-#: any XML compresses: the MMAX2 projects of the test data compress 5–25 to 1)
-MAX_RATIO = 200
-#: entries smaller than this are never refused for their ratio (a run of spaces
-#: compresses well, and small entries cannot make a bomb)
-RATIO_FLOOR = 1 << 20
 CHUNK = 1 << 20
 SCRATCH_PREFIX = "corefio-web-"
 
@@ -69,7 +52,7 @@ class Upload:
 
     @property
     def is_zip(self) -> bool:
-        return self.head(4) == b"PK\x03\x04"
+        return is_zip(self.head(4))
 
 
 def safe_name(filename: str | None, default: str) -> str:
@@ -155,79 +138,56 @@ def nesting_depth(data: bytes, stop: int) -> int:
 _TAG = re.compile(rb"<(/)?[A-Za-z_:][^<>]*?(/)?>")
 
 
-def _entry_parts(info: zipfile.ZipInfo, shown: str) -> tuple[str, ...]:
-    """The parts of an entry's name, or a 422 saying why the name is unsafe."""
-    name = info.filename
-    if "\x00" in name or "\\" in name:
-        raise WebError(422, f"the .zip archive holds an unsafe path {shown!r} (a NUL or a backslash)")
-    if name.startswith("/") or re.match(r"^[A-Za-z]:", name):
-        raise WebError(422, f"the .zip archive holds an unsafe path {shown!r} (an absolute path)")
-    parts = tuple(p for p in PurePosixPath(name).parts if p not in ("", "."))
-    if ".." in parts:
-        raise WebError(422, f"the .zip archive holds an unsafe path {shown!r} (it climbs out with '..')")
-    if len(name) > MAX_NAME or any(len(p.encode("utf-8")) > 255 for p in parts):
-        raise WebError(422, f"the .zip archive holds a name longer than {MAX_NAME} characters "
-                            f"(or a part longer than 255 bytes): {shown!r}")
-    if len(parts) > MAX_DEPTH:
-        raise WebError(422, f"the .zip archive nests folders more than {MAX_DEPTH} deep: {shown!r}")
-    mode = info.external_attr >> 16
-    if stat.S_ISLNK(mode):
-        raise WebError(422, f"the .zip archive holds a symbolic link {shown!r}; links are not accepted")
-    return parts
+def _refused(exc: ZipRefused, shown: str) -> WebError:
+    """The answer for a zip :mod:`corefio.io.archive` refused: 413 for its size or number
+    of entries, 422 for a damaged or unsafe archive."""
+    return WebError(413 if exc.too_large else 422, exc.message, shown)
 
 
-def _skipped(parts: tuple[str, ...]) -> bool:
-    """macOS's resource-fork companions, never part of a project."""
-    return bool(parts) and (parts[0] == "__MACOSX" or parts[-1].startswith("._"))
-
-
-def declared_entries(path: Path) -> int | None:
-    """The number of entries the archive's end record declares (None: not found, or a
-    zip64 archive), read without parsing the central directory."""
-    size = path.stat().st_size
-    with open(path, "rb") as f:
-        f.seek(max(0, size - (1 << 16) - 22))
-        tail = f.read()
-    at = tail.rfind(b"PK\x05\x06")
-    if at < 0 or len(tail) < at + 12:
-        return None
-    total = int.from_bytes(tail[at + 10:at + 12], "little")
-    return None if total == 0xFFFF else total
-
-
-def zip_format(up: Upload) -> str:
-    """The format an uploaded .zip holds, told from its entries' names: ``mmax2`` (a
-    ``.mmax`` file), ``xmi`` (a ``.xmi`` file: INCEpTION's export), ``brat`` (``.ann``
-    files: brat or LitBank TSV pairs, :func:`pairs_folder` tells which); ``mmax2`` when
-    none of these is there (its message names what a project needs)."""
-    entries = declared_entries(up.path)
-    if entries is not None and entries > MAX_ENTRIES:
-        raise WebError(413, f"the .zip archive holds {entries} entries (at most {MAX_ENTRIES})", up.name)
+@contextmanager
+def opened(up: Upload, limit: int) -> Iterator[SafeZip]:
+    """The uploaded .zip, opened by :func:`corefio.io.archive.open_zip` with the web's
+    limits (the upload limit as the total it may unpack to)."""
     try:
-        with zipfile.ZipFile(up.path) as archive:
-            names = [n.lower() for n in archive.namelist()[:MAX_ENTRIES + 1]]
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
-        raise WebError(422, f"not a valid .zip archive ({exc})", up.name) from None
-    for suffix, name in ((".mmax", "mmax2"), (".xmi", "xmi"), (".ann", "brat")):
-        if any(n.endswith(suffix) and not _skipped(tuple(PurePosixPath(n).parts)) for n in names):
+        archive = open_zip(up.path, shown=up.name, limits=limits(limit))
+    except ZipRefused as exc:
+        raise _refused(exc, up.name) from None
+    except CorefioError as exc:
+        raise WebError(422, exc.message, up.name) from None
+    with archive:
+        yield archive
+
+
+def zip_format(up: Upload, limit: int = 1 << 62) -> str:
+    """The format an uploaded .zip holds, told from its entries' names: ``mmax2`` (a
+    ``.mmax`` file), ``xmi`` (a ``.xmi`` file: INCEpTION's export), ``webanno-tsv``
+    (``.tsv`` files), ``brat`` (``.ann`` files: brat or LitBank TSV pairs,
+    :func:`pairs_folder` tells which); ``mmax2`` when none of these is there (its
+    message names what a project needs)."""
+    with opened(up, limit) as archive:
+        names = [e.name.lower() for e in archive.entries if not e.skipped]
+    for suffix, name in ((".mmax", "mmax2"), (".xmi", "xmi"), (".tsv", "webanno-tsv"), (".ann", "brat")):
+        if any(n.endswith(suffix) for n in names):
             return name
     return "mmax2"
 
 
 def unzip_for(up: Upload, fmt: str, into: Path, limit: int) -> Path:
     """What to read of an uploaded .zip in ``fmt``, after every check of :func:`unzip`:
-    the MMAX2 project's folder, the folder of brat / LitBank TSV pairs, or (for XMI,
-    whose reader reads INCEpTION's zips itself) the upload."""
+    the MMAX2 project's folder, the folder of brat / LitBank TSV pairs, or (for XMI and
+    WebAnno TSV, whose readers read zips themselves through the same checks) the upload."""
     root = unzip(up, into, limit)
     if fmt == "mmax2":
         return project_folder(root, up.name)
-    if fmt == "xmi":
-        if not any(p.suffix.lower() == ".xmi" for p in root.rglob("*")):
-            raise WebError(422, "the .zip archive holds no .xmi file", up.name)
+    if fmt in ("xmi", "webanno-tsv"):
+        suffix = ".xmi" if fmt == "xmi" else ".tsv"
+        if not any(p.suffix.lower() == suffix for p in root.rglob("*")):
+            raise WebError(422, f"the .zip archive holds no {suffix} file", up.name)
         return up.path
     if fmt in ("brat", "litbank-tsv"):
         return pairs_folder(root, up.name)
-    raise WebError(400, f"a .zip archive is read as mmax2, brat, litbank-tsv or xmi, not as {fmt}", up.name)
+    raise WebError(400, f"a .zip archive is read as mmax2, brat, litbank-tsv, xmi or webanno-tsv, not as {fmt}",
+                   up.name)
 
 
 def pairs_folder(root: Path, shown: str) -> Path:
@@ -250,72 +210,14 @@ def unzip_project(up: Upload, into: Path, limit: int) -> Path:
 
 
 def unzip(up: Upload, into: Path, limit: int) -> Path:
-    """Extract the uploaded .zip under ``into/project`` with every check above; that folder."""
-    entries = declared_entries(up.path)
-    if entries is not None and entries > MAX_ENTRIES:
-        raise WebError(413, f"the .zip archive holds {entries} entries (at most {MAX_ENTRIES})", up.name)
-    try:
-        archive = zipfile.ZipFile(up.path)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
-        raise WebError(422, f"not a valid .zip archive ({exc})", up.name) from None
-    with archive:
-        members = archive.infolist()
-        if len(members) > MAX_ENTRIES:
-            raise WebError(413, f"the .zip archive holds {len(members)} entries (at most {MAX_ENTRIES})", up.name)
-        declared = sum(m.file_size for m in members)
-        if declared > limit:
-            raise WebError(413, f"the .zip archive expands to {declared / 2**20:.1f} MB, beyond the upload "
-                                f"limit of {limit / 2**20:g} MB", up.name)
-        plan: list[tuple[zipfile.ZipInfo, tuple[str, ...]]] = []
-        files: set[tuple[str, ...]] = set()
-        folders: set[tuple[str, ...]] = set()
-        for m in members:
-            shown = m.filename if len(m.filename) <= 120 else m.filename[:117] + "..."
-            parts = _entry_parts(m, shown)
-            if not parts or _skipped(parts):
-                continue
-            for i in range(1, len(parts)):
-                folders.add(parts[:i])
-            if m.is_dir():
-                folders.add(parts)
-                continue
-            if parts in files:
-                raise WebError(422, f"the .zip archive holds {shown!r} twice", up.name)
-            if m.file_size > RATIO_FLOOR and m.file_size > MAX_RATIO * max(m.compress_size, 1):
-                raise WebError(413, f"the .zip entry {shown!r} expands {m.file_size // max(m.compress_size, 1)} "
-                                    f"times (a zip bomb?); at most {MAX_RATIO} times is accepted", up.name)
-            files.add(parts)
-            plan.append((m, parts))
-        clash = sorted(files & folders)
-        if clash:
-            raise WebError(422, f"the .zip archive uses {'/'.join(clash[0])!r} both as a file and as a folder",
-                           up.name)
-        root = into / "project"
-        root.mkdir()
-        for folder in sorted(folders, key=len):
-            (root.joinpath(*folder)).mkdir()
-        written = 0
-        for m, parts in plan:
-            target = root.joinpath(*parts)
-            allowed = m.file_size
-            try:
-                with archive.open(m) as src, open(target, "xb") as dst:
-                    while True:
-                        chunk = src.read(CHUNK)
-                        if not chunk:
-                            break
-                        allowed -= len(chunk)
-                        written += len(chunk)
-                        if allowed < 0 or written > limit:
-                            raise WebError(413, f"the .zip entry {m.filename[:120]!r} expands beyond the size "
-                                                "its header declares", up.name)
-                        dst.write(chunk)
-            except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, NotImplementedError,
-                    RuntimeError, OSError) as exc:
-                # a bad CRC, an unsupported or encrypted entry, a local header that
-                # differs from the central directory
-                raise WebError(422, f"the .zip entry {m.filename[:120]!r} cannot be extracted "
-                                    f"({type(exc).__name__}: {exc})", up.name) from None
+    """Extract the uploaded .zip under ``into/project`` with every check of
+    :mod:`corefio.io.archive` (the upload limit as the total); that folder."""
+    root = into / "project"
+    with opened(up, limit) as archive:
+        try:
+            archive.extract(root)
+        except ZipRefused as exc:
+            raise _refused(exc, up.name) from None
     return root
 
 
