@@ -165,8 +165,9 @@ def partition(view: MentionView, report: Report | None, side: str, key: set[tupl
 
 
 def _partition(view: MentionView, report: Report | None, side: str, key: set[tuple] | None,
-               rule: str) -> tuple[Partition, int]:
-    """:func:`partition`, and how many :class:`Occurrence` it made."""
+               rule: str) -> tuple[Partition, int, int]:
+    """:func:`partition`, how many :class:`Occurrence` it made and how many listings it
+    left out."""
     chains = [[m.spans for m in chain] for chain in view.mentions]
     n = 0
     seen: set[tuple] = set()
@@ -174,7 +175,7 @@ def _partition(view: MentionView, report: Report | None, side: str, key: set[tup
         n += len(chain)
         seen.update(chain)
     if len(seen) == n:  # no repeated span: the common case
-        return chains, 0
+        return chains, 0, 0
     from ..formats.conll import scorer_order
 
     order = scorer_order(chains)
@@ -210,7 +211,7 @@ def _partition(view: MentionView, report: Report | None, side: str, key: set[tup
             report.warning("score.duplicate-mention",
                            f"repeated {side} mentions (same span) that match no key mention, counted in "
                            "each chain (scorer.pl's rule)", count=kept, merge=True, example=where)
-    return [cls for cls in out if cls], kept
+    return [cls for cls in out if cls], kept, dropped
 
 
 def scorer_repeats(chains: Partition) -> Repeats:
@@ -309,13 +310,13 @@ def table(key: MentionView, response: MentionView, report: Report,
     views prepared without singletons are tabled with ``True``."""
     kp = partition(key, report, "key", rule=repeats)
     spans = {spans for cls in kp for spans in cls}
-    rp, occurrences = _partition(response, report, "response", spans, repeats)
+    rp, occurrences, left_out = _partition(response, report, "response", spans, repeats)
     if not keep_singletons:
         kp, rp = drop_singletons(kp), drop_singletons(rp)
     table = Contingency.from_partitions(kp, rp)
     if occurrences:
         return table.with_repeats(scorer_repeats(rp))
-    if repeats == "corefud":
+    if repeats == "corefud" and left_out:
         listed = [chain_unique([m.spans for m in chain]) for chain in response.mentions]
         if not keep_singletons:
             listed = drop_singletons(listed)
