@@ -244,3 +244,19 @@ def test_cli_view_pairs_documents_as_score_does(tmp_path, cli):
     pairs.write_text(f"{key.name}\telsewhere\n")
     by_file = cli("view", str(kf), "--response", str(rf), "--pairs", str(pairs), "-o", str(tmp_path / "p.html"))
     assert by_file.exit_code == 0, by_file.output
+
+
+def test_the_view_counts_the_mentions_scoring_counts_without_singletons():
+    """Head matching without singletons: singletons leave before matching, in the view
+    as in scoring (the GUM window where dropping them after matching paired one fewer)."""
+    from pathlib import Path
+
+    from corefio.web.view import scored_chains
+
+    folder = Path(__file__).parent / "data" / "wild" / "conllu" / "gum"
+    key = corefio.read(folder / "GUM_interview_gaming.window.conllu").documents[0]
+    response = corefio.read(folder / "GUM_interview_gaming.window.response.conllu").documents[0]
+    kp, rp = scored_chains(key, response, match="head", keep_singletons=False)
+    scores = corefio.score(key, response, ["muc"], match="head", keep_singletons=False)
+    matched = len({s for c in kp for s in c} & {s for c in rp for s in c})
+    assert matched == scores.corpus["mentions"].recall_num

@@ -183,13 +183,15 @@ class PairView:
         return [(kind, ERROR_LOOK[kind], self.error_counts.get(kind, 0)) for kind in ERROR_LOOK]
 
 
-def prepared_views(key: "Document", response: "Document", match: str = "exact", zeros: str = "drop"):
+def prepared_views(key: "Document", response: "Document", match: str = "exact", zeros: str = "drop",
+                   keep_singletons: bool = True):
     """The documents' mention views, synchronised and matched as the scorer does
-    (:func:`corefio.scoring.views.prepare`)."""
+    (:func:`corefio.scoring.views.prepare`: without singletons, they leave before
+    matching)."""
     from ..diagnostics import Report
     from ..scoring import views as V
 
-    return V.prepare(key.mention_view(), response.mention_view(), Report(), match, zeros)
+    return V.prepare(key.mention_view(), response.mention_view(), Report(), match, zeros, keep_singletons)
 
 
 def scored_chains(key: "Document", response: "Document", match: str = "exact", keep_singletons: bool = True,
@@ -207,11 +209,9 @@ def _compared(key: "Document", response: "Document", match: str, keep_singletons
     from ..scoring import views as V
     from ..scoring.error_analysis import _heads
 
-    kv, rv = prepared_views(key, response, match, zeros)
+    kv, rv = prepared_views(key, response, match, zeros, keep_singletons)
     report = Report()
     kp, rp = V.partition(kv, report, "key"), V.partition(rv, report, "response")
-    if not keep_singletons:
-        kp, rp = V.drop_singletons(kp), V.drop_singletons(rp)
     return kp, rp, _heads(kv), _heads(rv)
 
 
