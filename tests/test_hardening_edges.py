@@ -187,3 +187,285 @@ def test_R12_slowloris_256_slow_bodies_are_capped_per_client(web_server):
     finally:
         for s in held:
             s.close()
+
+
+# -- R15: what kill -9 leaves behind ------------------------------------------------------------
+def _env() -> dict:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+
+
+def _generator():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("generate_corpus", REPO / "benchmarks" / "generate_corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def _hidden(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.startswith("."))
+
+
+def test_R15_kill9_leftovers_staging_of_a_killed_convert_is_removed_by_the_next_run(tmp_path):
+    """R15_kill9_leftovers (A): ``convert DIR OUT -j 2`` killed while its workers write
+    left ``OUT/.corefio-staging-*`` (with partial temporaries) for ever; the next
+    convert into OUT now removes the folders of processes that no longer run."""
+    source = tmp_path / "src"
+    key, _ = _generator().generate(tmp_path / "gen", docs=16)
+    source.mkdir()
+    text = key.read_text()
+    for i in range(6):
+        (source / f"f{i}.conll").write_text(text.replace("#begin document (", f"#begin document (f{i}_"))
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "corefio", "convert", str(source), str(out), "--to", "conllu", "-j", "2"]
+    child = subprocess.Popen(command, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and child.poll() is None:
+            if out.is_dir() and any(p.name.startswith(".corefio-staging-") for p in out.iterdir()):
+                break
+            time.sleep(0.005)
+        assert child.poll() is None, "convert ended before it could be killed"
+        child.send_signal(signal.SIGKILL)
+        child.wait(30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    left = _hidden(out)
+    assert left and all(name.startswith(f".corefio-staging-{child.pid}-") for name in left)
+    done = subprocess.run(command, env=_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert _hidden(out) == []
+    assert sorted(p.name for p in out.iterdir()) == [f"f{i}.conllu" for i in range(6)]
+
+
+def test_R15_kill9_leftovers_only_the_folders_of_dead_processes_are_removed(tmp_path):
+    """A staging folder of a process that still runs stays (it is at work); one whose
+    process is gone goes, with what it holds; other hidden files stay."""
+    from corefio.io import files
+
+    dead = _dead_pid()
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        gone = tmp_path / f".corefio-staging-{dead}-abc123_x"
+        (gone / "3").mkdir(parents=True)
+        (gone / "3" / f".f3.conllu.corefio-{dead}-0123abcd.tmp").write_bytes(b"x" * 1000)
+        alive = tmp_path / f".corefio-staging-{sleeper.pid}-def456"
+        alive.mkdir()
+        (tmp_path / ".corefio-staging-notapid").mkdir()
+        (tmp_path / ".hidden").write_text("mine")
+        with files.staging_directory(tmp_path) as stage:
+            assert stage.name.startswith(f".corefio-staging-{os.getpid()}-")
+            # another writer in this process leaves a folder that is at work alone
+            files.clean_leftovers(tmp_path)
+            assert stage.is_dir()
+        assert _hidden(tmp_path) == sorted([".corefio-staging-notapid", alive.name, ".hidden"])
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+KILLED_BETWEEN_THE_RENAMES = """
+import os, sys, time
+from corefio.io import files
+from corefio.cli import main
+
+replace = os.replace
+key_target = os.path.abspath(os.path.join(sys.argv[3], "key.conllu"))
+
+def stop_after_the_key(source, target):
+    replace(source, target)
+    if os.path.abspath(target) == key_target:
+        print("between", flush=True)
+        time.sleep(120)
+
+files.os.replace = stop_after_the_key
+sys.argv = ["corefio", "sync", sys.argv[1], sys.argv[2], "-o", sys.argv[3], "--to", "conllu", "-j", "1"]
+main()
+"""
+
+
+def _old_pair(folder: Path) -> None:
+    folder.mkdir(exist_ok=True)
+    (folder / "key.conllu").write_text("OLD\n")
+    (folder / "response.conllu").write_text("OLD\n")
+
+
+def _pair_state(folder: Path) -> tuple[str, str]:
+    return tuple("old" if (folder / f"{side}.conllu").read_text() == "OLD\n" else "new"
+                 for side in ("key", "response"))
+
+
+@pytest.fixture(scope="module")
+def sync_inputs(tmp_path_factory):
+    return _generator().generate(tmp_path_factory.mktemp("sync"), docs=6)
+
+
+def test_R15_kill9_leftovers_a_pair_killed_between_its_renames_is_completed_by_the_next_run(tmp_path, sync_inputs):
+    """R15_kill9_leftovers (B): ``sync -o DIR`` killed after it replaced key.conllu and
+    before response.conllu left a new key beside the OLD response, and a temporary,
+    with nothing saying so. Now both files are written first and a journal names the
+    pair: the next corefio write into DIR completes the pair from it."""
+    key, response = sync_inputs
+    out = tmp_path / "out"
+    _old_pair(out)
+    child = subprocess.Popen([sys.executable, "-c", KILLED_BETWEEN_THE_RENAMES, str(key), str(response), str(out)],
+                             env=_env(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert child.stdout.readline() == b"between\n"
+        child.send_signal(signal.SIGKILL)
+        child.wait(30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        child.stdout.close()
+    # the moment of the kill: the journal says the pair is incomplete
+    assert _pair_state(out) == ("new", "old")
+    journals = [n for n in _hidden(out) if n.startswith(".corefio-pair-")]
+    assert journals == [n for n in journals if n.startswith(f".corefio-pair-{child.pid}-")] and len(journals) == 1
+    # any later write into the folder completes it first (here: an unrelated file)
+    from corefio.io import files
+
+    files.atomic_write(out / "notes.txt", "unrelated")
+    assert _pair_state(out) == ("new", "new")
+    assert _hidden(out) == []
+    # and the pair is the one an uninterrupted sync writes
+    again = tmp_path / "again"
+    done = subprocess.run([sys.executable, "-m", "corefio", "sync", str(key), str(response), "-o", str(again),
+                           "--to", "conllu", "-j", "1"], env=_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    for side in ("key", "response"):
+        assert (out / f"{side}.conllu").read_bytes() == (again / f"{side}.conllu").read_bytes()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_R15_kill9_leftovers_sync_killed_anywhere_leaves_the_old_pair_or_a_journal(tmp_path, sync_inputs, jobs):
+    """Killed at any moment (here: as soon as the key is new, the reproducer's moment,
+    and at a few delays), ``sync`` leaves the old pair, the new pair, or a new key with
+    the journal that completes it; after the next run into the folder, the pair is whole
+    and nothing is left behind."""
+    key, response = sync_inputs
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "corefio", "sync", str(key), str(response), "-o", str(out), "--to", "conllu",
+               "-j", jobs]
+    for delay in (None, 0.3, 0.8, 1.5):
+        _old_pair(out)
+        child = subprocess.Popen(command, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            if delay is None:
+                while _pair_state(out)[0] == "old" and child.poll() is None:
+                    time.sleep(0.001)
+            else:
+                time.sleep(delay)
+            child.send_signal(signal.SIGKILL)
+            child.wait(30)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+        state = _pair_state(out)
+        journal = any(n.startswith(".corefio-pair-") for n in _hidden(out))
+        assert state in (("old", "old"), ("new", "new")) or (state == ("new", "old") and journal), (delay, state)
+        from corefio.io import files
+
+        files.clean_leftovers(out)
+        assert _pair_state(out) in (("old", "old"), ("new", "new"))
+        assert _hidden(out) == []
+
+
+def test_R15_kill9_leftovers_a_journal_moves_nothing_outside_its_folder(tmp_path):
+    """A journal is read only for moves from a staging folder of its own (dead) process
+    in its folder to a file of that folder: a forged one moves nothing."""
+    import json
+
+    from corefio.io import files
+
+    dead = _dead_pid()
+    folder = tmp_path / "out"
+    folder.mkdir()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("secret")
+    stage = folder / f".corefio-staging-{dead}-abcd"
+    stage.mkdir()
+    (stage / "key.conllu").write_text("staged")
+    forged = [[["../secret.txt", "stolen.txt"]], [[f"{stage.name}/key.conllu", "../escaped.txt"]],
+              [[f".corefio-staging-{dead + 1}-abcd/key.conllu", "key.conllu"]],
+              [[f"{stage.name}/key.conllu", ".corefio-pair-1-00000000.json"]]]
+    for k, moves in enumerate(forged):
+        (folder / f".corefio-pair-{dead}-0000000{k}.json").write_text(json.dumps({"moves": moves}))
+    files.clean_leftovers(folder)
+    assert secret.read_text() == "secret"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "secret.txt"]
+    assert not (folder / "stolen.txt").exists() and not (folder / "key.conllu").exists()
+
+
+def test_R15_kill9_leftovers_the_web_scratch_of_a_killed_server_is_removed_on_start(tmp_path):
+    """R15_kill9_leftovers (C): ``corefio serve`` killed during a request left its
+    scratch folder (the upload) in the temporary folder for ever; the next server to
+    start removes the folders of servers that no longer run (not those of running ones)."""
+    pytest.importorskip("fastapi")
+    import urllib.request
+
+    scratch_root = tmp_path / "tmp"
+    scratch_root.mkdir()
+    env = {**_env(), "TMPDIR": str(scratch_root)}
+    port = _free_port()
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    other = scratch_root / f"corefio-web-{sleeper.pid}_busy1234"
+    other.mkdir()
+    key, _ = _generator().generate(tmp_path / "gen", docs=60)
+    server = subprocess.Popen([sys.executable, "-m", "corefio", "serve", "--port", str(port)], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(port)
+        boundary = "corefioBoundary"
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"key.conll\"\r\n"
+                "Content-Type: application/octet-stream\r\n\r\n").encode() + key.read_bytes() + \
+            f"\r\n--{boundary}--\r\n".encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/validate", data=body, method="POST",
+                                         headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        thread = threading.Thread(target=lambda: _ignore_errors(lambda: urllib.request.urlopen(request, timeout=60)),
+                                  daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 60
+        mine = f"corefio-web-{server.pid}_"
+        while time.monotonic() < deadline and not any(p.name.startswith(mine) for p in scratch_root.iterdir()):
+            time.sleep(0.005)
+        assert any(p.name.startswith(mine) for p in scratch_root.iterdir()), "the request never made its folder"
+        server.send_signal(signal.SIGKILL)
+        server.wait(30)
+        thread.join(30)
+        left = sorted(p.name for p in scratch_root.iterdir() if p.name.startswith(mine))
+        assert left, "the killed server's folder should still be there before the restart"
+        restarted = subprocess.Popen([sys.executable, "-m", "corefio", "serve", "--port", str(port)], env=env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            _wait_for(port)
+            names = sorted(p.name for p in scratch_root.iterdir())
+            assert not any(name.startswith(mine) for name in names)
+            assert other.name in names  # a running server's folder stays
+        finally:
+            restarted.kill()
+            restarted.wait()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        sleeper.kill()
+        sleeper.wait()
+
+
+def _ignore_errors(call) -> None:
+    try:
+        call()
+    except OSError:
+        pass
