@@ -68,6 +68,27 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: the environment variable that sets the default of ``--jobs``
+WORKERS_VARIABLE = "COREFIO_WORKERS"
+
+
+def default_jobs() -> int:
+    """The default of ``--jobs``: ``COREFIO_WORKERS`` when it is set (a whole number of at
+    least 1; anything else is a usage error naming it), else :func:`available_cores`."""
+    value = os.environ.get(WORKERS_VARIABLE, "").strip()
+    if not value:
+        return available_cores()
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs < 1 or not value.isascii():
+        from .errors import UsageError
+
+        raise UsageError(f"{WORKERS_VARIABLE}={value!r}: the number of processes is a whole number of at least 1")
+    return jobs
+
+
 class WorkerDied(CorefioError):
     """A worker process ended without a result (killed, or out of memory)."""
 
@@ -429,15 +450,28 @@ def _score_piece(run: list) -> Any:
     return len(run), share, found_in(report)
 
 
+#: runs the document pairs of a score are cut into, whatever ``--jobs`` is
+SCORE_RUNS = 32
+
+
+def score_run_size(pairs: int) -> int:
+    """How many document pairs one run of :func:`score_runner` scores: the pairs cut
+    into :data:`SCORE_RUNS` runs (fewer when there are fewer pairs), the same for any
+    number of processes. Some corpus scores (the information measure H) add floating
+    point numbers run by run: the same runs, added in the same order, give the same
+    bits with ``--jobs 1`` as with ``--jobs 8``."""
+    return max(1, -(-pairs // SCORE_RUNS))
+
+
 def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., list]:
     """What the scoring engine calls to score the matched document pairs of two files
-    (``runner=`` of :func:`corefio.scoring.engine.score`): runs of pairs, each scored
-    into a Share by one of ``jobs`` processes; the shares come back in order."""
+    (``runner=`` of :func:`corefio.scoring.engine.score`): runs of pairs (cut the same
+    way whatever ``jobs`` is: :func:`score_run_size`), each scored into a Share by one
+    of ``jobs`` processes; the shares come back in order."""
 
     def run(job: Any, key_docs: list, response_docs: list, pairs: list) -> list:
         indexed = list(enumerate(pairs))
-        size = max(1, -(-len(indexed) // (max(1, jobs) * PIECES_PER_JOB)))
-        runs = [indexed[k:k + size] for k in range(0, len(indexed), size)]
+        runs = [indexed[k:k + size] for size in [score_run_size(len(indexed))] for k in range(0, len(indexed), size)]
         shares = []
         found = Report()  # what the runs found, merged as one run would have merged it
         try:
