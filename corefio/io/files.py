@@ -476,9 +476,9 @@ def _write_tree(root: Path, real: Path, targets: list[tuple[str, Path, Content]]
     try:
         staging = staging_directory(real.parent)
         stage = staging.__enter__()
-    except OutputError:
+    except OutputError as exc:
         if not real.is_dir():
-            raise
+            raise OutputError(exc.message, file=root) from None
         staging = staging_directory(real)  # a parent we may not write to: stage inside
         stage = staging.__enter__()
         whole = False
