@@ -471,7 +471,8 @@ def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., l
 
     def run(job: Any, key_docs: list, response_docs: list, pairs: list) -> list:
         indexed = list(enumerate(pairs))
-        runs = [indexed[k:k + size] for size in [score_run_size(len(indexed))] for k in range(0, len(indexed), size)]
+        size = score_run_size(len(indexed))
+        runs = [indexed[k:k + size] for k in range(0, len(indexed), size)]
         shares = []
         found = Report()  # what the runs found, merged as one run would have merged it
         try:

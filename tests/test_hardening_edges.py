@@ -469,3 +469,22 @@ def _ignore_errors(call) -> None:
         call()
     except OSError:
         pass
+
+
+def test_R15_kill9_leftovers_names_with_absurd_process_ids_do_not_stop_a_write(tmp_path):
+    """Clean-up reads process ids out of file names: a name with a 200-digit "pid", or
+    one past the system's range, must not stop a write."""
+    from corefio.io import files
+
+    huge, big = "9" * 200, str(2**40)
+    names = [f".corefio-staging-{huge}-ab", f".out.conll.corefio-{huge}-0123abcd.tmp",
+             f".corefio-pair-{big}-00000000.json", f".corefio-staging-{big}-cd"]
+    (tmp_path / names[0]).mkdir()
+    (tmp_path / names[1]).write_text("x")
+    (tmp_path / names[2]).write_text("{}")
+    (tmp_path / names[3]).mkdir()
+    files.atomic_write(tmp_path / "out.conll", "new")
+    with files.staging_directory(tmp_path):
+        pass
+    assert (tmp_path / "out.conll").read_text() == "new"
+    assert _hidden(tmp_path) == sorted(names)  # not ours to judge: left alone

@@ -163,7 +163,7 @@ def read_text(path: str | Path) -> str:
 #: clean-up must not take them for leftovers of a dead process that had the same pid)
 _writing: set[str] = set()
 _writing_lock = threading.Lock()
-_TEMP_TAIL = re.compile(r"corefio-([0-9]+)-[0-9a-f]{8}\.tmp")
+_TEMP_TAIL = re.compile(r"corefio-([0-9]{1,10})-[0-9a-f]{8}\.tmp")
 
 
 def _temp_prefix(name: str) -> str:
@@ -232,10 +232,10 @@ def _stale(pid: int, name: str) -> bool:
 
 
 #: a staging folder: ``.corefio-staging-<pid>-<random>`` (tempfile.mkdtemp's letters)
-_STAGING = re.compile(r"\.corefio-staging-([0-9]+)-[a-z0-9_]+")
+_STAGING = re.compile(r"\.corefio-staging-([0-9]{1,10})-[a-z0-9_]+")
 STAGING_PREFIX = ".corefio-staging-"
 #: the journal of a pair being put in place: ``.corefio-pair-<pid>-<hex>.json``
-_JOURNAL = re.compile(r"\.corefio-pair-([0-9]+)-[0-9a-f]{8}\.json")
+_JOURNAL = re.compile(r"\.corefio-pair-([0-9]{1,10})-[0-9a-f]{8}\.json")
 
 
 def clean_leftovers(directory: str | Path) -> None:
@@ -277,7 +277,8 @@ def _finish_pair(directory: Path, journal: Path, pid: str) -> None:
     import json
 
     try:
-        moves = json.loads(journal.read_text(encoding="utf-8"))["moves"]
+        with open(journal, "rb") as stream:
+            moves = json.loads(stream.read(1 << 16).decode("utf-8"))["moves"]
         checked = []
         for staged, target in moves:
             folder, _, name = str(staged).partition("/")

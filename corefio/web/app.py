@@ -78,7 +78,7 @@ ITEM_OVERHEAD = 4096
 
 # -- scratch folders ----------------------------------------------------------------------------
 #: a request's folder: the prefix, the server's pid, ``_`` and mkdtemp's random letters
-_SCRATCH_NAME = re.compile(re.escape(SCRATCH_PREFIX) + r"([0-9]+)_[a-z0-9_]+")
+_SCRATCH_NAME = re.compile(re.escape(SCRATCH_PREFIX) + r"([0-9]{1,10})_[a-z0-9_]+")
 
 
 @contextmanager
