@@ -1058,7 +1058,6 @@ def _put_pair_in_place(staged: tuple[Path, Path], targets: tuple[Path, ...], inp
     import shutil
 
     from .formats.registry import get_format
-    from .io import files
 
     if get_format(to).directory:
         for path, target in zip(staged, targets):
