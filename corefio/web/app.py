@@ -100,7 +100,7 @@ def remove_stale_scratch(folder: str | Path | None = None) -> list[str]:
     from ..io.files import process_gone
 
     where = Path(folder) if folder is not None else Path(tempfile.gettempdir())
-    removed = []
+    removed: list[str] = []
     try:
         entries = list(os.scandir(where))
     except OSError:
