@@ -24,6 +24,7 @@ code: ``validate`` exits 4 for an invalid file even if nobody read the verdict.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -915,6 +916,11 @@ class ZeroMatch(str, Enum):
     linear = "linear"
 
 
+class Repeats(str, Enum):
+    scorer = "scorer"
+    corefud = "corefud"
+
+
 @app.command("sync")
 @edge
 def sync_command(
@@ -1148,6 +1154,9 @@ def score_command(
     zero_match: ZeroMatch = typer.Option(ZeroMatch.dependent, "--zero-match",
                                          help="with --keep-zeros: pair zeros by their dependencies first "
                                               "(dependent, as corefud-scorer) or by their places (linear)"),
+    repeats: Repeats = typer.Option(Repeats.scorer, "--repeats",
+                                    help="a span in two chains: scorer.pl v8.01's rule (scorer) or "
+                                         "corefud-scorer's (corefud), whatever the format"),
     errors: bool = typer.Option(False, "--errors",
                                 help="also classify the errors (Kummerfeld & Klein 2013: span error, conflated "
                                      "and divided entities, extra and missing mentions and entities)"),
@@ -1196,6 +1205,8 @@ def score_command(
         from .scoring import anaphora as UA
 
         ua_settings = UA.settings_from(preset, anaphora, None if metric == ["default"] else metric)
+        if preset is None and not keep_singletons:  # --drop-singletons: the UA scorer's default (no -s)
+            ua_settings = dataclasses.replace(ua_settings, keep_singletons=False)
         if preset is not None:
             chosen = UA.PRESETS[preset].scoring
             metric = chosen.get("metrics", metric)
@@ -1214,7 +1225,7 @@ def score_command(
         coefficients=k, scheme_classes=scheme_classes, type_attribute=type_attribute,
         dominant_attribute=dominant_attribute, match=match, sync=sync, pair_by=pair_by.value, pairs_file=pairs,
         keep_zeros=keep_zeros, zero_match=zero_match.value, runner=score_runner(_jobs(jobs), bar),
-        file_runner=file_runner(_jobs(jobs), bar),
+        file_runner=file_runner(_jobs(jobs), bar), repeats=repeats.value,
     )
     _close_bars()
     breakdowns = []

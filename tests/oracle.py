@@ -82,6 +82,8 @@ class Doc:
     links: Counter = field(default_factory=Counter)
     #: how often each markable id is declared (an id given twice is a defect of the file)
     ids: Counter = field(default_factory=Counter)
+    #: how many of the words are empty nodes (CoNLL-U ``3.1`` rows)
+    empty: int = 0
 
     def sentences(self) -> int:
         return len(set(self.sentence_of))
@@ -181,6 +183,7 @@ def conllu(path: Path) -> list[Doc]:
                 docs.append(Doc(groups=groups))
             doc = docs[-1]
             sentence = doc.sentence_of[-1] + 1 if doc.sentence_of else 0
+            doc.empty += len(tree.empty_nodes)
             for node in tree.descendants_and_empty:
                 where[id(node)] = (doc, doc.tokens)
                 doc.tokens += 1
@@ -198,24 +201,66 @@ def conllu(path: Path) -> list[Doc]:
     return docs
 
 
-# -- jsonlines -----------------------------------------------------------------------------
-def jsonlines(path: Path) -> list[Doc]:
-    docs = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        data = json.loads(line)
-        doc = Doc()
+# -- jsonlines and the systems' JSON shapes --------------------------------------------------
+def _mentions_from_clusters(doc: Doc, clusters: Iterable, exclusive_end: bool = False) -> None:
+    for c, cluster in enumerate(clusters):
+        for mention in cluster:
+            first, last = int(mention[0]), int(mention[1]) - exclusive_end
+            ref = f"m{len(doc.mentions)}"
+            doc.mentions[ref] = list(range(first, last + 1))
+            doc.groups.join(ref, f"cluster {c}")
+
+
+def _sentence_numbers(doc: Doc, numbers: list[int]) -> None:
+    """Sentences from a sentence number per word (a new number starts a sentence)."""
+    sentence = -1
+    for k, n in enumerate(numbers):
+        if k == 0 or n != numbers[k - 1]:
+            sentence += 1
+        doc.sentence_of.append(sentence)
+    doc.tokens = len(numbers)
+
+
+_SPECIAL_PIECE = re.compile(r"^(\[[A-Z]+\]|<s>|</s>|<pad>|<unk>|<mask>|<cls>|<sep>)$", re.I)
+
+
+def _json_line(data: dict) -> Doc:
+    """One document of any shape corefio's jsonlines reader knows, told by its keys."""
+    doc = Doc()
+    if "cased_words" in data:  # wl-coref: [start, end) spans, a sentence number per word
+        _sentence_numbers(doc, list(data["sent_id"]))
+        _mentions_from_clusters(doc, data.get("span_clusters", []), exclusive_end=True)
+    elif "subtoken_map" in data:  # sub-word segments: clusters count pieces
+        pieces = [piece for segment in data["sentences"] for piece in segment]
+        word_of = list(data["subtoken_map"])
+        sentence_of = list(data["sentence_map"])
+        words: dict[int, int] = {}  # word → its sentence
+        for k, piece in enumerate(pieces):
+            if not _SPECIAL_PIECE.match(piece):
+                words.setdefault(word_of[k], sentence_of[k])
+        order = sorted(words)
+        index = {w: k for k, w in enumerate(order)}
+        _sentence_numbers(doc, [words[w] for w in order])
+        _mentions_from_clusters(doc, [[(index[word_of[a]], index[word_of[b]]) for a, b in cluster]
+                                      for cluster in data.get("clusters", [])])
+    elif "document" in data and "sentences" not in data:  # AllenNLP: one word list
+        doc.tokens = len(data["document"])
+        _mentions_from_clusters(doc, data.get("clusters", []))
+    elif "tokens" in data and "clusters_token_offsets" in data:  # fastcoref / LingMess on tokens
+        doc.tokens = len(data["tokens"])
+        _mentions_from_clusters(doc, data["clusters_token_offsets"])
+    else:  # e2e-coref, BookCoref: sentences of words, inclusive document-level pairs
         for k, sentence in enumerate(data["sentences"]):
             doc.sentence_of.extend([k] * len(sentence))
         doc.tokens = len(doc.sentence_of)
-        for c, cluster in enumerate(data.get("clusters", [])):
-            for first, last in cluster:
-                ref = f"m{len(doc.mentions)}"
-                doc.mentions[ref] = list(range(first, last + 1))
-                doc.groups.join(ref, f"cluster {c}")
-        docs.append(doc)
-    return docs
+        _mentions_from_clusters(doc, data.get("clusters", []))
+    return doc
+
+
+def jsonlines(path: Path) -> list[Doc]:
+    """One JSON object a line; the shape of each is told by its keys (e2e-coref, wl-coref,
+    sub-word segments, AllenNLP, fastcoref on tokens, BookCoref)."""
+    return [_json_line(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 # -- RAF -----------------------------------------------------------------------------------
@@ -473,6 +518,7 @@ def ua(path: Path) -> list[Doc]:
             continue
         if not in_sentence:
             sentence, in_sentence = sentence + 1, True
+        doc.empty += "." in row["ID"]
         position = doc.tokens
         doc.tokens += 1
         doc.sentence_of.append(sentence)
@@ -743,11 +789,146 @@ def webanno_tsv(path: Path) -> list[Doc]:
     return [doc]
 
 
-PARSERS = {"conll": conll, "conllu": conllu, "jsonlines": jsonlines, "raf": raf, "mate": mate, "muc": muc,
-           "mmax2": mmax2, "ua": ua, "xmi": xmi, "brat": brat,
-           "litbank-tsv": litbank_tsv, "webanno-tsv": webanno_tsv}
+# -- Stanford CoreNLP ----------------------------------------------------------------------
+def corenlp(path: Path) -> list[Doc]:
+    """CoreNLP's JSON or XML output: sentences of tokens; each coreference chain a list of
+    mentions given by sentence number and token numbers within it (from 1, end exclusive)."""
+    doc = Doc()
+    start: dict[int, int] = {}  # sentence number → position of its first token
+    chains: list[list[tuple[int, int, int]]] = []
+    if path.read_bytes().lstrip()[:1] == b"{":
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for k, sentence in enumerate(data.get("sentences", [])):
+            start[k + 1] = doc.tokens
+            doc.tokens += len(sentence.get("tokens", []))
+            doc.sentence_of += [k] * len(sentence.get("tokens", []))
+        corefs = data.get("corefs") or {}
+        chains = [[(m["sentNum"], m["startIndex"], m["endIndex"]) for m in chain] for chain in corefs.values()]
+    else:
+        root = _xml(path)
+        for k, sentence in enumerate(root.xpath("//sentences/sentence")):
+            start[k + 1] = doc.tokens
+            n = len(sentence.xpath("tokens/token"))
+            doc.tokens += n
+            doc.sentence_of += [k] * n
+        chains = [[(int(m.findtext("sentence")), int(m.findtext("start")), int(m.findtext("end")))
+                   for m in chain.xpath("mention")] for chain in root.xpath("//coreference/coreference")]
+    for c, chain in enumerate(chains):
+        for sentence, first, end in chain:
+            ref = f"m{len(doc.mentions)}"
+            doc.mentions[ref] = list(range(start[sentence] + first - 1, start[sentence] + end - 1))
+            doc.groups.join(ref, f"chain {c}")
+    return [doc]
+
+
+# -- spaCy DocBin (read by spaCy itself) -------------------------------------------------------
+def spacy(path: Path) -> list[Doc]:
+    """A ``.spacy`` DocBin read by spaCy: ``coref_clusters_N`` span groups are entities;
+    a ``coref_head_clusters_N`` without its cluster gives one-word mentions."""
+    import spacy as spacy_library
+    from spacy.tokens import DocBin
+
+    docs = []
+    vocab = spacy_library.blank("xx").vocab
+    for sdoc in DocBin().from_disk(path).get_docs(vocab):
+        doc = Doc(tokens=len(sdoc))
+        if sdoc.has_annotation("SENT_START"):
+            for k, sentence in enumerate(sdoc.sents):
+                doc.sentence_of += [k] * len(sentence)
+        clusters = {key[len("coref_clusters_"):]: group for key, group in sdoc.spans.items()
+                    if key.startswith("coref_clusters_")}
+        for key, group in sdoc.spans.items():
+            if key.startswith("coref_head_clusters_") and key[len("coref_head_clusters_"):] not in clusters:
+                clusters[key[len("coref_head_clusters_"):]] = group
+        for name, group in clusters.items():
+            for span in group:
+                ref = f"m{len(doc.mentions)}"
+                doc.mentions[ref] = list(range(span.start, span.end))
+                doc.groups.join(ref, f"cluster {name}")
+        docs.append(doc)
+    return docs
+
+
+# -- Hugging Face datasets (read by pyarrow / datasets) -----------------------------------------
+def _hf_rows(path: Path) -> list[dict]:
+    if path.is_dir():
+        import datasets
+
+        loaded = datasets.load_from_disk(str(path))
+        splits = loaded.values() if isinstance(loaded, datasets.DatasetDict) else [loaded]
+        return [row for split in splits for row in split.to_list()]
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return pq.read_table(path).to_pylist()
+    import datasets
+
+    return datasets.Dataset.from_file(str(path)).to_list()
+
+
+def hf(path: Path) -> list[Doc]:
+    """Rows of the ``conll2012_ontonotesv5`` layout (sentences of ``words`` with
+    ``coref_spans`` ``[cluster, start, end]``) or of coref-data's (sentences of ``tokens``,
+    ``coref_chains`` of ``[sentence, start, end]``); end inclusive, words within a sentence."""
+    docs = []
+    for row in _hf_rows(path):
+        doc = Doc()
+        start = []
+        for k, sentence in enumerate(row["sentences"]):
+            start.append(doc.tokens)
+            n = len(sentence["words"] if "words" in sentence else sentence["tokens"])
+            doc.tokens += n
+            doc.sentence_of += [k] * n
+        for k, sentence in enumerate(row["sentences"]):
+            for cluster, first, last in sentence.get("coref_spans") or []:
+                ref = f"m{len(doc.mentions)}"
+                doc.mentions[ref] = list(range(start[k] + first, start[k] + last + 1))
+                doc.groups.join(ref, f"cluster {cluster}")
+        for c, chain in enumerate(row.get("coref_chains") or []):
+            for sentence, first, last in chain:
+                ref = f"m{len(doc.mentions)}"
+                doc.mentions[ref] = list(range(start[sentence] + first, start[sentence] + last + 1))
+                doc.groups.join(ref, f"chain {c}")
+        docs.append(doc)
+    return docs
+
+
+PARSERS = {"conll": conll, "conllu": conllu, "jsonlines": jsonlines, "wl-coref": jsonlines, "raf": raf,
+           "mate": mate, "muc": muc, "mmax2": mmax2, "ua": ua, "xmi": xmi, "brat": brat,
+           "litbank-tsv": litbank_tsv, "webanno-tsv": webanno_tsv, "corenlp": corenlp, "spacy": spacy,
+           "hf-datasets": hf}
+
+
+def parse(path: Path, format: str) -> list[Doc]:
+    """The documents of ``path``; ``format`` is a corefio format name, a variant after a
+    colon (``jsonlines:wl``) read by the same parser (it tells shapes by their keys)."""
+    return PARSERS[format.partition(":")[0]](path)
 
 
 def counts(path: Path, format: str) -> Counter:
     """What ``path`` (in ``format``, a corefio format name) holds, by the kinds above."""
-    return summary(PARSERS[format](path))
+    return summary(parse(path, format))
+
+
+#: the kinds a manifest's ``judge_counts`` may give (tests/data/wild/README.md)
+JUDGED = ("documents", "tokens", "mentions", "entities", "singletons", "empty_nodes", "bridging",
+          "split_antecedents")
+
+
+def judged(docs: list[Doc]) -> Counter:
+    """The counts of :data:`JUDGED`: ``tokens`` are words without the empty nodes,
+    ``entities`` and ``singletons`` (entities of one mention) count groups of mentions,
+    ``bridging`` and ``split_antecedents`` links (one per antecedent)."""
+    out: Counter = Counter(documents=len(docs))
+    size: Counter = Counter()
+    for doc in docs:
+        out["tokens"] += doc.tokens - doc.empty
+        out["empty_nodes"] += doc.empty
+        out["mentions"] += len(doc.mentions)
+        out["bridging"] += doc.links["bridging"]
+        out["split_antecedents"] += doc.links["split_antecedent"]
+        for ref in doc.mentions:
+            size[(id(doc.groups), doc.groups.find(ref))] += 1
+    out["entities"] = len(size)
+    out["singletons"] = sum(n == 1 for n in size.values())
+    return out

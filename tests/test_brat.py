@@ -113,11 +113,15 @@ def test_a_document_without_text_comes_back_as_its_tokens():
 @pytest.mark.parametrize("ann, txt, message, line", [
     ("T1\tPerson 0 50\tAlice\n", "Alice\n", "outside the text", 1),
     ("T1\tPerson 0 5\tAlice\nT1\tPerson 0 5\tAlice\n", "Alice\n", "duplicate annotation id T1", 2),
-    ("T1\tPerson 0 5\tAlice\nR1\tCoref Arg1:T1 Arg2:T9\n", "Alice\n", "T9 is no text-bound", 2),
+    ("T1\tPerson 0 5\tAlice\nR1\tCoref Arg1:T1 Arg2:T9\n", "Alice\n", "T9 is no annotation of this file", 2),
     ("T1\tPerson zero 5\tAlice\n", "Alice\n", "not 'START END'", 1),
     # found by the fuzzer: an offset of 5,000 digits raised int()'s ValueError
     ("T1\tPerson 0 5\tAlice\nT2\tPerson " + "9" * 5000 + " 5\tx\n", "Alice\n", "outside the text", 2),
-    ("T1\tPerson 0 5\tAlice\nA1\tNegation T7\n", "Alice\n", "no mention or relation", 2),
+    ("T1\tPerson 0 5\tAlice\nA1\tNegation T7\n", "Alice\n", "T7 is no annotation of this file", 2),
+    ("T1\tPerson 0 5\tAlice\nE1\tMeet:T1 Agent:E9\n", "Alice\n", "E9 is no annotation of this file", 2),
+    ("T1\tPerson 0 5\tAlice\nE1\tMeet T1\n", "Alice\n", "an event needs", 2),
+    ("T1\tPerson 0 5\tAlice\nN1\tReference T1\n", "Alice\n", "a normalisation needs", 2),
+    ("T1\tPerson 0 5\tAlice\nR1\tCoref Arg1:T1\n", "Alice\n", "a relation needs", 2),
     ("X1\tPerson 0 5\tAlice\n", "Alice\n", "not a brat annotation id", 1),
     ("MENTION\tT1\t0\t0\t0\t0\tAlice\tPER\tPROP\n", "Alice\n", "LitBank's TSV", 1),
     # issue 20's hostile inputs: offsets out of range, overlapping fragments, empty spans
@@ -125,7 +129,6 @@ def test_a_document_without_text_comes_back_as_its_tokens():
     ("T1\tPerson 0 3;2 5\tAlice\n", "Alice\n", "without overlap", 1),
     ("T1\tPerson 3 3\t\n", "Alice\n", "or empty", 1),
     ("T1\tPerson 5 6\t\n", "Alice \n", "cover only whitespace", 1),
-    ("T1\tPerson 0 5\tAlice\nT2\tAlice-1 0 5\tAlice\nR1\tcop Arg1:T1 Arg2:T2\n", "Alice\n", "chain label", 3),
     ("T1\tPerson\tAlice\n", "Alice\n", "needs 'TYPE START END'", 1),
 ])
 def test_bad_annotations_are_located_errors(tmp_path, ann, txt, message, line):
@@ -322,8 +325,13 @@ def test_litbank_tsv_keeps_entity_ids_and_reports_those_of_joined_or_blank_entit
     [label] = [d for d in report if d.code == "loss.label"]
     assert (label.count, label.severity) == (2, "warning")
     back, report = _written_and_read(_entities("Kim-1", "Lee-2", None), "litbank-tsv", tmp_path)
-    assert [m.entity for m in back.markables] == ["Kim-1", "Lee-2", "chain-3"]
+    # a singleton without an entity id gets no COREF row (as LitBank writes some)
+    assert [m.entity for m in back.markables] == ["Kim-1", "Lee-2", None]
     assert [d.code for d in report if d.code.startswith("loss.")] == []
+    doc = _entities(None, None, None).model_copy(update={"links": [
+        Link(id="l1", type="coreference", source="T3", target="T1")]})
+    back, report = _written_and_read(doc, "litbank-tsv", tmp_path)
+    assert [m.entity for m in back.markables] == ["chain-1", None, "chain-1"]
 
 
 @pytest.mark.parametrize("fmt", ["brat", "litbank-tsv"])
@@ -361,7 +369,7 @@ def test_litbank_tsv_labels_for_unnamed_chains_differ_from_the_named_ones(tmp_pa
 def test_litbank_tsv_reading_grows_linearly_with_the_lines(tmp_path):
     """Found by the fuzzer: each line's length was looked up among all the sentences
     (150 KB of text with many short lines: 5 s)."""
-    from .test_repair_linear import grows_linearly
+    from .opcount import grows_linearly
 
     ann = "MENTION\tT1\t0\t0\t0\t0\ta\t_\t_\nCOREF\tT1\tA-1\n"
 
@@ -373,4 +381,4 @@ def test_litbank_tsv_reading_grows_linearly_with_the_lines(tmp_path):
         return corefio.read(folder, "litbank-tsv")
 
     ok, small, large = grows_linearly(read, lambda size: "a b\n" * (size // 4), size=4000)
-    assert ok, f"{small:.4f} s, then {large:.4f} s for 8 times the input"
+    assert ok, f"{small} Python lines, then {large} for 8 times the input"

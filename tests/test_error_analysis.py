@@ -136,3 +136,45 @@ def test_drop_singletons_leaves_them_out_of_the_error_analysis_as_out_of_the_sco
               "--format", "json", "--samples", "50")
     assert out.exit_code == 0, out.output
     assert all(sum(e["corpus"].values()) == 0 for e in json.loads(out.output)["errors"].values())
+
+
+def test_span_errors_use_the_head_rule_of_head_matching_on_both_sides():
+    """Without annotated heads a mention is headed by its first token on both sides (udapi's
+    rule, corefud-scorer's head matching): "the big dog barked" for "the big dog" is one
+    span error, and so is a response a head matching would pair; one that head matching
+    would not pair ("big dog": another first token) is an extra plus a missing mention."""
+    from corefio.compare.matching import match_mentions
+
+    key = view([[(0, 2), (5, 5)]])                      # "the big dog" ... "it"
+    longer = view([[(0, 3), (5, 5)]])                   # "the big dog barked" ... "it"
+    result = analyse_document(key, longer)
+    assert result.counts["span_error"] == 1 and sum(result.counts.values()) == 1
+    shorter = view([[(1, 2), (5, 5)]])                  # "big dog" ... "it"
+    result = analyse_document(key, shorter)
+    assert result.counts["span_error"] == 0
+    assert result.counts["extra_mention"] == 1 and result.counts["missing_mention"] == 1
+    # the same decisions as head matching
+    flat = [Mention(((0, 2),))]
+    assert match_mentions(flat, [Mention(((0, 3),))], "head").pairs == [(0, 0)]
+    assert match_mentions(flat, [Mention(((1, 2),))], "head").pairs == []
+    # an annotated head wins over the default, on either side
+    headed = view([[(0, 2), (5, 5)]], heads={(0, 2): 2})
+    assert analyse_document(headed, view([[(1, 2), (5, 5)]], heads={(1, 2): 2})).counts["span_error"] == 1
+
+
+def test_span_errors_of_a_conllu_key_without_a_head_field(tmp_path):
+    """A CorefUD file whose global.Entity has no head field (as UD English-GUM's): heads
+    default to the first word on both sides."""
+    def conllu(brackets: list[str]) -> str:
+        rows = ["# newdoc id = d", "# global.Entity = eid-etype", "# sent_id = d-1",
+                "# text = the big dog barked and it ran"]
+        for i, (form, misc) in enumerate(zip("the big dog barked and it ran".split(), brackets), 1):
+            rows.append(f"{i}\t{form}\t_\t_\t_\t_\t_\t_\t_\t{misc}")
+        return "\n".join(rows) + "\n\n"
+
+    key = tmp_path / "key.conllu"
+    key.write_text(conllu(["Entity=(e1-animal", "_", "Entity=e1)", "_", "_", "Entity=(e1-animal)", "_"]))
+    response = tmp_path / "response.conllu"
+    response.write_text(conllu(["Entity=(e1-animal", "_", "_", "Entity=e1)", "_", "Entity=(e1-animal)", "_"]))
+    result = analyse_files(key, response)
+    assert result.counts["span_error"] == 1 and sum(result.counts.values()) == 1

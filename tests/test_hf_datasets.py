@@ -208,3 +208,23 @@ def test_reading_without_the_extra_is_a_usage_error_naming_it(command, tmp_path,
     assert "corefio[hf]" in result.output
     # the format list does not need the extra
     assert CliRunner().invoke(app, ["formats"]).exit_code == 0
+
+
+def test_an_offset_past_the_end_of_an_arrow_file_is_a_located_error_not_a_crash(tmp_path):
+    """Found by the fuzzer: one byte of an offsets buffer raised (offset 5 -> 12,805);
+    datasets reads the file through a memory map and the process died of SIGBUS. Read
+    in a child process, so that a crash fails this test instead of ending the run."""
+    import subprocess
+
+    saved = tmp_path / "saved"
+    corefio.write(corefio.read(DATA / "ua-scorer" / "cases" / "37-everything.response.CONLLUA"), saved, "hf")
+    [arrow] = sorted(saved.glob("*.arrow"))
+    data = bytearray(arrow.read_bytes())
+    at = data.index(b"\x03\x00\x00\x00\x05\x00\x00\x00") + 5  # the second byte of the offset 5
+    data[at] = 0x32
+    arrow.write_bytes(bytes(data))
+    for target in (saved, arrow):
+        done = subprocess.run([sys.executable, "-m", "corefio", "info", str(target), "--from", "hf"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 3, (done.returncode, done.stderr)
+        assert ":1: not a readable Hugging Face dataset" in done.stderr and "out of bounds" in done.stderr

@@ -14,6 +14,7 @@ from corefio.cli import app
 from corefio.diagnostics import Report
 from corefio.errors import FormatError, UsageError
 from corefio.formats import jsonlines
+from corefio.model import Corpus
 
 from .conftest import DATA
 
@@ -277,3 +278,102 @@ def test_a_dialect_is_a_way_to_read_not_a_format_to_write(tmp_path):
     assert result.exit_code == 2 and "'jsonlines:wl' cannot be written" in result.output
     with pytest.raises(UsageError, match="'conll' has no variants"):
         corefio.read(SYSTEMS / "anna.e2e.jsonlines", "conll:wl")
+
+
+# -- PreCo ------------------------------------------------------------------------------------
+#: the Anna document as a PreCo line: mentions [sentence, start, end), an empty sentence
+#: between the two, and a singleton ("the city map") as PreCo keeps them
+PRECO = ('{"id": "dev_00001", "sentences": [["Anna", "met", "Ben", "in", "Rome", "."], [], '
+         '["She", "gave", "him", "the", "city", "map", "."]], "mention_clusters": [[[0, 0, 1], [2, 0, 1]], '
+         '[[0, 2, 3], [2, 2, 3]], [[0, 4, 5], [2, 3, 5]], [[2, 3, 6]]]}\n')
+
+
+def test_preco_reads_with_end_exclusive_mentions_in_sentences(tmp_path):
+    path = tmp_path / "dev.jsonl"
+    path.write_text(PRECO, "utf-8")
+    doc = corefio.read(path).documents[0]
+    assert doc.layout["jsonlines"].dialect == "preco"
+    assert (doc.name, doc.part) == ("dev_00001", None)
+    assert doc.tokens.forms == WORDS and [(s.first, s.last) for s in doc.sentences] == [(0, 5), (6, 12)]
+    assert chains(doc) == [*CHAINS, [(9, 11)]]
+
+
+def test_preco_is_written_back_byte_for_byte_and_by_the_preco_writer(tmp_path):
+    source = tmp_path / "dev.jsonl"
+    compact = json.dumps({"id": "d2", "sentences": [["Élan", "."]], "mention_clusters": [[[0, 0, 1]]],
+                          "genre": ["story"]}, ensure_ascii=False, separators=(",", ":"))
+    source.write_text(PRECO + compact, "utf-8")  # no line end at the end of the file
+    corpus = corefio.read(source)
+    assert corefio.dumps(corpus, "jsonlines") == source.read_text("utf-8")
+    assert corefio.dumps(corpus, "preco") == source.read_text("utf-8")
+
+
+def test_other_shapes_are_written_as_preco_and_read_back(tmp_path):
+    corpus = corefio.read(SYSTEMS / "anna.e2e.jsonlines")
+    report = Report()
+    text = corefio.dumps(corpus, "preco", report=report)
+    line = json.loads(text)
+    assert set(line) == {"id", "sentences", "mention_clusters"}
+    assert line["mention_clusters"] == [[[0, 0, 1], [1, 0, 1]], [[0, 2, 3], [1, 2, 3]], [[0, 4, 5], [1, 3, 5]]]
+    assert chains(corefio.loads(text, "jsonlines").documents[0]) == CHAINS
+    assert not [d for d in report.diagnostics if d.severity != "info"]
+
+
+def test_a_mention_across_sentences_is_a_reported_loss_in_preco(tmp_path):
+    corpus = corefio.loads(json.dumps({"doc_key": "x", "sentences": [["a", "b"], ["c"]],
+                                       "clusters": [[[1, 2], [0, 0]]]}), "jsonlines")
+    report = Report()
+    line = json.loads(corefio.dumps(corpus, "preco", report=report))
+    assert line["mention_clusters"] == [[[0, 0, 1]]]
+    assert "loss.cross-sentence" in report.codes()
+    # read from PreCo, such a document goes back to jsonlines in e2e's shape, which holds it
+    doc = corefio.loads(json.dumps({"id": "p", "sentences": [["a", "b"], ["c"]], "mention_clusters": [[[0, 0, 1]]]}),
+                        "jsonlines").documents[0]
+    doc = doc.copy(markables=[doc.markables[0].copy(spans=((1, 2),))])
+    assert json.loads(corefio.dumps(Corpus(documents=[doc]), "jsonlines"))["clusters"] == [[[1, 2]]]
+
+
+def test_a_document_part_goes_through_the_preco_id():
+    corpus = corefio.loads(json.dumps({"doc_key": "(bc/cnn/00/cnn_0001); part 002", "sentences": [["a"]],
+                                       "clusters": []}), "jsonlines")
+    text = corefio.dumps(corpus, "preco")
+    assert json.loads(text)["id"] == "(bc/cnn/00/cnn_0001); part 002"
+    doc = corefio.loads(text, "jsonlines").documents[0]
+    assert (doc.name, doc.part) == ("bc/cnn/00/cnn_0001", "002")
+
+
+@pytest.mark.parametrize("mention, words", [
+    ([3, 0, 1], "names sentence 3 of 2"),
+    ([0, 1, 1], "is not [start, end) inside the 2 words of sentence 0"),
+    ([0, 0, 3], "is not [start, end) inside the 2 words of sentence 0"),
+    ([0, -1, 1], "is not [start, end)"),
+    ([0, 1], "is not a list of 3 integers"),
+    ([0, True, 1], "is not a list of 3 integers"),
+])
+def test_hostile_preco_lines_name_their_line(mention, words):
+    good = json.dumps({"id": "ok", "sentences": [["a"]], "mention_clusters": []})
+    bad = json.dumps({"id": "bad", "sentences": [["a", "b"], ["c"]], "mention_clusters": [[mention]]})
+    with pytest.raises(FormatError) as info:
+        corefio.loads(good + "\n" + bad + "\n", "jsonlines")
+    assert words in info.value.message and info.value.line == 2
+
+
+def test_preco_is_told_from_its_keys_and_forced_by_name(tmp_path):
+    path = tmp_path / "x.jsonlines"
+    path.write_text(PRECO, "utf-8")
+    assert corefio.read(path, "jsonlines:preco").documents[0].layout["jsonlines"].dialect == "preco"
+    assert corefio.read(path, "preco").documents[0].tokens.forms == WORDS
+    assert jsonlines.dialects.detect(json.loads(PRECO), None, 1) == "preco"
+
+
+def test_a_preco_key_scores_a_preco_response_in_one_command(tmp_path):
+    key = tmp_path / "dev.jsonl"
+    key.write_text(PRECO, "utf-8")
+    response = tmp_path / "predictions.jsonl"
+    line = json.loads(PRECO)
+    line["mention_clusters"] = line["mention_clusters"][:3]  # the singleton not found
+    response.write_text(json.dumps(line) + "\n", "utf-8")
+    result = CliRunner().invoke(app, ["score", str(key), str(response), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    mentions = json.loads(result.stdout)["corpus"]["mentions"]
+    assert (mentions["recall"]["num"], mentions["recall"]["den"]) == (6, 7)

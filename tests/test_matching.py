@@ -70,11 +70,18 @@ def test_matching_is_one_to_one():
     assert len(found) == 1 and len({j for _, j in found}) == 1
 
 
-def test_mentions_without_heads_use_the_last_token_and_say_so():
+def test_mentions_without_heads_use_the_first_token_as_udapi_does_and_warn():
+    """udapi (and so corefud-scorer) heads a mention without a head field by its first
+    word: "the big dog barked" and "the big dog" share their head, "dog" does not."""
     report = Report()
-    result = match_mentions([m(0, 3)], [m(3, 3)], "head", report)
+    result = match_mentions([m(0, 2)], [m(0, 3), m(2, 2)], "head", report)
     assert result.pairs == [(0, 0)]
-    assert report.by_code("match.default-head")[0].count == 2
+    found = report.by_code("match.default-head")
+    assert found[0].count == 3 and found[0].severity == "warning"
+    assert match_mentions([m(0, 2)], [m(2, 2)], "head").pairs == []
+    # partial: the response must hold the key's first token
+    assert match_mentions([m(0, 2)], [m(0, 1)], "partial").pairs == [(0, 0)]
+    assert match_mentions([m(0, 2)], [m(1, 2)], "partial").pairs == []
 
 
 def test_unmatched_optional_key_mentions_count_neither_way():
@@ -241,3 +248,19 @@ def test_zeros_are_dropped_with_a_warning_when_the_words_differ():
     assert any(d.code == "score.zeros-unplaced" for d in report.diagnostics)
     assert k2.places is None and len(k2.forms) == len(doc.tokens.forms) - len(doc.tokens.empty)
     assert all(mm.zero is None for chain in k2.mentions for mm in chain)
+
+
+def test_singletons_leave_before_matching_as_corefud_scorer_does():
+    """Without singletons, corefud-scorer removes one-mention chains before it matches
+    mentions: a response singleton cannot take a key mention away from a response
+    mention of a chain."""
+    from corefio.compare.matching import without_singletons
+
+    key = MentionView("d", list("abcdefgh"), [[m(0, 2), m(5, 5)]])
+    # (0, 1) is a singleton with the best share of the key mention (0, 2); (0, 0) is in a chain
+    response = MentionView("d", list("abcdefgh"), [[m(0, 1)], [m(0, 0), m(5, 5)]])
+    k, r = align(key, response, "head")
+    assert r.chains[0] == [((0, 2),)] and r.chains[1][0] != ((0, 2),)  # the singleton took it
+    k, r = align(without_singletons(key), without_singletons(response), "head")
+    assert r.chains == [[((0, 2),), ((5, 5),)]]
+    assert without_singletons(key) is key

@@ -160,6 +160,47 @@ def test_a_document_named_with_spaces_and_commas_becomes_such_files(tmp_path):
     assert back.name == "Jarvis Island, 2" and content(back) == content(doc)
 
 
+# -- names a file name cannot hold (a "/" in an OntoNotes name) ----------------------------------------
+@pytest.mark.parametrize("name, stem", [("bc/cctv/00/cctv_0001", "bc_cctv_00_cctv_0001"),
+                                        ("wb/Jarvis Island", "wb_Jarvis Island"),
+                                        ("50% #3: a?b", "50_ _3_ a_b"), (".hidden", "_hidden")])
+def test_a_name_a_file_cannot_hold_becomes_a_clean_file_name(tmp_path, name, stem):
+    """Before, "/" became "%2F" in the file names (``bc%2Fcctv…_words.xml``), which MMAX2
+    and other tools reading the files through URIs take for a "/" again: the files
+    were not found. Now such characters become "_", the .mmax file keeps the name, and
+    the change is reported."""
+    from corefio.model import Document, Markable, Tokens
+    from corefio.transform import engine as xslt_engine
+
+    doc = Document(name=name, tokens=Tokens(forms=["It", "is", "small", "."]),
+                   markables=[Markable(id="m1", spans=((0, 0),), entity="e1"),
+                              Markable(id="m2", spans=((2, 2),), entity="e1")])
+    report = Report()
+    out = tmp_path / "out"
+    corefio.write(doc, out, "mmax2", report=report)
+    renamed = report.by_code("mmax2.file-name")
+    assert len(renamed) == 1 and renamed[0].severity == "info" and f"{stem}.mmax" in renamed[0].message
+    names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert f"{stem}.mmax" in names and f"Basedata/{stem}_words.xml" in names
+    assert f"Markables/{stem}_coref_level.xml" in names
+    assert not any(c in n for n in names for c in "%#:?")
+    # what an MMAX2 tool reads: the .mmax names its words file, which is there
+    assert f"<words>{stem}_words.xml</words>" in (out / f"{stem}.mmax").read_text(encoding="utf-8")
+    back = corefio.read(out).documents[0]
+    assert back.name == name and content(back) == content(doc)
+    # the XSLT writer names the files alike
+    xslt = xslt_engine.from_raf_files(corefio.dumps(doc, "raf"), "mmax2", report=(xr := Report()))
+    assert f"{stem}.mmax" in xslt and f"Basedata/{stem}_words.xml" in xslt and xr.by_code("mmax2.file-name")
+
+
+def test_a_clean_name_is_not_reported(tmp_path):
+    from corefio.model import Document, Tokens
+
+    report = Report()
+    corefio.dump_files(Document(name="GUM_news_worship", tokens=Tokens(forms=["a"])), "mmax2", report=report)
+    assert not report.by_code("mmax2.file-name")
+
+
 # -- pointers from one level to another (PCC) ------------------------------------------------------
 def cross_level_project(directory: Path, pointer: str = "secmark:markable_1000211") -> Path:
     return build_project(directory, {

@@ -228,17 +228,21 @@ def test_a_loop_of_links_is_an_input_error(cli, tmp_path):
 
 
 def test_a_directory_where_a_file_should_be_is_an_input_error(cli, tmp_path):
+    """corefio opens regular files only: a directory (or a FIFO, see R09) where a
+    project file should be is a located input error, not a missing file."""
     project = copy_worship(tmp_path)
     words = project / "Basedata/worship_b_words.xml"
     words.unlink()
     words.mkdir()
-    with pytest.raises(FormatError, match="missing"):
+    with pytest.raises(FormatError, match="is a directory, not a regular file") as err:
         corefio.read(project / "worship_b.mmax")
+    assert err.value.file == str(project / "worship_b.mmax") and err.value.line == 3
+    shutil.rmtree(words)
     scheme = project / "Schemes/coref_scheme.xml"
     scheme.unlink()
     scheme.mkdir()
     result = cli("info", project / "worship.mmax")
-    assert result.exit_code == 0 and "scheme file of level 'coref' is missing" in result.output
+    assert result.exit_code == 3 and "scheme file 'coref_scheme.xml' is a directory" in result.output
 
 
 def test_a_project_path_too_long_to_look_up_is_an_input_error(tmp_path):

@@ -154,3 +154,56 @@ def test_the_capability_names_the_parts_kept():
     caps = corefio.get_format("mmax2").capabilities
     assert caps.sentence_attributes == frozenset({"id", "attributes"})
     assert Path(SAMPLE).is_dir()
+
+
+# -- the XSLT engine makes the same sentences (WikiCoref's "Jarvis Island": 139 markables and
+# -- 55 sentences from Python, 193 markables and no sentence from the stylesheet before) ----------
+#: sentence levels that do not tile the words: (markables, the sentences expected)
+UNTILED = {
+    "words left out": ([("markable_10", "word_1..word_4", {"type": "a"}), ("markable_11", "word_7..word_8", {})],
+                       [(0, 3), (4, 5), (6, 7), (8, 9)]),
+    "the last words outside": ([("markable_1", "word_1..word_3", {}), ("markable_2", "word_4..word_7", {})],
+                               [(0, 2), (3, 6), (7, 9)]),
+    "nested and overlapping": ([("s1", "word_1..word_5", {}), ("s2", "word_2..word_3", {}),
+                                ("s3", "word_4..word_7", {}), ("s4", "word_8..word_10", {})],
+                               [(0, 4), (5, 6), (7, 9)]),
+    "out of order, one word, a gap first": ([("m3", "word_9..word_10", {}), ("m1", "word_3", {}),
+                                             ("m2", "word_3..word_6", {}), ("m4", "word_6..word_6", {})],
+                                            [(0, 1), (2, 5), (6, 7), (8, 9)]),
+    "equal spans": ([("a", "word_1..word_10", {}), ("b", "word_1..word_10", {"x": "y"})], [(0, 9)]),
+}
+
+
+@pytest.mark.parametrize("processor", ["lxml", "xsltproc"])
+@pytest.mark.parametrize("case", list(UNTILED))
+def test_the_xslt_engine_makes_the_sentences_the_python_reader_makes(tmp_path, case, processor):
+    from corefio.transform import engine as xslt_engine
+
+    from .test_xslt_engine import assert_same, need
+
+    need(processor)
+    sentences, expected = UNTILED[case]
+    project = build_project(tmp_path / "p", {"coref": COREF, "sentence": sentences})
+    python = corefio.read(project)
+    assert bounds(python.documents[0]) == expected
+    report = Report()
+    got = xslt_engine.read(project, "mmax2", report=report, processor=processor)
+    assert_same(got, python, f"{processor}: {case}")
+    assert len(got.documents[0].markables) == 2 and got.documents[0].layers() == [None]
+    assert any("rule sentence-level" in d.message for d in report.by_code("xslt.rule"))
+
+
+def test_many_sentences_that_do_not_tile(tmp_path):
+    """2,000 sentences with a gap between every two: the stylesheet's recursion over them is
+    as deep as their number's logarithm (a deep one would stop at libxslt's depth limit)."""
+    from corefio.transform import engine as xslt_engine
+
+    from .test_xslt_engine import assert_same
+
+    n = 2000
+    words = [f"w{k}" for k in range(3 * n)]
+    sentences = [(f"s{k}", f"word_{3 * k + 1}..word_{3 * k + 2}", {}) for k in range(n)]
+    project = build_project(tmp_path / "p", {"coref": COREF, "sentence": sentences}, words=words)
+    python = corefio.read(project)
+    assert len(python.documents[0].sentences) == 2 * n
+    assert_same(xslt_engine.read(project, "mmax2"), python, "lxml on 2,000 untiled sentences")

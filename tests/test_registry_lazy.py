@@ -134,3 +134,17 @@ def test_the_order_of_all_formats_does_not_depend_on_the_order_of_imports():
     assert _probe("order")["all"] == eager
     # a format registered from elsewhere comes after the built-in ones
     assert _probe("outsider")["all"] == eager + ["outsider"]
+
+
+def test_the_text_of_a_brat_document_names_its_annotation_file(tmp_path):
+    """A brat document's .txt given alone was taken for MUC ("could be: muc")."""
+    import pytest
+
+    from corefio.errors import UnknownFormatError
+    from corefio.formats import registry
+
+    (tmp_path / "d.ann").write_text("T1\tPerson 0 5\tAlice\n", encoding="utf-8")
+    (tmp_path / "d.txt").write_text("Alice\n", encoding="utf-8")
+    with pytest.raises(UnknownFormatError, match=r"text of the brat or LitBank TSV document d\.ann"):
+        registry.detect_format(tmp_path / "d.txt")
+    assert registry.detect_format(tmp_path).name == "brat"

@@ -169,8 +169,6 @@ HOSTILE = {
                                   "(MarkableID=m1|Rel=poss|MentionAnchor=m9)\t_\n\n", 2, "MentionAnchor=m9"),
     "a dangling bridging markable": (HEADER + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1)\t"
                                      "(MarkableID=m7|MentionAnchor=m1)\t_\n\n", 2, "MarkableID=m7"),
-    "ElementOf an unknown entity": (HEADER + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1|ElementOf=5)"
-                                    "\t_\t_\n\n", 2, "ElementOf=5"),
     "a markable never closed": (HEADER + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n"
                                 "2\tb\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1\t_\t_\n\n", 3, "never closed"),
     "a closing bracket too many": (HEADER + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t)\t_\t_\n\n", 2, "closing bracket"),
@@ -271,3 +269,76 @@ def test_head_and_deps_count_within_the_sentence_in_the_model_and_through_the_do
     # and from CoNLL-U: the heads count through the document again
     again = corefio.dumps(corefio.loads(conllu, "conllu"), "ua")
     assert "3\tShe\t_\t_\t_\t_\t4\tnsubj\t4:nsubj\t" in again
+
+
+def _dd_case(identity: dict[int, str], dd: dict[int, str]) -> str:
+    """A document whose plurals are in both columns (as the CODI-CRAC files have them)."""
+    words = "John left . Mary stayed . They argued about that and it hurt .".split()
+    rows = [HEADER + "# newdoc id = dd\n# sent_id = dd-1\n"]
+    for i, w in enumerate(words, 1):
+        rows.append("\t".join([str(i), w] + ["_"] * 8 + [identity.get(i, "_"), "_", dd.get(i, "_")]) + "\n")
+    return "".join(rows) + "\n"
+
+
+DD_KEY = _dd_case({1: "(EntityID=1|MarkableID=m1|ElementOf=3)", 4: "(EntityID=2|MarkableID=m2|ElementOf=3)",
+                   7: "(EntityID=3|MarkableID=m3)", 10: "(EntityID=4|MarkableID=m4|ElementOf=3-DD)",
+                   12: "(EntityID=5|MarkableID=m5)"},
+                  {1: "(EntityID=1-DD|MarkableID=d1|ElementOf=3-DD", 2: ")",
+                   4: "(EntityID=2-DD|MarkableID=d2|ElementOf=3-DD", 5: ")",
+                   10: "(EntityID=3-DD|MarkableID=d3)", 12: "(EntityID=3-DD|MarkableID=d4)"})
+DD_RESPONSE = _dd_case({1: "(EntityID=1|MarkableID=m1|ElementOf=3)", 4: "(EntityID=2|MarkableID=m2)",
+                        7: "(EntityID=3|MarkableID=m3)", 10: "(EntityID=4|MarkableID=m4|ElementOf=3-DD)",
+                        12: "(EntityID=4|MarkableID=m5)"},
+                       {1: "(EntityID=1-DD|MarkableID=d1|ElementOf=3-DD", 2: ")",
+                        4: "(EntityID=2-DD|MarkableID=d2", 5: ")",
+                        10: "(EntityID=3-DD|MarkableID=d3)", 12: "(EntityID=3-DD|MarkableID=d4)"})
+
+
+def test_element_of_a_discourse_deixis_entity_reads_and_writes_back():
+    """ElementOf=3-DD (in either column) names a discourse-deixis chain: it was refused
+    (plurals were looked up among identity entities only); the CODI-CRAC files have it."""
+    doc = ua.loads(DD_KEY).documents[0]
+    splits = sorted((link.source, link.targets, link.target_kind) for link in doc.links
+                    if link.type == SPLIT_ANTECEDENT)
+    assert splits == sorted([("discourse_deixis:d3", ("discourse_deixis:d1",), "markable"),
+                             ("discourse_deixis:d3", ("discourse_deixis:d2",), "markable"),
+                             ("discourse_deixis:d3", ("4",), "entity"),
+                             ("m3", ("1",), "entity"), ("m3", ("2",), "entity")])
+    back = ua.loads(ua.dumps(ua.loads(DD_KEY), canonical=True)).documents[0]
+    assert sorted((link.source, link.targets, link.target_kind) for link in back.links) == splits
+
+
+def test_discourse_deixis_with_split_antecedents_scores_as_the_ua_scorer(tmp_path):
+    """UA scorer 2.0 (juntaoy/universal-anaphora-scorer v2.0-Beta-Michal 127ba3d),
+    ``python ua-scorer.py key response -d -m muc bcub ceafe ceafm blanc lea``: the
+    discourse-deixis chains get their split antecedents (the response misses one element);
+    the identity ElementOf=3-DD counts for neither kind of chain. Its printed values."""
+    from corefio.scoring import anaphora as S
+
+    key, response = tmp_path / "key.CONLLUA", tmp_path / "response.CONLLUA"
+    key.write_text(DD_KEY)
+    response.write_text(DD_RESPONSE)
+    settings = S.AnaphoraSettings(metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea"), discourse_deixis=True,
+                                  split_antecedents=True)
+    got = S.score_files(key, response, settings, key_format="ua", response_format="ua").sections
+    want_dd = {"muc": (75.00, 100.00, 85.71), "bcub": (81.67, 100.00, 89.91), "ceafe": (96.30, 96.30, 96.30),
+               "ceafm": (93.33, 93.33, 93.33), "blanc": (52.38, 52.38, 52.38), "lea": (80.00, 100.00, 88.89)}
+    for name, values in want_dd.items():
+        assert tuple(round(float(x) * 100, 2) for x in got["discourse_deixis"][name]) == values, name
+    # ``-l -m muc bcub ceafe``: identity with split antecedents
+    want_split = {"muc": (50.00, 50.00, 50.00), "bcub": (85.42, 83.33, 84.36), "ceafe": (70.00, 87.50, 77.78)}
+    for name, values in want_split.items():
+        assert tuple(round(float(x) * 100, 2) for x in got["split_antecedents"][name]) == values, name
+
+
+def test_element_of_an_entity_the_document_lacks_is_kept_and_reported():
+    text = HEADER + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1|ElementOf=5)\t_\t_\n\n"
+    report = Report()
+    corpus = ua.loads(text, report=report)
+    doc = corpus.documents[0]
+    assert doc.markables[0].attributes["ElementOf"] == "5" and not doc.links
+    assert report.by_code("ua.element-of-unknown")
+    assert "ElementOf=5" in ua.dumps(corpus, canonical=True)
+    with pytest.raises(FormatError) as caught:
+        ua.loads(text, strict=True, file="bad.conllua")
+    assert caught.value.line == 2 and "ElementOf=5" in str(caught.value)

@@ -138,7 +138,7 @@ def test_mmax2_to_raf_equals_the_python_reader(project, processor):
 
 @pytest.mark.parametrize("processor", PROCESSORS)
 def test_mmax2_to_raf_on_projects_corefio_writes(tmp_path, processor):
-    """Names with a slash (written %2F), parts, explicit ids, several documents."""
+    """Names with a slash (written as _ in file names), parts, explicit ids, several documents."""
     need(processor)
     key = corefio.read(ROOT / "samples/key.raf.xml")
     renamed = key.documents[0].copy(name="news/peaks", part="001")

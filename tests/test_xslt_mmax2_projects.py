@@ -111,14 +111,14 @@ def test_a_project_whose_markables_all_vanish_is_an_error(tmp_path, cli, process
     need(processor)
     project = tmp_path / "proj"
     write_project(project)
-    found = xslt_engine._mmax2_files
+    found = xslt_engine._mmax2_params
 
-    def wrong_level_uri(mmax, stem, checked):
-        params = found(mmax, stem, checked)
-        params["level-uris"] = checked.add(mmax.parent / "Markables" / "nothing here.xml")
+    def no_level_uri(doc, checked):
+        params = found(doc, checked)
+        params["level-uris"] = "-"  # the level file checked, but not handed over
         return params
 
-    monkeypatch.setattr(xslt_engine, "_mmax2_files", wrong_level_uri)
+    monkeypatch.setattr(xslt_engine, "_mmax2_params", no_level_uri)
     with pytest.raises(CorefioError, match="MMAX2 project .*proj.*hold 3 markables but the stylesheet gave none"):
         xslt_engine.read(project, "mmax2", processor=processor)
     result = cli("convert", project, tmp_path / "out.raf.xml", "--engine", "xslt", "--xslt-processor", processor)
@@ -240,29 +240,35 @@ def test_an_id_repeated_through_a_character_reference_is_found(tmp_path, process
     project = tmp_path / "p"
     write_project(project, levels={"coref": ['id="markable_1" span="word_1" coref_set="set_1"',
                                              'id="&#109;arkable_1" span="word_2" coref_set="set_1"']})
-    assert xslt_engine._mmax2_files(project / "doc.mmax", "doc", xslt_engine._Checked())["repeated-ids"] == "yes"
+    assert params_of(project / "doc.mmax")["repeated-ids"] == "yes"
     doc = xslt_engine.read(project, "mmax2", processor=processor).documents[0]
     assert sorted(m.id for m in doc.markables) == ["markable_1", "markable_1_dup2"]
     plain = tmp_path / "q"
     write_project(plain)
-    assert xslt_engine._mmax2_files(plain / "doc.mmax", "doc", xslt_engine._Checked())["repeated-ids"] == "no"
+    assert params_of(plain / "doc.mmax")["repeated-ids"] == "no"
+
+
+def params_of(mmax: Path) -> dict[str, str]:
+    """The stylesheet parameters the engine gives for the document ``mmax``."""
+    from corefio.formats.mmax2.project import Project
+
+    return xslt_engine._mmax2_params(Project(mmax).document(0), xslt_engine._Checked())
 
 
 @pytest.mark.parametrize("processor", PROCESSORS)
-def test_the_stylesheet_alone_escapes_the_names_it_builds(tmp_path, processor):
-    """Run without the engine's URIs (as a user runs xsltproc), mmax2-to-raf.xsl makes the
-    URIs itself from the names the project gives: spaces, commas, "#", "%", "é" escaped."""
+def test_the_stylesheet_alone_builds_no_path(tmp_path, processor):
+    """Run without the engine's URIs (as a user runs xsltproc), mmax2-to-raf.xsl opens no
+    file besides its input: it makes no path of its own from the names the project gives
+    (reproducer R01: a path it made was opened unchecked), and stops, saying so."""
     need(processor)
     project = tmp_path / "my project, v2"
     mmax = write_project(project, ODD_NAME)
-    if processor == "xsltproc":
-        raf, _ = xslt_engine.run_xsltproc("mmax2-to-raf.xsl", mmax, params={"stem": ODD_NAME})
-    else:  # the engine's resolver, given the files, but not the stylesheet's URI parameters
-        checked = xslt_engine._Checked()
-        xslt_engine._mmax2_files(mmax, ODD_NAME, checked)
-        checked.add(project / f"{ODD_NAME}_words.xml")  # (the other place it looks for the words)
-        tree, _ = xslt_engine._apply("mmax2-to-raf.xsl", mmax.read_bytes(), mmax.resolve().as_uri(),
-                                     {"stem": ODD_NAME}, checked, str(mmax))
-        raf = bytes(tree)
-    doc = corefio.loads(raf, "raf").documents[0]
+    with pytest.raises(CorefioError, match="no base data file given"):
+        if processor == "xsltproc":
+            xslt_engine.run_xsltproc("mmax2-to-raf.xsl", mmax, params={"stem": ODD_NAME})
+        else:
+            xslt_engine.transform("mmax2-to-raf.xsl", mmax.read_bytes(), base_url=mmax.resolve().as_uri(),
+                                  params={"stem": ODD_NAME})
+    # the engine's run, with the URIs, reads the document
+    doc = corefio.loads(xslt_engine.to_raf(mmax, "mmax2", processor=processor), "raf").documents[0]
     assert summary(doc)[1] == [["markable_1", "markable_2"], ["markable_3"]]

@@ -192,12 +192,14 @@ def test_mmax2_file_names_outside_the_project_are_refused(tmp_path, secret, cli,
 
 def test_lxml_document_calls_read_only_the_files_the_engine_checked(tmp_path):
     """Under lxml a stylesheet run without the engine's list of checked files opens nothing:
-    mmax2-to-raf.xsl run by transform() on a .mmax file cannot even read common_paths.xml."""
+    mmax2-to-raf.xsl run by transform() on a .mmax file, given the URIs of the project's
+    files, cannot even read common_paths.xml."""
     project = tmp_path / "project"
     mmax = write_project(project)
     with pytest.raises(UnsafeInputError, match="not a file the input names"):
         xslt_engine.transform("mmax2-to-raf.xsl", mmax.read_bytes(), base_url=mmax.as_uri(),
-                              params={"stem": "doc"})
+                              params={"stem": "doc", "common-uri": (project / "common_paths.xml").as_uri(),
+                                      "words-uri": (project / "Basedata/doc_words.xml").as_uri()})
     # the engine's own run, with the files it checked, reads the document
     assert b'type="markable"' in xslt_engine.to_raf(mmax, "mmax2")
 

@@ -81,3 +81,52 @@ def test_the_stored_values_are_what_the_scorer_printed():
             line = printed[metric].split()
             assert [float(line[1]), float(line[3])] == pytest.approx(
                 [100 * values["recall"], 100 * values["precision"]], abs=0.006), (name, metric)
+
+
+_EMPTY_NODE_KEY = ("# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = d-1\n"
+                   "# text = John came and left\n"
+                   "1\tJohn\t_\tPROPN\t_\t_\t2\tnsubj\t2:nsubj|4:nsubj\tEntity=(e1-person-1)\n"
+                   "2\tcame\t_\tVERB\t_\t_\t0\troot\t0:root\t_\n"
+                   "3\tand\t_\tCCONJ\t_\t_\t4\tcc\t4:cc\t_\n"
+                   "3.1\t#PersPron\t_\tPRON\t_\t_\t_\t_\t4:nsubj\tEntity=(e1-person-1)\n"
+                   "4\tleft\t_\tVERB\t_\t_\t2\tconj\t2:conj|3.1:nsubj\t_\n\n")
+
+
+def test_a_key_scored_against_its_conversion_names_the_empty_nodes(tmp_path, cli):
+    """CoNLL has no empty nodes: converted, they become words, and scoring the key
+    against its conversion failed with 'not the same text'. The error now says which
+    empty nodes became words and how to convert without them."""
+    key = tmp_path / "key.conllu"
+    key.write_text(_EMPTY_NODE_KEY)
+    converted = tmp_path / "converted.conll"
+    assert cli("convert", str(key), str(converted)).exit_code == 0
+    out = cli("score", str(key), str(converted))
+    assert out.exit_code == 3
+    assert "empty node" in out.output and "3.1" in out.output and "#PersPron" in out.output
+    assert "drop_empty_nodes" in out.output
+    # converted without them, the two score (the zero mention leaves with its node)
+    dropped = tmp_path / "dropped.conll"
+    assert cli("convert", str(key), str(dropped), "-r", "drop_empty_nodes=true").exit_code == 0
+    assert "#PersPron" not in dropped.read_text()
+    scores = corefio.score(key, dropped, ["mentions"])
+    assert scores["mentions"].f1 == 1
+
+
+def test_the_conllu_writer_drops_empty_nodes_on_request(tmp_path):
+    from corefio.diagnostics import Report
+
+    corpus = corefio.loads(_EMPTY_NODE_KEY, "conllu")
+    report = Report()
+    text = corefio.dumps(corpus, "conllu", report=report, drop_empty_nodes=True)
+    assert "3.1\t" not in text and "#PersPron" not in text
+    assert "2:conj\t" in text  # the enhanced relation to the empty node left with it
+    assert report.by_code("conllu.empty-nodes-dropped")[0].count == 1
+    back = corefio.loads(text, "conllu").documents[0]
+    assert back.tokens.empty is None and len(back.markables) == 1
+    import udapi
+
+    path = tmp_path / "out.conllu"
+    path.write_text(text)
+    doc = udapi.Document(str(path))
+    assert len(doc.coref_mentions) == 1
+    assert not [n for n in doc.nodes_and_empty if n.is_empty()]

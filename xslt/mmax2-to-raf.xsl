@@ -1,13 +1,16 @@
 <?xml version="1.0" encoding="UTF-8"?>
 <!-- One MMAX2 document (its .mmax file) to RAF 2.0: the twin of the Python reader
      (corefio/formats/mmax2/reader.py) for the documents of a well-formed project.
-     Input: the .mmax file; common_paths.xml (next to it), the base data, the scheme files
-     and the level files are read with document(). Parameter stem: the .mmax file name
-     without ".mmax" (XSLT 1.0 cannot see the input's name), which level file patterns
-     use ("$_coref_level.xml"); parameter compact: see its declaration. Parameters
-     common-uri, words-uri, level-uris and scheme-uris name the files to read as URIs
-     (corefio's engine passes the files it confined to the project and checked); without
-     them the names are taken from common_paths.xml and the .mmax file.
+     Input: the .mmax file. Every other file it reads is given by corefio's engine as a
+     URI (parameters common-uri, words-uri, level-uris, scheme-uris): the engine finds
+     them as the Python reader does (corefio.formats.mmax2.project.Project), confines them
+     to the project or collection, checks them, and under xsltproc hands over private
+     copies. The stylesheet builds no path of its own: without those parameters it reads
+     no file besides its input, and a level without a URI ("-") has no markables.
+     Parameter stem: the .mmax file name without ".mmax" (XSLT 1.0 cannot see the input's
+     name); doc-name: the document's name (default: stem; corefio_document/@name wins);
+     level-count: how many levels the engine found (a different count here is an error);
+     compact: see its declaration.
      As in Python: identity attributes are the markable_set / markable_pointer attributes
      of the schemes whose name says coreference (coref anywhere in it, or ref,
      antecedent, anaphor_antecedent, dir_antecedent, coref_set, coref_class, coref_chain,
@@ -16,9 +19,11 @@
      several) and becomes the default layer; identity sets give entity ids, other sets
      set memberships, pointers links (identity pointers: coreference; others: the
      attribute name in lower case); a level named sentence/sentences/s without relation
-     attributes whose markables tile the words gives the sentences; a markable repeating
-     an id already used on its level is renamed id_dup2, id_dup3 … (xsl:message
-     "duplicate-id:").
+     attributes whose markables are all continuous gives the sentences, made to tile the
+     words as the Python reader does (a sentence inside an earlier one is dropped, one
+     overlapping the one before starts after it, each run of words outside every
+     sentence becomes a sentence without id); a markable repeating an id already used on
+     its level is renamed id_dup2, id_dup3 … (xsl:message "duplicate-id:").
      Not done here (the Python reader does it): repairing files that are not well-formed,
      the identity_attribute option, renaming repeated word ids. Word positions are found
      through keys (linear time). Rules applied are reported with xsl:message. -->
@@ -26,17 +31,21 @@
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
                 xmlns:exsl="http://exslt.org/common"
                 xmlns:str="http://exslt.org/strings"
+                xmlns:math="http://exslt.org/math"
                 extension-element-prefixes="exsl"
-                exclude-result-prefixes="str">
+                exclude-result-prefixes="str math">
   <xsl:output method="xml" encoding="UTF-8" indent="no"/>
   <xsl:param name="stem" select="'document'"/>
-  <!-- the project's files as URIs: common_paths.xml, the base data, and one URI per level
-       (in the order of the levels) for its level file and its scheme file ("-": none).
-       Empty: found from the names the project gives. -->
-  <xsl:param name="common-uri" select="'common_paths.xml'"/>
+  <xsl:param name="doc-name" select="''"/>
+  <!-- the project's files as URIs, given by corefio's engine: common_paths.xml (or a
+       collection's shared file; empty: none), the base data, and one URI per level (in
+       the order of the levels) for its level file and its scheme file ("-": none).
+       level-count: the number of levels the engine found ('': not checked) -->
+  <xsl:param name="common-uri" select="''"/>
   <xsl:param name="words-uri" select="''"/>
   <xsl:param name="level-uris" select="''"/>
   <xsl:param name="scheme-uris" select="''"/>
+  <xsl:param name="level-count" select="''"/>
   <!-- 'no': the engine found no id repeated in a level file, so the search for repeated
        ids (a key over each level file) is left out -->
   <xsl:param name="repeated-ids" select="'yes'"/>
@@ -59,77 +68,22 @@
   <xsl:key name="markable-id" match="*[@id and @span]" use="@id"/>
 
   <xsl:variable name="mmax" select="/mmax_project"/>
-  <xsl:variable name="common" select="document($common-uri, /)/common_paths"/>
-
-  <xsl:template name="join">
-    <xsl:param name="dir"/>
-    <xsl:param name="name"/>
-    <xsl:variable name="d" select="translate(normalize-space($dir), '\', '/')"/>
-    <xsl:call-template name="uri-escape">
-      <xsl:with-param name="text">
-        <xsl:value-of select="$d"/>
-        <xsl:if test="$d != '' and substring($d, string-length($d)) != '/'">/</xsl:if>
-        <xsl:value-of select="translate(normalize-space($name), '\', '/')"/>
-      </xsl:with-param>
-    </xsl:call-template>
-  </xsl:template>
-
-  <!-- a relative file name as a URI reference for document() (used without the engine's
-       URIs): every character but letters, digits, "/" and the few a URI keeps as they
-       are escaped, UTF-8 for the others ("Jarvis Island.mmax"; "%": corefio writes
-       "bench%2Fdoc.mmax" for a document named "bench/doc"); "?" too, which
-       str:encode-uri keeps -->
-  <xsl:template name="uri-escape">
-    <xsl:param name="text"/>
-    <xsl:call-template name="question-marks">
-      <xsl:with-param name="text" select="str:encode-uri($text, false())"/>
-    </xsl:call-template>
-  </xsl:template>
-
-  <xsl:template name="question-marks">
-    <xsl:param name="text"/>
-    <xsl:choose>
-      <xsl:when test="contains($text, '?')">
-        <xsl:value-of select="concat(substring-before($text, '?'), '%3F')"/>
-        <xsl:call-template name="question-marks"><xsl:with-param name="text" select="substring-after($text, '?')"/></xsl:call-template>
-      </xsl:when>
-      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
+  <!-- (document() of a node-set opens each node's name: an empty list opens nothing) -->
+  <xsl:variable name="common-names"><xsl:if test="$common-uri != ''"><n><xsl:value-of select="$common-uri"/></n></xsl:if></xsl:variable>
+  <xsl:variable name="common" select="document(exsl:node-set($common-names)/n, /)/common_paths"/>
 
   <xsl:template match="/">
     <xsl:variable name="levels-el" select="$common/annotations/level[1]/.. | $mmax[not($common/annotations/level)]/annotations"/>
     <xsl:variable name="levels" select="$levels-el/level"/>
     <xsl:variable name="words-name" select="translate(normalize-space($mmax/words), '\', '/')"/>
-    <xsl:variable name="words-rel">
-      <xsl:call-template name="join">
-        <xsl:with-param name="dir" select="$common/basedata_path"/>
-        <xsl:with-param name="name" select="$words-name"/>
-      </xsl:call-template>
-    </xsl:variable>
-    <xsl:variable name="plain-rel">
-      <xsl:call-template name="join">
-        <xsl:with-param name="dir" select="''"/>
-        <xsl:with-param name="name" select="$words-name"/>
-      </xsl:call-template>
-    </xsl:variable>
-    <!-- the base data under basedata_path, else next to the .mmax file (no copy: keys
-         and positions work on the parsed file itself) -->
-    <!-- (document() of a node-set opens each node's name: an empty list opens nothing) -->
-    <xsl:variable name="first-names">
-      <xsl:choose>
-        <xsl:when test="$words-uri != ''"><n><xsl:value-of select="$words-uri"/></n></xsl:when>
-        <xsl:otherwise><n><xsl:value-of select="$words-rel"/></n></xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
-    <xsl:variable name="other-names">
-      <xsl:if test="$words-uri = ''"><n><xsl:value-of select="$plain-rel"/></n></xsl:if>
-    </xsl:variable>
-    <xsl:variable name="in-path" select="document(exsl:node-set($first-names)/n, /)/*[local-name() != 'corefio-missing-file']"/>
-    <xsl:variable name="words-root"
-                  select="$in-path | document(exsl:node-set($other-names)/n, /)/*[local-name() != 'corefio-missing-file'][not($in-path)]"/>
+    <xsl:if test="$level-count != '' and count($levels) != number($level-count)">
+      <xsl:message terminate="yes">error: the project files name <xsl:value-of select="count($levels)"/> levels here, <xsl:value-of select="$level-count"/> for corefio's engine</xsl:message>
+    </xsl:if>
+    <!-- the base data (no copy: keys and positions work on the parsed file itself) -->
+    <xsl:variable name="words-names"><xsl:if test="$words-uri != ''"><n><xsl:value-of select="$words-uri"/></n></xsl:if></xsl:variable>
+    <xsl:variable name="words-root" select="document(exsl:node-set($words-names)/n, /)/*"/>
     <xsl:if test="not($words-root)">
-      <xsl:message terminate="yes">error: base data file <xsl:value-of select="$words-name"/> is missing</xsl:message>
+      <xsl:message terminate="yes">error: no base data file given for <xsl:value-of select="$words-name"/> (corefio's engine gives it, as words-uri)</xsl:message>
     </xsl:if>
     <xsl:variable name="words" select="$words-root//word"/>
     <xsl:message>rule basedata-words: <xsl:value-of select="count($words)"/> words from <xsl:value-of select="$words-name"/></xsl:message>
@@ -139,20 +93,9 @@
       <xsl:for-each select="$levels">
         <xsl:variable name="level" select="@name"/>
         <xsl:if test="@schemefile">
-          <xsl:variable name="rel">
-            <xsl:choose>
-              <xsl:when test="$scheme-uris != ''">
-                <xsl:value-of select="str:tokenize($scheme-uris, ' ')[count(current()/preceding-sibling::level) + 1]"/>
-              </xsl:when>
-              <xsl:otherwise>
-                <xsl:call-template name="join">
-                  <xsl:with-param name="dir" select="$common/scheme_path"/>
-                  <xsl:with-param name="name" select="@schemefile"/>
-                </xsl:call-template>
-              </xsl:otherwise>
-            </xsl:choose>
-          </xsl:variable>
-          <xsl:for-each select="document($rel, /)//attribute[@name != '']">
+          <xsl:variable name="uri" select="string(str:tokenize($scheme-uris, ' ')[count(current()/preceding-sibling::level) + 1])"/>
+          <xsl:variable name="scheme-names"><xsl:if test="$uri != '' and $uri != '-'"><n><xsl:value-of select="$uri"/></n></xsl:if></xsl:variable>
+          <xsl:for-each select="document(exsl:node-set($scheme-names)/n, /)//attribute[@name != '']">
             <xsl:variable name="low" select="translate(@name, $upper, $lower)"/>
             <xsl:variable name="type">
               <xsl:choose>
@@ -271,12 +214,19 @@
     </xsl:variable>
     <xsl:variable name="all-levels" select="exsl:node-set($mtable)/level"/>
     <!-- the sentence level, when it tiles the words -->
+    <!-- the sentence level: the first level named sentence, sentences or s (any case),
+         not the identity level, without relation attributes, with markables, none of
+         them discontinuous -->
     <xsl:variable name="candidate"
                   select="$all-levels[@name != $identity-level][@relations = 0]
-                          [translate(@name, $upper, $lower) = 'sentence' or translate(@name, $upper, $lower) = 'sentences' or translate(@name, $upper, $lower) = 's'][m][1]"/>
+                          [translate(@name, $upper, $lower) = 'sentence' or translate(@name, $upper, $lower) = 'sentences' or translate(@name, $upper, $lower) = 's']
+                          [m][not(m[contains(@span, ',')])][1]"/>
+    <!-- its markables by first word, the longer first; f and l: first and last word -->
     <xsl:variable name="sorted">
-      <xsl:for-each select="$candidate/m[not(contains(@span, ','))]">
+      <xsl:for-each select="$candidate/m">
         <xsl:sort select="substring-before(concat(@span, '..'), '..')" data-type="number"/>
+        <xsl:sort select="concat(substring-after(@span, '..'), substring(@span, 1, not(contains(@span, '..')) * string-length(@span)))"
+                  data-type="number" order="descending"/>
         <xsl:variable name="f" select="substring-before(concat(@span, '..'), '..')"/>
         <m f="{$f}">
           <xsl:attribute name="l">
@@ -289,13 +239,34 @@
         </m>
       </xsl:for-each>
     </xsl:variable>
-    <xsl:variable name="sentence-ms" select="exsl:node-set($sorted)/m"/>
-    <xsl:variable name="tiles" select="count($sentence-ms) = count($candidate/m) and $sentence-ms
-        and $sentence-ms[1]/@f = 1 and $sentence-ms[last()]/@l = count($words)
-        and not($sentence-ms[following-sibling::m[1]/@f != @l + 1])"/>
-    <xsl:variable name="sentence-level" select="string($candidate[$tiles]/@name)"/>
+    <xsl:variable name="sorted-ms" select="exsl:node-set($sorted)/m"/>
+    <xsl:variable name="tiles" select="$sorted-ms[1]/@f = 1 and $sorted-ms[last()]/@l = count($words)
+        and not($sorted-ms[following-sibling::m[1]/@f != @l + 1])"/>
+    <!-- sentences that do not tile the words are made to, as the Python reader does: a
+         sentence inside an earlier one is dropped, one overlapping the one before starts
+         after it, and each run of words outside every sentence becomes a sentence
+         without id (<p f l [id]> pieces, <d> for a dropped one) -->
+    <xsl:variable name="pieces-table">
+      <xsl:if test="$sorted-ms and not($tiles)">
+        <xsl:call-template name="sentence-pieces">
+          <xsl:with-param name="ms" select="$sorted-ms"/>
+          <xsl:with-param name="before" select="0"/>
+        </xsl:call-template>
+        <xsl:variable name="covered" select="math:max($sorted-ms/@l)"/>
+        <xsl:if test="$covered &lt; count($words)"><p f="{$covered + 1}" l="{count($words)}"/></xsl:if>
+      </xsl:if>
+    </xsl:variable>
+    <xsl:variable name="pieces" select="exsl:node-set($pieces-table)"/>
+    <xsl:variable name="sentence-ms" select="$sorted-ms[$tiles] | $pieces/p"/>
+    <xsl:variable name="sentence-level" select="string($candidate[$sentence-ms]/@name)"/>
     <xsl:if test="$sentence-level != ''">
       <xsl:message>rule sentence-level: level <xsl:value-of select="$sentence-level"/> gives <xsl:value-of select="count($sentence-ms)"/> sentences</xsl:message>
+    </xsl:if>
+    <xsl:if test="$pieces/p[not(@id)]">
+      <xsl:message>dropped: the sentence level <xsl:value-of select="$sentence-level"/> leaves <xsl:value-of select="sum($pieces/p[not(@id)]/@l) - sum($pieces/p[not(@id)]/@f) + count($pieces/p[not(@id)])"/> of <xsl:value-of select="count($words)"/> words outside any sentence: each of the <xsl:value-of select="count($pieces/p[not(@id)])"/> run(s) of them is made a sentence of its own</xsl:message>
+    </xsl:if>
+    <xsl:if test="$pieces/d or $pieces/p[@trimmed]">
+      <xsl:message>dropped: sentence markables of the level <xsl:value-of select="$sentence-level"/> overlap: <xsl:value-of select="count($pieces/d)"/> inside an earlier one are dropped, <xsl:value-of select="count($pieces/p[@trimmed])"/> overlapping the one before now start after it</xsl:message>
     </xsl:if>
     <xsl:variable name="ms" select="$all-levels[@name != $sentence-level]/m"/>
 
@@ -305,6 +276,7 @@
         <xsl:attribute name="name">
           <xsl:choose>
             <xsl:when test="$mmax/corefio_document/@name"><xsl:value-of select="$mmax/corefio_document/@name"/></xsl:when>
+            <xsl:when test="$doc-name != ''"><xsl:value-of select="$doc-name"/></xsl:when>
             <xsl:otherwise><xsl:value-of select="$stem"/></xsl:otherwise>
           </xsl:choose>
         </xsl:attribute>
@@ -324,7 +296,8 @@
               <xsl:for-each select="$sentence-ms">
                 <xsl:variable name="first" select="number(@f)"/>
                 <xsl:variable name="last" select="number(@l)"/>
-                <struct type="sentence" id="{@id}">
+                <struct type="sentence">
+                  <xsl:copy-of select="@id"/>
                   <xsl:for-each select="attr">
                     <feat type="attribute" name="{@name}"><xsl:value-of select="@value"/></feat>
                   </xsl:for-each>
@@ -490,6 +463,52 @@
     <xsl:value-of select="$nl"/>
   </xsl:template>
 
+  <!-- the pieces of a sentence level that does not tile the words (see $pieces-table):
+       for the sorted markables $ms, the last word covered before the first of them
+       being $before. Halves, so that the recursion is as deep as the logarithm of the
+       number of sentences (XSLT 1.0 has no loop that carries a value) -->
+  <xsl:template name="sentence-pieces">
+    <xsl:param name="ms"/>
+    <xsl:param name="before"/>
+    <xsl:variable name="n" select="count($ms)"/>
+    <xsl:choose>
+      <xsl:when test="$n = 1">
+        <xsl:for-each select="$ms">
+          <xsl:choose>
+            <xsl:when test="number(@l) &lt;= $before"><d id="{@id}"/></xsl:when>
+            <xsl:otherwise>
+              <xsl:if test="number(@f) &gt; $before + 1"><p f="{$before + 1}" l="{@f - 1}"/></xsl:if>
+              <p l="{@l}">
+                <xsl:copy-of select="@id"/>
+                <xsl:choose>
+                  <xsl:when test="number(@f) &lt;= $before">
+                    <xsl:attribute name="f"><xsl:value-of select="$before + 1"/></xsl:attribute>
+                    <xsl:attribute name="trimmed">yes</xsl:attribute>
+                  </xsl:when>
+                  <xsl:otherwise><xsl:copy-of select="@f"/></xsl:otherwise>
+                </xsl:choose>
+                <xsl:copy-of select="attr"/>
+              </p>
+            </xsl:otherwise>
+          </xsl:choose>
+        </xsl:for-each>
+      </xsl:when>
+      <xsl:when test="$n &gt; 1">
+        <xsl:variable name="h" select="floor($n div 2)"/>
+        <xsl:variable name="left" select="$ms[position() &lt;= $h]"/>
+        <xsl:call-template name="sentence-pieces">
+          <xsl:with-param name="ms" select="$left"/>
+          <xsl:with-param name="before" select="$before"/>
+        </xsl:call-template>
+        <xsl:variable name="reach" select="math:max($left/@l)"/>
+        <xsl:call-template name="sentence-pieces">
+          <xsl:with-param name="ms" select="$ms[position() &gt; $h]"/>
+          <xsl:with-param name="before" select="$before * ($before &gt;= $reach) + $reach * ($reach &gt; $before)"/>
+        </xsl:call-template>
+      </xsl:when>
+    </xsl:choose>
+  </xsl:template>
+
   <!-- the distinct attribute names, in order of first appearance: one pass over the
        attributes per name (a key would build a node-set as large as the corpus per word) -->
   <xsl:template name="column-names">
@@ -521,17 +540,6 @@
         </xsl:call-template>
       </xsl:when>
       <xsl:otherwise><xsl:value-of select="$name"/></xsl:otherwise>
-    </xsl:choose>
-  </xsl:template>
-
-  <xsl:template name="replace-dollar">
-    <xsl:param name="text"/>
-    <xsl:choose>
-      <xsl:when test="contains($text, '$')">
-        <xsl:value-of select="concat(substring-before($text, '$'), $stem)"/>
-        <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="substring-after($text, '$')"/></xsl:call-template>
-      </xsl:when>
-      <xsl:otherwise><xsl:value-of select="$text"/></xsl:otherwise>
     </xsl:choose>
   </xsl:template>
 
@@ -599,22 +607,9 @@
     <xsl:param name="explicit"/>
     <xsl:param name="positions"/>
     <xsl:variable name="level" select="string(@name)"/>
-    <xsl:variable name="rel">
-      <xsl:choose>
-        <xsl:when test="$level-uris != ''">
-          <xsl:value-of select="str:tokenize($level-uris, ' ')[count(current()/preceding-sibling::level) + 1]"/>
-        </xsl:when>
-        <xsl:otherwise>
-          <xsl:call-template name="join">
-            <xsl:with-param name="dir" select="$common/markable_path"/>
-            <xsl:with-param name="name">
-              <xsl:call-template name="replace-dollar"><xsl:with-param name="text" select="normalize-space(.)"/></xsl:call-template>
-            </xsl:with-param>
-          </xsl:call-template>
-        </xsl:otherwise>
-      </xsl:choose>
-    </xsl:variable>
-    <xsl:variable name="file" select="document(string($rel), /)"/>
+    <xsl:variable name="rel" select="string(str:tokenize($level-uris, ' ')[count(current()/preceding-sibling::level) + 1])"/>
+    <xsl:variable name="level-names"><xsl:if test="$rel != '' and $rel != '-'"><n><xsl:value-of select="$rel"/></n></xsl:if></xsl:variable>
+    <xsl:variable name="file" select="document(exsl:node-set($level-names)/n, /)"/>
     <!-- this level's attribute names by kind, as " a b c " strings (tested with contains) -->
     <xsl:variable name="set-names">
       <xsl:text> </xsl:text>

@@ -14,20 +14,23 @@ lines. For a RAF file:
    XML stops it at the first syntax error (``xml.not-well-formed``; RAF is never
    repaired while reading, so validity is always decided on the bytes as given);
 2. every document read is checked by :func:`check_document` (codes ``model.*``);
-3. a file the reader parsed to its end is checked against ``schemas/raf.xsd`` (XML
-   Schema 1.0) by libxml2 through lxml while it is parsed a second time, without
-   keeping the tree — 60 to 190 times faster than the ``xmlschema`` package on the same
-   schema (``benchmarks/bench_raf.py``); co-occurrence rules are the reader's job. A
-   file that breaks the schema is parsed whole once more, so that every violation is
-   reported with its line (a streamed check stops at the first).
+3. the reader also checks each child of the root, once parsed and before it is freed,
+   against ``schemas/raf.xsd`` (XML Schema 1.0) with libxml2 through lxml (60 to 190
+   times faster than the ``xmlschema`` package on the same schema:
+   ``benchmarks/bench_raf.py``), and the root's attributes alone; it warns of every
+   violation with its line (``schema.invalid``), and here each is an error. So reading
+   warns wherever validation fails, and the file is parsed once. Co-occurrence rules
+   (which attribute belongs to which type of struct) are the reader's own checks.
 
-The schema is never checked in the reader's own pass: lxml's ``iterparse`` given a
-schema and ``resolve_entities=False`` may end quietly at a syntax error (a file cut
-short, text after the root) instead of raising, which once let a damaged file pass.
+The schema is checked on elements already parsed, never by the parser itself: lxml's
+``iterparse`` given a schema and ``resolve_entities=False`` may end quietly at a syntax
+error (a file cut short, text after the root) instead of raising, which once let a
+damaged file pass.
 
-Any other format is read by its reader in lenient mode, as ``info`` reads it (the MATE
-schema first, for files in the ``coref:`` namespace), and then checked by
-:func:`check_document`. A repair the reader made (a warning ``repair.*`` or
+Any other format is read by its reader in lenient mode, as ``info`` reads it, and then
+checked by :func:`check_document`; the MATE reader checks ``schemas/mate.xsd`` itself,
+for files whose root element has a namespace, and warns (``schema.invalid``, an error
+here; ``mate.namespace`` for a namespace other than MATE's). A repair the reader made (a warning ``repair.*`` or
 ``<format>.repaired`` when reading, such as an MMAX2 file that is not well-formed XML)
 is an error here: validity is decided on the bytes as given, never on what repair made
 of them. (A repair that loses annotations is the reader's own error everywhere.)
@@ -38,7 +41,7 @@ code                                severity  meaning
 ``format.unknown``                  error     the format cannot be told (name it)
 ``xml.not-well-formed``             error     not XML (cut short, text after the root…), or unsafe XML
                                               (entity declarations, nesting deeper than 256)
-``schema.invalid``                  error     the file breaks ``schemas/raf.xsd``
+``schema.invalid``                  error     the file breaks ``schemas/raf.xsd`` (``mate.xsd``)
 ``schema.skipped``                  warning   libxml2 could not check the schema (unexpanded entities)
 ``raf.invalid``                     error     a RAF element misses what its type needs
 ``raf.duplicate-id``                error     two markables (of one layer), entities or links share an id
@@ -72,7 +75,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 
 from ..io._lazy import LazyModule
@@ -80,9 +82,8 @@ from ..model.mentions import is_identity
 from ..diagnostics import Report
 from ..errors import CorefioError, UnsafeInputError
 from ..formats.registry import resolve_format
-from ..io.resources import schema_path
 from ..io.source import Source
-from ..io.xmlsafe import NotWellFormedError, parse_xml
+from ..io.xmlsafe import NotWellFormedError
 
 #: the model, imported on first use (scoring CoNLL never needs it)
 model = LazyModule("corefio.model")
@@ -92,32 +93,21 @@ etree = LazyModule("lxml.etree")
 SCHEMAS = {"raf": "raf.xsd", "mate": "mate.xsd"}
 
 
-@lru_cache(maxsize=None)
 def load_schema(name: str):
-    """``schemas/<name>`` as an lxml (libxml2) :class:`XMLSchema`."""
-    tree = parse_xml(schema_path(name))
-    return etree.XMLSchema(tree)
+    """``schemas/<name>`` as an lxml (libxml2) :class:`XMLSchema` (loaded once)."""
+    from ..formats.raf import load_schema as load
+
+    return load(name)
 
 
-def schema_errors(tree, schema_name: str, report: Report, file: str | None = None, limit: int = 200) -> int:
-    """Check a parsed ``tree`` against ``schemas/<schema_name>``; add ``schema.invalid``
-    errors (with lines) to ``report``; return how many there were."""
-    schema = load_schema(schema_name)
-    try:
-        if schema.validate(tree):
-            return 0
-    except etree.XMLSchemaValidateError:
-        # libxml2 gives up on trees holding unexpanded entity references; the reader
-        # reports each of them (raf.undefined-entity) with its line
-        report.warning("schema.skipped", "the schema could not be checked: the file holds unexpanded "
-                       "entity references", file=file)
-        return 0
-    errors = list(schema.error_log)
-    for err in errors[:limit]:
-        report.error("schema.invalid", err.message, line=err.line or None, file=file)
-    if len(errors) > limit:
-        report.error("schema.invalid", f"{len(errors) - limit} more schema errors not shown", file=file)
-    return len(errors)
+def schema_errors(tree, schema_name: str, report: Report, file: str | None = None, limit: int = 200,
+                  severity: str = "error") -> int:
+    """Check a parsed ``tree`` against ``schemas/<schema_name>`` (see
+    :func:`corefio.formats.raf.schema_errors`: the readers of RAF and MATE check it
+    themselves, with warnings)."""
+    from ..formats.raf import schema_errors as check
+
+    return check(tree, schema_name, report, file, limit=limit, severity=severity)
 
 
 def validate_file(path: str | Path, format: str | None = None, report: Report | None = None,
@@ -134,8 +124,6 @@ def validate_file(path: str | Path, format: str | None = None, report: Report | 
     if spec.name == "raf":
         _validate_raf(source, report, progress)
         return report
-    if spec.name == "mate":
-        _validate_mate_schema(source, report)
     if spec.stream is None:
         return _validate_whole(spec, source, report, progress)
     checks = Report(report.file)
@@ -212,9 +200,11 @@ def _validate_whole(spec, source: Source, report: Report, progress: Callable[[in
 
 def _repairs_are_errors(diagnostics: list) -> None:
     """A repair a lenient reader made (``repair.*``, ``<format>.repaired``) is an error
-    here: the file is valid or not as given, not as repaired."""
+    here: the file is valid or not as given, not as repaired. So is what the schema
+    refuses and the reader read with a warning (``schema.invalid``: RAF, MATE)."""
     for d in diagnostics:
-        if d.severity == "warning" and (d.code.startswith("repair.") or d.code.endswith(".repaired")):
+        if d.severity == "warning" and (d.code.startswith("repair.") or d.code.endswith(".repaired")
+                                        or d.code == "schema.invalid"):
             d.severity = "error"
 
 
@@ -222,78 +212,28 @@ def _read_error_code(exc: CorefioError) -> str:
     return "xml.not-well-formed" if isinstance(exc, (NotWellFormedError, UnsafeInputError)) else "read.failed"
 
 
-def _validate_mate_schema(source: Source, report: Report) -> None:
-    """The MATE XSD, for files in the ``coref:`` namespace (files whose elements carry
-    no namespace, which the reader accepts too, are checked by the reader alone)."""
-    try:
-        tree = parse_xml(source.read_bytes(), file=source.name)
-    except CorefioError:
-        return  # the reader reports it, with its line
-    if etree.QName(tree.getroot()).localname in ("mate", "words") and tree.getroot().nsmap.get("coref"):
-        schema_errors(tree, SCHEMAS["mate"], report, source.name)
-
-
 def _validate_raf(source: Source, report: Report, progress: Callable[[int], None] | None = None) -> None:
-    """The reader first, streamed, exactly as every command reads the file (one document
-    in memory at a time); then, if the file is well-formed, the schema, streamed too; a
-    file that breaks it is parsed whole once more, to give every violation its line."""
+    """The reader, streamed, exactly as every command reads the file (one document in
+    memory at a time); it checks each document against the schema as it goes, and what
+    it warns of there (``schema.invalid``) is an error here."""
     from ..formats.raf import RafStream, ReportedErrors
 
+    start = len(report)
     stream = RafStream(source, report, False, check_view=True)
     names: dict[tuple, int] = defaultdict(int)
-    read_to_end = False
     try:
         for doc in stream:
             names[doc.key] += 1
             check_document(doc, report)
             if progress is not None:
                 progress(1)
-        read_to_end = True
     except ReportedErrors:
-        read_to_end = True  # each error is in the report already
+        pass  # each error is in the report already
     except CorefioError as exc:
-        code = _read_error_code(exc)
-        report.add_error(exc, code)
-        if code == "xml.not-well-formed":
-            return  # no schema check on a tree that cannot be built
+        report.add_error(exc, _read_error_code(exc))
+    finally:
+        _repairs_are_errors(report.diagnostics[start:])
     _duplicate_documents(names, report)
-    if read_to_end and _meets_schema_streamed(source, SCHEMAS["raf"]):
-        return
-    _raf_schema_on_tree(source, report)
-
-
-def _meets_schema_streamed(source: Source, schema_name: str) -> bool:
-    """Whether a well-formed RAF file meets ``schemas/<schema_name>``, checked by libxml2
-    while parsing, each document freed once parsed. Only a file the reader parsed to its
-    end may be checked this way: lxml's iterparse with a schema may stop at a syntax
-    error without raising (lxml 6.0, with ``resolve_entities=False``)."""
-    from ..formats.raf import _parser_options
-
-    with source.open() as stream:
-        events = etree.iterparse(stream, events=("end",), tag="struct", schema=load_schema(schema_name),
-                                 **_parser_options())
-        try:
-            for _, el in events:
-                parent = el.getparent()
-                if parent is not None and parent.getparent() is None:  # a child of the root
-                    el.clear()
-                    while el.getprevious() is not None:
-                        del parent[0]
-        except etree.LxmlError:
-            return False
-    return True
-
-
-def _raf_schema_on_tree(source: Source, report: Report) -> None:
-    """Every schema violation of the file, with its line (the whole tree in memory)."""
-    from ..formats.raf import parse_tree
-
-    try:
-        tree = parse_tree(source.read_bytes(), file=source.name)
-    except CorefioError as exc:
-        report.add_error(exc, "xml.not-well-formed")
-        return
-    schema_errors(tree, SCHEMAS["raf"], report, source.name)
 
 
 def check_corpus(corpus, report: Report) -> None:

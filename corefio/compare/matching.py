@@ -21,10 +21,14 @@ Modes (``--match``):
     key mention (discontinuous mentions included) and include the key mention's head.
 
 Heads come from the model (``Markable.head``: CorefUD's head field, MMAX2/MATE heads).
-A mention without a head gets a documented default: its last token (the head of an
-English noun phrase without post-modifiers; a rough rule, reported as
-``match.default-head`` so that nobody mistakes it for annotation). ``min`` without a
-MIN falls back to the head rule.
+A mention without a head gets udapi's default, which corefud-scorer inherits: its first
+token (udapi's ``CorefMention`` takes ``words[0]`` when the ``head`` field is missing, as
+in UD English-GUM, whose ``global.Entity`` declares no ``head``). The same rule decides
+which mentions are zeros (:mod:`corefio.model.zeros`) and which response mentions are
+span errors (:mod:`corefio.scoring.error_analysis`): :func:`head_token` is the one place
+it is written down. Defaulted heads are no annotation, so the matching says how many it
+used (``match.default-head``, a warning: text output shows it). ``min`` without a MIN
+falls back to the head rule.
 
 The one-to-one rule, as corefud-scorer v1.2 (which took it from the UA scorer 2.0):
 first pair identical mentions (step 1); then, among the mentions still unpaired, find a
@@ -69,16 +73,25 @@ def _tokens(m: Mention) -> frozenset[int]:
     return frozenset(i for a, b in m.spans for i in range(a, b + 1))
 
 
+def head_token(m: Mention) -> int:
+    """The head token of a mention: the first token of its annotated head, else its
+    first token (udapi's default, and so corefud-scorer's)."""
+    return m.head[0][0] if m.head else m.spans[0][0]
+
+
 def _head(m: Mention) -> tuple[frozenset[int], bool]:
     """The head tokens and whether they came from the annotation."""
     if m.head:
         return frozenset(i for a, b in m.head for i in range(a, b + 1)), True
-    return frozenset({m.spans[-1][1]}), False
+    return frozenset({head_token(m)}), False
 
 
 def _head_key(m: Mention) -> tuple:
-    """The head as step 1 compares it: as annotated, or the default (last token)."""
-    return m.head if m.head else ((m.spans[-1][1], m.spans[-1][1]),)
+    """The head as step 1 compares it: as annotated, or the default (:func:`head_token`)."""
+    if m.head:
+        return m.head
+    first = head_token(m)
+    return ((first, first),)
 
 
 def _order(m: Mention) -> tuple[int, int, int]:
@@ -179,8 +192,9 @@ def match_mentions(key: list[Mention], response: list[Mention], mode: str, repor
 
 def _finish(result: MatchResult, report: Report | None, label: str | None) -> MatchResult:
     if report is not None and result.default_heads:
-        report.info("match.default-head", "mentions without a head: their last token was taken as head",
-                    count=result.default_heads, merge=True, document=label)
+        report.warning("match.default-head", "mentions without an annotated head: their first token was taken "
+                       "as head (udapi's and corefud-scorer's default)", count=result.default_heads, merge=True,
+                       example=label)
     return result
 
 
@@ -203,6 +217,19 @@ def _overlap_groups(ks: list[int], rs: list[int], key: list[Mention],
         end = max(end, b)
     if group_k and group_r:
         yield sorted(group_k, key=lambda i: _order(key[i])), sorted(group_r, key=lambda j: _order(response[j]))
+
+
+def without_singletons(view: MentionView) -> MentionView:
+    """``view`` without its one-mention chains. corefud-scorer (and the UA scorer) leave
+    singletons out *before* matching mentions: a key mention then cannot be paired with
+    a response singleton that scoring would drop anyway, and a response mention stays free
+    for another key mention. Scoring without singletons with head or partial matching
+    must do the same to give their numbers (with exact matching the order does not
+    matter)."""
+    chains = [c for c in view.mentions if len(c) > 1]
+    if len(chains) == len(view.mentions):
+        return view
+    return MentionView(view.label, view.forms, chains, view.pos, view.places)
 
 
 def align(key: MentionView, response: MentionView, mode: str = "exact",

@@ -34,7 +34,7 @@ MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "ua", 
 NAMES: dict[str, tuple[str, ...]] = {
     "conll": ("conll", "conll2012", "conll-2012", "conll2011", "conll-2011"),
     "conllu": ("conllu", "corefud"),
-    "jsonlines": ("jsonlines", "e2e", "jsonl", "wl-coref", "wl", "wlcoref"),
+    "jsonlines": ("jsonlines", "e2e", "jsonl", "wl-coref", "wl", "wlcoref", "preco"),
     "mate": ("mate",),
     "mmax2": ("mmax2",),
     "muc": ("muc",),

@@ -43,6 +43,15 @@ between documents, line ends — is kept in a :class:`ConllLayout` in
 ``canonical=True`` ignores it and writes what the reference scorer expects: numeric
 labels, ``-`` and ``|``, 12 or more columns.
 
+Column counts: every token line of a sentence has as many columns as the sentence's
+first. A document whose lines have 12 columns or more (the CoNLL-2012 layout) may give
+each sentence its own count: OntoNotes has one predicate-argument column per predicate
+of the sentence (13 to 17 in one document is common); the reference scorer and every
+system read the last column. The document's attributes then have the columns of its
+widest sentence, with None where a sentence lacks a predicate-argument column, and the
+writer leaves those out again, sentence by sentence (canonical output too). Space-aligned
+files are written back with the padding they had (:attr:`ConllLayout.ends`).
+
 The columns ``document_id``, ``part_number`` and ``word_number`` (and unnamed columns
 of files with 3 or 4 columns) say nothing the document does not already say: they are
 layout, kept only where they differ from what the writer derives. The other columns
@@ -96,6 +105,7 @@ _HEADER_NOPART_RE = re.compile(r"^\((.*)\);?\s*$")
 _NUMERIC_ID = re.compile(r"^\d+([-.]\d+)?$")
 _SAFE_LABEL = re.compile(r"^[^()|\s]+$")
 _WHITESPACE = re.compile(r"\s")
+_FIELD = re.compile(r"\S+")
 
 #: column names of the CoNLL-2012 layout (after them: predicate arguments, coreference)
 CONLL2012_COLUMNS = [
@@ -106,6 +116,10 @@ CONLL2012_COLUMNS = [
 CONLLU_COLUMNS = ["id", "FORM", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc"]
 #: columns that are layout (derived by the writer), never token attributes
 LAYOUT_COLUMNS = frozenset({"document_id", "part_number", "word_number", "id"})
+#: the fewest columns of a CoNLL-2012 token line (eleven, then coreference); a document
+#: whose lines have this many or more may give each sentence its own count (one
+#: predicate-argument column per predicate of the sentence, as OntoNotes does)
+MIN_PREDICATE_LAYOUT = 12
 #: predicate argument columns the canonical writer writes (OntoNotes has up to ~35)
 _MAX_PREDICATE_COLUMNS = 99
 #: the token attributes a canonical CoNLL-2012 file holds
@@ -139,12 +153,20 @@ class ConllLayout(FormatLayout):
     separator: str = CANONICAL_SEPARATOR
     #: "\t", "space" (one space) or "aligned" (padded columns)
     delimiter: str = "\t"
+    #: aligned columns: where each field of a sentence's lines ends (the offset after
+    #: its last character) and the lines' length, when all lines of the sentence agree:
+    #: sentence index → offsets; lines that do not agree: token → offsets
+    ends: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    line_ends: dict[int, tuple[int, ...]] = field(default_factory=dict)
     #: blank and comment lines between the last word and the end line
     tail: list[str] = field(default_factory=lambda: [""])
     #: raw coreference cells that differ from the writer's rendering: token → cell
     cells: dict[int, str] = field(default_factory=dict)
     #: trailing empty fields (tabs) after the coreference cell: token → text
     trailing: dict[int, str] = field(default_factory=dict)
+    #: the lines between two sentences when they are not one empty line (several, or
+    #: blanks: TABs, spaces): sentence index → lines before it
+    gaps: dict[int, list[str]] = field(default_factory=dict)
     #: comment lines before each sentence: sentence index → lines
     comments: dict[int, list[str]] = field(default_factory=dict)
     #: lines among the words that are not words (CoNLL-U multi-word-token ranges):
@@ -258,6 +280,10 @@ class _Parsed:
         self.comments: list[list[str]] = []  # per sentence
         self.interleaved: list[list[tuple[int, str]]] = []  # per sentence
         self.row_line: list[int] | None = None  # source line of each row (slow path only)
+        #: blank lines before a sentence other than one empty line: sentence → lines
+        self.gaps: dict[int, list[str]] = {}
+        #: space-separated lines: where each field ends, and the line's length (per row)
+        self.row_ends: list[tuple[int, ...]] = []
         self.trailing: list[tuple[int, str]] = []
         self.delimiter = "\t"  # or "space" (one space) or "aligned" (padded columns)
         self.n_cols = 0
@@ -331,13 +357,15 @@ class _Reader:
         if n < 2 or numbered(first, p.name) or first[-1] == "":
             return False
         names, form_index = column_names(n, first, p.name)
+        variable = n >= MIN_PREDICATE_LAYOUT and not numbered(first, p.name)
         if self.views:
-            columns = _split_sentences(block, n, [form_index] + self.pos_indices(names) + [n - 1], p.sizes)
+            columns = _split_sentences(block, n, [form_index] + self.pos_indices(names) + [n - 1], p.sizes,
+                                       variable)
         else:
-            columns = _split_document(block, n, p.sizes)
+            columns = _split_document(block, n, p.sizes, variable)
         if columns is None:
             return False
-        p.n_cols = n
+        p.n_cols = len(columns) if not self.views else n
         p.first = first
         p.columns = columns
         p.comments = [[] for _ in p.sizes]
@@ -355,6 +383,9 @@ class _Reader:
         """Line by line, with line numbers, comments, MWT lines, trailing fields, spaces."""
         p.rows, p.sizes, p.comments, p.interleaved, p.trailing = [], [], [], [], []
         p.row_line = []
+        p.row_ends = []
+        p.gaps = {}
+        blanks: list[str] = []  # the blank lines since the last token line
         p.n_cols = 0
         p.columns = p.first = None
         p.delimiter = "\t"
@@ -363,6 +394,11 @@ class _Reader:
         sent_rows = 0
         form_index = None
         first_tab: int | None = None  # line of the first token line, and whether it had TABs
+        # the current sentence's column count and the line that set it; may it differ
+        # from the first sentence's (CoNLL-2012 layout: one column per predicate)?
+        width = width_line = first_row_line = 0
+        variable = False
+        widest = 0
 
         def end_sentence() -> None:
             nonlocal comments, interleaved, sent_rows
@@ -377,6 +413,7 @@ class _Reader:
             lineno = first_line + at
             if not line.strip():
                 end_sentence()
+                blanks.append(line)
                 continue
             if line.startswith("#") and not _looks_like_token(line):
                 if sent_rows:
@@ -396,20 +433,33 @@ class _Reader:
                 fields = line.split()
                 if p.delimiter != "aligned":
                     p.delimiter = "space" if line == " ".join(fields) else "aligned"
-            if not p.n_cols:
-                p.n_cols = len(fields)
-                if p.n_cols < 2:
-                    raise self.error(f"a token line needs at least 2 columns, found {p.n_cols}", lineno)
-                form_index = column_names(p.n_cols, fields, p.name)[1]
+                ends = [m.end() for m in _FIELD.finditer(line)]
+                ends.append(len(line))
             n = len(fields)
-            if n != p.n_cols:
-                if n > p.n_cols and not any(fields[p.n_cols:]):
+            if not p.n_cols:
+                p.n_cols = width = n
+                if n < 2:
+                    raise self.error(f"a token line needs at least 2 columns, found {n}", lineno)
+                form_index = column_names(n, fields, p.name)[1]
+                variable = n >= MIN_PREDICATE_LAYOUT and not numbered(fields, p.name)
+                width_line = first_row_line = lineno
+            elif not sent_rows and n != width and variable and n >= MIN_PREDICATE_LAYOUT \
+                    and (n < width or any(fields[width:])):
+                # OntoNotes: one predicate-argument column per predicate of the sentence
+                width, width_line = n, lineno
+            if n != width:
+                if n > width and not any(fields[width:]):
                     self.report.info("conll.trailing-fields", "trailing empty fields (trailing tabs) ignored",
                                      line=lineno, merge=True, file=self.file)
-                    p.trailing.append((len(p.rows), "\t" * (n - p.n_cols)))
-                    del fields[p.n_cols:]
+                    p.trailing.append((len(p.rows), "\t" * (n - width)))
+                    del fields[width:]
+                elif width_line == first_row_line:
+                    raise self.error(f"line has {n} columns, the document's first token line has {width}"
+                                     + (f" (a sentence may have {MIN_PREDICATE_LAYOUT} or more)" if variable else ""),
+                                     lineno)
                 else:
-                    raise self.error(f"line has {n} columns, the document's first token line has {p.n_cols}", lineno)
+                    raise self.error(f"line has {n} columns, the first token line of its sentence (line "
+                                     f"{width_line}) has {width}", lineno)
             first = fields[0]
             if form_index == 1 and ("-" in first or "." in first) and _NUMERIC_ID.match(first):
                 # CoNLL-U multi-word token range or empty node: not a word of the text
@@ -418,11 +468,21 @@ class _Reader:
                 self.dialect("conll.multiword-lines", "multi-word-token or empty-node lines (kept, not words)", lineno)
                 interleaved.append((sent_rows, line))
                 continue
+            if not sent_rows:
+                if p.sizes and blanks != [""] and not comments:
+                    p.gaps[len(p.sizes)] = blanks
+            blanks = []
             p.rows.append(fields)
             p.row_line.append(lineno)
+            if not tab:
+                if len(ends) - 1 != len(fields):  # trailing fields were cut
+                    ends = ends[: len(fields)] + ends[-1:]
+                p.row_ends.append(tuple(ends))
             sent_rows += 1
             last_word_at = at
+            widest = max(widest, width)
         end_sentence()
+        p.n_cols = max(p.n_cols, widest)
         # what follows the last word (blank lines, comments, stray lines) is kept as is
         p.tail = lines[last_word_at + 1 :]
         if last_word_at < 0:
@@ -441,7 +501,10 @@ class _Reader:
             n = len(columns[-1]) if columns else 0
         else:
             n = len(p.rows)
-            columns = [list(c) for c in zip(*p.rows)] if n else []
+            rows = p.rows
+            if n and (len(rows[0]) != p.n_cols or len(rows[-1]) != p.n_cols or len(set(map(len, rows))) > 1):
+                rows = [_widen(row, p.n_cols) for row in rows]
+            columns = [list(c) for c in zip(*rows)] if n else []
         line_of = p.row_line
         names, form_index = column_names(p.n_cols, first, p.name) if first else (["FORM"], 0)
         if n and first:
@@ -633,6 +696,8 @@ class _Reader:
         if without > with_bar:
             lay.separator = ""
         lay.delimiter = p.delimiter
+        if p.delimiter == "aligned" and len(p.row_ends) == len(cells):
+            lay.ends, lay.line_ends = _padding(p.row_ends, p.sizes)
         for t, raw, chunk_slots in multi:
             if lay.separator.join(_canonical_cell(t, chunk_slots)) != raw:
                 lay.cells[t] = raw
@@ -641,6 +706,7 @@ class _Reader:
                 if cell in EMPTY_VALUES and cell != lay.empty:
                     lay.cells[t] = cell
         lay.trailing = dict(p.trailing)
+        lay.gaps = p.gaps
         lay.comments = {k: c for k, c in enumerate(p.comments) if c}
         lay.interleaved = {k: c for k, c in enumerate(p.interleaved) if c}
         return lay
@@ -818,34 +884,70 @@ def _derivable(name: str, values: list[str], p: _Parsed) -> bool:
 _NUMBERS = [str(i) for i in range(1001)]
 
 
-def _split_sentences(block: str, n: int, wanted: list[int], sizes: list[int]) -> list[list[str]] | None:
+def _split_sentences(block: str, n: int, wanted: list[int], sizes: list[int],
+                     variable: bool = False) -> list[list[str]] | None:
     """The ``wanted`` columns of the TAB-separated lines of ``block`` (``n`` fields a
     line), split sentence by sentence; ``sizes`` gets each sentence's number of lines.
     None when a sentence has a line with too many or too few fields, which shows in
-    their count or in the first column (one document id on every line)."""
+    their count or in the first column (one document id on every line).
+
+    ``variable``: a sentence may have another number of fields (at least
+    :data:`MIN_PREDICATE_LAYOUT`, the same on all its lines); the last wanted column
+    (coreference) is then the last of each sentence."""
     columns: list[list[str]] = [[] for _ in wanted]
+    width = n
     for chunk in block.split("\n\n"):
         if not chunk or chunk[0] == "\n" or chunk[-1] == "\t":
             return None
         lines = chunk.count("\n") + 1
         flat = chunk.replace("\n", "\t").split("\t")
-        if len(flat) != n * lines or (lines > 1 and len(set(flat[0::n])) != 1) or " " in flat[0]:
+        if variable and len(flat) != width * lines:
+            end = chunk.find("\n")
+            width = chunk.count("\t", 0, end if end >= 0 else len(chunk)) + 1
+            if width < MIN_PREDICATE_LAYOUT:
+                return None
+            wanted = wanted[:-1] + [width - 1]
+        if len(flat) != width * lines or (lines > 1 and len(set(flat[0::width])) != 1) or " " in flat[0]:
             return None
         for column, i in zip(columns, wanted):
-            column += flat[i::n]
+            column += flat[i::width]
         sizes.append(lines)
     return columns
 
 
-def _split_document(block: str, n: int, sizes: list[int]) -> list[list[str]] | None:
+def _widen(row: list, width: int) -> list:
+    """A token line of fewer columns than the document's widest sentence, with None
+    for the predicate-argument columns it lacks (before its coreference cell)."""
+    return row if len(row) == width else row[:-1] + [None] * (width - len(row)) + row[-1:]
+
+
+def _split_document(block: str, n: int, sizes: list[int], variable: bool = False) -> list[list[str]] | None:
     """Every column, as :func:`_split_sentences` gives them, from one split of the
     whole block: a tenth faster when all columns are kept (0.186 s against 0.206 s for
-    the benchmark key); sentence by sentence is faster when only a few are."""
+    the benchmark key); sentence by sentence is faster when only a few are.
+
+    ``variable``: sentences of other numbers of fields (see :func:`_split_sentences`)
+    are split one at a time; a sentence's missing predicate-argument columns are
+    None (:func:`_widen`), and as many columns as the widest sentence has are given."""
+    widths: list[int] = []
     for chunk in block.split("\n\n"):
         lines = chunk.count("\n") + 1
-        if not chunk or chunk[0] == "\n" or chunk[-1] == "\t" or chunk.count("\t") != (n - 1) * lines:
+        if not chunk or chunk[0] == "\n" or chunk[-1] == "\t":
             return None
+        tabs = chunk.count("\t")
+        if tabs != (n - 1) * lines:
+            if not variable or tabs % lines:
+                return None
+            width = tabs // lines + 1
+            end = chunk.find("\n")
+            if width < MIN_PREDICATE_LAYOUT or chunk.count("\t", 0, end if end >= 0 else len(chunk)) != width - 1:
+                return None
+            widths.append(width)
+        else:
+            widths.append(n)
         sizes.append(lines)
+    if widths.count(n) != len(widths):
+        return _split_widths(block, widths, sizes)
     flat = block.replace("\n\n", "\n").replace("\n", "\t").split("\t")
     ids = flat[0::n]
     if ids.count(ids[0]) != len(ids) and not _same_id_per_sentence(ids, sizes):
@@ -853,6 +955,26 @@ def _split_document(block: str, n: int, sizes: list[int]) -> list[list[str]] | N
     if " " in ids[0] or any(" " in ids[k] for k in itertools.accumulate(sizes[:-1])):
         return None
     return [flat[i::n] for i in range(n)]
+
+
+def _split_widths(block: str, widths: list[int], sizes: list[int]) -> list[list[str]] | None:
+    """:func:`_split_document` for sentences of several widths (each line of a sentence
+    has as many fields as its first: its TAB count was checked, and each line's first
+    field must be the sentence's document id)."""
+    widest = max(widths)
+    columns: list[list] = [[] for _ in range(widest)]
+    for chunk, width, lines in zip(block.split("\n\n"), widths, sizes):
+        flat = chunk.replace("\n", "\t").split("\t")
+        ids = flat[0::width]
+        if ids.count(ids[0]) != lines or " " in ids[0]:
+            return None
+        for i in range(width - 1):
+            columns[i] += flat[i::width]
+        missing = [None] * lines
+        for i in range(width - 1, widest - 1):
+            columns[i] += missing
+        columns[-1] += flat[width - 1::width]
+    return columns
 
 
 def _same_id_per_sentence(ids: list[str], sizes: list[int]) -> bool:
@@ -903,6 +1025,43 @@ def _canonical_cell(t: int, chunk_slots: list[list]) -> list[str]:
     openers.sort()
     closers.sort()
     return [x[2] for x in openers] + singles + [x[2] for x in closers]
+
+
+def _padding(row_ends: list[tuple[int, ...]], sizes: list[int]) -> tuple[dict, dict]:
+    """:attr:`ConllLayout.ends` and :attr:`ConllLayout.line_ends` from each line's
+    offsets: per sentence, those most of its lines have; the other lines their own."""
+    ends: dict[int, tuple[int, ...]] = {}
+    line_ends: dict[int, tuple[int, ...]] = {}
+    start = 0
+    for k, size in enumerate(sizes):
+        lines = row_ends[start : start + size]
+        if lines.count(lines[0]) == size:
+            ends[k] = lines[0]
+        else:
+            ends[k] = common = Counter(lines).most_common(1)[0][0]
+            line_ends.update((start + i, e) for i, e in enumerate(lines) if e != common)
+        start += size
+    return ends, line_ends
+
+
+def _place(row: tuple[str, ...], ends: tuple[int, ...]) -> str | None:
+    """A line whose fields end at ``ends`` (and as long as its last offset); None when
+    the values do not fit (two fields would touch)."""
+    if len(ends) != len(row) + 1:
+        return None
+    parts = []
+    at = 0
+    for k, (value, end) in enumerate(zip(row, ends)):
+        pad = end - len(value) - at
+        if pad < (1 if k else 0):
+            return None
+        parts.append(" " * pad)
+        parts.append(value)
+        at = end
+    if ends[-1] < at:
+        return None
+    parts.append(" " * (ends[-1] - at))
+    return "".join(parts)
 
 
 def _looks_like_token(line: str) -> bool:
@@ -1453,6 +1612,9 @@ def _write_document(doc, report: Report, canonical: bool) -> list[str]:
     if header is not None:
         out.append(header)
     bounds = [(m.spans[0][0], m.spans[-1][1]) for m in doc.markables]
+    tie = _tie_order(doc, doc.markables) if lay is None else None  # (a layout keeps the source's cells)
+    if tie is not None:
+        bounds, labels = [bounds[k] for k in tie], [labels[k] for k in tie]
     cells = render_cells(n, bounds, labels, sep, empty)
     if lay is not None:
         for t, raw in lay.cells.items():
@@ -1466,10 +1628,21 @@ def _write_document(doc, report: Report, canonical: bool) -> list[str]:
         delimiter = "\t"
     rows = list(zip(*columns))
     sentences = _sentences(doc)
+    absent = _absent_predicates(doc, names, sentences)
     for k, s in enumerate(sentences):
         if k:
-            out.append("")
-        block = _format_rows(rows[s.first : s.last + 1], delimiter)
+            if lay is not None and k in lay.gaps:
+                out.extend(lay.gaps[k])
+            else:
+                out.append("")
+        sentence_rows = rows[s.first : s.last + 1]
+        if absent is not None and absent[k]:
+            cut = len(names) - absent[k]
+            sentence_rows = [r[:cut] + r[-1:] for r in sentence_rows]
+        if delimiter == "aligned" and lay is not None and k in lay.ends:
+            block = _place_rows(sentence_rows, s.first, lay.ends[k], lay.line_ends)
+        else:
+            block = _format_rows(sentence_rows, delimiter)
         if lay is not None:
             out.extend(lay.comments.get(k, ()))
             for off, raw in sorted(lay.interleaved.get(k, ()), key=lambda x: x[0], reverse=True):
@@ -1489,6 +1662,75 @@ def _write_document(doc, report: Report, canonical: bool) -> list[str]:
     return out
 
 
+def scorer_order(chains: list[list[tuple]]) -> list[int]:
+    """The chains (each a list of mention spans, a span a tuple of ``(first, last)``
+    pairs) in the order in which the reference scorer (scorer.pl v8.01,
+    ``GetCoreference``) meets their labels in the file :func:`write` makes of them.
+
+    It numbers a label where the label first occurs: at the first token of the chain's
+    earliest mention; within one cell, single-token mentions ``(N)`` come before opened
+    ones ``(N`` (whatever their place in the cell), and the writer puts the longest
+    opened mention first. Chains that tie (their first mentions have the same span) are
+    ordered by their distinct spans, sorted (a chain whose next mention comes first comes
+    first: the order of the reference scorer's test case TC-A-9), and the writer writes
+    them in that order
+    (:func:`_tie_order`), so that a file read back gives the same order."""
+    def key(k: int) -> tuple:
+        chain = chains[k]
+        first = min(spans[0][0] for spans in chain)
+        ends = [spans[-1][1] for spans in chain if spans[0][0] == first]
+        kind = (0, 0) if first in ends else (1, -max(ends))
+        return (first, kind, sorted(set(chain)))
+
+    return sorted(range(len(chains)), key=key)
+
+
+def _tie_order(doc, markables: list) -> list[int] | None:
+    """The markables in the order the writer gives cells whose brackets would tie (a
+    span in two chains): by :func:`scorer_order` of their chains, so that scorer.pl
+    numbers the chains as corefio orders them; None when no span is in two chains."""
+    chain_of: dict[tuple, int] = {}
+    clash = False
+    chains = doc.chain_indices()
+    for c, chain in enumerate(chains):
+        for k in chain:
+            span = (markables[k].spans[0][0], markables[k].spans[-1][1])
+            if chain_of.setdefault(span, c) != c:
+                clash = True
+    if not clash:
+        return None
+    spans = [[((markables[k].spans[0][0], markables[k].spans[-1][1]),) for k in chain] for chain in chains]
+    rank = {c: r for r, c in enumerate(scorer_order(spans))}
+    chain_rank = [0] * len(markables)
+    for c, chain in enumerate(chains):
+        for k in chain:
+            chain_rank[k] = rank[c]
+    return sorted(range(len(markables)), key=chain_rank.__getitem__)
+
+
+def _absent_predicates(doc, names: list[str], sentences: list) -> list[int] | None:
+    """For each sentence, how many of the last predicate-argument columns it lacks
+    (its tokens have no value, None, in them: OntoNotes gives each sentence one column
+    per predicate); None when every sentence has every column."""
+    attrs = doc.tokens.attributes
+    trailing = []  # the values of the last predicate-argument columns, the last first
+    for name in reversed(names):
+        if not name.startswith("predicate_arguments_"):
+            break
+        trailing.append(attrs.get(name))
+    if not any(values is not None and None in values for values in trailing):
+        return None
+    out = []
+    for s in sentences:
+        lacking = 0
+        for values in trailing:
+            if values is None or values[s.first : s.last + 1].count(None) != s.last + 1 - s.first:
+                break
+            lacking += 1
+        out.append(lacking)
+    return out
+
+
 def _space_delimitable(columns: list[list[str]]) -> bool:
     """Can every value be written between spaces (none empty, none with a blank)?"""
     return not any(not v or " " in v for column in columns for v in column)
@@ -1498,6 +1740,19 @@ def _same_chunks(raw: str, rendered: str) -> bool:
     a = [] if raw in EMPTY_VALUES else split_chunks(raw)
     b = [] if rendered in EMPTY_VALUES else split_chunks(rendered)
     return a is not None and b is not None and sorted(a) == sorted(b)
+
+
+def _place_rows(rows: list[tuple[str, ...]], first: int, ends: tuple[int, ...],
+                line_ends: dict[int, tuple[int, ...]]) -> list[str]:
+    """Aligned lines padded as the source's were (:attr:`ConllLayout.ends`), or, if a
+    value no longer fits, as :func:`_format_rows` pads them."""
+    out = []
+    for t, row in enumerate(rows, first):
+        line = _place(row, line_ends.get(t, ends))
+        if line is None:
+            return _format_rows(rows, "aligned")
+        out.append(line)
+    return out
 
 
 def _format_rows(rows: list[tuple[str, ...]], delimiter: str) -> list[str]:

@@ -59,6 +59,11 @@ fields, what follows the last sentence, line ends — is kept in a
 for byte. Line ends are LF, CRLF or CR throughout (a mix is refused); a file without
 sentences (empty, blank or comment lines only) is an error, and so is a file that ends
 inside a comment line (no line end after it: it was cut).
+
+Empty nodes are left out on request, with the zero mentions made of them: the read
+option ``drop_empty_nodes`` (for a conversion to a format without empty nodes, where
+they would become words, that is to be scored against this file) and the write option
+of the same name (:func:`dropping_empty_nodes`).
 """
 
 from __future__ import annotations
@@ -107,6 +112,8 @@ _LINE_BREAKING = re.compile(r"[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 _FIELD_NAME = re.compile(r"^(?!eid$)[^\s\-()|=,\[\]<:]+$")
 #: a field name UD's validator accepts in ``global.Entity``; other names go into ``other``
 _DECLARABLE = re.compile(r"^[a-z]+$")
+#: a bridging relation UD's validator accepts
+_BRIDGE_RELATION = re.compile(r"^[a-z]+$")
 #: characters percent-encoded in values packed into ``other``
 _PACK_UNSAFE = re.compile(r"[%,()|=\-\s]")
 
@@ -506,16 +513,35 @@ def _merge(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def read(source: Source, *, report: Report, strict: bool = False) -> Any:
-    """Read a CorefUD CoNLL-U file."""
-    reader = _Reader(source.name, report, strict)
-    documents = list(reader.documents(_Lines(source), source.stem))
+def read(source: Source, *, report: Report, strict: bool = False, drop_empty_nodes: bool = False) -> Any:
+    """Read a CorefUD CoNLL-U file (``drop_empty_nodes``: see :func:`dropping_empty_nodes`)."""
+    documents = list(stream(source, report=report, strict=strict, drop_empty_nodes=drop_empty_nodes))
     return model.Corpus(documents=documents, metadata={}, schemes=[], layout={})
 
 
-def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:
+def stream(source: Source, *, report: Report, strict: bool = False, drop_empty_nodes: bool = False
+           ) -> Iterator[Any]:
     """The documents one at a time, reading the file line by line."""
-    yield from _Reader(source.name, report, strict).documents(_Lines(source), source.stem)
+    documents = _Reader(source.name, report, strict).documents(_Lines(source), source.stem)
+    yield from dropping_empty_nodes(documents, report) if drop_empty_nodes else documents
+
+
+def dropping_empty_nodes(documents: Iterable[Any], report: Report) -> Iterator[Any]:
+    """The documents without their empty nodes (the read and write option
+    ``drop_empty_nodes``): for a conversion to a format without empty nodes that is to be
+    scored against the CoNLL-U file (there, empty nodes would become words, and the texts
+    differ), or for tools that do not read them. Zero mentions leave with them
+    (:func:`corefio.model.zeros.without_empty_tokens`); ``conllu.empty-nodes-dropped``
+    says how many."""
+    from ..model.zeros import without_empty_tokens
+
+    for doc in documents:
+        doc, nodes, zeros = without_empty_tokens(doc)
+        if nodes:
+            report.info("conllu.empty-nodes-dropped", "empty nodes left out (drop_empty_nodes), with the zero "
+                        "mentions made of them", document=doc.label, count=nodes, merge=True,
+                        example=f"{zeros} zero mention(s)")
+        yield doc
 
 
 def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Any:
@@ -527,13 +553,47 @@ def loads(text: str, *, report: Report | None = None, strict: bool = False, file
 # ==========================================================================================
 # writing
 # ==========================================================================================
-def _labels(doc, log: LossLog, earlier: set[str] | frozenset[str] = frozenset()) -> list[str]:
+class _Taken:
+    """Names a file has used (entity ids, sent_ids) and those one document adds, without
+    copying the file's set for each document: ``file`` grows as documents are written
+    (:meth:`commit`), ``local`` holds what the document being written adds."""
+
+    __slots__ = ("file", "local")
+
+    def __init__(self, file: set[str] | None = None) -> None:
+        self.file: set[str] = file if file is not None else set()
+        self.local: set[str] = set()
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.file or name in self.local
+
+    def add(self, name: str) -> None:
+        self.local.add(name)
+
+
+@dataclass
+class _EntityIds:
+    """The entity ids of a file (CorefUD's ids are unique in a file: udapi would merge the
+    entities) and the smallest ``eN`` none of them is, kept across the file so that each
+    document counts on from there (numbers below it are all taken)."""
+
+    used: set[str] = field(default_factory=set)
+    next: int = 1
+
+    def commit(self, labels: Iterable[str]) -> None:
+        self.used.update(labels)
+        while f"e{self.next}" in self.used:
+            self.next += 1
+
+
+def _labels(doc, log: LossLog, ids: _EntityIds | None = None) -> list[str]:
     """An eid for every markable: its chain's entity id when usable, else e1, e2, ...
-    (the smallest numbers no chain uses). ``earlier``: eids that earlier documents of
-    the file use (CorefUD's ids are unique in a file: udapi would merge the entities)."""
+    (the smallest numbers no chain uses). ``ids``: the entity ids earlier documents of
+    the file use (not changed here: :meth:`_EntityIds.commit` records a document's)."""
+    ids = ids if ids is not None else _EntityIds()
     chains = doc.chain_indices()
     chain_label: list[str | None] = []
-    taken: set[str] = set(earlier)
+    taken = _Taken(ids.used)
     renamed: list[str] = []
     for chain in chains:
         # the chain's first entity id (the one a chain of merged entities keeps)
@@ -544,9 +604,10 @@ def _labels(doc, log: LossLog, earlier: set[str] | frozenset[str] = frozenset())
         chain_label.append(label)
         if label is not None:
             taken.add(label)
-    taken |= {e.id for e in doc.entities}
+    for e in doc.entities:
+        taken.add(e.id)
     labels = [""] * len(doc.markables)
-    number = 1
+    number = ids.next
     for label, chain in zip(chain_label, chains):
         if label is None:
             while f"e{number}" in taken:
@@ -881,7 +942,13 @@ def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
                 value = relation if isinstance(relation, str) else str(relation)
                 if _FIELD_UNSAFE.search(value) or "," in value:
                     value = _safe(value, log, doc, ",")
-                item += f":{value}"
+                if tree is not None and not _BRIDGE_RELATION.match(value):
+                    # written from another format: UD's validator takes lower-case letters only
+                    log.lose("bridge-relation", "bridging relations other than lower-case letters (UD's "
+                             "validator refuses them)", document=doc, example=value)
+                    value = ""
+                if value:
+                    item += f":{value}"
             relations.setdefault(doc.markables[src].first, {}).setdefault(key, []).append(item)
     misc_col = attrs.get("misc")
     out = []
@@ -918,10 +985,11 @@ def _usable_layout(doc, canonical: bool) -> ConlluLayout | None:
 
 @dataclass
 class _FileState:
-    """What the documents written so far fix for the next ones of the same file."""
+    """What the documents written so far fix for the next ones of the same file (one
+    structure for the whole file, never copied per document)."""
 
-    #: the eids they use (CorefUD's ids are unique in a file)
-    eids: set[str] = field(default_factory=set)
+    #: the eids they use (CorefUD's ids are unique in a file) and the next free number
+    eids: _EntityIds = field(default_factory=_EntityIds)
     #: the first ``global.Entity`` declaration (the validator wants one for the file)
     fields: list[str] | None = None
     #: the sent_ids written (UD wants them unique in a file)
@@ -939,13 +1007,14 @@ def _write_document(doc, report: Report, canonical: bool, last: bool, state: _Fi
     log = LossLog(report, "CorefUD CoNLL-U")
     doc = doc.chain_markables_only()
     fresh = _usable_layout(doc, canonical) is None  # not written back as its CoNLL-U source had it
-    before = set(state.eids) if fresh else set()
+    before = state.eids if fresh else _EntityIds()
     declared = state.fields if fresh else None
-    lines = _render_document(doc, log, canonical, last, before, declared, state.sent_ids)
-    state.eids.update(_labels(doc, LossLog(Report(), ""), before))
+    labels = _labels(doc, log, before)
+    lines = _render_document(doc, log, canonical, last, before, declared, state.sent_ids, labels)
     if state.fields is None and doc.markables:
         state.fields = _fields_for(doc, _usable_layout(doc, canonical), declared)
-    if not _same_entity_overlap(doc, _labels(doc, LossLog(Report(), ""))) or _reads_back(doc, lines):
+    if not _same_entity_overlap(doc, labels) or _reads_back(doc, lines):
+        state.eids.commit(labels)
         _note_sent_ids(lines, state)
         return lines
     suspects = _overlapping(doc)
@@ -967,6 +1036,7 @@ def _write_document(doc, report: Report, canonical: bool, last: bool, state: _Fi
     code = "same-entity-overlap" if _extents_cross(original) else "interleaved-parts"
     log.lose(code, "mentions of one entity that cross or whose parts interleave (CorefUD closing "
              "brackets cannot tell them apart; such mentions were left out)", document=original, count=dropped)
+    state.eids.commit(labels)
     _note_sent_ids(lines, state)
     return lines
 
@@ -1044,13 +1114,17 @@ def _derived_ids(sentences: list[tuple[int, int]], empty: set[int]) -> list[str]
 
 
 def _render_document(doc, log: LossLog, canonical: bool, last: bool,
-                     earlier: set[str] | frozenset[str] = frozenset(), declared: list[str] | None = None,
-                     sent_ids: set[str] | frozenset[str] = frozenset()) -> list[str]:
+                     earlier: _EntityIds | None = None, declared: list[str] | None = None,
+                     sent_ids: set[str] | None = None, labels: list[str] | None = None) -> list[str]:
+    """The lines of a document; ``earlier`` and ``sent_ids``: the entity ids and
+    sent_ids of the file so far (read, not changed); ``labels``: the eids, when
+    already made (:func:`_labels`)."""
     lay = _usable_layout(doc, canonical)
     attrs = doc.tokens.attributes
     n = len(doc.tokens.forms)
     fields = _fields_for(doc, lay, declared)
-    labels = _labels(doc, log, earlier)
+    if labels is None:
+        labels = _labels(doc, log, earlier)
     source = doc.layout.get("conllu")
     part_fields = source.part_fields if isinstance(source, ConlluLayout) else "all"
     out: list[str] = []
@@ -1081,7 +1155,7 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
     if _LINE_BREAKING.search("\x00".join(forms)):
         log.lose("form", "TABs and line breaks in token forms (replaced by '_')", document=doc)
         forms = [_LINE_BREAKING.sub("_", f) for f in forms]
-    taken = set(sent_ids)
+    taken = _Taken(sent_ids)
     for s_index, s in enumerate(sentences):
         if lay is None:
             declare = True
@@ -1147,7 +1221,7 @@ def _interleaved_line(raw: str, log: LossLog, doc) -> str | None:
     return None
 
 
-def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: LossLog, taken: set[str],
+def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: LossLog, taken: _Taken,
               declare: bool = True) -> list[str]:
     """A sentence's comment lines.
 
@@ -1157,6 +1231,9 @@ def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: Los
     """
     if s.comments or from_conllu:
         out = [_comment_line(c) for c in s.comments]
+        empty = doc.tokens.empty
+        if not from_conllu and empty and any(s.first <= t <= s.last for t in empty):
+            out = _text_without_empty_tokens(doc, s, out)
     else:
         out = _sentence_comments(doc, s, index, log, taken)
     if index:
@@ -1192,6 +1269,20 @@ def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: Los
     return out
 
 
+def _text_without_empty_tokens(doc, s, comments: list[str]) -> list[str]:
+    """A ``# text`` comment (from another format) that spells the sentence's empty tokens
+    too, as the words alone (CoNLL-U's text has no empty nodes)."""
+    empty = set(doc.tokens.empty or ())
+    forms = doc.tokens.forms
+    every = " ".join(forms[s.first:s.last + 1])
+    words = " ".join(forms[i] for i in range(s.first, s.last + 1) if i not in empty)
+    out = []
+    for c in comments:
+        m = re.match(r"^#\s*text\s*=\s*(.*)$", c)
+        out.append(f"# text = {words}" if m and m.group(1).strip() == every else c)
+    return out
+
+
 def _comment_line(text: str) -> str:
     """A comment as one line starting with ``#`` (line ends inside become spaces)."""
     text = text.replace("\r", " ").replace("\n", " ")
@@ -1202,7 +1293,7 @@ def _one_line(text: str) -> str:
     return _LINE_BREAKING.sub(" ", text)
 
 
-def _sentence_comments(doc, s, index: int, log: LossLog, taken: set[str]) -> list[str]:
+def _sentence_comments(doc, s, index: int, log: LossLog, taken: _Taken) -> list[str]:
     """``# sent_id`` and ``# text`` of a sentence from another format. The id is the
     sentence's own, or the document's name (and part, unless it is 0) with the
     sentence's number; blanks and ``/`` (CoNLL-U has no blank in an id, and udapi reads
@@ -1230,8 +1321,12 @@ def _sentence_comments(doc, s, index: int, log: LossLog, taken: set[str]) -> lis
     return [f"# sent_id = {sid}", f"# text = {_one_line(text)}"]
 
 
-def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool = False) -> Iterator[str]:
-    """CoNLL-U text, one piece per document."""
+def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool = False,
+          drop_empty_nodes: bool = False) -> Iterator[str]:
+    """CoNLL-U text, one piece per document (``drop_empty_nodes``: without empty nodes
+    and zero mentions, :func:`dropping_empty_nodes`)."""
+    if drop_empty_nodes:
+        documents = dropping_empty_nodes(documents, report)
     pending = None
     state = _FileState()
     for doc in documents:
@@ -1287,6 +1382,11 @@ register(
         options=(
             Option("canonical", bool, False, "ignore the source layout: canonical bracket order and MISC "
                    "placement", applies_to="write"),
+            Option("drop_empty_nodes", bool, False, "leave out empty nodes and the zero mentions made of them "
+                   "(for tools and formats without empty nodes)", applies_to="write"),
+            Option("drop_empty_nodes", bool, False, "leave out empty nodes and the zero mentions made of them, "
+                   "whatever the output format (a conversion to be scored against this file)",
+                   applies_to="read"),
         ),
         sniff=sniff,
         aliases=("corefud",),

@@ -19,10 +19,18 @@ One row is one document, in one of two layouts (told from the columns; the optio
 
 Neither layout lets a mention cross a sentence boundary (``loss.cross-sentence`` when
 writing). A row that does not fit is refused with its row number as the line.
+
+A document's part is the ``part_id`` of its sentences (``ontonotes``; sentences naming
+different parts are reported, ``hf.mixed-parts``). It is written as that number, leading
+zeros aside (parts pair as numbers when scoring), and as null for a document without
+part, which reads back without part; a part that is no 32-bit integer is written as null
+and reported (``loss.part``), as is every part in the ``indiscrim`` layout, which has no
+place for one.
 """
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +39,7 @@ from typing import Any
 from ..io._lazy import LazyModule
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError, UsageError
+from .losses import LossLog
 from .registry import Capabilities, FormatSpec, Option, register
 from ..io.source import Source
 
@@ -89,14 +98,21 @@ def _rows(source: Source, split: str | None) -> Iterator[dict]:
         return
     try:
         if path.is_dir():
+            for arrow in sorted(path.rglob("*.arrow")):
+                _check_arrow(arrow, source.name)
             loaded = datasets.load_from_disk(str(path))
         elif path.name.lower().endswith(".parquet"):
             import pyarrow.parquet as pq
 
-            yield from pq.read_table(str(path)).to_pylist()
+            table = pq.read_table(str(path))
+            table.validate(full=True)
+            yield from table.to_pylist()
             return
         else:
+            _check_arrow(path, source.name)
             loaded = datasets.Dataset.from_file(str(path))
+    except FormatError:
+        raise
     except FileNotFoundError as exc:
         raise FormatError(f"not a saved Hugging Face dataset ({exc})", file=source.name, line=1) from None
     except Exception as exc:  # noqa: BLE001 - datasets and pyarrow fail in many ways on damaged files
@@ -118,6 +134,32 @@ def _rows(source: Source, split: str | None) -> Iterator[dict]:
     except UnicodeDecodeError as exc:  # a string column with bytes that are not UTF-8 (found by the fuzzer)
         raise FormatError(f"a text in the dataset is not UTF-8 ({exc.reason} at byte {exc.start} of a value): "
                           "a damaged Arrow file?", file=source.name, line=1) from None
+    except Exception as exc:  # noqa: BLE001 - pyarrow decoding damaged buffers (SystemError, ArrowInvalid...)
+        raise FormatError(f"a row of the dataset cannot be decoded (a damaged Arrow file?): "
+                          f"{type(exc).__name__}: {exc}"[:300], file=source.name, line=1) from None
+
+
+def _check_arrow(path: Path, file: str) -> None:
+    """Refuse an Arrow file whose buffers do not hold what its metadata says, before
+    ``datasets`` maps it into memory: read through a map, an offset past the end of
+    the file kills the process (SIGBUS, found by the fuzzer) instead of raising. The
+    file is read once into memory and checked in full by pyarrow (offsets, lengths,
+    UTF-8)."""
+    import pyarrow as pa
+
+    data = path.read_bytes()
+    try:
+        try:
+            reader = pa.ipc.open_stream(pa.BufferReader(data))
+        except pa.ArrowInvalid:
+            reader = pa.ipc.open_file(pa.BufferReader(data))
+        reader.read_all().validate(full=True)
+    except Exception as exc:  # noqa: BLE001 - pyarrow refuses damaged buffers in many ways
+        message = str(exc)
+        if "utf8" in message.lower() or "utf-8" in message.lower():
+            message = f"a text is not UTF-8 ({message})"
+        raise FormatError(f"not a readable Hugging Face dataset: {path.name}: {type(exc).__name__}: "
+                          f"{message}"[:300], file=file, line=1) from None
 
 
 def _list_of_dicts(value: Any) -> list[dict] | None:
@@ -145,7 +187,7 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _document(row: dict, number: int, layout: str | None, file: str) -> Any:
+def _document(row: dict, number: int, layout: str | None, file: str, report: Report) -> Any:
     def fail(message: str) -> FormatError:
         return FormatError(f"row {number}: {message}", file=file, line=number)
 
@@ -185,8 +227,14 @@ def _document(row: dict, number: int, layout: str | None, file: str) -> Any:
                     raise fail(f"sentence {k}: coref span {span} is outside its {lengths[k]} words")
                 mentions.append((str(cluster), starts[k] + a, starts[k] + b))
         doc_id = row.get("document_id")
-        parts = {s.get("part_id") for s in sentences if _is_int(s.get("part_id"))}
+        values = {s.get("part_id") if _is_int(s.get("part_id")) else None for s in sentences}
+        parts = values - {None}
         part = str(parts.pop()) if len(parts) == 1 else None
+        if len(values) > 1:  # one document has one part: say which was kept
+            shown = ", ".join(sorted(str(v) if v is not None else "none" for v in values))
+            report.warning("hf.mixed-parts", "sentences of one row name different parts (part_id); the "
+                           "document gets the one part some name, or none when they name several",
+                           line=number, file=file, merge=True, example=f"row {number}: {shown} -> {part or 'none'}")
     else:
         chains = row.get("coref_chains")
         if not isinstance(chains, list):
@@ -226,7 +274,7 @@ def stream(source: Source, *, report: Report, strict: bool = False, layout: str 
            split: str | None = None) -> Iterator[Any]:
     count = 0
     for count, row in enumerate(_rows(source, split), 1):
-        yield _document(row, count, layout, source.name)
+        yield _document(row, count, layout, source.name, report)
     if count == 0:
         raise FormatError("the dataset has no row: no document", file=source.name, line=1)
 
@@ -244,7 +292,32 @@ def _sentences(doc: Any) -> list[tuple[int, int]]:
     return [(s.first, s.last) for s in doc.sentences] or ([(0, len(forms) - 1)] if forms else [])
 
 
-def _row(doc: Any, layout: str) -> dict:
+#: the range of the ``part_id`` column (int32, as in ``conll2012_ontonotesv5``)
+PART_RANGE = (-(2**31), 2**31 - 1)
+_INTEGER = re.compile(r"^-?[0-9]{1,10}$")
+
+
+def _part_id(doc: Any, log: LossLog) -> int | None:
+    """The ``part_id`` of a document's sentences: its part as a number, or null for a
+    document without part (read back as none). A part that is not a number in the
+    column's range cannot be written (``loss.part``, written as null); leading zeros
+    go (``000`` is ``0``: parts pair as numbers)."""
+    part = doc.part
+    if part is None:
+        return None
+    if _INTEGER.match(part) and PART_RANGE[0] <= int(part) <= PART_RANGE[1]:
+        value = int(part)
+        if part.startswith("-") and str(value) != part:  # "-0", "-01": another part when read back
+            log.lose("part", "a part number with a sign and leading zeros (written as null: no part)",
+                     document=doc, example=repr(part))
+            return None
+        return value
+    log.lose("part", "a part that is not a 32-bit integer (written as null: no part)", document=doc,
+             example=repr(part[:40]))
+    return None
+
+
+def _row(doc: Any, layout: str, log: LossLog) -> dict:
     sentences = _sentences(doc)
     sentence_of = {}
     for k, (a, b) in enumerate(sentences):
@@ -266,11 +339,13 @@ def _row(doc: Any, layout: str) -> dict:
         for c, spans in enumerate(chains):
             for s, a, b in spans:
                 coref[s].append([c, a, b])
-        part = int(doc.part) if doc.part is not None and doc.part.isascii() and doc.part.isdigit() else 0
+        part = _part_id(doc, log)
         return {"document_id": doc.name, "sentences": [
             {"part_id": part, "words": forms[a : b + 1],
              "speaker": (speaker[a] or "-") if speaker is not None else "-", "coref_spans": coref[k]}
             for k, (a, b) in enumerate(sentences)]}
+    if doc.part is not None:
+        log.lose("part", "document parts (the indiscrim layout has none)", document=doc, example=repr(doc.part[:40]))
     whitespace = doc.tokens.whitespace
     texts = []
     for a, b in sentences:
@@ -300,7 +375,8 @@ def write_files(corpus: Any, *, report: Report, layout: str | None = None) -> di
     """The files of a ``save_to_disk`` directory holding one row per document."""
     datasets = require_datasets()
     layout = layout or "ontonotes"
-    rows = [_row(doc, layout) for doc in corpus.documents]
+    log = LossLog(report, "hf-datasets")
+    rows = [_row(doc, layout, log) for doc in corpus.documents]
     dataset = datasets.Dataset.from_list(rows, features=_features(datasets, layout))
     out: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory(prefix="corefio-hf-") as tmp, _quiet(datasets):

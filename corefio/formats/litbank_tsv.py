@@ -21,13 +21,15 @@ reported as ``loss.text``). The order of the rows is layout.
 
 A chain's label is its entity id; the writer reports as ``loss.label`` the ids it changes
 (blanks, or entities joined into one chain by identity links: the chain keeps its first
-id) and gives a chain without one a new label no entity uses.
+id) and gives a chain without one a new label no entity uses (a singleton without an
+entity id gets no ``COREF`` row: LitBank's files have such mentions).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from ..io._lazy import LazyModule
@@ -39,7 +41,7 @@ from .losses import LossLog, lose_entity_ids
 from .registry import Capabilities, FormatSpec, register
 from ..io.source import Source
 from ._layers import coreference_layer
-from .brat import pair_files, pairs, read_pair_texts
+from .brat import CollectionLayout, collection_files, first_ann_head, one_line, pair_files, pairs, read_pair_texts
 
 model = LazyModule("corefio.model")
 
@@ -56,6 +58,14 @@ class LitBankLayout(FormatLayout):
 
     rows: list[tuple[str, str]] = field(default_factory=list)
     newline: str = "\n"
+
+
+@dataclass
+class LitBankCollectionLayout(CollectionLayout):
+    """The files of a directory of LitBank TSV pairs that are no documents (README,
+    LICENSE, brat's configuration), as read."""
+
+    format: ClassVar[str] = NAME
 
 
 def _fail(message: str, file: str, line: int | None = None) -> FormatError:
@@ -175,7 +185,9 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     for ann_path, txt_path, stem in pairs(source, "LitBank TSV"):
         ann, newline, text = read_pair_texts(ann_path, txt_path)
         documents.append(parse(ann, text, name=stem, file=str(ann_path), newline=newline))
-    return model.Corpus(documents=documents, metadata={}, schemes=[], layout={})
+    kept = collection_files(source, report)
+    return model.Corpus(documents=documents, metadata={}, schemes=[],
+                        layout={NAME: LitBankCollectionLayout(files=kept)} if kept else {})
 
 
 def _clean(value: str) -> bool:
@@ -223,6 +235,8 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
 
     for k, chain in enumerate(doc.chain_indices()):
         named = next((doc.markables[i].entity for i in chain if doc.markables[i].entity is not None), None)
+        if named is None and len(chain) == 1:
+            continue  # a mention without a COREF row, as LitBank writes some singletons
         if named is None:
             named = fresh(f"chain-{k + 1}")
         elif not named or not _clean(named) or re.search(r"\s", named):
@@ -248,7 +262,7 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
             etype, mkind = (tail, head) if sep else (head, "_")
         elif type_ is not None:
             bad_values += 1
-        span_text = doc.span_text((m.first, m.last)).replace("\n", " ").replace("\t", " ")
+        span_text = one_line(doc.span_text((m.first, m.last)))  # a CR of the text too (the row is one line)
         rows[("MENTION", mid)] = f"MENTION\t{mid}\t{s1}\t{t1}\t{s2}\t{t2}\t{span_text}\t{etype}\t{mkind}"
         order.append(("MENTION", mid))
     for m in doc.markables:
@@ -284,11 +298,18 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
 
 def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
     """``NAME.ann`` (LitBank's rows) and ``NAME.txt`` for every document."""
-    return pair_files(corpus, report, document_files)
+    return pair_files(corpus, report, document_files, NAME)
 
 
 def sniff(head: bytes) -> bool:
     return re.match(rb"^(\xef\xbb\xbf)?(MENTION|COREF)\t", head) is not None
+
+
+def sniff_directory(path: Path) -> bool:
+    """A directory of LitBank TSV pairs: its first ``.ann`` file that is not empty has
+    LitBank's rows."""
+    _, head = first_ann_head(path)
+    return head is not None and sniff(head)
 
 
 register(FormatSpec(
@@ -307,6 +328,7 @@ register(FormatSpec(
     read=read,
     write_files=write_files,
     sniff=sniff,
+    sniff_directory=sniff_directory,
     directory=True,
     aliases=("litbank",),
 ))

@@ -6,6 +6,13 @@ of it (``usage``) and how to remove it (``strip``). From it:
 * :func:`report_losses` adds one ``loss.<feature>`` diagnostic per feature a document
   uses and the target format cannot express, with a count and an example. The API runs
   it before every writer, so writers never check for losses themselves.
+* :func:`treatment` says what the writer of a format does with such a use: drops it,
+  writes its hull (a discontinuous mention as one span from its first to its last word),
+  writes it as it is (``kept``: the format's own tools may not read it; reported as
+  ``info``), writes brackets that read back as other mentions (``nested``), or reports it
+  itself (``writer``: only it knows what it could write). The message says exactly that:
+  each is checked against the written file by an independent counter
+  (tests/test_conversion_matrix.py, tests/test_wild.py).
 * :func:`project` gives the document as the target format can hold it: what a round
   trip through that format must give back (the common round-trip test compares with it).
 
@@ -48,6 +55,8 @@ class Feature:
     usage: Callable[["Document", Any], Usage]
     strip: Callable[["Document", Any], "Document"]
     severity: Callable[["Document"], str] = lambda doc: "warning"
+    #: what a writer does with it unless :data:`TREATMENTS` says otherwise
+    done: str = "dropped"
 
 
 def _not_kept(names: Iterable[str], allowed: Any) -> list[str]:
@@ -154,24 +163,25 @@ def _keep_attributes(attrs: dict, allowed: Any) -> dict:
 FEATURES: tuple[Feature, ...] = (
     Feature("discontinuous", "discontinuous mentions",
             lambda d, c: _count(m.ref for m in d.markables if len(m.spans) > 1),
-            lambda d, c: _strip_markables_each(d, lambda m: {"spans": ((m.first, m.last),)} if len(m.spans) > 1 else None)),
+            lambda d, c: _strip_markables_each(d, lambda m: {"spans": ((m.first, m.last),)} if len(m.spans) > 1 else None),
+            done="hull"),
     Feature("crossing", "mentions that overlap without nesting",
             lambda d, c: _count(_crossing_pairs(d.markables)),
             lambda d, c: d),
-    Feature("same_entity_overlap", "crossing mentions of one entity",
+    Feature("same_entity_overlap", "mentions of one entity that overlap without nesting",
             lambda d, c: _count(_crossing_pairs(d.markables, _chain_of(d))),
             lambda d, c: d),
     Feature("cross_sentence", "mentions that cross a sentence boundary",
             lambda d, c: _count(_sentence_crossing(d)), lambda d, c: d),
-    Feature("link_structure", "which antecedent each identity link points to (only the chains are kept)",
+    Feature("link_structure", "which antecedent each identity link points to",
             lambda d, c: _count(link.id for link in d.links if is_identity(link.type)),
-            lambda d, c: _chains_as_entities(d)),
+            lambda d, c: _chains_as_entities(d), done="only the chains they make are written"),
     Feature("link_types", "non-identity links",
             lambda d, c: _count(f"{link.id} ({link.type})" for link in d.links if not is_identity(link.type)),
             lambda d, c: _copy(d, links=[link for link in d.links if is_identity(link.type)])),
-    Feature("multi_target_links", "links with several targets (each target kept as a link of its own)",
+    Feature("multi_target_links", "links with several targets as one link",
             lambda d, c: _count(link.id for link in d.links if len(link.targets) > 1),
-            lambda d, c: d),
+            lambda d, c: d, done="each target written as a link of its own"),
     Feature("markable_attributes", "markable attributes",
             lambda d, c: _count(f"{n} ×{k}" for n, k in sorted(_attribute_counts((m.attributes for m in d.markables), c).items())
                                 for _ in range(k)),
@@ -197,7 +207,8 @@ FEATURES: tuple[Feature, ...] = (
             lambda d, c: _strip_markables(d, optional=False)),
     Feature("layers", "markables of other layers than coreference",
             lambda d, c: _count(m.ref for m in d.markables if m.layer is not None),
-            lambda d, c: _strip_layers(d)),
+            lambda d, c: _strip_layers(d),
+            done="those in a chain written as mentions of the coreference layer, the others dropped"),
     Feature("sets", "non-identity set memberships",
             lambda d, c: _count(m.ref for m in d.markables if m.sets),
             lambda d, c: _strip_markables(d, sets={})),
@@ -209,10 +220,10 @@ FEATURES: tuple[Feature, ...] = (
                 n: col for n, col in d.tokens.attributes.items() if not _not_kept([n], c)}}))),
     Feature("token_ids", "token ids",
             lambda d, c: (1, d.tokens.ids[0] if d.tokens.ids else None) if d.tokens.ids is not None else (0, None),
-            lambda d, c: _copy(d, tokens=d.tokens.copy(ids=None))),
-    Feature("empty_tokens", "which tokens are empty (CoNLL-U empty nodes: they become ordinary words)",
+            lambda d, c: _copy(d, tokens=d.tokens.copy(ids=None)), done="tokens numbered anew"),
+    Feature("empty_tokens", "which tokens are empty (CoNLL-U empty nodes)",
             lambda d, c: (len(d.tokens.empty), d.tokens.forms[d.tokens.empty[0]]) if d.tokens.empty else (0, None),
-            lambda d, c: _copy(d, tokens=d.tokens.copy(empty=None))),
+            lambda d, c: _copy(d, tokens=d.tokens.copy(empty=None)), done="written as ordinary words"),
     Feature("whitespace", "the exact whitespace between tokens",
             lambda d, c: (len(d.tokens.forms), None) if d.tokens.whitespace is not None and d.text is None else (0, None),
             lambda d, c: _copy(d, tokens=d.tokens.copy(whitespace=None))),
@@ -234,10 +245,49 @@ FEATURES: tuple[Feature, ...] = (
                                              for s in d.sentences])),
     Feature("metadata", "document metadata",
             lambda d, c: _count(d.metadata), lambda d, c: _copy(d, metadata={})),
-    Feature("entity_ids", "entity ids (renumbered)",
-            lambda d, c: _count(d.entity_ids()), lambda d, c: d, _non_numeric_entities),
+    Feature("entity_ids", "entity ids",
+            lambda d, c: _count(d.entity_ids()), lambda d, c: d, _non_numeric_entities, done="renumbered"),
 )
 FEATURE_NAMES = frozenset(f.name for f in FEATURES)
+
+#: what each kind of treatment says in a message (a :class:`Feature`'s ``done`` that is
+#: not one of these is said as it is)
+TREATMENT_TEXT = {
+    "dropped": "dropped",
+    "hull": "each written as one span from its first to its last word",
+    "kept": "written as they are, across the boundary (tools that read one sentence at a time reject them)",
+    "nested": "written as brackets that read back as other mentions: one from the first start to the last end, "
+              "one nested in it",
+    "later_dropped": "of each such pair, the mention that starts later is dropped",
+}
+#: (feature, format) → treatment, where a writer does not do its feature's ``done``;
+#: ``writer``: the writer reports what it does itself (report_losses says nothing);
+#: ``covered``: another feature's report already counts these mentions
+TREATMENTS: dict[tuple[str, str], str] = {
+    ("cross_sentence", "conll"): "kept",
+    ("cross_sentence", "webanno-tsv"): "kept",
+    ("crossing", "mate"): "later_dropped",
+    ("crossing", "muc"): "later_dropped",
+    ("same_entity_overlap", "mate"): "covered",  # crossing mentions: the later one is dropped
+    ("same_entity_overlap", "muc"): "covered",
+    ("same_entity_overlap", "conll"): "nested",
+    ("same_entity_overlap", "conllu"): "writer",  # drops only those that would not read back
+}
+
+
+def treatment(feature: str, format_name: str) -> str:
+    """What the writer of ``format_name`` does with a use of ``feature`` it cannot express:
+    a key of :data:`TREATMENT_TEXT`, ``writer``, ``covered``, or the feature's own ``done``."""
+    found = TREATMENTS.get((feature, format_name))
+    if found is not None:
+        return found
+    return next(f.done for f in FEATURES if f.name == feature)
+
+
+def loss_message(format_name: str, what: str, done: str | None = "dropped") -> str:
+    """``<format> cannot express <what>; <what the writer did instead>``."""
+    said = TREATMENT_TEXT.get(done, done) if done else None
+    return f"{format_name} cannot express {what}" + (f"; {said}" if said else "")
 
 
 def _strip_markables_each(doc: "Document", change: Callable[[Any], dict | None]) -> "Document":
@@ -271,10 +321,13 @@ def uses(doc: "Document", capabilities: "Capabilities") -> list[tuple[Feature, U
 def report_losses(doc: "Document", capabilities: "Capabilities", report: Report, format_name: str) -> int:
     """Add a ``loss.<feature>`` diagnostic for each feature ``doc`` uses that the format
     cannot express; returns how many kinds of loss were found."""
-    found = uses(doc, capabilities)
+    found = [(feature, usage) for feature, usage in uses(doc, capabilities)
+             if treatment(feature.name, format_name) not in ("writer", "covered")]
     for feature, (n, example) in found:
-        report.add(f"loss.{feature.name.replace('_', '-')}", feature.severity(doc),  # type: ignore[arg-type]
-                   f"{format_name} cannot express {feature.message}; dropped",
+        done = treatment(feature.name, format_name)
+        severity = "info" if done == "kept" else feature.severity(doc)
+        report.add(f"loss.{feature.name.replace('_', '-')}", severity,  # type: ignore[arg-type]
+                   loss_message(format_name, feature.message, done),
                    document=doc.label, count=n, merge=True, example=example)
     return len(found)
 
@@ -282,7 +335,7 @@ def report_losses(doc: "Document", capabilities: "Capabilities", report: Report,
 def report_corpus_losses(corpus: "Corpus", capabilities: "Capabilities", report: Report, format_name: str) -> None:
     """Losses of corpus-level data (annotation schemes)."""
     if corpus.schemes and not capabilities.schemes:
-        report.add("loss.schemes", "warning", f"{format_name} cannot express annotation schemes; dropped",
+        report.add("loss.schemes", "warning", loss_message(format_name, "annotation schemes"),
                    count=len(corpus.schemes), merge=True,
                    example=next((s.layer or s.name for s in corpus.schemes if s.layer or s.name), None))
 
@@ -297,20 +350,31 @@ def project(doc: "Document", capabilities: "Capabilities") -> "Document":
     return _copy(doc, layout={})
 
 
+#: words by which a writer's message already says what it wrote instead of what it
+#: could not express ("replaced by '_'", "written as text", "the first is kept"):
+#: such a message is not followed by "; dropped"
+_SAYS_WHAT_WAS_WRITTEN = re.compile(r"\b(replaced|written|writes|kept|renamed|merged|numbered|changed|cuts)\b")
+
+
 class LossLog:
     """Loss events a writer can only notice while writing (a value it cannot encode);
-    most losses are found beforehand by :func:`report_losses`."""
+    most losses are found beforehand by :func:`report_losses`.
+
+    ``done`` says what the writer did instead (``"dropped"`` when not given, unless the
+    message says it already: ``(replaced by '_')``, ``(written as text)``)."""
 
     def __init__(self, report: Report, format_name: str) -> None:
         self.report = report
         self.format_name = format_name
 
     def lose(self, kind: str, message: str, *, document: "Document | None" = None, count: int = 1,
-             example: str | None = None, severity: str = "warning") -> None:
+             example: str | None = None, severity: str = "warning", done: str | None = None) -> None:
         if count <= 0:
             return
+        if done is None and not _SAYS_WHAT_WAS_WRITTEN.search(message):
+            done = "dropped"
         self.report.add(f"loss.{kind}", severity,  # type: ignore[arg-type]
-                        f"{self.format_name} cannot express {message}; dropped",
+                        loss_message(self.format_name, message, done),
                         document=document.label if document is not None else None,
                         count=count, merge=True, example=example)
 

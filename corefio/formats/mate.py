@@ -95,7 +95,7 @@ from ..model.mentions import COREFERENCE, is_identity
 from ..diagnostics import Report
 from ..errors import FormatError, UsageError
 from ._layers import coreference_layer
-from .losses import LossLog
+from .losses import LossLog, lose_entity_ids
 from ..model.layout import FormatLayout
 from .registry import Capabilities, FormatSpec, Option, register
 from ..io.source import Source
@@ -112,6 +112,13 @@ _HREF = re.compile(r"^\s*(?P<file>[^#]*)#?(?:id\((?P<a>[^)]*)\)|(?P<b>[^.()\s][^
                    r"(?:\.\.id\((?P<c>[^)]*)\))?\s*$")
 _XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
 _RESERVED = {"de": {"ID", "href"}, "link": {"ID", "href", "type"}, "ue": {"ID"}, "w": {"id"}}
+#: characters XML 1.0 cannot hold (a file with one is not XML)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+#: what a word form cannot hold and still meet the schema's ``.*\S.*``: a line break
+#: (XSD's ``.``), besides what XML cannot hold
+_FORM_BREAKS = re.compile("[\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+#: XML white space: what a form must hold more than (``\S`` of XSD; a no-break space is text)
+_XML_SPACE = " \t\n\r"
 
 
 @dataclass
@@ -177,7 +184,7 @@ class _DocReader:
         if len(el):
             raise self.fail("a <w> element holds only its form", el)
         form = el.text or ""
-        if not form.strip():
+        if not form.strip(_XML_SPACE):  # (XML white space: a no-break space is a form)
             raise self.fail("empty word form", el)
         k = len(self.forms)
         self.forms.append(form)
@@ -266,7 +273,9 @@ class _DocReader:
             path = Path(self.source.path).parent / file_part
             from ..io.xmlsafe import parse_xml
 
-            base = parse_xml(path).getroot()
+            base_tree = parse_xml(path)
+            check_schema(base_tree, str(path), self.report)
+            base = base_tree.getroot()
             words = _DocReader(base, Source.of(path), self.report, self.name, {})
             words.walk(base, False)
             if words.markables or words.links or words.entities:
@@ -350,6 +359,24 @@ class _DocReader:
             raise FormatError(f"document {self.name}: {exc}", file=self.source.name) from None
 
 
+def check_schema(tree: Any, file: str | None, report: Report) -> None:
+    """Warn where ``schemas/mate.xsd`` refuses what the reader reads: a file whose root
+    element has a namespace is checked (``schema.invalid``, a warning here, an error for
+    ``corefio validate``); one in another namespace than MATE's is read by local names
+    and said so (``mate.namespace``). A file without namespaces (GNOME-style) has no
+    schema: the reader's checks are all."""
+    root = tree.getroot()
+    namespace = etree.QName(root).namespace
+    if namespace is None:
+        return
+    if namespace != NS:
+        report.warning("mate.namespace", f"the root element is in the namespace {namespace[:80]!r}, not MATE's "
+                       f"{NS!r}: read by local names", line=root.sourceline, file=file)
+    from .raf import schema_errors
+
+    schema_errors(tree, "mate.xsd", report, file, severity="warning")
+
+
 def stream(source: Source, *, report: Report, strict: bool) -> Iterator[Any]:
     """The documents of a MATE file (inline or standoff), one at a time."""
     from ..io.xmlsafe import parse_xml
@@ -363,6 +390,7 @@ def stream(source: Source, *, report: Report, strict: bool) -> Iterator[Any]:
         source = Source.of(found[0])
     tree = parse_xml(source.read_bytes(), file=source.name)
     root = tree.getroot()
+    check_schema(tree, source.name, report)
     cache: dict = {}
     if _local(root) == "mate":
         docs = [el for el in root if _local(el) == "doc"]
@@ -422,16 +450,75 @@ def _xml_name_for(m: Any, unique: bool, taken: set[str]) -> str:
     return _fresh_name(f"{m.layer}.{m.id}", taken)
 
 
+def _referable(ident: str) -> bool:
+    """Can ``#id(ident)`` name this id and read back as it (``href`` of the schema)?"""
+    return (bool(ident) and ")" not in ident and ident.strip(_XML_SPACE) == ident
+            and _NOT_XML.search(ident) is None)
+
+
+def _referable_ids(doc: Any, log: LossLog) -> Any:
+    """``doc`` with every markable and entity id an ``href`` can name and the schema's
+    ``entity-ids`` keeps apart (a ``de`` and a ``ue`` never share an ``ID``): others
+    are renamed (``loss.label``), references following."""
+    markable_ids = [m.id for m in doc.markables]
+    entity_ids = [e.id for e in doc.entities]
+    bad_markables = [i for i in markable_ids if not _referable(i)]
+    clashing = set(markable_ids) & set(entity_ids)
+    bad_entities = [i for i in entity_ids if not _referable(i) or i in clashing]
+    if not bad_markables and not bad_entities:
+        return doc
+    taken = set(markable_ids) | set(entity_ids)
+    new_markable: dict[str, str] = {}
+    for ident in bad_markables:
+        new_markable[ident] = _fresh_name(ident, taken)
+        taken.add(new_markable[ident])
+    new_entity: dict[str, str] = {}
+    for ident in bad_entities:
+        new_entity[ident] = _fresh_name(ident, taken)
+        taken.add(new_entity[ident])
+    lose_entity_ids(log, doc, [*bad_markables, *bad_entities],
+                    "ids an href cannot name, or shared by a discourse and a universe entity (renamed)")
+    markables = [m.copy(id=new_markable.get(m.id, m.id), entity=new_entity.get(m.entity, m.entity))
+                 if m.id in new_markable or m.entity in new_entity else m for m in doc.markables]
+    entities = [e.copy(id=new_entity[e.id]) if e.id in new_entity else e for e in doc.entities]
+    links = []
+    for link in doc.links:
+        names = new_markable if link.target_kind == "markable" else new_entity
+        links.append(link.copy(source=new_markable.get(link.source, link.source),
+                               targets=tuple(names.get(t, t) for t in link.targets)))
+    return doc.copy(markables=markables, entities=entities, links=links)
+
+
 class _Writer:
     def __init__(self, doc: Any, report: Report) -> None:
-        doc = one_layer(doc)
-        self.doc = doc
         self.log = LossLog(report, NAME)
+        doc = _referable_ids(one_layer(doc), self.log)
+        self.doc = doc
         self.report = report
         layout = doc.layout.get(NAME)
         self.plain = isinstance(layout, MateLayout) and layout.plain
         self.unnamed = set(layout.unnamed_links) if isinstance(layout, MateLayout) else set()
         self.p = "" if self.plain else "coref:"
+
+    def _a(self, value: str) -> str:
+        """An attribute value, escaped; a character XML cannot hold becomes U+FFFD
+        (``loss.value``)."""
+        if _NOT_XML.search(value) is not None:
+            self.log.lose("value", "characters XML 1.0 cannot hold (control characters; written as U+FFFD)",
+                          document=self.doc, example=repr(value[:40]))
+            value = _NOT_XML.sub("\ufffd", value)
+        return _attr(value)
+
+    def form(self, form: str) -> str:
+        """A word form as the schema takes it: some text besides XML white space, no line
+        break; otherwise ``loss.form``, with ``_`` for each line break or character XML
+        cannot hold, and ``_`` for a form of white space only."""
+        if _FORM_BREAKS.search(form) is None and form.strip(_XML_SPACE):
+            return _esc(form)
+        self.log.lose("form", "empty word forms, forms of white space only and line breaks or control "
+                      "characters in forms (written as '_')", document=self.doc, example=repr(form[:40]))
+        form = _FORM_BREAKS.sub("_", form)
+        return _esc(form if form.strip(_XML_SPACE) else "_")
 
     def dropped_link(self, ident: str, why: str) -> None:
         self.report.add("mate.dropped-link", "warning", f"a link is not written: {why}",
@@ -449,7 +536,7 @@ class _Writer:
                 self.log.lose("value", f"typed {kind} attribute values (written as text)", document=self.doc,
                               example=f"{owner} {key}={value!r}")
                 value = "true" if value is True else "false" if value is False else str(value)
-            out.append(f' {key}="{_attr(value)}"')
+            out.append(f' {key}="{self._a(value)}"')
         return "".join(out)
 
     def written_markables(self) -> list[Any]:
@@ -481,13 +568,13 @@ class _Writer:
         toks = self.doc.tokens
         attrs = ""
         if with_id:
-            attrs = f' id="{_attr(toks.token_id(k))}"'
+            attrs = f' id="{self._a(toks.token_id(k))}"'
         if toks.attributes:
             attrs += self.attrs({n: col[k] for n, col in toks.attributes.items()}, "w", toks.token_id(k))
-        return f"<{self.p}w{attrs}>{_esc(toks.forms[k])}</{self.p}w>"
+        return f"<{self.p}w{attrs}>{self.form(toks.forms[k])}</{self.p}w>"
 
     def sentence_open(self, s: Any) -> str:
-        ident = f' id="{_attr(s.id)}"' if s.id is not None else ""
+        ident = f' id="{self._a(s.id)}"' if s.id is not None else ""
         attrs = {k: v for k, v in s.attributes.items() if k != "id"}
         return f"<{self.p}s{ident}{self.attrs(attrs, 'w', s.id or 'sentence')}>"
 
@@ -509,7 +596,7 @@ class _Writer:
                 if k > a:
                     parts.append(" ")
                 for m in opens.get(k, ()):
-                    parts.append(f'<{p}de ID="{_attr(m.id)}"{self.attrs(m.attributes, "de", m.ref)}>')
+                    parts.append(f'<{p}de ID="{self._a(m.id)}"{self.attrs(m.attributes, "de", m.ref)}>')
                     stack.append(m.last)
                 parts.append(self.word(k, with_id))
                 while stack and stack[-1] == k:
@@ -563,18 +650,18 @@ class _Writer:
         p = self.p
         lines = []
         for e in self.doc.entities:
-            lines.append(f'<{p}ue ID="{_attr(e.id)}"{self.attrs(e.attributes, "ue", e.id)}/>\n')
+            lines.append(f'<{p}ue ID="{self._a(e.id)}"{self.attrs(e.attributes, "ue", e.id)}/>\n')
         for ident, source, targets, type_, attrs in self.links(written):
-            name = "" if ident in self.unnamed else f' ID="{_attr(ident)}"'
-            anchors = "".join(f'<{p}anchor href="#id({_attr(t)})"/>' for t in targets)
-            lines.append(f'<{p}link{name} href="#id({_attr(source)})" type="{_attr(type_)}"'
+            name = "" if ident in self.unnamed else f' ID="{self._a(ident)}"'
+            anchors = "".join(f'<{p}anchor href="#id({self._a(t)})"/>' for t in targets)
+            lines.append(f'<{p}link{name} href="#id({self._a(source)})" type="{self._a(type_)}"'
                          f'{self.attrs(attrs, "link", ident)}>{anchors}</{p}link>\n')
         return lines
 
     def doc_open(self, extra: str = "") -> str:
         doc = self.doc
-        part = f' part="{_attr(doc.part)}"' if doc.part is not None else ""
-        return f'<{self.p}doc name="{_attr(doc.name)}"{part}{extra}>\n'
+        part = f' part="{self._a(doc.part)}"' if doc.part is not None else ""
+        return f'<{self.p}doc name="{self._a(doc.name)}"{part}{extra}>\n'
 
     def inline(self) -> str:
         written = self.written_markables()
@@ -584,11 +671,16 @@ class _Writer:
         written = self.written_markables()
         p = self.p
         ids = self.doc.tokens.all_ids()
-        lines = [self.doc_open(f' words="{_attr(words_file)}"')]
+        if not all(map(_referable, ids)):
+            self.log.lose("token-ids", "token ids an href cannot name (the words are numbered word_1, word_2... "
+                          "instead)", document=self.doc, example=next(repr(i) for i in ids if not _referable(i)))
+            self.doc = self.doc.copy(tokens=self.doc.tokens.copy(ids=None))
+            ids = self.doc.tokens.all_ids()
+        lines = [self.doc_open(f' words="{self._a(words_file)}"')]
         for m in written:
             a, b = ids[m.first], ids[m.last]
             target = f"id({a})" if a == b else f"id({a})..id({b})"
-            lines.append(f'<{p}de ID="{_attr(m.id)}" href="{_attr(words_file)}#{_attr(target)}"'
+            lines.append(f'<{p}de ID="{self._a(m.id)}" href="{self._a(words_file)}#{self._a(target)}"'
                          f'{self.attrs(m.attributes, "de", m.ref)}/>\n')
         lines += self.annotations(written)
         lines.append(f"</{p}doc>\n")

@@ -127,7 +127,7 @@ from ..errors import CorefioError, FormatError
 from .losses import LossLog
 from ..model.layout import FormatLayout
 from .registry import Capabilities, FormatSpec, Option, register
-from ..io.repair import NextOccurrence, bad_char_ref, decode, decode_entities, restore_sgml
+from ..io.repair import NextOccurrence, bad_char_ref, current_work, decode, decode_entities, restore_sgml
 from ..io.source import Source
 
 NAME = "muc"
@@ -337,11 +337,15 @@ class _Markup:
         self.angle = NextOccurrence(raw, _ANGLE)
         self.quote_end = {'"': NextOccurrence(raw, '"'), "'": NextOccurrence(raw, "'")}
         self.body_end: dict[int, int] = {}
+        #: the work counted while :func:`corefio.io.repair.counting` is on (else None)
+        self.work = current_work()
 
     def __iter__(self) -> Iterator[tuple[int, int, str | None, str | None, str]]:
         raw = self.raw
         pos = raw.find("<")
+        work = self.work
         while pos >= 0:
+            start = pos
             name = _TAG_NAME.match(raw, pos + 1)
             if name is not None:
                 end = self.tag_end(name.end())
@@ -349,6 +353,9 @@ class _Markup:
                     slash = "/" if raw[pos + 1] == "/" else ""
                     yield pos, end, slash, raw[pos + 1 + len(slash):name.end()], raw[name.end():end - 1]
                     pos = raw.find("<", end)
+                    if work is not None:  # a step, and the characters up to the next "<"
+                        work.steps += 1
+                        work.chars += (pos if pos >= 0 else len(raw)) - start
                     continue
             end = self.other_end(pos)
             if end >= 0:
@@ -356,6 +363,9 @@ class _Markup:
                 pos = raw.find("<", end)
             else:
                 pos = raw.find("<", pos + 1)
+            if work is not None:
+                work.steps += 1
+                work.chars += (pos if pos >= 0 else len(raw)) - start
 
     def tag_end(self, at: int) -> int:
         """The end of a tag whose body starts at ``at`` (after the name), or -1."""
@@ -369,6 +379,9 @@ class _Markup:
                 break
             passed.append(at)
             stop = _TAG_BODY.match(raw, at).end()  # type: ignore[union-attr]
+            if self.work is not None:
+                self.work.steps += 1
+                self.work.chars += stop - at
             c = raw[stop:stop + 1]
             if c == ">":
                 end = stop + 1
@@ -577,12 +590,15 @@ class _Reader:
                 if not skip_words:
                     before = len(forms)
                     _tokenize("".join(run), run_start, cuts, forms, offsets, spaces)
+                    if work is not None:  # the characters cut into words
+                        work.chars += sum(map(len, run))
                     if len(forms) > before and last_key != key:
                         sentence_starts.append(before)
                         last_key = key
                 run.clear()
                 cuts.clear()
 
+        work = current_work()
         for s, end, slash, tag, body in _Markup(raw):
             whole = raw[s:end]
             if s > last:
@@ -626,6 +642,8 @@ class _Reader:
                 depth = None
                 if open_names.get(low):
                     depth = next(d for d in range(len(sections) - 1, -1, -1) if sections[d][0].lower() == low)
+                    if work is not None:  # the sections looked at (and closed below)
+                        work.steps += len(sections) - depth
                 if depth is not None:
                     while corefs and corefs[-1][5] > depth:
                         c = corefs.pop()
@@ -801,6 +819,9 @@ class _Reader:
             self.problem("min-alternatives", f"MIN of COREF ID={mid} has {len(alternatives)} alternatives: the "
                          f"first {MAX_MIN_ALTERNATIVES} looked for, all kept as written", pos, label)
             alternatives = alternatives[:MAX_MIN_ALTERNATIVES]
+        work = current_work()
+        if work is not None:  # each alternative may be looked for through the whole mention
+            work.chars += len(alternatives) * 2 * len(padded)
         for alt in alternatives:
             want = " ".join(alt.replace("&quot;", '"').split())
             if not want:

@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import functools
 import json
 import re
 import sys
@@ -503,6 +504,43 @@ def dumps(corpus: Any, *, report: Report | None = None) -> bytes:
     gives, without the loss check RAF never needs)."""
     report = report if report is not None else Report()
     return b"".join(write(corpus.documents, corpus=corpus, report=report))
+
+
+# -- the XSDs (RAF's, and MATE's for its reader) ---------------------------------------------
+@functools.lru_cache(maxsize=None)
+def load_schema(name: str) -> Any:
+    """``schemas/<name>`` as an lxml (libxml2) :class:`XMLSchema`, loaded once."""
+    from ..io.resources import schema_path
+    from ..io.xmlsafe import parse_xml
+
+    return etree.XMLSchema(parse_xml(schema_path(name)))
+
+
+def schema_errors(tree: Any, schema_name: str, report: Report, file: str | None = None, limit: int = 200,
+                  severity: str = "error") -> int:
+    """Check a parsed ``tree`` (or one element and what it holds) against
+    ``schemas/<schema_name>``; add ``schema.invalid`` diagnostics of ``severity`` (with
+    lines) to ``report``, at most ``limit`` of them and then one that counts the others;
+    return how many violations there were. Readers call it with ``severity="warning"``
+    (they read what the schema refuses, and say so); ``corefio validate`` makes those
+    errors."""
+    schema = load_schema(schema_name)
+    try:
+        if schema.validate(tree):
+            return 0
+    except etree.XMLSchemaValidateError:
+        # libxml2 gives up on trees holding unexpanded entity references; the readers
+        # report each of them with its line
+        report.warning("schema.skipped", "the schema could not be checked: the file holds unexpanded "
+                       "entity references", file=file)
+        return 0
+    errors = list(schema.error_log)
+    for err in errors[:limit]:
+        report.add("schema.invalid", severity, err.message, line=err.line or None, file=file)  # type: ignore[arg-type]
+    if len(errors) > limit:
+        report.add("schema.invalid", severity, f"{len(errors) - limit} more schema errors not shown",  # type: ignore[arg-type]
+                   file=file)
+    return len(errors)
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -1419,6 +1457,10 @@ def _span_text(tokens: Any, span: tuple[int, int]) -> str:
     return "".join(tokens.forms[i] + (tokens.whitespace[i] if i < b else "") for i in range(a, b + 1))
 
 
+#: schema violations a file's reading lists (then it counts the others)
+SCHEMA_LIMIT = 200
+
+
 class ReportedErrors(FormatError):
     """Raised once the whole file has been read when the reader found errors: each of
     them is in the report already, with its line; this one names the first."""
@@ -1443,6 +1485,34 @@ class RafStream:
         self.header = model.Corpus(documents=[], metadata={}, schemes=[], layout={})
         self._tree = tree
         self._iter = self._run()
+        #: schema violations reported so far (at most SCHEMA_LIMIT are listed)
+        self.schema_violations = 0
+
+    def _schema(self, el: Any) -> None:
+        """Warn where ``schemas/raf.xsd`` refuses what the reader reads (an attribute it
+        does not know, a number that is not one, text between elements...), so that
+        reading says what ``corefio validate`` calls an error (``schema.invalid``): each
+        child of the root is checked by libxml2 once it is parsed, before it is freed
+        (a sixth of the reading time); the root's own attributes by :meth:`_check_root`."""
+        schema = load_schema("raf.xsd")
+        try:
+            valid = schema.validate(el)
+        except etree.XMLSchemaValidateError:
+            valid = True  # unexpanded entity references, which the reader reports itself
+        if not valid:
+            for err in schema.error_log:
+                self._schema_warning(err.message, err.line)
+
+    def _text_in_root(self, text: str | None, line: int | None) -> None:
+        """Text between the children of the root (the schema allows none): ignored, said."""
+        if text is not None and text.strip():
+            self._schema_warning(f"text {text.strip()[:30]!r} between the elements of the collection (ignored)",
+                                 line)
+
+    def _schema_warning(self, message: str, line: int | None) -> None:
+        self.schema_violations += 1
+        if self.schema_violations <= SCHEMA_LIMIT:
+            self.reader.report.warning("schema.invalid", message, line=line or None, file=self.source.name)
 
     def __iter__(self) -> "RafStream":
         return self
@@ -1464,26 +1534,31 @@ class RafStream:
                     f"XML entity declarations are not accepted (found <!ENTITY {entity.name}>)",
                     file=self.source.name)
         self.reader.version = root.get("version") or ""
+        self._schema(etree.Element(root.tag, dict(root.attrib)))  # its attributes, without its children
 
     def _top(self, el: Any) -> Any:
         """Handle one child of the root; a document is returned (or None)."""
         r = self.reader
         tag = el.tag
+        doc = None
         if tag == "struct" and el.get("type") == "document":
-            return r.document(el)
-        if tag == "feat":
+            doc = r.document(el)
+        elif tag == "feat":
             h = self.header
             r.top_feat(el, h.metadata, h.schemes, h.layout)
         else:
             r.unexpected(el, "the collection")
-        return None
+        self._schema(el)  # (after the reader's own findings, which say more)
+        return doc
 
     def _run(self) -> Iterator[Any]:
         if self._tree is not None:
             top = self._tree.getroot()
             self._check_root(top)
+            self._text_in_root(top.text, top.sourceline)
             for el in top:
                 doc = self._top(el)
+                self._text_in_root(el.tail, el.sourceline)
                 el.clear()  # the document is built: free its elements
                 if doc is not None:
                     yield doc
@@ -1510,11 +1585,14 @@ class RafStream:
                     if el.getparent() is not root:
                         continue
                     doc = self._top(el)
-                    el.clear()
+                    el.clear(keep_tail=True)  # (the text after it is looked at once parsed, below)
                     while el.getprevious() is not None:
                         first = root[0]
+                        self._text_in_root(first.tail, first.sourceline)
                         if first.tag not in ("struct", "feat"):  # never given as an event
                             self.reader.unexpected(first, "the collection")
+                            if isinstance(first.tag, str):
+                                self._schema(first)
                         del root[0]
                     if doc is not None:
                         yield doc
@@ -1523,6 +1601,10 @@ class RafStream:
                 for c in root:
                     if c.tag not in ("struct", "feat"):
                         self.reader.unexpected(c, "the collection")
+                        if isinstance(c.tag, str):
+                            self._schema(c)
+                    self._text_in_root(c.tail, c.sourceline)
+                self._text_in_root(root.text, root.sourceline)
             except etree.XMLSyntaxError as exc:
                 # RAF is written by programs: a file that is not well-formed (cut short,
                 # trailing text, an unclosed comment…) is damaged, and reading it anyway
@@ -1542,6 +1624,9 @@ class RafStream:
 
     def _finish(self) -> None:
         r = self.reader
+        if self.schema_violations > SCHEMA_LIMIT:
+            r.report.warning("schema.invalid", f"{self.schema_violations - SCHEMA_LIMIT} more schema "
+                             "violation(s) not shown", file=self.source.name)
         if r.errors:
             first = r.report.errors[0] if r.report.errors else None
             raise ReportedErrors(

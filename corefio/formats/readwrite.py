@@ -112,11 +112,29 @@ def corpus_header(corpus: "Corpus") -> "Corpus":
     return corpus.copy(documents=[])
 
 
+def report_uninterpreted(doc: "Document", spec: FormatSpec, report: Report) -> None:
+    """``loss.uninterpreted``: what another format's layout holds that corefio does not
+    interpret (brat's events and normalisations: a layout that has them says so by an
+    ``uninterpreted()`` method giving their count and an example), which only that
+    format's writer writes."""
+    for owner, layout in doc.layout.items():
+        count_of = getattr(layout, "uninterpreted", None)
+        if owner == spec.name or count_of is None:
+            continue
+        count, example = count_of()
+        if count:
+            report.add("loss.uninterpreted", "warning",
+                       f"{spec.name} cannot express {owner} annotations that corefio does not interpret (events, "
+                       "normalisations, ...: only the " + owner + " writer writes them back); dropped",
+                       document=doc.label, count=count, merge=True, example=example)
+
+
 def _checked(documents: Iterable["Document"], spec: FormatSpec, report: Report, strict: bool) -> Iterator["Document"]:
     """The documents, each after its losses were reported (refused in strict mode)."""
     for doc in documents:
         before = len(report)
         report_losses(doc, spec.capabilities, report, spec.name)
+        report_uninterpreted(doc, spec, report)
         if strict:
             _refuse_losses(report, before, spec)
         yield doc
@@ -208,6 +226,7 @@ def dump_files(
     report_corpus_losses(corpus, spec.capabilities, report, spec.name)
     for doc in corpus.documents:
         report_losses(doc, spec.capabilities, report, spec.name)
+        report_uninterpreted(doc, spec, report)
     if strict:
         _refuse_losses(report, before, spec)
     return spec.write_files(corpus, report=report, **options)

@@ -416,6 +416,9 @@ def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
                 f"cannot tell the format (could be: {names}); use --from", file=path
             )
     hint = "--to" if for_writing else "--from"
+    if not for_writing and path.suffix == ".txt" and path.with_suffix(".ann").is_file():
+        raise UnknownFormatError(f"this is the text of the brat or LitBank TSV document {path.stem}.ann: give that "
+                                 "file, or the folder of documents", file=path)
     if matches:
         names = ", ".join(sorted({s.name for s in candidates}))
         raise UnknownFormatError(

@@ -52,29 +52,58 @@ def require_spacy() -> Any:
     return spacy
 
 
-def _document(sdoc: Any, number: int) -> Any:
-    forms = [t.text for t in sdoc]
-    whitespace = [t.whitespace_ for t in sdoc]
+class _Decoded:
+    """What corefio takes from one spaCy doc, as plain Python values: every call into
+    spaCy (which decodes the doc's bytes lazily) happens while building it."""
+
+    __slots__ = ("forms", "whitespace", "sentences", "clusters", "heads", "user_data")
+
+    def __init__(self, sdoc: Any) -> None:
+        self.forms = [t.text for t in sdoc]
+        self.whitespace = [t.whitespace_ for t in sdoc]
+        n = len(self.forms)
+        self.sentences: list[tuple[int, int]] = []
+        if n and sdoc.has_annotation("SENT_START"):
+            self.sentences = [(sent.start, sent.end - 1) for sent in sdoc.sents]
+        elif n:
+            self.sentences = [(0, n - 1)]
+        self.clusters: dict[int, list[tuple[int, int]]] = {}  # [start, end) per mention
+        self.heads: dict[int, list[tuple[int, int]]] = {}
+        for key in sdoc.spans:
+            found = CLUSTER_KEY.match(key)
+            into = self.clusters if found else self.heads
+            found = found or HEAD_KEY.match(key)
+            if found:
+                into[int(found.group(1))] = [(span.start, span.end) for span in sdoc.spans[key]]
+        self.user_data = dict(sdoc.user_data) if isinstance(sdoc.user_data, dict) else {}
+
+
+def _decode(docs: Iterator[Any], file: str) -> Iterator[_Decoded]:
+    """The docs of a DocBin, each decoded into plain values. spaCy decodes a doc only
+    when it is asked for (``get_docs`` is a generator) and fails on damaged bytes with
+    whatever the damage provokes (KeyError for an unknown string hash, ValueError,
+    OverflowError, IndexError for a span past the doc, UnicodeDecodeError, msgpack's
+    ExtraData...): each becomes an input error naming the doc."""
+    count = 0
+    while True:
+        count += 1
+        try:
+            sdoc = next(docs, None)
+            if sdoc is None:
+                return
+            decoded = _Decoded(sdoc)
+        except Exception as exc:  # noqa: BLE001 - damaged bytes fail spaCy in many ways
+            raise FormatError(f"doc {count} of the DocBin cannot be decoded (a damaged file?): "
+                              f"{type(exc).__name__}: {exc}"[:300], file=file, line=count) from None
+        yield decoded
+
+
+def _document(raw: _Decoded, number: int) -> Any:
+    forms, whitespace = raw.forms, raw.whitespace
     n = len(forms)
-    sentences = []
-    if n and sdoc.has_annotation("SENT_START"):
-        for sent in sdoc.sents:
-            sentences.append(model.Sentence(first=sent.start, last=sent.end - 1, id=None, comments=[],
-                                                  interleaved=[], attributes={}))
-    elif n:
-        sentences.append(model.Sentence(first=0, last=n - 1, id=None, comments=[], interleaved=[],
-                                              attributes={}))
-    clusters: dict[int, list] = {}
-    heads: dict[int, list] = {}
-    for key in sdoc.spans:
-        found = CLUSTER_KEY.match(key)
-        if found:
-            clusters[int(found.group(1))] = list(sdoc.spans[key])
-            continue
-        found = HEAD_KEY.match(key)
-        if found:
-            heads[int(found.group(1))] = list(sdoc.spans[key])
-    user_data = sdoc.user_data if isinstance(sdoc.user_data, dict) else {}
+    sentences = [model.Sentence(first=a, last=b, id=None, comments=[], interleaved=[], attributes={})
+                 for a, b in raw.sentences]
+    clusters, heads, user_data = raw.clusters, raw.heads, raw.user_data
     found_heads = user_data.get(HEADS_KEY)
     exact_heads: dict = found_heads if isinstance(found_heads, dict) else {}
     markables: list[Any] = []
@@ -87,19 +116,19 @@ def _document(sdoc: Any, number: int) -> Any:
         if spans is None:  # heads only
             spans, head_spans = head_spans, head_spans
         parallel = head_spans is not None and spans is not None and len(head_spans) == len(spans)
-        for j, span in enumerate(spans or []):
+        for j, (start, end) in enumerate(spans or []):
             head: tuple[tuple[int, int], ...] | None = None
             if parallel and head_spans is not None:
-                h = head_spans[j]
-                if span.start <= h.start and h.end <= span.end:
-                    head = ((h.start, h.end - 1),)
+                h_start, h_end = head_spans[j]
+                if start <= h_start and h_end <= end:
+                    head = ((h_start, h_end - 1),)
             exact = exact_heads.get(f"{number_}/{j}")
             if isinstance(exact, (list, tuple)):
                 spans_ = [(x[0], x[1]) for x in exact if isinstance(x, (list, tuple)) and len(x) == 2
                           and all(isinstance(v, int) and 0 <= v < n for v in x)]
                 head = tuple(spans_) if spans_ else None
-            markables.append(model.Markable.fast(f"markable_{len(markables) + 1}", ((span.start, span.end - 1),),
-                                                 eid, head=head))
+            markables.append(model.Markable.fast(f"markable_{len(markables) + 1}", ((start, end - 1),), eid,
+                                                 head=head))
     kept = user_data.get(WHITESPACE_KEY)
     if isinstance(kept, (list, tuple)) and len(kept) == n and all(isinstance(w, str) for w in kept):
         whitespace = list(kept)  # (msgpack gives a tuple back)
@@ -125,9 +154,9 @@ def stream(source: Source, *, report: Report, strict: bool = False) -> Iterator[
         raise FormatError(f"not a spaCy DocBin file: {type(exc).__name__}: {exc}"[:300], file=source.name,
                           line=1) from None
     count = 0
-    for count, sdoc in enumerate(docs, 1):
+    for count, raw in enumerate(_decode(docs, source.name), 1):
         try:
-            yield _document(sdoc, count)
+            yield _document(raw, count)
         except ModelError as exc:
             raise FormatError(f"doc {count}: {exc}", file=source.name, line=count) from None
     if count == 0:

@@ -2,7 +2,10 @@
 
 A file may start with ``# global.columns = ID FORM LEMMA ... IDENTITY BRIDGING
 DISCOURSE_DEIXIS REFERENCE NOM_SEM`` naming its columns (without it, those fifteen are
-assumed, the CODI-CRAC layout). ``# newdoc id = NAME`` starts a document; sentences are
+assumed, the CODI-CRAC layout). ``# newdoc id = NAME`` starts a document (``# part = P``
+among the comments of its first sentence gives its part, as corefio's CoNLL-U has it: the
+parts of a CoNLL-2012 document stay apart; UA tools know a document by its name alone,
+so a file with two parts of one name is reported, ``ua.same-name``); sentences are
 blocks separated by blank lines, their comments kept verbatim. Token ids count through
 the whole document (``N.k`` is an empty token, ``N-M`` a multi-word-token line kept
 between words). Columns are separated by TABs or by runs of spaces (files in the wild use
@@ -77,7 +80,7 @@ from .losses import LossLog
 from .registry import Capabilities, FormatSpec, Option, register
 from ..io.source import Source
 from ._layers import coreference_layer
-from ._lines import no_document_error, split_newlines
+from ._lines import check_part, no_document_error, split_newlines
 
 #: the model, imported on first use
 model = LazyModule("corefio.model")
@@ -95,6 +98,8 @@ NON_REFERRING = "non_referring"
 _COLUMNS_COMMENT = re.compile(r"^#\s*global\.columns\s*=\s*(.*)$")
 _NEWDOC = re.compile(r"^#\s*newdoc\b(?:\s+id\s*=\s*(.*))?")
 _SENT_ID = re.compile(r"^#\s*sent_id\s*=\s*(\S+)")
+#: a document's part (CoNLL-2012's ``part 001``), among the comments of its first sentence
+_PART_COMMENT = re.compile(r"^#\s*part\s*=\s*(.*)$")
 _RANGE_ID = re.compile(r"^\d+-\d+$")
 _EMPTY_ID = re.compile(r"^\d+\.\d+$")
 _PSEUDO = re.compile(r"[-_]Pseudo$")
@@ -181,9 +186,12 @@ class _DocState:
     markables: dict[tuple[str | None, str], _Open] = field(default_factory=dict)
     stacks: dict[str | None, list[_Open]] = field(default_factory=dict)
     bridging: list[tuple[dict[str, str], int]] = field(default_factory=list)
-    splits: list[tuple[str, str, int]] = field(default_factory=list)
+    #: ElementOf: (plural, element entity, the column's layer, the markable saying it or
+    #: None for the SPLIT column, line)
+    splits: list[tuple[str, str, str | None, str | None, int]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     generated: int = 0
+    part: str | None = None
 
 
 class _Reader:
@@ -273,6 +281,11 @@ class _Reader:
         if len(doc.forms) == first:
             raise self.error("a sentence made of multi-word-token lines only", lineno)
         sent_id = next((m.group(1) for c in comments if (m := _SENT_ID.match(c)) is not None), None)
+        if not doc.sentences:
+            part = next((m.group(1).strip() for c in comments if (m := _PART_COMMENT.match(c)) is not None), None)
+            if part is not None:
+                check_part(part, self.file, lineno)
+                doc.part = part
         doc.sentences.append(model.Sentence(first=first, last=len(doc.forms) - 1, id=sent_id,
                                                   comments=[c for c in comments], interleaved=interleaved,
                                                   attributes={}))
@@ -317,7 +330,7 @@ class _Reader:
                     if "EntityID" not in pairs or "ElementOf" not in pairs:
                         raise self.error("a SPLIT item needs EntityID and ElementOf", lineno)
                     for plural in pairs["ElementOf"].split(","):
-                        doc.splits.append((plural, pairs["EntityID"], lineno))
+                        doc.splits.append((plural, pairs["EntityID"], None, None, lineno))
         for values in doc.attributes.values():
             if len(values) == index:
                 values.append(None)
@@ -377,7 +390,7 @@ class _Reader:
                     for plural in found.element_of:
                         if entity is None:
                             raise self.error("ElementOf on a markable without EntityID", lineno)
-                        doc.splits.append((plural, entity, lineno))
+                        doc.splits.append((plural, entity, layer, mid, lineno))
                 found.attributes.update(pairs)
                 doc.markables[(layer, mid)] = found
             elif found.entity != entity:
@@ -389,6 +402,52 @@ class _Reader:
             raise self.error(f"cannot read {value[pos:]!r} in a bracket column (expected '(key=value|...' "
                              "or ')')", lineno)
 
+    def split_links(self, doc: _DocState, first_of_entity: dict[str, str], first_of_dd: dict[str, str]
+                    ) -> list[tuple[str, tuple[str, ...], str]]:
+        """The split-antecedent links ``ElementOf`` makes: (source, targets, target kind).
+
+        ``ElementOf=P`` on a markable says that its entity (its discourse-deixis chain, in
+        the ``DISCOURSE_DEIXIS`` column) is an element of the plural ``P``. ``P`` is looked
+        up in the markable's own column first (as the UA scorer does), then in the other
+        one (CODI-CRAC files have ``ElementOf=7-DD`` in the identity column, naming a
+        discourse-deixis chain). The link goes from the first markable of ``P`` to the
+        element: its entity (identity) or the first markable of its chain (discourse
+        deixis). A ``P`` that no markable of the document has is kept as the markable's
+        attribute ``ElementOf`` (written back as it was) and reported
+        (``ua.element-of-unknown``): the UA scorer ignores such a plural too (strict
+        reading refuses it).
+        """
+        out: list[tuple[str, tuple[str, ...], str]] = []
+        seen: set[tuple] = set()
+        for plural, element, layer, mid, lineno in doc.splits:
+            sides = [(first_of_entity, None), (first_of_dd, DD_LAYER)]
+            if layer is not None:
+                sides.reverse()
+            found = next(((table[plural], side) for table, side in sides if plural in table), None)
+            own = first_of_entity if layer is None else first_of_dd
+            if element not in own:
+                raise self.error(f"EntityID={element} (an element of {plural}) has no markable", lineno)
+            if found is None:
+                if mid is None or self.strict:
+                    raise self.error(f"ElementOf={plural}: no markable of the document has EntityID={plural}",
+                                     lineno)
+                attrs = doc.markables[(layer, mid)].attributes
+                attrs["ElementOf"] = f"{attrs['ElementOf']},{plural}" if "ElementOf" in attrs else plural
+                self.report.warning("ua.element-of-unknown", "ElementOf names an entity that no markable of the "
+                                    "document has (kept as the markable's attribute ElementOf; the UA scorer "
+                                    "ignores it too)", line=lineno, merge=True, example=plural, file=self.file)
+                continue
+            source_mid, source_layer = found
+            if (plural, source_layer, element, layer) in seen:
+                continue
+            seen.add((plural, source_layer, element, layer))
+            source = model.markable_ref(source_mid, source_layer)
+            if layer is None:
+                out.append((source, (element,), "entity"))
+            else:
+                out.append((source, (model.markable_ref(own[element], layer),), "markable"))
+        return out
+
     def finish(self, doc: _DocState, newline: str, final_newline: bool = True) -> Any:
         for stack in doc.stacks.values():
             if stack:
@@ -397,7 +456,13 @@ class _Reader:
         for i, tid in enumerate(doc.ids):
             index_of.setdefault(tid, i)
         markables = []
+        # the first markable of each identity entity and of each discourse-deixis chain
         first_of_entity: dict[str, str] = {}
+        first_of_dd: dict[str, str] = {}
+        for (layer, mid), m in doc.markables.items():
+            if m.entity is not None:
+                (first_of_entity if layer is None else first_of_dd).setdefault(m.entity, mid)
+        split_links = self.split_links(doc, first_of_entity, first_of_dd)
         for (layer, mid), m in doc.markables.items():
             spans = _merge(m.spans)
             min_spans = None
@@ -411,8 +476,6 @@ class _Reader:
             if layer is None:
                 entity = m.entity
                 sets: dict[str, str] = {}
-                if entity is not None:
-                    first_of_entity.setdefault(entity, mid)
             else:
                 entity = None
                 sets = {DD_LAYER: m.entity} if m.entity is not None else {}
@@ -421,17 +484,8 @@ class _Reader:
         links: list[Any] = []
         known = {mid for (layer, mid) in doc.markables if layer is None}
         entity_of = {mid: m.entity for (layer, mid), m in doc.markables.items() if layer is None}
-        seen_split: set[tuple[str, str]] = set()
-        for plural, element, lineno in doc.splits:
-            source = first_of_entity.get(plural)
-            if source is None:
-                raise self.error(f"ElementOf={plural}: no markable of the document has EntityID={plural}", lineno)
-            if element not in first_of_entity:
-                raise self.error(f"EntityID={element} (an element of {plural}) has no markable", lineno)
-            if (plural, element) in seen_split:
-                continue
-            seen_split.add((plural, element))
-            links.append(model.Link.fast(f"link_{len(links) + 1}", source, (element,), SPLIT_ANTECEDENT, "entity"))
+        for source, targets, kind in split_links:
+            links.append(model.Link.fast(f"link_{len(links) + 1}", source, targets, SPLIT_ANTECEDENT, kind))
         for pairs, lineno in doc.bridging:
             pairs = dict(pairs)
             source = pairs.pop("MarkableID", None)
@@ -467,7 +521,7 @@ class _Reader:
         tokens = model.Tokens(forms=doc.forms, ids=None, whitespace=None, offsets=None,
                                     attributes=attributes, empty=doc.empty or None)
         try:
-            document = model.Document.build(name=doc.name, part=None, metadata={}, tokens=tokens,
+            document = model.Document.build(name=doc.name, part=doc.part, metadata={}, tokens=tokens,
                                             sentences=doc.sentences, markables=markables, entities=[], links=links,
                                             text=None, regions=[], layout={})
         except ModelError as exc:
@@ -654,9 +708,12 @@ class _Writer:
         log = self.log
         label_of, entity_label = self.entity_labels()
         first_of_label: dict[str, int] = {}
+        first_of_dd: dict[str, int] = {}
         for k, m in enumerate(doc.markables):
             if m.layer is None and k in label_of:
                 first_of_label.setdefault(label_of[k], k)
+            elif m.layer == DD_LAYER and m.sets.get(DD_LAYER) is not None:
+                first_of_dd.setdefault(m.sets[DD_LAYER], k)
         element_of: dict[int, list[str]] = {}
         bridging: dict[int, list[str]] = {}
         index = doc.markable_index()
@@ -667,6 +724,9 @@ class _Writer:
                 log.lose("link-types", f"{link.type!r} links (UA has bridging and split antecedents)", document=doc)
                 continue
             src = index[link.source]
+            if link.type == SPLIT_ANTECEDENT:
+                self.split_antecedent(link, src, label_of, entity_label, first_of_label, first_of_dd, element_of)
+                continue
             if doc.markables[src].layer is not None or src not in label_of:
                 log.lose("link-types", "links from markables outside the identity column", document=doc)
                 continue
@@ -680,9 +740,6 @@ class _Writer:
                     anchor = doc.markables[t] if doc.markables[t].layer is None else None
                 if target_label is None:
                     log.lose("link-types", f"{link.type} links to entities without a markable", document=doc)
-                    continue
-                if link.type == SPLIT_ANTECEDENT:
-                    element_of.setdefault(first_of_label[target_label], []).append(label_of[src])
                     continue
                 items = [f"MarkableID={_clean(doc.markables[src].id, log, doc, 'markable ids')}"]
                 relation = link.attributes.get("relation")
@@ -701,6 +758,41 @@ class _Writer:
         for first, items in bridging.items():
             self.cells["BRIDGING"][first].extend(items)
         return self.lines()
+
+    def split_antecedent(self, link: Any, src: int, label_of: dict[int, str], entity_label: dict[str, str],
+                         first_of_label: dict[str, int], first_of_dd: dict[str, int],
+                         element_of: dict[int, list[str]]) -> None:
+        """``ElementOf=PLURAL`` on the first markable of each element: the plural is the
+        source's entity (its discourse-deixis chain for a markable of that layer), an
+        element an entity or the chain of a target markable (in either column)."""
+        doc, log = self.doc, self.log
+        source = doc.markables[src]
+        if source.layer is None:
+            plural = label_of.get(src)
+        elif source.layer == DD_LAYER and source.sets.get(DD_LAYER) is not None:
+            plural = _clean(source.sets[DD_LAYER], log, doc, "entity ids")
+        else:
+            plural = None
+        if plural is None:
+            log.lose("link-types", "split antecedents of markables in no chain", document=doc)
+            return
+        index = doc.markable_index()
+        for target in link.targets:
+            where = None
+            if link.target_kind == "entity":
+                label = entity_label.get(target)
+                where = first_of_label.get(label) if label is not None else None
+            elif target in index:
+                t = index[target]
+                m = doc.markables[t]
+                if m.layer is None and t in label_of:
+                    where = first_of_label[label_of[t]]
+                elif m.layer == DD_LAYER and m.sets.get(DD_LAYER) is not None:
+                    where = first_of_dd[m.sets[DD_LAYER]]
+            if where is None:
+                log.lose("link-types", "split_antecedent links to entities without a markable", document=doc)
+                continue
+            element_of.setdefault(where, []).append(plural)
 
     def markable_cells(self, label_of: dict[int, str], element_of: dict[int, list[str]]) -> None:
         doc, log = self.doc, self.log
@@ -731,11 +823,14 @@ class _Writer:
                 a, b = m.min[0]
                 pa, pb = self.ids[a], self.ids[b]
                 items.append(f"Min={pa}" if pa == pb else f"Min={pa},{pb}")
+            plurals = list(element_of.get(k, ()))
+            if "ElementOf" in attrs:  # plurals the document has no markable of (kept as read)
+                plurals += str(attrs.pop("ElementOf")).split(",")
             for key, value in attrs.items():
                 items.append(f"{_clean(key, log, doc, 'attribute names')}="
                              f"{_clean(str(value), log, doc, 'attribute values')}")
-            if k in element_of:
-                items.append("ElementOf=" + ",".join(dict.fromkeys(element_of[k])))
+            if plurals:
+                items.append("ElementOf=" + ",".join(_clean(p, log, doc, "entity ids") for p in dict.fromkeys(plurals)))
             text = "|".join(items)
             for a, b in pieces_of[k]:
                 openers[column][a].append((b, k, text))
@@ -777,8 +872,8 @@ class _Writer:
             if not comments:
                 comments.append(f"# sent_id = {s.id or f'{doc.name}-{s_index + 1}'}")
                 comments.append("# text = " + " ".join(toks.forms[s.first:s.last + 1]))
-            if s_index == 0 and not any(_NEWDOC.match(c) for c in comments):
-                comments.insert(0, f"# newdoc id = {doc.name}")
+            if s_index == 0:
+                comments = _first_comments(comments, doc)
             out.extend(comments)
             inter: dict[int, list[str]] = {}
             for offset, raw in s.interleaved:
@@ -797,6 +892,30 @@ class _Writer:
             out.extend(inter.get(s.last - s.first + 1, []))
             out.append("")
         return out
+
+
+def _first_comments(comments: list[str], doc: Any) -> list[str]:
+    """The comments of a document's first sentence with ``# newdoc id`` and, when the
+    document has a part, ``# part = P`` after it (a name alone would merge the parts of
+    a document: the reader takes the part back from there)."""
+    out = list(comments)
+    newdoc = next((i for i, c in enumerate(out) if _NEWDOC.match(c)), None)
+    if newdoc is None:
+        out.insert(0, f"# newdoc id = {_one_line(doc.name)}")
+        newdoc = 0
+    at = next((i for i, c in enumerate(out) if _PART_COMMENT.match(c)), None)
+    if doc.part is None:
+        if at is not None:
+            del out[at]
+    elif at is None:
+        out.insert(newdoc + 1, f"# part = {_one_line(doc.part)}")
+    elif _PART_COMMENT.match(out[at]).group(1).strip() != doc.part:  # type: ignore[union-attr]
+        out[at] = f"# part = {_one_line(doc.part)}"
+    return out
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]", " ", text)
 
 
 def _columns_for(doc: Any, log: LossLog) -> list[str]:
@@ -823,9 +942,15 @@ def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool =
     """UA text, one piece per document (the ``global.columns`` line with the first)."""
     log = LossLog(report, "ua")
     columns: list[str] | None = None
+    names: set[str] = set()
     for doc in documents:
         lay = doc.layout.get("ua")
         first = columns is None
+        if doc.part is not None and doc.name in names:
+            report.add("ua.same-name", "warning", "documents told apart by their part only: the part is written "
+                       "(# part = P, which corefio reads back), but UA tools such as the UA scorer know a document "
+                       "by its newdoc id alone", merge=True, example=doc.label)
+        names.add(doc.name)
         if columns is None:
             columns = _columns_for(doc, log)
         if (not canonical and isinstance(lay, UaLayout) and lay.columns == columns

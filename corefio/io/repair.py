@@ -50,7 +50,10 @@ The fixers, in the order :func:`repair_text` runs them:
 
 The lexer and the fixers take time linear in the size of the input, whatever it holds
 (unclosed comments, quotes or declarations, runs of ``<`` or ``&``, deep or crossing
-tags): see :class:`_Scanner`.
+tags): see :class:`_Scanner`. While :func:`counting` is on, they count their work
+(:class:`Work`: the characters their searches look at, and their steps), which the
+tests bound by the length of the input instead of timing runs
+(``benchmarks/bench_linear.py`` times them).
 
 The guarantee (property-tested on randomly damaged well-formed files): the character
 data of the repaired file equals the character data of the input, where character data
@@ -66,6 +69,8 @@ import codecs
 import json
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -94,6 +99,46 @@ _TAG_NAME = re.compile(r"</?([A-Za-z_:][-\w.:]*)")
 _ATTR = re.compile(r"""(\s+)([^\s"'<>=/]+)(?:(\s*=\s*)("[^"]*"|'[^']*'|[^\s"'<>]+))?""")
 _REF_IN_VALUE = re.compile(r"&(?:([A-Za-z_:][-\w.:]*)|#[0-9]+|#x[0-9A-Fa-f]+);|&|<")
 _XML_DECL = re.compile(r"""^\s*<\?xml\s[^?]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+
+
+class Work:
+    """The work of the lexers and fixers while :func:`counting` is on: ``chars``, the
+    characters their searches and matches looked at; ``steps``, the steps of their
+    loops (tokens cut, parts of tags read, open elements looked at when an end tag
+    comes). Both grow linearly with the input when nothing is rescanned."""
+
+    __slots__ = ("chars", "steps")
+
+    def __init__(self) -> None:
+        self.chars = 0
+        self.steps = 0
+
+    @property
+    def total(self) -> int:
+        return self.chars + self.steps
+
+    def __repr__(self) -> str:
+        return f"Work(chars={self.chars}, steps={self.steps})"
+
+
+_WORK: ContextVar[Work | None] = ContextVar("corefio_scan_work", default=None)
+
+
+@contextmanager
+def counting() -> Iterator[Work]:
+    """Count the work of the lexers and fixers (this module's and the MUC reader's)
+    done inside the ``with`` block."""
+    work = Work()
+    token = _WORK.set(work)
+    try:
+        yield work
+    finally:
+        _WORK.reset(token)
+
+
+def current_work() -> Work | None:
+    """The :class:`Work` being counted, or None (the common case: nothing is counted)."""
+    return _WORK.get()
 
 
 @dataclass(slots=True)
@@ -184,6 +229,7 @@ class NextOccurrence:
         self.needle = needle
         self.searched_from = len(text) + 1  # nothing searched yet
         self.start = self.end = -1
+        self.work = _WORK.get()
 
     def at(self, pos: int) -> tuple[int, int]:
         """Start and end of the first occurrence starting at ``pos`` or later; (-1, -1) if none."""
@@ -195,6 +241,9 @@ class NextOccurrence:
             else:
                 m = self.needle.search(self.text, pos)
                 self.start, self.end = (m.start(), m.end()) if m else (-1, -1)
+            if self.work is not None:  # the characters the search went through
+                self.work.chars += (self.end if self.end >= 0 else len(self.text)) - pos
+                self.work.steps += 1
         return self.start, self.end
 
 
@@ -226,11 +275,13 @@ class _Scanner:
         self.subset_end = NextOccurrence(text, _SUBSET_END)
         self.quote_end = {'"': NextOccurrence(text, '"'), "'": NextOccurrence(text, "'")}
         self.tag_end: dict[int, int] = {}  # where a tag ends, from a point after its name or an attribute
+        self.work = _WORK.get()
 
     def spans(self) -> Iterator[tuple[str, int, int]]:
         text = self.text
         n = len(text)
         pos = 0
+        work = self.work
         while pos < n:
             c = text[pos]
             if c == "<":
@@ -240,6 +291,9 @@ class _Scanner:
                 kind, end = ("ref", m.end()) if m else ("amp", pos + 1)
             else:
                 kind, end = "text", _TEXT.match(text, pos).end()  # type: ignore[union-attr]
+            if work is not None:
+                work.steps += 1
+                work.chars += end - pos
             yield kind, pos, end
             pos = end
 
@@ -283,11 +337,16 @@ class _Scanner:
         at = m.end()
         passed: list[int] = []
         end = -1
+        work = self.work
+        if work is not None:
+            work.chars += at - pos
         while True:
             known = self.tag_end.get(at)
             if known is not None:
                 end = known
                 break
+            if work is not None:  # one part of a tag read (its characters are counted below)
+                work.steps += 1
             passed.append(at)
             after_space = _SPACE.match(text, at).end()  # type: ignore[union-attr]
             c = text[after_space:after_space + 1]
@@ -295,6 +354,8 @@ class _Scanner:
                 name_end = _ATTR_NAME.match(text, after_space).end()  # type: ignore[union-attr]
                 eq = _SPACE.match(text, name_end).end()  # type: ignore[union-attr]
                 if not text.startswith("=", eq):
+                    if work is not None:
+                        work.chars += name_end - at
                     at = name_end
                     continue
                 value = _SPACE.match(text, eq + 1).end()  # type: ignore[union-attr]
@@ -303,11 +364,15 @@ class _Scanner:
                     close = self.quote_end[quote].at(value + 1)[0]
                     if close < 0:
                         break
+                    if work is not None:  # (the quoted value was counted by its search)
+                        work.chars += value + 1 - at
                     at = close + 1
                     continue
                 unquoted = _UNQUOTED.match(text, value)
                 if unquoted is None:
                     break
+                if work is not None:
+                    work.chars += unquoted.end() - at
                 at = unquoted.end()
                 continue
             if c == "/":
@@ -589,7 +654,10 @@ def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozense
     # a few in real files, but crossing end tags can ask for one per open element at each
     # of them; past this many, an element is closed early instead (like one with an ID)
     reopen_budget = len(tokens)
+    work = _WORK.get()
     for t in tokens:
+        if work is not None:
+            work.steps += 1
         if t.kind != "tag" or t.empty or (only is not None and t.name.lower() not in only):
             out.append(t)
             continue
@@ -620,6 +688,8 @@ def fix_nesting(tokens: list[Tok], *, close_omitted: bool = True, only: frozense
             else:
                 changes.append(Change("nesting", t.line, t.column, f"dropped stray end tag </{t.name}>"))
             continue
+        if work is not None:  # the open elements looked at, closed and reopened below
+            work.steps += 3 * (len(stack) - depth)
         reopen: list[Tok] = []
         may_reopen = reopen_budget > 0 and (not muc or stack[depth].attr("id") is not None)
         below: dict[str, int] = {}  # open elements by name under the one being closed

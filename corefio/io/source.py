@@ -8,6 +8,8 @@ Every reader takes a :class:`Source`, so ``corefio.read(path)`` and
 from __future__ import annotations
 
 import io
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -117,3 +119,42 @@ def confined_path(base: str | Path, name: str, *, file: str | Path | None = None
     if resolved != root and root not in resolved.parents:
         raise refuse("lies outside the project directory")
     return candidate
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, for messages."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a file"
+
+
+def read_regular(path: str | Path, *, what: str = "file", file: str | Path | None = None,
+                 line: int | None = None) -> bytes:
+    """The bytes of the regular file ``path`` (links followed); anything else (a FIFO, a
+    device, a directory) and any system error is a :class:`FormatError` located at
+    ``file`` and ``line`` (where the name was written; default: ``path``). The file is
+    opened without waiting, so a FIFO put where a file was looked up cannot block, and
+    read only once it is known to be a regular file: a file a project names is never
+    one that blocks or never ends."""
+    path = Path(path)
+    where = file if file is not None else path
+    shown = path.name if len(path.name) <= 80 else path.name[:77] + "..."
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise FormatError(f"{what} {shown!r} cannot be read: {exc.strerror}", file=where, line=line) from None
+    with os.fdopen(fd, "rb") as stream:
+        try:
+            mode = os.fstat(stream.fileno()).st_mode
+            if not stat.S_ISREG(mode):
+                raise FormatError(f"{what} {shown!r} is {file_kind(mode)}, not a regular file: corefio reads "
+                                  "regular files only", file=where, line=line)
+            return stream.read()
+        except OSError as exc:
+            raise FormatError(f"{what} {shown!r} cannot be read: {exc.strerror}", file=where, line=line) from None

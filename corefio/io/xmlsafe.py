@@ -15,6 +15,14 @@ there. Real files nest far less (a RAF word is 5 levels deep, MUC and MATE menti
 rarely nest 20 deep), and a document nested thousands of levels deep is an attack on the
 tree code and recursive code behind the parser, not data.
 
+Entity references: a document with a DOCTYPE may use entities its DTD declares; the DTD
+is never loaded, so libxml2 would leave such a reference empty (in text) or drop it (in an
+attribute value), and a processor that loads the DTD (xsltproc) would fill it in. Either
+way a word or a value would silently differ between engines, so any reference to an
+entity other than the five XML predefines is refused (:class:`UnsafeInputError` at the
+line of the first), by every reader and engine. Without a DOCTYPE libxml2 refuses such a
+reference itself as not well-formed.
+
 Every syntax error is a :class:`NotWellFormedError` with its line and column; too deep
 a nesting is a :class:`NestingTooDeepError`, which is also an :class:`UnsafeInputError`:
 readers that repair XML in lenient mode refuse it at once instead.
@@ -22,6 +30,7 @@ readers that repair XML in lenient mode refuse it at once instead.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typing import TYPE_CHECKING
@@ -96,7 +105,40 @@ def parse_xml(source: str | Path | bytes, *, file: str | Path | None = None) -> 
                 "and entity-expansion attacks",
                 file=file,
             )
+    if tree.docinfo.doctype:
+        refuse_entity_references(data, file, tree.docinfo.encoding)
     return tree
+
+
+#: a reference to an entity other than the five XML predefines (character references
+#: start "&#"), in bytes of an ASCII-based encoding and in text
+_REFERENCE_BYTES = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos);)[^\s&;#<>\"']+;")
+_REFERENCE_TEXT = re.compile(r"&(?!(?:amp|lt|gt|quot|apos);)[^\s&;#<>\"']+;")
+
+
+def refuse_entity_references(data: bytes, file: str | Path | None, encoding: str | None = None) -> None:
+    """Refuse ``data`` (an XML document with a DOCTYPE) when it refers to an entity other
+    than the five XML predefines: its value would come from a DTD corefio does not load
+    (see the module docstring). Comments, CDATA and processing instructions are searched
+    too (a false alarm there is a refusal of a DOCTYPE'd file that plays with ``&``)."""
+    if b"&" not in data:
+        return
+    wide = data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:4]
+    if not wide:
+        found = _REFERENCE_BYTES.search(data)
+        if found is None:
+            return
+        line = data.count(b"\n", 0, found.start()) + 1
+        shown = found.group().decode("latin-1")
+    else:
+        text = data.decode(encoding or "utf-16", "replace")
+        found_text = _REFERENCE_TEXT.search(text)
+        if found_text is None:
+            return
+        line = text.count("\n", 0, found_text.start()) + 1
+        shown = found_text.group()
+    raise UnsafeInputError(f"entity reference {shown[:60]} refused: corefio expands no entities (its value "
+                           "would come from a DTD corefio does not load)", file=file, line=line)
 
 
 def _refuse_entity_declarations_early(data: bytes, file: str | Path | None) -> None:

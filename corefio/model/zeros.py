@@ -227,6 +227,27 @@ def _words_only(places: list[Place]) -> list[Place]:
     return [p for p in places if p[2] == 0]
 
 
+def _refuse_empty_tokens_as_words(key: MentionView, response: MentionView) -> None:
+    """One side has empty tokens and the other has the same tokens as ordinary words
+    (a CoNLL-U file converted to a format without empty nodes): an error naming them,
+    and how to write the file without them."""
+    for side, other, name, other_name in ((key, response, "key", "response"), (response, key, "response", "key")):
+        if side.places is None or other.places is not None or list(other.forms) != list(side.forms):
+            continue
+        empty = [(i, p) for i, p in enumerate(side.places) if p[2]]
+        if not empty:
+            continue
+        from ..compare.alignment import AlignmentError
+
+        shown = ", ".join(f"sentence {p[0] + 1} node {p[1]}.{p[2]} «{side.forms[i]}»" for i, p in empty[:3])
+        more = f" and {len(empty) - 3} more" if len(empty) > 3 else ""
+        raise AlignmentError(
+            f"{key.label}: the {other_name} has the {name}'s {len(empty)} empty node(s) as ordinary words "
+            f"({shown}{more}): it was written from the CoNLL-U file by a format without empty nodes. "
+            f"Convert without them (corefio convert -r drop_empty_nodes=true), or score against a {name} "
+            "converted the same way")
+
+
 def merge_empty_tokens(key: MentionView, response: MentionView, zeros: str,
                        report: Report | None = None) -> tuple[MentionView, MentionView]:
     """Key and response on one token sequence, zero mentions dropped unless ``zeros``
@@ -234,6 +255,7 @@ def merge_empty_tokens(key: MentionView, response: MentionView, zeros: str,
     if key.places is None and response.places is None:
         return key, response
     kp, rp = key.places, response.places
+    _refuse_empty_tokens_as_words(key, response)
     # a side without empty tokens takes the other side's word places when it has as many words
     if kp is None and rp is not None and len(key.forms) == len(_words_only(rp)):
         kp = _words_only(rp)
@@ -269,3 +291,88 @@ def merge_empty_tokens(key: MentionView, response: MentionView, zeros: str,
         report.warning("score.zeros-dropped", "zero mentions left out (--keep-zeros keeps them)",
                     document=key.label, count=kd + rd, merge=True, example=f"key {kd}, response {rd}")
     return key, response
+
+
+# -- leaving empty tokens out of a document ---------------------------------------------------
+def without_empty_tokens(doc: "Document") -> tuple["Document", int, int]:
+    """``doc`` without its empty tokens (CoNLL-U's empty nodes), for formats and tools that
+    have none: ``(document, empty tokens removed, zero mentions removed)``.
+
+    A mention made of empty tokens only (a zero) leaves with the links from and to it;
+    other mentions lose their empty tokens, and one headed by an empty token is headed by
+    its first word (udapi's default). Enhanced dependencies (``deps``) naming an empty
+    token are left out (a word left without any gets its basic one, ``HEAD:DEPREL``, so
+    that the enhanced graph stays connected); a CoNLL-U layout loses what concerned the empty tokens (their
+    ids, their MISC values). A document without empty tokens is returned as it is.
+    """
+    from dataclasses import replace
+
+    empty = set(doc.tokens.empty or ())
+    if not empty:
+        return doc, 0, 0
+    n = len(doc.tokens.forms)
+    keep = [i for i in range(n) if i not in empty]
+    new = [-1] * n
+    for k, i in enumerate(keep):
+        new[i] = k
+    tokens = doc.tokens
+
+    def column(values: list | None) -> list | None:
+        return None if values is None else [values[i] for i in keep]
+
+    attributes = {name: [values[i] for i in keep] for name, values in tokens.attributes.items()}
+    deps = attributes.get("deps")
+    if deps is not None:
+        heads, relations = attributes.get("head"), attributes.get("deprel")
+        kept_deps = []
+        for k, value in enumerate(deps):
+            value = _deps_without_empty(value)
+            if value == "_" and deps[k] not in (None, "_") and heads is not None and relations is not None \
+                    and heads[k] not in (None, "_") and relations[k] not in (None, "_"):
+                value = f"{heads[k]}:{relations[k]}"  # its only enhanced parents were empty: the basic one
+            kept_deps.append(value)
+        attributes["deps"] = kept_deps
+    new_tokens = tokens.copy(forms=[tokens.forms[i] for i in keep], ids=column(tokens.ids),
+                             whitespace=column(tokens.whitespace), offsets=column(tokens.offsets),
+                             attributes=attributes, empty=None)
+    sentences = []
+    for s in doc.sentences:
+        words = [new[i] for i in range(s.first, s.last + 1) if new[i] >= 0]
+        if not words:
+            continue
+        # an interleaved line before the sentence's token ``off`` stands before the words kept before it
+        inter = [(sum(1 for i in range(s.first, s.first + off) if new[i] >= 0), raw) for off, raw in s.interleaved]
+        sentences.append(s.copy(first=words[0], last=words[-1], interleaved=inter))
+    markables = []
+    gone: set[str] = set()
+    zeros = 0
+    for m in doc.markables:
+        spans = spans_of(sorted({new[i] for a, b in m.spans for i in range(a, b + 1) if new[i] >= 0}))
+        if not spans:
+            zeros += 1
+            gone.add(m.ref)
+            continue
+        head = moved_spans(m.head, new) if m.head else m.head
+        if m.head and not head:
+            head = ((spans[0][0], spans[0][0]),)
+        min_ = moved_spans(m.min, new) if m.min else m.min
+        markables.append(m.copy(spans=spans, head=head, min=min_))
+    links = [link for link in doc.links if link.source not in gone
+             and not (link.target_kind == "markable" and gone & set(link.targets))]
+    layout = dict(doc.layout)
+    lay = layout.get("conllu")
+    if lay is not None and hasattr(lay, "misc"):
+        ids = [lay.ids[i] for i in keep] if getattr(lay, "ids", None) is not None and len(lay.ids) == n else None
+        derived = [str(i - s.first + 1) for s in sentences for i in range(s.first, s.last + 1)]
+        layout["conllu"] = replace(lay, misc={new[t]: v for t, v in lay.misc.items() if new[t] >= 0},
+                                   ids=None if ids is None or ids == derived else ids)
+    return doc.copy(tokens=new_tokens, sentences=sentences, markables=markables, links=links,
+                    layout=layout), len(empty), zeros
+
+
+def _deps_without_empty(value: str | None) -> str | None:
+    """An enhanced-dependencies value without the relations to empty nodes (``5.1:nsubj``)."""
+    if not value or value == "_":
+        return value
+    items = [item for item in value.split("|") if "." not in item.partition(":")[0]]
+    return "|".join(items) if items else "_"

@@ -195,6 +195,8 @@ class PreparedDocument:
     dd_chains: list[list[UaMention]]
     #: whether each discourse-deixis chain is non-referring (a ``-Pseudo`` id)
     dd_non_referring: list[bool] = field(default_factory=list)
+    #: each discourse-deixis chain's element chains (``ElementOf`` in that column)
+    dd_elements: list[list[int]] = field(default_factory=list)
 
 
 def word_keys(doc: Any) -> list[float]:
@@ -288,7 +290,36 @@ def prepare(doc: Any, with_min: bool = False, head_as_min: bool = False) -> Prep
         if m.layer == DD_LAYER and m.sets.get(DD_LAYER) is not None:
             dd_groups.setdefault(m.sets[DD_LAYER], []).append(mention(m))
     return PreparedDocument(document_label(doc.name, doc.part), chains, non_referring, elements, bridging,
-                            list(dd_groups.values()), [name.endswith(NON_REFERRING_SUFFIXES) for name in dd_groups])
+                            list(dd_groups.values()), [name.endswith(NON_REFERRING_SUFFIXES) for name in dd_groups],
+                            _dd_elements(doc, list(dd_groups), index))
+
+
+def _dd_elements(doc: Any, names: list[str], index: dict[str, int]) -> list[list[int]]:
+    """The element chains of each discourse-deixis chain: split-antecedent links from a
+    markable of that layer to markables of that layer (the UA ``ElementOf`` of the
+    ``DISCOURSE_DEIXIS`` column). A plural or element in the other column counts for
+    neither kind of chain, as the UA scorer reads one column at a time."""
+    chain_of = {name: i for i, name in enumerate(names)}
+    elements: list[list[int]] = [[] for _ in names]
+
+    def dd_chain(ref: str) -> int | None:
+        k = index.get(ref)
+        if k is None:
+            return None
+        m = doc.markables[k]
+        return chain_of.get(m.sets.get(DD_LAYER)) if m.layer == DD_LAYER else None
+
+    for link in doc.links:
+        if link.type != SPLIT_ANTECEDENT or link.target_kind != "markable":
+            continue
+        plural = dd_chain(link.source)
+        if plural is None:
+            continue
+        for target in link.targets:
+            element = dd_chain(target)
+            if element is not None:
+                elements[plural].append(element)
+    return elements
 
 
 def _closest_before(group: list[int], markables: Sequence[Any], start: int) -> int:
@@ -419,9 +450,9 @@ def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings
         for k, r in prepared:
             sides = []
             for doc in (k, r):
-                # the UA scorer reads this column as it reads identity, split antecedents aside
-                sides.append(scorer_chains(doc.dd_chains, doc.dd_non_referring, [[] for _ in doc.dd_chains],
-                                           True, True)[0])
+                # the UA scorer reads this column as it reads identity, split antecedents too
+                elements = doc.dd_elements if doc.dd_elements else [[] for _ in doc.dd_chains]
+                sides.append(scorer_chains(doc.dd_chains, doc.dd_non_referring, elements, True, True)[0])
             dd_pairs.append(matched(sides[0], sides[1]))
         sections["discourse_deixis"] = _identity_scores(dd_pairs, settings.metrics)
     if settings.non_referring:

@@ -77,6 +77,9 @@ class Options:
     #: with ``per_document``: what is kept of each document's :class:`DocumentScores`
     #: (None: all of it; significance tests keep a row of counts, a small part of it)
     summarise: Callable[[DocumentScores], Any] | None = None
+    #: what becomes of a repeated mention (:data:`.views.REPEAT_RULES`): scorer.pl's rule
+    #: or corefud-scorer's
+    repeats: str = "scorer"
 
     @property
     def pos(self) -> bool:
@@ -129,7 +132,7 @@ class Accumulator:
     def add_prepared(self, index: int, kv: MentionView, rv: MentionView) -> None:
         """Score two views already aligned and matched (:func:`~.views.prepare`)."""
         options, share = self.options, self.share
-        table = V.table(kv, rv, self.report, options.keep_singletons)
+        table = V.table(kv, rv, self.report, options.keep_singletons, options.repeats)
         results: dict[str, Any] = {}
         for m in self.each:
             assert m.function is not None
@@ -235,6 +238,8 @@ def finish(shares: list[Share], report: Report, options: Options, macro: bool,
            allow_missing: bool) -> "Scores | SyncScores":
     """Corpus scores from the shares, in registry order (one set per strategy when
     synchronising)."""
+    if options.repeats == "scorer":
+        V.scorer_refusal(report)
     if options.strategies:
         from dataclasses import replace
 
@@ -365,6 +370,7 @@ def score(
     runner: Callable[..., list[Share]] | None = None,
     summarise: Callable[[DocumentScores], Any] | None = None,
     file_runner: "FileRunner | None" = None,
+    repeats: str = "scorer",
 ) -> "Scores | SyncScores":
     """Score ``response`` against ``key`` with the named metrics (see :data:`METRICS`).
 
@@ -401,6 +407,10 @@ def score(
     response file, per-document results in file order. ``file_runner`` (from
     :func:`corefio.parallel.file_runner`) then scores the pairs of files, in place of
     this process one after the other.
+
+    ``repeats``: what becomes of a mention span listed twice (in two chains): ``"scorer"``
+    (scorer.pl v8.01's rule, the default) or ``"corefud"`` (corefud-scorer's), the same
+    for every input format (:mod:`corefio.scoring.views`).
     """
     from ..compare.matching import MATCH_MODES
     from ..compare.synchronisation import STRATEGIES
@@ -409,6 +419,8 @@ def score(
     report = report if report is not None else Report()
     if match not in MATCH_MODES:
         raise UsageError(f"unknown matching mode {match!r} (known: {', '.join(MATCH_MODES)})")
+    if repeats not in V.REPEAT_RULES:
+        raise UsageError(f"unknown rule for repeated mentions {repeats!r} (known: {', '.join(V.REPEAT_RULES)})")
     if zero_match not in ("linear", "dependent"):
         raise UsageError(f"unknown zero matching method {zero_match!r} (known: linear, dependent)")
     strategies: tuple[str, ...] = ()
@@ -423,7 +435,7 @@ def score(
     options = Options(resolve_metrics(metrics), keep_singletons, per_document or macro,
                       tuple(c if isinstance(c, Fraction) else Fraction(c) for c in coefficients),
                       scheme_classes, type_attribute, dominant_attribute, match, strategies,
-                      zero_mode(keep_zeros, zero_match), summarise)
+                      zero_mode(keep_zeros, zero_match), summarise, repeats)
     if isinstance(key, (list, tuple)) or isinstance(response, (list, tuple)):
         if sync is not None or pairs_file is not None:
             raise UsageError("lists of files are scored with their documents paired within each pair of files: "

@@ -7,7 +7,10 @@ order, on one document's key and response partitions (mentions are token spans):
 
 1. **span error** — a response mention that is not a key mention, but has the same head
    token as a key mention no response mention covers exactly: its span is corrected
-   (each key mention is used once; the head is the mention's head, else its last token);
+   (each key mention is used once). Heads are those of head matching, on both sides:
+   the annotated head, else the first token (udapi's default, which corefud-scorer
+   inherits: :func:`corefio.compare.matching.head_token`), so a span error is what head
+   matching would pair;
 2. **conflated entities** — a response entity holding key mentions of several key
    entities is split, one part per key entity: ``parts - 1`` errors per response entity
    (mentions that are in no key entity go with the largest part);
@@ -30,7 +33,7 @@ a perfect score. Counts are per document and for the corpus.
 
 Differences from the paper, on purpose: the analyser of Kummerfeld & Klein needs parse
 trees to find heads and to label mention kinds; corefio uses the heads the formats give
-(CorefUD, MMAX2, RAF, MUC MIN through scoring's views) and the last token otherwise, and
+(CorefUD, MMAX2, RAF, MUC MIN through scoring's views) and the first token otherwise, and
 needs nothing else. It also accepts responses that leave out key singletons (their
 analyser crashes on them): those are missing entities.
 """
@@ -43,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import metrics as M
+from ..compare.matching import head_token
 from ..model.mentions import Mention, MentionView
 from ..diagnostics import Report
 from ..metrics.base import Score
@@ -60,9 +64,7 @@ Partition = list[list[Spans]]
 
 
 def _head(mention: Mention) -> int:
-    if mention.head:
-        return mention.head[0][0]
-    return mention.spans[-1][1]
+    return head_token(mention)
 
 
 def _heads(view: MentionView) -> dict[Spans, int]:
@@ -107,7 +109,7 @@ def analyse_document(key: MentionView, response: MentionView, report: Report | N
 def analyse_partitions(K: Partition, R: Partition, key_heads: dict[Spans, int], response_heads: dict[Spans, int],
                        name: str = "") -> DocumentErrors:
     """:func:`analyse_document` on two partitions of spans and the head token of each span
-    (a span without a head is headed by its last token)."""
+    (a span without a head is headed by its first token, as in head matching)."""
     out = DocumentErrors(name, Counter({name: 0 for name in ERROR_CLASSES}), K, [R])
     marks = out.marks
     key_entity = {s: i for i, c in enumerate(K) for s in c}
@@ -119,7 +121,7 @@ def analyse_partitions(K: Partition, R: Partition, key_heads: dict[Spans, int], 
         free_by_head.setdefault(key_heads[s], []).append(s)
     corrected: dict[Spans, Spans] = {}
     for s in sorted(found - set(key_entity)):
-        candidates = free_by_head.get(response_heads.get(s, s[-1][1]))
+        candidates = free_by_head.get(response_heads.get(s, s[0][0]))
         if candidates:
             corrected[s] = candidates.pop(0)
             marks.append(ErrorMark("span_error", [corrected[s]], [s]))

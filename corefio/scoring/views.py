@@ -7,13 +7,32 @@ or from a format's ``mention_views`` fast path, which builds the same views), th
 asked, a synchronisation strategy of seed 003 (:func:`apply_strategy`), then the
 partitions (:func:`partition`) and their table.
 
-Partitions: the chains of a view as lists of mention spans. As scorer.pl v8.01 does, a
-span that occurs again in a later chain (chains in the order their first mention
-appears, which for CoNLL is the reference scorer's order) is dropped from the later
-chain and reported (``score.duplicate-mention``, a warning, never a refusal). scorer.pl
-drops such repeats only when they match a key mention and refuses to score beyond 10
-of them; corefio drops all and always scores. Repeated key spans are dropped the same
-way (scorer.pl would count them twice).
+Partitions: the chains of a view as lists of mention spans. A span that occurs twice
+(in two chains, or twice in one) is a *repeated* mention; what becomes of it is decided
+here, once, from the mentions alone, so that the same mentions give the same numbers
+whatever format they were read from (:data:`REPEAT_RULES`, the ``repeats`` option):
+
+* ``scorer`` (the default): the rule of scorer.pl v8.01 (``IdentifMentions`` in
+  ``lib/CorScorer.pm``). Chains are taken in the order in which scorer.pl meets their
+  labels in a CoNLL file (:func:`corefio.formats.conll.scorer_order`: the order of the
+  files corefio writes, whatever format the view came from). A response span that
+  matches a key mention and was met before is left out of the later chain; a chain left
+  empty goes. A response span that matches no key mention stays in every chain that
+  lists it, each occurrence counted as a mention of its own (scorer.pl gives it one id
+  and counts it in each chain; MUC, B³ and CEAF come out as with two mentions).
+  scorer.pl refuses to score more than 10 repeated response mentions (those it leaves
+  out, counted over the corpus); corefio scores and says so (``score.scorer-refuses``,
+  a warning: ``--strict`` refuses).
+* ``corefud``: the rule of corefud-scorer (``transform_clusters_for_eval`` and
+  ``get_mention_to_clusterid_map``): a span listed twice in one entity counts once; a
+  span in several entities belongs to the last of them (its mention-to-entity map keeps
+  the last entity). corefud-scorer still lists the span in each entity's members, so
+  its precision-side sums (MUC, B³, LEA) and CEAF/BLANC can differ from these; one
+  partition cannot hold a mention in two classes.
+
+Repeated key spans: one chain keeps the span, the first (``scorer``; scorer.pl gives
+both key occurrences one id) or the last (``corefud``). Every repeat is reported
+(``score.duplicate-mention``, a warning with the count).
 """
 
 from __future__ import annotations
@@ -26,6 +45,11 @@ from ..metrics.base import Contingency
 from ..model.zeros import merge_empty_tokens
 
 Partition = list[list[tuple]]
+
+#: what becomes of a repeated mention (module docstring): scorer.pl's rule, corefud-scorer's
+REPEAT_RULES = ("scorer", "corefud")
+#: repeated response mentions beyond which scorer.pl v8.01 refuses to score
+SCORER_REPEAT_LIMIT = 10
 
 
 def synchronise(key: MentionView, response: MentionView, match: str = "exact",
@@ -117,8 +141,18 @@ def apply_strategy(key: MentionView, response: MentionView, strategy: str | None
     return restrict(key, chosen, kt, ordered), restrict(response, chosen, rt, ordered)
 
 
-def partition(view: MentionView, report: Report | None, side: str) -> Partition:
-    """The chains of ``view`` as lists of mention spans, repeats removed (module doc)."""
+class Occurrence(tuple):
+    """One more occurrence of a repeated response span that matches no key mention
+    (``scorer`` rule): ``(spans, n)``, a mention of its own, equal to no span."""
+
+    __slots__ = ()
+
+
+def partition(view: MentionView, report: Report | None, side: str, key: set[tuple] | None = None,
+              rule: str = "scorer") -> Partition:
+    """The chains of ``view`` as lists of mention spans, repeated mentions treated by
+    ``rule`` (module docstring); ``key``: the key's spans (the response side's
+    ``scorer`` rule keeps the repeats that match none)."""
     chains = [[m.spans for m in chain] for chain in view.mentions]
     n = 0
     seen: set[tuple] = set()
@@ -127,27 +161,59 @@ def partition(view: MentionView, report: Report | None, side: str) -> Partition:
         seen.update(chain)
     if len(seen) == n:  # no repeated span: the common case
         return chains
+    from ..formats.conll import scorer_order
+
+    order = scorer_order(chains)
+    if rule == "corefud":
+        order = order[::-1]  # the last entity keeps a span
+    out: list[list | None] = [None] * len(chains)
     seen = set()
-    out: Partition = []
-    repeats = 0
+    dropped = kept = 0
     example = None
-    for chain in chains:
+    for k in order:
         cls = []
-        for spans in chain:
+        for spans in chain_unique(chains[k]) if rule == "corefud" else chains[k]:
             if spans in seen:
-                repeats += 1
                 if example is None:
                     example = f"tokens {spans[0][0]}..{spans[-1][1]}"
+                if key is not None and rule == "scorer" and spans not in key:
+                    kept += 1
+                    cls.append(Occurrence((spans, kept)))
+                    continue
+                dropped += 1
                 continue
             seen.add(spans)
             cls.append(spans)
-        if cls:
-            out.append(cls)
-    if repeats and report is not None:
-        report.warning("score.duplicate-mention",
-                       f"repeated {side} mentions (same span) ignored after their first chain",
-                       count=repeats, merge=True, example=f"{view.label!r}: {example}")
-    return out
+        out[k] = cls
+    if report is not None:
+        where = f"{view.label!r}: {example}"
+        if dropped:
+            report.warning("score.duplicate-mention",
+                           f"repeated {side} mentions (same span) left out of all but one chain "
+                           f"({'scorer.pl' if rule == 'scorer' else 'corefud-scorer'}'s rule)",
+                           count=dropped, merge=True, example=where)
+        if kept:
+            report.warning("score.duplicate-mention",
+                           f"repeated {side} mentions (same span) that match no key mention, counted in "
+                           "each chain (scorer.pl's rule)", count=kept, merge=True, example=where)
+    return [cls for cls in out if cls]
+
+
+def chain_unique(chain: list[tuple]) -> list[tuple]:
+    """A chain's spans, each once (the first time)."""
+    return list(dict.fromkeys(chain))
+
+
+def scorer_refusal(report: Report) -> None:
+    """Say so when scorer.pl v8.01 would refuse to score: more than
+    :data:`SCORER_REPEAT_LIMIT` repeated response mentions left out, over the corpus."""
+    count = sum(d.count for d in report.by_code("score.duplicate-mention")
+                if d.message.startswith("repeated response mentions (same span) left out") and "scorer.pl" in d.message)
+    if count > SCORER_REPEAT_LIMIT:
+        report.warning("score.scorer-refuses",
+                       f"{count} repeated response mentions: scorer.pl v8.01 refuses to score more than "
+                       f"{SCORER_REPEAT_LIMIT} (\"Found too many repeated mentions (> 10) in the response\"); "
+                       "these scores are those of its rule applied to them all", count=count)
 
 
 def drop_singletons(chains: Partition) -> Partition:
@@ -170,10 +236,12 @@ def prepare(key: MentionView, response: MentionView | None, report: Report,
 
 
 def table(key: MentionView, response: MentionView, report: Report,
-          keep_singletons: bool = True) -> Contingency:
-    """The contingency table of two prepared views (:func:`prepare`)."""
-    kp = partition(key, report, "key")
-    rp = partition(response, report, "response")
+          keep_singletons: bool = True, repeats: str = "scorer") -> Contingency:
+    """The contingency table of two prepared views (:func:`prepare`); ``repeats``: the
+    rule for repeated mentions (:data:`REPEAT_RULES`)."""
+    kp = partition(key, report, "key", rule=repeats)
+    spans = {spans for cls in kp for spans in cls}
+    rp = partition(response, report, "response", spans, repeats)
     if not keep_singletons:
         kp, rp = drop_singletons(kp), drop_singletons(rp)
     return Contingency.from_partitions(kp, rp)

@@ -22,27 +22,39 @@ Two processors run the same files: lxml (:func:`transform`, the default) and the
 network, load a DTD or expand an entity. xsltproc always substitutes the entities a
 file declares, so every file a stylesheet reads is first checked with corefio's safe
 parser (:func:`check_xml`: no entity declarations, no entity references) and refused
-with :class:`~corefio.errors.UnsafeInputError` as the Python readers refuse it. The
-files a stylesheet opens with ``document()`` are the ones the engine found and checked:
-for an MMAX2 document the engine reads ``common_paths.xml`` and the ``.mmax`` file,
-confines every file name they give to the project directory
-(:func:`corefio.io.source.confined_path`) and passes the files to the stylesheet as
-escaped ``file:`` URIs (parameters ``common-uri``, ``words-uri``, ``level-uris``,
-``scheme-uris``); a MATE file's standoff base files are checked the same way. Under
-lxml a resolver serves exactly the checked bytes and refuses any other file; a checked
-name whose file does not exist gives an empty ``corefio-missing-file`` document, as
-xsltproc gives an empty node-set.
+with :class:`~corefio.errors.UnsafeInputError` as the Python readers refuse it.
+
+The stylesheets receive only paths the Python side resolved and confined, and build
+none. For an MMAX2 project or collection the engine finds the documents and every file
+each names with :class:`corefio.formats.mmax2.project.Project`, the class the Python
+reader uses (one confinement check, regular files only, an element read once written
+once), and passes the files it read and checked to the stylesheet as ``file:`` URIs
+(parameters ``common-uri``, ``words-uri``, ``level-uris``, ``scheme-uris``: ``-`` for a
+level without such a file); a MATE file's standoff base files are confined and checked
+the same way. Under lxml a resolver serves exactly the checked bytes and refuses any
+other file. Under xsltproc, which opens whatever it is told, the URIs are those of
+private copies of the checked bytes (so a project file changed, or swapped for a FIFO,
+after the check is never read); every xsltproc run has a timeout
+(:data:`XSLTPROC_TIMEOUT`) and dies with corefio (:func:`run_child`). A file that lxml's
+parser refuses inside a run (nested too deep, a text node too long) is a located input
+error, as it is for the Python readers.
 """
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
+import posixpath
 import re
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from lxml import etree
@@ -50,77 +62,84 @@ from lxml import etree
 from ..diagnostics import Report
 from ..errors import CorefioError, UnsafeInputError, UsageError
 from ..io.resources import stylesheet_path
-from ..io.source import Source, confined_path
-from ..io.xmlsafe import _parser, parse_xml
+from ..io.source import Source, confined_path, read_regular
+from ..io.xmlsafe import _parser, parse_xml, refuse_entity_references, syntax_error
+
+if TYPE_CHECKING:
+    from ..formats.mmax2 import project as P
 
 #: format → stylesheet to RAF; format → stylesheet from RAF (only those that exist)
 TO_RAF = {"mate": "mate-to-raf.xsl", "mmax2": "mmax2-to-raf.xsl", "muc": "muc-to-raf.xsl"}
 FROM_RAF = {"mate": "raf-to-mate.xsl", "muc": "raf-to-muc.xsl", "mmax2": "raf-to-mmax2.xsl"}
 
 
-#: what document() gives for a file that does not exist, under lxml (xsltproc gives an
-#: empty node-set); the stylesheets ignore a root element of this name
-MISSING = "corefio-missing-file"
-
-
-#: an entity reference other than the five XML predefines (character references start "&#")
-_ENTITY_REFERENCE = re.compile(r"&(?!(?:amp|lt|gt|quot|apos);)[^\s&;#<>\"']+;")
-
-
 def check_xml(data: bytes, file: str | Path, *, parse: bool = True) -> None:
-    """Refuse XML that the stylesheets must not see: entity declarations (as every corefio
-    reader does) and references to entities nobody declared. xsltproc would fill in the
-    entities of an external DTD, and lxml, which does not, would leave the text (or the
-    attribute value) empty.
+    """Refuse XML that the stylesheets must not see: entity declarations and references
+    to entities other than the XML predefines, as every corefio reader refuses them
+    (:func:`corefio.io.xmlsafe.parse_xml`). xsltproc would fill in the entities of an
+    external DTD, and lxml, which does not, would leave the text (or the attribute value)
+    empty.
 
     ``parse=False`` (for lxml, which never loads an entity, a DTD or a file by itself):
     the same answer from the bytes where they show no ``<!ENTITY`` at all, saving a parse;
-    the file is parsed when they do, or when they are not in an ASCII-based encoding."""
+    the file is parsed when they do, or when they are not in an ASCII-based encoding. A
+    file that lxml then cannot parse inside the stylesheet run is reported by
+    :func:`_apply`, located, as the parse here would have."""
     # UTF-8 (with or without its byte order mark) or another encoding that writes "<"
     # and white space as ASCII does: the bytes can be searched
     ascii_based = data[:1] in (b"<", b"\xef", b" ", b"\t", b"\r", b"\n") and b"\x00" not in data[:4]
     if not parse and ascii_based and b"<!ENTITY" not in data:
         if b"<!DOCTYPE" in data:
-            _refuse_entity_references(data.decode("latin-1"), file)
+            refuse_entity_references(data, file)
         return
-    tree = parse_xml(data, file=file)
-    for node in tree.iter(etree.Entity):
-        raise UnsafeInputError(f"entity reference {node.text} refused: corefio expands no entities "
-                               "(its value would come from a DTD corefio does not load)",
-                               file=file, line=node.sourceline)
-    if tree.docinfo.doctype:
-        # with a DTD that is not loaded, a reference in an attribute value vanishes from
-        # the tree: look for one in the text itself
-        _refuse_entity_references(data.decode(tree.docinfo.encoding or "utf-8", "replace"), file)
+    parse_xml(data, file=file)
 
 
-def _refuse_entity_references(text: str, file: str | Path) -> None:
-    found = _ENTITY_REFERENCE.search(text)
-    if found:
-        raise UnsafeInputError(f"entity reference {found.group()} refused: corefio expands no entities "
-                               "(its value would come from a DTD corefio does not load)",
-                               file=file, line=text.count("\n", 0, found.start()) + 1)
+#: how long one xsltproc run may take, in seconds, before it is stopped (an input error)
+XSLTPROC_TIMEOUT = 600.0
 
 
 @dataclass
 class _Checked:
     """The files one stylesheet run may open with ``document()``: resolved path → the
-    bytes checked (``None``: named by the project but absent)."""
+    bytes checked.
 
-    files: dict[Path, bytes | None] = field(default_factory=dict)
+    Under xsltproc (``folder`` given) each file is also written, exactly as checked, to
+    a private folder, and the stylesheet is given the copy's URI: xsltproc, which opens
+    whatever it is told, reads only bytes corefio has read and checked, never a project
+    file that could have changed (or become a FIFO) in between. Under lxml the resolver
+    serves the checked bytes."""
+
+    files: dict[Path, bytes] = field(default_factory=dict)
     #: check by parsing (xsltproc) or from the bytes where they allow it (lxml)
     parse: bool = True
+    folder: Path | None = None
+    #: resolved path → the URI given to the stylesheet; that URI → the project's file
+    uris: dict[Path, str] = field(default_factory=dict)
+    origin: dict[str, Path] = field(default_factory=dict)
 
-    def add(self, path: Path) -> str:
-        """Check ``path`` (when it exists) and allow it; its ``file:`` URI."""
+    def add(self, path: Path, *, data: bytes | None = None, name: str | None = None, what: str = "file",
+            file: str | Path | None = None, line: int | None = None) -> str:
+        """Read (a regular file only) and check ``path``, and allow it: the URI the
+        stylesheet is given. ``name``: the copy's name in the folder (a relative path;
+        default: a number); ``what``, ``file``, ``line``: for errors."""
         resolved = path.resolve()
-        if resolved not in self.files:
-            data = None
-            if resolved.is_file():
-                data = resolved.read_bytes()
-                check_xml(data, path, parse=self.parse)
-            self.files[resolved] = data
-        return resolved.as_uri()
+        if resolved in self.uris:
+            return self.uris[resolved]
+        if data is None:
+            data = read_regular(path, what=what, file=file, line=line)
+        check_xml(data, path, parse=self.parse)
+        self.files[resolved] = data
+        if self.folder is not None:
+            copy = self.folder / (name or f"file-{len(self.uris)}.xml")
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(data)
+            uri = copy.as_uri()
+        else:
+            uri = resolved.as_uri()
+        self.uris[resolved] = uri
+        self.origin[uri] = path
+        return uri
 
 
 #: what the resolver allows during one lxml run (None: no document() call expected)
@@ -138,9 +157,8 @@ def _path_of(url: str) -> Path | None:
 
 
 class _CheckedFiles(etree.Resolver):
-    """document() under lxml: the bytes the engine checked for this run; a checked name
-    whose file is absent gives an empty ``corefio-missing-file`` document (an absent
-    level file means no markables, as for the Python reader); anything else is refused."""
+    """document() under lxml: the bytes the engine checked for this run; anything else
+    is refused."""
 
     def resolve(self, url, pubid, context):  # noqa: D102  (lxml's resolver interface)
         allowed = _ALLOWED.get()
@@ -153,10 +171,7 @@ class _CheckedFiles(etree.Resolver):
             except (OSError, RuntimeError):
                 resolved = None
             if resolved in allowed.files:
-                data = allowed.files[resolved]
-                if data is None:
-                    return self.resolve_string(f"<{MISSING}/>", context)
-                return self.resolve_string(data, context, base_url=resolved.as_uri())
+                return self.resolve_string(allowed.files[resolved], context, base_url=resolved.as_uri())
         raise UnsafeInputError(f"a stylesheet asked for {url!r}, which is not a file the input names "
                                "and corefio checked; refused")
 
@@ -183,17 +198,22 @@ def _quote(value: str) -> str:
 def _apply(name: str, data: bytes, base_url: str | None, params: dict[str, str] | None,
            allowed: _Checked | None = None, file: str | None = None) -> tuple[object, list[str]]:
     """The lxml result tree of ``xslt/<name>`` on ``data``, and the stylesheet's messages.
-    ``allowed``: the files ``document()`` may read (none when not given)."""
+    ``allowed``: the files ``document()`` may read (none when not given). A file the
+    stylesheet opens that the parser refuses (nested too deep, a text node too long) is
+    a located input error, as the Python readers report it."""
     shown = file if file is not None else base_url
     check_xml(data, shown or "<input>", parse=False)
     try:
         root = etree.fromstring(data, _input_parser(), base_url=base_url)
     except etree.XMLSyntaxError as exc:
-        raise CorefioError(f"not well-formed XML: {exc.msg}", file=shown) from None
+        raise syntax_error(exc, shown) from None
     xslt = _stylesheet(name)
-    token = _ALLOWED.set(allowed if allowed is not None else _Checked())
+    allowed = allowed if allowed is not None else _Checked()
+    token = _ALLOWED.set(allowed)
     try:
         result = xslt(root.getroottree(), **{k: _quote(v) for k, v in (params or {}).items()})
+    except etree.XMLSyntaxError as exc:  # a file document() opened
+        raise syntax_error(exc, _named_file(exc, allowed) or shown) from None
     except etree.XSLTApplyError as exc:
         messages = [entry.message for entry in xslt.error_log]
         stop = next((m for m in reversed(messages) if m.startswith("error:")), str(exc))
@@ -205,6 +225,20 @@ def _apply(name: str, data: bytes, base_url: str | None, params: dict[str, str] 
     finally:
         _ALLOWED.reset(token)
     return result, [entry.message for entry in xslt.error_log]
+
+
+def _named_file(exc: etree.XMLSyntaxError, allowed: _Checked) -> str | None:
+    """The project file a parse error of a run concerns (lxml names the URI it parsed)."""
+    name = getattr(exc, "filename", None)
+    path = _path_of(name) if name else None
+    if path is None:
+        return None
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):
+        return None
+    uri = allowed.uris.get(resolved)
+    return str(allowed.origin.get(uri, path)) if uri else str(path)
 
 
 def transform(name: str, data: bytes, *, base_url: str | None = None,
@@ -221,40 +255,73 @@ def xsltproc_available() -> bool:
     return shutil.which("xsltproc") is not None
 
 
-def run_xsltproc(name: str, path: str | Path, *, params: dict[str, str] | None = None) -> tuple[bytes, list[str]]:
+def run_xsltproc(name: str, path: str | Path, *, params: dict[str, str] | None = None,
+                 timeout: float | None = None) -> tuple[bytes, list[str]]:
     """Run ``xslt/<name>`` on the file ``path`` with the ``xsltproc`` program: no network,
-    no writing, no DTD loaded (``--novalid``, ``--nodtdattr``); ``path`` is checked with
-    :func:`check_xml` first, because xsltproc substitutes every entity it knows. Files
-    the stylesheet opens with ``document()`` must have been checked by the caller.
+    no writing, no DTD loaded (``--novalid``, ``--nodtdattr``); ``path`` (a regular file)
+    is checked with :func:`check_xml` first, because xsltproc substitutes every entity it
+    knows, and xsltproc reads a private copy of the bytes checked. Its ``document()``
+    may open no file (the engine's own runs pass copies of the files they checked).
     (result bytes, messages)."""
+    path = Path(path)
+    data = read_regular(path)
+    check_xml(data, path)
+    with tempfile.TemporaryDirectory(prefix="corefio-xslt-") as folder:
+        copy = Path(folder, "input.xml")
+        copy.write_bytes(data)
+        return _xsltproc(name, copy.as_uri(), params, file=path, timeout=timeout)
+
+
+def _xsltproc(name: str, uri: str, params: dict[str, str] | None, *, file: str | Path,
+              timeout: float | None = None) -> tuple[bytes, list[str]]:
+    """One xsltproc run on the input at ``uri``: stopped after ``timeout`` seconds
+    (default :data:`XSLTPROC_TIMEOUT`), and killed when corefio ends, even by SIGKILL
+    (the kernel's parent-death signal, set by ``setpriv`` where the system has it)."""
     exe = shutil.which("xsltproc")
     if exe is None:
         raise UsageError("xsltproc is not installed")
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CorefioError(f"cannot read file: {exc.strerror}", file=str(path)) from None
-    check_xml(data, path)
     args = [exe, "--nonet", "--nowrite", "--nomkdir", "--novalid", "--nodtdattr"]
     for key, value in (params or {}).items():
         args += ["--stringparam", key, value]
-    # the input as a file: URI, every character that is not plain ASCII escaped (a
-    # space, "%", "#" in a name)
-    args += [str(stylesheet_path(name)), path.resolve().as_uri()]
-    done = subprocess.run(args, capture_output=True, check=False)
-    messages = [line for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
-    if done.returncode != 0:
+    args += [str(stylesheet_path(name)), uri]
+    limit = XSLTPROC_TIMEOUT if timeout is None else timeout
+    out, err, code = run_child(args, timeout=limit, what=f"xsltproc {name}", file=file)
+    messages = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
+    if code != 0:
         stop = next((m for m in reversed(messages) if m.startswith("error:")), "; ".join(messages[-3:]))
-        raise CorefioError(f"xsltproc {name} failed: {stop}", file=str(path))
-    return done.stdout, messages
+        raise CorefioError(f"xsltproc {name} failed: {stop}", file=str(file))
+    return out, messages
+
+
+def run_child(args: list[str], *, timeout: float, what: str, file: str | Path | None) -> tuple[bytes, bytes, int]:
+    """Run a program corefio depends on: (stdout, stderr, exit code). It gets no input,
+    is stopped (killed) after ``timeout`` seconds, which is an input error naming
+    ``file``, is killed when the calling thread is interrupted, and dies with corefio:
+    ``setpriv --pdeathsig KILL`` asks the kernel to kill it when corefio's process ends,
+    however it ends."""
+    wrapper = shutil.which("setpriv")
+    command = [wrapper, "--pdeathsig", "KILL", "--", *args] if wrapper else args
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise CorefioError(f"{what} did not finish within {timeout:g} s: stopped", file=file) from None
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+    return out, err, process.returncode
 
 
 #: what a stylesheet's own messages start with (the rest is the XML parser's chatter)
 _OWN = ("rule ", "dropped:", "error:", "duplicate-id:")
 
 
-def _record(report: Report, name: str, messages: list[str], file: str | None) -> None:
+def _record(report: Report, name: str, messages: list[str], file: str | None,
+            checked: _Checked | None = None) -> None:
     for message in messages:
         if not message.startswith(_OWN):
             continue
@@ -263,7 +330,8 @@ def _record(report: Report, name: str, messages: list[str], file: str | None) ->
             fields = message.split("\t")
             if len(fields) == 5:
                 _, uri, level, old, new = fields
-                where = _path_of(uri)
+                where = checked.origin.get(uri) if checked is not None else None
+                where = where if where is not None else _path_of(uri)
                 report.add("mmax2.duplicate-id", "warning",
                            f"markable id {old!r} repeated on level {level!r}; the later one is renamed {new!r} "
                            "(pointers naming the id point to the first)",
@@ -277,72 +345,27 @@ def _record(report: Report, name: str, messages: list[str], file: str | None) ->
             report.add("xslt.rule", "info", f"{name}: {message}", file=file)
 
 
-def _inputs(path: Path, format: str) -> list[tuple[Path, str]]:
-    """The files a stylesheet runs on, each with its document stem: an MMAX2 directory
-    gives its ``.mmax`` files in name order (one document each)."""
-    if format == "mmax2":
-        if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix.lower() == ".mmax" and p.is_file())
-            if not found:
-                raise CorefioError("no .mmax file in this directory: not an MMAX2 project", file=str(path))
-            return [(p, p.name[: -len(p.suffix)]) for p in found]
-        return [(path, path.name[: -len(path.suffix)] if path.suffix else path.name)]
-    return [(path, Source.of(path).stem)]
-
-
-def _absolute_name(name: str) -> bool:
-    return name.startswith(("/", "\\", "~")) or (len(name) > 1 and name[1] == ":")
-
-
-def _project_file(directory: Path, dir_name: str, name: str, *, file: Path, what: str) -> Path:
-    """The project file ``name`` under the project directory ``dir_name`` (MMAX2's
-    ``basedata_path``…), refused unless it stays inside the project."""
+def _mmax2_params(doc: "P.DocumentFiles", checked: _Checked) -> dict[str, str]:
+    """The parameters that give mmax2-to-raf.xsl the files of one document, found,
+    confined and looked up by :class:`corefio.formats.mmax2.project.Project` as for the
+    Python reader, each read and checked here: URI lists in the order of the levels
+    (``-``: no such file), the number of levels, and the document's name. The
+    stylesheet opens these URIs and makes no path of its own."""
     from ..formats.mmax2 import project as P
 
-    if _absolute_name(P.norm_path(name)):
-        confined_path(directory, P.norm_path(name), file=file, what=what)  # raises
-    return confined_path(directory, P.join(dir_name, name), file=file, what=what)
-
-
-def _mmax2_files(mmax: Path, stem: str, checked: _Checked) -> dict[str, str]:
-    """What mmax2-to-raf.xsl reads besides the ``.mmax`` file, found as the Python reader
-    finds it: every file name ``common_paths.xml`` and the ``.mmax`` file give is confined
-    to the project and every file the stylesheet opens is checked; the parameters that
-    pass those files to the stylesheet as URIs (lists in the order of the levels, ``-``
-    for a level without scheme file)."""
-    from ..formats.mmax2 import project as P
-
-    directory = mmax.parent
-    common_file = directory / "common_paths.xml"
-    params = {"common-uri": checked.add(common_file)}
-    common, _ = P.read_common_paths(directory, Report(str(directory)))
-    words, _, own_levels, _, _ = P.read_mmax(mmax)
-    levels = common.levels or own_levels
-    paths = common.paths
-
-    def named(key: str, name: str, what: str, by: Path) -> Path:
-        return _project_file(directory, paths.get(key, ""), name, file=by, what=what)
-
-    in_basedata = named("basedata_path", words, "base data file", mmax)
-    plain = _project_file(directory, "", words, file=mmax, what="base data file")
-    params["words-uri"] = checked.add(plain if not in_basedata.is_file() and plain.is_file() else in_basedata)
-    level_uris, scheme_uris = [], []
-    by = common_file if common.levels else mmax
-    for level in levels:
-        level_uris.append(checked.add(named("markable_path", level.file_for(stem), f"level file of {level.name!r}", by)))
-        if level.schemefile:
-            scheme_uris.append(checked.add(named("scheme_path", level.schemefile,
-                                                 f"scheme file of {level.name!r}", by)))
-        else:
-            scheme_uris.append("-")
-        if level.customization_file:
-            named("customization_path", level.customization_file, f"customization file of {level.name!r}", by)
-    for sheet, _line in common.stylesheets:
-        named("style_path", sheet, "stylesheet", common_file)
+    params = {"stem": doc.stem, "doc-name": doc.name, "level-count": str(len(doc.levels))}
+    params["common-uri"] = checked.add(doc.common.file, what="common paths file", name="common.xml") \
+        if doc.common.file is not None else ""
+    if not doc.words.present:
+        raise CorefioError(f"base data file {P.shorten(doc.words_name)!r} named by {doc.mmax.name} is missing",
+                           file=str(doc.words.path))
+    params["words-uri"] = checked.add(doc.words.path, name="words.xml", **doc.words.where)
+    level_uris = [checked.add(f.path, **f.where) if f.present else "-" for f in doc.level_files]
+    scheme_uris = [checked.add(s.path, **s.where) if s is not None and s.present else "-" for s in doc.schemes]
     params["level-uris"] = " ".join(level_uris)
     params["scheme-uris"] = " ".join(scheme_uris)
-    params["repeated-ids"] = "yes" if any(_may_repeat_ids(checked.files.get(Path(unquote(urlsplit(uri).path))))
-                                          for uri in level_uris) else "no"
+    params["repeated-ids"] = "yes" if any(_may_repeat_ids(checked.files.get(f.path.resolve()))
+                                          for f in doc.level_files if f.present) else "no"
     return params
 
 
@@ -363,8 +386,10 @@ def _may_repeat_ids(data: bytes | None) -> bool:
 
 def _mate_files(file: Path, data: bytes, checked: _Checked) -> None:
     """The standoff base files a MATE file names (``<doc words="…">``), confined to the
-    file's directory and checked. mate-to-raf.xsl opens them as URI references, so a name
-    must be a plain relative file name (no ``:``, ``%``, ``#``, ``?``, ``\\``)."""
+    file's directory and checked. mate-to-raf.xsl opens them as URI references relative
+    to the MATE file, so a name must be a plain relative file name (no ``:``, ``%``,
+    ``#``, ``?``, ``\\``); under xsltproc the copies keep those names beside the copy of
+    the MATE file."""
     if b"words" not in data:
         return
     root = parse_xml(data, file=file).getroot()
@@ -375,19 +400,76 @@ def _mate_files(file: Path, data: bytes, checked: _Checked) -> None:
         if any(c in name for c in ":%#?\\") or _absolute_name(name):
             raise UnsafeInputError(f"standoff base file name {name!r} is not a plain relative file name",
                                    file=file, line=el.sourceline)
-        checked.add(confined_path(file.parent, name, file=file, line=el.sourceline, what="standoff base file"))
+        path = confined_path(file.parent, name, file=file, line=el.sourceline, what="standoff base file")
+        checked.add(path, name="input/" + posixpath.normpath(name), what="standoff base file", file=file,
+                    line=el.sourceline)
 
 
-def _files_for(file: Path, stem: str, format: str, data: bytes, processor: str) -> tuple[dict[str, str], _Checked]:
-    """The stylesheet parameters and the checked files of one input file."""
-    checked = _Checked(parse=processor == "xsltproc")
-    params: dict[str, str] = {}
-    if format == "mmax2":
-        check_xml(data, file)  # (small: before its names are read)
-        params = _mmax2_files(file, stem, checked)
-    elif format == "mate":
-        _mate_files(file, data, checked)
-    return params, checked
+def _absolute_name(name: str) -> bool:
+    return name.startswith(("/", "\\", "~")) or (len(name) > 1 and name[1] == ":")
+
+
+@dataclass
+class _Run:
+    """One stylesheet run to RAF: the input (its file and the bytes the stylesheet
+    reads), its parameters and the files it may open."""
+
+    file: Path
+    data: bytes
+    params: dict[str, str]
+    checked: _Checked
+    #: the input's URI for the processor
+    uri: str
+
+
+@contextmanager
+def _runs(path: Path, format: str, processor: str, report: Report | None) -> Iterator[Iterator[_Run]]:
+    """The runs ``path`` needs (an MMAX2 project or collection: one per ``.mmax`` file,
+    in the Python reader's order), each with the files it may open checked (under
+    xsltproc: copied into a private folder, removed once the run is over)."""
+
+    def folder() -> contextlib.AbstractContextManager[str | None]:
+        if processor != "xsltproc":
+            return contextlib.nullcontext(None)
+        return tempfile.TemporaryDirectory(prefix="corefio-xslt-")
+
+    def generate() -> Generator[_Run, None, None]:
+        if format == "mmax2":
+            from ..formats.mmax2 import project as P
+
+            project = P.Project(path)
+            for i in range(len(project.mmax_files)):
+                doc = project.document(i)
+                with folder() as copies:
+                    checked = _Checked(parse=processor == "xsltproc", folder=Path(copies) if copies else None)
+                    params = _mmax2_params(doc, checked)
+                    check_xml(doc.mmax_data, doc.mmax)  # (small: it was parsed already)
+                    yield _Run(doc.mmax, doc.mmax_data, params, checked,
+                               _input_uri(doc.mmax, doc.mmax_data, checked))
+            return
+        data = _prepare(path, format, report)
+        with folder() as copies:
+            checked = _Checked(parse=processor == "xsltproc", folder=Path(copies) if copies else None)
+            if format == "mate":
+                check_xml(data, path)  # (before its names are read)
+                _mate_files(path, data, checked)
+            yield _Run(path, data, {"stem": Source.of(path).stem}, checked, _input_uri(path, data, checked))
+
+    with contextlib.closing(generate()) as runs:
+        yield runs
+
+
+def _input_uri(file: Path, data: bytes, checked: _Checked) -> str:
+    """The input's URI for the processor: the file itself under lxml (the engine hands
+    lxml the bytes, and the URI only places relative names), a checked copy under
+    xsltproc."""
+    if checked.folder is None:
+        return file.resolve().as_uri()
+    check_xml(data, file)
+    copy = checked.folder / "input" / "input.xml"
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    copy.write_bytes(data)
+    return copy.as_uri()
 
 
 def _level_markables(checked: _Checked) -> int:
@@ -395,7 +477,7 @@ def _level_markables(checked: _Checked) -> int:
     the checked bytes of the files whose root is ``markables``)."""
     count = 0
     for data in checked.files.values():
-        if data is None or b"markable" not in data:
+        if b"markable" not in data:
             continue
         root = etree.fromstring(data, _parser())
         if etree.QName(root).localname == "markables":
@@ -417,8 +499,9 @@ def _refuse_empty(result: object, checked: _Checked, file: Path) -> None:
 
 
 def _prepare(file: Path, format: str, report: Report | None) -> bytes:
-    """The bytes the stylesheet reads: MUC SGML is repaired into XML first."""
-    data = file.read_bytes()
+    """The bytes the stylesheet reads (a regular file only): MUC SGML is repaired into
+    XML first."""
+    data = read_regular(file)
     if format != "muc":
         return data
     from ..io.repair import repair_bytes
@@ -431,41 +514,37 @@ def _prepare(file: Path, format: str, report: Report | None) -> bytes:
     return fixed
 
 
+def _stylesheet_for(format: str) -> str:
+    name = TO_RAF.get(format)
+    if name is None:
+        raise UsageError(f"no stylesheet converts {format} to RAF (there are: {', '.join(sorted(TO_RAF))})")
+    return name
+
+
 def to_raf_files(path: str | Path, format: str, *, report: Report | None = None,
                  processor: str = "lxml", params: dict[str, str] | None = None) -> list[bytes]:
     """The RAF 2.0 documents ``xslt/<format>-to-raf.xsl`` makes of ``path`` (one result
     per input file: an MMAX2 directory has one per ``.mmax``); the stylesheet's messages
     go to ``report``; ``params``: more stylesheet parameters (``compact``)."""
-    name = TO_RAF.get(format)
-    if name is None:
-        raise UsageError(f"no stylesheet converts {format} to RAF (there are: {', '.join(sorted(TO_RAF))})")
+    name = _stylesheet_for(format)
     if processor not in ("lxml", "xsltproc"):
         raise UsageError(f"XSLT processor is lxml or xsltproc, not {processor!r}")
     out = []
-    for file, stem in _inputs(Path(path), format):
-        data = _prepare(file, format, report)
-        found, checked = _files_for(file, stem, format, data, processor)
-        given = {**(params or {}), "stem": stem, **found}
-        if processor == "xsltproc":
-            if format == "muc":
-                import tempfile
-
-                with tempfile.TemporaryDirectory() as tmp:
-                    repaired = Path(tmp, file.name)
-                    repaired.write_bytes(data)
-                    result, messages = run_xsltproc(name, repaired, params=given)
+    with _runs(Path(path), format, processor, report) as runs:
+        for run in runs:
+            given = {**(params or {}), **run.params}
+            if processor == "xsltproc":
+                result, messages = _xsltproc(name, run.uri, given, file=run.file)
+                if format == "mmax2":
+                    _refuse_empty(etree.fromstring(result, _parser()), run.checked, run.file)
             else:
-                result, messages = run_xsltproc(name, file, params=given)
-            if format == "mmax2":
-                _refuse_empty(etree.fromstring(result, _parser()), checked, file)
-        else:
-            tree, messages = _apply(name, data, file.resolve().as_uri(), given, checked, str(file))
-            if format == "mmax2":
-                _refuse_empty(tree, checked, file)
-            result = bytes(tree)  # type: ignore[call-overload]
-        if report is not None:
-            _record(report, name, messages, str(file))
-        out.append(result)
+                tree, messages = _apply(name, run.data, run.uri, given, run.checked, str(run.file))
+                if format == "mmax2":
+                    _refuse_empty(tree, run.checked, run.file)
+                result = bytes(tree)  # type: ignore[call-overload]
+            if report is not None:
+                _record(report, name, messages, str(run.file), run.checked)
+            out.append(result)
     return out
 
 
@@ -491,21 +570,19 @@ def read(path: str | Path, format: str, *, report: Report | None = None, process
         for raf in to_raf_files(path, format, report=report, processor=processor):
             documents.extend(api.loads(raf, "raf", report=report).documents)
         return Corpus(documents=documents)
-    name = TO_RAF.get(format)
-    if name is None:
-        raise UsageError(f"no stylesheet converts {format} to RAF (there are: {', '.join(sorted(TO_RAF))})")
+    name = _stylesheet_for(format)
     documents = []
-    for file, stem in _inputs(Path(path), format):
-        data = _prepare(file, format, report)
-        found, checked = _files_for(file, stem, format, data, "lxml")
-        # compact: the stylesheet may leave out what only people read (word numbers, line
-        # breaks), which the reader would skip anyway (about a tenth of mmax2-to-raf's work)
-        tree, messages = _apply(name, data, file.resolve().as_uri(), {"stem": stem, "compact": "yes", **found},
-                                checked, str(file))
-        if format == "mmax2":
-            _refuse_empty(tree, checked, file)
-        _record(report, name, messages, str(file))
-        documents.extend(RafStream(Source(f"{file} ({name})"), report, False, tree=tree))
+    with _runs(Path(path), format, "lxml", report) as runs:
+        for run in runs:
+            # compact: the stylesheet may leave out what only people read (word numbers,
+            # line breaks), which the reader would skip anyway (about a tenth of
+            # mmax2-to-raf's work)
+            tree, messages = _apply(name, run.data, run.uri, {"compact": "yes", **run.params}, run.checked,
+                                    str(run.file))
+            if format == "mmax2":
+                _refuse_empty(tree, run.checked, run.file)
+            _record(report, name, messages, str(run.file), run.checked)
+            documents.extend(RafStream(Source(f"{run.file} ({name})"), report, False, tree=tree))
     return Corpus(documents=documents)
 
 
@@ -520,14 +597,21 @@ def from_raf(raf: bytes, format: str, *, report: Report | None = None) -> bytes:
     return data
 
 
-def _file_stem(name: str, taken: set[str]) -> str:
-    """A file stem for a document name (``/`` and ``%`` quoted, repeats numbered)."""
-    stem = name.replace("%", "%25").replace("/", "%2F") or "document"
+def _file_stem(name: str, taken: set[str], report: Report | None = None) -> str:
+    """A file stem for a document name, made as the Python writer makes it
+    (:func:`corefio.formats.mmax2.writer.clean_stem`: ``/``, ``%``… become ``_``),
+    repeats numbered; a changed name is reported (the ``.mmax`` file keeps the name)."""
+    from ..formats.mmax2.writer import clean_stem
+
+    stem = clean_stem(name)
     base, k = stem, 1
-    while stem in taken:
+    while stem.lower() in taken:
         k += 1
-        stem = f"{base}~{k}"
-    taken.add(stem)
+        stem = f"{base}_{k}"
+    taken.add(stem.lower())
+    if stem != name and report is not None:
+        report.add("mmax2.file-name", "info", f"document {name[:80]!r} is written as {stem}.mmax (a file name "
+                   "cannot hold it as it is); the .mmax file keeps its name")
     return stem
 
 
@@ -553,7 +637,7 @@ def from_raf_files(raf: bytes, format: str, *, report: Report | None = None) -> 
     taken: set[str] = set()
     for document in manifest.iter("document"):
         n = document.get("n", "1")
-        stem = _file_stem(document.get("name", ""), taken)
+        stem = _file_stem(document.get("name", ""), taken, report)
         files[f"{stem}.mmax"] = run(file="mmax", doc=n, stem=stem)
         files[f"Basedata/{stem}_words.xml"] = run(file="words", doc=n, stem=stem)
         for level in document.iter("level"):

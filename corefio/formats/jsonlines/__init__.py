@@ -1,12 +1,14 @@
 """jsonlines of the e2e-coref family (``.jsonlines``, ``.jsonl``): one document per line.
 
 The reader knows the shapes other systems write too (wl-coref, fast-coref sub-word
-segments, fastcoref/maverick offsets, AllenNLP, BookCoref: see
+segments, fastcoref/maverick offsets, AllenNLP, BookCoref, PreCo: see
 :mod:`corefio.formats.jsonlines.dialects`); each line's shape is told from its keys.
 The read option ``dialect`` forces one (``--read-option dialect=wl``, or the format
 name ``jsonlines:wl`` wherever a format is named: ``--from jsonlines:wl``); the format
-``wl-coref`` reads and writes wl-coref's shape (its heads included). This module reads
-and writes the e2e shape:
+``wl-coref`` reads and writes wl-coref's shape (its heads included), the format
+``preco`` PreCo's (and ``jsonlines`` writes a document read from a PreCo line back in
+PreCo's shape, when no mention of it crosses a sentence). This module reads and writes
+the e2e shape:
 
 ::
 
@@ -30,8 +32,9 @@ Every other field (``paragraphs``, ``pos``, ``ner``, ...) is document data: it g
 text (the layout remembers which). So converting to a format without document metadata
 reports their loss (``loss.metadata``), and the jsonlines writer writes every metadata
 entry back as a field (a string field, unless the layout says it held JSON). The key
-order, the doc_key style, ASCII escaping and line ends of the source are kept in the
-document's :class:`JsonlinesLayout`, so a file is written back identical.
+order, the doc_key style, ASCII escaping, separators (``", "`` or ``","``) and line
+ends of the source are kept in the document's :class:`JsonlinesLayout`, so a file is
+written back identical.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+from json.decoder import scanstring
 from dataclasses import replace
 from typing import Any
 
@@ -50,13 +54,13 @@ from ..registry import Capabilities, FormatSpec, Option, register
 from ...io.source import Source
 from .._lines import SourceLines, check_part, line_starts, no_document_error
 from . import dialects
+from .dialects import split_doc_key
 from .layout import JsonlinesLayout
 
 #: the model, imported on first use
 model = LazyModule("corefio.model")
 
 CORE_KEYS = ("doc_key", "sentences", "speakers", "clusters")
-_CONLL_KEY = re.compile(r"^\((.*)\); part (\S+)$")
 #: a ``\\uD800``-``\\uDFFF`` escape: JSON lets it stand alone, but a lone surrogate is no
 #: character and no UTF-8 file can hold it
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -64,15 +68,8 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
 
 
-def split_doc_key(key: str) -> tuple[str, str | None]:
-    m = _CONLL_KEY.match(key)
-    if m:
-        return m.group(1), m.group(2)
-    return key, None
-
-
 def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii_only: bool,
-               newline: str, number: int = 1) -> Any:
+               newline: str, number: int = 1, line_text: str = "") -> Any:
     def fail(message: str) -> FormatError:
         return FormatError(message, file=file, line=lineno)
 
@@ -135,7 +132,7 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii
     name, part = split_doc_key(doc_key)
     check_part(part, file, lineno)
     layout = JsonlinesLayout(keys=list(obj), doc_key_style="conll" if part is not None else "plain",
-                             ensure_ascii=ascii_only, newline=newline)
+                             ensure_ascii=ascii_only, newline=newline, compact=_compact(line_text))
     metadata: dict[str, str] = {}
     for key, value in obj.items():
         if key in CORE_KEYS:
@@ -153,6 +150,24 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii
         )
     except ModelError as exc:  # pragma: no cover - checked above
         raise fail(str(exc)) from None
+
+
+def _compact(line: str) -> bool:
+    """Is the JSON object on ``line`` written without a space after its separators? Told
+    from its first key: ``{"id":"a"`` is compact, ``{"id": "a"`` is not."""
+    start = line.find("{")
+    if start < 0:
+        return False
+    at = start + 1
+    while at < len(line) and line[at] in " \t":
+        at += 1
+    if not line.startswith('"', at):
+        return False
+    try:
+        _, end = scanstring(line, at + 1)
+    except ValueError:
+        return False
+    return line.startswith(":", end) and not line.startswith(": ", end)
 
 
 def _has_surrogate(value: object) -> bool:
@@ -241,12 +256,13 @@ def _documents(lines: Iterable[str], file: str | None, report: Report, dialect: 
         count += 1
         shape = dialect or (dialects.detect(obj, file, lineno) if isinstance(obj, dict) else "e2e")
         if shape == "e2e":
-            last = _read_line(obj, lineno, file, report, line.isascii(), newline, count)
+            last = _read_line(obj, lineno, file, report, line.isascii(), newline, count, line)
         elif not isinstance(obj, dict):
             raise FormatError("each line must be a JSON object", file=file, line=lineno)
         else:
             last = dialects.READERS[shape](obj, file, lineno, count, report)
-            last.layout["jsonlines"].newline = newline
+            lay = last.layout["jsonlines"]
+            lay.newline, lay.ensure_ascii, lay.compact = newline, line.isascii(), _compact(line)
     if last is None:
         raise no_document_error(file, lineno, "a JSON object")
     if not getattr(lines, "final_newline", True):
@@ -361,19 +377,57 @@ def _document_object(doc: Any, report: Report) -> tuple[dict, JsonlinesLayout | 
     return ordered, lay
 
 
-def write(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[str]:
+def _line(obj: dict, lay: JsonlinesLayout | None) -> str:
+    """``obj`` as its source wrote its line: ASCII escapes or not, compact or not, the
+    same line end."""
+    if lay is None:
+        return json.dumps(obj) + "\n"
+    separators = (",", ":") if lay.compact else None
+    return json.dumps(obj, ensure_ascii=lay.ensure_ascii, separators=separators) + lay.newline
+
+
+def _own_shape(doc: Any, report: Report, preco: bool) -> tuple[dict, JsonlinesLayout | None]:
+    """The object to write for ``doc``: PreCo's shape when ``preco`` (the format
+    ``preco``) or when the document was read from a PreCo line and PreCo can hold it,
+    else e2e's."""
+    lay = doc.layout.get("jsonlines")
+    lay = lay if isinstance(lay, JsonlinesLayout) else None
+    if preco or (lay is not None and lay.dialect == "preco" and dialects.preco_expresses(doc)):
+        return dialects.preco_object(doc, report, lay), lay
+    return _document_object(doc, report)
+
+
+def write(documents: Iterable, *, corpus: Any, report: Report, preco: bool = False) -> Iterator[str]:
     """One JSON object per line, one piece per document."""
     pending: str | None = None
     final = True
     for doc in documents:
         if pending is not None:
             yield pending
-        obj, lay = _document_object(doc, report)
-        newline = lay.newline if lay is not None else "\n"
-        pending = json.dumps(obj, ensure_ascii=lay.ensure_ascii if lay is not None else True) + newline
+        obj, lay = _own_shape(doc, report, preco)
+        pending = _line(obj, lay)
         final = lay.final_newline if lay is not None else True
     if pending is not None:
         yield pending if final else pending.rstrip("\r\n")
+
+
+def write_preco(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[str]:
+    """PreCo jsonlines: one ``{"id", "sentences", "mention_clusters"}`` per document."""
+    yield from write(documents, corpus=corpus, report=report, preco=True)
+
+
+def read_preco(source: Source, *, report: Report, strict: bool = False) -> Any:
+    """Read PreCo jsonlines (whatever the keys say)."""
+    return read(source, report=report, strict=strict, dialect="preco")
+
+
+def stream_preco(source: Source, *, report: Report, strict: bool = False) -> Iterator[Any]:
+    yield from stream(source, report=report, strict=strict, dialect="preco")
+
+
+def stream_range_preco(source: Source, byte_range: tuple[int, int, int, int], *, report: Report,
+                       strict: bool = False) -> Iterator[Any]:
+    yield from stream_range(source, byte_range, report=report, strict=strict, dialect="preco")
 
 
 def dumps(corpus: Any, *, report: Report | None = None) -> str:
@@ -383,7 +437,7 @@ def dumps(corpus: Any, *, report: Report | None = None) -> str:
 
 #: keys that tell a coreference jsonlines line in the first bytes of a file
 _SNIFF_KEYS = (b'"doc_key"', b'"cased_words"', b'"subtoken_map"', b'"clusters_token_offsets"',
-               b'"clusters_char_offsets"', b'"clusters"')
+               b'"clusters_char_offsets"', b'"clusters"', b'"mention_clusters"')
 
 
 def sniff(head: bytes) -> bool:
@@ -416,6 +470,23 @@ register(
         concatenates=True,
         document_starts=document_starts,
         stream_range=stream_range,
+    )
+)
+
+register(
+    FormatSpec(
+        name="preco",
+        description="PreCo jsonlines (id, sentences, mention_clusters of [sentence, start, end))",
+        extensions=(),
+        ambiguous_extensions=(".jsonlines", ".jsonl"),
+        # a mention lies in one sentence; no speakers
+        capabilities=replace(CAPABILITIES, cross_sentence=False, token_attributes=False),
+        read=read_preco,
+        stream=stream_preco,
+        write=write_preco,
+        concatenates=True,
+        document_starts=document_starts,
+        stream_range=stream_range_preco,
     )
 )
 

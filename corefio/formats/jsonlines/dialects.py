@@ -28,6 +28,12 @@ dialect       keys (what they hold)
 ``bookcoref`` BookCoref: e2e ``sentences`` and ``clusters`` plus ``characters``, a
               list of ``{"name", "cluster"}``; a character's name becomes the
               ``name`` attribute of its entity.
+``preco``     PreCo (Chen et al. 2018, "PreCo: A Large-scale Dataset in Preschool
+              Vocabulary for Coreference Resolution"): ``id``, ``sentences`` (words)
+              and ``mention_clusters``, each mention ``[sentence, start, end]``
+              with word numbers within the sentence, the end exclusive; singletons
+              are clusters of one mention. Written back in this shape (the format
+              ``preco``, or ``jsonlines`` for a document read from it).
 ``e2e``       e2e-coref / SpanBERT (``sentences``, ``clusters``): read by the package
               module itself.
 ============  =========================================================================
@@ -47,6 +53,8 @@ from typing import Any
 from ...diagnostics import Report
 from ...errors import FormatError, ModelError
 from ...io._lazy import LazyModule
+from .._lines import check_part
+from ..losses import LossLog
 from .layout import JsonlinesLayout
 
 model = LazyModule("corefio.model")
@@ -58,16 +66,27 @@ DIALECTS = {
     "offsets": "fastcoref / LingMess / maverick (tokens or text, clusters_token_offsets, clusters_char_offsets)",
     "allennlp": "AllenNLP predictor (document, clusters)",
     "bookcoref": "BookCoref (sentences, clusters, characters)",
+    "preco": "PreCo (id, sentences, mention_clusters of [sentence, start, end))",
     "e2e": "e2e-coref / SpanBERT (doc_key, sentences, speakers, clusters)",
 }
 
 NAME_KEYS = ("doc_key", "document_id", "id", "name")
+_CONLL_KEY = re.compile(r"^\((.*)\); part (\S+)$")
 #: sub-word pieces that stand for no text
 SPECIAL_PIECES = frozenset({"[CLS]", "[SEP]", "<s>", "</s>", "[SPL]", "<pad>", "[PAD]", "<cls>", "<sep>"})
 _WORD = re.compile(r"\w+|[^\w\s]")
 
 #: (start, end inclusive, head span or None)
 Mention = tuple[int, int, "tuple[int, int] | None"]
+
+
+def split_doc_key(key: str) -> tuple[str, str | None]:
+    """A document's name and part from a key ``(NAME); part NNN`` (a CoNLL header's
+    words), else the key as the name, without part."""
+    m = _CONLL_KEY.match(key)
+    if m:
+        return m.group(1), m.group(2)
+    return key, None
 
 
 def detect(obj: dict, file: str | None, line: int) -> str:
@@ -84,6 +103,8 @@ def detect(obj: dict, file: str | None, line: int) -> str:
         return "allennlp"
     if "characters" in obj and "sentences" in obj:
         return "bookcoref"
+    if "mention_clusters" in obj and "sentences" in obj:
+        return "preco"
     if "sentences" in obj and ("clusters" in obj or "doc_key" in obj):
         return "e2e"  # (a missing key is named by the e2e reader)
     keys = ", ".join(list(obj)[:12]) or "none"
@@ -202,12 +223,16 @@ def build(check: _Line, *, name: str, part: str | None, forms: list[str], senten
             seen[(a, b)] = eid
             markables.append(model.Markable.fast(f"markable_{len(markables) + 1}", ((a, b),), eid,
                                                  head=(head,) if head is not None else None))
+    layout = JsonlinesLayout(keys=list(check.obj), dialect=dialect)
     metadata: dict[str, str] = {}
     for key, value in check.obj.items():
         if key in used:
             continue
-        metadata[key] = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    layout = JsonlinesLayout(keys=list(check.obj), dialect=dialect)
+        if isinstance(value, str):
+            metadata[key] = value
+        else:  # JSON text, the layout remembering it was a value
+            metadata[key] = json.dumps(value, ensure_ascii=False)
+            layout.json_fields.append(key)
     try:
         return model.Document.build(
             name=name, part=part, metadata=metadata,
@@ -513,7 +538,111 @@ def read_bookcoref(obj: dict, file: str | None, line: int, index: int, report: R
                  used=("doc_key", "sentences", "clusters", "characters"))
 
 
+# -- PreCo ------------------------------------------------------------------------------
+
+PRECO_KEYS = ("id", "sentences", "mention_clusters")
+
+
+def read_preco(obj: dict, file: str | None, line: int, index: int, report: Report) -> Any:
+    """A PreCo line: mentions ``[sentence, start, end)`` within their sentence. An empty
+    sentence (the model has none) is remembered by its place in the layout, so that the
+    mentions of later sentences are written back with their own sentence numbers."""
+    check = _Line(obj, file, line)
+    sentences = obj.get("sentences")
+    if not isinstance(sentences, list) or not all(isinstance(s, list) and _only(s, str) for s in sentences):
+        raise check.fail("sentences must be a list of lists of strings")
+    starts = []
+    forms: list[str] = []
+    for sentence in sentences:
+        starts.append(len(forms))
+        forms.extend(sentence)
+    sentence_of = [k for k, s in enumerate(sentences) for _ in s]
+    clusters: list[list[Mention]] = []
+    for c, cluster in enumerate(check.pairs("mention_clusters", 3)):
+        mentions: list[Mention] = []
+        for s, a, b in cluster:
+            if not 0 <= s < len(sentences):
+                raise check.fail(f"mention_clusters: cluster {c}: {[s, a, b]} names sentence {s} of "
+                                 f"{len(sentences)}")
+            if not 0 <= a < b <= len(sentences[s]):
+                raise check.fail(f"mention_clusters: cluster {c}: {[s, a, b]} is not [start, end) inside the "
+                                 f"{len(sentences[s])} words of sentence {s} (the end is exclusive)")
+            mentions.append((starts[s] + a, starts[s] + b - 1, None))
+        clusters.append(mentions)
+    key = obj.get("id")
+    name, part = (document_name(obj, index), None) if not isinstance(key, str) or not key else split_doc_key(key)
+    check_part(part, file, line)
+    doc = build(check, name=name, part=part, forms=forms, sentence_of=sentence_of, clusters=clusters,
+                dialect="preco", report=report, used=PRECO_KEYS if isinstance(key, str) else PRECO_KEYS[1:])
+    empty = [k for k, s in enumerate(sentences) if not s]
+    if empty:
+        doc.layout["jsonlines"].extra["empty_sentences"] = empty
+    return doc
+
+
+def preco_expresses(doc: Any) -> bool:
+    """Can a PreCo line hold every mention of ``doc`` (none crosses a sentence)?"""
+    if not doc.sentences:
+        return True
+    sentence = doc.sentence_of_token()
+    return all(sentence[m.first] == sentence[m.last] for m in doc.markables)
+
+
+def preco_object(doc: Any, report: Report, layout: JsonlinesLayout | None = None) -> dict:
+    """A document as a PreCo line (a mention across sentences is left out: reported
+    as ``loss.cross-sentence`` before writing). ``id`` is the name, or ``(NAME); part
+    NNN`` for a document with a part; every metadata entry is a field of its own but
+    one named like a PreCo field (``loss.metadata``)."""
+    forms = doc.tokens.forms
+    bounds = [(s.first, s.last) for s in doc.sentences] or ([(0, len(forms) - 1)] if forms else [])
+    number = [0] * len(forms)
+    for k, (a, b) in enumerate(bounds):
+        for i in range(a, b + 1):
+            number[i] = k
+    sentences = [forms[a : b + 1] for a, b in bounds]
+    renumber = list(range(len(sentences)))
+    empty = layout.extra.get("empty_sentences") if layout is not None else None
+    if isinstance(empty, list) and all(_is_int(k) for k in empty):
+        for k in sorted(set(empty)):
+            if 0 <= k <= len(sentences):
+                sentences.insert(k, [])
+                renumber = [j + 1 if j >= k else j for j in renumber]
+    clusters = []
+    for chain in doc.chain_indices():
+        mentions = []
+        for i in chain:
+            m = doc.markables[i]
+            k = number[m.first]
+            if number[m.last] != k:
+                continue
+            a = bounds[k][0]
+            mentions.append([renumber[k], m.first - a, m.last - a + 1])
+        clusters.append(mentions)
+    key = doc.name if doc.part is None else f"({doc.name}); part {doc.part}"
+    obj: dict[str, Any] = {"id": key, "sentences": sentences, "mention_clusters": clusters}
+    json_fields = set(layout.json_fields) if layout is not None else set()
+    clashing = [name for name in doc.metadata if name in PRECO_KEYS]
+    if clashing:
+        LossLog(report, "preco").lose("metadata", "metadata entries named like a PreCo field", document=doc,
+                                      count=len(clashing), example=clashing[0])
+    for name, value in doc.metadata.items():
+        if name in PRECO_KEYS:
+            continue
+        if name in json_fields:
+            try:
+                obj[name] = json.loads(value)
+                continue
+            except ValueError:
+                pass
+        obj[name] = value
+    if layout is not None and layout.keys:
+        ordered = {k: obj[k] for k in layout.keys if k in obj}
+        ordered.update((k, v) for k, v in obj.items() if k not in ordered)
+        obj = ordered
+    return obj
+
+
 READERS: dict[str, Callable[..., Any]] = {
     "wl": read_wl, "subword": read_subword, "offsets": read_offsets, "allennlp": read_allennlp,
-    "bookcoref": read_bookcoref,
+    "bookcoref": read_bookcoref, "preco": read_preco,
 }

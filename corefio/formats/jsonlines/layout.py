@@ -28,3 +28,6 @@ class JsonlinesLayout(FormatLayout):
     final_newline: bool = True
     #: the shape the line had (:data:`~corefio.formats.jsonlines.dialects.DIALECTS`)
     dialect: str = "e2e"
+    #: True when the line has no space after its ``:`` and ``,`` (``json.dumps`` with
+    #: ``separators=(",", ":")``)
+    compact: bool = False

@@ -75,11 +75,29 @@ The write option ``chains`` is ``sets`` (every chain a ``coref_set`` set),
 ``pointers`` (each mention points to the previous one of its chain), or unset: sets
 for entity ids, pointers for identity links, as the document has them.
 
+Collections: a directory whose ``.mmax`` files lie in subdirectories (MMAX2-Showcase's
+ACL Anthology corpus, the layout pyMMAX2 reads) is read whole; each document reads the
+``common_paths.xml`` of its own directory, else the one shared file (a name ending in
+``common_paths.xml`` in the collection's directory or a subdirectory without ``.mmax``
+files: ``common_files/global_common_paths.xml``; the read option ``common_paths`` names
+it), whose paths are relative to each ``.mmax`` file (``../../common_files/Schemes/``).
+Documents are named by their stem (by their path below the collection where two share a
+stem); the writer puts them back where they were (``MMAX2Layout.home``).
+
 Every file a project names (paths and file names in ``common_paths.xml``, the
 ``<words>`` of a ``.mmax`` file, level files, schemes, customizations, style sheets,
-DTDs) must lie inside the project directory: an absolute name, a ``..`` or a symbolic
-link leading out is refused (``UnsafeInputError`` at the line naming it) before
-anything is read from it, and a name the system cannot look up is an input error.
+DTDs) must lie inside the project directory (a collection's directory for a
+collection): an absolute name, a ``..`` or a symbolic link leading out is refused
+(``UnsafeInputError`` at the line naming it) before anything is read from it, a name
+the system cannot look up is an input error, and so is a file that is not a regular
+one (a FIFO, a device, a directory). One class does this for every engine
+(:class:`.project.Project`): the Python reader and both XSLT processors refuse and read
+the same files. An element read once (``<annotations>``, ``<words>``, a path, a level's
+name) written twice is an error: which one counts would be a guess.
+
+File names: a document name a file name cannot hold as it is (``/``, ``%``, ``#``, ``:``
+…) becomes a stem with ``_`` for those characters (info ``mmax2.file-name``); the
+``.mmax`` file keeps the name (``<corefio_document>``).
 
 Problems found while reading (a dangling pointer, a span naming a missing word, a
 repeated id, a not-well-formed file that had to be repaired with
@@ -90,7 +108,7 @@ the faulty part, strict reading refuses.
 from __future__ import annotations
 
 from ..registry import Capabilities, FormatSpec, Option, register
-from .project import MMAX2Layout, MMAX2ProjectLayout
+from .project import MMAX2Layout, MMAX2ProjectLayout, holds_documents
 from .reader import read
 from .writer import write_files
 
@@ -115,10 +133,14 @@ SPEC = register(FormatSpec(
         Option("identity_attribute", str, None,
                "set/pointer attributes that mean coreference (attr or level:attr, comma-separated; "
                "'none'); default: detected from the scheme names", applies_to="read"),
+        Option("common_paths", str, None, "the common paths file a collection's documents share (relative "
+               "to the directory read); default: the one file named *common_paths.xml in the collection's "
+               "directory or in a subdirectory without .mmax files", applies_to="read"),
         Option("chains", str, None, "write chains as 'sets' (coref_set) or 'pointers'; default: as the "
                "document has them", applies_to="write", choices=("sets", "pointers")),
     ),
     directory=True,
+    sniff_directory=holds_documents,
 ))
 
 __all__ = ["CAPABILITIES", "SPEC", "MMAX2Layout", "MMAX2ProjectLayout", "read", "write_files"]

@@ -1,4 +1,6 @@
-"""Project files: ``common_paths.xml``, the ``.mmax`` files, and the layouts that keep them.
+"""Project files: ``common_paths.xml``, the ``.mmax`` files, where a project's or a
+collection's documents are (:class:`Project`, the one confinement of every name a project
+gives, for every engine), and the layouts that keep them.
 
 ``common_paths.xml`` names the directories (``basedata_path``, ``scheme_path``,
 ``style_path``, ``customization_path``, ``markable_path``; relative to the project
@@ -11,7 +13,9 @@ itself count only when ``common_paths.xml`` has none.
 
 from __future__ import annotations
 
+import os
 import posixpath
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -19,7 +23,7 @@ from typing import Any, ClassVar
 from ...errors import FormatError
 from ...model.layout import FormatLayout
 from ...model.scheme import Scheme
-from ...io.source import confined_path
+from ...io.source import confined_path, file_kind, read_regular
 from ...io.xmlsafe import parse_xml
 
 FORMAT = "mmax2"
@@ -79,6 +83,11 @@ class MMAX2ProjectLayout(FormatLayout):
     scheme_files: dict[str, str] = field(default_factory=dict)
     #: the level read as the default coreference layer (``Markable.layer is None``)
     identity_level: str | None = None
+    #: a collection (documents in subdirectories, see :class:`Project`): the one common
+    #: paths file its documents share, relative to the root, and its paths are relative
+    #: to each document's directory (``MMAX2Layout.home``)
+    collection: bool = False
+    common_file: str = "common_paths.xml"
 
 
 @dataclass
@@ -108,6 +117,8 @@ class MMAX2Layout(FormatLayout):
     format: ClassVar[str] = FORMAT
 
     stem: str = ""
+    #: the ``.mmax`` file's directory relative to the collection's root (``""``: the root)
+    home: str = ""
     #: the ``.mmax`` file as read (written back when its words file name still fits)
     mmax: bytes | None = None
     words_file: str = ""
@@ -136,41 +147,76 @@ def join(directory: str, name: str) -> str:
     return posixpath.normpath(path) if ".." in path.split("/") else path
 
 
+def locate(home: str, directory: str, name: str) -> str:
+    """The file ``name`` of the project directory ``directory`` (``basedata_path``…) as
+    seen from a ``.mmax`` file in ``home`` (a directory relative to the root, ``""``
+    for a project directory): a path relative to the root, ``.`` and ``..`` resolved
+    by name. In a plain project this is :func:`join`."""
+    path = join(directory, name)
+    if home:
+        path = home.rstrip("/") + "/" + path
+    parts = path.split("/")
+    if ".." in parts or "." in parts:
+        path = posixpath.normpath(path)
+    return path
+
+
+def is_absolute_name(name: str) -> bool:
+    return name.startswith(("/", "\\", "~")) or (len(name) > 1 and name[1] == ":")
+
+
 def is_file(path: Path, *, what: str, file: str | Path | None, line: int | None) -> bool:
-    """Whether ``path`` is a file; a name the system cannot look up (too long, not
-    permitted) is an input error located where the name was written."""
+    """Whether ``path`` is a regular file (links followed); ``False`` when nothing is
+    there. Anything else (a directory, a FIFO, a device, a socket) is an input error,
+    and so is a name the system cannot look up (too long, not permitted), located
+    where the name was written: corefio opens regular files only (a FIFO would block
+    the reader, and the XSLT processor, for ever)."""
     try:
-        return path.is_file()
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return False
     except OSError as exc:
         raise FormatError(f"{what} {shorten(path.name)!r} cannot be looked up: {exc.strerror}",
                           file=file, line=line) from None
+    if stat.S_ISREG(mode):
+        return True
+    raise FormatError(f"{what} {shorten(path.name)!r} is {file_kind(mode)}, not a regular file: corefio reads "
+                      "regular files only", file=file, line=line)
 
 
 def read_file(path: Path, *, what: str, file: str | Path | None, line: int | None) -> bytes:
-    """The bytes of a project file; any system error is an input error (located where
-    the file was named), never an internal one."""
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise FormatError(f"{what} {shorten(path.name)!r} cannot be read: {exc.strerror}",
-                          file=file, line=line) from None
+    """The bytes of a project file (:func:`~corefio.io.source.read_regular`: regular files
+    only, any system error an input error located where the file was named)."""
+    return read_regular(path, what=what, file=file, line=line)
 
 
 def shorten(name: str) -> str:
     return name if len(name) <= 80 else name[:77] + "..."
 
 
-def read_common_paths(directory: Path, report: Any) -> tuple[CommonPaths, bytes | None]:
-    """The project's ``common_paths.xml`` (absent: every path is the project directory).
+#: the elements of ``common_paths.xml`` and of a ``.mmax`` file that a reader uses once:
+#: written twice, which one counts would be a guess (and two readers could guess apart)
+COMMON_ONCE = PATH_KEYS + ("annotations",)
+MMAX_ONCE = ("words", "annotations", "corefio_document")
 
-    The directories it names must lie inside the project (:func:`confined_path`)."""
-    path = confined_path(directory, "common_paths.xml", file=directory, what="common_paths.xml")
-    if not is_file(path, what="file", file=directory, line=None):
-        report.warning("mmax2.no-common-paths", "no common_paths.xml: paths are taken relative to the "
-                       "project directory and levels from the .mmax files", file=str(directory))
-        return CommonPaths({}, [], []), None
-    data = read_file(path, what="file", file=path, line=None)
+
+def _once(root: Any, names: tuple[str, ...], file: Path) -> None:
+    for name in names:
+        found = root.findall(name)
+        if len(found) > 1:
+            lines = ", ".join(str(el.sourceline) for el in found)
+            raise FormatError(f"<{name}> is written {len(found)} times (lines {lines}): a project file names it "
+                              "once, and which one counts would be a guess", file=file, line=found[1].sourceline)
+
+
+def read_common_paths(path: Path, *, what: str = "common paths file") -> tuple[CommonPaths, bytes]:
+    """A common paths file (``common_paths.xml``, or a collection's shared one): its
+    directories, levels and style sheets. Whether the names it gives stay inside the
+    project is checked where they are used (:class:`Project`), since a collection's
+    shared file names its directories relative to each ``.mmax`` file."""
+    data = read_file(path, what=what, file=path, line=None)
     root = parse_xml(data, file=path).getroot()
+    _once(root, COMMON_ONCE, path)
     paths = {}
     lines: dict[str, int | None] = {}
     for key in PATH_KEYS:
@@ -178,7 +224,6 @@ def read_common_paths(directory: Path, report: Any) -> tuple[CommonPaths, bytes 
         if el is not None and el.text is not None:
             paths[key] = norm_path(el.text)
             lines[key] = el.sourceline
-            confined_path(directory, paths[key], file=path, line=el.sourceline, what=key)
     levels = levels_of(root.find("annotations"), path)
     sheets = [(norm_path(el.text), el.sourceline) for el in root.iter("stylesheet") if el.text]
     return CommonPaths(paths, levels, sheets, path, lines), data
@@ -188,12 +233,17 @@ def levels_of(annotations: Any, file: Path) -> list[Level]:
     out: list[Level] = []
     if annotations is None:
         return out
+    seen: dict[str, int | None] = {}
     for el in annotations:
         if not isinstance(el.tag, str) or el.tag != "level":
             continue
         name = el.get("name")
         if not name or not (el.text or "").strip():
             raise FormatError("a <level> needs a name and a file name pattern", file=file, line=el.sourceline)
+        if name in seen:
+            raise FormatError(f"level {name!r} is declared twice (lines {seen[name]} and {el.sourceline})",
+                              file=file, line=el.sourceline)
+        seen[name] = el.sourceline
         other = {k: v for k, v in el.attrib.items() if k not in ("name", "schemefile", "customization_file")}
         out.append(Level(name, el.get("schemefile"), el.get("customization_file"), norm_path(el.text), other,
                          str(file), el.sourceline))
@@ -205,6 +255,7 @@ def read_mmax(path: Path) -> tuple[str, int | None, list[Level], dict[str, str],
     corefio wrote about the document (name and part), and the raw bytes."""
     data = read_file(path, what="file", file=path, line=None)
     root = parse_xml(data, file=path).getroot()
+    _once(root, MMAX_ONCE, path)
     words = root.find("words")
     if words is None or not (words.text or "").strip():
         raise FormatError("the .mmax file names no <words> file", file=path, line=root.sourceline)
@@ -213,3 +264,288 @@ def read_mmax(path: Path) -> tuple[str, int | None, list[Level], dict[str, str],
     if doc is not None:
         info = dict(doc.attrib)
     return norm_path(words.text), words.sourceline, levels_of(root.find("annotations"), path), info, data
+
+
+# -- where the documents are, and the files each names ---------------------------------------
+#: how deep below a collection's root its ``.mmax`` files are looked for
+COLLECTION_DEPTH = 4
+#: the name a collection's shared common paths file ends with (``global_common_paths.xml``)
+SHARED_SUFFIX = "common_paths.xml"
+
+
+@dataclass
+class Named:
+    """A file a document names: its path relative to the root (``.`` and ``..``
+    resolved), its path on disk, whether it is there, and where its name was written."""
+
+    rel: str
+    path: Path
+    present: bool
+    file: str | Path | None
+    line: int | None
+    what: str
+
+    @property
+    def where(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "what": self.what}
+
+
+@dataclass
+class DocumentFiles:
+    """Every file one ``.mmax`` file leads to, confined to the root and looked up."""
+
+    mmax: Path
+    #: the ``.mmax`` file's directory relative to the root (``""``: the root itself)
+    home: str
+    stem: str
+    name: str
+    info: dict[str, str]
+    mmax_data: bytes
+    common: CommonPaths
+    #: the common paths file that applies, relative to the root (``None``: none)
+    common_rel: str | None
+    levels: list[Level]
+    words_name: str
+    words: Named
+    level_files: list[Named]
+    #: per level: its scheme and customization file (``None``: the level names none)
+    schemes: list[Named | None]
+    customizations: list[Named | None]
+    stylesheets: list[Named]
+    dtds: list[Named]
+
+
+class Project:
+    """The documents of an MMAX2 project or collection, and the one place where every
+    file name they give is confined and looked up (the Python reader and both XSLT
+    processors use it, so that they refuse and read the same files).
+
+    A *project* is a directory with ``.mmax`` files and (usually) a ``common_paths.xml``
+    beside them. A *collection* (MMAX2-Showcase's ACL Anthology corpus, the layout
+    pyMMAX2 reads) is a directory whose ``.mmax`` files lie in subdirectories (up to
+    :data:`COLLECTION_DEPTH` deep), each document reading a ``common_paths.xml`` of its
+    own directory when it has one, else one shared file (``common_files/
+    global_common_paths.xml``): a file whose name ends with ``common_paths.xml`` in the
+    collection's directory or in a subdirectory without ``.mmax`` files, or the one the
+    read option ``common_paths`` names. The shared file's paths are relative to each
+    ``.mmax`` file (``../../common_files/Schemes/``). The *root* — the project or
+    collection directory — is the boundary: an absolute name, a ``..`` or a link that
+    leads out of it is refused before anything is read from it.
+    """
+
+    def __init__(self, path: Path, *, common_paths: str | None = None) -> None:
+        try:
+            is_directory, is_plain = path.is_dir(), path.is_file()
+        except OSError as exc:  # a name too long, a directory that may not be entered
+            raise FormatError(f"cannot look up this path: {exc.strerror}", file=path) from None
+        self.collection = False
+        if is_directory:
+            self.root = path
+            try:
+                direct = sorted(p for p in path.iterdir() if p.suffix.lower() == ".mmax")
+            except OSError as exc:
+                raise FormatError(f"cannot list the directory: {exc.strerror}", file=path) from None
+            if direct:
+                self.mmax_files = self._confined_mmax(direct)
+            else:
+                self.mmax_files = self._confined_mmax(self._below(path))
+                self.collection = bool(self.mmax_files)
+            if not self.mmax_files:
+                raise FormatError("no .mmax file in this directory (nor in its subdirectories): not an MMAX2 "
+                                  "project", file=path)
+        elif is_plain:
+            self.root = path.parent
+            self.mmax_files = [path]
+        else:
+            raise FormatError("no such file", file=path)
+        self.shared = self._shared(common_paths)
+        self._commons: dict[Path, tuple[CommonPaths, bytes]] = {}
+        homes = [self.home(p) for p in self.mmax_files]
+        stems = [mmax_stem(p) for p in self.mmax_files]
+        repeated = {s for s in stems if stems.count(s) > 1}
+        #: document names (the stem; where two documents of a collection share a stem,
+        #: their path below the root)
+        self.names = [f"{h}/{s}" if s in repeated and h else s for h, s in zip(homes, stems)]
+
+    # -- finding the documents -----------------------------------------------------------
+    def _below(self, directory: Path) -> list[Path]:
+        found: list[Path] = []
+
+        def walk(d: Path, depth: int) -> None:
+            try:
+                entries = sorted(d.iterdir())
+            except OSError as exc:
+                raise FormatError(f"cannot list the directory: {exc.strerror}", file=d) from None
+            for entry in entries:
+                if entry.suffix.lower() == ".mmax" and not entry.is_dir():
+                    found.append(entry)
+                elif depth < COLLECTION_DEPTH and not entry.is_symlink() and entry.is_dir():
+                    walk(entry, depth + 1)
+
+        walk(directory, 1)
+        return sorted(found, key=lambda p: p.relative_to(directory).as_posix())
+
+    def _confined_mmax(self, found: list[Path]) -> list[Path]:
+        """The ``.mmax`` files among ``found`` (a link leading out of the root is refused)."""
+        out = []
+        for p in found:
+            rel = p.relative_to(self.root).as_posix()
+            path = confined_path(self.root, rel, file=self.root, what=".mmax file")
+            if is_file(path, what=".mmax file", file=self.root, line=None):
+                out.append(p)
+        return out
+
+    def _shared(self, option: str | None) -> Path | None:
+        """A collection's shared common paths file (``None`` for a project)."""
+        if option is not None:
+            name = norm_path(option)
+            if is_absolute_name(name):
+                confined_path(self.root, name, what="the common paths file given (common_paths)")  # raises
+            # the file named by the user may lie above the directory read (a document of
+            # a collection read alone): the root is then the nearest directory holding both
+            target = os.path.normpath(os.path.join(os.path.abspath(self.root), name))
+            while os.path.commonpath([os.path.abspath(self.root), target]) != os.path.abspath(self.root):
+                if self.root.parent == self.root:
+                    break
+                self.root = self.root.parent
+            name = os.path.relpath(target, os.path.abspath(self.root)).replace(os.sep, "/")
+            confined_path(self.root, name, what="the common paths file given (common_paths)")
+            self.collection = True
+            path = self.root / name
+            if not is_file(path, what="common paths file", file=None, line=None):
+                raise FormatError(f"common paths file {shorten(name)!r} (option common_paths) does not exist",
+                                  file=path)
+            return path
+        if not self.collection:
+            return None
+        candidates = []
+        for directory in [self.root, *sorted(p for p in self.root.iterdir() if p.is_dir() and not p.is_symlink())]:
+            try:
+                entries = sorted(directory.iterdir())
+            except OSError:
+                continue
+            if directory != self.root and any(p.suffix.lower() == ".mmax" for p in entries):
+                continue  # a project of its own: its common_paths.xml is its own
+            candidates += [p for p in entries if p.name.lower().endswith(SHARED_SUFFIX) and not p.is_dir()]
+        if len(candidates) > 1:
+            shown = ", ".join(p.relative_to(self.root).as_posix() for p in candidates[:5])
+            raise FormatError(f"this collection has {len(candidates)} common paths files ({shown}): choose the one "
+                              "its documents share with the read option common_paths", file=self.root)
+        if not candidates:
+            return None
+        rel = candidates[0].relative_to(self.root).as_posix()
+        confined_path(self.root, rel, file=self.root, what="common paths file")
+        return candidates[0]
+
+    def home(self, mmax: Path) -> str:
+        rel = mmax.parent.relative_to(self.root).as_posix()
+        return "" if rel == "." else rel
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    # -- one document ----------------------------------------------------------------------
+    def common_for(self, mmax: Path) -> Path | None:
+        """The common paths file that applies to ``mmax`` (``None``: none)."""
+        home = self.home(mmax)
+        rel = locate(home, "", "common_paths.xml")
+        confined_path(self.root, rel, file=mmax, what="common_paths.xml")
+        own = self.root / rel
+        if is_file(own, what="common_paths.xml", file=mmax, line=None):
+            return own
+        return self.shared
+
+    def common(self, path: Path | None) -> tuple[CommonPaths, bytes | None]:
+        if path is None:
+            return CommonPaths({}, [], []), None
+        if path not in self._commons:
+            self._commons[path] = read_common_paths(path)
+        return self._commons[path]
+
+    def document(self, index: int) -> DocumentFiles:
+        """Resolve every file the ``index``-th document names."""
+        mmax = self.mmax_files[index]
+        home = self.home(mmax)
+        common_path = self.common_for(mmax)
+        common, _ = self.common(common_path)
+        words_name, words_line, own_levels, info, data = read_mmax(mmax)
+        levels = common.levels or own_levels
+        paths = common.paths
+        for key in PATH_KEYS:  # the directories themselves, where they are named
+            if key in paths:
+                self._confine(home, "", paths[key], file=common.file, line=common.lines.get(key), what=key)
+
+        def named(key: str, name: str, *, file: str | Path | None, line: int | None, what: str) -> Named:
+            return self._named(home, paths.get(key, ""), name, file=file, line=line, what=what)
+
+        words = named("basedata_path", words_name, file=mmax, line=words_line, what="base data file")
+        if not words.present:
+            beside = self._named(home, "", words_name, file=mmax, line=words_line, what="base data file")
+            if beside.present:
+                words = beside
+        stem = mmax_stem(mmax)
+        level_files: list[Named] = []
+        schemes: list[Named | None] = []
+        customizations: list[Named | None] = []
+        for level in levels:
+            by: str | Path | None = level.source if common.levels else mmax
+            level_files.append(named("markable_path", level.file_for(stem), what=f"level file of {level.name!r}",
+                                     file=by, line=level.line))
+            schemes.append(named("scheme_path", level.schemefile, what="scheme file", file=by, line=level.line)
+                           if level.schemefile else None)
+            customizations.append(named("customization_path", level.customization_file, what="customization file",
+                                        file=by, line=level.line) if level.customization_file else None)
+        sheets = [named("style_path", sheet, file=common.file, line=line, what="style sheet")
+                  for sheet, line in common.stylesheets]
+        dtds: list[Named] = []
+        for key in ("basedata_path", "markable_path"):
+            directory = paths.get(key, "")
+            line = common.lines.get(key)
+            rel, base = self._confine(home, "", directory, file=common.file, line=line, what=key)
+            try:
+                names = sorted(p.name for p in base.glob("*.dtd")) if base.is_dir() else []
+            except OSError as exc:
+                raise FormatError(f"{key} {shorten(directory)!r} cannot be listed: {exc.strerror}",
+                                  file=common.file, line=line) from None
+            dtds += [self._named(home, directory, name, file=common.file, line=line, what="DTD") for name in names]
+        return DocumentFiles(mmax, home, stem, self.names[index], info, data, common,
+                             self.rel(common_path) if common_path is not None else None, levels, words_name, words,
+                             level_files, schemes, customizations, sheets, dtds)
+
+    def _confine(self, home: str, directory: str, name: str, *, file: str | Path | None, line: int | None,
+                 what: str) -> tuple[str, Path]:
+        if is_absolute_name(norm_path(name)) or is_absolute_name(norm_path(directory)):
+            confined_path(self.root, norm_path(name) if is_absolute_name(norm_path(name)) else norm_path(directory),
+                          file=file, line=line, what=what)  # raises
+        rel = locate(home, directory, name)
+        path = confined_path(self.root, rel, file=file, line=line, what=what)
+        return rel, path
+
+    def _named(self, home: str, directory: str, name: str, *, file: str | Path | None, line: int | None,
+               what: str) -> Named:
+        """The file ``name`` of ``directory`` for a document in ``home``: confined to the
+        root (an absolute name is refused as such, though joining it to the directory
+        would make it relative) and looked up."""
+        rel, path = self._confine(home, directory, name, file=file, line=line, what=what)
+        return Named(rel or ".", path, is_file(path, what=what, file=file, line=line), file, line, what)
+
+
+def holds_documents(directory: Path) -> bool:
+    """Whether ``directory`` is an MMAX2 project or collection: a ``.mmax`` file in it or
+    in its subdirectories (up to :data:`COLLECTION_DEPTH` deep). Stops at the first."""
+
+    def walk(d: Path, depth: int) -> bool:
+        try:
+            entries = sorted(d.iterdir())
+        except OSError:
+            return False
+        if any(e.suffix.lower() == ".mmax" for e in entries):
+            return True
+        return depth < COLLECTION_DEPTH and any(walk(e, depth + 1) for e in entries
+                                                if not e.is_symlink() and e.is_dir())
+
+    return walk(directory, 1)
+
+
+def mmax_stem(mmax: Path) -> str:
+    return mmax.name[: -len(mmax.suffix)] if mmax.suffix else mmax.name

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import posixpath
 import re
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ from ...diagnostics import Report
 from ...errors import FormatError, ModelError, UnsafeInputError
 from ...model import Corpus, Document, Link, Markable, Sentence, Tokens
 from ...model.scheme import Scheme, SchemeAttribute
-from ...io.source import Source, confined_path
+from ...io.source import Source
 from ...io.xmlsafe import etree, parse_xml
 from . import project as P
 from .levels import SpanError, parse_span, render_span
@@ -21,89 +20,37 @@ from .schemes import RELATION_TYPES, parse_scheme, says_identity
 SENTENCE_LEVELS = ("sentence", "sentences", "s")
 
 
-def read(source: Source, *, report: Report, strict: bool = False, identity_attribute: str | None = None) -> Corpus:
+def read(source: Source, *, report: Report, strict: bool = False, identity_attribute: str | None = None,
+         common_paths: str | None = None) -> Corpus:
     """Every document of the project ``source`` names (a directory: all its ``.mmax``
-    files in name order; a ``.mmax`` file: that document)."""
+    files in name order, or, for a collection, those of its subdirectories in the order
+    of their paths; a ``.mmax`` file: that document). ``common_paths``: the common paths
+    file a collection's documents share, relative to the directory read."""
     if source.path is None:
         raise FormatError("an MMAX2 project is read from its directory or .mmax file, not from memory",
                           file=source.name)
-    path = source.path
-    try:
-        is_directory, is_file = path.is_dir(), path.is_file()
-    except OSError as exc:  # a name too long, a directory that may not be entered
-        raise FormatError(f"cannot look up this path: {exc.strerror}", file=path) from None
-    if is_directory:
-        directory = path
-        try:
-            found = sorted(p for p in path.iterdir() if p.suffix.lower() == ".mmax")
-        except OSError as exc:
-            raise FormatError(f"cannot list the directory: {exc.strerror}", file=path) from None
-        # a .mmax file of the directory is a project file too: a link out is refused
-        mmax_files = [p for p in found
-                      if P.is_file(confined_path(directory, p.name, file=directory, what=".mmax file"),
-                                   what=".mmax file", file=directory, line=None)]
-        if not mmax_files:
-            raise FormatError("no .mmax file in this directory: not an MMAX2 project", file=path)
-    elif is_file:
-        directory = path.parent
-        mmax_files = [path]
-    else:
-        raise FormatError("no such file", file=path)
-    return _Project(directory, report, strict, identity_attribute).read(mmax_files)
+    project = P.Project(source.path, common_paths=common_paths)
+    return _Project(project, report, strict, identity_attribute).read()
 
 
 class _Project:
-    def __init__(self, directory: Path, report: Report, strict: bool, identity_option: str | None) -> None:
-        self.dir = directory
+    def __init__(self, project: P.Project, report: Report, strict: bool, identity_option: str | None) -> None:
+        self.project = project
         self.report = report
         self.strict = strict
         self.identity_option = identity_option
         self.files: dict[str, bytes] = {}
 
     # -- project files -----------------------------------------------------------------
-    def _confine(self, relative: str, *, file: str | Path | None, line: int | None, what: str) -> tuple[str, Path]:
-        """A file the project names, as its normalised path relative to the project and
-        its path on disk; refused (before anything is read) when it is absolute or
-        leads out of the project directory, by ``..`` or by a link."""
-        path = confined_path(self.dir, relative, file=file, line=line, what=what)
-        if ".." in relative.split("/"):  # a detour that stays inside: the writer wants the plain path
-            relative = posixpath.normpath(relative)
-        return relative, path
-
-    def _keep(self, relative: str, *, file: str | Path | None, line: int | None, what: str) -> bytes | None:
+    def _keep(self, named: P.Named) -> bytes | None:
         """A project file kept verbatim for the writer (``None`` when absent)."""
-        relative, path = self._confine(relative, file=file, line=line, what=what)
-        if relative in self.files:
-            return self.files[relative]
-        if not P.is_file(path, what=what, file=file, line=line):
+        if named.rel in self.files:
+            return self.files[named.rel]
+        if not named.present:
             return None
-        data = P.read_file(path, what=what, file=file, line=line)
-        self.files[relative] = data
+        data = P.read_file(named.path, **named.where)
+        self.files[named.rel] = data
         return data
-
-    def _path(self, key: str, name: str) -> str:
-        return P.join(self.paths.get(key, ""), name)
-
-    def _named(self, key: str, name: str, *, file: str | Path | None, line: int | None,
-               what: str) -> tuple[str, Path]:
-        """The file ``name`` in the directory ``key`` of ``common_paths.xml``, confined to
-        the project. An absolute name is refused as such, even though joining it to the
-        directory would make it relative."""
-        if name.startswith(("/", "~")) or (len(name) > 1 and name[1] == ":"):
-            confined_path(self.dir, name, file=file, line=line, what=what)  # raises
-        return self._confine(self._path(key, name), file=file, line=line, what=what)
-
-    def _keep_dtds(self, key: str, common_file: Path | None, line: int | None) -> None:
-        """The DTDs of the base data or markable directory, kept for the writer."""
-        directory = self.paths.get(key, "")
-        base = confined_path(self.dir, directory, file=common_file, line=line, what=key)
-        try:
-            names = sorted(p.name for p in base.glob("*.dtd")) if base.is_dir() else []
-        except OSError as exc:
-            raise FormatError(f"{key} {P.shorten(directory)!r} cannot be listed: {exc.strerror}", file=common_file,
-                              line=line) from None
-        for name in names:
-            self._keep(P.join(directory, name), file=common_file, line=line, what="DTD")
 
     def _parse(self, data: bytes, file: Path) -> Any:
         """Parse safely; a not-well-formed file is repaired (and the repairs reported)."""
@@ -119,6 +66,8 @@ class _Project:
             try:
                 fixed, changes = repair_bytes(data, kind="xml")
                 tree = parse_xml(fixed, file=file)
+            except UnsafeInputError:
+                raise
             except FormatError:
                 raise exc from None
             for change in changes:
@@ -126,45 +75,46 @@ class _Project:
                                     file=str(file), line=change.line, column=change.column)
             return tree
 
-    def read(self, mmax_files: list[Path]) -> Corpus:
-        common, raw = P.read_common_paths(self.dir, self.report)
-        if raw is not None:
-            self.files["common_paths.xml"] = raw
-        self.paths = common.paths
-        common_file = common.file
-        docs_info = []
-        for mmax in mmax_files:
-            words, words_line, own_levels, info, data = P.read_mmax(mmax)
-            levels = common.levels or own_levels
-            docs_info.append((mmax, words, words_line, levels, info, data))
+    def read(self) -> Corpus:
+        project = self.project
+        docs = [project.document(i) for i in range(len(project.mmax_files))]
+        if any(d.common_rel is None for d in docs):
+            where = project.root if project.collection else project.mmax_files[0].parent
+            self.report.warning("mmax2.no-common-paths", "no common_paths.xml: paths are taken relative to the "
+                                ".mmax file and levels from the .mmax files", file=str(where))
+        for d in docs:
+            if d.common_rel is not None and d.common_rel not in self.files:
+                self.files[d.common_rel] = project.common(d.common.file)[1]  # type: ignore[assignment]
+        if project.collection and project.shared is not None:
+            self.report.info("mmax2.collection", f"a collection of {len(docs)} document(s) reading the common paths "
+                             f"file {project.rel(project.shared)}", file=str(project.root))
         levels_by_name: dict[str, P.Level] = {}
-        for _, _, _, levels, _, _ in docs_info:
-            for level in levels:
-                levels_by_name.setdefault(level.name, level)
-        for sheet, line in common.stylesheets:
-            rel, _ = self._named("style_path", sheet, file=common_file, line=line, what="style sheet")
-            self._keep(rel, file=common_file, line=line, what="style sheet")
+        scheme_of: dict[str, P.Named | None] = {}
+        for d in docs:
+            for sheet in d.stylesheets:
+                self._keep(sheet)
+            for level, scheme_file, custom in zip(d.levels, d.schemes, d.customizations):
+                if level.name not in levels_by_name:
+                    levels_by_name[level.name] = level
+                    scheme_of[level.name] = scheme_file
+                if custom is not None:
+                    self._keep(custom)
+            for dtd in d.dtds:
+                self._keep(dtd)
         schemes: dict[str, Scheme] = {}
         scheme_files: dict[str, str] = {}
-        for level in levels_by_name.values():
+        for name in levels_by_name:
             attributes: list[SchemeAttribute] = []
-            if level.schemefile:
-                rel, path = self._named("scheme_path", level.schemefile, file=level.source, line=level.line,
-                                        what="scheme file")
-                scheme_data = self._keep(rel, file=level.source, line=level.line, what="scheme file")
+            named = scheme_of[name]
+            if named is not None:
+                scheme_data = self._keep(named)
                 if scheme_data is None:
-                    self.report.warning("mmax2.missing-file", f"scheme file of level {level.name!r} is missing; "
-                                        "its attributes are read as free text", file=str(path))
+                    self.report.warning("mmax2.missing-file", f"scheme file of level {name!r} is missing; "
+                                        "its attributes are read as free text", file=str(named.path))
                 else:
-                    scheme_files[level.name] = rel
-                    attributes = parse_scheme_file(self, scheme_data, path, level.name).attributes
-            if level.customization_file:
-                rel, _ = self._named("customization_path", level.customization_file, file=level.source,
-                                     line=level.line, what="customization file")
-                self._keep(rel, file=level.source, line=level.line, what="customization file")
-            schemes[level.name] = Scheme(layer=level.name, name=level.name, attributes=attributes)
-        for key in ("basedata_path", "markable_path"):
-            self._keep_dtds(key, common_file, common.lines.get(key))
+                    scheme_files[name] = named.rel
+                    attributes = parse_scheme_file(self, scheme_data, named.path, name).attributes
+            schemes[name] = Scheme(layer=name, name=name, attributes=attributes)
         self.identity = self._identity(schemes)
         self.identity_level = self._identity_level(list(levels_by_name))
         corpus_schemes = []
@@ -177,10 +127,19 @@ class _Project:
             corpus_schemes.append(Scheme(layer=None if name == self.identity_level else name, name=name,
                                          attributes=attrs))
         self.schemes = {s.name or "": s for s in corpus_schemes}
-        documents = [self._document(*info) for info in docs_info]
-        layout = P.MMAX2ProjectLayout(paths=dict(self.paths), levels=list(levels_by_name.values()) if common.levels
-                                      else [], files=self.files, schemes={s.name or "": s for s in corpus_schemes},
-                                      scheme_files=scheme_files, identity_level=self.identity_level)
+        commons = {d.common_rel for d in docs}
+        # the layout the writer follows: a project (or a collection whose documents share
+        # one common paths file) is written back as it was; a collection of projects
+        # with files of their own is written as one project
+        one = len(commons) == 1
+        first = docs[0].common
+        layout = P.MMAX2ProjectLayout(
+            paths=dict(first.paths) if one else dict(P.DEFAULT_PATHS),
+            levels=list(levels_by_name.values()) if one and first.levels else [],
+            files=self.files if one else {}, schemes={s.name or "": s for s in corpus_schemes},
+            scheme_files=scheme_files if one else {}, identity_level=self.identity_level,
+            collection=one and project.collection, common_file=docs[0].common_rel or "common_paths.xml")
+        documents = [self._document(d, d.home if one else "") for d in docs]
         return Corpus(documents=documents, schemes=corpus_schemes, layout={P.FORMAT: layout})
 
     # -- identity ----------------------------------------------------------------------
@@ -225,20 +184,15 @@ class _Project:
         return (named or candidates)[0]
 
     # -- one document ------------------------------------------------------------------
-    def _document(self, mmax: Path, words_name: str, words_line: int | None, levels: list[P.Level],
-                  info: dict[str, str], mmax_data: bytes) -> Document:
+    def _document(self, doc: P.DocumentFiles, home: str) -> Document:
         report = self.report
-        stem = mmax.name[: -len(mmax.suffix)]
-        where: dict[str, Any] = {"file": mmax, "line": words_line, "what": "base data file"}
-        _, words_path = self._named("basedata_path", words_name, **where)
-        if not P.is_file(words_path, **where):
-            _, beside = self._confine(words_name, **where)
-            if P.is_file(beside, **where):
-                words_path = beside
-        if not P.is_file(words_path, **where):
-            raise FormatError(f"base data file {P.shorten(words_name)!r} named by {mmax.name} is missing",
-                              file=words_path)
-        data = P.read_file(words_path, **where)
+        mmax, stem, levels = doc.mmax, doc.stem, doc.levels
+        words = doc.words
+        if not words.present:
+            raise FormatError(f"base data file {P.shorten(doc.words_name)!r} named by {mmax.name} is missing",
+                              file=words.path)
+        words_path = words.path
+        data = P.read_file(words_path, **words.where)
         tree = self._parse(data, words_path)
         wfile = str(words_path)
         forms, ids, columns, index = _words(tree, data, wfile, report)
@@ -247,22 +201,22 @@ class _Project:
         else:
             token_ids = ids
         tokens = Tokens(forms=forms, ids=token_ids, whitespace=None, offsets=None, attributes=columns)
-        layout = P.MMAX2Layout(stem=stem, mmax=mmax_data, words_file=words_name,
+        layout = P.MMAX2Layout(stem=stem, home=home, mmax=doc.mmax_data, words_file=doc.words_name,
                                words_doctype=_doctype(tree))
+        info = doc.info
         markables: list[Markable] = []
         pending: list[tuple] = []
         refs: set[str] = set()
         level_names = {lv.name for lv in levels}
         lower_levels = {lv.name.lower(): lv.name for lv in levels}
         sentences: list[Sentence] = []
-        for level in levels:
-            where = {"file": level.source, "line": level.line, "what": f"level file of {level.name!r}"}
-            _, lpath = self._named("markable_path", level.file_for(stem), **where)
-            if not P.is_file(lpath, **where):
+        for level, named in zip(levels, doc.level_files):
+            lpath = named.path
+            if not named.present:
                 report.info("mmax2.missing-file", f"level file of {level.name!r} is missing: no markables",
                             file=str(lpath))
                 continue
-            ltree = self._parse(P.read_file(lpath, **where), lpath)
+            ltree = self._parse(P.read_file(lpath, **named.where), lpath)
             lroot = ltree.getroot()
             llayout = P.LevelLayout(namespace=lroot.nsmap.get(None), doctype=_doctype(ltree))
             layout.levels[level.name] = llayout
@@ -369,7 +323,7 @@ class _Project:
             markables.extend(level_markables)
             refs.update(seen if layer is None else (markable_ref(mid, layer) for mid in seen))
         links = self._links(pending, refs, lower_levels, level_names, layout)
-        name = info.get("name", stem)
+        name = info.get("name", doc.name)
         try:
             return Document.build(name=name, part=info.get("part"), tokens=tokens, sentences=sentences,
                                   markables=markables, links=links, layout={P.FORMAT: layout})

@@ -21,7 +21,7 @@ DEFAULT_LEVEL = "coref"
 SET_ATTRIBUTE = "coref_set"
 POINTER_ATTRIBUTE = "anaphor_antecedent"
 SENTENCE_LEVEL = "sentence"
-_UNSAFE_NAME = re.compile(r'[\x00-\x1f/\\:*?"<>|%]')
+_UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|%#]')
 _NCNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 
 WORDS_DTD = b"""<!ELEMENT words (word*)>
@@ -43,12 +43,20 @@ def write_files(corpus: Corpus, *, report: Report, chains: str | None = None) ->
 
 
 def file_stem(doc: Document) -> str:
-    """The ``.mmax`` base name of a document: its name with the characters a file name
-    cannot hold percent-encoded (the name itself goes into the ``.mmax`` file then)."""
-    name = doc.name or "document"
-    stem = _UNSAFE_NAME.sub(lambda m: "%%%02X" % ord(m.group()), name)
+    """The ``.mmax`` base name of a document: its name with each character a file name
+    cannot hold, or that MMAX2 and other tools read in a file URI as something else
+    (``/``, ``\\``, ``:``, ``*``, ``?``, ``"``, ``<``, ``>``, ``|``, ``%``, ``#``, control
+    characters), made ``_``; a leading ``.`` too. When that changes the name, the name
+    itself goes into the ``.mmax`` file (and the writer says so)."""
+    return clean_stem(doc.name)
+
+
+def clean_stem(name: str | None) -> str:
+    """:func:`file_stem` of a document named ``name``."""
+    name = name or "document"
+    stem = _UNSAFE_NAME.sub("_", name)
     if stem.startswith("."):
-        stem = "%2E" + stem[1:]
+        stem = "_" + stem[1:]
     if len(stem.encode("utf-8")) > MAX_STEM_BYTES:
         # a file name holds 255 bytes, and the level files add their own suffix: a long
         # name is cut, with a digest of the whole name to keep stems apart
@@ -70,6 +78,18 @@ class _Writer:
         self.project: P.MMAX2ProjectLayout | None = found if isinstance(found, P.MMAX2ProjectLayout) else None
         self.paths = dict(P.DEFAULT_PATHS) if self.project is None else {
             k: self.project.paths.get(k, "") for k in P.PATH_KEYS}
+        #: each document's directory below the output directory (a collection's layout)
+        self.homes = [_home(doc) if self.project is not None and self.project.collection else ""
+                      for doc in corpus.documents]
+        if self.project is not None and not all(self._inside(home) for home in set(self.homes) or {""}):
+            # paths that lead out of the output from where the documents are (a collection's
+            # "../../common_files/" for a document that no longer says where it was)
+            report.info("mmax2.layout", "the project's paths would lead out of the output directory from where "
+                        "its documents are written: written as a project of its own, with the usual paths")
+            self.project = None
+            self.paths = dict(P.DEFAULT_PATHS)
+            self.homes = ["" for _ in corpus.documents]
+        self.common_file = self.project.common_file if self.project is not None else "common_paths.xml"
         default = corpus.scheme(None)
         layer_names = {m.layer for d in corpus.documents for m in d.markables if m.layer is not None}
         name = (self.project.identity_level if self.project and self.project.identity_level else None) \
@@ -80,6 +100,18 @@ class _Writer:
 
     def level_of(self, layer: str | None) -> str:
         return self.default_level if layer is None else layer
+
+    def _inside(self, home: str) -> bool:
+        for key in P.PATH_KEYS:
+            rel = P.locate(home, self.paths[key], "x")
+            if rel == ".." or rel.startswith(("../", "/")) or P.is_absolute_name(rel):
+                return False
+        return True
+
+    def at(self, home: str, key: str, name: str) -> str:
+        """Where the file ``name`` of the project directory ``key`` goes for a document in
+        ``home`` (``""`` for a project): a path relative to the output directory."""
+        return P.locate(home, self.paths[key], name)
 
     # -- what each level uses ----------------------------------------------------------
     def files(self) -> dict[str, bytes]:
@@ -118,51 +150,68 @@ class _Writer:
         stems = self._stems(docs)
         order = list(levels)
         common = self._common_paths(order)
-        out["common_paths.xml"] = common
-        for level in order:
-            scheme_rel, custom_rel = self._level_files(level)
-            copied = None
-            if self.project is not None and level in self.project.scheme_files:
-                old = self.project.schemes.get(level)
-                if old is not None and old.attributes == schemes[level].attributes:
-                    copied = self.project.files.get(self.project.scheme_files[level])
-            out[scheme_rel] = copied if copied is not None else scheme_xml(schemes[level])
-            if custom_rel not in out:
-                out[custom_rel] = (self.project.files.get(custom_rel) if self.project else None) or CUSTOMIZATION
+        out[self.common_file] = common
+        homes = list(dict.fromkeys(self.homes)) or [""]
+        for home in homes:
+            for level in order:
+                scheme_rel, custom_rel = self._level_files(level, home)
+                if scheme_rel not in out:
+                    copied = None
+                    if self.project is not None and level in self.project.scheme_files:
+                        old = self.project.schemes.get(level)
+                        if old is not None and old.attributes == schemes[level].attributes:
+                            copied = self.project.files.get(self.project.scheme_files[level])
+                    out[scheme_rel] = copied if copied is not None else scheme_xml(schemes[level])
+                if custom_rel not in out:
+                    out[custom_rel] = (self.project.files.get(custom_rel) if self.project else None) or CUSTOMIZATION
         if self.project is not None:
             for rel, data in self.project.files.items():
                 out.setdefault(rel, data)
-        out.setdefault(P.join(self.paths["basedata_path"], "words.dtd"), WORDS_DTD)
-        out.setdefault(P.join(self.paths["markable_path"], "markables.dtd"), MARKABLES_DTD)
-        if not (self.project and any(rel.startswith(self.paths["style_path"]) and rel.endswith(".xsl")
-                                     for rel in self.project.files)):
-            out[P.join(self.paths["style_path"], "default_style.xsl")] = _style(order)
-        for doc, plan, stem in zip(docs, plans, stems):
-            self._document(doc, plan, stem, order, schemes, out)
+        for home in homes:
+            out.setdefault(self.at(home, "basedata_path", "words.dtd"), WORDS_DTD)
+            out.setdefault(self.at(home, "markable_path", "markables.dtd"), MARKABLES_DTD)
+            if not self._style_sheets(home):
+                out[self.at(home, "style_path", "default_style.xsl")] = _style(order)
+        for doc, plan, stem, home in zip(docs, plans, stems, self.homes):
+            self._document(doc, plan, stem, home, order, schemes, out)
         return out
+
+    def _style_sheets(self, home: str) -> list[str]:
+        """The style sheets kept from the source in the style directory of ``home``."""
+        if self.project is None:
+            return []
+        directory = self.at(home, "style_path", "")
+        return [rel for rel in self.project.files
+                if rel.endswith(".xsl") and (rel.startswith(directory.rstrip("/") + "/") if directory.strip("./")
+                                             else "/" not in rel)]
 
     def _stems(self, docs: list[Document]) -> list[str]:
         stems, seen = [], set()
-        for doc in docs:
+        for doc, home in zip(docs, self.homes):
             found = doc.layout.get(P.FORMAT)
-            stem = found.stem if isinstance(found, P.MMAX2Layout) and found.stem else file_stem(doc)
+            kept = isinstance(found, P.MMAX2Layout) and found.stem
+            stem = found.stem if kept else file_stem(doc)  # type: ignore[union-attr]
             base, k = stem, 1
-            while stem.lower() in seen:
+            while (home, stem.lower()) in seen:
                 k += 1
                 stem = f"{base}_{k}"
-            seen.add(stem.lower())
+            seen.add((home, stem.lower()))
             stems.append(stem)
+            if stem != doc.name and not kept:
+                self.log.report.info("mmax2.file-name", f"document {P.shorten(doc.name or '')!r} is written as "
+                                     f"{stem}.mmax (a file name cannot hold it as it is); the .mmax file keeps "
+                                     "its name", file=None)
         return stems
 
-    def _level_files(self, level: str) -> tuple[str, str]:
+    def _level_files(self, level: str, home: str = "") -> tuple[str, str]:
         if self.project is not None:
             for lv in self.project.levels:
                 if lv.name == level:
-                    return (P.join(self.paths["scheme_path"], lv.schemefile or f"{level}_scheme.xml"),
-                            P.join(self.paths["customization_path"], lv.customization_file
-                                   or f"{level}_customization.xml"))
-        return (P.join(self.paths["scheme_path"], f"{level}_scheme.xml"),
-                P.join(self.paths["customization_path"], f"{level}_customization.xml"))
+                    return (self.at(home, "scheme_path", lv.schemefile or f"{level}_scheme.xml"),
+                            self.at(home, "customization_path", lv.customization_file
+                                    or f"{level}_customization.xml"))
+        return (self.at(home, "scheme_path", f"{level}_scheme.xml"),
+                self.at(home, "customization_path", f"{level}_customization.xml"))
 
     def _level_pattern(self, level: str) -> str:
         if self.project is not None:
@@ -173,10 +222,10 @@ class _Writer:
 
     def _common_paths(self, order: list[str]) -> bytes:
         p = self.project
-        if p is not None and "common_paths.xml" in p.files and [lv.name for lv in p.levels] == order:
-            return p.files["common_paths.xml"]
-        sheets = [rel.rsplit("/", 1)[-1] for rel in (p.files if p else {})
-                  if rel.endswith(".xsl") and rel.startswith(self.paths["style_path"])] or ["default_style.xsl"]
+        if p is not None and self.common_file in p.files and [lv.name for lv in p.levels] == order:
+            return p.files[self.common_file]
+        home = self.homes[0] if self.homes else ""
+        sheets = [rel.rsplit("/", 1)[-1] for rel in self._style_sheets(home)] or ["default_style.xsl"]
         lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<!DOCTYPE common_paths>", "<common_paths>"]
         for key in P.PATH_KEYS:
             lines.append(f"<{key}>{text(self.paths[key])}</{key}>")
@@ -347,7 +396,7 @@ class _Writer:
             parts.append(t.id if tlevel == level else f"{tlevel}:{t.id}")
         return ";".join(parts)
 
-    def _document(self, doc: Document, plan: dict[str, Any], stem: str, order: list[str],
+    def _document(self, doc: Document, plan: dict[str, Any], stem: str, home: str, order: list[str],
                   schemes: dict[str, Scheme], out: dict[str, bytes]) -> None:
         log = self.log
         layout: P.MMAX2Layout | None = plan["layout"]
@@ -355,14 +404,15 @@ class _Writer:
         if layout is not None and layout.stem == stem and layout.words_file:
             words_file = layout.words_file
         # .mmax
+        mmax_rel = P.locate(home, "", f"{stem}.mmax")
         if layout is not None and layout.mmax is not None and layout.stem == stem:
-            out[f"{stem}.mmax"] = layout.mmax
+            out[mmax_rel] = layout.mmax
         else:
             extra = ""
             if doc.name != stem or doc.part is not None:
                 part = f' part="{attr(doc.part)}"' if doc.part is not None else ""
                 extra = f'<corefio_document name="{attr(clean(doc.name)[0])}"{part}/>\n'
-            out[f"{stem}.mmax"] = (f'<?xml version="1.0" encoding="UTF-8"?>\n<mmax_project>\n'
+            out[mmax_rel] = (f'<?xml version="1.0" encoding="UTF-8"?>\n<mmax_project>\n'
                                    f"<words>{text(words_file)}</words>\n{extra}<keyactions/>\n<gestures/>\n"
                                    "</mmax_project>\n").encode("utf-8")
         # base data
@@ -393,7 +443,7 @@ class _Writer:
         append("</words>\n")
         if bad_forms:
             log.lose("form", "characters XML cannot hold in word forms", document=doc, count=bad_forms)
-        out[P.join(self.paths["basedata_path"], words_file)] = "".join(parts).encode("utf-8")
+        out[self.at(home, "basedata_path", words_file)] = "".join(parts).encode("utf-8")
         # levels
         by_level: dict[str, list[int]] = {level: [] for level in order}
         for i, m in enumerate(doc.markables):
@@ -441,7 +491,7 @@ class _Writer:
                     attrs[name] = raw.get(name, value) if name in raw else value
                 append(_markable(m.id, span, attrs, key_order))
             append("</markables>\n")
-            rel = P.join(self.paths["markable_path"], self._level_pattern(level).replace("$", stem))
+            rel = self.at(home, "markable_path", self._level_pattern(level).replace("$", stem))
             out[rel] = "".join(parts).encode("utf-8")
 
 
@@ -471,6 +521,11 @@ class _Writer:
                 del attrs["mmax_level"]
             attrs.update(_written_attributes(s.attributes, log, doc, "sentence "))
             append(_markable(sid, render_span(((s.first, s.last),), ids), attrs, key_order))
+
+
+def _home(doc: Document) -> str:
+    found = doc.layout.get(P.FORMAT)
+    return found.home if isinstance(found, P.MMAX2Layout) else ""
 
 
 def _markable(mid: str, span: str, attrs: dict[str, str], order: list[str]) -> str:
