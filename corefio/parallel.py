@@ -582,6 +582,15 @@ def _unstage(report: Report, error: CorefioError | None, staged: str, target: st
         error.file = moved(error.file)
 
 
+def _reading_part(report: Report, target: str) -> Report:
+    """What reading found, without what writing ``target`` reported: what one process
+    reports when the output is refused (:func:`corefio.api.convert` lists the losses
+    only of an output it wrote)."""
+    kept = Report(report.file)
+    kept.extend(d for d in report if not (d.file or "").startswith(target))
+    return kept
+
+
 def _staged_file(job: tuple[Conversion, str]) -> tuple[Report, CorefioError | None, int]:
     return _convert_file(*job)
 
@@ -639,6 +648,7 @@ def convert(tasks: Sequence[Conversion], jobs: int) -> Iterator[tuple[Report, Co
                     _put_in_place(path, Path(task.target), [task.source], task.force)
                 except CorefioError as exc:
                     error = exc.located(task.source)
+                    report = _reading_part(report, task.target)
                 shutil.rmtree(path.parent, ignore_errors=True)
             yield report, error, documents
             if error is not None:

@@ -646,7 +646,8 @@ def test_formats_that_find_their_documents_read_runs_as_the_whole_file_on_real_c
     cutting = {spec.name for spec in all_formats() if spec.document_starts is not None}
     assert cutting >= {"conll", "jsonlines", "wl-coref"}
     checked = set()
-    for path, format in [(gum, None), (litbank, None), (crlf, None), (wl, "wl-coref")]:
+    preco = data / "wild/jsonlines/allennlp_preco.jsonl"  # PreCo's own lines (AllenNLP's test file)
+    for path, format in [(gum, None), (litbank, None), (crlf, None), (wl, "wl-coref"), (preco, "preco")]:
         spec = resolve_format(path, format)
         report = Report(str(path))
         whole = api.read(path, format, report=report).documents

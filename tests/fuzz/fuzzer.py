@@ -151,6 +151,7 @@ FORMATS: dict[str, Traits] = {
     "conllu": Traits(_TEXT, True),
     "jsonlines": Traits(_JSON, True),
     "wl-coref": Traits(_JSON, True),
+    "preco": Traits(_JSON, True),
     "mate": Traits(_XML, False),
     "mmax2": Traits(_XML | {"mmax2"}, False),
     "muc": Traits(_XML, False),
