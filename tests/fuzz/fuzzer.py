@@ -1199,6 +1199,20 @@ def _reap(pid: int) -> tuple[int, int]:
             return 0, 0
 
 
+def meaning_kept(item: Input) -> tuple[str, ...]:
+    """The input's mutations when each of them keeps the meaning of its seed (the
+    ``equivalence`` check then applies), else ``()``. Never for a zip archive (line ends
+    and BOMs mean nothing in it), brat (its offsets count the characters of the text,
+    line ends included), or a seed with a bare CR of its own (the plain form would turn
+    that CR into a line end too)."""
+    if not item.mutations or not EQUIVALENT.issuperset(item.mutations):
+        return ()
+    if item.data.startswith(b"PK\x03\x04") or item.format in LINE_ENDS_ARE_CONTENT \
+            or b"\r" in item.seed.data.replace(b"\r\n", b""):
+        return ()
+    return item.mutations
+
+
 def _child(batch: list[Input], directory: Path, targets: dict[str, Target], fd: int, base_vm: int,
            memory_mb: int, deadline: float | None, slow: float = SLOW_STEP) -> None:
     """The child's whole life: cap memory, check each input of the batch, exit."""
@@ -1222,12 +1236,7 @@ def _child(batch: list[Input], directory: Path, targets: dict[str, Target], fd: 
             target = targets[item.format]
             path = materialise(item, directory, target.extension)
             seed_path = item.seed.path if item.mutations else None
-            equivalent = item.mutations if item.mutations and EQUIVALENT.issuperset(item.mutations) else ()
-            if item.data.startswith(b"PK\x03\x04") or item.format in LINE_ENDS_ARE_CONTENT:
-                # a zip archive: line ends and BOMs mean nothing in it; brat: its offsets
-                # count the characters of the text, line ends included
-                equivalent = ()
-            result = Checker(item.format, path, seed_path, target.line_based, emit, equivalent,
+            result = Checker(item.format, path, seed_path, target.line_based, emit, meaning_kept(item),
                              item.seed.member, slow).run()
             result["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             emit({"result": result})

@@ -485,3 +485,16 @@ def test_the_markable_count_reads_level_files_in_utf16_without_byte_order_mark(t
         text = level.read_bytes().removeprefix(b"\xef\xbb\xbf").decode("latin-1")  # one file has a BOM
         level.write_bytes(text.encode("utf-16-le"))
     assert fuzzer.count_mmax2_markables(copy) == before
+
+
+def test_no_equivalence_check_for_a_seed_with_a_bare_carriage_return():
+    """A seed whose text holds a bare CR (LitBank TSV's R03 reproducer): after ``crlf`` its
+    plain form turns that CR into a line end too, which is another text; the campaign
+    once reported the reader for it."""
+    text = fuzzer.Seed(Path("a.ann"), b"1\ta\rb\n2\tc\n")
+    plain = fuzzer.Seed(Path("b.ann"), b"1\tab\n2\tc\n")
+    crlf = ("crlf",)
+    assert fuzzer.meaning_kept(fuzzer.Input("conll", 1, b"x\r\n", plain, crlf)) == crlf
+    assert fuzzer.meaning_kept(fuzzer.Input("conll", 1, b"x\r\n", text, crlf)) == ()
+    assert fuzzer.meaning_kept(fuzzer.Input("conll", 1, b"x\r\n", plain, ("crlf", "flip_bits"))) == ()
+    assert fuzzer.meaning_kept(fuzzer.Input("brat", 1, b"x\r\n", plain, crlf)) == ()
