@@ -282,14 +282,14 @@ def _close_bars() -> None:
 # -- several processes (--jobs) --------------------------------------------------------------
 def _jobs_option() -> Any:
     return typer.Option(None, "--jobs", "-j", min=1,
-                        help="processes to share the work between (default: the cores available; 1: this "
-                             "process only); the output is the same")
+                        help="processes to share the work between (default: COREFIO_WORKERS, else the cores "
+                             "available; 1: this process only); the output is the same")
 
 
 def _jobs(jobs: Optional[int]) -> int:
-    from .parallel import available_cores
+    from .parallel import default_jobs
 
-    return jobs if jobs is not None else available_cores()
+    return jobs if jobs is not None else default_jobs()
 
 
 _GLOB_CHARACTERS = frozenset("*?[")
