@@ -54,6 +54,7 @@ from .layout import FormatLayout
 from .scheme import Scheme
 
 if TYPE_CHECKING:
+    from .crossdoc import CrossEntity
     from .edit import DocumentEditor
 
 #: one token range: (first, last), 0-based, inclusive
@@ -691,12 +692,16 @@ def _mention(m: Markable) -> Mention:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Corpus(_Record):
     """A sequence of documents (one file usually holds one corpus), with the annotation
-    schemes of its layers and corpus-wide format layout (an MMAX2 project's paths)."""
+    schemes of its layers, corpus-wide format layout (an MMAX2 project's paths) and the
+    entities that span documents (:mod:`corefio.model.crossdoc`: cross-document
+    coreference; a document's topic and subtopic are in its metadata)."""
 
     documents: list[Document] = field(default_factory=list)
     metadata: dict[str, str] = field(default_factory=dict)
     schemes: list[Scheme] = field(default_factory=list)
     layout: dict[str, FormatLayout] = field(default_factory=dict)
+    #: entities whose mentions lie in several documents, members named by (document, markable)
+    cross_entities: list["CrossEntity"] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[Document]:
         return iter(self.documents)
@@ -715,6 +720,20 @@ class Corpus(_Record):
 
     def scheme(self, layer: str | None) -> Scheme | None:
         return next((s for s in self.schemes if s.layer == layer), None)
+
+    def cross_problems(self) -> list[str]:
+        """What is wrong with the cross-document entities (documents or markables they
+        name that the corpus lacks, duplicate ids); empty when nothing."""
+        from .crossdoc import cross_problems
+
+        return cross_problems(self)
+
+    def cross_chains(self, mention_type: str = "all") -> list[list[tuple[int, int]]]:
+        """The chains of the whole corpus taken together, as (document index, markable
+        index) lists: :func:`corefio.model.crossdoc.cross_chains`."""
+        from .crossdoc import cross_chains
+
+        return cross_chains(self, None, mention_type)
 
 
 def _duplicates(values: Iterable[str]) -> list[str]:
