@@ -19,6 +19,8 @@ number of columns of the first token line):
 ``ucdcr`` (5 columns, one block per document; Zhukova et al.'s unified CDCR files)::
 
     #begin document (10/10ecb/1); part 000   TOPIC/SUBTOPIC/N; labels shared by documents
+                                             (the document is named by the key, or by its
+                                             last part when that is not a number)
     10/10ecb/1  0  0  According  -
 
 ``mentions`` (2 columns; Barhom et al. 2019's ``*_mention_based.key_conll``): one line
@@ -30,7 +32,9 @@ per mention, in an order the key and the response share, no words::
 Reading gives one document per ``doc_id`` of a ``cattan`` block and one per block of
 the other layouts (their documents are not told apart, or a block is a document);
 documents get the topic and subtopic the file says (``cattan`` columns, a
-``TOPIC/SUBTOPIC/N`` name, or the block name as topic). Cluster ids are entity ids,
+``TOPIC/SUBTOPIC/N`` name, or the block name as topic) and the block they were read from
+(metadata ``meta_document``: the unit ``block`` scores the blocks as the reference
+scorer does). Cluster ids are entity ids,
 and an id used in two or more documents is a cross-document entity. The cluster cell
 follows the reference scorer's grammar (``(N)``, ``(N``, ``N)``, joined by ``|`` or not):
 a closer ends the last opened mention of its cluster.
@@ -54,7 +58,8 @@ from typing import Any
 from ..diagnostics import Report
 from ..errors import FormatError
 from ..io.source import Source
-from ..model.crossdoc import (KIND, SUBTOPIC, TOPIC, cross_chains, document_ref, entities_from_labels, units,
+from ..model.crossdoc import (KIND, META_DOCUMENT, SUBTOPIC, TOPIC, cross_chains, document_ref, entities_from_labels,
+                              units,
                               validated_tokens)
 from ._lines import split_newlines
 from .registry import Capabilities, FormatSpec, Option, register
@@ -244,7 +249,11 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
                 topic, subtopic, doc_id, sentence, tid, form, flag, cell = cells
                 builder = builders.get(doc_id)
                 if builder is None:
-                    builder = builders[doc_id] = _Builder(doc_id, {TOPIC: topic, SUBTOPIC: subtopic})
+                    stem = doc_id[:-4] if doc_id.endswith(".xml") else doc_id
+                    metadata = {TOPIC: topic, SUBTOPIC: subtopic, META_DOCUMENT: name}
+                    if stem != doc_id:
+                        metadata["doc_name"] = doc_id
+                    builder = builders[doc_id] = _Builder(stem, metadata)
                     order.append(doc_id)
                 elif doc_id not in order:
                     raise _fail(f"document {doc_id} appears in two blocks (a file holds each document once)",
@@ -255,13 +264,17 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
             continue
         metadata: dict[str, str] = {}
         parts = name.split("/")
+        document_name = name
         if found == "ucdcr" and len(parts) == 3:
             metadata = {TOPIC: parts[0], SUBTOPIC: parts[1]}
+            if not parts[2].isdigit():  # TOPIC/SUBTOPIC/NAME (corefio's); TOPIC/SUBTOPIC/N keeps the key
+                document_name = parts[2]
         elif found != "mentions":
             metadata = {TOPIC: name}
+        metadata[META_DOCUMENT] = name
         if name in builders:
             raise _fail(f"two blocks are named {name!r}", file, block.line)
-        builder = builders[name] = _Builder(name, metadata)
+        builder = builders[name] = _Builder(document_name, metadata)
         new_sentence = True
         for number, cells in block.rows:
             if not cells:
@@ -332,7 +345,8 @@ def _unit_rows(corpus: Any, documents: list[int], labels: dict[tuple[int, int], 
             form = form.replace("\t", " ") or "_"
             sentence = sentence_ids[sentence_of[i]] if doc.sentences else "0"
             if layout == "cattan":
-                out.append("\t".join([topic, subtopic, document_ref(doc), sentence, ids[i], form, str(ok), cell]))
+                doc_id = doc.metadata.get("doc_name", document_ref(doc))
+                out.append("\t".join([topic, subtopic, doc_id, sentence, ids[i], form, str(ok), cell]))
             else:
                 if layout == "barhom" and previous is not None and sentence != previous:
                     out.append("")
@@ -344,6 +358,10 @@ def _unit_rows(corpus: Any, documents: list[int], labels: dict[tuple[int, int], 
 
 
 def _ucdcr_name(doc: Any) -> str:
+    """``TOPIC/SUBTOPIC/NAME`` when the document has both, else its name."""
+    topic, subtopic = doc.metadata.get(TOPIC), doc.metadata.get(SUBTOPIC)
+    if topic and subtopic and "/" not in doc.name:
+        return f"{topic}/{subtopic}/{doc.name}"
     return doc.name
 
 
@@ -378,6 +396,13 @@ def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str 
                 "#end document\n"
         return
     found = units(whole, unit)
+    unit_of = {d: label for label, members in found.items() for d in members}
+    split = [c for c in cross_chains(whole, None, mention_type, KIND, validated_only)
+             if len({unit_of[d] for d, _ in c}) > 1]
+    if split:
+        report.warning("loss.cross_unit_links", f"{NAME} writes each {unit} as a block of its own: {len(split)} "
+                       f"chain(s) across {unit}s are written as one chain per {unit} (links between blocks "
+                       "cannot be written)")
     number = 1
     for label, members in found.items():
         labels, number = _labels(whole, members, mention_type, singletons, validated_only, number)

@@ -349,10 +349,13 @@ def _attr(name: str, value: Any) -> str:
     return f"{name}={quoteattr(str(value))}"
 
 
-def document_xml(doc: Any, corpus: Any, report: Report) -> str:
+def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None = None) -> tuple[str, int]:
     """One document as ECB+ XML. Chains whose mentions are members of a cross-document
     entity become a ``CROSS_DOC_COREF`` relation (note: the entity id); other chains of
-    two or more mentions, or of a declared entity, ``INTRA_DOC_COREF``."""
+    two or more mentions, or of a declared entity, ``INTRA_DOC_COREF``. Relations
+    without an ``r_id`` are numbered from ``first_r_id`` (r_ids are unique over the
+    corpus in ECB+, and the CDCR scripts build within-document cluster ids from them);
+    gives the XML and the next free r_id."""
     ref = document_ref(doc)
     cross_of: dict[str, Any] = {}
     for e in getattr(corpus, "cross_entities", ()) or ():
@@ -383,6 +386,8 @@ def document_xml(doc: Any, corpus: Any, report: Report) -> str:
     next_id = max(numeric, default=0) + 1
     used_r = {str(e.attributes["r_id"]) for e in doc.entities if "r_id" in e.attributes}
     next_r = max((int(x) for x in used_r if x.isdigit()), default=0) + 1
+    if first_r_id is not None:
+        next_r = max(next_r, first_r_id)
     lines.append("<Markables>")
     m_ids: dict[str, str] = {}
     for m in markables:
@@ -402,12 +407,20 @@ def document_xml(doc: Any, corpus: Any, report: Report) -> str:
     relations: list[str] = []
     instance_lines: list[str] = []
     written: set[str] = set()
-    for chain in doc.chain_indices():
+    groups: dict[object, tuple[list[int], Any]] = {}  # chains of one cross-document entity: one relation
+    for c, chain in enumerate(doc.chain_indices()):
         members = [k for k in chain if doc.markables[k].layer is None]
         if not members:
             continue
-        first = doc.markables[members[0]]
         cross = next((cross_of[doc.markables[k].ref] for k in members if doc.markables[k].ref in cross_of), None)
+        key = ("cross", cross.id) if cross is not None else ("chain", c)
+        if key in groups:
+            groups[key][0].extend(members)
+        else:
+            groups[key] = (members, cross)
+    for members, cross in groups.values():
+        members.sort()
+        first = doc.markables[members[0]]
         entity = declared.get(first.entity) if first.entity is not None else None
         if cross is None and entity is None and len(members) < 2:
             continue
@@ -464,7 +477,7 @@ def document_xml(doc: Any, corpus: Any, report: Report) -> str:
     lines.extend(relations)
     lines.append("</Relations>")
     lines.append("</Document>")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n", next_r
 
 
 def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
@@ -472,6 +485,8 @@ def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
     topic), and the validated sentences file when sentences say whether they are."""
     out: dict[str, bytes] = {}
     rows: list[tuple[str, str, str]] = []
+    next_r = 1 + max((int(e.attributes["r_id"]) for d in corpus.documents for e in d.entities
+                      if str(e.attributes.get("r_id", "")).isdigit()), default=0)
     for k, doc in enumerate(corpus.documents):
         stem = re.sub(r"[/\\\x00]", "_", doc.name if doc.part is None else f"{doc.name}_{doc.part}") or f"doc_{k + 1}"
         if stem.startswith("."):
@@ -481,7 +496,8 @@ def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
         path = f"{folder}{stem}.xml"
         if path in out:
             path = f"{folder}{stem}_{k + 1}.xml"
-        out[path] = document_xml(doc, corpus, report).encode("utf-8")
+        text, next_r = document_xml(doc, corpus, report, next_r)
+        out[path] = text.encode("utf-8")
         match = _DOC_NAME.match(doc.name)
         for s in doc.sentences:
             if s.attributes.get("validated") is True:

@@ -40,8 +40,11 @@ TOPIC = "topic"
 SUBTOPIC = "subtopic"
 #: markable attribute that says whether a mention is an ``event`` or an ``entity``
 KIND = "kind"
-#: the units of cross-document scoring
-LEVELS = ("corpus", "topic", "subtopic", "document")
+#: document metadata key of the meta-document (``#begin document`` block) a document was read from
+META_DOCUMENT = "meta_document"
+#: the units of cross-document scoring (``block``: the meta-documents of the file read,
+#: as the reference scorer scores them)
+LEVELS = ("corpus", "topic", "subtopic", "document", "block")
 #: mention types a selection may name
 MENTION_TYPES = ("all", "event", "entity")
 
@@ -120,6 +123,8 @@ def topic_of(doc: "Document", level: str) -> str | None:
         return document_ref(doc)
     if level == "topic":
         return doc.metadata.get(TOPIC)
+    if level == "block":
+        return doc.metadata.get(META_DOCUMENT)
     if level == "subtopic":
         sub = doc.metadata.get(SUBTOPIC)
         if sub is None:
@@ -200,7 +205,8 @@ def units(corpus: "Corpus", level: str) -> dict[str, list[int]]:
     if missing:
         raise UsageError(f"{len(missing)} document(s) have no {level} ({', '.join(missing[:3])}"
                          f"{', ...' if len(missing) > 3 else ''}): read a corpus that records it, or give "
-                         f"--topics FILE or --topic-pattern REGEX")
+                         f"--topics FILE or --topic-pattern REGEX" if level != "block" else
+                         "read a meta-document CoNLL file (cdcr-conll) to score its blocks")
     return out
 
 
