@@ -15,8 +15,8 @@ from corefio.diagnostics import Report
 from corefio.errors import CorefioError, FormatError, UsageError
 from corefio.formats.readwrite import dumps, read, write
 from corefio.model import Corpus, CrossEntity
-from corefio.model.crossdoc import (SUBTOPIC, TOPIC, assign_topics, cross_chains, read_topic_mapping, unit_view,
-                                    units)
+from corefio.model.crossdoc import (SUBTOPIC, TOPIC, assign_topics, cross_chains, cross_problems, read_topic_mapping,
+                                    unit_view, units)
 from corefio.scoring.crossdoc import STYLES, CrossSettings, score_cross, score_styles, styles_table
 
 DATA = Path(__file__).parent / "data" / "cdcr"
@@ -75,9 +75,9 @@ def test_mini_ecbplus_reads_relations_instances_topics_and_validated_sentences()
         "ACT1": (("1_1ecb", "2"), ("1_2ecbplus", "2")),
     }
     # INTRA_DOC_COREF chains stay in their documents; CROSS_DOC_COREF instances join them
-    assert corpus.cross_chains() == [[(0, 0), (0, 2), (1, 0), (1, 2)], [(0, 1), (1, 1)], [(0, 3)], [(0, 4)],
+    assert cross_chains(corpus) == [[(0, 0), (0, 2), (1, 0), (1, 2)], [(0, 1), (1, 1)], [(0, 3)], [(0, 4)],
                                      [(1, 3)], [(1, 4)]]
-    assert corpus.cross_problems() == []
+    assert cross_problems(corpus) == []
 
 
 def test_validated_only_and_mention_types_select_mentions():
@@ -93,7 +93,7 @@ def test_validated_only_and_mention_types_select_mentions():
 def test_cross_problems_name_missing_documents_and_markables():
     corpus = read(MINI, "ecbplus")
     broken = corpus.copy(cross_entities=[CrossEntity(id="X", members=(("nowhere", "1"), ("1_1ecb", "99")))])
-    problems = broken.cross_problems()
+    problems = cross_problems(broken)
     assert any("nowhere" in p for p in problems) and any("99" in p for p in problems)
 
 

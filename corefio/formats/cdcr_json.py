@@ -47,7 +47,7 @@ from typing import Any, Iterable, Iterator
 from ..diagnostics import Report
 from ..errors import FormatError
 from ..io.source import Source, confined_path
-from ..model.crossdoc import KIND, SUBTOPIC, TOPIC, cross_chains, document_ref, entities_from_labels
+from ..model.crossdoc import KIND, SUBTOPIC, TOPIC, cross_chains, entities_from_labels
 from .registry import Capabilities, FormatSpec, Option, register
 
 CATTAN = "cdcr-json"
@@ -160,7 +160,8 @@ def read_cattan(source: Source, *, report: Report, strict: bool = False, documen
                 m_id = str(m["m_id"])
                 cluster = str(m["cluster_id"])
             except KeyError as exc:
-                raise _fail(f"mention {m.get('m_id')!r} of {doc_id}: missing field or token {exc}", str(mention_files[0]))
+                raise _fail(f"mention {m.get('m_id')!r} of {doc_id}: missing field or token {exc}",
+                            str(mention_files[0])) from None
             topic = str(m.get("topic", topic)) if m.get("topic") is not None else topic
             subtopic = str(m.get("subtopic")) if m.get("subtopic") is not None else subtopic
             attributes: dict[str, Any] = {}
@@ -279,7 +280,7 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
             doc_id = str(m["doc_id"])
             context = tuple(str(t) for t in m["mention_context"])
         except (KeyError, TypeError) as exc:
-            raise _fail(f"mention {m.get('mention_id')!r} lacks doc_id or mention_context ({exc})", file)
+            raise _fail(f"mention {m.get('mention_id')!r} lacks doc_id or mention_context ({exc})", file) from None
         known = contexts.setdefault(doc_id, [])
         if context not in known:
             known.append(context)
@@ -297,7 +298,7 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
                 m_id = str(m.get("mention_id", len(markables) + 1))
             except (KeyError, TypeError, ValueError) as exc:
                 raise _fail(f"mention {m.get('mention_id')!r}: tokens_number and coref_chain are needed ({exc})",
-                            file)
+                            file) from None
             if not positions or min(positions) < 0 or max(positions) >= len(context):
                 raise _fail(f"mention {m_id}: tokens_number {positions} outside its context of {len(context)} words",
                             file)

@@ -55,7 +55,7 @@ import csv
 import io
 import re
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 from xml.sax.saxutils import escape, quoteattr
 
 from ..diagnostics import Report
@@ -427,7 +427,8 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
         attrs = dict(entity.attributes) if entity is not None else {}
         if cross is not None:
             relation, note = "CROSS_DOC_COREF", cross.id
-            attrs.setdefault("tag", cross.attributes.get("tag", str(first.attributes.get("tag", "UNKNOWN_INSTANCE_TAG"))))
+            own_tag = str(first.attributes.get("tag", "UNKNOWN_INSTANCE_TAG"))
+            attrs.setdefault("tag", cross.attributes.get("tag", own_tag))
             attrs.setdefault("TAG_DESCRIPTOR", cross.attributes.get("TAG_DESCRIPTOR", cross.id))
             attrs.setdefault("instance_id", cross.id)
         else:
@@ -455,7 +456,8 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
         head = f"<{relation} {_attr('r_id', r_id)}"
         if note is not None:
             head += f" {_attr('note', note)}"
-        extra = {k[len('relation_'):]: v for k, v in attrs.items() if k.startswith("relation_") and k != "relation_note"}
+        extra = {k[len("relation_"):]: v for k, v in attrs.items()
+                 if k.startswith("relation_") and k != "relation_note"}
         for k, v in extra.items():
             head += f" {_attr(k, v)}"
         relations.append(head + " >")

@@ -31,10 +31,10 @@ _WHERE = {
     **dict.fromkeys(("BRIDGING", "COREFERENCE", "IDENTITY_LINK_TYPES", "POS_COLUMNS", "SPLIT_ANTECEDENT", "Mention",
                      "MentionChains", "MentionView", "document_key", "document_label", "is_identity",
                      "markable_ref"), "mentions"),
-    **dict.fromkeys(("AttrValue", "Corpus", "Document", "Entity", "Link", "Markable", "Region", "Sentence", "Span",
+    **dict.fromkeys(("AttrValue", "Corpus", "CrossEntity", "Document", "Entity", "Link", "Markable", "Region",
+                     "Sentence", "Span",
                      "Tokens", "contiguous_spans"), "document"),
     "DocumentEditor": "edit",
-    "CrossEntity": "crossdoc",
     "FormatLayout": "layout",
     "GenericLayout": "layout",
     **dict.fromkeys(("Scheme", "SchemeAttribute", "SchemeValue"), "scheme"),
@@ -88,9 +88,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and editors see
-    from .document import (AttrValue, Corpus, Document, Entity, Link, Markable, Region, Sentence, Span, Tokens,
-                           contiguous_spans)
-    from .crossdoc import CrossEntity
+    from .document import (AttrValue, Corpus, CrossEntity, Document, Entity, Link, Markable, Region, Sentence, Span,
+                           Tokens, contiguous_spans)
     from .edit import DocumentEditor
     from .layout import FormatLayout, GenericLayout
     from .mentions import (BRIDGING, COREFERENCE, IDENTITY_LINK_TYPES, POS_COLUMNS, SPLIT_ANTECEDENT, Mention,

@@ -25,11 +25,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import CorefioError, UsageError
-from .document import AttrValue, Markable, _Record
+from .document import CrossEntity, Markable  # noqa: F401  (CrossEntity re-exported)
 from .mentions import Mention, MentionView
 
 if TYPE_CHECKING:
@@ -47,25 +46,6 @@ META_DOCUMENT = "meta_document"
 LEVELS = ("corpus", "topic", "subtopic", "document", "block")
 #: mention types a selection may name
 MENTION_TYPES = ("all", "event", "entity")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CrossEntity(_Record):
-    """An entity across documents: its id, its members as ``(document, markable ref)``
-    pairs (the document by :func:`document_ref`), and attributes (an ECB+ instance's
-    descriptor and tag, a WEC chain's Wikipedia link)."""
-
-    id: str
-    members: tuple[tuple[str, str], ...]
-    attributes: dict[str, AttrValue] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if type(self.members) is not tuple:
-            object.__setattr__(self, "members", tuple((d, m) for d, m in self.members))
-
-    def documents(self) -> list[str]:
-        """The documents the entity has mentions in, in order of first member."""
-        return list(dict.fromkeys(d for d, _ in self.members))
 
 
 def document_ref(doc: "Document") -> str:

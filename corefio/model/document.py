@@ -54,7 +54,6 @@ from .layout import FormatLayout
 from .scheme import Scheme
 
 if TYPE_CHECKING:
-    from .crossdoc import CrossEntity
     from .edit import DocumentEditor
 
 #: one token range: (first, last), 0-based, inclusive
@@ -690,6 +689,26 @@ def _mention(m: Markable) -> Mention:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CrossEntity(_Record):
+    """An entity across documents (:mod:`corefio.model.crossdoc`): its id, its members as
+    ``(document, markable ref)`` pairs (the document as
+    :func:`~corefio.model.crossdoc.document_ref` names it), and attributes (an ECB+
+    instance's descriptor and tag, a WEC chain's Wikipedia link)."""
+
+    id: str
+    members: tuple[tuple[str, str], ...]
+    attributes: dict[str, AttrValue] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if type(self.members) is not tuple:
+            _set(self, "members", tuple((d, m) for d, m in self.members))
+
+    def documents(self) -> list[str]:
+        """The documents the entity has mentions in, in order of first member."""
+        return list(dict.fromkeys(d for d, _ in self.members))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Corpus(_Record):
     """A sequence of documents (one file usually holds one corpus), with the annotation
     schemes of its layers, corpus-wide format layout (an MMAX2 project's paths) and the
@@ -701,7 +720,7 @@ class Corpus(_Record):
     schemes: list[Scheme] = field(default_factory=list)
     layout: dict[str, FormatLayout] = field(default_factory=dict)
     #: entities whose mentions lie in several documents, members named by (document, markable)
-    cross_entities: list["CrossEntity"] = field(default_factory=list)
+    cross_entities: list[CrossEntity] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[Document]:
         return iter(self.documents)
@@ -720,20 +739,6 @@ class Corpus(_Record):
 
     def scheme(self, layer: str | None) -> Scheme | None:
         return next((s for s in self.schemes if s.layer == layer), None)
-
-    def cross_problems(self) -> list[str]:
-        """What is wrong with the cross-document entities (documents or markables they
-        name that the corpus lacks, duplicate ids); empty when nothing."""
-        from .crossdoc import cross_problems
-
-        return cross_problems(self)
-
-    def cross_chains(self, mention_type: str = "all") -> list[list[tuple[int, int]]]:
-        """The chains of the whole corpus taken together, as (document index, markable
-        index) lists: :func:`corefio.model.crossdoc.cross_chains`."""
-        from .crossdoc import cross_chains
-
-        return cross_chains(self, None, mention_type)
 
 
 def _duplicates(values: Iterable[str]) -> list[str]:
