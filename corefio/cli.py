@@ -1166,11 +1166,46 @@ def score_command(
                                             "split-only, dd, non-referring, non-referring-kept, bridging, mor, "
                                             "zero, keep-zeros, partial, craft (comma-separated or repeated)"),
     jobs: Optional[int] = _jobs_option(),
+    cross_document: Optional[str] = typer.Option(None, "--cross-document",
+                                                 help="score across documents: each corpus, topic, subtopic or "
+                                                      "block (the meta-documents of a cdcr-conll file) as one "
+                                                      "unit, as the CDCR papers do (--jobs: by unit)"),
+    within_document: bool = typer.Option(False, "--within-document",
+                                         help="with the CDCR options: the classic per-document scores"),
+    mention_type: str = typer.Option("all", "--mention-type", help="cross-document: all, event or entity mentions"),
+    validated_only: bool = typer.Option(False, "--validated-only",
+                                        help="cross-document: only mentions of ECB+'s validated sentences"),
+    topics: Optional[Path] = typer.Option(None, "--topics",
+                                          help="cross-document: a DOCUMENT<TAB>TOPIC[<TAB>SUBTOPIC] file"),
+    topic_pattern: Optional[str] = typer.Option(None, "--topic-pattern",
+                                                help="cross-document: a regular expression with a group 'topic' "
+                                                     "(and 'subtopic') on document names"),
+    style: List[str] = typer.Option([], "--style",
+                                    help="score in published CDCR evaluation styles side by side: all, or "
+                                         "barhom2019, topic, cattan2021, cattan2021-singletons, subtopic"),
 ) -> None:
     """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
     from fractions import Fraction
 
     from .scoring import score
+
+    if cross_document is not None or within_document or style:
+        from .scoring.crossdoc import command_text
+
+        report = Report()
+        text = command_text(
+            _input(key, key_format or from_format), _input(response, response_format or from_format),
+            ["muc", "bcub", "ceafe", "lea", "conll"] if metric == ["default"] else metric,
+            level="document" if within_document else cross_document, styles=style,
+            keep_singletons=keep_singletons, mention_type=mention_type, validated_only=validated_only,
+            output=output.value, per_unit=per_document, key_format=key_format or from_format,
+            response_format=response_format or from_format, topics=topics, topic_pattern=topic_pattern,
+            allow_missing=allow_missing, workers=_jobs(jobs), report=report)
+        _print_report(report, min_severity="warning")
+        if strict:
+            report.check_strict()
+        _emit(_shown(text), out, [key, response])
+        return
 
     try:
         k = [Fraction(x.strip()) for x in coefficients.split(",")]

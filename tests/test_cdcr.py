@@ -370,3 +370,39 @@ def test_missing_response_documents_need_allow_missing(gum_key, gum_response):
         score_cross(gum_key, partial, ["muc"])
     scores = score_cross(gum_key, partial, ["muc"], allow_missing=True)
     assert scores["muc"].recall < 1
+
+
+# -- the command line -------------------------------------------------------------------------------
+def _cli(*args: str):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    return subprocess.run([sys.executable, "-m", "corefio", *args], capture_output=True, text=True, env=env,
+                          timeout=600)
+
+
+def test_cli_cross_document_scores_and_styles(gum_key, gum_response):
+    done = _cli("score", str(GUM / "key"), str(GUM / "response"), "--cross-document", "corpus", "--mention-type",
+                "entity", "--drop-singletons", "--validated-only", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    expected = score_cross(gum_key, gum_response, ["muc", "bcub", "ceafe", "lea", "conll"],
+                           settings=CrossSettings("corpus", False, "entity", True))
+    assert data["corpus"]["conll"]["f1"] == pytest.approx(float(expected["conll"].f1))
+    table = _cli("score", str(GUM / "key"), str(GUM / "response"), "--style", "all", "--jobs", "1")
+    assert table.returncode == 0, table.stderr
+    assert [line.split()[0] for line in table.stdout.splitlines()[2:]] == [
+        name for name, style in STYLES.items() for _ in style.mention_types]
+    bad = _cli("score", str(GUM / "key"), str(GUM / "response"), "--cross-document", "chapter")
+    assert bad.returncode == 2 and "unknown cross-document level" in bad.stderr
+
+
+def test_cli_blocks_of_meta_documents_print_the_reference_scorers_lines():
+    pair = JUDGED_PAIRS[0]
+    done = _cli("score", str(JUDGED / "key" / pair["key"]), str(JUDGED / "response" / pair["response"]),
+                "--from", "cdcr-conll", "--cross-document", "block", "-m", "muc", "--format", "scorer", "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if "Recall:" in line]
+    assert lines[-2:] == pair["scorer_pl"]["muc"]

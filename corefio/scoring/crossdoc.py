@@ -175,14 +175,15 @@ def score_cross(key: Any, response: Any, metrics: Iterable[str] = DEFAULT_METRIC
                 settings: CrossSettings = CrossSettings(), per_unit: bool = False,
                 key_format: str | None = None, response_format: str | None = None,
                 topics: str | Path | None = None, topic_pattern: str | None = None,
-                report: Report | None = None, allow_missing: bool = False) -> Scores:
+                report: Report | None = None, allow_missing: bool = False, workers: int | None = None) -> Scores:
     """Score ``response`` against ``key`` across documents: each unit of
     ``settings.level`` (``corpus``, ``topic``, ``subtopic``; ``document`` is the
     classic per-document score) is one meta-document. ``key`` and ``response`` are
     corpora or paths of any readable format; ``topics`` (a mapping file) or
     ``topic_pattern`` (a regular expression with a group ``topic``) give documents their
     topics where the corpus does not. ``per_unit`` keeps each unit's scores (as
-    ``Scores.documents``, named after the unit)."""
+    ``Scores.documents``, named after the unit). ``workers`` processes share the units
+    (the sums are the same)."""
     report = report if report is not None else Report()
     settings = settings.check()
     key_corpus = load(key, key_format, report, topics, topic_pattern)
@@ -201,17 +202,72 @@ def score_cross(key: Any, response: Any, metrics: Iterable[str] = DEFAULT_METRIC
             raise DocumentMismatchError(f"{len(missing)} key document(s) are missing from the response "
                                         f"({', '.join(sorted(missing)[:3])}); --allow-missing scores them as empty")
     options = Options(resolve_metrics(metrics), settings.keep_singletons, per_unit)
-    acc = accumulator(options, report)
-    for index, (label, documents) in enumerate(units(key_corpus, settings.level).items()):
-        kv = unit_view(key_corpus, documents, label, settings.mention_type, settings.kind_attribute,
-                       settings.validated_only)
-        rv = _placed_view(response_corpus, key_corpus, documents, label, settings, report)
-        acc.add(index, kv, rv)
-    scores = finish([acc.result()], report, options, False, allow_missing)
+    found = list(units(key_corpus, settings.level).items())
+    work = _Work(key_corpus, response_corpus, found, settings, options)
+    count = min(workers or 1, len(found))
+    if count > 1:
+        shares = _in_processes(work, count, report)
+    else:
+        shares = [_score_units(work, range(len(found)), report)]
+    scores = finish(shares, report, options, False, allow_missing)
     assert isinstance(scores, Scores)
     scores.options.update({"cross_document": settings.level, "mention_type": settings.mention_type,
                            "validated_only": settings.validated_only})
     return scores
+
+
+@dataclass(frozen=True)
+class _Work:
+    """What scoring units needs, shared with forked processes."""
+
+    key: Any
+    response: Any
+    units: list[tuple[str, list[int]]]
+    settings: CrossSettings
+    options: Options
+
+
+def _score_units(work: _Work, indices: Iterable[int], report: Report) -> Any:
+    """The share of some units, scored one at a time (a unit's views are dropped once
+    scored: memory holds one unit's views, whatever the number of units)."""
+    acc = accumulator(work.options, report)
+    for index in indices:
+        label, documents = work.units[index]
+        kv = unit_view(work.key, documents, label, work.settings.mention_type, work.settings.kind_attribute,
+                       work.settings.validated_only)
+        rv = _placed_view(work.response, work.key, documents, label, work.settings, report)
+        acc.add(index, kv, rv)
+    return acc.result()
+
+
+#: the work of the forked processes (set before they start; fork copies it)
+_WORK: _Work | None = None
+
+
+def _child(indices: list[int]) -> tuple[Any, list]:
+    assert _WORK is not None
+    report = Report()
+    share = _score_units(_WORK, indices, report)
+    return share, list(report)
+
+
+def _in_processes(work: _Work, count: int, report: Report) -> list[Any]:
+    """The units dealt round-robin to ``count`` forked processes (``--jobs``: by topic)."""
+    import multiprocessing
+
+    global _WORK
+    _WORK = work
+    batches = [list(range(k, len(work.units), count)) for k in range(count)]
+    try:
+        with multiprocessing.get_context("fork").Pool(count) as pool:
+            results = pool.map(_child, batches)
+    finally:
+        _WORK = None
+    shares = []
+    for share, diagnostics in results:
+        shares.append(share)
+        report.extend(diagnostics)
+    return shares
 
 
 def unit_side(corpus: Any, settings: CrossSettings) -> Side:
@@ -293,6 +349,37 @@ def styles_help() -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["STYLES", "CrossSettings", "Style", "StyleRow", "load", "score_cross", "score_styles", "styles_help",
+def command_text(key: Any, response: Any, metrics: Sequence[str], *, level: str | None, styles: Sequence[str],
+                 keep_singletons: bool, mention_type: str, validated_only: bool, output: str, per_unit: bool,
+                 key_format: str | None, response_format: str | None, topics: str | Path | None,
+                 topic_pattern: str | None, allow_missing: bool, workers: int | None, report: Report) -> str:
+    """What ``corefio score --cross-document`` (or ``--within-document``, ``--style``)
+    prints: the scores of one level, or the table of the styles."""
+    import json
+
+    if styles:
+        rows = score_styles(key, response, styles, key_format=key_format, response_format=response_format,
+                            topics=topics, topic_pattern=topic_pattern, report=report, allow_missing=allow_missing)
+        if output == "json":
+            return json.dumps({"styles": styles_json(rows), "diagnostics": [d.to_dict() for d in report]},
+                              indent=2, ensure_ascii=False) + "\n"
+        return styles_table(rows)
+    settings = CrossSettings(level or "topic", keep_singletons, mention_type, validated_only)
+    scores = score_cross(key, response, metrics, settings=settings, per_unit=per_unit, key_format=key_format,
+                         response_format=response_format, topics=topics, topic_pattern=topic_pattern,
+                         report=report, allow_missing=allow_missing, workers=workers)
+    if output == "json":
+        return scores.to_json(per_unit) + "\n"
+    if output == "csv":
+        return scores.to_csv(per_unit)
+    if output == "scorer":
+        return scores.to_text(per_unit)
+    head = (f"cross-document scores: unit {settings.level}, mentions {settings.mention_type}, singletons "
+            f"{'kept' if settings.keep_singletons else 'dropped'}"
+            f"{', validated sentences only' if settings.validated_only else ''}\n")
+    return head + scores.to_table(per_unit)
+
+
+__all__ = ["STYLES", "CrossSettings", "command_text", "Style", "StyleRow", "load", "score_cross", "score_styles", "styles_help",
            "styles_json", "styles_table", "unit_side"]
 
