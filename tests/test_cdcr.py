@@ -406,3 +406,33 @@ def test_cli_blocks_of_meta_documents_print_the_reference_scorers_lines():
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stdout.splitlines() if "Recall:" in line]
     assert lines[-2:] == pair["scorer_pl"]["muc"]
+
+
+# -- other formats carry the layer or say they lose it ---------------------------------------------
+def test_raf_carries_the_cross_document_entities(gum_key):
+    text = dumps(gum_key, "raf")
+    assert '<feat type="cross_entity">' in text
+    from corefio.formats.readwrite import loads
+
+    again = loads(text, "raf")
+    assert again.cross_entities == gum_key.cross_entities and again.documents == gum_key.documents
+
+
+def test_formats_without_the_layer_report_its_loss(gum_key):
+    report = Report()
+    dumps(gum_key, "conll", report=report)
+    lost = report.by_code("loss.cross_document")
+    assert lost and lost[0].count == len(gum_key.cross_entities)
+    report = Report()
+    dumps(gum_key, "cdcr-conll", report=report)
+    assert not report.by_code("loss.cross_document")
+
+
+def test_api_names():
+    import corefio
+
+    scores = corefio.score_cross(MINI, MINI, ["muc"], key_format="ecbplus", response_format="ecbplus",
+                                 settings=CrossSettings(level="corpus"))
+    assert scores["muc"].f1 == 1
+    rows = corefio.score_styles(MINI, MINI, ["topic"], key_format="ecbplus", response_format="ecbplus")
+    assert [r.mention_type for r in rows] == ["event", "entity"]

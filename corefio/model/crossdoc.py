@@ -326,3 +326,34 @@ def entities_from_labels(corpus_documents: Iterable["Document"]) -> list[CrossEn
                 members.setdefault(m.entity, []).append((ref, m.ref))
                 docs_of.setdefault(m.entity, set()).add(ref)
     return [CrossEntity(id=e, members=tuple(ms)) for e, ms in members.items() if len(docs_of[e]) > 1]
+
+
+# -- carrying the layer in other formats ---------------------------------------------------------
+#: the formats that write cross-document entities (any other reports their loss)
+CROSS_DOCUMENT_FORMATS = frozenset({"raf", "ecbplus", "cdcr-conll", "cdcr-json", "wec"})
+
+
+def cross_entity_json(entity: CrossEntity) -> str:
+    """A cross-document entity as JSON (how RAF keeps it in a corpus-level feat)."""
+    import json
+
+    return json.dumps({"id": entity.id, "members": [list(m) for m in entity.members],
+                       "attributes": entity.attributes}, ensure_ascii=False, separators=(",", ":"))
+
+
+def cross_entity_from_json(text: str) -> CrossEntity:
+    """The entity :func:`cross_entity_json` wrote; ValueError when the JSON is not one."""
+    import json
+
+    data = json.loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not isinstance(data.get("members"), list):
+        raise ValueError("a cross-document entity is {\"id\": ..., \"members\": [[document, markable], ...]}")
+    members = []
+    for m in data["members"]:
+        if not (isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m)):
+            raise ValueError(f"a member is [document, markable], not {m!r}")
+        members.append((m[0], m[1]))
+    attributes = data.get("attributes", {})
+    if not isinstance(attributes, dict) or not all(isinstance(v, (bool, int, float, str)) for v in attributes.values()):
+        raise ValueError("cross-document entity attributes are names with plain values")
+    return CrossEntity(id=data["id"], members=tuple(members), attributes=attributes)
