@@ -411,6 +411,7 @@ def test_cli_blocks_of_meta_documents_print_the_reference_scorers_lines():
 # -- other formats carry the layer or say they lose it ---------------------------------------------
 def test_raf_carries_the_cross_document_entities(gum_key):
     text = dumps(gum_key, "raf")
+    text = text.decode("utf-8") if isinstance(text, bytes) else text
     assert '<feat type="cross_entity">' in text
     from corefio.formats.readwrite import loads
 
