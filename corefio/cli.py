@@ -1200,7 +1200,7 @@ def score_command(
             keep_singletons=keep_singletons, mention_type=mention_type, validated_only=validated_only,
             output=output.value, per_unit=per_document, key_format=key_format or from_format,
             response_format=response_format or from_format, topics=topics, topic_pattern=topic_pattern,
-            allow_missing=allow_missing, workers=_jobs(jobs), report=report)
+            allow_missing=allow_missing, workers=_jobs(jobs), report=report, errors=errors)
         _print_report(report, min_severity="warning")
         if strict:
             report.check_strict()
@@ -1366,6 +1366,16 @@ def compare_command(
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the table here instead of stdout"),
     errors: bool = typer.Option(False, "--errors", help="also classify each system's errors (Kummerfeld & Klein)"),
     jobs: Optional[int] = _jobs_option(),
+    cross_document: Optional[str] = typer.Option(None, "--cross-document",
+                                                 help="compare across documents: score each corpus, topic or "
+                                                      "subtopic as one unit and resample the units"),
+    mention_type: str = typer.Option("all", "--mention-type", help="cross-document: all, event or entity mentions"),
+    validated_only: bool = typer.Option(False, "--validated-only",
+                                        help="cross-document: only mentions of ECB+'s validated sentences"),
+    topics: Optional[Path] = typer.Option(None, "--topics",
+                                          help="cross-document: a DOCUMENT<TAB>TOPIC[<TAB>SUBTOPIC] file"),
+    topic_pattern: Optional[str] = typer.Option(None, "--topic-pattern",
+                                                help="cross-document: a regular expression with a group 'topic'"),
 ) -> None:
     """Compare systems: F1 with bootstrap confidence intervals, and paired significance
     tests (approximate randomisation, paired bootstrap) over documents for every pair."""
@@ -1376,6 +1386,33 @@ def compare_command(
 
     if len(responses) < 2:
         raise UsageError("compare needs at least two responses (use score for one)")
+    if cross_document is not None:
+        from .scoring.crossdoc import CrossSettings, analyse_cross
+        from .scoring.significance import compare_cross
+
+        labels = [r.name for r in responses]
+        if len(set(labels)) != len(labels):
+            labels = [str(r) for r in responses]
+        settings = CrossSettings(cross_document, keep_singletons, mention_type, validated_only)
+        report = Report()
+        inputs = [_input(key, from_format), *(_input(r, from_format) for r in responses)]
+        result = compare_cross(inputs[0], inputs[1:], [m.strip() for m in metric.split(",") if m.strip()],
+                               names=labels, samples=samples, seed=seed, level=confidence, settings=settings,
+                               key_format=from_format, response_format=from_format, topics=topics,
+                               topic_pattern=topic_pattern, report=report)
+        analyses = {label: analyse_cross(inputs[0], response, settings, key_format=from_format,
+                                         response_format=from_format, topics=topics, topic_pattern=topic_pattern)
+                    for label, response in zip(labels, inputs[1:])} if errors else {}
+        _print_report(report, min_severity="warning")
+        if output is CompareFormat.json:
+            data = result.to_dict()
+            if analyses:
+                data["errors"] = {label: a.to_dict() for label, a in analyses.items()}
+            text = json.dumps(data, indent=2) + "\n"
+        else:
+            text = result.to_text() + "".join(f"\n{label}:\n{a.to_text()}" for label, a in analyses.items())
+        _emit(text, out, [key, *responses])
+        return
     shown_responses = responses
     labels = [r.name for r in shown_responses]
     if len(set(labels)) != len(labels):

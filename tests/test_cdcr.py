@@ -437,3 +437,31 @@ def test_api_names():
     assert scores["muc"].f1 == 1
     rows = corefio.score_styles(MINI, MINI, ["topic"], key_format="ecbplus", response_format="ecbplus")
     assert [r.mention_type for r in rows] == ["event", "entity"]
+
+
+# -- error analysis and significance across documents ----------------------------------------------
+def test_error_analysis_across_documents_finds_what_documents_alone_hide():
+    from corefio.scoring.crossdoc import analyse_cross
+
+    key = read(MINI, "ecbplus")
+    cut = key.copy(cross_entities=[])  # every document keeps its chains; the links across documents are gone
+    within = analyse_cross(key, cut, CrossSettings(level="document"))
+    across = analyse_cross(key, cut, CrossSettings(level="topic"))
+    assert all(count == 0 for count in within.counts.values())
+    assert across.counts["divided_entity"] == 2  # HUM1 and ACT1, each split between the two documents
+    merged = key.copy(cross_entities=[*key.cross_entities, CrossEntity(id="X", members=(("1_1ecb", "5"),
+                                                                                         ("1_2ecbplus", "5")))])
+    assert analyse_cross(key, merged, CrossSettings(level="topic")).counts["conflated_entities"] == 1
+
+
+def test_compare_resamples_topics(gum_key, gum_response):
+    from corefio.scoring.significance import compare_cross
+
+    result = compare_cross(gum_key, [gum_response, gum_key], ["muc", "conll"], names=["baseline", "gold"],
+                           samples=64, seed=7, settings=CrossSettings(level="topic"))
+    assert result.documents == ["36", "37", "38"]
+    f1 = {(r.system, r.metric): r.f1 for r in result.results}
+    expected = score_cross(gum_key, gum_response, ["muc"], settings=CrossSettings(level="topic"))
+    assert f1[("baseline", "muc")] == pytest.approx(float(expected["muc"].f1))
+    assert f1[("gold", "conll")] == pytest.approx(1.0)
+    assert any("topics" in note for note in result.notes)

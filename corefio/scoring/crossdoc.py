@@ -349,10 +349,48 @@ def styles_help() -> str:
     return "\n".join(lines) + "\n"
 
 
+def unit_pairs(key: Any, response: Any, settings: CrossSettings = CrossSettings(), *,
+               key_format: str | None = None, response_format: str | None = None,
+               topics: str | Path | None = None, topic_pattern: str | None = None,
+               report: Report | None = None) -> list[tuple[MentionView, MentionView]]:
+    """(key view, response view) of every unit: what the error analysis and the
+    key-versus-response view read across documents."""
+    report = report if report is not None else Report()
+    settings = settings.check()
+    key_corpus = load(key, key_format, report, topics, topic_pattern)
+    response_corpus = load(response, response_format, report, topics, topic_pattern)
+    out = []
+    for label, documents in units(key_corpus, settings.level).items():
+        kv = unit_view(key_corpus, documents, label, settings.mention_type, settings.kind_attribute,
+                       settings.validated_only)
+        rv = _placed_view(response_corpus, key_corpus, documents, label, settings, report)
+        if not settings.keep_singletons:
+            kv, rv = _without_singletons(kv), _without_singletons(rv)
+        out.append((kv, rv))
+    return out
+
+
+def _without_singletons(view: MentionView) -> MentionView:
+    return MentionView(view.label, view.forms, [c for c in view.mentions if len(c) > 1], view.pos, view.places)
+
+
+def analyse_cross(key: Any, response: Any, settings: CrossSettings = CrossSettings(),
+                  metrics: Sequence[str] = ("muc", "bcub", "ceafe"), **options: Any) -> Any:
+    """The error analysis of Kummerfeld and Klein (2013) across documents: each unit is
+    one document of the analysis, so an entity the response splits between two
+    documents is a divided entity, and two entities of different documents it merges a
+    conflated one. ``options``: as :func:`unit_pairs`."""
+    from .error_analysis import analyse
+
+    report = options.get("report")
+    return analyse(unit_pairs(key, response, settings, **options), metrics, report)
+
+
 def command_text(key: Any, response: Any, metrics: Sequence[str], *, level: str | None, styles: Sequence[str],
                  keep_singletons: bool, mention_type: str, validated_only: bool, output: str, per_unit: bool,
                  key_format: str | None, response_format: str | None, topics: str | Path | None,
-                 topic_pattern: str | None, allow_missing: bool, workers: int | None, report: Report) -> str:
+                 topic_pattern: str | None, allow_missing: bool, workers: int | None, report: Report,
+                 errors: bool = False) -> str:
     """What ``corefio score --cross-document`` (or ``--within-document``, ``--style``)
     prints: the scores of one level, or the table of the styles."""
     import json
@@ -368,18 +406,26 @@ def command_text(key: Any, response: Any, metrics: Sequence[str], *, level: str 
     scores = score_cross(key, response, metrics, settings=settings, per_unit=per_unit, key_format=key_format,
                          response_format=response_format, topics=topics, topic_pattern=topic_pattern,
                          report=report, allow_missing=allow_missing, workers=workers)
+    analysis = None
+    if errors:
+        analysis = analyse_cross(key, response, settings, key_format=key_format, response_format=response_format,
+                                 topics=topics, topic_pattern=topic_pattern, report=report)
     if output == "json":
-        return scores.to_json(per_unit) + "\n"
+        data = scores.to_dict(per_unit)
+        if analysis is not None:
+            data["errors"] = analysis.to_dict(per_unit)
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if output == "csv":
         return scores.to_csv(per_unit)
     if output == "scorer":
         return scores.to_text(per_unit)
+    tail = "" if analysis is None else "\n" + analysis.to_text(per_unit)
     head = (f"cross-document scores: unit {settings.level}, mentions {settings.mention_type}, singletons "
             f"{'kept' if settings.keep_singletons else 'dropped'}"
             f"{', validated sentences only' if settings.validated_only else ''}\n")
-    return head + scores.to_table(per_unit)
+    return head + scores.to_table(per_unit) + tail
 
 
-__all__ = ["STYLES", "CrossSettings", "command_text", "Style", "StyleRow", "load", "score_cross", "score_styles", "styles_help",
+__all__ = ["STYLES", "CrossSettings", "analyse_cross", "command_text", "unit_pairs", "Style", "StyleRow", "load", "score_cross", "score_styles", "styles_help",
            "styles_json", "styles_table", "unit_side"]
 
