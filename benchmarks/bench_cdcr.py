@@ -116,11 +116,12 @@ def main() -> None:
                 files[side] = folder / f"{side}_{kind}_topic_level.conll"
                 files[side].write_text(dumps(corpus, "cdcr-conll", unit="topic", mention_type=kind,
                                              validated_only=True))
-            ours_file, scores = cpu(lambda: score_cross(read(files["key"], "cdcr-conll"),
-                                                        read(files["response"], "cdcr-conll"),
+            ours_file, scores = cpu(lambda files=files: score_cross(read(files["key"], "cdcr-conll"),
+                                                                    read(files["response"], "cdcr-conll"),
                                                         ["muc", "bcub", "ceafe", "conll"],
                                                         settings=CrossSettings(level="block")))
-            ours_folder, _ = cpu(lambda: score_cross(folder / "key", folder / "response", ["muc", "bcub", "ceafe"],
+            ours_folder, _ = cpu(lambda kind=kind: score_cross(folder / "key", folder / "response",
+                                                               ["muc", "bcub", "ceafe"],
                                                      key_format="ecbplus", response_format="ecbplus",
                                                      settings=CrossSettings("topic", True, kind, True)))
             line = (f"{kind:6}  corefio (meta-document file) {ours_file:7.2f} s   corefio (ECB+ folders) "

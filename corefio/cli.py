@@ -1053,6 +1053,10 @@ def view_command(
     pair_by: PairBy = typer.Option(PairBy.name, "--pair-by", help="with --response: pair documents by name or by order"),
     pairs: Optional[Path] = typer.Option(None, "--pairs",
                                          help="with --response: a file of 'key-name<TAB>response-name' lines"),
+    cross_document: Optional[str] = typer.Option(None, "--cross-document",
+                                                 help="with --response: one view per corpus, topic or subtopic, "
+                                                      "chains across its documents"),
+    mention_type: str = typer.Option("all", "--mention-type", help="with --cross-document: all, event or entity"),
 ) -> None:
     """Render a file as an HTML page (xslt/raf-to-html.xsl): bracketed text and chains.
     With --response: the key and the response side by side, their errors marked
@@ -1060,6 +1064,24 @@ def view_command(
     from .io.files import atomic_write
     from .transform.html import render_html
 
+    if cross_document is not None and response is not None:
+        from .scoring.crossdoc import CrossSettings
+        from .web import view
+
+        report = Report()
+        key_in, response_in = _input(source, from_format), _input(response, response_format)
+        units_shown = view.unit_documents(key_in, response_in, CrossSettings(cross_document, keep_singletons,
+                                                                             mention_type),
+                                          key_format=from_format, response_format=response_format, report=report)
+        shown = [(f"{cross_document} {label}", view.build(k, r, match="exact", keep_singletons=keep_singletons,
+                                                          page_tokens=None)) for label, k, r in units_shown]
+        _print_report(report, min_severity="warning")
+        page = view.render_file(shown, key_name=Path(str(source)).name, response_name=Path(str(response)).name,
+                                keep_singletons=keep_singletons)
+        atomic_write(output, page.encode("utf-8"), inputs=[source, response])
+        if str(output) != "-":
+            _say(f"wrote {output}")
+        return
     source = _input(source, from_format)
     report = Report(str(source))
     corpus = api.read(source, from_format, report=report)

@@ -465,3 +465,25 @@ def test_compare_resamples_topics(gum_key, gum_response):
     assert f1[("baseline", "muc")] == pytest.approx(float(expected["muc"].f1))
     assert f1[("gold", "conll")] == pytest.approx(1.0)
     assert any("topics" in note for note in result.notes)
+
+
+def test_key_vs_response_view_across_the_documents_of_a_topic(tmp_path):
+    from corefio.scoring.crossdoc import analyse_cross
+    from corefio.web import view
+
+    key, response = read(DATA.parent.parent.parent / "samples" / "cdcr" / "key", "ecbplus"), \
+        read(DATA.parent.parent.parent / "samples" / "cdcr" / "response", "ecbplus")
+    shown = view.unit_documents(key, response, CrossSettings(level="topic"))
+    assert [label for label, _, _ in shown] == ["1"]
+    _, k, r = shown[0]
+    assert k.tokens.forms == key[0].tokens.forms + key[1].tokens.forms
+    assert {s.first for s in k.sentences} >= {0, len(key[0].tokens)}  # a document starts a sentence
+    page = view.build(k, r, page_tokens=None)
+    expected = analyse_cross(key, response, CrossSettings(level="topic")).counts
+    assert page.error_counts == dict(expected) and expected["divided_entity"] == 1
+    assert expected["conflated_entities"] == 1
+    done = _cli("view", str(DATA.parent.parent.parent / "samples" / "cdcr" / "key"), "--response",
+                str(DATA.parent.parent.parent / "samples" / "cdcr" / "response"), "--cross-document", "topic",
+                "-o", str(tmp_path / "view.html"))
+    assert done.returncode == 0, done.stderr
+    assert "topic 1" in (tmp_path / "view.html").read_text()
