@@ -16,7 +16,8 @@ of ``ariecattan/coref``'s ``conll.py``), then
 * corefio scores the same files (``--cross-document block``) and the ECB+ folders
   (``--cross-document topic``), CPU time of this process, best of three;
 
-and the two are checked to agree (CoNLL F1). Target: corefio takes no longer than
+and the two are checked to agree (the CoNLL average: scorer.pl's line is the mean of its
+F1s as printed, truncated to two decimals, so it may be 0.01 below corefio's). Target: corefio takes no longer than
 scorer.pl on the same file.
 
 Memory: the peak of Python allocations (tracemalloc) while scoring the topics one unit
@@ -116,14 +117,17 @@ def main() -> None:
                 files[side] = folder / f"{side}_{kind}_topic_level.conll"
                 files[side].write_text(dumps(corpus, "cdcr-conll", unit="topic", mention_type=kind,
                                              validated_only=True))
-            ours_file, scores = cpu(lambda files=files: score_cross(read(files["key"], "cdcr-conll"),
-                                                                    read(files["response"], "cdcr-conll"),
-                                                        ["muc", "bcub", "ceafe", "conll"],
-                                                        settings=CrossSettings(level="block")))
-            ours_folder, _ = cpu(lambda kind=kind: score_cross(folder / "key", folder / "response",
-                                                               ["muc", "bcub", "ceafe"],
-                                                     key_format="ecbplus", response_format="ecbplus",
-                                                     settings=CrossSettings("topic", True, kind, True)))
+            def on_files(files: dict = files) -> object:
+                return score_cross(read(files["key"], "cdcr-conll"), read(files["response"], "cdcr-conll"),
+                                   ["muc", "bcub", "ceafe", "conll"], settings=CrossSettings(level="block"))
+
+            def on_folders(kind: str = kind) -> object:
+                return score_cross(folder / "key", folder / "response", ["muc", "bcub", "ceafe"],
+                                   key_format="ecbplus", response_format="ecbplus",
+                                   settings=CrossSettings("topic", True, kind, True))
+
+            ours_file, scores = cpu(on_files)
+            ours_folder, _ = cpu(on_folders)
             line = (f"{kind:6}  corefio (meta-document file) {ours_file:7.2f} s   corefio (ECB+ folders) "
                     f"{ours_folder:7.2f} s")
             if (args.scorer / "scorer.pl").is_file():

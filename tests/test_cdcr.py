@@ -487,3 +487,17 @@ def test_key_vs_response_view_across_the_documents_of_a_topic(tmp_path):
                 "-o", str(tmp_path / "view.html"))
     assert done.returncode == 0, done.stderr
     assert "topic 1" in (tmp_path / "view.html").read_text()
+
+
+def test_ecbplus_writer_reports_the_metadata_it_cannot_hold():
+    from corefio.formats.ecbplus import write_files
+
+    corpus = read(MINI, "ecbplus")
+    extra = corpus.copy(documents=[corpus[0].copy(metadata={**corpus[0].metadata, "genre": "news"}), corpus[1]])
+    report = Report()
+    files = write_files(extra, report=report)
+    assert [d.example for d in report.by_code("loss.metadata")] == ["genre"]
+    assert b"genre" not in b"".join(files.values())
+    report = Report()
+    write_files(corpus, report=report)
+    assert not report.by_code("loss.metadata")

@@ -69,6 +69,8 @@ NAME = "ecbplus"
 #: the validated sentences file of the ECB+ release
 SENTENCES_FILE = "ECBplus_coreference_sentences.csv"
 _DOC_NAME = re.compile(r"^(?P<topic>\d+)_(?P<n>\d+)(?P<half>ecb(?:plus)?)$")
+#: the document metadata ECB+ files hold (the topic as the folder, the subtopic in the name)
+_WRITTEN_METADATA = frozenset({TOPIC, SUBTOPIC, "doc_id", "doc_name"})
 #: attributes of an instance markable kept on the entity, in the order written
 _INSTANCE_ATTRIBUTES = ("RELATED_TO", "TAG_DESCRIPTOR", "instance_id")
 
@@ -490,6 +492,11 @@ def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
     next_r = 1 + max((int(e.attributes["r_id"]) for d in corpus.documents for e in d.entities
                       if str(e.attributes.get("r_id", "")).isdigit()), default=0)
     for k, doc in enumerate(corpus.documents):
+        other = [key for key in doc.metadata if key not in _WRITTEN_METADATA]
+        if other:
+            report.add("loss.metadata", "warning", f"{NAME} keeps a document's topic, subtopic, doc_id and doc_name "
+                       "only: other metadata dropped", document=doc.label, count=len(other), merge=True,
+                       example=other[0])
         stem = re.sub(r"[/\\\x00]", "_", doc.name if doc.part is None else f"{doc.name}_{doc.part}") or f"doc_{k + 1}"
         if stem.startswith("."):
             stem = "_" + stem
