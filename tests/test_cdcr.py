@@ -496,7 +496,7 @@ def test_ecbplus_writer_reports_the_metadata_it_cannot_hold():
     extra = corpus.copy(documents=[corpus[0].copy(metadata={**corpus[0].metadata, "genre": "news"}), corpus[1]])
     report = Report()
     files = write_files(extra, report=report)
-    assert [d.example for d in report.by_code("loss.metadata")] == ["genre"]
+    assert [d.examples for d in report.by_code("loss.metadata")] == [["genre"]]
     assert b"genre" not in b"".join(files.values())
     report = Report()
     write_files(corpus, report=report)
