@@ -2,7 +2,7 @@
 
 The reference scorer scores one ``#begin document`` block at a time, so the CDCR papers
 write a whole unit (the corpus, a topic, a subtopic) as one block whose cluster ids are
-shared by the documents in it. Four layouts are read (the layout is told by the
+shared by the documents in it. Five layouts are read (the layout is told by the
 number of columns of the first token line):
 
 ``cattan`` (8 columns; Cattan et al. 2021, ``ariecattan/coref`` ``conll.py``)::
@@ -23,6 +23,18 @@ number of columns of the first token line):
                                              last part when that is not a number)
     10/10ecb/1  0  0  According  -
 
+``gvc`` (4 columns; Vossen et al. 2018's Gun Violence Corpus ``gold.conll``, as its
+README and Bugert et al.'s reader describe it)::
+
+    #begin document (40b69cf630792394ef837aee6c959ece);   one block per document
+    40b69cf630792394ef837aee6c959ece.DCT  2017-01-15  DCT  -      the creation time
+    40b69cf630792394ef837aee6c959ece.t1.1  Man  TITLE  -          DOC.<t|b><sentence>.<n>
+    40b69cf630792394ef837aee6c959ece.b1.3  shot  BODY  (120)      event clusters over the corpus
+
+(the creation time is the metadata ``dct``, ``TITLE``/``BODY`` the sentence attribute
+``type``; documents get the topic ``gun_violence``, their incidents, as subtopics, come
+from a mapping; mentions are events),
+
 ``mentions`` (2 columns; Barhom et al. 2019's ``*_mention_based.key_conll``): one line
 per mention, in an order the key and the response share, no words::
 
@@ -41,10 +53,11 @@ a closer ends the last opened mention of its cluster.
 
 Writing takes the whole corpus: the ``cattan`` and ``barhom`` layouts write one block
 per unit (``unit``: ``corpus``, ``topic``, ``subtopic``), with the chains of the unit
-across documents numbered from 1 over the file (the reference scorer reads numeric
-ids only), mentions selected by ``mention_type``, singletons kept or dropped and, with
+across documents keeping their numeric cluster id, or numbered (the reference scorer
+reads numeric ids only), mentions selected by ``mention_type``, singletons kept or dropped and, with
 ``validated_only``, only the validated sentences (as ``cattan`` writes them: sentences
-that are not validated are left out). ``ucdcr`` writes one block per document. What the
+that are not validated are left out). ``ucdcr`` and ``gvc`` write one block per
+document, cluster ids over the corpus. What the
 layouts cannot hold (markable attributes, entity ids, sentence ids beyond numbers) is
 reported as a loss.
 """
@@ -65,11 +78,16 @@ from ._lines import split_newlines
 from .registry import Capabilities, FormatSpec, Option, register
 
 NAME = "cdcr-conll"
-LAYOUTS = ("cattan", "barhom", "ucdcr", "mentions")
+#: the topic of every GVC document (its subtopics, the incidents, come from a mapping)
+GVC_TOPIC = "gun_violence"
+LAYOUTS = ("cattan", "barhom", "ucdcr", "gvc", "mentions")
 _HEADER = re.compile(r"^#\s*begin document\s?(.*)$")
 _END = re.compile(r"^#\s*end document")
 _CHUNK = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|(\|)|(\S)")
 _PAREN_NAME = re.compile(r"^\((.*)\);\s*part\s+(\S+)\s*$")
+_GVC_NAME = re.compile(r"^\((.*)\);?\s*$")
+#: the discourse types of GVC's third column
+GVC_TYPES = ("DCT", "TITLE", "BODY")
 
 
 def _fail(message: str, file: str | None, line: int | None = None) -> FormatError:
@@ -150,6 +168,8 @@ def detect_layout(blocks: list[_Block]) -> str:
                     return "cattan"
                 if len(cells) == 2:
                     return "mentions"
+                if len(cells) == 4 and cells[2] in GVC_TYPES:
+                    return "gvc"
                 if len(cells) >= 4:
                     name = _block_name(block.name)[0]
                     return "ucdcr" if "/" in name and cells[0] == name and name.count("/") == 2 else "barhom"
@@ -161,6 +181,9 @@ def _block_name(raw: str) -> tuple[str, str | None]:
     match = _PAREN_NAME.match(raw)
     if match is not None:
         return match.group(1), match.group(2)
+    match = _GVC_NAME.match(raw)
+    if match is not None:
+        return match.group(1), None
     return raw, None
 
 
@@ -172,15 +195,19 @@ class _Builder:
         self.metadata = metadata
         self.forms: list[str] = []
         self.ids: list[str] = []
-        self.sentences: list[tuple[str | None, int, bool | None]] = []  # (id, first token, validated)
+        #: (id, first token, attributes)
+        self.sentences: list[tuple[str | None, int, dict]] = []
         self.open: dict[str, list[int]] = {}
         self.mentions: list[tuple[int, int, str]] = []
 
     def token(self, form: str, tid: str | None, sentence: str | None, validated: bool | None, new_sentence: bool,
-              chunks: list[tuple[str, str]], file: str | None, line: int) -> None:
+              chunks: list[tuple[str, str]], file: str | None, line: int, sentence_type: str | None = None) -> None:
         i = len(self.forms)
         if new_sentence or not self.sentences or (sentence is not None and self.sentences[-1][0] != sentence):
-            self.sentences.append((sentence, i, validated))
+            attributes: dict = {} if validated is None else {"validated": validated}
+            if sentence_type is not None:
+                attributes["type"] = sentence_type
+            self.sentences.append((sentence, i, attributes))
         self.forms.append(form)
         if tid is not None:
             self.ids.append(tid)
@@ -203,11 +230,10 @@ class _Builder:
                 raise _fail(f"a mention of cluster {label} begins and never ends", file, line)
         n = len(self.forms)
         sentences = []
-        for k, (sid, first, validated) in enumerate(self.sentences):
+        for k, (sid, first, attributes) in enumerate(self.sentences):
             last = (self.sentences[k + 1][1] if k + 1 < len(self.sentences) else n) - 1
             if last < first:
                 continue
-            attributes = {} if validated is None else {"validated": validated}
             sentences.append(Sentence(first=first, last=last, id=sid, attributes=attributes))
         ordered = sorted(self.mentions, key=lambda m: (m[0], -m[1]))
         markables = [Markable(id=f"m{k + 1}", spans=((a, b),), entity=label)
@@ -224,7 +250,7 @@ def _flag(value: str) -> bool | None:
 
 def read(source: Source, *, report: Report, strict: bool = False, layout: str | None = None,
          kind: str | None = None) -> Any:
-    """A meta-document CoNLL file of any of the four layouts (``layout`` to force one);
+    """A meta-document CoNLL file of any of the five layouts (``layout`` to force one);
     ``kind``: ``event`` or ``entity``, set as every mention's kind (the file names of
     CDCR repositories say it: ``*_events*``, ``*_entity*``)."""
     from ..model import Corpus
@@ -269,6 +295,8 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
             metadata = {TOPIC: parts[0], SUBTOPIC: parts[1]}
             if not parts[2].isdigit():  # TOPIC/SUBTOPIC/NAME (corefio's); TOPIC/SUBTOPIC/N keeps the key
                 document_name = parts[2]
+        elif found == "gvc":
+            metadata = {TOPIC: GVC_TOPIC}
         elif found != "mentions":
             metadata = {TOPIC: name}
         metadata[META_DOCUMENT] = name
@@ -285,6 +313,16 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
                     raise _fail(f"a mention line has 2 columns, not {len(cells)}", file, number)
                 builder.token("_", None, None, None, False, _chunks(cells[1], file, number), file, number)
                 continue
+            if found == "gvc":
+                if len(cells) != 4 or cells[2] not in GVC_TYPES:
+                    raise _fail("a GVC line is TOKEN-ID, WORD, DCT|TITLE|BODY, CLUSTERS", file, number)
+                if cells[2] == "DCT":
+                    builder.metadata["dct"] = cells[1]
+                    continue
+                parts = cells[0].split(".")
+                builder.token(cells[1], cells[0], parts[1] if len(parts) == 3 else None, None, False,
+                              _chunks(cells[3], file, number), file, number, sentence_type=cells[2])
+                continue
             if len(cells) < 4:
                 raise _fail(f"a {found} line has at least 4 columns, not {len(cells)}", file, number)
             sentence = cells[1] if found == "ucdcr" else None
@@ -292,11 +330,15 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
                           _chunks(cells[-1], file, number), file, number)
             new_sentence = False
         documents.append(builder.build(file, block.line))
+    if kind is None and found == "gvc":
+        kind = "event"  # GVC annotates events only
     if kind is not None:
         documents = [d.copy(markables=[m.copy(attributes={**m.attributes, KIND: kind}) for m in d.markables])
                      for d in documents]
-    return Corpus(documents=documents, cross_entities=entities_from_labels(documents),
-                  metadata={"cdcr_layout": found})
+    metadata = {"cdcr_layout": found}
+    if text and not text.endswith("\n"):
+        metadata["cdcr_final_newline"] = "no"  # Cattan et al.'s corpus-level files end so
+    return Corpus(documents=documents, cross_entities=entities_from_labels(documents), metadata=metadata)
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -326,6 +368,10 @@ def _unit_rows(corpus: Any, documents: list[int], labels: dict[tuple[int, int], 
         topic = doc.metadata.get(TOPIC, "")
         subtopic = doc.metadata.get(SUBTOPIC, "")
         previous = None
+        gvc_ids = doc.tokens.ids is not None and all(t.startswith(doc.name + ".") and t.count(".") == 2
+                                                     for t in doc.tokens.ids)
+        if layout == "gvc" and "dct" in doc.metadata:
+            out.append("\t".join([f"{doc.name}.DCT", doc.metadata["dct"], "DCT", "-"]))
         if layout == "barhom" and out:
             out.append("")  # a new document starts a new sentence
         for i, form in enumerate(doc.tokens.forms):
@@ -347,6 +393,17 @@ def _unit_rows(corpus: Any, documents: list[int], labels: dict[tuple[int, int], 
             if layout == "cattan":
                 doc_id = doc.metadata.get("doc_name", document_ref(doc))
                 out.append("\t".join([topic, subtopic, doc_id, sentence, ids[i], form, str(ok), cell]))
+            elif layout == "gvc":
+                s_attr = doc.sentences[sentence_of[i]].attributes if doc.sentences else {}
+                kind = str(s_attr.get("type", "BODY"))
+                kind = kind if kind in ("TITLE", "BODY") else "BODY"
+                if not gvc_ids:
+                    k = sentence_of[i]
+                    number = i - (doc.sentences[k].first if doc.sentences else 0) + 1
+                    token_id = f"{doc.name}.{'t' if kind == 'TITLE' else 'b'}{k + 1}.{number}"
+                else:
+                    token_id = ids[i]
+                out.append("\t".join([token_id, form, kind, cell]))
             else:
                 if layout == "barhom" and previous is not None and sentence != previous:
                     out.append("")
@@ -366,15 +423,32 @@ def _ucdcr_name(doc: Any) -> str:
 
 
 def _labels(corpus: Any, documents: list[int], mention_type: str, keep_singletons: bool, validated_only: bool,
-            first: int) -> tuple[dict[tuple[int, int], str], int]:
+            first: int, taken: set[str] | None = None) -> tuple[dict[tuple[int, int], str], int]:
+    """Each written mention's cluster id: the chain's entity id when all its mentions
+    have the same numeric one, not used by another chain of the file (``taken``: the ids
+    given so far), else a number from ``first`` on that no chain keeps."""
     labels: dict[tuple[int, int], str] = {}
+    taken = set() if taken is None else taken
+    chains = [c for c in cross_chains(corpus, documents, mention_type, KIND, validated_only)
+              if keep_singletons or len(c) > 1]
+    kept: list[str | None] = []
+    for chain in chains:
+        ids = {corpus.documents[d].markables[k].entity for d, k in chain}
+        own = ids.pop() if len(ids) == 1 else None
+        if own is not None and own.isascii() and own.isdigit() and own not in taken:
+            taken.add(own)
+            kept.append(own)
+        else:
+            kept.append(None)
     number = first
-    for chain in cross_chains(corpus, documents, mention_type, KIND, validated_only):
-        if not keep_singletons and len(chain) < 2:
-            continue
+    for chain, own in zip(chains, kept):
+        if own is None:
+            while str(number) in taken:
+                number += 1
+            own = str(number)
+            taken.add(own)
         for place in chain:
-            labels[place] = str(number)
-        number += 1
+            labels[place] = own
     return labels, number
 
 
@@ -388,14 +462,20 @@ def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str 
     whole = Corpus(documents=docs, cross_entities=list(getattr(corpus, "cross_entities", []) or []))
     if layout == "mentions":
         raise FormatError("the mention-per-line layout is read only: it has no words to write a response against")
-    if layout == "ucdcr":
+    if layout in ("ucdcr", "gvc"):
         labels, _ = _labels(whole, list(range(len(docs))), mention_type, singletons, validated_only, 1)
         for d, doc in enumerate(docs):
             rows = _unit_rows(whole, [d], labels, layout, validated_only, doc.name)
-            yield f"#begin document ({_ucdcr_name(doc)}); part 000\n" + "".join(r + "\n" for r in rows) + \
-                "#end document\n"
+            header = (f"#begin document ({_ucdcr_name(doc)}); part 000\n" if layout == "ucdcr"
+                      else f"#begin document ({doc.name});\n")
+            yield header + "".join(r + "\n" for r in rows) + "#end document\n"
         return
     found = units(whole, unit)
+    if name is None and unit == "corpus":  # the block name the file read had
+        blocks = {d.metadata.get(META_DOCUMENT) for d in docs}
+        name = blocks.pop() if len(blocks) == 1 and None not in blocks else None
+    final = getattr(corpus, "metadata", {}).get("cdcr_final_newline") != "no"
+    taken: set[str] = set()
     unit_of = {d: label for label, members in found.items() for d in members}
     split = [c for c in cross_chains(whole, None, mention_type, KIND, validated_only)
              if len({unit_of[d] for d, _ in c}) > 1]
@@ -404,12 +484,13 @@ def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str 
                        f"chain(s) across {unit}s are written as one chain per {unit} (links between blocks "
                        "cannot be written)")
     number = 1
-    for label, members in found.items():
-        labels, number = _labels(whole, members, mention_type, singletons, validated_only, number)
+    for index, (label, members) in enumerate(found.items()):
+        labels, number = _labels(whole, members, mention_type, singletons, validated_only, number, taken)
         block = name if (name and unit == "corpus") else label
         rows = _unit_rows(whole, members, labels, layout, validated_only, block)
         header = f"#begin document {block}" if layout == "cattan" else f"#begin document ({block}); part 000"
-        yield header + "\n" + "".join(r + "\n" for r in rows) + "#end document\n"
+        last = not final and index == len(found) - 1
+        yield header + "\n" + "".join(r + "\n" for r in rows) + ("#end document" if last else "#end document\n")
 
 
 def sniff(head: bytes) -> bool:
@@ -438,7 +519,7 @@ CAPABILITIES = Capabilities(
 register(FormatSpec(
     name=NAME,
     description="meta-document CoNLL of the CDCR repositories (a unit's documents in one block, cluster ids "
-                "shared): Cattan et al.'s 8 columns, Barhom et al.'s span- and mention-based files, uCDCR",
+                "shared): Cattan et al.'s 8 columns, Barhom et al.'s span- and mention-based files, uCDCR, GVC",
     extensions=(),
     capabilities=CAPABILITIES,
     read=read,
@@ -448,7 +529,7 @@ register(FormatSpec(
                choices=LAYOUTS),
         Option("kind", str, None, "the kind of every mention read (event or entity)", applies_to="read",
                choices=("event", "entity")),
-        Option("layout", str, "cattan", "the layout written", choices=("cattan", "barhom", "ucdcr")),
+        Option("layout", str, "cattan", "the layout written", choices=("cattan", "barhom", "ucdcr", "gvc")),
         Option("unit", str, "topic", "what one block holds", choices=("corpus", "topic", "subtopic")),
         Option("mention_type", str, "all", "the mentions written", choices=("all", "event", "entity")),
         Option("singletons", bool, True, "write one-mention chains"),
