@@ -1222,7 +1222,7 @@ def score_command(
             keep_singletons=keep_singletons, mention_type=mention_type, validated_only=validated_only,
             output=output.value, per_unit=per_document, key_format=key_format or from_format,
             response_format=response_format or from_format, topics=topics, topic_pattern=topic_pattern,
-            allow_missing=allow_missing, workers=_jobs(jobs), report=report, errors=errors)
+            allow_missing=allow_missing, workers=jobs, report=report, errors=errors)
         _print_report(report, min_severity="warning")
         if strict:
             report.check_strict()

@@ -183,7 +183,8 @@ def score_cross(key: Any, response: Any, metrics: Iterable[str] = DEFAULT_METRIC
     ``topic_pattern`` (a regular expression with a group ``topic``) give documents their
     topics where the corpus does not. ``per_unit`` keeps each unit's scores (as
     ``Scores.documents``, named after the unit). ``workers`` processes share the units
-    (the sums are the same)."""
+    (the sums are the same; None: one, or two for a key of :data:`AUTO_PROCESS_TOKENS`
+    tokens or more, as scoring files does)."""
     report = report if report is not None else Report()
     settings = settings.check()
     key_corpus = load(key, key_format, report, topics, topic_pattern)
@@ -204,7 +205,12 @@ def score_cross(key: Any, response: Any, metrics: Iterable[str] = DEFAULT_METRIC
     options = Options(resolve_metrics(metrics), settings.keep_singletons, per_unit)
     found = list(units(key_corpus, settings.level).items())
     work = _Work(key_corpus, response_corpus, found, settings, options)
-    count = min(workers or 1, len(found))
+    if workers is None:  # automatic: other processes pay off on large corpora only
+        import os
+
+        tokens = sum(len(d.tokens) for d in key_corpus.documents)
+        workers = min(2, os.cpu_count() or 1) if tokens >= AUTO_PROCESS_TOKENS else 1
+    count = min(workers, len(found))
     if count > 1:
         shares = _in_processes(work, count, report)
     else:
@@ -214,6 +220,10 @@ def score_cross(key: Any, response: Any, metrics: Iterable[str] = DEFAULT_METRIC
     scores.options.update({"cross_document": settings.level, "mention_type": settings.mention_type,
                            "validated_only": settings.validated_only})
     return scores
+
+
+#: a key of this many tokens or more is scored in several processes unless told otherwise
+AUTO_PROCESS_TOKENS = 500_000
 
 
 @dataclass(frozen=True)
