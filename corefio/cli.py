@@ -54,10 +54,17 @@ class _TopLevel(TyperGroup):
         super().format_help_text(ctx, formatter)
         from .formats.registry import all_formats
 
+        import textwrap
+
         names = ", ".join(spec.name for spec in all_formats())
         formatter.write_paragraph()
         with formatter.indentation():
-            formatter.write_text(f"Formats: {names} ('corefio formats' tells what each can express).")
+            # wrapped by hand: click's wrapping breaks names at their hyphens (cdcr-conll)
+            indent = " " * formatter.current_indent
+            width = max(40, (formatter.width or 80) - formatter.current_indent)
+            text = f"Formats: {names} ('corefio formats' tells what each can express)."
+            for line in textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False):
+                formatter.write(f"{indent}{line}\n")
 
 
 app = typer.Typer(

@@ -15,8 +15,8 @@ from corefio.diagnostics import Report
 from corefio.errors import CorefioError, FormatError, UsageError
 from corefio.formats.readwrite import dumps, read, write
 from corefio.model import Corpus, CrossEntity
-from corefio.model.crossdoc import (SUBTOPIC, TOPIC, assign_topics, cross_chains, cross_problems, read_topic_mapping,
-                                    unit_view, units)
+from corefio.model.crossdoc import (SUBTOPIC, TOPIC, assign_topics, cross_chains, cross_problems, mention_kind,
+                                    read_topic_mapping, unit_view, units)
 from corefio.scoring.crossdoc import STYLES, CrossSettings, score_cross, score_styles, styles_table
 
 DATA = Path(__file__).parent / "data" / "cdcr"
@@ -64,8 +64,9 @@ def test_mini_ecbplus_reads_relations_instances_topics_and_validated_sentences()
     assert [(s.id, s.attributes["validated"]) for s in corpus[1].sentences] == [("0", True), ("1", True)]
     tara = first.markables[0]
     assert tara.spans == ((0, 1),) and tara.entity == "HUM1"
-    assert tara.attributes == {"tag": "HUMAN_PART_PER", "kind": "entity"}
-    assert first.markables[1].attributes["note"] == "byCROMER" and first.markables[1].attributes["kind"] == "event"
+    assert tara.attributes == {"tag": "HUMAN_PART_PER"} and mention_kind(tara) == "entity"
+    assert first.markables[1].attributes == {"tag": "ACTION_OCCURRENCE", "note": "byCROMER"}
+    assert mention_kind(first.markables[1]) == "event"
     assert first.markables[3].entity == "INTRA_22"
     entities = {e.id: e.attributes for e in first.entities}
     assert entities["HUM1"]["TAG_DESCRIPTOR"] == "Tara Reid" and entities["HUM1"]["relation"] == "CROSS_DOC_COREF"
@@ -86,7 +87,7 @@ def test_validated_only_and_mention_types_select_mentions():
     chains = cross_chains(corpus, None, "all", validated_only=True)
     assert (0, 2) not in {p for c in chains for p in c} and (0, 3) not in {p for c in chains for p in c}
     events = cross_chains(corpus, None, "event")
-    assert all(corpus.documents[d].markables[k].attributes["kind"] == "event" for c in events for d, k in c)
+    assert all(mention_kind(corpus.documents[d].markables[k]) == "event" for c in events for d, k in c)
     assert len(events) == 3
 
 
@@ -220,7 +221,7 @@ def test_cattan_json_written_by_get_ecb_data_reads_as_the_key(gum_key):
     events = read(JUDGED / "json-key" / "test_events.json", "cdcr-json")
     count = len(json.loads((JUDGED / "json-key" / "test_events.json").read_text()))
     assert sum(len(d.markables) for d in events) == count
-    assert all(m.attributes["kind"] == "event" for d in events for m in d.markables)
+    assert all(m.attributes["kind"] == "event" for d in events for m in d.markables)  # from the file name
 
 
 def test_cattan_json_round_trip(tmp_path, gum_key):
@@ -251,7 +252,7 @@ def test_unified_cdcr_json_and_conll_agree_on_every_mention():
     from_conll = {(d.name, m.spans, m.entity) for d in conll for m in d.markables}
     from_json = {(d.name, m.spans, m.entity) for c in placed for d in c for m in d.markables}
     assert from_json == from_conll
-    assert all(m.attributes["kind"] == "event" for d in placed[0] for m in d.markables)
+    assert all(mention_kind(m) == "event" for d in placed[0] for m in d.markables)  # ACTION_* tags
     # the JSON alone: a document per context, chains across them
     alone = read(UCDCR / "event_mentions_10ecb.json", "wec")
     assert sum(len(d.markables) for d in alone) == 18 and len(alone.cross_entities) == 4

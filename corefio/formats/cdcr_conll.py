@@ -69,11 +69,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..diagnostics import Report
-from ..errors import FormatError
+from ..errors import FormatError, UsageError
 from ..io.source import Source
 from ..model.crossdoc import (KIND, META_DOCUMENT, SUBTOPIC, TOPIC, cross_chains, document_ref, entities_from_labels,
-                              units,
-                              validated_tokens)
+                              topic_of, units, validated_tokens)
 from ._lines import split_newlines
 from .registry import Capabilities, FormatSpec, Option, register
 
@@ -470,7 +469,13 @@ def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str 
                       else f"#begin document ({doc.name});\n")
             yield header + "".join(r + "\n" for r in rows) + "#end document\n"
         return
-    found = units(whole, unit)
+    try:
+        found = units(whole, unit)
+    except UsageError:  # documents without a topic: each one a block of its own
+        found = {}
+        for d, doc in enumerate(docs):
+            found.setdefault(topic_of(doc, unit) or document_ref(doc), []).append(d)
+        report.info("cdcr-conll.own_block", f"documents without a {unit} are written each as a block of its own")
     if name is None and unit == "corpus":  # the block name the file read had
         blocks = {d.metadata.get(META_DOCUMENT) for d in docs}
         name = blocks.pop() if len(blocks) == 1 and None not in blocks else None
@@ -508,7 +513,7 @@ def sniff(head: bytes) -> bool:
 
 
 CAPABILITIES = Capabilities(
-    discontinuous=False, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
+    discontinuous=False, nested=True, crossing=True, same_entity_overlap=False, cross_sentence=True,
     entity_ids=False, link_structure=False, link_types=False, multi_target_links=False,
     markable_attributes=False, entity_attributes=False, link_attributes=False, heads=False, min=False,
     optional=False, layers=False, sets=False, token_attributes=False, token_ids=True, whitespace=False,

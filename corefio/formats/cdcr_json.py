@@ -12,8 +12,9 @@ two or more files side by side::
 The mentions name their tokens by ``t_id``; ``cluster_id`` is a corpus-wide cluster.
 Reading a mentions file finds its documents file by the split name (the file name up
 to the first ``_``; the ``documents`` option names another); reading the folder reads
-its ``*_events.json`` and ``*_entities.json`` (or ``*_mixed.json``) together. Mentions
-get ``kind`` from the file name (``events``, ``entities``). Writing gives the folder:
+its ``*_mixed.json`` (every mention) with ``*_events.json`` and ``*_entities.json``
+(a mention's ``m_id`` in a document names it once). Mentions get ``kind`` from the file
+name (``events``, ``entities``). Writing gives the folder:
 ``<split>.json``, ``<split>_events.json``, ``<split>_entities.json``,
 ``<split>_mixed.json`` (``split``: ``test`` unless given).
 
@@ -27,9 +28,11 @@ list of mentions, each with its context::
 
 A document is a distinct (``doc_id``, ``mention_context``): the mentions of one
 paragraph share it (a ``doc_id`` with several contexts gives documents
-``doc_id#1``, ``doc_id#2``...). ``tokens_number`` indexes the context. Mentions are events
-(``kind``), and fields other than those the pivot holds are kept as markable
-attributes. Unified CDCR files (Zhukova et al.) add ``conll_doc_key``, ``sent_id`` and
+``doc_id#1``, ``doc_id#2``...). ``tokens_number`` indexes the context. Fields other than
+those the pivot holds are kept as markable attributes (WEC-Eng's mentions are events;
+its ``mention_type`` is a number, so no ``kind`` is set: select them with ``all``). A
+document without a mention is written as its context with ``"coref_chain": null`` and
+no token (corefio's extension of the format), and read back as such. Unified CDCR files (Zhukova et al.) add ``conll_doc_key``, ``sent_id`` and
 ``topic``/``subtopic``; with their CoNLL file (the ``documents`` option) the mentions
 are put in the whole documents (``tokens_number`` then counts within the sentence).
 
@@ -101,10 +104,9 @@ def _split_files(source: Source, documents: str | None) -> tuple[Path, list[Path
             raise _fail("the folder should hold the mention files of one split (<split>_events.json, ...): "
                         f"found {len(splits)}", str(path))
         split = splits[0]
-        mention_files = [confined_path(path, f"{split}_{k}.json", file=path) for k in ("events", "entities")
+        # the mixed file holds every mention; the events and entities files say their kinds
+        mention_files = [confined_path(path, f"{split}_{k}.json", file=path) for k in ("mixed", "events", "entities")
                          if f"{split}_{k}.json" in names]
-        if not mention_files and f"{split}_mixed.json" in names:
-            mention_files = [confined_path(path, f"{split}_mixed.json", file=path)]
         docs = Path(documents) if documents is not None else confined_path(path, f"{split}.json", file=path)
         return docs, mention_files
     split = path.name.split("_", 1)[0]
@@ -138,7 +140,7 @@ def read_cattan(source: Source, *, report: Report, strict: bool = False, documen
             forms.append(str(form))
             ids.append(str(tid))
         tokens[doc_id] = (forms, ids, sentences)
-    found: dict[str, list[tuple[dict, str | None]]] = {d: [] for d in tokens}
+    found: dict[str, dict[str, tuple[dict, str | None]]] = {d: {} for d in tokens}
     for path in mention_files:
         file = str(path)
         match = re.search(r"_(events|entities|mixed)\.json$", path.name)
@@ -148,13 +150,19 @@ def read_cattan(source: Source, *, report: Report, strict: bool = False, documen
             if doc_id not in tokens:
                 raise _fail(f"mention {m.get('m_id')!r} names document {doc_id!r}, which the documents file lacks",
                             file)
-            found[doc_id].append((m, kind))
+            key = f"{m.get('m_id')}"
+            known = found[doc_id].get(key)
+            if known is not None and (known[1] is not None or kind is None):
+                if known[0].get("tokens_ids") != m.get("tokens_ids"):
+                    raise _fail(f"two mentions of {doc_id} have m_id {key!r}", file)
+                continue
+            found[doc_id][key] = (m, kind)  # a kind (events, entities file) is kept over none (mixed)
     out = []
     for doc_id, (forms, ids, sentences) in tokens.items():
         index = {tid: i for i, tid in enumerate(ids)}
         markables = []
         topic = subtopic = None
-        for m, kind in found[doc_id]:
+        for m, kind in found[doc_id].values():
             try:
                 positions = [index[str(t)] for t in m["tokens_ids"]]
                 m_id = str(m["m_id"])
@@ -171,8 +179,6 @@ def read_cattan(source: Source, *, report: Report, strict: bool = False, documen
                 attributes["cluster_desc"] = str(m["cluster_desc"])
             markables.append(Markable(id=m_id, spans=contiguous_spans(positions), entity=cluster,
                                       attributes=attributes))
-        if len({m.id for m in markables}) != len(markables):
-            markables = [m.copy(id=f"{m.attributes.get(KIND, 'm')}_{m.id}") for m in markables]
         markables.sort(key=lambda m: (m.spans[0][0], -m.spans[-1][1]))
         sentence_list = []
         for k, (sid, first, flag) in enumerate(sentences):
@@ -243,8 +249,9 @@ def write_cattan(corpus: Any, *, report: Report, split: str = "test") -> dict[st
         flags = validated_tokens(doc)
         rows = []
         for i, form in enumerate(doc.tokens.forms):
-            sid = doc.sentences[sentence_of[i]].id if doc.sentences else None
-            sentence: Any = int(sid) if sid is not None and sid.isdigit() else (sid or 0)
+            k = sentence_of[i]
+            sid = (doc.sentences[k].id if doc.sentences[k].id is not None else str(k)) if doc.sentences else "0"
+            sentence: Any = int(sid) if sid.isdigit() else sid
             rows.append([sentence, int(ids[i]) if ids[i].isdigit() else ids[i], form,
                          True if flags is None else flags[i]])
         docs[doc.metadata.get("doc_name", f"{doc.name}.xml")] = rows
@@ -292,6 +299,8 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
         markables = []
         metadata: dict[str, str] = {}
         for m in members:
+            if m.get("coref_chain") is None and not m.get("tokens_number"):
+                continue  # a context without a mention (what corefio writes for a document without one)
             try:
                 positions = [int(t) for t in m["tokens_number"]]
                 cluster = str(m["coref_chain"])
@@ -302,10 +311,12 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
             if not positions or min(positions) < 0 or max(positions) >= len(context):
                 raise _fail(f"mention {m_id}: tokens_number {positions} outside its context of {len(context)} words",
                             file)
-            attributes: dict[str, Any] = {KIND: "event"}
+            attributes: dict[str, Any] = {}
             for key, value in m.items():
                 if key in _WEC_STRUCTURE or value is None:
                     continue
+                if key == "tokens_str" and value == " ".join(context[i] for i in positions):
+                    continue  # the mention's words: the writer gives them again
                 if key == "topic" or key == "topic_id":
                     metadata[TOPIC] = str(value)
                     continue
@@ -345,9 +356,9 @@ def _read_ucdcr(mentions: list[dict], conll: Path, file: str, report: Report) ->
         if not positions or max(positions) > s.last:
             raise _fail(f"mention {m.get('mention_id')!r}: tokens_number outside sentence {sentence} of {key}", file)
         full = str(m.get("mention_full_type", ""))
-        attributes: dict[str, Any] = {KIND: "event" if full.startswith(("ACT", "NEG")) else "entity"}
+        attributes: dict[str, Any] = {}
         if full:
-            attributes["tag"] = full
+            attributes["tag"] = full  # its kind follows (corefio.model.crossdoc.mention_kind)
         if m.get("description"):
             attributes["description"] = str(m["description"])
         placed[key].append(Markable(id=str(m.get("mention_id")), spans=contiguous_spans(positions),
@@ -368,11 +379,26 @@ def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Itera
     docs = list(documents)
     whole = Corpus(documents=docs, cross_entities=list(getattr(corpus, "cross_entities", []) or []))
     items = []
-    for number, chain in enumerate(cross_chains(whole, None, "all"), 1):
-        labels = {whole.documents[d].markables[k].entity for d, k in chain}
-        label: Any = labels.pop() if len(labels) == 1 and None not in labels else number
-        if isinstance(label, str) and label.isdigit():
-            label = int(label)
+    chains = cross_chains(whole, None, "all")
+    taken: set[str] = set()
+    own: list[str | None] = []
+    for chain in chains:  # a chain keeps its entity id when no other chain has it
+        ids = {whole.documents[d].markables[k].entity for d, k in chain}
+        label = ids.pop() if len(ids) == 1 else None
+        if label is not None and label not in taken:
+            taken.add(label)
+            own.append(label)
+        else:
+            own.append(None)
+    number = 0
+    for chain, kept in zip(chains, own):
+        if kept is None:
+            number += 1
+            while str(number) in taken:
+                number += 1
+            kept = str(number)
+            taken.add(kept)
+        label: Any = int(kept) if kept.isascii() and kept.isdigit() and str(int(kept)) == kept else kept
         for d, k in chain:
             doc = whole.documents[d]
             m = doc.markables[k]
@@ -381,7 +407,7 @@ def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Itera
                                     "mention_context": list(doc.tokens.forms), "tokens_number": positions,
                                     "mention_id": m.id}
             if "tokens_str" not in m.attributes:
-                item["tokens_str"] = doc.markable_text(m)
+                item["tokens_str"] = " ".join(doc.tokens.forms[i] for i in positions)
             for key, value in m.attributes.items():
                 if key != KIND:
                     item[key] = value
@@ -389,11 +415,11 @@ def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Itera
                 if key in doc.metadata:
                     item[field] = doc.metadata[key]
             items.append((d, m.spans[0][0], item))
+    for d, doc in enumerate(docs):
+        if not any(x[0] == d for x in items):  # no mention: the context alone (coref_chain null)
+            items.append((d, -1, {"coref_chain": None, "doc_id": doc.name.split("#", 1)[0],
+                                  "mention_context": list(doc.tokens.forms), "tokens_number": []}))
     items.sort(key=lambda x: (x[0], x[1]))
-    lost = [d.name for d in docs if not d.markables]
-    if lost:
-        report.warning("loss.documents", f"wec holds mentions with their context only: {len(lost)} document(s) "
-                       f"without a mention are not written ({', '.join(lost[:3])})")
     yield json.dumps([item for _, _, item in items], indent=1, ensure_ascii=False) + "\n"
 
 

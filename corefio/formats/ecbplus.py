@@ -32,13 +32,17 @@ One document::
     </Document>
 
 In the pivot: tokens keep their ``t_id`` as token ids, sentences their number as ids;
-a mention is a markable (id ``m_id``) with attributes ``tag`` (``ACTION_OCCURRENCE``),
-``kind`` (``event`` for ``ACTION_*`` and ``NEG_ACTION_*`` tags, else ``entity``: the
-split every CDCR paper makes) and any other XML attribute it had. A relation's target
+a mention is a markable (id ``m_id``) with the attribute ``tag`` (``ACTION_OCCURRENCE``)
+and any other XML attribute it had; its kind is ``event`` for ``ACTION_*`` and
+``NEG_ACTION_*`` tags, else ``entity`` (the split every CDCR paper makes:
+:func:`corefio.model.crossdoc.mention_kind`). A mention without a tag is written with
+``UNKNOWN_INSTANCE_TAG`` (``ACTION_UNKNOWN`` when its ``kind`` is ``event``), which
+reads back as no tag. A relation's target
 instance is the document's entity: its id is the instance id for ``CROSS_DOC_COREF``
 (shared by the documents of the instance), ``INTRA_<r_id>`` for ``INTRA_DOC_COREF``;
 its attributes keep the relation (``relation``, ``r_id``), the instance markable
-(``m_id``, ``tag``, ``TAG_DESCRIPTOR``, ``RELATED_TO``, ``instance_id``). Every
+(``m_id``, ``tag``, ``TAG_DESCRIPTOR``, ``RELATED_TO``, ``instance_id``); other entity
+attributes are not written (reported as a loss). Every
 ``CROSS_DOC_COREF`` instance becomes a :class:`~corefio.model.crossdoc.CrossEntity` of
 the corpus, its members every source of every document. Mentions in no relation are
 singletons. Documents get ``topic`` (the number before ``_``) and ``subtopic``
@@ -75,9 +79,9 @@ _WRITTEN_METADATA = frozenset({TOPIC, SUBTOPIC, "doc_id", "doc_name"})
 _INSTANCE_ATTRIBUTES = ("RELATED_TO", "TAG_DESCRIPTOR", "instance_id")
 
 
-def kind_of(tag: str) -> str:
-    """``event`` for action tags (``ACTION_OCCURRENCE``, ``NEG_ACTION_STATE``), else ``entity``."""
-    return "event" if tag.startswith(("ACT", "NEG")) else "entity"
+#: the tags written for a mention without one (read back as no tag): an unknown entity or
+#: other, and an unknown event (an action prefix, so that the CDCR scripts see an event)
+UNKNOWN_TAGS = {"UNKNOWN_INSTANCE_TAG": "entity", "ACTION_UNKNOWN": "event"}
 
 
 def _fail(message: str, file: str | None, line: int | None = None) -> FormatError:
@@ -266,8 +270,8 @@ def read_document(data: bytes, file: str, report: Report, strict: bool = False) 
             anchors.append(k)
         attrs = {k: v for k, v in el.attrib.items() if k != "m_id"}
         if anchors:
-            mentions.append((m_id, {"tag": el.tag, KIND: kind_of(el.tag), **attrs},
-                             contiguous_spans(anchors), line_of(el)))
+            tag = {} if el.tag in UNKNOWN_TAGS else {"tag": el.tag}
+            mentions.append((m_id, {**tag, **attrs}, contiguous_spans(anchors), line_of(el)))
         else:
             if m_id in instances:
                 raise _fail(f"m_id {m_id} appears twice", file, line_of(el))
@@ -291,9 +295,7 @@ def read_document(data: bytes, file: str, report: Report, strict: bool = False) 
             entity_id = rel.get("note") or instance.get("instance_id") or f"CROSS_{r_id}"
         else:
             entity_id = f"INTRA_{r_id}"
-        extra = {k: v for k, v in rel.attrib.items() if k not in ("r_id",)}
-        attributes = {"relation": rel.tag, "r_id": r_id, "m_id": target, **instance,
-                      **{f"relation_{k}": v for k, v in extra.items()}}
+        attributes = {"relation": rel.tag, "r_id": r_id, "m_id": target, **instance}
         if any(e.id == entity_id for e in entities):
             raise _fail(f"two relations name instance {entity_id}", file, line_of(rel))
         entities.append(Entity(id=entity_id, attributes=attributes))
@@ -398,9 +400,9 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
             m_id = str(next_id)
             next_id += 1
         m_ids[m.ref] = m_id
-        tag = str(m.attributes.get("tag") or ("ACTION_OCCURRENCE" if m.attributes.get(KIND) == "event"
-                                               else "NON_HUMAN_PART"))
-        rest = " ".join(_attr(k, v) for k, v in m.attributes.items() if k not in ("tag", KIND))
+        tag = str(m.attributes.get("tag") or ("ACTION_UNKNOWN" if m.attributes.get(KIND) == "event"
+                                               else "UNKNOWN_INSTANCE_TAG"))
+        rest = " ".join(_attr(k, v) for k, v in m.attributes.items() if k != "tag")
         lines.append(f"<{tag} {_attr('m_id', m_id)}{' ' + rest if rest else ''} >")
         for a, b in m.spans:
             for t in range(a, b + 1):
@@ -458,10 +460,6 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
         head = f"<{relation} {_attr('r_id', r_id)}"
         if note is not None:
             head += f" {_attr('note', note)}"
-        extra = {k[len("relation_"):]: v for k, v in attrs.items()
-                 if k.startswith("relation_") and k != "relation_note"}
-        for k, v in extra.items():
-            head += f" {_attr(k, v)}"
         relations.append(head + " >")
         for k in members:
             relations.append(f'  <source m_id="{m_ids[doc.markables[k].ref]}" />')
@@ -523,10 +521,13 @@ def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
     return out
 
 
+#: the entity attributes an ECB+ file holds (the relation and its instance markable)
+ENTITY_ATTRIBUTES = frozenset({"relation", "r_id", "m_id", "tag", *_INSTANCE_ATTRIBUTES})
+
 CAPABILITIES = Capabilities(
     discontinuous=True, nested=True, crossing=True, same_entity_overlap=True, cross_sentence=True,
-    entity_ids=True, link_structure=False, link_types=False, multi_target_links=False,
-    markable_attributes=True, entity_attributes=True, link_attributes=False, heads=False, min=False,
+    entity_ids=False, link_structure=False, link_types=False, multi_target_links=False,
+    markable_attributes=True, entity_attributes=ENTITY_ATTRIBUTES, link_attributes=False, heads=False, min=False,
     optional=False, layers=False, sets=False, token_attributes=False, token_ids=True, whitespace=False,
     offsets=False, text=False, regions=False, sentences=True, sentence_attributes=frozenset({"id", "attributes"}),
     metadata=True, schemes=False, multiple_documents=True,

@@ -17,8 +17,9 @@ A *unit* of cross-document scoring is the corpus, a topic or a subtopic
 (:func:`units`); :func:`unit_view` turns one unit into a single mention view, the
 "meta-document" the CDCR papers wrote for the reference scorer, built in memory.
 
-Mentions are selected by type through a markable attribute (:data:`KIND`: ``event`` or
-``entity`` in ECB+, GVC and WEC) before the chains of a unit are formed.
+Mentions are selected by type (:func:`mention_kind`: the markable attribute
+:data:`KIND`, ``event`` or ``entity``, else what an ECB+ ``tag`` says) before the chains
+of a unit are formed.
 """
 
 from __future__ import annotations
@@ -195,11 +196,28 @@ def units(corpus: "Corpus", level: str) -> dict[str, list[int]]:
 Place = tuple[int, int]
 
 
+def kind_of_tag(tag: str) -> str:
+    """ECB+'s rule, as every CDCR script applies it: ``event`` for action tags
+    (``ACTION_OCCURRENCE``, ``NEG_ACTION_STATE``), ``entity`` for the others."""
+    return "event" if tag.startswith(("ACT", "NEG")) else "entity"
+
+
+def mention_kind(m: Markable, kind: str = KIND) -> str | None:
+    """``event``, ``entity`` or None: the markable's ``kind`` attribute, else what its
+    ECB+ ``tag`` says."""
+    value = m.attributes.get(kind)
+    if value is not None:
+        return str(value)
+    tag = m.attributes.get("tag")
+    return kind_of_tag(str(tag)) if tag is not None else None
+
+
 def selected(m: Markable, mention_type: str, kind: str = KIND) -> bool:
-    """Does the markable belong to the mention type (``all`` takes every markable)?"""
+    """Does the markable belong to the mention type (``all`` takes every markable; a
+    markable of no known kind is in ``all`` only)?"""
     if mention_type == "all":
         return True
-    return m.attributes.get(kind) == mention_type
+    return mention_kind(m, kind) == mention_type
 
 
 def validated_tokens(doc: "Document") -> list[bool] | None:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from corefio.formats.readwrite import read, write
 from corefio.model import Corpus, CrossEntity, Document, Markable, Sentence
-from corefio.model.crossdoc import SUBTOPIC, TOPIC
+from corefio.model.crossdoc import SUBTOPIC, TOPIC, mention_kind
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent
@@ -62,8 +62,7 @@ def document(topic: str, name: str, path: Path) -> tuple[Document, dict[str, str
         seen.add((a, b))
         etype = str(m.attributes.get("etype", "abstract"))
         tag = TAGS.get(etype, "NON_HUMAN_PART")
-        kind = "event" if etype == "event" else "entity"
-        attributes = {"tag": tag, "kind": kind}
+        attributes = {"tag": tag}  # its kind follows from the tag (corefio.model.crossdoc.mention_kind)
         mid = str(len(markables) + 1)
         markables.append(Markable(id=mid, spans=((a, b),), entity=f"{name}_c{chain_of[k]}", attributes=attributes))
         entity_of[mid] = str(m.attributes.get("identity") or "")
@@ -124,7 +123,7 @@ def response(key: Corpus) -> Corpus:
         markables = []
         for m in doc.markables:
             word = doc.tokens.forms[m.spans[-1][1]].casefold()
-            group = (doc.metadata[TOPIC], m.attributes["kind"], word)
+            group = (doc.metadata[TOPIC], mention_kind(m), word)
             markables.append(m.copy(entity=None))
             groups.setdefault(group, []).append((doc.name, m.id))
         documents.append(doc.copy(markables=markables, entities=[]))
