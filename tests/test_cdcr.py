@@ -24,6 +24,7 @@ MINI = DATA / "ecbplus-mini"
 GUM = DATA / "gum-ecb"
 JUDGED = GUM / "judged"
 UCDCR = DATA / "ucdcr-ecbplus-10ecb"
+SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "cdcr"
 METRICS = ["muc", "bcub", "ceafm", "ceafe", "blanc", "lea"]
 
 
@@ -472,8 +473,7 @@ def test_key_vs_response_view_across_the_documents_of_a_topic(tmp_path):
     from corefio.scoring.crossdoc import analyse_cross
     from corefio.web import view
 
-    key, response = read(DATA.parent.parent.parent / "samples" / "cdcr" / "key", "ecbplus"), \
-        read(DATA.parent.parent.parent / "samples" / "cdcr" / "response", "ecbplus")
+    key, response = read(SAMPLES / "key", "ecbplus"), read(SAMPLES / "response", "ecbplus")
     shown = view.unit_documents(key, response, CrossSettings(level="topic"))
     assert [label for label, _, _ in shown] == ["1"]
     _, k, r = shown[0]
@@ -483,8 +483,7 @@ def test_key_vs_response_view_across_the_documents_of_a_topic(tmp_path):
     expected = analyse_cross(key, response, CrossSettings(level="topic")).counts
     assert page.error_counts == dict(expected) and expected["divided_entity"] == 1
     assert expected["conflated_entities"] == 1
-    done = _cli("view", str(DATA.parent.parent.parent / "samples" / "cdcr" / "key"), "--response",
-                str(DATA.parent.parent.parent / "samples" / "cdcr" / "response"), "--cross-document", "topic",
+    done = _cli("view", str(SAMPLES / "key"), "--response", str(SAMPLES / "response"), "--cross-document", "topic",
                 "-o", str(tmp_path / "view.html"))
     assert done.returncode == 0, done.stderr
     assert "topic 1" in (tmp_path / "view.html").read_text()
