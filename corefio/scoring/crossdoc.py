@@ -60,8 +60,9 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           "the test topics as one meta-document (ECB+/ecbplus_all), gold mentions of the validated sentences, "
           "singletons kept, events and entities scored apart; systems cluster within (predicted) topics"),
     Style("topic", "topic", True, ("event", "entity"), True, ("muc", "bcub", "ceafe", "lea", "conll"),
-          "the systems after Barhom et al. 2019 that score each gold topic as a meta-document (Cattan et al. "
-          "2021's *_topic_level.conll files, ariecattan/coref conll.py)",
+          "the systems after Barhom et al. 2019 that score each gold topic as a meta-document (Barhom et al.'s "
+          "span-based files, eval_utils.py write_span_based_cd_coref_clusters: a block per topic, every gold "
+          "mention; the *_topic_level.conll files of ariecattan/coref conll.py)",
           "one meta-document per topic, singletons kept"),
     Style("cattan2021", "corpus", False, ("event", "entity", "all"), True, ("muc", "bcub", "ceafe", "lea", "conll"),
           "Cattan et al. 2021, \"Realistic evaluation principles for cross-document coreference resolution\" "
