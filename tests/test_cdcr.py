@@ -530,3 +530,11 @@ def test_gvc_reads_and_writes_back_byte_for_byte():
                          topics=DATA / "gvc-mini" / "doc_to_incident.tsv", settings=CrossSettings(level="subtopic"),
                          per_unit=True)
     assert [d.name for d in scores.documents] == ["gun_violence/101"] and scores["muc"].f1 == 1
+
+
+def test_the_readme_shows_the_styles_as_the_registry_has_them():
+    from corefio.scoring.crossdoc import styles_help
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert styles_help() in readme
+    assert "corefio score samples/cdcr/key samples/cdcr/response --style all" in readme
