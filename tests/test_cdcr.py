@@ -538,3 +538,13 @@ def test_the_readme_shows_the_styles_as_the_registry_has_them():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert styles_help() in readme
     assert "corefio score samples/cdcr/key samples/cdcr/response --style all" in readme
+
+
+def test_two_ecbplus_documents_of_one_name_are_refused(tmp_path):
+    import shutil
+
+    shutil.copytree(MINI / "ECB+", tmp_path / "ECB+")
+    (tmp_path / "ECB+" / "2").mkdir()
+    shutil.copy(MINI / "ECB+" / "1" / "1_1ecb.xml", tmp_path / "ECB+" / "2" / "1_1ecb.xml")
+    with pytest.raises(FormatError, match="two documents are named '1_1ecb'"):
+        read(tmp_path, "ecbplus")

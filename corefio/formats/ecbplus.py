@@ -147,7 +147,6 @@ def read(source: Source, *, report: Report, strict: bool = False, sentences: str
     from ..model import Corpus
 
     documents = []
-    names: list[tuple[str, int]] = []
     if source.path is None:
         files: list[Path] = []
         found = None
@@ -164,13 +163,11 @@ def read(source: Source, *, report: Report, strict: bool = False, sentences: str
         documents.append(read_document(_bytes(path), str(path), report, strict))
     if validated is not None:
         documents = [_mark_validated(doc, validated.get(doc.name, set())) for doc in documents]
+    seen: set[str] = set()
     for k, doc in enumerate(documents):
-        names.append((doc.name, k))
-    seen: dict[str, int] = {}
-    for name, k in names:
-        if name in seen:
-            raise _fail(f"two documents are named {name!r}", str(files[k]) if files else source.name)
-        seen[name] = k
+        if doc.name in seen:  # cross-document entities name documents: names must differ
+            raise _fail(f"two documents are named {doc.name!r}", str(files[k]) if files else source.name)
+        seen.add(doc.name)
     return Corpus(documents=documents, cross_entities=cross_entities(documents))
 
 
