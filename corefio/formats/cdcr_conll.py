@@ -152,9 +152,9 @@ def _blocks(text: str, file: str | None) -> list[_Block]:
         if current.rows:
             blocks.append(current)  # Cattan's corpus-level files end without a line end
         else:
-            raise _fail("the file ends inside a block", file)
+            raise _fail("the file ends inside a block", file, max(1, text.count("\n") + (not text.endswith("\n"))))
     if not blocks:
-        raise _fail("no '#begin document' block", file)
+        raise _fail("no '#begin document' block", file, max(1, text.count("\n") + (not text.endswith("\n"))))
     return blocks
 
 
@@ -342,7 +342,7 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
 
 # -- writing ------------------------------------------------------------------------------------
 def _unit_rows(corpus: Any, documents: list[int], labels: dict[tuple[int, int], str], layout: str,
-               validated_only: bool, unit_name: str) -> list[str]:
+               validated_only: bool, unit_name: str, report: Report) -> list[str]:
     """The token lines of one unit."""
     out: list[str] = []
     for d in documents:
@@ -387,7 +387,11 @@ def _unit_rows(corpus: Any, documents: list[int], labels: dict[tuple[int, int], 
                 chunks += [f"({x})" for x in singles.get(i, [])]
                 chunks += [f"({x}" for _, x in sorted(starts.get(i, []), key=lambda e: -e[0])]
             cell = "|".join(chunks) or "-"
-            form = form.replace("\t", " ") or "_"
+            if not form.strip() or any(c in form for c in "\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
+                written = " ".join(form.split()) or "_"
+                report.add("loss.form", "warning", f"{NAME} cannot write the word {form!r}: written as {written!r}",
+                           document=doc.label, count=1, merge=True, example=repr(form))
+                form = written
             sentence = sentence_ids[sentence_of[i]] if doc.sentences else "0"
             if layout == "cattan":
                 doc_id = doc.metadata.get("doc_name", document_ref(doc))
@@ -464,7 +468,7 @@ def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str 
     if layout in ("ucdcr", "gvc"):
         labels, _ = _labels(whole, list(range(len(docs))), mention_type, singletons, validated_only, 1)
         for d, doc in enumerate(docs):
-            rows = _unit_rows(whole, [d], labels, layout, validated_only, doc.name)
+            rows = _unit_rows(whole, [d], labels, layout, validated_only, doc.name, report)
             header = (f"#begin document ({_ucdcr_name(doc)}); part 000\n" if layout == "ucdcr"
                       else f"#begin document ({doc.name});\n")
             yield header + "".join(r + "\n" for r in rows) + "#end document\n"
@@ -492,7 +496,7 @@ def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str 
     for index, (label, members) in enumerate(found.items()):
         labels, number = _labels(whole, members, mention_type, singletons, validated_only, number, taken)
         block = name if (name and unit == "corpus") else label
-        rows = _unit_rows(whole, members, labels, layout, validated_only, block)
+        rows = _unit_rows(whole, members, labels, layout, validated_only, block, report)
         header = f"#begin document {block}" if layout == "cattan" else f"#begin document ({block}); part 000"
         last = not final and index == len(found) - 1
         yield header + "\n" + "".join(r + "\n" for r in rows) + ("#end document" if last else "#end document\n")

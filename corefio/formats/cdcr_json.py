@@ -64,13 +64,57 @@ def _fail(message: str, file: str | None, line: int | None = None) -> FormatErro
     return FormatError(message, file=file, line=line)
 
 
-def _load_json(data: bytes, file: str) -> Any:
+def _decode(data: bytes, file: str) -> str:
     try:
-        return json.loads(data.decode("utf-8-sig"))
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise _fail(f"not UTF-8: {exc.reason} at byte {exc.start}", file) from None
+        raise _fail(f"not UTF-8: {exc.reason} at byte {exc.start}", file, data.count(b"\n", 0, exc.start) + 1) \
+            from None
+
+
+def _load_json(data: bytes, file: str) -> Any:
+    text = _decode(data, file)
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise FormatError(f"not JSON: {exc.msg}", file=file, line=exc.lineno, column=exc.colno) from None
+    except RecursionError:
+        raise _fail("JSON nested too deeply", file, 1) from None
+    except ValueError as exc:  # a number of more digits than Python converts
+        raise _fail(f"not JSON corefio can read: {exc}", file, 1) from None
+
+
+_BETWEEN_ITEMS = re.compile(r"[\s,]*")
+
+
+def _load_items(data: bytes, file: str) -> tuple[list[dict], list[int]]:
+    """A JSON list of objects (a mentions file) and the line each object starts on (for
+    errors about one mention)."""
+    text = _decode(data, file)
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"not JSON: {exc.msg}", file=file, line=exc.lineno, column=exc.colno) from None
+    except RecursionError:
+        raise _fail("JSON nested too deeply", file, 1) from None
+    except ValueError as exc:  # a number of more digits than Python converts
+        raise _fail(f"not JSON corefio can read: {exc}", file, 1) from None
+    if not isinstance(value, list):
+        raise _fail("a mentions file is a JSON list of objects", file, 1)
+    decoder = json.JSONDecoder()
+    pos = text.index("[") + 1
+    line = text.count("\n", 0, pos) + 1
+    lines = []
+    for item in value:
+        start = _BETWEEN_ITEMS.match(text, pos).end()  # type: ignore[union-attr]
+        line += text.count("\n", pos, start)
+        if not isinstance(item, dict):
+            raise _fail("a mentions file is a JSON list of objects", file, line)
+        lines.append(line)
+        _, end = decoder.raw_decode(text, start)
+        line += text.count("\n", start, end)
+        pos = end
+    return value, lines
 
 
 def _read_path(path: Path) -> bytes:
@@ -78,12 +122,6 @@ def _read_path(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as exc:
         raise _fail(f"cannot read file: {exc.strerror}", str(path)) from None
-
-
-def _mentions_of(value: Any, file: str) -> list[dict]:
-    if not isinstance(value, list) or not all(isinstance(m, dict) for m in value):
-        raise _fail("a mentions file is a JSON list of objects", file)
-    return value
 
 
 def _doc_stem(doc_id: str) -> str:
@@ -140,36 +178,39 @@ def read_cattan(source: Source, *, report: Report, strict: bool = False, documen
             forms.append(str(form))
             ids.append(str(tid))
         tokens[doc_id] = (forms, ids, sentences)
-    found: dict[str, dict[str, tuple[dict, str | None]]] = {d: {} for d in tokens}
+    found: dict[str, dict[str, tuple[dict, str | None, str, int]]] = {d: {} for d in tokens}
     for path in mention_files:
         file = str(path)
         match = re.search(r"_(events|entities|mixed)\.json$", path.name)
         kind = _KIND_OF_FILE.get(match.group(1)) if match else None
-        for m in _mentions_of(_load_json(_read_path(path), file), file):
+        items, lines = _load_items(_read_path(path), file)
+        for m, line in zip(items, lines):
             doc_id = m.get("doc_id")
-            if doc_id not in tokens:
+            if not isinstance(doc_id, str) or doc_id not in tokens:
                 raise _fail(f"mention {m.get('m_id')!r} names document {doc_id!r}, which the documents file lacks",
-                            file)
+                            file, line)
             key = f"{m.get('m_id')}"
             known = found[doc_id].get(key)
             if known is not None and (known[1] is not None or kind is None):
                 if known[0].get("tokens_ids") != m.get("tokens_ids"):
-                    raise _fail(f"two mentions of {doc_id} have m_id {key!r}", file)
+                    raise _fail(f"two mentions of {doc_id} have m_id {key!r}", file, line)
                 continue
-            found[doc_id][key] = (m, kind)  # a kind (events, entities file) is kept over none (mixed)
+            found[doc_id][key] = (m, kind, file, line)  # a kind (events, entities file) is kept over none
     out = []
     for doc_id, (forms, ids, sentences) in tokens.items():
         index = {tid: i for i, tid in enumerate(ids)}
         markables = []
         topic = subtopic = None
-        for m, kind in found[doc_id].values():
+        for m, kind, m_file, m_line in found[doc_id].values():
             try:
                 positions = [index[str(t)] for t in m["tokens_ids"]]
                 m_id = str(m["m_id"])
                 cluster = str(m["cluster_id"])
-            except KeyError as exc:
+            except (KeyError, TypeError) as exc:
                 raise _fail(f"mention {m.get('m_id')!r} of {doc_id}: missing field or token {exc}",
-                            str(mention_files[0])) from None
+                            m_file, m_line) from None
+            if not positions:
+                raise _fail(f"mention {m_id!r} of {doc_id} has no token", m_file, m_line)
             topic = str(m.get("topic", topic)) if m.get("topic") is not None else topic
             subtopic = str(m.get("subtopic")) if m.get("subtopic") is not None else subtopic
             attributes: dict[str, Any] = {}
@@ -277,28 +318,29 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
     from ..model import Corpus, Document, Markable, Sentence, Tokens, contiguous_spans
 
     file = source.name
-    mentions = _mentions_of(_load_json(source.read_bytes(), file), file)
+    mentions, lines = _load_items(source.read_bytes(), file)
     if documents is not None:
-        return _read_ucdcr(mentions, Path(documents), file, report)
+        return _read_ucdcr(mentions, lines, Path(documents), file, report)
     contexts: dict[str, list[tuple[str, ...]]] = {}
-    groups: dict[tuple[str, tuple[str, ...]], list[dict]] = {}
-    for m in mentions:
+    groups: dict[tuple[str, tuple[str, ...]], list[tuple[dict, int]]] = {}
+    for m, line in zip(mentions, lines):
         try:
             doc_id = str(m["doc_id"])
             context = tuple(str(t) for t in m["mention_context"])
         except (KeyError, TypeError) as exc:
-            raise _fail(f"mention {m.get('mention_id')!r} lacks doc_id or mention_context ({exc})", file) from None
+            raise _fail(f"mention {m.get('mention_id')!r} lacks doc_id or mention_context ({exc})", file,
+                        line) from None
         known = contexts.setdefault(doc_id, [])
         if context not in known:
             known.append(context)
-        groups.setdefault((doc_id, context), []).append(m)
+        groups.setdefault((doc_id, context), []).append((m, line))
     out = []
     for (doc_id, context), members in groups.items():
         k = contexts[doc_id].index(context)
         name = doc_id if len(contexts[doc_id]) == 1 else f"{doc_id}#{k + 1}"
         markables = []
         metadata: dict[str, str] = {}
-        for m in members:
+        for m, line in members:
             if m.get("coref_chain") is None and not m.get("tokens_number"):
                 continue  # a context without a mention (what corefio writes for a document without one)
             try:
@@ -307,10 +349,10 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
                 m_id = str(m.get("mention_id", len(markables) + 1))
             except (KeyError, TypeError, ValueError) as exc:
                 raise _fail(f"mention {m.get('mention_id')!r}: tokens_number and coref_chain are needed ({exc})",
-                            file) from None
+                            file, line) from None
             if not positions or min(positions) < 0 or max(positions) >= len(context):
                 raise _fail(f"mention {m_id}: tokens_number {positions} outside its context of {len(context)} words",
-                            file)
+                            file, line)
             attributes: dict[str, Any] = {}
             for key, value in m.items():
                 if key in _WEC_STRUCTURE or value is None:
@@ -327,7 +369,7 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
             markables.append(Markable(id=m_id, spans=contiguous_spans(positions), entity=cluster,
                                       attributes=attributes))
         if len({m.id for m in markables}) != len(markables):
-            raise _fail(f"two mentions of {name} have the same mention_id", file)
+            raise _fail(f"two mentions of {name} have the same mention_id", file, members[-1][1])
         markables.sort(key=lambda m: (m.spans[0][0], -m.spans[-1][1]))
         out.append(Document.build(name=name, metadata=metadata, tokens=Tokens(forms=list(context)),
                                   sentences=[Sentence(first=0, last=len(context) - 1)] if context else [],
@@ -335,7 +377,7 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
     return Corpus(documents=out, cross_entities=entities_from_labels(out))
 
 
-def _read_ucdcr(mentions: list[dict], conll: Path, file: str, report: Report) -> Any:
+def _read_ucdcr(mentions: list[dict], lines: list[int], conll: Path, file: str, report: Report) -> Any:
     """Unified CDCR mentions placed in the documents of their CoNLL file."""
     from ..model import Corpus, Markable, contiguous_spans
     from .cdcr_conll import read as read_conll
@@ -343,18 +385,23 @@ def _read_ucdcr(mentions: list[dict], conll: Path, file: str, report: Report) ->
     base = read_conll(Source.of(conll), report=report, layout="ucdcr")
     by_name = {d.name: d for d in base.documents}
     placed: dict[str, list[Any]] = {name: [] for name in by_name}
-    for m in mentions:
+    for m, line in zip(mentions, lines):
         key = m.get("conll_doc_key")
-        doc = by_name.get(key)
+        doc = by_name.get(key) if isinstance(key, str) else None
         if doc is None:
-            raise _fail(f"mention {m.get('mention_id')!r} names document {key!r}, which {conll.name} lacks", file)
+            raise _fail(f"mention {m.get('mention_id')!r} names document {key!r}, which {conll.name} lacks", file,
+                        line)
         sentence = str(m.get("sent_id"))
         s = next((x for x in doc.sentences if x.id == sentence), None)
         if s is None:
-            raise _fail(f"mention {m.get('mention_id')!r}: no sentence {sentence} in {key}", file)
-        positions = [s.first + int(t) for t in m.get("tokens_number", [])]
-        if not positions or max(positions) > s.last:
-            raise _fail(f"mention {m.get('mention_id')!r}: tokens_number outside sentence {sentence} of {key}", file)
+            raise _fail(f"mention {m.get('mention_id')!r}: no sentence {sentence} in {key}", file, line)
+        try:
+            positions = [s.first + int(t) for t in m.get("tokens_number", [])]
+        except (TypeError, ValueError):
+            positions = []
+        if not positions or min(positions) < s.first or max(positions) > s.last:
+            raise _fail(f"mention {m.get('mention_id')!r}: tokens_number outside sentence {sentence} of {key}", file,
+                        line)
         full = str(m.get("mention_full_type", ""))
         attributes: dict[str, Any] = {}
         if full:
