@@ -548,3 +548,38 @@ def test_two_ecbplus_documents_of_one_name_are_refused(tmp_path):
     shutil.copy(MINI / "ECB+" / "1" / "1_1ecb.xml", tmp_path / "ECB+" / "2" / "1_1ecb.xml")
     with pytest.raises(FormatError, match="two documents are named '1_1ecb'"):
         read(tmp_path, "ecbplus")
+
+
+# -- regressions found by the fuzzer -----------------------------------------------------------------
+def test_damaged_mention_files_are_refused_with_a_line():
+    with pytest.raises(FormatError) as info:  # a number Python will not convert
+        read(b'[{"doc_id": "a", "mention_context": [' + b"9" * 5000 + b"]}]", "wec")
+    assert info.value.line == 1
+    with pytest.raises(FormatError, match="nested too deeply"):
+        read(b"[" * 100_000, "wec")
+    with pytest.raises(FormatError) as info:
+        read(b'[\n {"doc_id": "a", "mention_context": ["x"], "coref_chain": 1, "tokens_number": [0]},\n'
+             b' {"doc_id": "a", "mention_context": ["x"], "coref_chain": 1, "tokens_number": [5]}\n]', "wec")
+    assert info.value.line == 3 and "outside its context" in str(info.value)
+    with pytest.raises(FormatError) as info:
+        read(b"\n\n\xaf", "wec")
+    assert info.value.line == 3
+
+
+def test_meta_documents_cut_short_are_refused_with_a_line():
+    with pytest.raises(FormatError) as info:
+        read(b"#begin document x\n", "cdcr-conll")
+    assert "ends inside a block" in str(info.value) and info.value.line == 1
+    with pytest.raises(FormatError) as info:
+        read(b"# a comment\n", "cdcr-conll")
+    assert info.value.line == 1
+
+
+def test_words_a_meta_document_cannot_hold_are_reported():
+    from corefio.model import Document, Markable, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms=["a", "", "b\tc"]), markables=[Markable(id="m", spans=((0, 0),))])
+    report = Report()
+    text = dumps(doc, "cdcr-conll", report=report)
+    assert report.by_code("loss.form") and report.by_code("loss.form")[0].count == 2
+    assert [line.split("\t")[5] for line in text.splitlines() if "\t" in line] == ["a", "_", "b c"]
