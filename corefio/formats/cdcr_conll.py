@@ -149,7 +149,7 @@ def _blocks(text: str, file: str | None) -> list[_Block]:
             continue
         current.rows.append((number, line.split("\t") if "\t" in line else line.split()))
     if current is not None:
-        if current.rows:
+        if any(cells for _, cells in current.rows):  # Cattan et al.'s corpus-level files end without a line end
             blocks.append(current)  # Cattan's corpus-level files end without a line end
         else:
             raise _fail("the file ends inside a block", file, max(1, text.count("\n") + (not text.endswith("\n"))))
@@ -389,8 +389,9 @@ def _unit_rows(corpus: Any, documents: list[int], labels: dict[tuple[int, int], 
             cell = "|".join(chunks) or "-"
             if not form.strip() or any(c in form for c in "\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
                 written = " ".join(form.split()) or "_"
-                report.add("loss.form", "warning", f"{NAME} cannot write the word {form!r}: written as {written!r}",
-                           document=doc.label, count=1, merge=True, example=repr(form))
+                report.add("loss.form", "warning", f"{NAME} cannot write empty words or words with tabs or line "
+                           "ends: written with spaces ('_' for an empty word)", document=doc.label, count=1,
+                           merge=True, example=repr(form))
                 form = written
             sentence = sentence_ids[sentence_of[i]] if doc.sentences else "0"
             if layout == "cattan":
