@@ -150,7 +150,7 @@ def _blocks(text: str, file: str | None) -> list[_Block]:
         current.rows.append((number, line.split("\t") if "\t" in line else line.split()))
     if current is not None:
         if any(cells for _, cells in current.rows):
-            blocks.append(current)  # Cattan et al.'s corpus-level files end without '#end document\n' 
+            blocks.append(current)  # the last '#end document' missing: the reference scorer reads it too
         else:
             raise _fail("the file ends inside a block", file, max(1, text.count("\n") + (not text.endswith("\n"))))
     if not blocks:
