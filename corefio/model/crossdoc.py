@@ -81,14 +81,6 @@ def cross_problems(corpus: "Corpus") -> list[str]:
     return out
 
 
-def check_cross(corpus: "Corpus", file: str | None = None) -> None:
-    """Raise :class:`CorefioError` listing what :func:`cross_problems` finds."""
-    problems = cross_problems(corpus)
-    if problems:
-        raise CorefioError("; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""),
-                           file=file)
-
-
 # -- topics ------------------------------------------------------------------------------------
 #: ECB+ document names: ``<topic>_<n>ecb`` or ``<topic>_<n>ecbplus`` (``.xml`` optional);
 #: the subtopic is the topic with its half (``36ecb``, ``36ecbplus``)

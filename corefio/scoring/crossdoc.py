@@ -30,8 +30,8 @@ from typing import Any
 from ..compare.pairing import Side
 from ..diagnostics import Report
 from ..errors import CorefioError, UsageError
-from ..model.crossdoc import (KIND, LEVELS, MENTION_TYPES, assign_topics, document_ref, read_topic_mapping,
-                              unit_view, units)
+from ..model.crossdoc import (KIND, LEVELS, MENTION_TYPES, assign_topics, cross_problems, document_ref,
+                              read_topic_mapping, unit_view, units)
 from ..model.mentions import MentionView
 from .engine import Options, accumulator, finish
 from .registry import DEFAULT_METRICS, resolve_metrics
@@ -117,6 +117,11 @@ def load(x: Any, fmt: str | None, report: Report, topics: str | Path | None = No
             source = Source.of(topics)
             mapping = read_topic_mapping(source.read_text(), source.name)
         corpus = assign_topics(corpus, mapping=mapping, pattern=topic_pattern, overwrite=True)
+    problems = cross_problems(corpus)
+    if problems:  # members that name nothing are left out of the chains
+        report.warning("crossdoc.members", f"{len(problems)} problem(s) with the entities across documents; "
+                       f"what they name that is missing is left out", example=problems[0], count=len(problems),
+                       merge=True)
     return corpus
 
 
