@@ -99,7 +99,7 @@ def test_cross_problems_name_missing_documents_and_markables():
     assert any("nowhere" in p for p in problems) and any("99" in p for p in problems)
     report = Report()
     scores = score_cross(broken, corpus, ["muc"], report=report)  # what names nothing is left out, and said
-    assert report.by_code("crossdoc.members")[0].count == 2 and scores["muc"].recall < 1
+    assert report.by_code("crossdoc.members")[0].count == 2 and scores["muc"].precision < 1
 
 
 def test_unit_view_puts_documents_one_after_the_other():
