@@ -586,3 +586,10 @@ def test_words_a_meta_document_cannot_hold_are_reported():
     text = dumps(doc, "cdcr-conll", report=report)
     assert report.by_code("loss.form") and report.by_code("loss.form")[0].count == 2
     assert [line.split("\t")[5] for line in text.splitlines() if "\t" in line] == ["a", "_", "b c"]
+
+
+def test_units_shared_between_processes_give_the_same_scores(gum_key, gum_response):
+    one = score_cross(gum_key, gum_response, METRICS, settings=CrossSettings(level="topic"), per_unit=True, workers=1)
+    two = score_cross(gum_key, gum_response, METRICS, settings=CrossSettings(level="topic"), per_unit=True, workers=2)
+    assert all(one[m] == two[m] for m in METRICS)
+    assert [d.name for d in two.documents] == [d.name for d in one.documents] == ["36", "37", "38"]
