@@ -34,9 +34,10 @@ FEWER_SOURCES: dict[str, tuple[int, str]] = {
                        "lattice-8094/fr-litbank publishes brat and SACR files, and no other tool writes it"),
     "muc": (1, "the MUC-6 and MUC-7 coreference corpora are LDC's (LDC2003T13, LDC2001T02); the public SGML "
                "found are OpenNLP's reader tests (apache/opennlp: parsertest1.sgml, and LDC2003T13.sgm, Lorem "
-               "ipsum in the LDC layout), MUC-style COREF inputs of a university course copied without a "
-               "licence, and one sentence at a time outputs of Stanford's dcoref behind a Thrift server (no "
-               "documents); amir-zeldes/xrenner's example_out.sgml is its own SGML, not MUC's"),
+               "ipsum in the LDC layout without COREF); searches for COREF ID markup otherwise find code that "
+               "reads or writes it (course projects, a Thrift server around Stanford's dcoref answering one "
+               "sentence at a time, amir-zeldes/xrenner, whose example_out.sgml is its own SGML), not documents "
+               "under a licence"),
     "preco": (1, "PreCo (Chen et al., 2018, PreCo: A Large-scale Dataset in Preschool Vocabulary for Coreference "
                  "Resolution) is distributed from its authors' site: the one copy in a repository is "
                  "allenai/allennlp-models' test fixture; ShadmanRohan/BenCoref describes the layout but stores "
@@ -63,10 +64,11 @@ FEWER_SOURCES: dict[str, tuple[int, str]] = {
     "raf": (0, "corefio's own pivot XML, after the model of Salmon-Alt and Romary (2004, Towards a Reference "
                "Annotation Framework): no corpus or tool outside corefio writes it"),
     "spacy": (0, "DocBin files with coreference span groups: the .spacy files public repositories hold "
-                 "(corpus/dev.spacy, data/dev.spacy in some sixty, emiltj/DaCy-3.0.0 and "
-                 "centre-for-humanities-computing/odyCy among them) have entities, categories or spans and no "
-                 "coref_clusters; explosion/projects and igormorgado/spacy-coref build theirs from OntoNotes "
-                 "(LDC) when run, and explosion/spacy-experimental's tests build documents in code"),
+                 "(corpus/dev.spacy or data/dev.spacy in some sixty, emiltj/DaCy-3.0.0 and "
+                 "centre-for-humanities-computing/odyCy among them) belong to NER, text classification, span "
+                 "categorisation, tagging and parsing projects, none to coreference; explosion/projects and "
+                 "igormorgado/spacy-coref build theirs from OntoNotes (LDC) when run, and "
+                 "explosion/spacy-experimental's tests build documents in code"),
     "hf-datasets": (0, "Arrow and Parquet coreference datasets live on the Hugging Face Hub (coref-data/*, "
                        "conll2012_ontonotesv5), which this project cannot reach; repositories hold the scripts "
                        "that make them (ianporada/coref-data), not the files"),
