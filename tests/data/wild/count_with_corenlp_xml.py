@@ -1,9 +1,9 @@
 """Counts of a Stanford CoreNLP XML output as the ``corenlp_xml`` library reads it (PyPI
-``corenlp-xml`` 1.0.4, relwell/corenlp-xml-lib); the manifest's judge_counts of the XML
-files of this family come from it. Not run by the tests (the library is not one of
+``corenlp-xml`` 1.0.4, relwell/corenlp-xml-lib); the judge_counts of the XML files in
+corenlp/manifest.json come from it. Not run by the tests (the library is not one of
 corefio's dependencies): in an environment that has it,
 
-    python tests/data/wild/corenlp/count_with_corenlp_xml.py FILE.xml
+    python tests/data/wild/count_with_corenlp_xml.py FILE.xml
 
 Tokens are the sentences' tokens, entities the coreference chains, mentions theirs.
 Prints JSON."""
