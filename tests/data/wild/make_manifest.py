@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 

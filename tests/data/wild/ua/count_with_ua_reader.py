@@ -7,7 +7,9 @@ reads it; the manifest's judge_counts of this family come from it. Not run by th
 Mentions, entities and singletons from the identity column (non-referring markables
 included, each -Pseudo entity one group), bridging from the bridging column, split
 antecedents from ElementOf in the identity and the discourse-deixis columns. Prints JSON."""
-import json, sys
+import json
+import sys
+
 from scorer.ua.reader import UAReader
 
 reader = UAReader(keep_singletons=True, keep_bridging=True, keep_non_referring=True,
@@ -17,7 +19,7 @@ out = dict(documents=len(docs), tokens=0, empty_nodes=0, mentions=0, entities=0,
            bridging=0, split_antecedents=0)
 for name, lines in docs.items():
     out["tokens"] += len(reader.get_doc_tokens_without_zeros(lines))
-    out["empty_nodes"] += sum('.' in l.split()[0] for l in lines)
+    out["empty_nodes"] += sum("." in line.split()[0] for line in lines)
     clusters, bridging = reader.get_doc_markables(name, lines, markable_column=10)
     out["mentions"] += sum(len(c[0]) for c in clusters.values())
     out["entities"] += len(clusters)
