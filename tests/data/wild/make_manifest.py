@@ -33,7 +33,9 @@ FEWER_SOURCES: dict[str, tuple[int, str]] = {
                        "lattice-8094/fr-litbank publishes brat and SACR files, and no other tool writes it"),
     "muc": (1, "the MUC-6 and MUC-7 coreference corpora are LDC's (LDC2003T13, LDC2001T02); the public SGML "
                "found are OpenNLP's reader tests (apache/opennlp: parsertest1.sgml, and LDC2003T13.sgm, Lorem "
-               "ipsum in the LDC layout without COREF); searches for COREF ID markup otherwise find code that "
+               "ipsum in the LDC layout without COREF) and MUC-7 documents themselves (JULIELab/jcore-base's "
+               "MUC-7 reader tests: LDC2001T02 text and annotation, left out as LDC data); searches for COREF "
+               "ID markup otherwise find code that "
                "reads or writes it (course projects, a Thrift server around Stanford's dcoref answering one "
                "sentence at a time, amir-zeldes/xrenner, whose example_out.sgml is its own SGML), not documents "
                "under a licence"),
