@@ -35,10 +35,9 @@ FEWER_SOURCES: dict[str, tuple[int, str]] = {
                "found are OpenNLP's reader tests (apache/opennlp: parsertest1.sgml, and LDC2003T13.sgm, Lorem "
                "ipsum in the LDC layout without COREF) and MUC-7 documents themselves (JULIELab/jcore-base's "
                "MUC-7 reader tests: LDC2001T02 text and annotation, left out as LDC data); searches for COREF "
-               "ID markup otherwise find code that "
-               "reads or writes it (course projects, a Thrift server around Stanford's dcoref answering one "
-               "sentence at a time, amir-zeldes/xrenner, whose example_out.sgml is its own SGML), not documents "
-               "under a licence"),
+               "ID markup otherwise find code that reads or writes it (course projects, a Thrift server around "
+               "Stanford's dcoref answering one sentence at a time, amir-zeldes/xrenner, whose example_out.sgml "
+               "is its own SGML), not documents under a licence"),
     "preco": (1, "PreCo (Chen et al., 2018, PreCo: A Large-scale Dataset in Preschool Vocabulary for Coreference "
                  "Resolution) is distributed from its authors' site: the one copy in a repository is "
                  "allenai/allennlp-models' test fixture; ShadmanRohan/BenCoref describes the layout but stores "
