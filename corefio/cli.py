@@ -649,6 +649,31 @@ def formats_command(
         _out(f"{'':<14}cannot:    {', '.join(no) or '-'}")
 
 
+# -- presets --------------------------------------------------------------------------------
+@app.command("presets")
+@edge
+def presets_command(
+    output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json"),
+) -> None:
+    """List the presets (--preset of score, compare, agree): the scorer each follows, its
+    command, and the options it sets."""
+    from .scoring.presets import all_presets
+
+    presets = all_presets()
+    if output is OutputFormat.json:
+        _out(json.dumps([p.to_dict() for p in presets], indent=2))
+        return
+    for p in presets:
+        aliases = f" (also {', '.join(p.aliases)})" if p.aliases else ""
+        _out(f"{p.name}{aliases}: {p.follows} ({p.source})")
+        _out(f"    {p.description}")
+        _out(f"    as: {p.command}")
+        options = [f"{k}={','.join(v) if isinstance(v, tuple) else v}" for k, v in p.options.items()]
+        if p.anaphora is not None:
+            options.append("anaphora=" + ",".join(p.anaphora.modes()))
+        _out(f"    sets: {' '.join(options) or '-'}")
+
+
 # -- info -----------------------------------------------------------------------------------
 @app.command("info")
 @edge
@@ -1113,9 +1138,38 @@ def _metric_help() -> str:
     return metric_help()
 
 
+def _preset_help() -> str:
+    from .scoring.presets import preset_help
+
+    return preset_help()
+
+
+def _given(ctx: typer.Context, parameter: str) -> bool:
+    """Was the command's option ``parameter`` (its Python name) given on the command
+    line, rather than left at its default?"""
+    source = ctx.get_parameter_source(parameter)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+#: the scoring options a preset sets, by the name of the command's parameter
+_PRESET_PARAMETERS = {"metric": "metrics", "keep_singletons": "keep_singletons", "match": "match",
+                      "keep_zeros": "keep_zeros", "zero_match": "zero_match", "repeats": "repeats"}
+
+
+def _settings(ctx: typer.Context, preset: Optional[str], **values: Any):
+    """The settings of a score (:func:`corefio.scoring.presets.resolve`): the preset's,
+    overridden by the options given on the command line. ``values``: the options by
+    preset name (``metrics=...``); a command without one of them passes none."""
+    from .scoring.presets import resolve
+
+    by_option = {option: parameter for parameter, option in _PRESET_PARAMETERS.items()}
+    return resolve(preset, {name: value for name, value in values.items() if _given(ctx, by_option[name])})
+
+
 @app.command("score")
 @edge
 def score_command(
+    ctx: typer.Context,
     key: Path = typer.Argument(..., help="the key (gold) file, any readable format ('-': standard input)"),
     response: Path = typer.Argument(..., help="the response (system) file, any readable format ('-': standard "
                                               "input)"),
@@ -1166,10 +1220,7 @@ def score_command(
     by_kind: Optional[str] = typer.Option(None, "--by-kind",
                                           help="also score each mention kind (pronoun, proper, nominal): "
                                                "pos (tags, else head words), head, or attr:NAME"),
-    preset: Optional[str] = typer.Option(None, "--preset",
-                                         help="a shared task's settings, as the UA scorer's -t: conll12, crac18, "
-                                              "craft19, crac22, codicrac22ar, br, dd (README: what each switches "
-                                              "on); overrides --metric, singletons, --match and --keep-zeros"),
+    preset: Optional[str] = typer.Option(None, "--preset", help=_preset_help()),
     anaphora: List[str] = typer.Option([], "--anaphora",
                                        help="also score as the Universal Anaphora scorer: identity, split, "
                                             "split-only, dd, non-referring, non-referring-kept, bridging, mor, "
@@ -1188,32 +1239,31 @@ def score_command(
     except (ValueError, ZeroDivisionError):
         raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
     _paired_files[:] = [str(key), str(response), "--allow-missing"]
+    settings = _settings(ctx, preset, metrics=metric, keep_singletons=keep_singletons, match=match,
+                         keep_zeros=keep_zeros, zero_match=zero_match.value, repeats=repeats.value)
+    chosen = settings.options
+    metric, keep_singletons, match = list(chosen["metrics"]), chosen["keep_singletons"], chosen["match"]
+    keep_zeros, zero_match, repeats = chosen["keep_zeros"], ZeroMatch(chosen["zero_match"]), Repeats(chosen["repeats"])
+    ua_settings = None
+    if settings.anaphora is not None or anaphora:
+        from .scoring import anaphora as UA
+
+        ua_settings = UA.settings_from(preset, anaphora, metric if _given(ctx, "metric") else None)
+        if _given(ctx, "keep_singletons") or settings.anaphora is None:  # --drop-singletons: the UA scorer's default
+            ua_settings = dataclasses.replace(ua_settings, keep_singletons=keep_singletons)
+        settings = dataclasses.replace(settings, anaphora=ua_settings)
     lists = _paired_lists(key, [response], key_format or from_format, response_format or from_format)
     if lists is not None:
         from .errors import UsageError
 
-        if by_kind is not None or errors or preset is not None or anaphora or (group_by or "").startswith("meta:"):
-            raise UsageError("--by-kind, --errors, --preset, --anaphora and --group-by meta: take one key and one "
-                             "response file, not directories")
+        if by_kind is not None or errors or ua_settings is not None or (group_by or "").startswith("meta:"):
+            raise UsageError("--by-kind, --errors, --anaphora (and a preset of the UA scorer's) and --group-by "
+                             "meta: take one key and one response file, not directories")
         key, response = lists[0], lists[1][0]  # type: ignore[assignment]
     else:
         key = _input(key, key_format or from_format)
         response = _input(response, response_format or from_format)
     report = Report()
-    ua_settings = None
-    if preset is not None or anaphora:
-        from .scoring import anaphora as UA
-
-        ua_settings = UA.settings_from(preset, anaphora, None if metric == ["default"] else metric)
-        if preset is None and not keep_singletons:  # --drop-singletons: the UA scorer's default (no -s)
-            ua_settings = dataclasses.replace(ua_settings, keep_singletons=False)
-        if preset is not None:
-            chosen = UA.PRESETS[preset].scoring
-            metric = chosen.get("metrics", metric)
-            keep_singletons = chosen.get("keep_singletons", keep_singletons)
-            match = chosen.get("match", match)
-            keep_zeros = chosen.get("keep_zeros", keep_zeros)
-            zero_match = ZeroMatch(chosen.get("zero_match", zero_match.value))
     from .parallel import file_runner, score_runner
 
     bar = _bar("scoring")
@@ -1265,34 +1315,16 @@ def score_command(
     _print_report(report, min_severity="warning")
     if strict:
         report.check_strict()
-    if output is ScoreFormat.json and ua_result is not None:
-        import json
-
+    if output is ScoreFormat.json:
         data = result.to_dict(per_document)
         if analysis is not None:
             data["errors"] = analysis.to_dict(per_document)
         for name, table in breakdowns:
             data[name] = table.to_dict()
-        data["anaphora"] = ua_result.to_dict()
+        if ua_result is not None:
+            data["anaphora"] = ua_result.to_dict()
+        data["settings"] = settings.to_dict()
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    elif output is ScoreFormat.json:
-        if analysis is not None:
-            import json
-
-            data = result.to_dict(per_document)
-            data["errors"] = analysis.to_dict(per_document)
-            for name, table in breakdowns:
-                data[name] = table.to_dict()
-            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        elif breakdowns:
-            import json
-
-            data = result.to_dict(per_document)
-            for name, table in breakdowns:
-                data[name] = table.to_dict()
-            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        else:
-            text = result.to_json(per_document) + "\n"
     elif output is ScoreFormat.csv:
         text = result.to_csv(per_document)
         if analysis is not None:
@@ -1312,6 +1344,8 @@ def score_command(
             text += "\n" + table.to_text()
         if ua_result is not None:
             text += "\n" + ua_result.to_text()
+        if output is ScoreFormat.text:
+            text += "\n" + "\n".join(settings.describe()) + "\n"
     if output in (ScoreFormat.json, ScoreFormat.csv):
         text = _shown(text)
     _emit(text, out, [key, response])
@@ -1326,6 +1360,7 @@ class CompareFormat(str, Enum):
 @app.command("compare")
 @edge
 def compare_command(
+    ctx: typer.Context,
     key: Path = typer.Argument(..., help="the key (gold) file, any readable format"),
     responses: List[Path] = typer.Argument(..., help="two or more system outputs, any readable format"),
     metric: str = typer.Option("muc,bcub,ceafe,conll", "--metric", "-m",
@@ -1341,6 +1376,8 @@ def compare_command(
     output: CompareFormat = typer.Option(CompareFormat.text, "--format", help="text or json"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the table here instead of stdout"),
     errors: bool = typer.Option(False, "--errors", help="also classify each system's errors (Kummerfeld & Klein)"),
+    preset: Optional[str] = typer.Option(None, "--preset", help="a scorer's settings (as for score): its "
+                                         "matching, singletons, zeros and the metrics of it that can be resampled"),
     jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """Compare systems: F1 with bootstrap confidence intervals, and paired significance
@@ -1365,11 +1402,18 @@ def compare_command(
         key = _input(key, from_format)
         responses = [_input(response, from_format) for response in responses]
     from .parallel import file_runner, score_runner
+    from .scoring.presets import comparable, scoring_options
 
+    settings = _settings(ctx, preset, metrics=[metric], keep_singletons=keep_singletons, match=match)
+    # the metrics: those given, else the preset's that can be resampled, else compare's own
+    compared = [metric] if preset is None or _given(ctx, "metric") else comparable(settings.options["metrics"])
+    settings = dataclasses.replace(settings, options={**settings.options, "metrics": compared})
+    chosen = scoring_options(settings)
+    metrics = [m.strip() for name in chosen.pop("metrics") for m in name.split(",") if m.strip()]
+    match, keep_singletons = chosen["match"], chosen["keep_singletons"]
     bar = _bar("scoring")
-    result = compare(key, responses, [m.strip() for m in metric.split(",") if m.strip()], names=labels,
-                     samples=samples, seed=seed, level=confidence, match=match,
-                     keep_singletons=keep_singletons, key_format=from_format, response_format=from_format,
+    result = compare(key, responses, metrics, names=labels, samples=samples, seed=seed, level=confidence,
+                     **chosen, key_format=from_format, response_format=from_format,
                      runner=score_runner(_jobs(jobs), bar), file_runner=file_runner(_jobs(jobs), bar))
     _close_bars()
     analyses = {}
@@ -1383,9 +1427,11 @@ def compare_command(
         data = result.to_dict()
         if analyses:
             data["errors"] = {label: a.to_dict() for label, a in analyses.items()}
+        data["settings"] = settings.to_dict()
         text = json.dumps(data, indent=2) + "\n"
     else:
         text = result.to_text() + "".join(f"\n{label}:\n{a.to_text()}" for label, a in analyses.items())
+        text += "\n" + "\n".join(settings.describe()) + "\n"
     _emit(text, out, [key, *responses])
 
 # -- agree and adjudicate ------------------------------------------------------------------------
@@ -1423,6 +1469,7 @@ def _annotator_names(names: Optional[str], paths: List[Path]) -> Optional[List[s
 @app.command("agree")
 @edge
 def agree_command(
+    ctx: typer.Context,
     annotations: List[Path] = typer.Argument(..., metavar="ANNOTATION...",
                                              help="one annotation per annotator (two or more): a file, an MMAX2 "
                                                   "project, or a directory or quoted pattern of files; any format"),
@@ -1439,6 +1486,8 @@ def agree_command(
     output: TableFormat = typer.Option(TableFormat.table, "--format", help="table, json or csv"),
     limit: int = typer.Option(10, "--limit", help="documents and passages shown in the table"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the result here instead of stdout"),
+    preset: Optional[str] = typer.Option(None, "--preset", help="score the pairwise table with a scorer's "
+                                         "settings (as for score): its matching, singletons, zeros"),
 ) -> None:
     """Agreement among annotators: chain alpha (Passonneau 2004), mention alpha_u, and
     MUC, B3, CEAF-e, LEA, BLANC and CoNLL F1 for every pair of annotators."""
@@ -1454,15 +1503,21 @@ def agree_command(
         raise UsageError(f"unknown synchronisation strategy {sync!r} (known: key, response, intersection, union)")
     sources = _annotations(annotations, from_format)
     report = Report()
+    from .scoring.presets import chain_options
+
+    settings = _settings(ctx, preset)
     result = agree(sources, names=_annotator_names(names, annotations), format=from_format, distance=distance,
-                   window=window, allow_missing=allow_missing, sync=sync, report=report)
+                   window=window, allow_missing=allow_missing, sync=sync, report=report,
+                   scoring=chain_options(settings))
     _print_report(report)
     if output is TableFormat.json:
-        text = json.dumps(to_dict(result), indent=2) + "\n"
+        data = to_dict(result)
+        data["settings"] = settings.to_dict(with_metrics=False)
+        text = json.dumps(data, indent=2) + "\n"
     elif output is TableFormat.csv:
         text = to_csv(result)
     else:
-        text = to_text(result, limit=limit)
+        text = to_text(result, limit=limit) + "\n" + "\n".join(settings.describe(with_metrics=False)) + "\n"
     _emit(text, out, [p for files in sources for p in files])
 
 
