@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, List, Optional
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from . import __version__, api
 from .diagnostics import Report
@@ -61,7 +61,86 @@ class _TopLevel(TyperGroup):
             formatter.write_text(f"Formats: {names} ('corefio formats' tells what each can express).")
 
 
-app = typer.Typer(
+def _metavar(param: Any) -> Optional[str]:
+    """What stands for an option's value in the help (``--from FORMAT``, ``--jobs N``,
+    ``--format [text|json]``), without Python's types: the metavar the option names,
+    else its choices, else a word from its type and name. None for a flag."""
+    if param.metavar:
+        return param.metavar
+    if getattr(param, "is_flag", False) or getattr(param, "count", False):
+        return None
+    import typing
+
+    desc = getattr(param, "type_descriptor", None)
+    choices = (getattr(desc, "choices", None) if getattr(desc, "is_choice", False)
+               else getattr(getattr(param, "type", None), "choices", None))
+    if choices:
+        return "[" + "|".join(str(getattr(c, "value", c)) for c in choices) + "]"
+    annotation = getattr(desc, "annotation", None)
+    for inner in typing.get_args(annotation) or ():
+        if inner is not type(None):
+            annotation = inner
+            break
+    long = next((o[2:] for o in param.opts if o.startswith("--")), param.name or "value")
+    if annotation is int:
+        return "N"
+    if annotation is float:
+        return "NUMBER"
+    if annotation is Path:
+        return "PATH"
+    if long in ("from", "to") or long.endswith("format"):
+        return "FORMAT"
+    if long.endswith("attribute"):
+        return "ATTRIBUTE"
+    if long == "preset":
+        return "NAME"
+    return long.upper().replace("-", "_")
+
+
+def _argument_name(param: Any) -> str:
+    """An argument as the usage line and the help show it: ``KEY``, ``FILES...``."""
+    name = param.metavar or (param.name or "arg").upper()
+    return name if param.nargs == 1 or name.endswith("...") else f"{name}..."
+
+
+class _Command(TyperCommand):
+    """A command whose help names values by what they are (``--from FORMAT``, ``FILES...``),
+    never by their Python types (``<list[Path]>``, ``{files}...``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if param.param_type_name == "option":
+                param.metavar = _metavar(param)
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                name = _argument_name(param)
+                pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        arguments = [(_argument_name(p), p.help or "") for p in self.get_params(ctx)
+                     if p.param_type_name == "argument" and not getattr(p, "hidden", False)]
+        options = [record for p in self.get_params(ctx) if p.param_type_name == "option"
+                   for record in [p.get_help_record(ctx)] if record is not None]
+        for title, records in (("Arguments", arguments), ("Options", options)):
+            if records:
+                with formatter.section(title):
+                    formatter.write_dl(records)
+
+
+class _App(typer.Typer):
+    """The application: its commands are :class:`_Command` s unless they say otherwise."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("cls", _Command)
+        return super().command(*args, **kwargs)
+
+
+app = _App(
     cls=_TopLevel,
     add_completion=False,
     no_args_is_help=True,
@@ -684,9 +763,11 @@ def info_command(
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write here instead of stdout"),
     jobs: Optional[int] = _jobs_option(),
 ) -> None:
-    """Documents, tokens, markables, entities, chains, singletons and links by type.
+    """Documents, tokens, markables, entities, chains, singletons and links by type,
+    per document and in total (each file, and all files).
 
-    A markable is one mention (its spans of tokens). Markables that corefer form a
+    Tokens are the words of the text; empty nodes (CorefUD's, the places of zeros) are
+    counted apart. A markable is one mention (its spans of tokens). Markables that corefer form a
     chain; a chain of one markable is a singleton. Entities counts the distinct entity
     ids the markables carry or the file declares: it differs from chains when a file
     declares entities no markable refers to, or when a format names chains some other way.
@@ -701,24 +782,34 @@ def info_command(
         for number, report, infos in parallel.info(inputs, from_format, _jobs(jobs), progress=done):
             _print_report(report, min_severity="warning")
             result.append((files[number], infos))
-    lines: list[str] = []
+    from .checks.info import totals
+
     if output is OutputFormat.json:
-        lines.append(json.dumps([{"file": str(path), "documents": [d.as_dict() for d in docs]}
-                                 for path, docs in result], indent=2, ensure_ascii=False))
-        _emit("\n".join(lines) + "\n", out, inputs)
+        text = json.dumps([{"file": str(path), "documents": [d.as_dict() for d in docs],
+                            "total": totals(docs).as_dict()} for path, docs in result], indent=2, ensure_ascii=False)
+        _emit(text + "\n", out, inputs)
         return
+    lines: list[str] = []
     for path, docs in result:
         lines.append(f"{'-' if str(path) == '-' else path}: {len(docs)} document(s)")
         for d in docs:
             part = f" part {d.part}" if d.part is not None else ""
-            links = ", ".join(f"{k}: {v}" for k, v in d.links.items()) or "none"
-            lines.append(
-                f"  {d.name!r}{part}: {d.tokens} tokens, {d.sentences} sentences, "
-                f"{d.markables} markables ({d.discontinuous} discontinuous), "
-                f"{d.chains} chains ({d.singletons} singletons), "
-                f"{d.entities} entities, links: {links}"
-            )
+            lines.append(f"  {d.name!r}{part}: {_counts_text(d)}")
+        if len(docs) > 1:
+            lines.append(f"  total of the file: {_counts_text(totals(docs))}")
+    if len(result) > 1:  # indented as the others: each line that starts in column 1 names a file
+        corpus = totals(totals(docs) for _, docs in result)
+        lines.append(f"  total of the {len(result)} files: {corpus.documents} documents, {_counts_text(corpus)}")
     _emit("\n".join(lines) + "\n", out, inputs)
+
+
+def _counts_text(d: Any) -> str:
+    """The counts of ``info``'s text output (a document, or the total of several)."""
+    links = ", ".join(f"{k}: {v}" for k, v in d.links.items()) or "none"
+    empty = f" (and {d.empty_nodes} empty node{'s' if d.empty_nodes > 1 else ''})" if d.empty_nodes else ""
+    return (f"{d.tokens} tokens{empty}, {d.sentences} sentences, {d.markables} markables "
+            f"({d.discontinuous} discontinuous), {d.chains} chains ({d.singletons} singletons), "
+            f"{d.entities} entities, links: {links}")
 
 
 def _emit(text: str, out: Optional[Path], inputs: List[Path]) -> None:
@@ -1040,7 +1131,10 @@ def validate_command(
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the verdicts here instead of stdout"),
     jobs: Optional[int] = _jobs_option(),
 ) -> None:
-    """XSD validation (XML formats) and semantic checks: ids, references, spans, crossing."""
+    """XSD validation (XML formats) and semantic checks: ids, references, spans, crossing.
+
+    Findings come one line per kind, at the file and line of the first occurrence, with
+    how many there were in all (-v lists every one)."""
     from . import parallel
 
     files = [_input(path, from_format) for path in _expanded(files, from_format)]
@@ -1058,7 +1152,11 @@ def validate_command(
              for p, r, bad in results], indent=2, ensure_ascii=False))
     else:
         for path, report, bad in results:
-            lines.extend(d.format() for d in report)
+            # one line per kind of finding, where it happened first (-v: every one)
+            if _verbosity > 0:
+                lines.extend(d.format() for d in report)
+            else:
+                lines.extend(group.format() for group in Report.group(report))
             e, w = len(report.errors), len(report.warnings)
             lines.append(f"{path}: {'INVALID' if bad else 'valid'} ({e} error(s), {w} warning(s))")
     _emit(_shown("\n".join(lines) + "\n"), out, files)
@@ -1188,7 +1286,7 @@ def score_command(
     response_format: Optional[str] = typer.Option(None, "--response-format", help="format of the response"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the scores here instead of stdout"),
     strict: bool = typer.Option(False, "--strict", help="fail (exit 5) on any warning"),
-    coefficients: str = typer.Option("1,0.75,0.5,0.25", "--coefficients",
+    coefficients: str = typer.Option("1,0.75,0.5,0.25", "--coefficients", metavar="K1,K2,K3,K4",
                                      help="typed evaluation: k1,k2,k3,k4 for TP, WT, WL, WTL"),
     scheme_classes: Optional[int] = typer.Option(None, "--scheme-classes",
                                                  help="typed evaluation: number of classes of the scheme (n)"),

@@ -60,12 +60,13 @@ class Diagnostic:
                 parts.append(str(self.column))
         return ":".join(parts)
 
-    def format(self) -> str:
-        """One line for humans: ``file:line: warning[code]: message (×count)``."""
+    def format(self, times: bool = True) -> str:
+        """One line for humans: ``file:line: warning[code]: message (×count)`` (without
+        the count with ``times=False``)."""
         where = self.location
         head = f"{where}: " if where else ""
         doc = f" [document {self.document!r}]" if self.document is not None else ""
-        times = f" ({self.count} times)" if self.count > 1 else ""
+        times = f" ({self.count} times)" if self.count > 1 and times else ""
         text = f"{head}{self.severity}[{self.code}]: {self.message}{doc}{times}"
         if self.examples:
             text += "; e.g. " + ", ".join(self.examples[:3])
@@ -88,12 +89,15 @@ class DiagnosticGroup:
         return self.first.count + sum(d.count for d in self.others)
 
     def format(self) -> str:
-        """The first diagnostic's line, then how many there were in all and in how many
-        places (documents, files or lines)."""
+        """The first diagnostic's line (where it happened first), then how many there
+        were in all and in how many places (documents when each is another document;
+        otherwise files or lines)."""
         if not self.others:
             return self.first.format()
         places = 1 + len(self.others)
-        return f"{self.first.format()} [{self.count} in all, in {places} places; -v lists them]"
+        documents = {d.document for d in (self.first, *self.others)}
+        where = f"{places} documents" if None not in documents and len(documents) == places else f"{places} places"
+        return f"{self.first.format(times=False)} [{self.count} in all, in {where}; -v lists them]"
 
 
 class Report:
