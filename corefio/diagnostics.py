@@ -60,13 +60,12 @@ class Diagnostic:
                 parts.append(str(self.column))
         return ":".join(parts)
 
-    def format(self, times: bool = True) -> str:
-        """One line for humans: ``file:line: warning[code]: message (×count)`` (without
-        the count with ``times=False``)."""
+    def format(self) -> str:
+        """One line for humans: ``file:line: warning[code]: message (×count)``."""
         where = self.location
         head = f"{where}: " if where else ""
         doc = f" [document {self.document!r}]" if self.document is not None else ""
-        times = f" ({self.count} times)" if self.count > 1 and times else ""
+        times = f" ({self.count} times)" if self.count > 1 else ""
         text = f"{head}{self.severity}[{self.code}]: {self.message}{doc}{times}"
         if self.examples:
             text += "; e.g. " + ", ".join(self.examples[:3])
@@ -97,7 +96,7 @@ class DiagnosticGroup:
         places = 1 + len(self.others)
         documents = {d.document for d in (self.first, *self.others)}
         where = f"{places} documents" if None not in documents and len(documents) == places else f"{places} places"
-        return f"{self.first.format(times=False)} [{self.count} in all, in {where}; -v lists them]"
+        return f"{self.first.format()} [{self.count} in all, in {where}; -v lists them]"
 
 
 class Report:

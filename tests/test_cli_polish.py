@@ -110,3 +110,27 @@ def test_validate_of_the_real_webanno_file_says_its_84_duplicate_mentions_once(c
     lines = cli("validate", path).stdout.splitlines()
     assert lines[0].startswith(f"{path}:1792: warning[model.duplicate-mention]: markables with identical spans")
     assert "(84 times)" in lines[0] and len(lines) == 2
+
+
+# -- one rounding rule -------------------------------------------------------------------------
+CASES = DATA / "scorer-testcases" / "DataFiles"
+
+
+def test_sync_rounds_half_up_as_the_table_does(cli):
+    """Mention F1 2/3 = 66.666…%: ``--sync`` once truncated it (66.66) as scorer.pl's
+    transcript does; it rounds as every table does (66.67)."""
+    out = cli("score", CASES / "TC-A.key", CASES / "TC-A-2.response", "--sync", "all", "-m", "muc").stdout
+    assert out.splitlines()[0] == ("Identification of Mentions: Recall: (3 / 6) 50.00%\tPrecision: (3 / 3) 100.00%"
+                                   "\tF1: 66.67%")
+    transcript = cli("score", CASES / "TC-A.key", CASES / "TC-A-2.response", "-m", "muc", "--format", "scorer").stdout
+    assert "F1: 66.66%" in transcript  # scorer.pl's own layout truncates, on purpose
+
+
+def test_the_universal_anaphora_section_rounds_half_up():
+    """84.625% rounds to 84.63 (Python's format rounds the binary value, 84.62)."""
+    from corefio.scoring.anaphora import AnaphoraResult
+    from corefio.scoring.presets import AnaphoraSettings
+
+    assert f"{0.84625 * 100:.2f}" == "84.62"
+    text = AnaphoraResult(AnaphoraSettings(), {"identity": {"muc": (0.84625, 0.5, 0.00005)}}).to_text()
+    assert text.splitlines()[-1].split() == ["muc", "84.63", "50.00", "0.01"]
