@@ -1236,6 +1236,27 @@ def _metric_help() -> str:
     return metric_help()
 
 
+def _plot_option() -> Any:
+    return typer.Option(None, "--plot", metavar="FILE.png|svg",
+                        help="also draw the result into this picture, PNG or SVG by its suffix (needs the plot "
+                             "extra: pip install 'corefio[plot]')")
+
+
+def _plot_format(plot: Optional[Path]) -> None:
+    """Check ``--plot`` before any work: a .png or .svg file, and matplotlib installed."""
+    if plot is not None:
+        from .plots import format_of
+
+        format_of(plot)
+
+
+def _save_plot(figure: Any, plot: Path, inputs: List[Path]) -> None:
+    from .plots import save
+
+    save(figure, plot, inputs=inputs)
+    _say(f"plotted -> {plot}")
+
+
 def _preset_help() -> str:
     from .scoring.presets import preset_help
 
@@ -1319,6 +1340,7 @@ def score_command(
                                           help="also score each mention kind (pronoun, proper, nominal): "
                                                "pos (tags, else head words), head, or attr:NAME"),
     preset: Optional[str] = typer.Option(None, "--preset", help=_preset_help()),
+    plot: Optional[Path] = _plot_option(),
     anaphora: List[str] = typer.Option([], "--anaphora",
                                        help="also score as the Universal Anaphora scorer: identity, split, "
                                             "split-only, dd, non-referring, non-referring-kept, bridging, mor, "
@@ -1337,6 +1359,11 @@ def score_command(
     except (ValueError, ZeroDivisionError):
         raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
     _paired_files[:] = [str(key), str(response), "--allow-missing"]
+    _plot_format(plot)
+    if plot is not None and sync is not None:
+        from .errors import UsageError
+
+        raise UsageError("--plot draws the documents' scores of plain scoring; leave out --sync")
     settings = _settings(ctx, preset, metrics=metric, keep_singletons=keep_singletons, match=match,
                          keep_zeros=keep_zeros, zero_match=zero_match.value, repeats=repeats.value)
     chosen = settings.options
@@ -1366,7 +1393,8 @@ def score_command(
 
     bar = _bar("scoring")
     result = score(
-        key, response, metric, keep_singletons=keep_singletons, per_document=per_document or group_by is not None,
+        key, response, metric, keep_singletons=keep_singletons,
+        per_document=per_document or group_by is not None or plot is not None,
         macro=macro,
         allow_missing=allow_missing,
         report=report, key_format=key_format or from_format, response_format=response_format or from_format,
@@ -1446,6 +1474,10 @@ def score_command(
             text += "\n" + "\n".join(settings.describe()) + "\n"
     if output in (ScoreFormat.json, ScoreFormat.csv):
         text = _shown(text)
+    if plot is not None:
+        from .plots import score_figure
+
+        _save_plot(score_figure(result, analysis), plot, [key, response])
     _emit(text, out, [key, response])
 
 
@@ -1476,6 +1508,7 @@ def compare_command(
     errors: bool = typer.Option(False, "--errors", help="also classify each system's errors (Kummerfeld & Klein)"),
     preset: Optional[str] = typer.Option(None, "--preset", help="a scorer's settings (as for score): its "
                                          "matching, singletons, zeros and the metrics of it that can be resampled"),
+    plot: Optional[Path] = _plot_option(),
     jobs: Optional[int] = _jobs_option(),
 ) -> None:
     """Compare systems: F1 with bootstrap confidence intervals, and paired significance
@@ -1487,6 +1520,7 @@ def compare_command(
 
     if len(responses) < 2:
         raise UsageError("compare needs at least two responses (use score for one)")
+    _plot_format(plot)
     shown_responses = responses
     labels = [r.name for r in shown_responses]
     if len(set(labels)) != len(labels):
@@ -1530,6 +1564,10 @@ def compare_command(
     else:
         text = result.to_text() + "".join(f"\n{label}:\n{a.to_text()}" for label, a in analyses.items())
         text += "\n" + "\n".join(settings.describe()) + "\n"
+    if plot is not None:
+        from .plots import compare_figure
+
+        _save_plot(compare_figure(result, analyses or None), plot, [key, *responses])
     _emit(text, out, [key, *responses])
 
 # -- agree and adjudicate ------------------------------------------------------------------------
@@ -1586,6 +1624,7 @@ def agree_command(
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the result here instead of stdout"),
     preset: Optional[str] = typer.Option(None, "--preset", help="score the pairwise table with a scorer's "
                                          "settings (as for score): its matching, singletons, zeros"),
+    plot: Optional[Path] = _plot_option(),
 ) -> None:
     """Agreement among annotators: chain alpha (Passonneau 2004), mention alpha_u, and
     MUC, B3, CEAF-e, LEA, BLANC and CoNLL F1 for every pair of annotators."""
@@ -1599,6 +1638,7 @@ def agree_command(
         raise UsageError("agree needs two or more annotations, one per annotator")
     if sync is not None and sync not in ("key", "response", "intersection", "union"):
         raise UsageError(f"unknown synchronisation strategy {sync!r} (known: key, response, intersection, union)")
+    _plot_format(plot)
     sources = _annotations(annotations, from_format)
     report = Report()
     from .scoring.presets import chain_options
@@ -1616,6 +1656,10 @@ def agree_command(
         text = to_csv(result)
     else:
         text = to_text(result, limit=limit) + "\n" + "\n".join(settings.describe(with_metrics=False)) + "\n"
+    if plot is not None:
+        from .plots import agreement_figure
+
+        _save_plot(agreement_figure(result), plot, [p for files in sources for p in files])
     _emit(text, out, [p for files in sources for p in files])
 
 
