@@ -122,7 +122,7 @@ class _Command(TyperCommand):
         return pieces
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
-        arguments = [(_argument_name(p), p.help or "") for p in self.get_params(ctx)
+        arguments = [(_argument_name(p), getattr(p, "help", None) or "") for p in self.get_params(ctx)
                      if p.param_type_name == "argument" and not getattr(p, "hidden", False)]
         options = [record for p in self.get_params(ctx) if p.param_type_name == "option"
                    for record in [p.get_help_record(ctx)] if record is not None]

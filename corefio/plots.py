@@ -46,7 +46,7 @@ FORMATS = ("png", "svg")
 #: how to get matplotlib
 EXTRA = "pip install 'corefio[plot]' (from a clone: pip install '.[plot]')"
 #: rcParams of every figure: SVG text stays text, and SVG ids do not change between runs
-_STYLE = {"svg.fonttype": "none", "svg.hashsalt": "corefio"}
+_STYLE: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "corefio"}
 
 
 def require() -> None:
@@ -262,7 +262,7 @@ def agreement_figure(agreement: "Agreement", measure: str = "conll") -> "Figure"
 def _style() -> Any:
     import matplotlib
 
-    return matplotlib.rc_context(_STYLE)
+    return matplotlib.rc_context(_STYLE)  # type: ignore[arg-type]
 
 
 def to_bytes(figure: "Figure", format: str = "svg") -> bytes:
