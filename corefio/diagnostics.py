@@ -89,14 +89,11 @@ class DiagnosticGroup:
 
     def format(self) -> str:
         """The first diagnostic's line (where it happened first), then how many there
-        were in all and in how many places (documents when each is another document;
-        otherwise files or lines)."""
+        were in all and in how many places (documents, files or lines)."""
         if not self.others:
             return self.first.format()
         places = 1 + len(self.others)
-        documents = {d.document for d in (self.first, *self.others)}
-        where = f"{places} documents" if None not in documents and len(documents) == places else f"{places} places"
-        return f"{self.first.format()} [{self.count} in all, in {where}; -v lists them]"
+        return f"{self.first.format()} [{self.count} in all, in {places} places; -v lists them]"
 
 
 class Report:

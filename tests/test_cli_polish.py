@@ -96,7 +96,7 @@ def test_validate_prints_one_line_per_kind_at_its_first_line(cli, tmp_path):
     assert out.exit_code == 0
     assert out.stdout.splitlines() == [
         f"{path}:3: warning[model.crossing-mentions]: mentions overlap without nesting [document 'd0 (part 000)']; "
-        "e.g. 'The big dog' × 'big dog barked' [3 in all, in 3 documents; -v lists them]",
+        "e.g. 'The big dog' × 'big dog barked' [3 in all, in 3 places; -v lists them]",
         f"{path}: valid (0 error(s), 3 warning(s))"]
     assert "markable_" not in out.stdout
     every = cli("validate", "-v", path).stdout.splitlines()

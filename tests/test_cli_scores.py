@@ -111,7 +111,7 @@ def test_grouped_diagnostics_one_line_per_code():
     assert [g.first.code for g in groups] == ["conll.part", "conll.other"]
     assert groups[0].count == 4
     assert groups[0].format() == ("corpus.conll:10: warning[conll.part]: part number '0' is not 3 digits "
-                                  "[document 'd1'] [4 in all, in 4 documents; -v lists them]")
+                                  "[document 'd1'] [4 in all, in 4 places; -v lists them]")
     assert groups[1].format() == Diagnostic("conll.other", "warning", "something else", "corpus.conll", 3).format()
 
 
@@ -165,7 +165,7 @@ def test_kinds_of_loss_are_counted_once_per_code_across_documents(cli, tmp_path)
     assert lines[-1] == f"converted {source} -> {tmp_path / 'four.conll'} (5 kind(s) of loss reported)"
     warnings = [line for line in lines if "warning[loss." in line]
     assert len(warnings) == 5  # one line per kind (the old output: one per kind and document)
-    assert any("[101 in all, in 4 documents; -v lists them]" in line for line in warnings)
+    assert any("[101 in all, in 4 places; -v lists them]" in line for line in warnings)
 
 
 def test_progress_bar_only_on_a_terminal(monkeypatch):

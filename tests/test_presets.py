@@ -214,8 +214,9 @@ def test_compare_takes_a_preset_and_its_metrics_that_can_be_resampled(cli):
     assert out.exit_code == 0, out.output
     data = _json(out)
     assert data["metrics"] == ["muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "conll"]
+    values = entry["runs"]["default"]["values"]
     for metric in COREFUD_METRICS:
-        assert data["scores"][response.name][metric]["f1"] == pytest.approx(entry["runs"]["default"]["values"][metric][2])
+        assert data["scores"][response.name][metric]["f1"] == pytest.approx(values[metric][2])
         assert data["scores"][key.name][metric]["f1"] == 1
     assert data["settings"]["preset"]["name"] == "corefud"
     # -m given: the preset's other settings stay
