@@ -238,11 +238,14 @@ def _restricted(view: MentionView, first: int, last: int) -> MentionView:
 
 def agree(annotations: Sequence[Any], *, names: Sequence[str] | None = None, format: str | None = None,
           distance: str = "passonneau", window: int | None = None, allow_missing: bool = False,
-          sync: str | None = None, report: Report | None = None) -> Agreement:
+          sync: str | None = None, report: Report | None = None, scoring: dict[str, Any] | None = None
+          ) -> Agreement:
     """Agreement among the annotators of the same documents (see the module doc).
 
     ``annotations``: one per annotator — a corpus, a document, a path, or a list of paths
     (an annotator's files, read as one annotation). Documents pair by name and part.
+    ``scoring``: options of the pairwise table's scorer (``match``, ``keep_singletons``,
+    ``zeros``, ``repeats``: :func:`corefio.scoring.presets.chain_options` of a preset).
     """
     report = report if report is not None else Report()
     if distance not in DISTANCES or distance == "nominal":
@@ -253,7 +256,7 @@ def agree(annotations: Sequence[Any], *, names: Sequence[str] | None = None, for
     # read as the scorer reads them, mention views straight from the parser
     study = build_study(annotations, names=names, format=format, allow_missing=allow_missing, report=report,
                         views_only=window is None)
-    return measure(study, distance=distance, window=window, sync=sync, report=report)
+    return measure(study, distance=distance, window=window, sync=sync, report=report, scoring=scoring)
 
 
 def _views_of(study: Study, report: Report) -> tuple[list[list[MentionView | None]], list[list[list[Mention] | None]],
@@ -296,7 +299,7 @@ def _side(keys: list[tuple[str, str | None]], get: Callable[[int], MentionView])
 
 
 def measure(study: Study, *, distance: str = "passonneau", window: int | None = None, sync: str | None = None,
-            report: Report | None = None) -> Agreement:
+            report: Report | None = None, scoring: dict[str, Any] | None = None) -> Agreement:
     """:func:`agree` on a study already read."""
     report = report if report is not None else Report()
     delta = DISTANCES[distance]
@@ -330,7 +333,7 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
 
     # the pairwise table (corpus and per document) and mention F1
     names = resolve_metrics(list(PAIR_METRICS))
-    options = Options(names, per_document=True, strategies=(sync,) if sync else ())
+    options = Options(names, per_document=True, strategies=(sync,) if sync else (), **(scoring or {}))
     pair_rows: list[PairRow] = []
     doc_conll: dict[int, list[Fraction]] = {}
     for a, b in pairs:
