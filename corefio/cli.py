@@ -1621,6 +1621,10 @@ def compare_command(
         else:
             text = result.to_text() + "".join(f"\n{label}:\n{a.to_text()}" for label, a in analyses.items())
         _emit(text, out, [key, *responses])
+        if plot is not None:
+            from .plots import compare_figure
+
+            _save_plot(compare_figure(result, analyses or None), plot, [key, *responses])
         return
     shown_responses = responses
     labels = [r.name for r in shown_responses]
