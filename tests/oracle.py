@@ -226,7 +226,9 @@ _SPECIAL_PIECE = re.compile(r"^(\[[A-Z]+\]|<s>|</s>|<pad>|<unk>|<mask>|<cls>|<se
 
 
 def _json_line(data: dict) -> Doc:
-    """One document of any shape corefio's jsonlines reader knows, told by its keys."""
+    """One document of any shape corefio's jsonlines reader knows, told by its keys; a
+    shape that does not cut the words into sentences (AllenNLP, fastcoref, maverick)
+    makes one sentence of them."""
     doc = Doc()
     if "mention_clusters" in data:  # PreCo: sentences of words, [sentence, start, end) mentions
         start = []
@@ -260,6 +262,8 @@ def _json_line(data: dict) -> Doc:
         _mentions_from_clusters(doc, data["clusters_token_offsets"])
     elif isinstance(data.get("text"), str):  # fastcoref / maverick: character offsets into a text
         _char_offsets(doc, data)
+    if not doc.sentence_of:  # a shape without sentences: the document is one
+        doc.sentence_of = [0] * doc.tokens
     else:  # e2e-coref, BookCoref: sentences of words, inclusive document-level pairs
         for k, sentence in enumerate(data["sentences"]):
             doc.sentence_of.extend([k] * len(sentence))
