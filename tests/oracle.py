@@ -262,13 +262,13 @@ def _json_line(data: dict) -> Doc:
         _mentions_from_clusters(doc, data["clusters_token_offsets"])
     elif isinstance(data.get("text"), str):  # fastcoref / maverick: character offsets into a text
         _char_offsets(doc, data)
-    if not doc.sentence_of:  # a shape without sentences: the document is one
-        doc.sentence_of = [0] * doc.tokens
     else:  # e2e-coref, BookCoref: sentences of words, inclusive document-level pairs
         for k, sentence in enumerate(data["sentences"]):
             doc.sentence_of.extend([k] * len(sentence))
         doc.tokens = len(doc.sentence_of)
         _mentions_from_clusters(doc, data.get("clusters", []))
+    if not doc.sentence_of:  # a shape without sentences: the document is one
+        doc.sentence_of = [0] * doc.tokens
     return doc
 
 
@@ -650,6 +650,25 @@ _XMI_ID = "{http://www.omg.org/XMI}id"
 _XMI_RESERVED = {_XMI_ID, "sofa", "begin", "end", "Governor", "Dependent", "first", "next"}
 
 
+def _xmi_relations(root: etree._Element, by_id: dict[str, etree._Element]) -> list[etree._Element]:
+    """The relations of an XMI document: elements with ``Governor`` and ``Dependent``
+    attributes whose ends are not tokens (those are syntactic dependencies)."""
+    return [r for r in root.xpath("//*[@Governor and @Dependent]")
+            if not any(etree.QName(by_id[r.get(end)]).localname == "Token" for end in ("Governor", "Dependent"))]
+
+
+def xmi_relation_layers(path: Path) -> set[str]:
+    """The tags of the relation layers of an XMI file (or of the zip's XMI files)."""
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            roots = [etree.fromstring(archive.read(name), _parser()) for name in archive.namelist()
+                     if name.endswith(".xmi")]
+    else:
+        roots = [_xml(path)]
+    return {r.tag for root in roots
+            for r in _xmi_relations(root, {e.get(_XMI_ID): e for e in root.iter() if e.get(_XMI_ID) is not None})}
+
+
 def _xmi_document(root: etree._Element) -> Doc:
     doc = Doc()
     words = sorted(_offsets(t) for t in root.xpath("//*[local-name()='Token']"))
@@ -674,8 +693,7 @@ def _xmi_document(root: etree._Element) -> Doc:
             mention(ident)
             doc.groups.join(ident, f"chain {chain.get(_XMI_ID)}")
             ident = by_id[ident].get("next")
-    relations = [r for r in root.xpath("//*[@Governor and @Dependent]")
-                 if not any(etree.QName(by_id[r.get(end)]).localname == "Token" for end in ("Governor", "Dependent"))]
+    relations = _xmi_relations(root, by_id)
     span_tags = {by_id[r.get(end)].tag for r in relations for end in ("Governor", "Dependent")}
     for element in root.iter(*span_tags) if span_tags else ():
         mention(element.get(_XMI_ID))
@@ -706,9 +724,10 @@ def _text_words(text: str, cuts: Iterable[int] = ()) -> tuple[list[tuple[int, in
 
 def brat(path: Path) -> list[Doc]:
     """A ``.ann`` file (or a directory of them) with its ``.txt``: words are the text
-    cut at whitespace and at the offsets of the ``T`` lines, a line is a sentence. ``T`` lines are mentions, except LitBank's
-    chain labels (type ``name-N`` with the offsets of another ``T`` line), which give
-    that mention its entity; ``R`` lines of an identity type and ``*`` lines join
+    cut at whitespace and at the offsets of the ``T`` lines, a line is a sentence. ``T``
+    lines are mentions, except LitBank's chain labels (type ``name-N`` with the offsets
+    of another ``T`` line), which give that mention its entity (the first mention at
+    those offsets, in file order, without a label yet); ``R`` lines of an identity type and ``*`` lines join
     mentions, other ``R`` lines are links of their type."""
     docs = []
     for ann in sorted(path.glob("*.ann")) if path.is_dir() else [path]:
@@ -735,23 +754,29 @@ def brat(path: Path) -> list[Doc]:
                 kind, first, *others = fields[1].split()
                 for other in others:
                     doc.groups.join(first, other)
-        offsets_of_mentions: dict[str, str] = {}
-        labels = {t for t, (kind, offsets) in spans.items() if re.search(r"-\d+$", kind)}
-        plain_offsets = {offsets for t, (_, offsets) in spans.items() if t not in labels}
-        labels = {t for t in labels if spans[t][1] in plain_offsets}
+        # LitBank's chain labels: each labels the first mention (in file order) at its
+        # offsets that has no label yet (two mentions of one span, each with its label,
+        # are told apart by their order)
+        candidates = [t for t, (kind, _) in spans.items() if re.search(r"\S-\d+$", kind)]
+        unlabelled: dict[str, list[str]] = {}
         for ident, (_, offsets) in spans.items():
-            if ident in labels:
+            if ident not in candidates:
+                unlabelled.setdefault(offsets, []).append(ident)
+        label_of: dict[str, str] = {}  # label → the mention it labels
+        for ident in candidates:
+            if unlabelled.get(spans[ident][1]):
+                label_of[ident] = unlabelled[spans[ident][1]].pop(0)
+        for ident, (_, offsets) in spans.items():
+            if ident in label_of:
                 continue
-            offsets_of_mentions.setdefault(offsets, ident)
             covered = []
             for fragment in offsets.split(";"):
                 begin, end = map(int, fragment.split())
                 covered += [k for k, (w_begin, w_end) in enumerate(words) if w_begin < end and begin < w_end]
             doc.mentions[ident] = covered
             doc.groups.find(ident)
-        for ident in labels:
-            kind, offsets = spans[ident]
-            doc.groups.join(offsets_of_mentions[offsets], f"label {kind}")
+        for ident, labelled in label_of.items():
+            doc.groups.join(labelled, f"label {spans[ident][0]}")
         docs.append(doc)
     return docs
 
@@ -760,7 +785,8 @@ def litbank_tsv(path: Path) -> list[Doc]:
     """LitBank's TSV ``.ann`` (or a directory of them) with its ``.txt`` (words cut at
     whitespace, a line a sentence): ``MENTION`` rows (sentence and word numbers of the
     first and last word), ``COREF`` rows (the mention's chain label), any other row of
-    three fields a link named by its first field in lower case."""
+    three fields a link named by its first field (in lower case when it is upper case:
+    LitBank's ``COP`` and ``APPOS`` rows are ``cop`` and ``appos`` links)."""
     docs = []
     for ann in sorted(path.glob("*.ann")) if path.is_dir() else [path]:
         doc = Doc()
@@ -780,8 +806,8 @@ def litbank_tsv(path: Path) -> list[Doc]:
                 doc.groups.find(fields[1])
             elif fields[0] == "COREF":
                 doc.groups.join(fields[1], f"label {fields[2]}")
-            elif len(fields) == 3:
-                doc.links[fields[0].lower()] += 1
+            elif len(fields) == 3:  # LitBank's upper-case rows name lower-case types (COP: cop)
+                doc.links[fields[0].lower() if fields[0].isupper() else fields[0]] += 1
         docs.append(doc)
     return docs
 

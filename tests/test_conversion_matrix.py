@@ -168,6 +168,9 @@ def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter
       total (:func:`_links_as_total` does the same to the written counts). The links of
       markables of other layers that are not written (``loss.layer-links``, n links) go
       the same way.
+    * ``loss.link-type-case`` (n links): the ``links:<type>`` whose type has upper-case
+      letters (n of them) become ``links:<type in lower case>`` (with links gone as well,
+      the total above stays).
     * ``loss.sentences`` (n sentences): the documents that lose them are written without
       sentences (n fewer; no mention crosses a boundary any more).
     * every other loss (attributes, ids, whitespace, multi-target links kept as one link
@@ -191,6 +194,14 @@ def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter
         for kind in links:
             del after[kind]
         after["links"] = total - gone
+    if "loss.link-type-case" in losses:  # link types written in lower case
+        cased = [k for k in _kinds(before, "links:") if k != k.lower()]
+        if gone:  # the kinds are one total already: it does not change
+            assert 0 < losses["loss.link-type-case"] <= sum(before[k] for k in cased), "loss.link-type-case count"
+        else:
+            assert sum(before[k] for k in cased) == losses["loss.link-type-case"], "loss.link-type-case count"
+            for kind in cased:
+                after[kind.lower()] += after.pop(kind)
     if "loss.sentences" in losses:  # those documents are written without sentences
         assert 0 < losses["loss.sentences"] <= before["sentences"], "loss.sentences count"
         after["sentences"] -= losses["loss.sentences"]
@@ -215,6 +226,9 @@ def as_written(docs: list[oracle.Doc], losses: Counter, target: str) -> list[ora
     the loss report says the writer of ``target`` changes them
     (:func:`corefio.formats.losses.treatment`), each count checked against the report:
 
+    * ``loss.same-span``: of mentions with the same words, all but the first go (an
+      entity whose mentions all go with it);
+
     * ``loss.discontinuous``, ``hull``: each such mention becomes one span from its
       first to its last word;
     * ``loss.cross-sentence``: ``dropped`` (the mentions go) or ``kept`` (nothing changes);
@@ -228,6 +242,17 @@ def as_written(docs: list[oracle.Doc], losses: Counter, target: str) -> list[ora
 
     changed = [oracle.Doc(tokens=d.tokens, sentence_of=d.sentence_of, mentions=dict(d.mentions), groups=d.groups,
                           others=d.others, links=d.links, ids=d.ids, empty=d.empty) for d in docs]
+    if "loss.same-span" in losses:  # one mention per span (CorefUD): the later ones go
+        found = 0
+        for doc in changed:
+            seen: set[tuple[int, ...]] = set()
+            for ref, p in list(doc.mentions.items()):
+                words = tuple(sorted(set(p)))
+                if words in seen:
+                    del doc.mentions[ref]
+                    found += 1
+                seen.add(words)
+        count("same-span", found)
     if "loss.discontinuous" in losses:
         assert treatment("discontinuous", target) == "hull"
         found = 0
