@@ -431,6 +431,62 @@ def test_the_oracle_counts_small_files_of_the_later_formats_by_hand(tmp_path: Pa
                                                             entities=2, **{"links:bridging": 1})
 
 
+def test_the_oracle_reads_inceptions_layers_by_hand(tmp_path: Path):
+    """INCEpTION's custom layers, as its own TSV reader gives them (the test suite's
+    XMI): a chain layer whose ``->`` column comes first, stacked chains and links on
+    sub-tokens (the word they are in); a relation layer without a type value (``*``)
+    whose ends are sub-token spans; the same in XMI without a type system."""
+    chains = tmp_path / "chains.tsv"
+    chains.write_text("#FORMAT=WebAnno TSV 3.3\n#T_CH=webanno.custom.SimpleLink|referenceRelation|referenceType\n\n\n"
+                      "#Text=This is it\n1-1\t0-4\tThis\t*->1-1|*->2-2\t*[1]|*[2]\t\n"
+                      "1-2\t5-7\tis\t_\t_\t\n1-2.1\t6-7\ts\t*->1-2|*->2-1\t*[1]|*[2]\t\n"
+                      "1-3\t8-10\tit\t_\t_\t\n", encoding="utf-8")
+    assert oracle.counts(chains, "webanno-tsv") == Counter(documents=1, tokens=3, sentences=1, mentions=4,
+                                                           entities=2)
+    relation = tmp_path / "relation.tsv"
+    relation.write_text("#FORMAT=WebAnno TSV 3.3\n#T_SP=webanno.custom.Span|value\n"
+                        "#T_RL=webanno.custom.Relation|value|BT_webanno.custom.Span\n\n\n#Text=Test\n"
+                        "1-1\t0-4\tTest\t_\t_\t_\t\n1-1.1\t3-4\tt\tOTH\t*\t1-1.2\t\n"
+                        "1-1.2\t0-1\tT\tOTH\t_\t_\t\n", encoding="utf-8")
+    assert oracle.counts(relation, "webanno-tsv") == Counter(documents=1, tokens=1, sentences=1, mentions=2,
+                                                             entities=2, **{"links:relation": 1})
+    xmi = tmp_path / "a.xmi"
+    xmi.write_text('<xmi:XMI xmlns:xmi="http://www.omg.org/XMI" xmlns:seg="http:///seg.ecore" '
+                   'xmlns:custom="http:///webanno/custom.ecore" xmi:version="2.0">'
+                   '<seg:Token xmi:id="1" begin="0" end="4"/><seg:Token xmi:id="2" begin="5" end="7"/>'
+                   '<custom:SimpleLink xmi:id="3" begin="1" end="3" next="4"/>'
+                   '<custom:SimpleLink xmi:id="4" begin="6" end="6"/><custom:SimpleChain xmi:id="5" first="3"/>'
+                   '<custom:Span xmi:id="6" begin="0" end="4" value="X"/><custom:Span xmi:id="7" begin="5" end="7"/>'
+                   '<custom:Relation xmi:id="8" begin="5" end="7" Governor="6" Dependent="7"/>'
+                   '<custom:Coref xmi:id="9" begin="5" end="7" Governor="4" Dependent="1"/>'
+                   '</xmi:XMI>', encoding="utf-8")
+    # the Coref "relation" between a link and a token is a syntactic one: not read
+    assert oracle.counts(xmi, "xmi") == Counter(documents=1, tokens=2, sentences=2, mentions=4, entities=3,
+                                                **{"links:relation": 1})
+    assert oracle.xmi_relation_layers(xmi) == {"{http:///webanno/custom.ecore}Relation"}
+
+
+def test_the_oracle_reads_litbank_labels_preco_and_a_muc_doc_without_text_by_hand(tmp_path: Path):
+    (tmp_path / "a.txt").write_text("Kim ran\n", encoding="utf-8")
+    stacked = tmp_path / "a.ann"  # two mentions of one word, each labelled in turn
+    stacked.write_text("T1\tMention 0 3\tKim\nT2\tkim-1 0 3\tKim\nT3\tMention 0 3\tKim\nT4\tkim-2 0 3\tKim\n"
+                       "T5\tMention 4 7\tran\nT6\tkim-1 4 7\tran\n", encoding="utf-8")
+    assert oracle.counts(stacked, "brat") == Counter(documents=1, tokens=2, sentences=1, mentions=3, entities=2)
+    litbank = tmp_path / "l.ann"
+    (tmp_path / "l.txt").write_text("Kim works for Acme\n", encoding="utf-8")
+    litbank.write_text("MENTION\tT1\t0\t0\t0\t0\tKim\tPER\tPROP\nMENTION\tT2\t0\t3\t0\t3\tAcme\tORG\tPROP\n"
+                       "COP\tT1\tT2\nEmployment\tT1\tT2\n", encoding="utf-8")
+    assert oracle.counts(litbank, "litbank-tsv")["links:cop"] == 1
+    assert oracle.counts(litbank, "litbank-tsv")["links:Employment"] == 1
+    preco = tmp_path / "p.jsonl"
+    preco.write_text('{"id": "d", "sentences": [["Kim", "ran", "."], [" "], ["She", "won"]], '
+                     '"mention_clusters": [[[0, 0, 1], [2, 0, 1]], [[2, 1, 2]]]}', encoding="utf-8")
+    assert oracle.counts(preco, "preco") == Counter(documents=1, tokens=6, sentences=3, mentions=3, entities=2)
+    muc = tmp_path / "m.sgml"
+    muc.write_text("<DOC><DOCNO> d1 </DOCNO>para1<p>para2 two<p>para3</DOC>", encoding="utf-8")
+    assert oracle.counts(muc, "muc") == Counter(documents=1, tokens=4, sentences=3)
+
+
 def test_the_oracle_counts_crossing_and_cross_sentence_mentions(tmp_path: Path):
     path = tmp_path / "a.jsonlines"
     path.write_text('{"doc_key": "d", "sentences": [["a", "b"], ["c", "d"]], '
@@ -447,6 +503,79 @@ def test_expected_counts_follow_the_losses():
     assert expected_after(before, {"loss.link-types": 3})["links"] == 1  # one of the four kept
     with pytest.raises(AssertionError, match="loss.link-types and loss.layer-links count"):
         expected_after(before, {"loss.link-types": 5})
+    typed = Counter({"documents": 1, "links:Employment": 2, "links:employment": 1, "links:cop": 1})
+    assert expected_after(typed, {"loss.link-type-case": 2}) == Counter(
+        {"documents": 1, "links:employment": 3, "links:cop": 1})
+    with pytest.raises(AssertionError, match="loss.link-type-case count"):
+        expected_after(typed, {"loss.link-type-case": 3})
+
+
+def test_same_span_mentions_written_once_are_expected_once():
+    """CorefUD keeps one mention per span: of two stacked chains over the same words,
+    the second goes, and with it its entity."""
+    doc = oracle.Doc(tokens=3, sentence_of=[0, 0, 0], mentions={"a1": [0], "a2": [1], "b1": [0], "b2": [1]})
+    doc.groups.join("a1", "a2")
+    doc.groups.join("b1", "b2")
+    (written,) = as_written([doc], Counter({"loss.same-span": 2}), "conllu")
+    assert list(written.mentions) == ["a1", "a2"]
+    assert oracle.summary([written])["entities"] == 1
+    with pytest.raises(AssertionError, match="loss.same-span count"):
+        as_written([doc], Counter({"loss.same-span": 1}), "conllu")
+
+
+# -- defects the real files found in writers (each with a small file of its own) -------------
+def test_webanno_tsv_does_not_write_a_typed_link_its_relation_layer_reads_as_coreference(tmp_path: Path):
+    """LitBank's non-identity ``appos`` links were written as GUM's ``appos``, which is
+    coreference: their entities merged and the links went, unreported."""
+    from corefio.model import Corpus, Document, Link, Markable, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms="Kim , my friend , left".split()),
+                   markables=[Markable(id="m1", spans=((0, 0),), entity="1"),
+                              Markable(id="m2", spans=((2, 3),), entity="2"),
+                              Markable(id="m3", spans=((5, 5),), entity="3")],
+                   links=[Link(id="l1", type="appos", source="m2", target="m1"),
+                          Link(id="l2", type="cop", source="m3", target="m1")])
+    out = tmp_path / "d.tsv"
+    report = corefio.write(Corpus(documents=[doc]), out, "webanno-tsv")
+    assert _losses(report)["loss.link-types"] == 1
+    assert oracle.counts(out, "webanno-tsv") == Counter(documents=1, tokens=6, sentences=1, mentions=3, entities=3,
+                                                        **{"links:cop": 1})
+    back = corefio.read(out).documents[0]
+    assert [(link.type, link.source) for link in back.links] == [("cop", "3")] and len(back.chains()) == 3
+
+
+def test_mmax2_writes_link_types_in_lower_case_and_says_so(tmp_path: Path):
+    """MMAX2 lower-cases attribute names, and a link type is a pointer attribute's name:
+    brat's ``Employment`` came back as ``employment``, unreported (and the pointer was
+    written ``Employment`` on one markable, ``employment`` on the others)."""
+    from corefio.model import Corpus, Document, Link, Markable, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms="Kim works for Acme".split()),
+                   markables=[Markable(id="m1", spans=((0, 0),)), Markable(id="m2", spans=((3, 3),))],
+                   links=[Link(id="l1", type="Employment", source="m1", target="m2")])
+    out = tmp_path / "project"
+    report = corefio.write(Corpus(documents=[doc]), out, "mmax2")
+    (loss,) = report.by_code("loss.link-type-case")
+    assert loss.count == 1 and "written in lower case" in loss.message
+    assert oracle.counts(out, "mmax2")["links:employment"] == 1
+    markables = "".join(p.read_text(encoding="utf-8") for p in (out / "Markables").glob("*.xml"))
+    assert "Employment" not in markables and 'employment="' in markables
+    assert [link.type for link in corefio.read(out, "mmax2").documents[0].links] == ["employment"]
+
+
+def test_wl_coref_writes_its_prediction_input_back_as_it_was(tmp_path: Path):
+    """wl-coref's input lines have no clusters (and may have no speakers): the writer
+    added empty span_clusters, word_clusters and head2span."""
+    text = ('{"document_id": "a", "cased_words": ["Hi", "!"], "sent_id": [0, 0]}\n'
+            '{"document_id": "b", "cased_words": ["Yo"], "sent_id": [0], "speaker": ["x"]}')
+    source = tmp_path / "in.jsonlines"
+    source.write_text(text, encoding="utf-8")
+    assert corefio.dumps(corefio.read(source, "wl-coref"), "wl-coref") == text
+    # a document from elsewhere gets every key, as wl-coref's own data has them
+    corpus = corefio.loads('{"doc_key": "c", "sentences": [["Kim", "ran"]], "clusters": [[[0, 0]]]}\n', "jsonlines")
+    assert corefio.dumps(corpus, "wl-coref") == (
+        '{"document_id": "c", "cased_words": ["Kim", "ran"], "sent_id": [0, 0], "speaker": ["_", "_"], '
+        '"span_clusters": [[[0, 1]]], "word_clusters": [[0]], "head2span": []}\n')
 
 
 # -- writing into paths that exist -------------------------------------------------------------
