@@ -563,6 +563,22 @@ def test_mmax2_writes_link_types_in_lower_case_and_says_so(tmp_path: Path):
     assert [link.type for link in corefio.read(out, "mmax2").documents[0].links] == ["employment"]
 
 
+def test_conllu_gives_every_sentence_a_sent_id_and_text_and_no_blank_form():
+    """WebAnno TSV's ``#Text=`` comments came through alone (no ``# sent_id``, no
+    ``# text``: the UD validator refuses that), and PreCo's ``" "`` words were written as
+    a FORM of one blank."""
+    tsv = ("#FORMAT=WebAnno TSV 3.3\n#T_CH=webanno.custom.SimpleLink|referenceRelation|referenceType\n\n\n"
+           "#Text=Kim ran\n1-1\t0-3\tKim\t*->1-1\t*[1]\t\n1-2\t4-7\tran\t_\t_\t\n")
+    lines = corefio.dumps(corefio.loads(tsv, "webanno-tsv"), "conllu").splitlines()
+    assert lines[2:5] == ["# sent_id = document-1", "# text = Kim ran", "#Text=Kim ran"]
+    report = Report()
+    preco = corefio.loads('{"id": "d", "sentences": [["Kim", "ran"], [" "]], "mention_clusters": [[[0, 0, 1]]]}\n',
+                          "preco")
+    lines = corefio.dumps(preco, "conllu", report=report).splitlines()
+    assert "# text = _" in lines and "1\t_\t_\t_\t_\t_\t_\t_\t_\t_" in lines
+    assert _losses(report)["loss.form"] == 1
+
+
 def test_wl_coref_writes_its_prediction_input_back_as_it_was(tmp_path: Path):
     """wl-coref's input lines have no clusters (and may have no speakers): the writer
     added empty span_clusters, word_clusters and head2span."""
