@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given
+from hypothesis import strategies as st
 
 import corefio
 from corefio.api import read, write
@@ -150,6 +151,60 @@ def test_singletons_kept_or_dropped():
     assert dropped["mentions"] == Score(2, 2, 2, 2)
     assert dropped["bcub"].f1 == 1
     assert kept["bcub"].f1 < 1
+
+
+def test_singletons_leave_before_mentions_are_matched():
+    """Without singletons, head matching pairs the key mention (0, 2) with the response
+    mention (0, 0) of a chain, not with a response singleton of the same span that
+    scoring drops anyway (corefud-scorer, the UA scorer and coval drop singletons when
+    they read the files; the real file is in tests/test_wild_corefud.py)."""
+    key = Corpus(documents=[doc("a", [[(0, 2), (5, 5)]])])
+    response = Corpus(documents=[doc("a", [[(0, 2)], [(0, 0), (5, 5)]])])
+    for sync in (None, "key"):
+        result = score(key, response, ["muc", "mentions"], keep_singletons=False, match="head", sync=sync)
+        mentions = result.mentions["mentions"] if sync else result["mentions"]
+        assert mentions == Score(2, 2, 2, 2)
+        muc = result.sets["key"]["muc"] if sync else result["muc"]
+        assert muc == Score(1, 1, 1, 1)
+    # singletons kept: the exact pair comes first, and (0, 0) is an invented mention
+    kept = score(key, response, ["muc", "mentions"], match="head")
+    assert kept["mentions"] == Score(2, 2, 2, 3) and kept["muc"] == Score(0, 1, 0, 1)
+
+
+ZERO_IN_A_CHAIN = """# newdoc id = z
+# global.Entity = eid-etype-head-other
+# sent_id = z-1
+# text = w1 w2 w3 w4 w5 w6
+1\tw1\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1-x-1-)
+2\tw2\t_\t_\t_\t_\t1\tdep\t_\t_
+2.1\t_\t_\t_\t_\t_\t_\t_\t1:nsubj\tEntity=(e2-x-1-)
+3\tw3\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e2-x-1-)
+4\tw4\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e3-x-1-)
+5\tw5\t_\t_\t_\t_\t1\tdep\t_\tEntity=(e3-x-1-)
+6\tw6\t_\t_\t_\t_\t1\tdep\t_\t_
+
+"""
+
+
+def test_a_chain_that_loses_its_zero_is_no_singleton_to_drop():
+    """Singletons leave first, zeros after (the UA scorer's ``process_clusters``): the
+    chain of a zero and w3 keeps w3 when zeros are dropped."""
+    corpus = corefio.loads(ZERO_IN_A_CHAIN, "conllu")
+    dropped = score(corpus, corpus, ["mentions", "bcub"], keep_singletons=False)
+    assert dropped["mentions"] == Score(3, 3, 3, 3) and dropped["bcub"].f1 == 1
+    kept_zeros = score(corpus, corpus, ["mentions"], keep_singletons=False, keep_zeros=True)
+    assert kept_zeros["mentions"] == Score(4, 4, 4, 4)
+    assert score(corpus, corpus, ["mentions"])["mentions"] == Score(4, 4, 4, 4)  # w1 and w3..w5
+
+
+def test_a_chain_listing_one_span_twice_is_a_singleton():
+    """corefud-scorer counts a span once per entity: such an entity has one mention."""
+    from corefio.compare.matching import without_singletons
+    from corefio.model.mentions import Mention, MentionView
+
+    view = MentionView("d", list("abcd"), [[Mention(((0, 0),)), Mention(((0, 0),))], [Mention(((1, 1),)),
+                                                                                    Mention(((2, 2),))]])
+    assert without_singletons(view).chains == [[((1, 1),), ((2, 2),)]]
 
 
 def test_repeated_mentions_are_a_warning_and_the_first_chain_keeps_them():
@@ -672,3 +727,56 @@ def test_texts_that_differ_name_the_response_file(tmp_path):
         with pytest.raises(CorefioError) as info:
             score(key, response, ["muc"], sync=sync)
         assert str(info.value).startswith(f"{response}: d (part 000): the key and the response do not have")
+
+
+# -- response spans listed more than once: scorer.pl's ids ------------------------------------------
+def _scorer_pl_counts(key: list[list[int]], response: list[list[int]]) -> tuple[int, int, int, int]:
+    """What scorer.pl v8.01 counts of single-token chains (``IdentifMentions`` then
+    ``BLANC_Internal``, written again from its description): the response's mention
+    ids (a repeated key mention leaves all chains but the first it meets, in file order:
+    in the order of a CoNLL file, :func:`corefio.formats.conll.scorer_order`), and its
+    coreference and non-coreference links as sets of id pairs. Returns (mentions,
+    coreference links, non-coreference links, matched)."""
+    from corefio.formats.conll import scorer_order
+
+    key_ids = {m for chain in key for m in chain}
+    assigned: set[int] = set()
+    chains = []
+    for k in scorer_order([[((m, m),) for m in chain] for chain in response]):
+        chain = response[k]
+        kept = []
+        for m in chain:
+            if m in key_ids and m in assigned:
+                continue  # "Repeated mention in the response"
+            if m in key_ids:
+                assigned.add(m)
+            kept.append(m)
+        if kept:
+            chains.append(kept)
+    coref = {tuple(sorted((c[i], c[j]))) for c in chains for i in range(len(c)) for j in range(i + 1, len(c))}
+    non = {tuple(sorted((a, b))) for x in range(len(chains)) for y in range(x + 1, len(chains))
+           for a in chains[x] for b in chains[y]}
+    return len({m for c in chains for m in c}), len(coref), len(non), len(assigned)
+
+
+@given(st.lists(st.lists(st.integers(0, 9), min_size=1, max_size=6), min_size=1, max_size=6),
+       st.lists(st.lists(st.integers(0, 12), min_size=1, max_size=6), min_size=1, max_size=6))
+@campaign(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_repeated_response_spans_are_counted_as_scorer_pl_counts_them(key, response):
+    from corefio.metrics import blanc, mention_identification
+    from corefio.model.mentions import Mention, MentionView
+    from corefio.scoring import views as V
+
+    seen: set[int] = set()
+    key = [c for c in ([m for m in dict.fromkeys(chain) if not (m in seen or seen.add(m))] for chain in key) if c]
+    if not key:
+        return
+
+    def view(chains):
+        return MentionView("d", [f"w{i}" for i in range(13)], [[Mention(((m, m),)) for m in c] for c in chains])
+
+    table = V.table(view(key), view(response), Report())
+    mentions, coref, non, matched = _scorer_pl_counts(key, response)
+    got = blanc(table)
+    assert (got.coref.precision_den, got.noncoref.precision_den) == (coref, non)
+    assert mention_identification(table) == Score(matched, len(seen), matched, mentions)

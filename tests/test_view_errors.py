@@ -1,7 +1,13 @@
 """The key vs response view marks Kummerfeld & Klein's error classes (corefio.web.view):
 the marks are the error analysis' own (same counts, on a hand-built case with exactly
 one error of each class and on random partitions), chain colours keep away from error
-colours, and `corefio view KEY --response RESPONSE` writes the same marks."""
+colours, and `corefio view KEY --response RESPONSE` writes the same marks.
+
+The case's span error follows the head rule of head matching
+(:mod:`corefio.scoring.error_analysis`): without annotated heads a mention is headed by
+its first word, so the wrong span "the old man sat" for "the old man" is a span error
+and "old man" is not; with heads given (the last word, as the Berkeley analyser finds
+them on a flat parse: tests/test_web_compare_external.py) "old man" is."""
 
 from __future__ import annotations
 
@@ -19,10 +25,15 @@ from corefio.web import view
 FILLER = "the afternoon went on quietly and nothing else happened in the valley".split()
 
 
-def one_of_each(filler_sentences: int = 0) -> tuple[Document, Document, dict[str, dict]]:
+def one_of_each(filler_sentences: int = 0, heads: bool = False) -> tuple[Document, Document, dict[str, dict]]:
     """A key and a response with exactly one error of each class, and for each class the
     mentions (token spans) its mark must cover on each side. ``filler_sentences`` of
-    plain text go between the sentences (a long text, for scrolling)."""
+    plain text go between the sentences (a long text, for scrolling).
+
+    The span error: without heads (udapi's rule, the first word), the response extends
+    "the old man" to "the old man sat"; with ``heads``, every mention is headed by its
+    last word and the response cuts it to "old man" (the case the Berkeley analyser
+    was run on)."""
     forms: list[str] = []
     sentences: list[Sentence] = []
 
@@ -51,14 +62,16 @@ def one_of_each(filler_sentences: int = 0) -> tuple[Document, Document, dict[str
     s.update(sentence("[the old man]f1 sat , [old]g1 and tired , and [he]f2 slept ."))
 
     def mk(name: str, entity: str, spans: tuple[int, int]) -> Markable:
-        return Markable(id=name, spans=(spans,), entity=entity)
+        head = ((spans[1], spans[1]),) if heads else None
+        return Markable(id=name, spans=(spans,), entity=entity, head=head)
 
     key_entities = {"A": ["a1", "a2", "a3"], "B": ["b1", "b2"], "C": ["c1", "c2"], "D": ["d1", "d2", "d3"],
                     "E": ["e1", "e2"], "F": ["f1", "f2"]}
-    old_man = (s["f1"][0] + 1, s["f1"][1])  # "old man": the head of "the old man", a wrong span
+    # a wrong span of "the old man" with the same head: "old man" (heads on the last
+    # word) or "the old man sat" (heads on the first word)
+    s["oldman"] = (s["f1"][0] + 1, s["f1"][1]) if heads else (s["f1"][0], s["f1"][1] + 1)
     response_entities = {"A": ["a1", "a2", "x1"], "A2": ["a3"], "BC": ["b1", "b2", "c1", "c2"],
                          "Y": ["y1", "y2"], "D": ["d1", "d2"], "F": ["oldman", "f2"]}
-    s["oldman"] = old_man
     tokens = Tokens(forms=forms)
     key = Document(name="case", tokens=tokens, sentences=sentences,
                    markables=[mk(n, e, s[n]) for e, names in key_entities.items() for n in names])
@@ -80,10 +93,29 @@ def one_of_each(filler_sentences: int = 0) -> tuple[Document, Document, dict[str
     return key, response, expected
 
 
-def test_the_hand_built_case_has_one_error_of_each_class_by_the_analysis_itself():
-    key, response, _ = one_of_each()
+@pytest.mark.parametrize("heads", [False, True])
+def test_the_hand_built_case_has_one_error_of_each_class_by_the_analysis_itself(heads):
+    key, response, _ = one_of_each(heads=heads)
     kv, rv = view.prepared_views(key, response)
     assert dict(analyse_document(kv, rv).counts) == {name: 1 for name in ERROR_CLASSES}
+
+
+@pytest.mark.parametrize("heads", [False, True])
+def test_the_span_error_follows_the_head_rule_of_head_matching(heads):
+    """The other case's wrong span has another head: no span error, but an extra and a
+    missing mention (the issue's "the big dog barked" for "the big dog", defect 13)."""
+    key, response, _ = one_of_each(heads=not heads)
+    wrong = next(m for m in response.markables if m.id == "oldman")
+    response = response.model_copy(update={"markables": [
+        m.model_copy(update={"head": ((m.spans[0][1],) * 2,) if heads else None}) for m in response.markables]})
+    key = key.model_copy(update={"markables": [
+        m.model_copy(update={"head": ((m.spans[0][1],) * 2,) if heads else None}) for m in key.markables]})
+    kv, rv = view.prepared_views(key, response)
+    counts = analyse_document(kv, rv).counts
+    assert (counts["span_error"], counts["extra_mention"], counts["missing_mention"]) == (0, 2, 2)
+    # and head matching, which the span errors follow, leaves the two unpaired as well
+    kv, rv = view.prepared_views(key, response, match="head")
+    assert wrong.spans in {mm.spans for chain in rv.mentions for mm in chain}
 
 
 @pytest.mark.parametrize("filler", [0, 3])
@@ -212,3 +244,19 @@ def test_cli_view_pairs_documents_as_score_does(tmp_path, cli):
     pairs.write_text(f"{key.name}\telsewhere\n")
     by_file = cli("view", str(kf), "--response", str(rf), "--pairs", str(pairs), "-o", str(tmp_path / "p.html"))
     assert by_file.exit_code == 0, by_file.output
+
+
+def test_the_view_counts_the_mentions_scoring_counts_without_singletons():
+    """Head matching without singletons: singletons leave before matching, in the view
+    as in scoring (the GUM window where dropping them after matching paired one fewer)."""
+    from pathlib import Path
+
+    from corefio.web.view import scored_chains
+
+    folder = Path(__file__).parent / "data" / "wild" / "conllu" / "gum"
+    key = corefio.read(folder / "GUM_interview_gaming.window.conllu").documents[0]
+    response = corefio.read(folder / "GUM_interview_gaming.window.response.conllu").documents[0]
+    kp, rp = scored_chains(key, response, match="head", keep_singletons=False)
+    scores = corefio.score(key, response, ["muc"], match="head", keep_singletons=False)
+    matched = len({s for c in kp for s in c} & {s for c in rp for s in c})
+    assert matched == scores.corpus["mentions"].recall_num

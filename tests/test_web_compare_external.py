@@ -3,14 +3,20 @@ cases built here (their outputs stored below with the commands that produced the
 
 * **berkeley-coreference-analyser** (Kummerfeld & Klein's own code, github
   jkkummerfeld/berkeley-coreference-analyser, commit d845001; it runs on Python 3): on the
-  hand-built case with one error of each class (tests/test_view_errors.py), written as
-  CoNLL-2012 with a flat parse (one ``(TOP* … *)`` per sentence, so that its head finder
-  falls back to the last token, as corefio does) and run with singletons kept::
+  hand-built case with one error of each class (tests/test_view_errors.py, with heads),
+  written as CoNLL-2012 with a flat parse (one ``(TOP* … *)`` per sentence, so that its
+  head finder falls back to the last token) and run with singletons kept::
 
       python3 classify_coreference_errors.py OUT gold/ response.conll F
 
   Its summary gives one error of each class, and its detailed listing ties each error to
-  the same mentions as the view's marks (stored in :data:`BCA_CASE`).
+  the same mentions as the view's marks (stored in :data:`BCA_CASE`). The analyser finds
+  heads in the parse; corefio reads them from the mentions (udapi's first word when a
+  mention has none). So corefio is given the analyser's heads: each mention of the case
+  is headed by its last word (``one_of_each(heads=True)``), and both then judge the
+  response span "old man" for "the old man" a span error. Without those heads corefio
+  judges it an extra and a missing mention, as head matching would
+  (tests/test_view_errors.py).
 * **neleval** 3.1.1 (PyPI; Python 3.9, here pyenv's 3.9.18, with joblib), on the
   six-document case of :func:`write_significance_case`, mention identification
   (``strong_mention_match``)::
@@ -64,7 +70,7 @@ NELEVAL = {
 
 
 def test_the_berkeley_analyser_finds_the_same_errors_on_the_same_mentions():
-    key, response, _ = one_of_each()
+    key, response, _ = one_of_each(heads=True)
     kv, rv = view.prepared_views(key, response)
     assert dict(analyse_document(kv, rv).counts) == BCA_CASE["summary"]
     v = view.build(key, response)

@@ -113,17 +113,19 @@ def test_scores_equal_coval_where_the_response_repeats_no_span(key, response):
         assert float(result[name].precision) == pytest.approx(values["precision"], abs=1e-12), name
 
 
-def test_the_corefud_rule_gives_covals_recall_where_a_response_repeats_a_span():
-    """coval and corefud-scorer map a span to the last chain that lists it (recall side);
-    they still count it in every chain on the precision side, which no partition holds."""
+def test_the_corefud_rule_gives_covals_numbers_where_a_response_repeats_a_span():
+    """coval and corefud-scorer map a span to the last chain that lists it (recall side)
+    and count it in every chain on the precision side and in CEAF: corefio's
+    ``--repeats corefud`` (a second table for those sides)."""
     repeating = [p for p in JUDGED["pairs"] if p["scorer.pl"]["repeated"]]
     assert len(repeating) >= 2
     for judged in repeating:
-        result = corefio.score(HERE / judged["key"], HERE / judged["response"], ["muc", "bcub", "lea"],
+        result = corefio.score(HERE / judged["key"], HERE / judged["response"], list(judged["coval"]),
                                report=Report(), repeats="corefud")
         plain = corefio.score(HERE / judged["key"], HERE / judged["response"], ["muc"], report=Report())
-        for name in ("muc", "bcub", "lea"):
-            assert float(result[name].recall) == pytest.approx(judged["coval"][name]["recall"], abs=1e-12)
+        for name, values in judged["coval"].items():
+            assert float(result[name].recall) == pytest.approx(values["recall"], abs=1e-12), name
+            assert float(result[name].precision) == pytest.approx(values["precision"], abs=1e-12), name
         assert plain["muc"] != result["muc"]
 
 
@@ -226,13 +228,31 @@ def test_a_repeated_span_scores_as_scorer_pl_in_every_format(tmp_path):
         target = tmp_path / name
         corefio.write(corefio.model.Corpus(documents=[reversed_doc]), target)
         report = Report()
-        results[name] = corefio.score(key, target, ["muc", "bcub", "ceafm", "ceafe"], report=report)
+        results[name] = corefio.score(key, target, METRICS, report=report)
         assert "score.duplicate-mention" in report.codes()
-    for name, result in results.items():
-        for metric in ("muc", "bcub", "ceafm", "ceafe"):
-            assert _same(_counts(result[metric]), STORED[metric]), (name, metric)
+    for result in results.values():
+        _check_scorer_pl(result, STORED)  # mention identification and BLANC count w6 once
     first = results["response.conll"].to_dict()["corpus"]
     assert all(r.to_dict()["corpus"] == first for r in results.values())
+
+
+SCORER_REPEATS = Path(__file__).parent / "data" / "scorer-repeats"
+
+
+@pytest.mark.parametrize("fmt", ["conll", "jsonlines", "raf"])
+def test_spans_listed_in_several_chains_or_twice_in_one_score_as_scorer_pl(fmt, tmp_path):
+    """A span that matches no key mention is one mention id for scorer.pl: counted once
+    by mention identification, its BLANC links a set of id pairs (a link to itself when
+    it is in two chains), while MUC, B³ and CEAF count it in each chain. Spans in three
+    chains, twice in one chain, two such spans in the same chains (stored scorer.pl
+    output, tests/data/scorer-repeats/make.py)."""
+    stored = json.loads((SCORER_REPEATS / "scorer_pl.json").read_text(encoding="utf-8"))["scores"]
+    response = SCORER_REPEATS / "response.conll"
+    if fmt != "conll":
+        response = tmp_path / f"response.{'raf.xml' if fmt == 'raf' else fmt}"
+        corefio.write(corefio.read(SCORER_REPEATS / "response.conll"), response)
+    result = corefio.score(SCORER_REPEATS / "key.conll", response, METRICS, report=Report())
+    _check_scorer_pl(result, stored)
 
 
 def test_a_repeated_key_mention_is_left_out_and_an_invented_one_counted_twice():

@@ -266,3 +266,26 @@ def test_conllu_written_from_ua_passes_udapi_and_the_validator(entry, tmp_path, 
     copy.write_text(with_placeholder_tree(path.read_text(encoding="utf-8")), encoding="utf-8")
     ours = {key: n for key, n in udvalidate(copy, "en").items() if key[1] in OWN_CLASSES}
     assert not ours, ours
+
+
+# -- a span in several response entities: corefud-scorer's rule --------------------------------------
+REPEATS = DATA / "scorer-repeats"
+REPEATS_JUDGED = json.loads((REPEATS / "corefud_scorer.json").read_text(encoding="utf-8"))
+#: corefud-scorer's run -> corefio's options
+REPEATS_RUNS = {"exact": dict(match="exact"), "head": dict(match="head"), "partial": dict(match="partial"),
+                "head-without-singletons": dict(match="head", keep_singletons=False)}
+
+
+@pytest.mark.parametrize("run", list(REPEATS_JUDGED["runs"]))
+def test_repeated_spans_score_as_corefud_scorer_with_its_rule(run):
+    """Spans in two and three response entities, twice in one, one that head matching
+    pairs with a key mention (tests/data/scorer-repeats/make.py): ``repeats="corefud"``
+    gives corefud-scorer's values, its precision side counting the span in each entity."""
+    judged = REPEATS_JUDGED["runs"][run]
+    assert judged["command"][:2] == ["python", "corefud-scorer.py"]
+    result = corefio.score(REPEATS / "key.conllu", REPEATS / "response.conllu", list(METRICS), repeats="corefud",
+                           keep_zeros=True, report=Report(), **REPEATS_RUNS[run])
+    for metric in METRICS:
+        got = result[metric]
+        assert [float(got.recall), float(got.precision), float(got.f1)] == \
+            pytest.approx(judged["values"][metric], abs=1e-9), metric

@@ -220,16 +220,24 @@ def _overlap_groups(ks: list[int], rs: list[int], key: list[Mention],
 
 
 def without_singletons(view: MentionView) -> MentionView:
-    """``view`` without its one-mention chains. corefud-scorer (and the UA scorer) leave
-    singletons out *before* matching mentions: a key mention then cannot be paired with
-    a response singleton that scoring would drop anyway, and a response mention stays free
-    for another key mention. Scoring without singletons with head or partial matching
-    must do the same to give their numbers (with exact matching the order does not
-    matter)."""
-    chains = [c for c in view.mentions if len(c) > 1]
+    """``view`` without its one-mention chains (a chain that lists one span twice is
+    one mention, as corefud-scorer counts it). corefud-scorer (and the UA scorer, and
+    coval) leave singletons out *before* matching mentions: a key mention then cannot be
+    paired with a response singleton that scoring would drop anyway, and a response
+    mention stays free for another key mention. Scoring without singletons
+    (:func:`corefio.scoring.views.prepare`) does the same; with exact matching the order
+    matters only for chains that lose mentions on the way (zeros dropped, optional key
+    mentions left unmatched, repeated spans), which stay."""
+    chains = [c for c in view.mentions if any(m.spans != c[0].spans for m in c[1:])]
     if len(chains) == len(view.mentions):
         return view
     return MentionView(view.label, view.forms, chains, view.pos, view.places)
+
+
+def _first_listings(flat: list[tuple[int, Mention]]) -> list[int]:
+    """For each mention of ``flat``, the index of the first mention with its spans."""
+    first: dict[tuple, int] = {}
+    return [first.setdefault(m.spans, k) for k, (_, m) in enumerate(flat)]
 
 
 def align(key: MentionView, response: MentionView, mode: str = "exact",
@@ -245,27 +253,36 @@ def align(key: MentionView, response: MentionView, mode: str = "exact",
         and any(m.zero is not None for _, m in response_flat)
     if mode == "exact" and not has_optional and not dependent:
         return key, response
-    result = match_mentions([m for _, m in key_flat], [m for _, m in response_flat], mode, report, key.label,
-                            "dependent" if dependent else None)
-    partner = dict(result.pairs)
+    # a span listed more than once (in two chains, or twice in one) is one mention to
+    # match: every listing gets what its first listing gets (the rules for repeated
+    # mentions then see them as repeats: :mod:`corefio.scoring.views`)
+    key_first = _first_listings(key_flat)
+    response_first = _first_listings(response_flat)
+    key_unique = sorted(set(key_first))
+    response_unique = sorted(set(response_first))
+    result = match_mentions([key_flat[i][1] for i in key_unique], [response_flat[j][1] for j in response_unique],
+                            mode, report, key.label, "dependent" if dependent else None)
+    partner = {key_unique[i]: response_unique[j] for i, j in result.pairs}
     matched = set(partner.values())
     renamed: dict[int, Mention] = {}
-    for i, j in result.pairs:
+    for i, j in partner.items():
         spans = key_flat[i][1].spans
         if response_flat[j][1].spans != spans:
             renamed[j] = response_flat[j][1]._replace(spans=spans)
     key_spans = {m.spans for _, m in key_flat}
-    for j, (_, m) in enumerate(response_flat):
+    for j in response_unique:
+        m = response_flat[j][1]
         if j not in matched and m.spans in key_spans:
             # unmatched, yet shaped like some key mention: give it a name of its own
             renamed[j] = m._replace(spans=m.spans + ((-1, -1 - j),))
     new_response: list[list[Mention]] = [[] for _ in response.mentions]
     for j, (c, m) in enumerate(response_flat):
-        new_response[c].append(renamed.get(j, m))
+        first = response_first[j]
+        new_response[c].append(m if first not in renamed else m._replace(spans=renamed[first].spans))
     new_key: list[list[Mention]] = [[] for _ in key.mentions]
     dropped = 0
     for i, (c, m) in enumerate(key_flat):
-        if m.optional and i not in partner:
+        if m.optional and key_first[i] not in partner:
             dropped += 1
             continue
         new_key[c].append(m)

@@ -127,6 +127,32 @@ def fraction_sum_arrays(nums: np.ndarray, dens: np.ndarray) -> Number:
     return total
 
 
+@dataclass(frozen=True)
+class Repeats:
+    """What a table counts more often than scorer.pl v8.01 does, because of response
+    spans listed more than once that match no key mention.
+
+    scorer.pl gives such a span one id and keeps it in every chain that lists it; its
+    MUC, B³ and CEAF then come out as if each listing were a mention of its own, and the
+    table holds them so (each a twinless response mention). Its mention identification
+    counts the id once, and BLANC counts links as a *set* of id pairs: a pair of ids
+    linked twice is one link, and an id in two chains has a non-coreference link to
+    itself. ``mentions``, ``coref`` and ``non_coref``: the response mentions,
+    coreference links and non-coreference links the table has beyond scorer.pl's. The
+    key side never differs: a repeated key span is kept once before the table is made.
+    """
+
+    mentions: int = 0
+    coref: int = 0
+    non_coref: int = 0
+
+    def __add__(self, other: "Repeats") -> "Repeats":
+        return Repeats(self.mentions + other.mentions, self.coref + other.coref, self.non_coref + other.non_coref)
+
+
+NO_REPEATS = Repeats()
+
+
 class Contingency:
     """Key × response classes: the size of each class and of each non-empty intersection.
 
@@ -134,10 +160,18 @@ class Contingency:
     ``rows[c]`` and response class ``cols[c]`` share ``counts[c]`` mentions (one entry
     per non-empty cell); ``key_sizes`` and ``response_sizes`` are the class sizes. A
     mention in the key and not in the response (or the reverse) is *twinless* and counts
-    only in its own side's class size. Tables are treated as immutable.
+    only in its own side's class size. ``repeats``: the response mentions and links the
+    table counts more often than scorer.pl does (:class:`Repeats`; set by scoring when
+    a response lists a span that matches no key mention more than once), which mention
+    identification and BLANC take off. ``listed``: None, or the table of
+    corefud-scorer's precision side when a response lists a span in several classes
+    (scoring's ``corefud`` rule): this table gives the span to the last class that
+    lists it, corefud-scorer's precision side counts it in each (:attr:`precision_table`).
+    Tables are treated as immutable.
     """
 
-    __slots__ = ("rows", "cols", "counts", "key_sizes", "response_sizes", "_cache", "_cells_cache")
+    __slots__ = ("rows", "cols", "counts", "key_sizes", "response_sizes", "repeats", "listed", "_cache",
+                 "_cells_cache")
 
     def __init__(self, key_sizes, response_sizes, cells: dict[tuple[int, int], int] | None = None) -> None:
         """From class sizes and a ``{(i, j): |K_i ∩ R_j|}`` mapping of the non-empty cells."""
@@ -148,6 +182,8 @@ class Contingency:
         self.counts = np.fromiter(cells.values(), np.int64, n)
         self.key_sizes = np.asarray(key_sizes, np.int64).reshape(-1)
         self.response_sizes = np.asarray(response_sizes, np.int64).reshape(-1)
+        self.repeats = NO_REPEATS
+        self.listed: Contingency | None = None
         #: results computed from this table; ``_cells_cache``: results that depend only
         #: on the cells, shared with the tables that differ only in class sizes
         #: (:meth:`with_response_sizes`: CEAFm's alignment is computed once for them)
@@ -163,9 +199,33 @@ class Contingency:
         t.counts = np.asarray(counts, np.int64)
         t.key_sizes = np.asarray(key_sizes, np.int64)
         t.response_sizes = np.asarray(response_sizes, np.int64)
+        t.repeats = NO_REPEATS
+        t.listed = None
         t._cache = {}
         t._cells_cache = {}
         return t
+
+    def with_repeats(self, repeats: Repeats) -> "Contingency":
+        """The same table with ``repeats`` (:class:`Repeats`)."""
+        table = Contingency.from_arrays(self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes)
+        table.repeats = repeats
+        table.listed = self.listed
+        return table
+
+    def with_listed(self, listed: "Contingency") -> "Contingency":
+        """The same table whose precision side is ``listed`` (:attr:`precision_table`)."""
+        table = Contingency.from_arrays(self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes)
+        table.repeats = self.repeats
+        table.listed = listed
+        return table
+
+    @property
+    def precision_table(self) -> "Contingency":
+        """The table the precision side of MUC, B³ and LEA, both sides of CEAF and the
+        response side of BLANC are computed from: ``listed`` when a response lists a span
+        in several classes under corefud-scorer's rule (each listing a response mention,
+        in its key class), else this table."""
+        return self if self.listed is None else self.listed
 
     @classmethod
     def from_partitions(cls, key: Iterable[Iterable[Hashable]],
@@ -221,21 +281,22 @@ class Contingency:
         return dict(zip(zip(self.rows.tolist(), self.cols.tolist()), self.counts.tolist()))
 
     def __repr__(self) -> str:
+        repeats = "" if self.repeats == NO_REPEATS else f", repeats={self.repeats}"
         return (f"Contingency(key_sizes={self.key_sizes.tolist()}, "
-                f"response_sizes={self.response_sizes.tolist()}, cells={self.cells})")
+                f"response_sizes={self.response_sizes.tolist()}, cells={self.cells}{repeats})")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Contingency):
             return NotImplemented
         return (self.key_sizes.tolist() == other.key_sizes.tolist()
                 and self.response_sizes.tolist() == other.response_sizes.tolist()
-                and self.cells == other.cells)
+                and self.cells == other.cells and self.repeats == other.repeats and self.listed == other.listed)
 
     def __getstate__(self):
-        return (self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes)
+        return (self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes, self.repeats, self.listed)
 
     def __setstate__(self, state) -> None:
-        self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes = state
+        self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes, self.repeats, self.listed = state
         self._cache = {}
         self._cells_cache = {}
 
@@ -275,12 +336,18 @@ class Contingency:
             return cls([], [])
         k_off = np.cumsum([0] + [len(t.key_sizes) for t in tables[:-1]])
         r_off = np.cumsum([0] + [len(t.response_sizes) for t in tables[:-1]])
-        return cls.from_arrays(
+        table = cls.from_arrays(
             np.concatenate([t.rows + o for t, o in zip(tables, k_off)]),
             np.concatenate([t.cols + o for t, o in zip(tables, r_off)]),
             np.concatenate([t.counts for t in tables]),
             np.concatenate([t.key_sizes for t in tables]),
             np.concatenate([t.response_sizes for t in tables]))
+        for t in tables:
+            if t.repeats != NO_REPEATS:
+                table.repeats = table.repeats + t.repeats
+        if any(t.listed is not None for t in tables):
+            table.listed = cls.union([t.precision_table for t in tables])
+        return table
 
     def extended(self) -> "Contingency":
         """DEF.19 of seed 000: twinless mentions become singleton classes on the other side,

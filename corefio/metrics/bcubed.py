@@ -10,13 +10,15 @@ def b_cubed(key, response=None) -> Score:
     """B³ with equal weight per mention (Bagga & Baldwin 1998; seed 000 DEF.9).
 
     Recall = Σ_ij |K_i ∩ R_j|² / |K_i| over |E_K|; precision = Σ_ij |K_i ∩ R_j|² / |R_j|
-    over |E_R|. Twinless mentions score 0 (scorer.pl v8.01).
+    over |E_R|. Twinless mentions score 0 (scorer.pl v8.01). Precision comes from the
+    table's :attr:`~corefio.metrics.base.Contingency.precision_table`.
     """
     t = as_table(key, response)
-    rows, cols, vals, ks, rs = t.arrays
-    squares = vals * vals
-    return Score(fraction_sum_arrays(squares, ks[rows]), t.n_key,
-                 fraction_sum_arrays(squares, rs[cols]), t.n_response)
+    rows, _, vals, ks, _ = t.arrays
+    p = t.precision_table
+    _, cols, pvals, _, rs = p.arrays
+    return Score(fraction_sum_arrays(vals * vals, ks[rows]), t.n_key,
+                 fraction_sum_arrays(pvals * pvals, rs[cols]), p.n_response)
 
 
 def b_cubed_class(key, response=None) -> Score:

@@ -152,9 +152,10 @@ def ceaf_mention(key, response=None) -> Score:
     """CEAFm, mention-based φ3(K, R) = |K ∩ R| (Luo 2005; seed 001 eq. 3, 5-6).
 
     Numerator: the φ3 total of the best alignment; denominators: mentions of key and
-    response.
+    response. Computed on the table's
+    :attr:`~corefio.metrics.base.Contingency.precision_table`.
     """
-    t = as_table(key, response)
+    t = as_table(key, response).precision_table
     cached = t._cache.get("ceafm")
     if cached is None:
         total = t._cells_cache.get("ceafm")  # the alignment depends on the cells only
@@ -169,9 +170,10 @@ def ceaf_entity(key, response=None) -> Score:
     """CEAFe, entity-based φ4(K, R) = 2|K ∩ R| / (|K| + |R|) (Luo 2005; seed 001 eq. 4-6).
 
     Numerator: the φ4 total of the best alignment (exact); denominators: numbers of
-    key and response entities.
+    key and response entities. Computed on the table's
+    :attr:`~corefio.metrics.base.Contingency.precision_table`.
     """
-    t = as_table(key, response)
+    t = as_table(key, response).precision_table
     cached = t._cache.get("ceafe")
     if cached is None:
         rows, cols, vals, ks, rs = t.arrays

@@ -25,9 +25,12 @@ def lea(key, response=None) -> Score:
     """LEA recall and precision (Moosavi & Strube 2016; numbers as coval's lea).
 
     Recall = Σ_K |K|·(Σ_R links(K ∩ R) / links(K)) / Σ_K |K|, links(n) = n(n−1)/2;
-    precision with roles swapped.
+    precision with roles swapped, from the table's
+    :attr:`~corefio.metrics.base.Contingency.precision_table`.
     """
     t = as_table(key, response)
+    p = t.precision_table
     rows, cols, vals, ks, rs = t.arrays
+    p_rows, p_cols, p_vals, p_ks, p_rs = p.arrays
     return Score(_resolution(ks, rs, rows, cols, vals), t.n_key,
-                 _resolution(rs, ks, cols, rows, vals), t.n_response)
+                 _resolution(p_rs, p_ks, p_cols, p_rows, p_vals), p.n_response)

@@ -8,6 +8,8 @@ from ._table import as_table
 
 def mention_identification(key, response=None) -> Score:
     """Mention detection recall/precision with exact boundaries (scorer.pl's
-    "Identification of Mentions"; seed 003 §2.3): matched/|E_K| and matched/|E_R|."""
+    "Identification of Mentions"; seed 003 §2.3): matched/|E_K| and matched/|E_R|.
+    A response span listed more than once that matches no key mention is one mention
+    (:class:`~corefio.metrics.base.Repeats`)."""
     t = as_table(key, response)
-    return Score(t.matched, t.n_key, t.matched, t.n_response)
+    return Score(t.matched, t.n_key, t.matched, t.n_response - t.repeats.mentions)

@@ -12,9 +12,11 @@ def muc(key, response=None) -> Score:
     Recall = Σ_K (|K| − |π(K)|) / Σ_K (|K| − 1), where π(K) is the partition of K by the
     response classes, twinless key mentions counting as singleton parts; precision the
     same with roles swapped. Both numerators equal matched − (non-empty cells). As in
-    scorer.pl, a zero denominator gives 0 (seed 000 sets MRS = 1 instead).
+    scorer.pl, a zero denominator gives 0 (seed 000 sets MRS = 1 instead). Precision
+    comes from the table's :attr:`~corefio.metrics.base.Contingency.precision_table`.
     """
     t = as_table(key, response)
-    correct = t.matched - len(t.counts)
-    ks, rs = t.key_sizes, t.response_sizes
-    return Score(correct, int((ks[ks > 0] - 1).sum()), correct, int((rs[rs > 0] - 1).sum()))
+    p = t.precision_table
+    ks, rs = t.key_sizes, p.response_sizes
+    return Score(t.matched - len(t.counts), int((ks[ks > 0] - 1).sum()), p.matched - len(p.counts),
+                 int((rs[rs > 0] - 1).sum()))

@@ -7,7 +7,8 @@ Steps for a key and a response (corpora, documents or files of any readable form
    key and response views go through :func:`~.views.synchronise`, then become
    partitions and one contingency table.
 3. **Singletons** are kept by default (as the reference scorer); ``keep_singletons=False``
-   removes one-mention chains from both sides first (as coval's option does).
+   removes one-mention chains from both sides first, before mentions are matched (as
+   coval, corefud-scorer and the UA scorer do: :func:`~.views.prepare`).
 4. **Corpus scores** are formed as the registry says (:mod:`.registry`): the sums of
    document counts (the reference scorer's micro-average), κ from the summed DEF.7
    counts, H, DMT and D-err on the corpus as one document (from its summed profile),
@@ -48,6 +49,7 @@ from ..metrics.typed import DEFAULT_COEFFICIENTS, TypedResult, typed_evaluation
 from ..io.source import Source
 from ..compare import pairing as D
 from . import views as V
+from .presets import accepting_preset
 from .registry import DEFAULT_METRICS, REGISTRY, resolve_metrics
 from .render import ConllScore, DocumentScores, Scores, SyncScores, TypedScore, typed_json
 
@@ -126,13 +128,17 @@ class Accumulator:
         self.pending_cells = 0
 
     def add(self, index: int, key: MentionView, response: MentionView | None) -> None:
-        kv, rv = V.prepare(key, response, self.report, self.options.match, self.options.zeros)
-        self.add_prepared(index, kv, rv)
+        options = self.options
+        kv, rv = V.prepare(key, response, self.report, options.match, options.zeros, options.keep_singletons)
+        self.add_prepared(index, kv, rv, prepared=True)
 
-    def add_prepared(self, index: int, kv: MentionView, rv: MentionView) -> None:
-        """Score two views already aligned and matched (:func:`~.views.prepare`)."""
+    def add_prepared(self, index: int, kv: MentionView, rv: MentionView, prepared: bool = False) -> None:
+        """Score two views already aligned and matched (:func:`~.views.prepare`);
+        ``prepared``: as :func:`~.views.prepare` left them, singletons already out when
+        scoring leaves them out (a chain shortened since stays). Otherwise (a
+        synchronisation strategy's views) one-mention classes are removed here."""
         options, share = self.options, self.share
-        table = V.table(kv, rv, self.report, options.keep_singletons, options.repeats)
+        table = V.table(kv, rv, self.report, options.keep_singletons or prepared, options.repeats)
         results: dict[str, Any] = {}
         for m in self.each:
             assert m.function is not None
@@ -203,8 +209,9 @@ class SyncAccumulator:
         self.ordered = not all(REGISTRY[name].has("order-free") for name in options.names)
 
     def add(self, index: int, key: MentionView, response: MentionView | None) -> None:
-        kv, rv = V.prepare(key, response, self.report, self.options.match, self.options.zeros)
-        self.mentions.add_prepared(index, kv, rv)
+        options = self.options
+        kv, rv = V.prepare(key, response, self.report, options.match, options.zeros, options.keep_singletons)
+        self.mentions.add_prepared(index, kv, rv, prepared=True)
         for strategy, acc in self.by_strategy.items():
             acc.add_prepared(index, *V.apply_strategy(kv, rv, strategy, self.ordered))
 
@@ -344,6 +351,7 @@ def _views_share(key: D.Side, response: D.Side, options: Options, report: Report
     return acc.result()
 
 
+@accepting_preset
 def score(
     key: Any,
     response: Any,
@@ -371,6 +379,7 @@ def score(
     summarise: Callable[[DocumentScores], Any] | None = None,
     file_runner: "FileRunner | None" = None,
     repeats: str = "scorer",
+    preset: str | None = None,
 ) -> "Scores | SyncScores":
     """Score ``response`` against ``key`` with the named metrics (see :data:`METRICS`).
 
@@ -411,6 +420,9 @@ def score(
     ``repeats``: what becomes of a mention span listed twice (in two chains): ``"scorer"``
     (scorer.pl v8.01's rule, the default) or ``"corefud"`` (corefud-scorer's), the same
     for every input format (:mod:`corefio.scoring.views`).
+
+    ``preset``: a scorer's settings by name (``conll2012``, ``corefud``, ``codicrac``...:
+    :mod:`corefio.scoring.presets`); they fill in the options the call does not give.
     """
     from ..compare.matching import MATCH_MODES
     from ..compare.synchronisation import STRATEGIES

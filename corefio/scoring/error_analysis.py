@@ -7,10 +7,8 @@ order, on one document's key and response partitions (mentions are token spans):
 
 1. **span error** — a response mention that is not a key mention, but has the same head
    token as a key mention no response mention covers exactly: its span is corrected
-   (each key mention is used once). Heads are those of head matching, on both sides:
-   the annotated head, else the first token (udapi's default, which corefud-scorer
-   inherits: :func:`corefio.compare.matching.head_token`), so a span error is what head
-   matching would pair;
+   (each key mention is used once). Heads are those of head matching, on both sides
+   (below);
 2. **conflated entities** — a response entity holding key mentions of several key
    entities is split, one part per key entity: ``parts - 1`` errors per response entity
    (mentions that are in no key entity go with the largest part);
@@ -31,11 +29,22 @@ corpus score it brings (summed counts before and after the step, as corpus score
 formed), so the gains of all steps add up to the distance from the response's score to
 a perfect score. Counts are per document and for the corpus.
 
-Differences from the paper, on purpose: the analyser of Kummerfeld & Klein needs parse
-trees to find heads and to label mention kinds; corefio uses the heads the formats give
-(CorefUD, MMAX2, RAF, MUC MIN through scoring's views) and the first token otherwise, and
-needs nothing else. It also accepts responses that leave out key singletons (their
-analyser crashes on them): those are missing entities.
+Heads, and why the first word. A span error is a response mention that head matching
+would pair with a key mention, so the two must find heads the same way. The rule is
+:func:`corefio.compare.matching.head_token`, on both sides: the annotated head (CorefUD's
+head field, MMAX2 and MATE heads, RAF), else the mention's first word, udapi's default
+and so corefud-scorer's. With it, "the big dog barked" for the key "the big dog" is a
+span error (same first word) and "big dog" is an extra plus a missing mention. A
+last-word default would swap the two, and span errors would no longer be the pairs
+head matching makes. Kummerfeld & Klein's analyser finds syntactic heads in parse trees;
+where a file has no heads, corefio cannot know those, and its answer is udapi's rule
+rather than a guess. Checked against their analyser (tests/test_web_compare_external.py),
+corefio is given the heads the analyser found, and both find the same errors on the
+same mentions.
+
+Other differences from the paper, on purpose: corefio needs no parse (nor labels of
+mention kinds), and it accepts responses that leave out key singletons (their analyser
+crashes on them): those are missing entities.
 """
 
 from __future__ import annotations
@@ -289,18 +298,14 @@ def analyse(pairs: Sequence[tuple[MentionView, MentionView]], metrics: Sequence[
     return ErrorAnalysis(names, documents, curve)
 
 
-def _without_singletons(view: MentionView) -> MentionView:
-    return MentionView(view.label, view.forms, [c for c in view.mentions if len(c) > 1], view.pos, view.places)
-
-
 def analyse_files(key: Any, response: Any, metrics: Sequence[str] = ("muc", "bcub", "ceafe"), *,
                   key_format: str | None = None, response_format: str | None = None, pair_by: str = "name",
                   pairs_file: Any = None, allow_missing: bool = False, match: str = "exact",
                   keep_singletons: bool = True, report: Report | None = None) -> ErrorAnalysis:
     """:func:`analyse` on a key and a response (corpora, documents or paths), documents
     paired as scoring pairs them, views prepared as scoring prepares them (``match``;
-    ``keep_singletons=False``: chains of one mention left out of both sides, as
-    ``--drop-singletons`` leaves them out of the scores)."""
+    ``keep_singletons=False``: chains of one mention left out of both sides before
+    mentions are matched, as ``--drop-singletons`` leaves them out of the scores)."""
     from ..compare.synchronisation import pair_keys
     from .engine import _side
     from .views import prepare
@@ -310,8 +315,6 @@ def analyse_files(key: Any, response: Any, metrics: Sequence[str] = ("muc", "bcu
     response_side = _side(response, response_format, report, False)
     pairs = []
     for i, j in pair_keys(key_side.keys, response_side.keys, pair_by, pairs_file, report, allow_missing):
-        kv, rv = prepare(key_side.view(i), response_side.view(j) if j is not None else None, report, match)
-        if not keep_singletons:
-            kv, rv = _without_singletons(kv), _without_singletons(rv)
-        pairs.append((kv, rv))
+        pairs.append(prepare(key_side.view(i), response_side.view(j) if j is not None else None, report, match,
+                             keep_singletons=keep_singletons))
     return analyse(pairs, metrics, report)

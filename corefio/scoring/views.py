@@ -19,20 +19,28 @@ whatever format they were read from (:data:`REPEAT_RULES`, the ``repeats`` optio
   matches a key mention and was met before is left out of the later chain; a chain left
   empty goes. A response span that matches no key mention stays in every chain that
   lists it, each occurrence counted as a mention of its own (scorer.pl gives it one id
-  and counts it in each chain; MUC, B³ and CEAF come out as with two mentions).
+  and counts it in each chain; MUC, B³ and CEAF come out as with two mentions). Mention
+  identification counts it once and BLANC counts its links as scorer.pl does, a set of
+  id pairs (:func:`scorer_repeats`, :class:`~corefio.metrics.base.Repeats`).
   scorer.pl refuses to score more than 10 repeated response mentions (those it leaves
   out, counted over the corpus); corefio scores and says so (``score.scorer-refuses``,
   a warning: ``--strict`` refuses).
 * ``corefud``: the rule of corefud-scorer (``transform_clusters_for_eval`` and
   ``get_mention_to_clusterid_map``): a span listed twice in one entity counts once; a
   span in several entities belongs to the last of them (its mention-to-entity map keeps
-  the last entity). corefud-scorer still lists the span in each entity's members, so
-  its precision-side sums (MUC, B³, LEA) and CEAF/BLANC can differ from these; one
-  partition cannot hold a mention in two classes.
+  the last entity): the recall side of MUC, B³, LEA and BLANC's correct links. Its
+  precision side still finds the span in each entity that lists it, and so do both
+  sides of CEAF and BLANC's response links: those come from a second table where each
+  listing is a response mention (:func:`listed_table`,
+  :attr:`~corefio.metrics.base.Contingency.precision_table`). coval (whose evaluator
+  corefud-scorer took over) counts the same way.
 
 Repeated key spans: one chain keeps the span, the first (``scorer``; scorer.pl gives
-both key occurrences one id) or the last (``corefud``). Every repeat is reported
-(``score.duplicate-mention``, a warning with the count).
+both key occurrences one id) or the last (``corefud``; corefud-scorer's recall side
+would still count the span in each key entity: the README's conformance notes say so).
+Every repeat is reported (``score.duplicate-mention``, a warning with the count).
+Matching (:func:`corefio.compare.matching.align`) treats all listings of a span as one
+mention, so these rules see them after head or partial matching too.
 """
 
 from __future__ import annotations
@@ -40,8 +48,8 @@ from __future__ import annotations
 from ..compare.alignment import map_marks, map_spans, map_tokens
 from ..model.mentions import Mention, MentionView
 from ..diagnostics import Report
-from ..compare.matching import align
-from ..metrics.base import Contingency
+from ..compare.matching import align, without_singletons
+from ..metrics.base import NO_REPEATS, Contingency, Repeats
 from ..model.zeros import merge_empty_tokens
 
 Partition = list[list[tuple]]
@@ -152,7 +160,14 @@ def partition(view: MentionView, report: Report | None, side: str, key: set[tupl
               rule: str = "scorer") -> Partition:
     """The chains of ``view`` as lists of mention spans, repeated mentions treated by
     ``rule`` (module docstring); ``key``: the key's spans (the response side's
-    ``scorer`` rule keeps the repeats that match none)."""
+    ``scorer`` rule keeps the repeats that match none, as :class:`Occurrence`)."""
+    return _partition(view, report, side, key, rule)[0]
+
+
+def _partition(view: MentionView, report: Report | None, side: str, key: set[tuple] | None,
+               rule: str) -> tuple[Partition, int, int]:
+    """:func:`partition`, how many :class:`Occurrence` it made and how many listings it
+    left out."""
     chains = [[m.spans for m in chain] for chain in view.mentions]
     n = 0
     seen: set[tuple] = set()
@@ -160,7 +175,7 @@ def partition(view: MentionView, report: Report | None, side: str, key: set[tupl
         n += len(chain)
         seen.update(chain)
     if len(seen) == n:  # no repeated span: the common case
-        return chains
+        return chains, 0, 0
     from ..formats.conll import scorer_order
 
     order = scorer_order(chains)
@@ -171,7 +186,7 @@ def partition(view: MentionView, report: Report | None, side: str, key: set[tupl
     dropped = kept = 0
     example = None
     for k in order:
-        cls = []
+        cls: list = []
         for spans in chain_unique(chains[k]) if rule == "corefud" else chains[k]:
             if spans in seen:
                 if example is None:
@@ -196,7 +211,48 @@ def partition(view: MentionView, report: Report | None, side: str, key: set[tupl
             report.warning("score.duplicate-mention",
                            f"repeated {side} mentions (same span) that match no key mention, counted in "
                            "each chain (scorer.pl's rule)", count=kept, merge=True, example=where)
-    return [cls for cls in out if cls]
+    return [cls for cls in out if cls], kept, dropped
+
+
+def scorer_repeats(chains: Partition) -> Repeats:
+    """What a table of the response ``chains`` counts beyond scorer.pl v8.01 because of
+    the :class:`Occurrence` in them (:class:`~corefio.metrics.base.Repeats`).
+
+    scorer.pl's response links are sets of id pairs, an occurrence being its span's id:
+    a coreference link joins two listings in one chain, a non-coreference link two
+    listings in two chains, so an id listed in two chains has a non-coreference link to
+    itself, and an id listed twice has one link, not two, with each other id. Counted
+    here without listing the pairs: the ids listed once (the ``plain`` ones) pair as in
+    the table; the few repeated ids are counted against them and each other."""
+    ids = [[m[0] if type(m) is Occurrence else m for m in chain] for chain in chains]
+    listed: dict[tuple, list[int]] = {}
+    for c, chain in enumerate(ids):
+        for m in chain:
+            listed.setdefault(m, []).append(c)
+    repeated = {m: where for m, where in listed.items() if len(where) > 1}
+    if not repeated:
+        return NO_REPEATS
+    n = sum(len(chain) for chain in ids)
+    sizes = [len(chain) for chain in ids]
+    table_coref = sum(k * (k - 1) // 2 for k in sizes)
+    table_non = (n * n - sum(k * k for k in sizes)) // 2
+    plain = [sum(1 for m in chain if m not in repeated) for chain in ids]  # per chain
+    n_plain = sum(plain)
+    coref = sum(k * (k - 1) // 2 for k in plain)
+    non = (n_plain * n_plain - sum(k * k for k in plain)) // 2
+    chains_of = {m: set(where) for m, where in repeated.items()}
+    for m, where in repeated.items():
+        own = chains_of[m]
+        coref += sum(plain[c] for c in own)  # with the plain ids of its chains
+        coref += len(own) < len(where)  # listed twice in one chain: a link to itself
+        non += n_plain if len(own) > 1 else n_plain - plain[next(iter(own))]
+        non += len(own) > 1  # in two chains: a non-coreference link to itself
+    order = list(chains_of.values())
+    for a in range(len(order)):
+        for b in range(a + 1, len(order)):
+            coref += not order[a].isdisjoint(order[b])
+            non += not (len(order[a]) == 1 and order[a] == order[b])
+    return Repeats(n - len(listed), table_coref - coref, table_non - non)
 
 
 def chain_unique(chain: list[tuple]) -> list[tuple]:
@@ -226,8 +282,19 @@ def empty_view(like: MentionView) -> MentionView:
 
 
 def prepare(key: MentionView, response: MentionView | None, report: Report,
-            match: str = "exact", zeros: str = "drop") -> tuple[MentionView, MentionView]:
-    """The two views after :func:`synchronise` (None: a missing response, empty)."""
+            match: str = "exact", zeros: str = "drop",
+            keep_singletons: bool = True) -> tuple[MentionView, MentionView]:
+    """The two views after :func:`synchronise` (None: a missing response, empty).
+
+    ``keep_singletons=False``: one-mention chains leave both views *before* anything
+    else, as corefud-scorer, the UA scorer and coval leave them out when they read the
+    files (:func:`corefio.compare.matching.without_singletons`): matching then pairs the
+    mentions scoring counts, and a chain that loses mentions later (zeros dropped,
+    optional key mentions no response mention matched) is no singleton to remove; the
+    table is then formed keeping singletons (:func:`table`)."""
+    if not keep_singletons:
+        key = without_singletons(key)
+        response = without_singletons(response) if response is not None else None
     if response is None:
         response = empty_view(key)
         if key.places is None:
@@ -238,10 +305,37 @@ def prepare(key: MentionView, response: MentionView | None, report: Report,
 def table(key: MentionView, response: MentionView, report: Report,
           keep_singletons: bool = True, repeats: str = "scorer") -> Contingency:
     """The contingency table of two prepared views (:func:`prepare`); ``repeats``: the
-    rule for repeated mentions (:data:`REPEAT_RULES`)."""
+    rule for repeated mentions (:data:`REPEAT_RULES`). ``keep_singletons=False`` removes
+    the one-mention classes of the partitions (those a synchronisation strategy added);
+    views prepared without singletons are tabled with ``True``."""
     kp = partition(key, report, "key", rule=repeats)
     spans = {spans for cls in kp for spans in cls}
-    rp = partition(response, report, "response", spans, repeats)
+    rp, occurrences, left_out = _partition(response, report, "response", spans, repeats)
     if not keep_singletons:
         kp, rp = drop_singletons(kp), drop_singletons(rp)
-    return Contingency.from_partitions(kp, rp)
+    table = Contingency.from_partitions(kp, rp)
+    if occurrences:
+        return table.with_repeats(scorer_repeats(rp))
+    if repeats == "corefud" and left_out:
+        listed = [chain_unique([m.spans for m in chain]) for chain in response.mentions]
+        if not keep_singletons:
+            listed = drop_singletons(listed)
+        if sum(map(len, listed)) > sum(map(len, rp)):  # a span in several chains
+            return table.with_listed(listed_table(kp, listed, table))
+    return table
+
+
+def listed_table(kp: Partition, listed: Partition, table: Contingency) -> Contingency:
+    """corefud-scorer's precision side of ``table`` (the key partition ``kp`` against
+    the response): each span of each response chain (``listed``, each span once per
+    chain) is a response mention of its own, in the key class that holds the span."""
+    where = {spans: i for i, cls in enumerate(kp) for spans in cls}
+    rows: list[int] = []
+    cols: list[int] = []
+    for j, cls in enumerate(listed):
+        for spans in cls:
+            i = where.get(spans)
+            if i is not None:
+                rows.append(i)
+                cols.append(j)
+    return Contingency.from_pairs(rows, cols, table.key_sizes, [len(cls) for cls in listed])
