@@ -192,9 +192,7 @@ def _partition(view: MentionView, report: Report | None, side: str, key: set[tup
         seen.update(chain)
     if len(seen) == n:  # no repeated span: the common case
         return chains, 0, 0
-    from ..formats.conll import scorer_order
-
-    order = scorer_order(chains)
+    order = chain_order(chains, rule)
     if rule == "corefud":
         order = order[::-1]  # the last entity keeps a span
     out: list[list | None] = [None] * len(chains)
@@ -291,6 +289,10 @@ def table(key: MentionView, response: MentionView, report: Report,
     spans = {s for chain in kc for s in chain}
     repeated = _repeated_key_spans(kc, key.label, report, repeats) if sum(map(len, kc)) > len(spans) else 0
     rp, occurrences, left_out = _partition(response, report, "response", spans, repeats)
+    if repeats == "scorer" and (repeated or left_out) and report is not None:
+        report.info("score.scorer-transcript", "\n".join(scorer_lines(kc, [[m.spans for m in chain]
+                                                                           for chain in response.mentions])),
+                    document=key.label)
     if repeats == "corefud":
         kc = [chain_unique(chain) for chain in kc]
     if not keep_singletons:
@@ -331,22 +333,74 @@ def _repeated_key_spans(chains: Partition, label: str, report: Report | None, ru
     return len(repeated)
 
 
+def scorer_lines(kc: Partition, rc: Partition) -> list[str]:
+    """The lines scorer.pl v8.01 prints of a document's repeated mentions, key chains
+    ``kc`` and response chains ``rc`` as listed (``IdentifMentions``): "Repeated mention
+    in the key: FIRST, LAST" followed by the id the span had and the id of this listing
+    (written together: ``0, 0 02``), then "Repeated mention in the response: FIRST,
+    LAST" and the span's key id twice, for a response span that matches a key mention
+    and was met before (a repeat that matches none is not printed). Ids number the key
+    listings in the order scorer.pl reads them: chains as it meets their labels
+    (:func:`chain_order`), a chain's mentions as they close (by last token, a
+    one-token mention before longer ones, of two longer ones the later opened first).
+    ``--format scorer`` prints these lines (:mod:`corefio.scoring.render`)."""
+    def read_order(spans: tuple) -> tuple:
+        first, last = spans[0][0], spans[-1][1]
+        return last, first != last, -first
+
+    lines: list[str] = []
+    ids: dict[tuple, int] = {}
+    number = 0
+    for i in chain_order(kc, "scorer"):
+        for spans in sorted(kc[i], key=read_order):
+            if spans in ids:
+                lines.append(f"Repeated mention in the key: {spans[0][0]}, {spans[-1][1]} {ids[spans]}{number}")
+            ids[spans] = number
+            number += 1
+    assigned: set[tuple] = set()
+    for j in chain_order(rc, "scorer"):
+        for spans in sorted(rc[j], key=read_order):
+            if spans in assigned:
+                lines.append(f"Repeated mention in the response: {spans[0][0]}, {spans[-1][1]} "
+                             f"{ids[spans]}{ids[spans]}")
+            elif spans in ids:
+                assigned.add(spans)
+    return lines
+
+
 def _ids(chains: Partition) -> list[list[tuple]]:
     """scorer.pl's mention ids of response ``chains``: a span's, an :class:`Occurrence`
     being its span's."""
     return [[m[0] if type(m) is Occurrence else m for m in chain] for chain in chains]
 
 
-def _last(chains: Partition) -> dict[tuple, int]:
-    """For each span of ``chains``, the last chain that lists it in the order in which
-    scorer.pl meets them (:func:`corefio.formats.conll.scorer_order`)."""
-    from ..formats.conll import scorer_order
-
+def _last(chains: Partition, rule: str = "scorer") -> dict[tuple, int]:
+    """For each span of ``chains``, the last chain that lists it in the order of
+    :func:`chain_order`."""
     last: dict[tuple, int] = {}
-    for k in scorer_order(chains):
+    for k in chain_order(chains, rule):
         for spans in chains[k]:
             last[spans] = k
     return last
+
+
+def chain_order(chains: Partition, rule: str) -> list[int]:
+    """The chains in the order in which the judge of ``rule`` meets them: scorer.pl the
+    labels of a CoNLL file (:func:`corefio.formats.conll.scorer_order`, the order of the
+    files corefio writes); corefud-scorer the entities of a CoNLL-U file as udapi sorts
+    them, by their first mention (its first word, then the longer mention, then its last
+    word: ``CorefEntity.__lt__``). Entities whose first mentions have the same span are
+    sorted by their spans in both (udapi sorts them by entity id, a name: corefio's
+    order depends on the mentions alone, so that every format gives the same numbers)."""
+    if rule == "scorer":
+        from ..formats.conll import scorer_order
+
+        return scorer_order(chains)
+
+    def mention(spans: tuple) -> tuple:
+        return spans[0][0], -sum(b - a + 1 for a, b in spans), spans[-1][1]
+
+    return sorted(range(len(chains)), key=lambda k: (min(map(mention, chains[k])), sorted(set(chains[k]))))
 
 
 def scorer_table(kc: Partition, rp: Partition) -> Contingency:
@@ -540,7 +594,7 @@ def corefud_table(kc: Partition, listed: Partition) -> Contingency:
     counts distinct spans (:class:`~corefio.metrics.base.Repeats`)."""
     from ..metrics.mentions import mention_identification
 
-    k_last, r_last = _last(kc), _last(listed)
+    k_last, r_last = _last(kc, "corefud"), _last(listed, "corefud")
     key_sizes, response_sizes = [len(c) for c in kc], [len(c) for c in listed]
 
     def tabled(pairs: list[tuple[int, int]]) -> Contingency:
