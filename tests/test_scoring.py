@@ -919,3 +919,102 @@ def test_spans_repeated_in_key_and_response_score_as_a_transcription_of_scorer_p
     blanc = result["blanc"]
     assert tuple((s.recall_num, s.recall_den, s.precision_num, s.precision_den)
                  for s in (blanc.coref, blanc.noncoref)) == expected["blanc"]
+
+
+# -- the same chains: a transcription of corefud-scorer v1.2 ----------------------------------------
+def _corefud_scores(key: list[list[tuple]], response: list[list[tuple]]) -> dict:
+    """corefud-scorer v1.2's counts (``scorer/eval/evaluator.py``, written again), exact
+    matching, singletons kept: entities as udapi orders them (by first mention: first
+    word, then the longer, then the earlier last word), each span once per entity
+    (``transform_clusters_for_eval``), a span looked up in the last entity that lists it
+    (``get_mention_to_clusterid_map``). metric -> (recall num, recall den, precision num,
+    precision den); BLANC -> its two halves."""
+    import itertools
+
+    def first(chain):
+        return min((a, -(b - a + 1), b) for a, b in chain)
+
+    def ordered(chains):
+        chains = [list(dict.fromkeys(c)) for c in chains]
+        return sorted(chains, key=lambda c: (first(c), sorted(set(c))))
+
+    key, response = ordered(key), ordered(response)
+    to_key = {m: i for i, c in enumerate(key) for m in c}
+    to_response = {m: j for j, c in enumerate(response) for m in c}
+
+    def muc(clusters, mention_to):
+        tp = p = 0
+        for c in clusters:
+            p += len(c) - 1
+            tp += len(c) - sum(1 for m in c if m not in mention_to) - len({mention_to[m] for m in c if m in mention_to})
+        return tp, p
+
+    def b_cubed(clusters, mention_to):
+        num, den = Fraction(0), 0
+        for c in clusters:
+            counts: dict[int, int] = {}
+            for m in c:
+                if m in mention_to:
+                    counts[mention_to[m]] = counts.get(mention_to[m], 0) + 1
+            num += Fraction(sum(n * n for n in counts.values()), len(c))
+            den += len(c)
+        return num, den
+
+    def lea(clusters, others, mention_to):
+        num, den = Fraction(0), 0
+        for c in clusters:
+            if len(c) == 1:
+                common, links = int(c[0] in mention_to and len(others[mention_to[c[0]]]) == 1), 1
+            else:
+                links = len(c) * (len(c) - 1) // 2
+                common = sum(1 for i, m in enumerate(c) for m2 in c[i + 1:]
+                             if m in mention_to and m2 in mention_to and mention_to[m] == mention_to[m2])
+            num += Fraction(len(c) * common, links)
+            den += len(c)
+        return num, den
+
+    out = {}
+    for name, f in (("muc", muc), ("bcub", b_cubed)):
+        rn, rd = f(key, to_response)
+        pn, pd = f(response, to_key)
+        out[name] = (rn, rd, pn, pd)
+    rn, rd = lea(key, response, to_response)
+    pn, pd = lea(response, key, to_key)
+    out["lea"] = (rn, rd, pn, pd)
+    size = max(len(key), len(response))
+    for name, phi in (("ceafm", lambda k, r: sum(1 for m in k if m in r)),
+                      ("ceafe", lambda k, r: Fraction(2 * sum(1 for m in k if m in r), len(k) + len(r)))):
+        sim = [[phi(key[i], response[j]) if i < len(key) and j < len(response) else 0 for j in range(size)]
+               for i in range(size)]
+        best = max(sum(sim[i][p[i]] for i in range(size)) for p in itertools.permutations(range(size)))
+        dens = (sum(map(len, key)), sum(map(len, response))) if name == "ceafm" else (len(key), len(response))
+        out[name] = (best, dens[0], best, dens[1])
+    pairs = lambda n: n * (n - 1) // 2  # noqa: E731
+    coref = sum(1 for c in key for i, m in enumerate(c) for m2 in c[i + 1:]
+                if m in to_response and m2 in to_response and to_response[m] == to_response[m2])
+    non = sum(1 for a, c in enumerate(key) for m in c for c2 in key[a + 1:] for m2 in c2
+              if m in to_response and m2 in to_response and to_response[m] != to_response[m2])
+    nk, nr = sum(map(len, key)), sum(map(len, response))
+    out["blanc"] = ((coref, sum(pairs(len(c)) for c in key), coref, sum(pairs(len(c)) for c in response)),
+                    (non, pairs(nk) - sum(pairs(len(c)) for c in key), non,
+                     pairs(nr) - sum(pairs(len(c)) for c in response)))
+    return out
+
+
+@given(_CHAINS, _CHAINS)
+@campaign(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_spans_repeated_in_key_and_response_score_as_a_transcription_of_corefud_scorer(key_chains,
+                                                                                         response_chains):
+    """``repeats="corefud"`` on random chains with repeats on both sides gives the counts
+    of corefud-scorer's evaluator, written again above."""
+    key = Corpus(documents=[doc("d", key_chains, n=8)])
+    response = Corpus(documents=[doc("d", response_chains, n=8)])
+    expected = _corefud_scores(key_chains, response_chains)
+    result = score(key, response, ["muc", "bcub", "ceafm", "ceafe", "lea", "blanc"], repeats="corefud",
+                   report=Report())
+    for name in ("muc", "bcub", "ceafm", "ceafe", "lea"):
+        got = result[name]
+        assert (got.recall_num, got.recall_den, got.precision_num, got.precision_den) == expected[name], name
+    blanc = result["blanc"]
+    assert tuple((s.recall_num, s.recall_den, s.precision_num, s.precision_den)
+                 for s in (blanc.coref, blanc.noncoref)) == expected["blanc"]

@@ -434,10 +434,14 @@ def scorer_table(kc: Partition, rp: Partition) -> Contingency:
     table = Contingency.from_pairs(rows, cols, key_sizes, response_sizes)
     counts = scorer_counts(kc, rp)
     raw_mentions, raw_bcub, raw_links = mention_identification(table), b_cubed(table), link_counts(table)
-    repeats = Repeats(raw_mentions.recall_den - counts.key_mentions, raw_mentions.precision_den - counts.mentions,
-                      raw_mentions.recall_num - counts.matched,
-                      *(raw - own for raw, own in zip(raw_links, counts.links)),
-                      raw_bcub.recall_num - counts.bcub_recall, raw_bcub.precision_num - counts.bcub_precision)
+    links = [raw - own for raw, own in zip(raw_links, counts.links)]
+    repeats = Repeats(key_mentions=int(raw_mentions.recall_den) - counts.key_mentions,
+                      mentions=int(raw_mentions.precision_den) - counts.mentions,
+                      matched=int(raw_mentions.recall_num) - counts.matched,
+                      key_coref=links[0], key_non_coref=links[1], coref=links[2], non_coref=links[3],
+                      both_coref=links[4], both_non_coref=links[5],
+                      bcub_recall=raw_bcub.recall_num - counts.bcub_recall,
+                      bcub_precision=raw_bcub.precision_num - counts.bcub_precision)
     table = table.with_repeats(repeats)
     if sum(key_sizes) > len(last):  # a key span listed twice: CEAF sees each listing
         where = {m: j for j, chain in enumerate(rp) for m in chain if m in last}
@@ -553,10 +557,10 @@ def id_links(key: Partition, response: Partition) -> tuple[int, int, int, int, i
         if rs:
             resp_non += nr - (r_plain[next(iter(rs))] if len(rs) == 1 else 0)
         if ks and rs:
-            i = next(iter(ks)) if len(ks) == 1 else None
-            j = next(iter(rs)) if len(rs) == 1 else None
-            both_non += (both - (row_sums[i] if i is not None else 0) - (col_sums[j] if j is not None else 0)
-                         + (cells[i, j] if i is not None and j is not None else 0))
+            k0 = next(iter(ks)) if len(ks) == 1 else None
+            r0 = next(iter(rs)) if len(rs) == 1 else None
+            both_non += (both - (row_sums[k0] if k0 is not None else 0) - (col_sums[r0] if r0 is not None else 0)
+                         + (cells[k0, r0] if k0 is not None and r0 is not None else 0))
     for a, m in enumerate(repeated):  # against each other, and itself
         ks, rs = k_in[m], r_in[m]
         kc_self, rc_self = len(ks) < k_count.get(m, 0), len(rs) < r_count.get(m, 0)
@@ -608,6 +612,6 @@ def corefud_table(kc: Partition, listed: Partition) -> Contingency:
             in_response.setdefault(s, []).append(j)
     aligned = tabled([(i, j) for i, chain in enumerate(kc) for s in chain for j in in_response.get(s, ())])
     raw = mention_identification(recall)
-    repeats = Repeats(raw.recall_den - len(k_last), raw.precision_den - len(r_last),
-                      raw.recall_num - len(k_last.keys() & r_last.keys()))
+    repeats = Repeats(key_mentions=int(raw.recall_den) - len(k_last), mentions=int(raw.precision_den) - len(r_last),
+                      matched=int(raw.recall_num) - len(k_last.keys() & r_last.keys()))
     return recall.with_repeats(repeats).with_listed(precision).with_aligned(aligned)
