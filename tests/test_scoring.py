@@ -1018,3 +1018,23 @@ def test_spans_repeated_in_key_and_response_score_as_a_transcription_of_corefud_
     blanc = result["blanc"]
     assert tuple((s.recall_num, s.recall_den, s.precision_num, s.precision_den)
                  for s in (blanc.coref, blanc.noncoref)) == expected["blanc"]
+
+
+@given(_CHAINS, _CHAINS, st.sampled_from(["scorer", "corefud"]))
+@campaign(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+def test_every_metric_scores_spans_repeated_on_both_sides(key_chains, response_chains, rule):
+    """Whatever repeats (a key span in several chains, twice in one, the same in the
+    response), both rules give a contingency table (no class has more mentions in common
+    with the other side than it has) that every metric scores."""
+    from corefio.model.mentions import Mention, MentionView
+    from corefio.scoring import views as V
+
+    def view(chains):
+        return MentionView("d", [f"w{i}" for i in range(8)], [[Mention(((a, b),)) for a, b in c] for c in chains])
+
+    table = V.table(view(key_chains), view(response_chains), Report(), repeats=rule)
+    assert (table.key_matched() <= table.key_sizes).all() and (table.response_matched() <= table.response_sizes).all()
+    key = Corpus(documents=[doc("d", key_chains, n=8)])
+    response = Corpus(documents=[doc("d", response_chains, n=8)])
+    result = score(key, response, ["all"], repeats=rule, report=Report())
+    assert 0 <= result["mentions"].f1 <= 1 and 0 <= result["muc"].f1 <= 1

@@ -61,6 +61,8 @@ from collections import Counter
 from fractions import Fraction
 from typing import NamedTuple
 
+import numpy as np
+
 from ..compare.alignment import map_marks, map_spans, map_tokens
 from ..model.mentions import Mention, MentionView
 from ..diagnostics import Report
@@ -594,8 +596,10 @@ def corefud_table(kc: Partition, listed: Partition) -> Contingency:
     side each response listing in the last key entity, and CEAF compares every listing
     with every entity: the returned table is the recall side, its ``listed`` table the
     precision side (:attr:`~corefio.metrics.base.Contingency.precision_table`), its
-    ``aligned`` table CEAF's. Class sizes count every listing; mention identification
-    counts distinct spans (:class:`~corefio.metrics.base.Repeats`)."""
+    ``aligned`` table CEAF's. Class sizes count every listing (the recall side's
+    response classes at least the key listings found in them, so that it stays a
+    contingency table: its metrics take response sizes from the precision side);
+    mention identification counts distinct spans (:class:`~corefio.metrics.base.Repeats`)."""
     from ..metrics.mentions import mention_identification
 
     k_last, r_last = _last(kc, "corefud"), _last(listed, "corefud")
@@ -605,6 +609,9 @@ def corefud_table(kc: Partition, listed: Partition) -> Contingency:
         return Contingency.from_pairs([i for i, _ in pairs], [j for _, j in pairs], key_sizes, response_sizes)
 
     recall = tabled([(i, r_last[s]) for i, chain in enumerate(kc) for s in chain if s in r_last])
+    found = recall.response_matched()
+    if (found > recall.response_sizes).any():  # a response span found in several key entities
+        recall = recall.with_response_sizes(np.maximum(recall.response_sizes, found))
     precision = tabled([(k_last[s], j) for j, chain in enumerate(listed) for s in chain if s in k_last])
     in_response: dict[tuple, list[int]] = {}
     for j, chain in enumerate(listed):
