@@ -414,3 +414,56 @@ def test_information_profiles_add_up_the_same_in_any_order():
             total = total + t
         values.add((total.key_cross, total.response_cross))
     assert len(values) == 1
+
+
+# -- tables of spans listed more than once (scoring's repeat rules) ---------------------------------
+def _key_repeat_table() -> Contingency:
+    """scorer.pl's table of the minimal case: "John" (j) in key chains [j, h] and [j, m],
+    the response the same (scorer.pl leaves j out of its second chain)."""
+    from corefio.scoring.views import scorer_table
+
+    return scorer_table([[J, H], [J, MARY]], [[J, H], [MARY]])
+
+
+#: the spans of "John saw himself and Mary"
+J, H, MARY = ((0, 0),), ((2, 2),), ((4, 4),)
+
+
+def test_a_key_span_in_two_chains_is_counted_as_scorer_pl_counts_it():
+    table = _key_repeat_table()
+    assert M.mention_identification(table) == Score(3, 3, 3, 3)
+    assert M.muc(table) == Score(0, 2, 0, 1)
+    assert M.b_cubed(table) == Score(2, 4, Fraction(5, 2), 3)
+    assert M.ceaf_mention(table) == Score(3, 4, 3, 3)
+    assert M.ceaf_entity(table) == Score(Fraction(5, 3), 2, Fraction(5, 3), 2)
+    blanc = M.blanc(table)
+    assert (blanc.coref, blanc.noncoref) == (Score(1, 2, 1, 1), Score(2, 4, 2, 2))
+
+
+def test_repeat_parts_of_a_table_survive_union_and_pickling():
+    import pickle
+
+    table = _key_repeat_table()
+    assert table.aligned is not None and table.repeats.key_mentions == 1
+    twice = Contingency.union([table, table])
+    assert twice.repeats == table.repeats + table.repeats
+    assert M.muc(twice) == Score(0, 4, 0, 2)
+    assert M.b_cubed(twice) == Score(4, 8, 5, 6)
+    assert M.ceaf_mention(twice) == Score(6, 8, 6, 6)
+    assert M.mention_identification(twice) == Score(6, 6, 6, 6)
+    copy = pickle.loads(pickle.dumps(table))
+    assert copy == table and M.ceaf_entity(copy) == M.ceaf_entity(table)
+    plain = Contingency.union([table, Contingency.from_partitions([["a", "b"]], [["a", "b"]])])
+    assert M.ceaf_mention(plain) == Score(5, 6, 5, 5)
+
+
+def test_corefud_tables_count_a_key_span_in_each_entity_on_the_recall_side():
+    """corefud-scorer's rule on the minimal case: MUC 1/2 both ways, B³ 3/4, CEAF 1."""
+    from corefio.scoring.views import corefud_table
+
+    table = corefud_table([[J, H], [J, MARY]], [[J, H], [J, MARY]])
+    assert M.muc(table) == Score(1, 2, 1, 2)
+    assert M.b_cubed(table) == Score(3, 4, 3, 4)
+    assert M.ceaf_entity(table).f1 == 1 and M.ceaf_mention(table).f1 == 1
+    assert M.lea(table).f1 == Fraction(1, 2)
+    assert M.mention_identification(table) == Score(3, 3, 3, 3)

@@ -780,3 +780,261 @@ def test_repeated_response_spans_are_counted_as_scorer_pl_counts_them(key, respo
     got = blanc(table)
     assert (got.coref.precision_den, got.noncoref.precision_den) == (coref, non)
     assert mention_identification(table) == Score(matched, len(seen), matched, mentions)
+
+
+# -- spans repeated on either side: a transcription of scorer.pl v8.01 -------------------------------
+def _scorer_pl_read(text: str) -> list[list[tuple[int, int]]]:
+    """The chains scorer.pl v8.01 reads from the last column of a one-document CoNLL
+    text (``GetCoreference`` in ``lib/CorScorer.pm``, written again): labels numbered
+    where first met, in a cell single-token mentions ``(N)`` first, then openers ``(N``,
+    then closers ``N)``, each closer taking the entity's last opener; a chain lists
+    its mentions in the order they close."""
+    import re
+
+    index: dict[str, int] = {}
+    entities: list[list[tuple[int, int]]] = []
+    half: dict[int, list[int]] = {}
+
+    def number(label: str) -> int:
+        if label not in index:
+            index[label] = len(index)
+            entities.append([])
+        return index[label]
+
+    line_number = 0
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        cell = line.split("\t")[-1]
+        if cell != "-":
+            for label in re.findall(r"\((\d+)\)", cell):
+                entities[number(label)].append((line_number, line_number))
+            cell = re.sub(r"\((\d+)\)", "", cell)
+            for label in re.findall(r"\((\d+)", cell):
+                half.setdefault(number(label), []).append(line_number)
+            cell = re.sub(r"\((\d+)", "", cell)
+            for label in re.findall(r"(\d+)\)", cell):
+                e = number(label)
+                entities[e].append((half[e].pop(), line_number))
+        line_number += 1
+    return entities
+
+
+def _scorer_pl_scores(key: list[list[tuple]], response: list[list[tuple]]) -> dict:
+    """scorer.pl v8.01's counts for one document (``IdentifMentions``, ``MUCScorer``,
+    ``BCUBED``, ``CEAF``, ``BLANC_Internal``, written again from ``lib/CorScorer.pm``):
+    metric -> (recall num, recall den, precision num, precision den); BLANC -> the
+    coreference and the non-coreference counts."""
+    import itertools
+
+    ids: dict[tuple, int] = {}
+    count = 0
+    for entity in key:  # every key listing takes a new id; a span keeps its last one
+        for m in entity:
+            ids[m] = count
+            count += 1
+    mapped: dict[tuple, int] = {}
+    assigned: set[int] = set()
+    exact = 0
+    kept_chains = []
+    for entity in response:
+        kept = []
+        for m in entity:
+            if m in mapped:
+                continue  # "Repeated mention in the response"
+            if m in ids and ids[m] not in assigned:
+                assigned.add(ids[m])
+                mapped[m] = ids[m]
+                exact += 1
+            kept.append(m)
+        if kept:
+            kept_chains.append(kept)
+    for entity in kept_chains:
+        for m in entity:
+            if m not in mapped:
+                mapped[m] = count
+                count += 1
+    keys = [[ids[m] for m in e] for e in key]
+    responses = [[mapped[m] for m in e] for e in kept_chains]
+    k_index = {m: i for i, e in enumerate(keys) for m in e}  # Indexa: the last chain
+    out = {"mentions": (exact, len(ids), exact, len(mapped))}
+    correct = 0
+    for e in responses:
+        for i, a in enumerate(e):
+            if any(a in k_index and b in k_index and k_index[a] == k_index[b] for b in e[i + 1:]):
+                correct += 1
+    out["muc"] = (correct, sum(len(e) - 1 for e in keys), correct, sum(len(e) - 1 for e in responses))
+    recall, precision = Fraction(0), Fraction(0)
+    for e in responses:
+        for m in e:
+            chain = keys[k_index[m]] if m in k_index else []
+            common = sum(1 for x in e if x in chain)
+            precision += Fraction(common, len(e))
+            if chain:
+                recall += Fraction(common, len(chain))
+    out["bcub"] = (recall, sum(map(len, keys)), precision, sum(map(len, responses)))
+    size = max(len(keys), len(responses))
+    for name, phi in (("ceafm", lambda k, r: sum(1 for x in k if x in r)),
+                      ("ceafe", lambda k, r: Fraction(2 * sum(1 for x in k if x in r), len(k) + len(r)))):
+        sim = [[phi(keys[i], responses[j]) if i < len(keys) and j < len(responses) else 0 for j in range(size)]
+               for i in range(size)]
+        best = max(sum(sim[i][p[i]] for i in range(size)) for p in itertools.permutations(range(size)))
+        if name == "ceafm":
+            out[name] = (best, sum(map(len, keys)), best, sum(map(len, responses)))
+        else:
+            out[name] = (best, len(keys), best, len(responses))
+
+    def links(chains):
+        coref = {tuple(sorted((c[i], c[j]))) for c in chains for i in range(len(c)) for j in range(i + 1, len(c))}
+        non = {tuple(sorted((a, b))) for x in range(len(chains)) for y in range(x + 1, len(chains))
+               for a in chains[x] for b in chains[y]}
+        return coref, non
+
+    (kc, kn), (rc, rn) = links(keys), links(responses)
+    out["blanc"] = ((len(kc & rc), len(kc), len(kc & rc), len(rc)), (len(kn & rn), len(kn), len(kn & rn), len(rn)))
+    return out
+
+
+#: one-token spans and two-token ones that cross none (scorer.pl reads ``N)|(N`` in one cell as
+#: opener first, README's conformance notes)
+_SPAN = st.one_of(st.integers(0, 7).map(lambda i: (i, i)), st.integers(0, 3).map(lambda i: (2 * i, 2 * i + 1)))
+_CHAINS = st.lists(st.lists(_SPAN, min_size=1, max_size=4), min_size=1, max_size=4)
+
+
+@given(_CHAINS, _CHAINS)
+@campaign(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_spans_repeated_in_key_and_response_score_as_a_transcription_of_scorer_pl(key_chains, response_chains):
+    """Random chains with spans in two chains or twice in one, on both sides: corefio's
+    default rule gives the counts of scorer.pl v8.01's code, written again above, applied
+    to the CoNLL files corefio writes of them (so that the order in which scorer.pl meets
+    the chains is that of the files, as for users)."""
+    key = Corpus(documents=[doc("d", key_chains, n=8)])
+    response = Corpus(documents=[doc("d", response_chains, n=8)])
+    expected = _scorer_pl_scores(_scorer_pl_read(corefio.dumps(key, "conll")),
+                                 _scorer_pl_read(corefio.dumps(response, "conll")))
+    result = score(key, response, ["mentions", "muc", "bcub", "ceafm", "ceafe", "blanc"], report=Report())
+    for name in ("mentions", "muc", "bcub", "ceafm", "ceafe"):
+        got = result[name]
+        assert (got.recall_num, got.recall_den, got.precision_num, got.precision_den) == expected[name], name
+    blanc = result["blanc"]
+    assert tuple((s.recall_num, s.recall_den, s.precision_num, s.precision_den)
+                 for s in (blanc.coref, blanc.noncoref)) == expected["blanc"]
+
+
+# -- the same chains: a transcription of corefud-scorer v1.2 ----------------------------------------
+def _corefud_scores(key: list[list[tuple]], response: list[list[tuple]]) -> dict:
+    """corefud-scorer v1.2's counts (``scorer/eval/evaluator.py``, written again), exact
+    matching, singletons kept: entities as udapi orders them (by first mention: first
+    word, then the longer, then the earlier last word), each span once per entity
+    (``transform_clusters_for_eval``), a span looked up in the last entity that lists it
+    (``get_mention_to_clusterid_map``). metric -> (recall num, recall den, precision num,
+    precision den); BLANC -> its two halves."""
+    import itertools
+
+    def first(chain):
+        return min((a, -(b - a + 1), b) for a, b in chain)
+
+    def ordered(chains):
+        chains = [list(dict.fromkeys(c)) for c in chains]
+        return sorted(chains, key=lambda c: (first(c), sorted(set(c))))
+
+    key, response = ordered(key), ordered(response)
+    to_key = {m: i for i, c in enumerate(key) for m in c}
+    to_response = {m: j for j, c in enumerate(response) for m in c}
+
+    def muc(clusters, mention_to):
+        tp = p = 0
+        for c in clusters:
+            p += len(c) - 1
+            tp += len(c) - sum(1 for m in c if m not in mention_to) - len({mention_to[m] for m in c if m in mention_to})
+        return tp, p
+
+    def b_cubed(clusters, mention_to):
+        num, den = Fraction(0), 0
+        for c in clusters:
+            counts: dict[int, int] = {}
+            for m in c:
+                if m in mention_to:
+                    counts[mention_to[m]] = counts.get(mention_to[m], 0) + 1
+            num += Fraction(sum(n * n for n in counts.values()), len(c))
+            den += len(c)
+        return num, den
+
+    def lea(clusters, others, mention_to):
+        num, den = Fraction(0), 0
+        for c in clusters:
+            if len(c) == 1:
+                common, links = int(c[0] in mention_to and len(others[mention_to[c[0]]]) == 1), 1
+            else:
+                links = len(c) * (len(c) - 1) // 2
+                common = sum(1 for i, m in enumerate(c) for m2 in c[i + 1:]
+                             if m in mention_to and m2 in mention_to and mention_to[m] == mention_to[m2])
+            num += Fraction(len(c) * common, links)
+            den += len(c)
+        return num, den
+
+    out = {}
+    for name, f in (("muc", muc), ("bcub", b_cubed)):
+        rn, rd = f(key, to_response)
+        pn, pd = f(response, to_key)
+        out[name] = (rn, rd, pn, pd)
+    rn, rd = lea(key, response, to_response)
+    pn, pd = lea(response, key, to_key)
+    out["lea"] = (rn, rd, pn, pd)
+    size = max(len(key), len(response))
+    for name, phi in (("ceafm", lambda k, r: sum(1 for m in k if m in r)),
+                      ("ceafe", lambda k, r: Fraction(2 * sum(1 for m in k if m in r), len(k) + len(r)))):
+        sim = [[phi(key[i], response[j]) if i < len(key) and j < len(response) else 0 for j in range(size)]
+               for i in range(size)]
+        best = max(sum(sim[i][p[i]] for i in range(size)) for p in itertools.permutations(range(size)))
+        dens = (sum(map(len, key)), sum(map(len, response))) if name == "ceafm" else (len(key), len(response))
+        out[name] = (best, dens[0], best, dens[1])
+    pairs = lambda n: n * (n - 1) // 2  # noqa: E731
+    coref = sum(1 for c in key for i, m in enumerate(c) for m2 in c[i + 1:]
+                if m in to_response and m2 in to_response and to_response[m] == to_response[m2])
+    non = sum(1 for a, c in enumerate(key) for m in c for c2 in key[a + 1:] for m2 in c2
+              if m in to_response and m2 in to_response and to_response[m] != to_response[m2])
+    nk, nr = sum(map(len, key)), sum(map(len, response))
+    out["blanc"] = ((coref, sum(pairs(len(c)) for c in key), coref, sum(pairs(len(c)) for c in response)),
+                    (non, pairs(nk) - sum(pairs(len(c)) for c in key), non,
+                     pairs(nr) - sum(pairs(len(c)) for c in response)))
+    return out
+
+
+@given(_CHAINS, _CHAINS)
+@campaign(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_spans_repeated_in_key_and_response_score_as_a_transcription_of_corefud_scorer(key_chains,
+                                                                                         response_chains):
+    """``repeats="corefud"`` on random chains with repeats on both sides gives the counts
+    of corefud-scorer's evaluator, written again above."""
+    key = Corpus(documents=[doc("d", key_chains, n=8)])
+    response = Corpus(documents=[doc("d", response_chains, n=8)])
+    expected = _corefud_scores(key_chains, response_chains)
+    result = score(key, response, ["muc", "bcub", "ceafm", "ceafe", "lea", "blanc"], repeats="corefud",
+                   report=Report())
+    for name in ("muc", "bcub", "ceafm", "ceafe", "lea"):
+        got = result[name]
+        assert (got.recall_num, got.recall_den, got.precision_num, got.precision_den) == expected[name], name
+    blanc = result["blanc"]
+    assert tuple((s.recall_num, s.recall_den, s.precision_num, s.precision_den)
+                 for s in (blanc.coref, blanc.noncoref)) == expected["blanc"]
+
+
+@given(_CHAINS, _CHAINS, st.sampled_from(["scorer", "corefud"]))
+@campaign(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+def test_every_metric_scores_spans_repeated_on_both_sides(key_chains, response_chains, rule):
+    """Whatever repeats (a key span in several chains, twice in one, the same in the
+    response), both rules give a contingency table (no class has more mentions in common
+    with the other side than it has) that every metric scores."""
+    from corefio.model.mentions import Mention, MentionView
+    from corefio.scoring import views as V
+
+    def view(chains):
+        return MentionView("d", [f"w{i}" for i in range(8)], [[Mention(((a, b),)) for a, b in c] for c in chains])
+
+    table = V.table(view(key_chains), view(response_chains), Report(), repeats=rule)
+    assert (table.key_matched() <= table.key_sizes).all() and (table.response_matched() <= table.response_sizes).all()
+    key = Corpus(documents=[doc("d", key_chains, n=8)])
+    response = Corpus(documents=[doc("d", response_chains, n=8)])
+    result = score(key, response, ["all"], repeats=rule, report=Report())
+    assert 0 <= result["mentions"].f1 <= 1 and 0 <= result["muc"].f1 <= 1

@@ -305,3 +305,151 @@ def test_the_corefud_rule_keeps_a_repeated_span_in_the_last_chain():
     assert result["muc"] != default["muc"]
     with pytest.raises(corefio.errors.UsageError):
         corefio.score(REPEATS / "key.conll", REPEATS / "response.conll", ["muc"], repeats="coval")
+
+
+# -- spans repeated in the KEY: scorer.pl's numbers by default, corefud-scorer's with its rule -------
+#: hand-built cases (tests/data/scorer-repeats/make_keys.py) and a realistic one of three documents
+KEY_REPEATS = SCORER_REPEATS / "key_repeats.json"
+REALISTIC = REPEATS / "realistic.json"
+JUDGED_KEYS = {name: (SCORER_REPEATS / name, case) for name, case in
+               json.loads(KEY_REPEATS.read_text(encoding="utf-8"))["cases"].items()}
+JUDGED_KEYS.update({name: (REPEATS / name, case) for name, case in
+                    json.loads(REALISTIC.read_text(encoding="utf-8"))["cases"].items()})
+#: the repeated key spans of each case (what the warning counts)
+REPEATED_KEY_SPANS = {"key-repeats/minimal": 1, "key-repeats/twice-in-one": 2, "key-repeats/both": 2, "realistic": 3}
+SCORER_METRICS = "muc,bcub,ceafm,ceafe,blanc"
+COREFUD_METRICS = ["muc", "bcub", "ceafe", "ceafm", "blanc", "lea"]
+
+
+def test_the_stored_judges_are_the_pinned_ones():
+    for path in (KEY_REPEATS, REALISTIC):
+        judges = json.loads(path.read_text(encoding="utf-8"))["judges"]
+        assert judges["scorer.pl"]["commit"] == "f49f3f8a0e1cdc5ceba7c2a33013897369df5543"
+        assert judges["corefud-scorer"]["commit"] == "4fd7b0e0c661aeeff88bc60c19ef507b84d1b590"
+        assert judges["coval"]["commit"] == "87071a6293dc2e786dcfe2ed78e9369c17e41b3b"
+    assert set(JUDGED_KEYS) == set(REPEATED_KEY_SPANS)
+
+
+def _pair(folder: Path, fmt: str, tmp_path: Path) -> tuple[Path, Path]:
+    """The case's key and response in ``fmt``: CoNLL and CoNLL-U as stored, jsonlines and
+    RAF written by corefio from the CoNLL files."""
+    if fmt in ("conll", "conllu"):
+        return folder / f"key.{fmt}", folder / f"response.{fmt}"
+    out = []
+    for side in ("key", "response"):
+        target = tmp_path / f"{side}.{'raf.xml' if fmt == 'raf' else fmt}"
+        corefio.write(corefio.read(folder / f"{side}.conll"), target)
+        out.append(target)
+    return out[0], out[1]
+
+
+def _transcript_lines(text: str) -> tuple[list[str], list[str]]:
+    """A transcript's lines, and apart the "Repeated mention" ones sorted: scorer.pl prints
+    those of each document in the order of a Perl hash (which changes from run to run)."""
+    lines = text.split("\n")
+    repeated = [x for x in lines if x.startswith("Repeated mention in the")]
+    return [x for x in lines if not x.startswith("Repeated mention in the")], sorted(repeated)
+
+
+@pytest.mark.parametrize("fmt", ["conll", "jsonlines", "raf", "conllu"])
+@pytest.mark.parametrize("name", sorted(JUDGED_KEYS))
+def test_repeated_key_spans_score_as_scorer_pl_in_every_format(name, fmt, tmp_path):
+    """A key span in two chains (or twice in one): scorer.pl counts it in every chain
+    that lists it and pairs a response mention with the last of them only; corefio gives
+    its numbers by default, whatever the format, and a warning that counts the spans."""
+    folder, case = JUDGED_KEYS[name]
+    key, response = _pair(folder, fmt, tmp_path)
+    report = Report()
+    result = corefio.score(key, response, METRICS, report=report, keep_zeros=True)
+    _check_scorer_pl(result, case["scorer.pl"]["scores"])
+    (warning,) = report.by_code("score.duplicate-key-span")
+    assert warning.count == REPEATED_KEY_SPANS[name]
+    assert "scorer.pl" in warning.message and "--repeats corefud" in warning.message
+
+
+@pytest.mark.parametrize("fmt", ["conll", "jsonlines", "raf"])
+@pytest.mark.parametrize("name", sorted(JUDGED_KEYS))
+def test_format_scorer_prints_what_scorer_pl_prints(name, fmt, tmp_path, cli):
+    """``corefio score --format scorer`` prints scorer.pl's ``all`` output (its first line,
+    the version and the folder it ran from, aside), "Repeated mention" lines included."""
+    folder, case = JUDGED_KEYS[name]
+    key, response = _pair(folder, fmt, tmp_path)
+    result = cli("score", key, response, "-m", SCORER_METRICS, "--format", "scorer")
+    assert result.exit_code == 0
+    printed = case["scorer.pl"]["transcript"]
+    assert printed.startswith("\nMETRIC muc:\n")
+    if name != "realistic":
+        assert result.stdout == printed[1:]
+    else:  # several documents
+        assert _transcript_lines(result.stdout) == _transcript_lines(printed[1:])
+    assert "warning[score.duplicate-key-span]" in result.stderr
+
+
+def test_a_perfect_response_to_a_key_with_a_span_in_two_chains_scores_as_scorer_pl(cli):
+    """The newcomer's minimal case: "John" in two key chains, the response equal to the
+    key. scorer.pl: MUC 0, B³ 62.5, CEAFe 83.33, BLANC 66.66; corefud-scorer and coval:
+    MUC 50, B³ 75."""
+    folder = SCORER_REPEATS / "key-repeats" / "minimal"
+    result = corefio.score(folder / "key.conll", folder / "key.conll", ["muc", "bcub", "ceafe", "blanc"])
+    assert (result["muc"].recall, result["muc"].precision) == (0, 0)
+    assert result["bcub"].f1 == Fraction(5, 8)
+    assert result["ceafe"].f1 == Fraction(5, 6)
+    assert result["blanc"].f1 == Fraction(2, 3)
+    text = cli("score", folder / "key.conll", folder / "key.conll", "-m", "muc", "--format", "scorer").stdout
+    assert "Repeated mention in the key: 0, 0 02\nRepeated mention in the response: 0, 0 22\n" in text
+    assert "Coreference: Recall: (0 / 2) 0%\tPrecision: (0 / 1) 0%\tF1: 0%" in text
+    corefud = corefio.score(folder / "key.conll", folder / "key.conll", ["muc", "bcub"], repeats="corefud")
+    assert (corefud["muc"].f1, corefud["bcub"].f1) == (Fraction(1, 2), Fraction(3, 4))
+
+
+@pytest.mark.parametrize("fmt", ["conllu", "conll", "jsonlines", "raf"])
+@pytest.mark.parametrize("name", sorted(JUDGED_KEYS))
+def test_repeated_key_spans_score_as_corefud_scorer_with_its_rule(name, fmt, tmp_path):
+    """``repeats="corefud"``: corefud-scorer's recall side counts a repeated key span in
+    each key entity that lists it, its precision side in the last; its values (exact
+    matching, singletons kept), whatever the format."""
+    folder, case = JUDGED_KEYS[name]
+    key, response = _pair(folder, fmt, tmp_path)
+    result = corefio.score(key, response, COREFUD_METRICS, repeats="corefud", keep_zeros=True, report=Report())
+    for metric, values in case["corefud-scorer"]["values"].items():
+        got = result[metric]
+        assert [float(got.recall), float(got.precision), float(got.f1)] == pytest.approx(values, abs=1e-9), metric
+
+
+@pytest.mark.parametrize("name", sorted(JUDGED_KEYS))
+def test_the_cli_with_repeats_corefud_gives_corefud_scorers_values(name, cli):
+    folder, case = JUDGED_KEYS[name]
+    result = cli("score", folder / "key.conllu", folder / "response.conllu", "--repeats", "corefud", "-m",
+                 ",".join(COREFUD_METRICS), "--keep-zeros", "--format", "json")
+    assert result.exit_code == 0
+    corpus = json.loads(result.stdout)["corpus"]
+    for metric, values in case["corefud-scorer"]["values"].items():
+        got = corpus[metric]
+        assert [got["recall"]["value"], got["precision"]["value"], got["f1"]] == pytest.approx(values, abs=1e-9)
+    assert "Repeated mention" not in cli("score", folder / "key.conllu", folder / "response.conllu", "--repeats",
+                                         "corefud", "-m", "muc", "--format", "scorer").stdout
+
+
+@pytest.mark.parametrize("name", ["key-repeats/minimal", "key-repeats/both"])
+def test_coval_counts_a_span_in_two_key_entities_as_corefud_scorer(name):
+    """coval (whose evaluator corefud-scorer took over) gives corefud-scorer's MUC, B³,
+    CEAFe and LEA where no entity lists a span twice (it keeps such a repeat, which
+    corefud-scorer counts once: README's conformance notes)."""
+    folder, case = JUDGED_KEYS[name]
+    result = corefio.score(folder / "key.conll", folder / "response.conll", ["muc", "bcub", "ceafe", "lea"],
+                           repeats="corefud", report=Report())
+    for metric in ("muc", "bcub", "ceafe", "lea"):
+        got = result[metric]
+        assert [float(got.recall), float(got.precision), float(got.f1)] == \
+            pytest.approx(case["coval"]["values"][metric], abs=1e-9), metric
+
+
+def test_key_repeats_in_two_processes_give_the_same_scores_and_transcript():
+    folder = REPEATS / "realistic"
+    one = corefio.score(folder / "key.conll", folder / "response.conll", METRICS, workers=1, report=Report())
+    two = corefio.score(folder / "key.conll", folder / "response.conll", METRICS, workers=2, report=Report())
+    assert one.to_dict()["corpus"] == two.to_dict()["corpus"]
+    assert one.to_text() == two.to_text()
+    per_document = corefio.score(folder / "key.conll", folder / "response.conll", ["muc"], per_document=True,
+                                 report=Report()).to_text(per_document=True)
+    assert per_document.count("Repeated mention in the key") == 4  # its documents: 1 + 2 + 1 listings

@@ -12,7 +12,7 @@ denominator is 0; F1 is 0 when recall + precision is 0.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 
 import numpy as np
@@ -129,25 +129,46 @@ def fraction_sum_arrays(nums: np.ndarray, dens: np.ndarray) -> Number:
 
 @dataclass(frozen=True)
 class Repeats:
-    """What a table counts more often than scorer.pl v8.01 does, because of response
-    spans listed more than once that match no key mention.
+    """What a table counts beyond the reference scorer because of spans listed more than
+    once (in two chains, or twice in one): subtracted by the metrics that the table alone
+    cannot give (scoring's repeat rules, :mod:`corefio.scoring.views`, set it).
 
-    scorer.pl gives such a span one id and keeps it in every chain that lists it; its
-    MUC, B³ and CEAF then come out as if each listing were a mention of its own, and the
-    table holds them so (each a twinless response mention). Its mention identification
-    counts the id once, and BLANC counts links as a *set* of id pairs: a pair of ids
-    linked twice is one link, and an id in two chains has a non-coreference link to
-    itself. ``mentions``, ``coref`` and ``non_coref``: the response mentions,
-    coreference links and non-coreference links the table has beyond scorer.pl's. The
-    key side never differs: a repeated key span is kept once before the table is made.
+    scorer.pl v8.01 gives each span one mention id, whichever side lists it and however
+    often. A key span listed in several key chains stays in each of them (every listing
+    counts in the key's chain sizes) while a response mention is compared with the last
+    of them only; a response span that matches no key mention stays in every response
+    chain that lists it. The table holds each listing as a mention (repeated key
+    listings but the last are twinless key mentions), which is what its MUC and, with
+    ``Contingency.aligned``, its CEAF count. What differs:
+
+    * mention identification counts ids: ``key_mentions``, ``mentions`` and ``matched``
+      are the key mentions, response mentions and matched mentions the table has beyond
+      the distinct spans;
+    * BLANC counts *sets* of id pairs (an id listed twice in a chain has a coreference
+      link to itself, an id in two chains a non-coreference link to itself, two ids
+      linked twice one link): ``key_coref``, ``key_non_coref``, ``coref``, ``non_coref``
+      (the response's), ``both_coref`` and ``both_non_coref`` (the correct ones) are the
+      links the table counts beyond those sets;
+    * B³ finds a response mention's key chain by its id (the last chain that lists it)
+      and counts the response chain's mentions that chain lists, whichever chain they
+      belong to: ``bcub_recall`` and ``bcub_precision`` are what the table's numerators
+      have beyond scorer.pl's.
     """
 
+    key_mentions: int = 0
     mentions: int = 0
+    matched: int = 0
+    key_coref: int = 0
+    key_non_coref: int = 0
     coref: int = 0
     non_coref: int = 0
+    both_coref: int = 0
+    both_non_coref: int = 0
+    bcub_recall: Number = 0
+    bcub_precision: Number = 0
 
     def __add__(self, other: "Repeats") -> "Repeats":
-        return Repeats(self.mentions + other.mentions, self.coref + other.coref, self.non_coref + other.non_coref)
+        return Repeats(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(Repeats)))
 
 
 NO_REPEATS = Repeats()
@@ -160,18 +181,17 @@ class Contingency:
     ``rows[c]`` and response class ``cols[c]`` share ``counts[c]`` mentions (one entry
     per non-empty cell); ``key_sizes`` and ``response_sizes`` are the class sizes. A
     mention in the key and not in the response (or the reverse) is *twinless* and counts
-    only in its own side's class size. ``repeats``: the response mentions and links the
-    table counts more often than scorer.pl does (:class:`Repeats`; set by scoring when
-    a response lists a span that matches no key mention more than once), which mention
-    identification and BLANC take off. ``listed``: None, or the table of
-    corefud-scorer's precision side when a response lists a span in several classes
-    (scoring's ``corefud`` rule): this table gives the span to the last class that
-    lists it, corefud-scorer's precision side counts it in each (:attr:`precision_table`).
-    Tables are treated as immutable.
+    only in its own side's class size. Three optional parts serve a span listed more
+    than once (set by scoring's repeat rules, :mod:`corefio.scoring.views`):
+    ``repeats``, what some metrics take off (:class:`Repeats`); ``listed``, None or the
+    table of the precision side (:attr:`precision_table`: corefud-scorer's rule, where
+    a response span in several classes counts in each on that side only); ``aligned``,
+    None or the table CEAF aligns (:attr:`ceaf_table`: every key listing against every
+    response listing). Tables are treated as immutable.
     """
 
-    __slots__ = ("rows", "cols", "counts", "key_sizes", "response_sizes", "repeats", "listed", "_cache",
-                 "_cells_cache")
+    __slots__ = ("rows", "cols", "counts", "key_sizes", "response_sizes", "repeats", "listed", "aligned",
+                 "_cache", "_cells_cache")
 
     def __init__(self, key_sizes, response_sizes, cells: dict[tuple[int, int], int] | None = None) -> None:
         """From class sizes and a ``{(i, j): |K_i ∩ R_j|}`` mapping of the non-empty cells."""
@@ -184,6 +204,7 @@ class Contingency:
         self.response_sizes = np.asarray(response_sizes, np.int64).reshape(-1)
         self.repeats = NO_REPEATS
         self.listed: Contingency | None = None
+        self.aligned: Contingency | None = None
         #: results computed from this table; ``_cells_cache``: results that depend only
         #: on the cells, shared with the tables that differ only in class sizes
         #: (:meth:`with_response_sizes`: CEAFm's alignment is computed once for them)
@@ -201,31 +222,44 @@ class Contingency:
         t.response_sizes = np.asarray(response_sizes, np.int64)
         t.repeats = NO_REPEATS
         t.listed = None
+        t.aligned = None
         t._cache = {}
         t._cells_cache = {}
         return t
 
     def with_repeats(self, repeats: Repeats) -> "Contingency":
         """The same table with ``repeats`` (:class:`Repeats`)."""
-        table = Contingency.from_arrays(self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes)
-        table.repeats = repeats
-        table.listed = self.listed
-        return table
+        return self._with(repeats=repeats)
 
     def with_listed(self, listed: "Contingency") -> "Contingency":
         """The same table whose precision side is ``listed`` (:attr:`precision_table`)."""
+        return self._with(listed=listed)
+
+    def with_aligned(self, aligned: "Contingency") -> "Contingency":
+        """The same table whose CEAF table is ``aligned`` (:attr:`ceaf_table`)."""
+        return self._with(aligned=aligned)
+
+    def _with(self, **parts) -> "Contingency":
         table = Contingency.from_arrays(self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes)
-        table.repeats = self.repeats
-        table.listed = listed
+        table.repeats = parts.get("repeats", self.repeats)
+        table.listed = parts.get("listed", self.listed)
+        table.aligned = parts.get("aligned", self.aligned)
         return table
 
     @property
     def precision_table(self) -> "Contingency":
-        """The table the precision side of MUC, B³ and LEA, both sides of CEAF and the
-        response side of BLANC are computed from: ``listed`` when a response lists a span
-        in several classes under corefud-scorer's rule (each listing a response mention,
-        in its key class), else this table."""
+        """The table the precision side of MUC, B³ and LEA and the response side of
+        BLANC are computed from: ``listed`` when a span is in several classes under
+        corefud-scorer's rule (each response listing a response mention, in the last key
+        class that lists its span), else this table."""
         return self if self.listed is None else self.listed
+
+    @property
+    def ceaf_table(self) -> "Contingency":
+        """The table CEAF aligns (both sides): ``aligned`` when a span is in several
+        classes (each key listing found in each response class that lists its span),
+        else :attr:`precision_table`."""
+        return self.aligned if self.aligned is not None else self.precision_table
 
     @classmethod
     def from_partitions(cls, key: Iterable[Iterable[Hashable]],
@@ -290,13 +324,16 @@ class Contingency:
             return NotImplemented
         return (self.key_sizes.tolist() == other.key_sizes.tolist()
                 and self.response_sizes.tolist() == other.response_sizes.tolist()
-                and self.cells == other.cells and self.repeats == other.repeats and self.listed == other.listed)
+                and self.cells == other.cells and self.repeats == other.repeats and self.listed == other.listed
+                and self.aligned == other.aligned)
 
     def __getstate__(self):
-        return (self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes, self.repeats, self.listed)
+        return (self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes, self.repeats, self.listed,
+                self.aligned)
 
     def __setstate__(self, state) -> None:
-        self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes, self.repeats, self.listed = state
+        (self.rows, self.cols, self.counts, self.key_sizes, self.response_sizes, self.repeats, self.listed,
+         self.aligned) = state
         self._cache = {}
         self._cells_cache = {}
 
@@ -347,6 +384,8 @@ class Contingency:
                 table.repeats = table.repeats + t.repeats
         if any(t.listed is not None for t in tables):
             table.listed = cls.union([t.precision_table for t in tables])
+        if any(t.aligned is not None for t in tables):
+            table.aligned = cls.union([t.ceaf_table for t in tables])
         return table
 
     def extended(self) -> "Contingency":

@@ -11,14 +11,17 @@ def b_cubed(key, response=None) -> Score:
 
     Recall = Σ_ij |K_i ∩ R_j|² / |K_i| over |E_K|; precision = Σ_ij |K_i ∩ R_j|² / |R_j|
     over |E_R|. Twinless mentions score 0 (scorer.pl v8.01). Precision comes from the
-    table's :attr:`~corefio.metrics.base.Contingency.precision_table`.
+    table's :attr:`~corefio.metrics.base.Contingency.precision_table`; where a key span
+    is in several classes, scorer.pl's numerators differ from the table's by its
+    :class:`~corefio.metrics.base.Repeats`.
     """
     t = as_table(key, response)
     rows, _, vals, ks, _ = t.arrays
     p = t.precision_table
     _, cols, pvals, _, rs = p.arrays
-    return Score(fraction_sum_arrays(vals * vals, ks[rows]), t.n_key,
-                 fraction_sum_arrays(pvals * pvals, rs[cols]), p.n_response)
+    r = t.repeats
+    return Score(fraction_sum_arrays(vals * vals, ks[rows]) - r.bcub_recall, t.n_key,
+                 fraction_sum_arrays(pvals * pvals, rs[cols]) - r.bcub_precision, p.n_response)
 
 
 def b_cubed_class(key, response=None) -> Score:

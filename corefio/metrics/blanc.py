@@ -22,13 +22,25 @@ def blanc(key, response=None) -> BlancScore:
     Σ C(n_ij, 2); correct non-coreference links: pairs of matched mentions separated in
     both partitions. Recall, precision and F are averaged over the two halves, a half
     being dropped when the *key* has no link of that kind (:class:`BlancScore`).
-    scorer.pl counts links as sets of mention id pairs: the response links of a span
-    listed more than once that matches no key mention are taken off as it does
-    (:class:`~corefio.metrics.base.Repeats`; none of them is a key link). Response links
-    are counted on the table's
+    scorer.pl counts links as sets of mention id pairs: where a span is listed more than
+    once, what the table counts beyond those sets is taken off
+    (:class:`~corefio.metrics.base.Repeats`). Response links are counted on the table's
     :attr:`~corefio.metrics.base.Contingency.precision_table` (corefud-scorer's rule).
     """
     t = as_table(key, response)
+    counts = link_counts(t)
+    r = t.repeats
+    key_coref, key_non = counts[0] - r.key_coref, counts[1] - r.key_non_coref
+    resp_coref, resp_non = counts[2] - r.coref, counts[3] - r.non_coref
+    both_coref, both_non = counts[4] - r.both_coref, counts[5] - r.both_non_coref
+    return BlancScore(Score(both_coref, key_coref, both_coref, resp_coref),
+                      Score(both_non, key_non, both_non, resp_non))
+
+
+def link_counts(t) -> tuple[int, int, int, int, int, int]:
+    """The links a table counts, before :class:`~corefio.metrics.base.Repeats`: key
+    coreference and non-coreference links, response ones (on the
+    :attr:`~corefio.metrics.base.Contingency.precision_table`), correct ones."""
     rows, cols, vals, ks, rs = t.arrays
     key_coref, nk = _pairs(ks), int(ks.sum())
     listed = t.precision_table.response_sizes  # corefud-scorer's response side
@@ -40,7 +52,4 @@ def blanc(key, response=None) -> BlancScore:
     same_key = _pairs(np.bincount(rows, weights=vals, minlength=len(ks)).astype(np.int64))
     same_resp = _pairs(np.bincount(cols, weights=vals, minlength=len(rs)).astype(np.int64))
     both_non = m * (m - 1) // 2 - same_key - same_resp + both_coref
-    resp_coref -= t.repeats.coref
-    resp_non -= t.repeats.non_coref
-    return BlancScore(Score(both_coref, key_coref, both_coref, resp_coref),
-                      Score(both_non, key_non, both_non, resp_non))
+    return key_coref, key_non, resp_coref, resp_non, both_coref, both_non

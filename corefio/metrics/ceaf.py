@@ -153,9 +153,9 @@ def ceaf_mention(key, response=None) -> Score:
 
     Numerator: the φ3 total of the best alignment; denominators: mentions of key and
     response. Computed on the table's
-    :attr:`~corefio.metrics.base.Contingency.precision_table`.
+    :attr:`~corefio.metrics.base.Contingency.ceaf_table`.
     """
-    t = as_table(key, response).precision_table
+    t = as_table(key, response).ceaf_table
     cached = t._cache.get("ceafm")
     if cached is None:
         total = t._cells_cache.get("ceafm")  # the alignment depends on the cells only
@@ -171,9 +171,9 @@ def ceaf_entity(key, response=None) -> Score:
 
     Numerator: the φ4 total of the best alignment (exact); denominators: numbers of
     key and response entities. Computed on the table's
-    :attr:`~corefio.metrics.base.Contingency.precision_table`.
+    :attr:`~corefio.metrics.base.Contingency.ceaf_table`.
     """
-    t = as_table(key, response).precision_table
+    t = as_table(key, response).ceaf_table
     cached = t._cache.get("ceafe")
     if cached is None:
         rows, cols, vals, ks, rs = t.arrays

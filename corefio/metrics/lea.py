@@ -26,11 +26,13 @@ def lea(key, response=None) -> Score:
 
     Recall = Σ_K |K|·(Σ_R links(K ∩ R) / links(K)) / Σ_K |K|, links(n) = n(n−1)/2;
     precision with roles swapped, from the table's
-    :attr:`~corefio.metrics.base.Contingency.precision_table`.
+    :attr:`~corefio.metrics.base.Contingency.precision_table`, whose response sizes (each
+    listing of a span, corefud-scorer's rule) also tell whether a key singleton's
+    response entity is one too.
     """
     t = as_table(key, response)
     p = t.precision_table
-    rows, cols, vals, ks, rs = t.arrays
+    rows, cols, vals, ks, _ = t.arrays
     p_rows, p_cols, p_vals, p_ks, p_rs = p.arrays
-    return Score(_resolution(ks, rs, rows, cols, vals), t.n_key,
+    return Score(_resolution(ks, p_rs, rows, cols, vals), t.n_key,
                  _resolution(p_rs, p_ks, p_cols, p_rows, p_vals), p.n_response)

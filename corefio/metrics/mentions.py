@@ -9,7 +9,9 @@ from ._table import as_table
 def mention_identification(key, response=None) -> Score:
     """Mention detection recall/precision with exact boundaries (scorer.pl's
     "Identification of Mentions"; seed 003 §2.3): matched/|E_K| and matched/|E_R|.
-    A response span listed more than once that matches no key mention is one mention
+    A span listed more than once, on either side, is one mention
     (:class:`~corefio.metrics.base.Repeats`)."""
     t = as_table(key, response)
-    return Score(t.matched, t.n_key, t.matched, t.n_response - t.repeats.mentions)
+    r = t.repeats
+    matched = t.matched - r.matched
+    return Score(matched, t.n_key - r.key_mentions, matched, t.n_response - r.mentions)

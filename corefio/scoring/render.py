@@ -253,16 +253,22 @@ class Scores(Mapping):
             if m == "mentions":
                 continue
             lines.append(f"METRIC {m}:")
+            said = _scorer_says(self.report)
             if per_document:
                 for d in self.documents:
                     if m in d.results:
                         lines.append(f"{d.name}:")
+                        lines.extend(said.get(d.name, []))
                         lines.extend(_text_block(m, d.results[m]))
+            else:
+                lines.extend(line for document in said.values() for line in document)
             lines.append("")
             lines.append("====== TOTALS =======")
             if "mentions" in self.corpus:
                 lines.append("Identification of Mentions: " + _rpf(self.corpus["mentions"]))
                 lines.append("-" * 74)
+            if isinstance(self.corpus[m], BlancScore):
+                lines += ["", "Coreference:"]  # as scorer.pl heads BLANC's totals
             lines.extend(_text_block(m, self.corpus[m]))
             lines.append("")
         if self.metrics == ["mentions"]:
@@ -466,11 +472,50 @@ def _rounded(x: float) -> str:
 
 
 def _rpf(s: Score, pct=_pct) -> str:
-    """``Recall: (n / d) r%  Precision: ... F1: f%``; percentages truncated as scorer.pl
-    prints them, or as ``pct`` gives them (``--sync``: :func:`_rounded`)."""
-    return (f"Recall: ({_count(s.recall_num)} / {_count(s.recall_den)}) {pct(float(s.recall))}\t"
-            f"Precision: ({_count(s.precision_num)} / {_count(s.precision_den)}) {pct(float(s.precision))}\t"
-            f"F1: {pct(float(s.f1))}")
+    """scorer.pl's ``ShowRPF``: the counts, then recall, precision and F1 computed as it
+    computes them, in floating point (0.6 and 1 give F1 0.7499999999999999, printed
+    74.99%), truncated to two decimals; or as ``pct`` gives them (``--sync``:
+    :func:`_rounded`)."""
+    recall, precision = _float_ratio(s.recall_num, s.recall_den), _float_ratio(s.precision_num, s.precision_den)
+    return (f"Recall: ({_count(s.recall_num)} / {_count(s.recall_den)}) {pct(recall)}\t"
+            f"Precision: ({_count(s.precision_num)} / {_count(s.precision_den)}) {pct(precision)}\t"
+            f"F1: {pct(_float_f1(recall, precision))}")
+
+
+def _float_ratio(num, den) -> float:
+    return float(num) / float(den) if den else 0.0
+
+
+def _float_f1(recall: float, precision: float) -> float:
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def _blanc_line(result: BlancScore) -> str:
+    """scorer.pl's BLANC line (``ScoreBLANC``): the mean of the two halves' recall,
+    precision and F1 in floating point, a half left out when the key has no link of
+    its kind."""
+    halves = [(_float_ratio(h.recall_num, h.recall_den), _float_ratio(h.precision_num, h.precision_den))
+              for h in (result.coref, result.noncoref) if h.recall_den]
+    if halves:
+        recall = sum(r for r, _ in halves) / len(halves)
+        precision = sum(p for _, p in halves) / len(halves)
+        f1 = sum(_float_f1(r, p) for r, p in halves) / len(halves)
+    else:
+        recall = precision = f1 = 0.0
+    return (f"BLANC: Recall: ({_count(recall)} / 1) {_pct(recall)}\tPrecision: ({_count(precision)} / 1) "
+            f"{_pct(precision)}\tF1: {_pct(f1)}")
+
+
+def _scorer_says(report: Report) -> dict[str, list[str]]:
+    """What scorer.pl prints of each document's repeated mentions ("Repeated mention in
+    the key: ..."), as scoring found it (``score.scorer-transcript``, one info
+    diagnostic a document: :func:`corefio.scoring.views.scorer_lines`). scorer.pl prints
+    them at the start of each metric, for every document, in the order of a Perl hash
+    (which changes from run to run): corefio in the order of the documents."""
+    said: dict[str, list[str]] = {}
+    for d in report.by_code("score.scorer-transcript"):
+        said.setdefault(d.document or "", []).extend(d.message.split("\n"))
+    return said
 
 
 def _text_block(metric: str, result: Any) -> list[str]:
@@ -479,10 +524,7 @@ def _text_block(metric: str, result: Any) -> list[str]:
         return ["Coreference: " + _rpf(result), dash]
     if isinstance(result, BlancScore):
         return ["Coreference links: " + _rpf(result.coref), dash,
-                "Non-coreference links: " + _rpf(result.noncoref), dash,
-                f"BLANC: Recall: ({_count(float(result.recall))} / 1) {_pct(float(result.recall))}\t"
-                f"Precision: ({_count(float(result.precision))} / 1) {_pct(float(result.precision))}\t"
-                f"F1: {_pct(float(result.f1))}", dash]
+                "Non-coreference links: " + _rpf(result.noncoref), dash, _blanc_line(result), dash]
     data = to_jsonable(result)
     if "recall" in data:
         return [f"Coreference: Recall: {_pct(data['recall']['value'])}\tPrecision: {_pct(data['precision']['value'])}"
