@@ -76,7 +76,7 @@ class Command:
     directory), whether it takes ``--jobs``, and what it reads and writes (for the bare
     read of ``bench_bare.py``): lists of (format, path)."""
 
-    def __init__(self, name, args, reads, writes=(), jobs=True, note=""):
+    def __init__(self, name, args, reads, writes=lambda f, o: [], jobs=True, note=""):
         self.name, self.args, self.reads, self.writes, self.jobs, self.note = name, args, reads, writes, jobs, note
 
 
@@ -289,7 +289,9 @@ def report(results: Path, names: list[str] | None = None, out=sys.stdout) -> lis
                             f"{base[field]:.2f} -> {e[field]:.2f} {'s' if field == 'cpu' else 'MB'}")
                     fails.append(line)
                     verdict.append(f"FAIL {field} {scale}x")
-        print(f"| {name} | {jobs} | {' | '.join(cells)} | {', '.join(verdict) or 'ok'} |", file=out)
+        measured = any(cell != "-" for cell in cells)
+        print(f"| {name} | {jobs} | {' | '.join(cells)} | {', '.join(verdict) or ('ok' if measured else '-')} |",
+              file=out)
     print(file=out)
     for line in fails:
         print(line, file=out)

@@ -82,6 +82,19 @@ def _checkout(option: str | None, variable: str, default: str, script: str) -> P
     return folder if (folder / script).exists() else None
 
 
+def describe(name: str, where: Path | str) -> str:
+    """Where a peer is, and its version (a pip package's) or commit (a git checkout's)."""
+    if name in ("scorch", "udapy"):
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return f"{where} ({'udapi' if name == 'udapy' else name} {version('udapi' if name == 'udapy' else name)})"
+        except PackageNotFoundError:
+            return str(where)
+    done = subprocess.run(["git", "-C", str(where), "rev-parse", "HEAD"], capture_output=True, text=True)
+    return f"{where} (commit {done.stdout.strip()})" if done.returncode == 0 else f"{where} (not a git checkout)"
+
+
 def prepare(scale: int) -> dict[str, Path]:
     """The inputs every peer needs, made once beside the corpus."""
     files = corpus(scale)
@@ -154,6 +167,8 @@ def main() -> None:
     for name in args.peers:
         if not where[name]:
             print(f"{name}: not installed, skipped (see this script's docstring for where it is looked for)")
+        else:
+            print(f"{name}: {describe(name, where[name])}")
     wanted = [name for name in args.peers if where[name]]
     files = prepare(args.scale)
     env = environment()
