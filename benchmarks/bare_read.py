@@ -25,7 +25,9 @@ the parse. What it does, by format:
   ``.ann`` line split into its tab columns.
 * ``webanno-tsv`` (a zip of TSV files, or one TSV): every line split into its tab
   columns, each column's values split at ``|``.
-* ``hf-datasets`` (Parquet): ``pyarrow.parquet.read_table(...).to_pylist()``.
+* ``hf-datasets``: a ``save_to_disk`` directory (what corefio writes), each Arrow file
+  read with ``pyarrow.ipc.open_stream(...).read_all().to_pylist()``; a Parquet file with
+  ``pyarrow.parquet.read_table(...).to_pylist()``.
 * ``spacy`` (DocBin): the bytes unzipped and unpacked (``srsly.msgpack_loads``).
 * ``html`` (the view): the text read and split at every ``<``.
 """
@@ -192,8 +194,15 @@ def webanno(path: Path) -> int:
 
 
 def parquet(path: Path) -> int:
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
+    if path.is_dir():  # a save_to_disk directory: Arrow stream files
+        n = 0
+        for file in sorted(path.rglob("*.arrow")):
+            with open(file, "rb") as f:
+                n += len(pa.ipc.open_stream(f).read_all().to_pylist())
+        return n
     return len(pq.read_table(path).to_pylist())
 
 

@@ -66,7 +66,7 @@ WRITERS = {
     "brat": "out_brat",
     "litbank-tsv": "out_litbank",
     "webanno-tsv": "out.webanno.zip",
-    "hf-datasets": "out.parquet",
+    "hf-datasets": "out_hf",  # a save_to_disk directory, whatever its name
     "spacy": "out.spacy",
 }
 
