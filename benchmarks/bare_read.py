@@ -40,7 +40,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-_CONLL = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
+_CONLL = re.compile(r"\(([^()|]+)\)|\(([^()|]+)|([^()|]+)\)")
 _ENTITY = re.compile(r"\(([^()\-]+)[^()]*(\))?|([^()\-]+)\)")
 _UA = re.compile(r"\(([^()]*)(\))?|\)")
 _MUC = re.compile(r"<(/?)COREF\b[^>]*>", re.I)

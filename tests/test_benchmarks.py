@@ -80,3 +80,12 @@ def test_a_failed_run_is_reported_and_left_out_of_the_factors(tmp_path):
         assert bench_growth.report(results, out=out) == []
     text = (tmp_path / "report.txt").read_text()
     assert "ERROR info at 2x (jobs 1) exited 3: bad input" in text
+
+
+def test_the_bare_conll_read_pairs_labels_that_are_not_numbers(tmp_path):
+    path = tmp_path / "labels.conll"
+    rows = ["(e1", "(e2)|e1)", "-", "(7)", "(e1)"]
+    path.write_text("#begin document (d); part 000\n"
+                    + "".join(f"d\t0\t{i}\tw\t{cell}\n" for i, cell in enumerate(rows))
+                    + "\n#end document\n")
+    assert bare_read.READERS["conll"](path) == 4
