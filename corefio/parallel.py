@@ -68,6 +68,27 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: the environment variable that sets the default of ``--jobs``
+WORKERS_VARIABLE = "COREFIO_WORKERS"
+
+
+def default_jobs() -> int:
+    """The default of ``--jobs``: ``COREFIO_WORKERS`` when it is set (a whole number of at
+    least 1; anything else is a usage error naming it), else :func:`available_cores`."""
+    value = os.environ.get(WORKERS_VARIABLE, "").strip()
+    if not value:
+        return available_cores()
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs < 1 or not value.isascii():
+        from .errors import UsageError
+
+        raise UsageError(f"{WORKERS_VARIABLE}={value!r}: the number of processes is a whole number of at least 1")
+    return jobs
+
+
 class WorkerDied(CorefioError):
     """A worker process ended without a result (killed, or out of memory)."""
 
@@ -429,14 +450,28 @@ def _score_piece(run: list) -> Any:
     return len(run), share, found_in(report)
 
 
+#: runs the document pairs of a score are cut into, whatever ``--jobs`` is
+SCORE_RUNS = 32
+
+
+def score_run_size(pairs: int) -> int:
+    """How many document pairs one run of :func:`score_runner` scores: the pairs cut
+    into :data:`SCORE_RUNS` runs (fewer when there are fewer pairs), the same for any
+    number of processes. Some corpus scores (the information measure H) add floating
+    point numbers run by run: the same runs, added in the same order, give the same
+    bits with ``--jobs 1`` as with ``--jobs 8``."""
+    return max(1, -(-pairs // SCORE_RUNS))
+
+
 def score_runner(jobs: int, progress: Progress | None = None) -> Callable[..., list]:
     """What the scoring engine calls to score the matched document pairs of two files
-    (``runner=`` of :func:`corefio.scoring.engine.score`): runs of pairs, each scored
-    into a Share by one of ``jobs`` processes; the shares come back in order."""
+    (``runner=`` of :func:`corefio.scoring.engine.score`): runs of pairs (cut the same
+    way whatever ``jobs`` is: :func:`score_run_size`), each scored into a Share by one
+    of ``jobs`` processes; the shares come back in order."""
 
     def run(job: Any, key_docs: list, response_docs: list, pairs: list) -> list:
         indexed = list(enumerate(pairs))
-        size = max(1, -(-len(indexed) // (max(1, jobs) * PIECES_PER_JOB)))
+        size = score_run_size(len(indexed))
         runs = [indexed[k:k + size] for k in range(0, len(indexed), size)]
         shares = []
         found = Report()  # what the runs found, merged as one run would have merged it
@@ -547,6 +582,15 @@ def _unstage(report: Report, error: CorefioError | None, staged: str, target: st
         error.file = moved(error.file)
 
 
+def _reading_part(report: Report, target: str) -> Report:
+    """What reading found, without what writing ``target`` reported: what one process
+    reports when the output is refused (:func:`corefio.api.convert` lists the losses
+    only of an output it wrote)."""
+    kept = Report(report.file)
+    kept.extend(d for d in report if not (d.file or "").startswith(target))
+    return kept
+
+
 def _staged_file(job: tuple[Conversion, str]) -> tuple[Report, CorefioError | None, int]:
     return _convert_file(*job)
 
@@ -559,7 +603,7 @@ def _put_in_place(staged: Path, target: Path, inputs: list, force: bool = False)
     from .io import files
 
     if staged.is_dir():
-        tree = {member.relative_to(staged).as_posix(): member.read_bytes()
+        tree = {member.relative_to(staged).as_posix(): _chunks_of(member)
                 for member in sorted(staged.rglob("*")) if member.is_file()}
         files.atomic_write_tree(target, tree, inputs=inputs, force=force)
     else:
@@ -590,10 +634,10 @@ def convert(tasks: Sequence[Conversion], jobs: int) -> Iterator[tuple[Report, Co
         yield from ordered_map(_convert_file, tasks, 1)
         return
     import shutil
-    import tempfile
 
-    stage = Path(tempfile.mkdtemp(prefix=".corefio-staging-", dir=Path(tasks[0].target).parent))
-    try:
+    from .io import files
+
+    with files.staging_directory(Path(tasks[0].target).parent) as stage:
         staged = [stage / str(number) / Path(task.target).name for number, task in enumerate(tasks)]
         for path in staged:
             path.parent.mkdir()
@@ -604,12 +648,11 @@ def convert(tasks: Sequence[Conversion], jobs: int) -> Iterator[tuple[Report, Co
                     _put_in_place(path, Path(task.target), [task.source], task.force)
                 except CorefioError as exc:
                     error = exc.located(task.source)
+                    report = _reading_part(report, task.target)
                 shutil.rmtree(path.parent, ignore_errors=True)
             yield report, error, documents
             if error is not None:
                 return
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
 
 
 # -- convert of one large file, in runs of documents ------------------------------------------------
@@ -676,9 +719,6 @@ def convert_in_runs(task: Conversion, pieces: list[Piece], jobs: int, *, report:
     the parts are joined into ``task.target`` in order, atomically, as
     :func:`corefio.api.convert` writes it (the same bytes, the same report: reading
     findings, then the corpus's and each document's losses, then the writer's own)."""
-    import shutil
-    import tempfile
-
     from .formats import readwrite as api
     from .formats.losses import report_corpus_losses
     from .formats.registry import get_format
@@ -691,31 +731,28 @@ def convert_in_runs(task: Conversion, pieces: list[Piece], jobs: int, *, report:
     write_report = Report(task.target)
     report_corpus_losses(Corpus(), spec.capabilities, write_report, spec.name)
     target = Path(task.target)
-    stage = Path(tempfile.mkdtemp(prefix=".corefio-staging-",
-                                  dir=target.parent if str(target) != "-" and target.parent.is_dir() else None))
+    with files.staging_directory(target.parent if str(target) != "-" else None) as stage:
 
-    def joined() -> Iterator[bytes]:
-        runs = [_Run(task, piece, str(stage / f"{number}.part")) for number, piece in enumerate(pieces)]
-        for run, outcome in zip(runs, ordered_map(_write_run, runs, jobs)):
-            replay(report, outcome.found)
-            replay(write_report, outcome.result)
-            if progress is not None:
-                progress(outcome.documents)
-            if outcome.error is not None:
-                raise outcome.error
-            yield from _chunks_of(Path(run.part))
-            os.remove(run.part)
-        if task.strict:
-            api._refuse_losses(write_report, 0, spec)
+        def joined() -> Iterator[bytes]:
+            runs = [_Run(task, piece, str(stage / f"{number}.part")) for number, piece in enumerate(pieces)]
+            for run, outcome in zip(runs, ordered_map(_write_run, runs, jobs)):
+                replay(report, outcome.found)
+                replay(write_report, outcome.result)
+                if progress is not None:
+                    progress(outcome.documents)
+                if outcome.error is not None:
+                    raise outcome.error
+                yield from _chunks_of(Path(run.part))
+                os.remove(run.part)
+            if task.strict:
+                api._refuse_losses(write_report, 0, spec)
 
-    try:
-        files.atomic_write(target, joined(), inputs=[task.source])
-    except CorefioError as exc:
-        if isinstance(exc, LossError):  # what api.convert reports when it fails
-            report.extend(write_report)
-        raise exc.located(task.target).located(task.source) from None
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
+        try:
+            files.atomic_write(target, joined(), inputs=[task.source])
+        except CorefioError as exc:
+            if isinstance(exc, LossError):  # what api.convert reports when it fails
+                report.extend(write_report)
+            raise exc.located(task.target).located(task.source) from None
     report.extend(write_report)
     return report
 
@@ -892,17 +929,55 @@ def sync(key: _Side, response: _Side, pairs: list, pairing: Report, targets: tup
 
     try:
         keys = synchronised_keys()
-        first = next(keys, None)  # the key's corpus-level data is known once its first document is
-        api.write(chain([] if first is None else [first], keys), targets[0], to, report=key_write,
-                  inputs=[key_path, response_path], header=key.header)
-        api.write(iter(spool), targets[1], to, report=response_write, inputs=[key_path, response_path],
-                  header=response.header)
+        inputs = [key_path, response_path]
+
+        def write_key(path: Path) -> None:
+            first = next(keys, None)  # the key's corpus-level data is known once its first document is
+            api.write(chain([] if first is None else [first], keys), path, to, report=key_write, inputs=inputs,
+                      header=key.header)
+
+        def write_response(path: Path) -> None:
+            api.write(iter(spool), path, to, report=response_write, inputs=inputs, header=response.header)
+
+        write_pair(targets, (write_key, write_response), (key_write, response_write), inputs, to)
     finally:
         spool.close()
     report = Report()
     for part in (key_report, response_report, pairing, sync_report, key_write, response_write):
         replay(report, found_in(part))
     return report
+
+
+def write_pair(targets: tuple[Path, Path], writers: tuple[Callable[[Path], None], Callable[[Path], None]],
+               reports: tuple[Report, Report], inputs: list, to: str) -> None:
+    """Write the two files of a pair (``writers[k](path)`` writes file ``k``), so that
+    both change together (:func:`corefio.io.files.replace_together`): each is written
+    into a staging folder beside the first target, then both are put in place. What the
+    writers report or raise names the targets, not the staged files. A format that
+    writes a directory (MMAX2) writes its two projects one after the other."""
+    from .formats.registry import get_format
+    from .io import files
+
+    if get_format(to).directory or any(str(t) == files.STDIO for t in targets):
+        for write, target in zip(writers, targets):
+            write(Path(target))
+        return
+    for target in targets:  # refused before any work, as a direct write refuses
+        files.check_output(target, inputs)
+    with files.staging_directory(Path(targets[0]).parent) as stage:
+        names = [Path(t).name for t in targets]
+        staged = tuple(stage / (name if names[0] != names[1] else f"{side}-{name}")
+                       for side, name in zip(("key", "response"), names))
+        try:
+            for write, path in zip(writers, staged):
+                write(path)
+            files.replace_together(list(zip(staged, targets)), inputs=inputs)
+        except CorefioError as exc:
+            for path, target, report in zip(staged, targets, reports):
+                _unstage(report, exc, str(path), str(target))
+            raise
+        for path, target, report in zip(staged, targets, reports):
+            _unstage(report, None, str(path), str(target))
 
 
 # -- sync of pairs of files ------------------------------------------------------------------------
@@ -965,25 +1040,47 @@ def sync_files(tasks: Sequence[FileSync], jobs: int,
     comes (from a hidden staging directory beside the first target), so that when a
     pair fails, no later pair's files are written, as with one process."""
     import shutil
-    import tempfile
+
+    from .io import files
 
     if jobs <= 1 or len(tasks) < 2:
         for task in tasks:
             yield task, sync_file(task, 1, progress)
         return
-    parent = Path(tasks[0].targets[0]).parent.parent
-    root = Path(tempfile.mkdtemp(prefix=".corefio-staging-", dir=parent if parent.is_dir() else None))
-    try:
+    with files.staging_directory(Path(tasks[0].targets[0]).parent.parent) as root:
         jobs_list = [(task, str(root / str(number))) for number, task in enumerate(tasks)]
         for (task, stage), (report, error, documents) in zip(jobs_list, ordered_map(_staged_sync, jobs_list, jobs)):
             if progress is not None:
                 progress(documents)
             if error is not None:
                 raise error
-            for which, target in zip(("key", "response"), map(Path, task.targets)):
-                target.parent.mkdir(parents=True, exist_ok=True)
-                _put_in_place(Path(stage) / which, target, [task.key, task.response])
+            targets = tuple(map(Path, task.targets))
+            targets[0].parent.mkdir(parents=True, exist_ok=True)
+            _put_pair_in_place((Path(stage) / "key", Path(stage) / "response"), targets,
+                               [task.key, task.response], task.to)
             shutil.rmtree(stage, ignore_errors=True)
             yield task, report
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+
+
+def _put_pair_in_place(staged: tuple[Path, Path], targets: tuple[Path, ...], inputs: list, to: str) -> None:
+    """Put a pair a worker wrote at ``staged`` in place, both files together
+    (:func:`write_pair`); a directory format's two projects one after the other."""
+    import shutil
+
+    from .formats.registry import get_format
+
+    if get_format(to).directory:
+        for path, target in zip(staged, targets):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _put_in_place(path, target, inputs)
+        return
+
+    def mover(source: Path) -> Callable[[Path], None]:
+        def move(path: Path) -> None:
+            try:
+                os.rename(source, path)
+            except OSError:  # another file system
+                shutil.copyfile(source, path)
+        return move
+
+    write_pair((targets[0], targets[1]), (mover(staged[0]), mover(staged[1])), (Report(), Report()), inputs, to)

@@ -98,17 +98,33 @@ def blocks(page: Path) -> list[Block]:
 
 
 # -- the site builds --------------------------------------------------------------------------
-def test_the_site_builds_strictly(tmp_path):
-    """``mkdocs build --strict``: every warning (a link to no page or anchor, a page
-    outside the navigation, a docstring mkdocstrings cannot render) fails."""
+def mkdocs_build(config: Path, site: Path) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` as the suite runs it (not ``--quiet``: that hides the
+    warnings from the count that ``--strict`` turns into a failure)."""
     pytest.importorskip("mkdocs")
     pytest.importorskip("material")
     pytest.importorskip("mkdocstrings")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
            "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                           "--config-file", str(REPO / "mkdocs.yml"), "--site-dir", str(tmp_path / "site")],
-                          cwd=REPO, capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
+                           "--site-dir", str(site)], cwd=config.parent, capture_output=True, text=True, env=env,
+                          timeout=600)
+
+
+def test_a_broken_link_fails_the_strict_build(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\n[gone](missing.md), [no anchor](#nowhere)\n")
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\ntheme:\n  name: material\n"
+                                        "validation:\n  links:\n    anchors: warn\n")
+    done = mkdocs_build(tmp_path / "mkdocs.yml", tmp_path / "site")
+    assert done.returncode != 0
+    assert "missing.md" in done.stderr and "nowhere" in done.stderr
+
+
+def test_the_site_builds_strictly(tmp_path):
+    """``mkdocs build --strict``: every warning (a link to no page or anchor, a page
+    outside the navigation, a docstring mkdocstrings cannot render) fails."""
+    done = mkdocs_build(REPO / "mkdocs.yml", tmp_path / "site")
     assert done.returncode == 0, done.stdout + done.stderr
     site = tmp_path / "site"
     for page in PAGES:

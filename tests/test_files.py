@@ -648,3 +648,93 @@ def test_a_tree_needs_an_existing_parent_and_a_directory(tmp_path: Path):
     with pytest.raises(OutputError, match="cannot write"):
         files.atomic_write_tree(tmp_path / "file", {"a.xml": b"x"})
     assert (tmp_path / "file").read_text() == "not a directory"
+
+
+# ------------------------------------------------------------------------------------------
+# writing a tree: one sync, one rename
+# ------------------------------------------------------------------------------------------
+@pytest.fixture
+def counted(monkeypatch):
+    """Counts of the calls that wait for the disk: ``os.fsync`` and the one file system sync."""
+    counts = {"fsync": 0, "sync": 0}
+    fsync, sync = os.fsync, files._sync_filesystem
+
+    def counting_fsync(fd):
+        counts["fsync"] += 1
+        return fsync(fd)
+
+    def counting_sync(path):
+        counts["sync"] += 1
+        return sync(path)
+
+    monkeypatch.setattr(files.os, "fsync", counting_fsync)
+    monkeypatch.setattr(files, "_sync_filesystem", counting_sync)
+    return counts
+
+
+def test_a_tree_of_1132_files_is_synced_once_not_once_per_file(tmp_path: Path, counted):
+    """An MMAX2 project of 1,132 files once waited for the disk about 2,264 times (each
+    file synced, then its folder); now the staged tree is synced once and renamed."""
+    tree = {f"Markables/doc{k}_coref_level.xml": f"<markables n='{k}'/>" for k in range(1000)}
+    tree.update({f"Basedata/doc{k}_words.xml": b"<words/>" for k in range(132)})
+    root = tmp_path / "project"
+    files.atomic_write_tree(root, tree)
+    assert counted["sync"] == 1 and counted["fsync"] <= 1
+    assert sum(len(names) for _, _, names in os.walk(root)) == 1132
+    assert (root / "Markables" / "doc7_coref_level.xml").read_text() == "<markables n='7'/>"
+    assert os.listdir(tmp_path) == ["project"]  # no staging folder left
+
+
+def test_an_mmax2_project_is_written_with_one_sync(tmp_path: Path, counted):
+    import corefio
+
+    corpus = corefio.read(SAMPLES / "key.raf.xml")
+    corpus = corpus.copy(documents=[d.copy(name=f"doc{k}") for k in range(40) for d in corpus.documents[:1]])
+    corefio.write(corpus, tmp_path / "project", "mmax2")
+    written = sum(len(names) for _, _, names in os.walk(tmp_path / "project"))
+    assert written > 80
+    assert counted["sync"] == 1 and counted["fsync"] <= 1
+    assert len(corefio.read(tmp_path / "project", "mmax2").documents) == 40
+
+
+def test_a_tree_appears_whole_or_not_at_all(tmp_path: Path):
+    """A failure while the files are produced leaves no directory and nothing staged."""
+    def failing():
+        yield b"<a/>"
+        raise RuntimeError("the writer failed")
+
+    root = tmp_path / "project"
+    with pytest.raises(RuntimeError):
+        files.atomic_write_tree(root, {"a.xml": b"x", "b.xml": failing(), "c.xml": b"z"})
+    assert os.listdir(tmp_path) == []
+    root.mkdir()
+    with pytest.raises(RuntimeError):
+        files.atomic_write_tree(root, {"a.xml": b"x", "b.xml": failing()})
+    assert os.listdir(root) == [] and os.listdir(tmp_path) == ["project"]
+
+
+def test_a_forced_tree_keeps_other_files_modes_and_links(tmp_path: Path, counted):
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "notes.txt").write_text("mine")
+    (root / "a.xml").write_text("old")
+    os.chmod(root / "a.xml", 0o600)
+    real = tmp_path / "elsewhere.xml"
+    real.write_text("old link target")
+    (root / "b.xml").symlink_to(real)
+    files.atomic_write_tree(root, {"a.xml": b"new a", "b.xml": b"new b", "sub/c.xml": b"c"}, force=True)
+    assert (root / "notes.txt").read_text() == "mine"
+    assert (root / "a.xml").read_text() == "new a" and stat.S_IMODE((root / "a.xml").stat().st_mode) == 0o600
+    assert (root / "b.xml").is_symlink() and real.read_text() == "new b"
+    assert (root / "sub" / "c.xml").read_text() == "c"
+    assert counted["sync"] == 1
+    assert sorted(os.listdir(tmp_path)) == ["elsewhere.xml", "project"]
+
+
+def test_a_tree_through_a_link_to_a_directory(tmp_path: Path):
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    files.atomic_write_tree(link, {"a.xml": b"x"})
+    assert link.is_symlink() and (real / "a.xml").read_bytes() == b"x"

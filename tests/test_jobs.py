@@ -646,7 +646,8 @@ def test_formats_that_find_their_documents_read_runs_as_the_whole_file_on_real_c
     cutting = {spec.name for spec in all_formats() if spec.document_starts is not None}
     assert cutting >= {"conll", "jsonlines", "wl-coref"}
     checked = set()
-    for path, format in [(gum, None), (litbank, None), (crlf, None), (wl, "wl-coref")]:
+    preco = data / "wild/jsonlines/allennlp_preco.jsonl"  # PreCo's own lines (AllenNLP's test file)
+    for path, format in [(gum, None), (litbank, None), (crlf, None), (wl, "wl-coref"), (preco, "preco")]:
         spec = resolve_format(path, format)
         report = Report(str(path))
         whole = api.read(path, format, report=report).documents
@@ -975,3 +976,81 @@ def test_sync_of_directories_writes_the_same_tree_whatever_jobs(file_pairs, tmp_
     afile.write_text("")
     code, _, err = run("sync", file_pairs["keys"], file_pairs["responses"], "-o", afile)
     assert code == 6 and f"{afile}: cannot create the directory" in err
+
+
+# -- the same bits whatever --jobs: every metric, and info / validate / convert -------------------
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> tuple[Path, Path]:
+    """24 documents of the benchmark generator (about 1.2 MB a side): enough runs of
+    pairs that the information measure's float sums, added run by run, once came out
+    different in their last bits with --jobs 1 and --jobs 2."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "generate_corpus", Path(__file__).resolve().parents[1] / "benchmarks" / "generate_corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.generate(tmp_path_factory.mktemp("generated"), docs=24)
+
+
+def test_every_metric_has_the_same_bits_with_one_or_more_jobs(generated):
+    """The JSON of ``score -m all`` (every registered metric) is byte for byte the same
+    with --jobs 1, 2 and 3 (the corpus value of ``info`` once differed in its last bits:
+    the runs of pairs, and so the order its floats were added in, depended on --jobs)."""
+    import json
+
+    from corefio.scoring import METRICS
+
+    key, response = generated
+    outputs = {jobs: run("score", key, response, "-m", "all", "--format", "json", "--per-document", "--jobs", jobs)
+               for jobs in ("1", "2", "3")}
+    assert outputs["1"][0] == 0
+    assert outputs["2"] == outputs["1"] and outputs["3"] == outputs["1"]
+    corpus = json.loads(outputs["1"][1])["corpus"]
+    assert set(METRICS) <= set(corpus)
+
+
+@pytest.mark.parametrize("command", [["info"], ["validate"], ["convert", "--to", "conllu"], ["convert", "--to", "jsonlines"]])
+def test_info_validate_and_convert_give_the_same_bytes_with_one_or_more_jobs(generated, tmp_path, command):
+    key, _ = generated
+    outputs = []
+    for jobs in ("1", "2"):
+        if command[0] == "convert":
+            target = tmp_path / f"out{jobs}{'.conllu' if 'conllu' in command else '.jsonlines'}"
+            code, out, err = run(command[0], key, target, *command[1:], "--jobs", jobs)
+            outputs.append((code, out.replace(str(target), "TARGET"), err.replace(str(target), "TARGET"),
+                            target.read_bytes()))
+        else:
+            outputs.append(run(*command, key, "--jobs", jobs))
+    assert outputs[0][0] == 0, outputs[0]
+    assert outputs[1] == outputs[0]
+
+
+def test_COREFIO_WORKERS_is_the_default_of_jobs(monkeypatch, generated):
+    """The command line honours ``COREFIO_WORKERS`` (it once ignored it): the work is
+    shared between that many processes unless --jobs says otherwise; a value that is not
+    a whole number of at least 1 is a usage error naming the variable."""
+    seen: list[int] = []
+    original = parallel.ordered_map
+
+    def counting(func, items, jobs, **kw):
+        seen.append(jobs)
+        return original(func, items, jobs, **kw)
+
+    monkeypatch.setattr(parallel, "ordered_map", counting)
+    key, _ = generated
+    monkeypatch.setenv("COREFIO_WORKERS", "3")
+    assert run("info", key)[0] == 0
+    assert seen and set(seen) == {3}
+    seen.clear()
+    assert run("info", key, "--jobs", "1")[0] == 0
+    assert set(seen) == {1}
+    seen.clear()
+    monkeypatch.setenv("COREFIO_WORKERS", "1")
+    assert run("validate", key)[0] == 0 and set(seen) == {1}
+    for bad in ("0", "two", "-1", "²"):
+        monkeypatch.setenv("COREFIO_WORKERS", bad)
+        code, out, err = run("info", key)
+        assert code == 2 and "COREFIO_WORKERS" in err, (bad, err)
+    monkeypatch.delenv("COREFIO_WORKERS")
+    assert parallel.default_jobs() == parallel.available_cores()

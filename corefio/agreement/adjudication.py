@@ -68,6 +68,8 @@ class Adjudication:
     gold: Corpus
     conflicts: list[Conflict] = field(default_factory=list)
     report: Report = field(default_factory=Report)
+    #: the annotations merged (for the adjudication view)
+    study: Study | None = None
 
 
 class _Find:
@@ -205,7 +207,7 @@ def merge(study: Study, *, keep: str = "majority", report: Report | None = None)
     conflicts.sort(key=lambda c: (c.document, c.spans, c.kind))
     if conflicts:
         report.info("adjudicate.conflicts", f"{len(conflicts)} conflict(s) between the annotators")
-    return Adjudication(study.annotators, keep, Corpus(documents=gold), conflicts, report)
+    return Adjudication(study.annotators, keep, Corpus(documents=gold), conflicts, report, study)
 
 
 def _partners(partners: frozenset, text) -> str:

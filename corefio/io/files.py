@@ -26,7 +26,22 @@ multi-file output, each one like this):
   refused. Any failure is an :class:`~corefio.errors.OutputError` naming the output.
 * A multi-file output goes into a new or empty directory; one that holds anything is
   refused (naming the files that would be overwritten, else saying it is not empty)
-  unless ``force`` is given, and then only the output's own files are written.
+  unless ``force`` is given, and then only the output's own files are written. Its files
+  are written into a staging folder beside the directory, made durable with one sync of
+  the file system (not one per file), and the folder is renamed into place: the
+  directory appears whole or not at all. With ``force`` into a directory that holds
+  files, each file is renamed into place from the staging folder (each whole).
+* Staging folders (:func:`staging_directory`) are hidden folders
+  ``.corefio-staging-<pid>-<random>`` beside the output, removed when the work ends; a
+  process killed before that leaves its folder behind, and the next write into that
+  directory removes the folders of processes that no longer run.
+* Two files that belong together (the key and response that ``sync`` writes) are put in
+  place together (:func:`replace_together`): both are written completely first; a small
+  journal ``.corefio-pair-<pid>-<8 hex digits>.json`` naming both is made durable; the
+  two renames follow; the journal is removed. A process killed between the two renames
+  leaves the journal, and the next write into that directory (by any corefio command)
+  completes the pair from it before doing anything else. So, once the pair has been
+  written, no later run sees a new key beside an old response.
 """
 
 from __future__ import annotations
@@ -35,8 +50,9 @@ import errno
 import os
 import re
 import stat
+import sys
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
@@ -147,7 +163,7 @@ def read_text(path: str | Path) -> str:
 #: clean-up must not take them for leftovers of a dead process that had the same pid)
 _writing: set[str] = set()
 _writing_lock = threading.Lock()
-_TEMP_TAIL = re.compile(r"corefio-([0-9]+)-[0-9a-f]{8}\.tmp")
+_TEMP_TAIL = re.compile(r"corefio-([0-9]{1,10})-[0-9a-f]{8}\.tmp")
 
 
 def _temp_prefix(name: str) -> str:
@@ -172,37 +188,144 @@ def _process_gone(pid: int) -> bool:
     return False
 
 
+def process_gone(pid: int) -> bool:
+    """True only when no process ``pid`` exists (any doubt counts as alive): whether what
+    a process left behind under its pid may be removed."""
+    return _process_gone(pid)
+
+
 def _remove_stale_temporaries(directory: Path, prefix: str) -> None:
-    """Delete leftovers ``<prefix>corefio-<pid>-<hex>.tmp`` of processes that are gone.
+    """Delete leftovers ``<prefix>corefio-<pid>-<hex>.tmp`` of processes that are gone,
+    after finishing the pairs and removing the staging folders they left in
+    ``directory`` (:func:`clean_leftovers`).
 
     A leftover carrying this process's own pid comes from an earlier process that had the
     same pid, unless one of our threads is writing it. Failures are ignored: clean-up must
     never stop a write.
     """
-    me = os.getpid()
     try:
         entries = list(os.scandir(directory))
     except OSError:
         return
+    _clean_entries(directory, entries)
     for entry in entries:
         if not entry.name.startswith(prefix):
             continue
         match = _TEMP_TAIL.fullmatch(entry.name, len(prefix))
         if match is None:
             continue
-        pid = int(match.group(1))
         try:
-            if not entry.is_file(follow_symlinks=False):
-                continue
-            if pid == me:
-                with _writing_lock:
-                    stale = entry.name not in _writing
-            else:
-                stale = _process_gone(pid)
-            if stale:
+            if entry.is_file(follow_symlinks=False) and _stale(int(match.group(1)), entry.name):
                 os.unlink(entry.path)
         except OSError:
             pass
+
+
+def _stale(pid: int, name: str) -> bool:
+    """Whether ``name``, made by process ``pid``, is a leftover: that process is gone,
+    or it is this process's pid and none of our threads uses the name (an earlier
+    process had the pid)."""
+    if pid == os.getpid():
+        with _writing_lock:
+            return name not in _writing
+    return _process_gone(pid)
+
+
+#: a staging folder: ``.corefio-staging-<pid>-<random>`` (tempfile.mkdtemp's letters)
+_STAGING = re.compile(r"\.corefio-staging-([0-9]{1,10})-[a-z0-9_]+")
+STAGING_PREFIX = ".corefio-staging-"
+#: the journal of a pair being put in place: ``.corefio-pair-<pid>-<hex>.json``
+_JOURNAL = re.compile(r"\.corefio-pair-([0-9]{1,10})-[0-9a-f]{8}\.json")
+
+
+def clean_leftovers(directory: str | Path) -> None:
+    """What killed corefio processes left in ``directory``: pairs half put in place are
+    completed from their journal, then their staging folders are removed. Leftovers of
+    processes still running are left alone; failures are ignored."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    _clean_entries(Path(directory), entries)
+
+
+def _clean_entries(directory: Path, entries: list) -> None:
+    journals = []
+    for entry in entries:
+        match = _JOURNAL.fullmatch(entry.name)
+        if match is not None and _stale(int(match.group(1)), entry.name):
+            journals.append((entry, match.group(1)))
+    for entry, pid in journals:
+        _finish_pair(directory, Path(entry.path), pid)
+    for entry in entries:
+        match = _STAGING.fullmatch(entry.name)
+        if match is None:
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False) and _stale(int(match.group(1)), entry.name):
+                import shutil
+
+                shutil.rmtree(entry.path, ignore_errors=True)
+        except OSError:
+            pass
+
+
+def _finish_pair(directory: Path, journal: Path, pid: str) -> None:
+    """Complete the renames a journal lists (those not done yet), then remove it. Only
+    moves from a staging folder of the journal's process in ``directory`` to a file of
+    ``directory`` are made: a journal cannot move anything else."""
+    import json
+
+    try:
+        with open(journal, "rb") as stream:
+            moves = json.loads(stream.read(1 << 16).decode("utf-8"))["moves"]
+        checked = []
+        for staged, target in moves:
+            folder, _, name = str(staged).partition("/")
+            match = _STAGING.fullmatch(folder)
+            if (match is None or match.group(1) != pid or not name or "/" in name or name in (".", "..")
+                    or not target or "/" in str(target) or str(target) in (".", "..")
+                    or str(target).startswith(".corefio-")):
+                return  # not a journal of ours: left alone
+            checked.append((directory / folder / name, directory / str(target)))
+    except (OSError, ValueError, KeyError, TypeError):
+        return
+    for staged, target in checked:
+        try:
+            os.replace(staged, target)
+        except FileNotFoundError:
+            pass  # renamed before the process was killed
+        except OSError:
+            return
+    _sync_directory(directory)
+    try:
+        os.unlink(journal)
+    except OSError:
+        pass
+
+
+@contextmanager
+def staging_directory(parent: str | Path | None) -> Iterator[Path]:
+    """A new hidden folder ``.corefio-staging-<pid>-<random>`` in ``parent`` (the system's
+    temporary folder when None or not a directory), removed when the block ends; the
+    leftovers of killed processes in ``parent`` are cleaned first (:func:`clean_leftovers`)."""
+    import shutil
+    import tempfile
+
+    where = Path(parent) if parent is not None and os.path.isdir(parent) else None
+    if where is not None:
+        clean_leftovers(where)
+    prefix = f"{STAGING_PREFIX}{os.getpid()}-"
+    with _output_errors(where or Path(tempfile.gettempdir())):
+        path = Path(tempfile.mkdtemp(prefix=prefix, dir=where))
+    with _writing_lock:
+        _writing.add(path.name)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+        with _writing_lock:
+            _writing.discard(path.name)
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -280,6 +403,20 @@ def atomic_write(path: str | Path, data: Content, *, inputs: Iterable[str | Path
     _replace_file(path, target, _pieces(data), status)
 
 
+def check_output(path: str | Path, inputs: Iterable[str | Path] = ()) -> None:
+    """The refusals :func:`atomic_write` makes before writing ``path``, made now: one
+    of ``inputs``, a directory, or a missing directory to write in."""
+    if str(path) == STDIO:
+        return
+    path = Path(path)
+    _refuse_inputs(path, inputs)
+    with _output_errors(path):
+        if os.path.isdir(path):
+            raise OutputError("cannot write: is a directory", file=path)
+        if not os.path.isdir(Path(os.path.realpath(path)).parent):
+            raise OutputError(f"directory {Path(os.path.realpath(path)).parent} does not exist", file=path)
+
+
 def atomic_write_tree(directory: str | Path, files: Mapping[str, Content], *,
                       inputs: Iterable[str | Path] = (), force: bool = False) -> None:
     """Write a multi-file output: ``files`` maps paths relative to ``directory`` (``/``
@@ -292,24 +429,29 @@ def atomic_write_tree(directory: str | Path, files: Mapping[str, Content], *,
     any that exist); everything else in the directory stays as it is. Everything is
     checked before anything is written: a path that is absolute or climbs out with
     ``..`` is refused, and so is any file that would overwrite one of ``inputs`` or land
-    inside an input directory. Each file is
-    then written by :func:`atomic_write`, so each appears whole; the set as a whole is
-    not atomic (a failure part way leaves the files written before it).
+    inside an input directory.
+
+    The files are written into a staging folder beside ``directory`` and made durable
+    with one sync of the file system; then a new or empty ``directory`` is replaced by
+    the staged tree in one rename (it appears whole or not at all), while into a
+    directory that holds files (``force``) each file is renamed into place (each whole;
+    a failure part way leaves those renamed before it). A ``directory`` that is a
+    symbolic link is written through.
     """
     if str(directory) == STDIO:
         raise UsageError("this format writes a directory of files: standard output ('-') cannot hold it; "
                           "give a directory", file=directory)
     root = Path(directory)
-    targets: list[tuple[Path, Content]] = []
+    targets: list[tuple[str, Path, Content]] = []
     for name, content in files.items():
         parts = PurePosixPath(name).parts
         if not parts or PurePosixPath(name).is_absolute() or ".." in parts or "\\" in name:
             raise OutputError(f"refusing to write {name!r}: not a path inside the output directory",
                               file=root)
-        targets.append((root.joinpath(*parts), content))
+        targets.append(("/".join(parts), root.joinpath(*parts), content))
     sources = [Path(source) for source in inputs]
     input_dirs = [source.resolve() for source in sources if os.path.isdir(source)]
-    for target, _ in targets:
+    for _, target, _ in targets:
         _refuse_inputs(target, sources)
         resolved = target.resolve()
         if any(resolved.is_relative_to(d) for d in input_dirs):
@@ -317,14 +459,180 @@ def atomic_write_tree(directory: str | Path, files: Mapping[str, Content], *,
     with _output_errors(root):
         if not root.parent.is_dir():
             raise OutputError(f"directory {root.parent} does not exist", file=root)
-        if not force and root.is_dir():
-            _refuse_non_empty(root, list(files))
-        if not root.is_dir():
-            os.mkdir(root)  # raises FileExistsError when root is a file
-        for target, _ in targets:
-            os.makedirs(target.parent, exist_ok=True)
-    for target, content in targets:
-        atomic_write(target, content, inputs=sources)
+        if os.path.islink(root) and os.path.isdir(root):
+            real = Path(os.path.realpath(root))
+        else:
+            real = root
+        if os.path.lexists(real) and not real.is_dir():
+            raise OutputError("cannot write: File exists (not a directory)", file=root)
+        if not force and real.is_dir():
+            _refuse_non_empty(real, list(files))
+    _write_tree(root, real, targets)
+
+
+def _write_tree(root: Path, real: Path, targets: list[tuple[str, Path, Content]]) -> None:
+    """Stage the files beside ``real`` (in it when its parent takes no new folder), sync
+    once, and move them into place (see :func:`atomic_write_tree`)."""
+    whole = not real.is_dir() or not os.listdir(real)
+    try:
+        staging = staging_directory(real.parent)
+        stage = staging.__enter__()
+    except OutputError as exc:
+        if not real.is_dir():
+            raise OutputError(exc.message, file=root) from None
+        staging = staging_directory(real)  # a parent we may not write to: stage inside
+        stage = staging.__enter__()
+        whole = False
+    try:
+        tree = stage / "tree"
+        with _output_errors(root):
+            os.mkdir(tree)
+        for relative, _, content in targets:
+            staged = tree.joinpath(*relative.split("/"))
+            with _output_errors(root / relative):
+                os.makedirs(staged.parent, exist_ok=True)
+                stream = open(staged, "xb")
+            with stream:
+                for piece in _pieces(content):
+                    with _output_errors(root / relative):
+                        stream.write(piece)
+        with _output_errors(root):
+            _sync_filesystem(tree)
+        if whole:
+            with _output_errors(root):
+                try:
+                    os.replace(tree, real) if real.is_dir() else os.rename(tree, real)
+                except OSError as exc:
+                    if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.EXDEV, errno.EBUSY):
+                        raise
+                    # something appeared in it meanwhile, or it is a mount point: file by file
+                    whole = False
+        if not whole:
+            touched: set[Path] = set()
+            for relative, _, _ in targets:
+                staged = tree.joinpath(*relative.split("/"))
+                target = real.joinpath(*relative.split("/"))
+                with _output_errors(root / relative):
+                    os.makedirs(target.parent, exist_ok=True)
+                    if os.path.islink(target):  # written through, as atomic_write does
+                        atomic_write(target, _chunks(staged))
+                        continue
+                    if os.path.isdir(target):
+                        raise OutputError("cannot write: is a directory", file=root / relative)
+                    try:
+                        os.chmod(staged, stat.S_IMODE(os.stat(target).st_mode))
+                    except FileNotFoundError:
+                        pass
+                    try:
+                        os.replace(staged, target)
+                    except OSError as exc:
+                        if exc.errno != errno.EXDEV:
+                            raise
+                        atomic_write(target, _chunks(staged))  # another file system
+                        continue
+                touched.add(target.parent)
+            for folder in sorted(touched):
+                _sync_directory(folder)
+        _sync_directory(real.parent)
+    finally:
+        staging.__exit__(None, None, None)
+
+
+def _chunks(path: Path, size: int = 1 << 20) -> Iterator[bytes]:
+    with open(path, "rb") as f:
+        while chunk := f.read(size):
+            yield chunk
+
+
+def _sync_filesystem(path: Path) -> None:
+    """Make every file written under ``path`` durable with one call: ``syncfs`` on Linux
+    (the file system holding ``path``), else ``sync``; where neither exists, each file
+    under ``path`` is synced."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                if libc.syncfs(fd) == 0:
+                    return
+            finally:
+                os.close(fd)
+        except (OSError, AttributeError):
+            pass
+    if hasattr(os, "sync"):
+        os.sync()
+        return
+    for folder, _, names in os.walk(path):  # pragma: no cover - not POSIX
+        for name in names:
+            fd = os.open(os.path.join(folder, name), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+
+def replace_together(moves: Sequence[tuple[str | Path, str | Path]], *, inputs: Iterable[str | Path] = ()) -> None:
+    """Put each staged file of ``moves`` (``(staged, target)``: files written completely,
+    in one staging folder of :func:`staging_directory`) at its target, all at once as far
+    as a crash goes: a journal naming the moves is made durable, the files are renamed,
+    the journal is removed; a process killed between the renames leaves the journal, from
+    which the next write into the directory completes them (:func:`clean_leftovers`).
+
+    That needs the targets to be files (or missing) of the directory the staging folder is
+    in; a target that is a link, a device or a FIFO, or elsewhere, is written from its
+    staged file as :func:`atomic_write` writes (one at a time). Refuses to overwrite any
+    of ``inputs``; every failure is an :class:`~corefio.errors.OutputError`.
+    """
+    import json
+
+    pairs = [(Path(staged), Path(target)) for staged, target in moves]
+    sources = list(inputs)
+    for _, target in pairs:
+        _refuse_inputs(target, sources)
+        if os.path.isdir(target):
+            raise OutputError("cannot write: is a directory", file=target)
+    folders = {staged.parent for staged, _ in pairs}
+    directory = next(iter(folders)).parent if len(folders) == 1 else None
+    together = directory is not None and _STAGING.fullmatch(next(iter(folders)).name) is not None and all(
+        os.path.abspath(target.parent) == os.path.abspath(directory) and not os.path.islink(target)
+        and (not os.path.lexists(target) or stat.S_ISREG(os.lstat(target).st_mode)) for _, target in pairs)
+    if not together:
+        for staged, target in pairs:
+            atomic_write(target, _chunks(staged), inputs=sources)
+        return
+    assert directory is not None
+    clean_leftovers(directory)
+    record = {"moves": [[f"{staged.parent.name}/{staged.name}", target.name] for staged, target in pairs]}
+    journal: Path | None = None
+    try:
+        with _output_errors(pairs[0][1]):
+            for staged, _ in pairs:
+                fd = os.open(staged, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            fd, journal = _create_temporary(directory, ".corefio-pair-", 0o600, suffix=".json")
+            with os.fdopen(fd, "wb") as stream:
+                stream.write(json.dumps(record).encode("utf-8"))
+                stream.flush()
+                os.fsync(stream.fileno())
+            _sync_directory(directory)
+        for staged, target in pairs:
+            with _output_errors(target):
+                try:
+                    os.chmod(staged, stat.S_IMODE(os.stat(target).st_mode))
+                except FileNotFoundError:
+                    pass
+                os.replace(staged, target)
+        _sync_directory(directory)
+        os.unlink(journal)
+    finally:
+        if journal is not None:
+            with _writing_lock:
+                _writing.discard(journal.name)
 
 
 #: how many names an error message about a non-empty directory lists
@@ -438,10 +746,14 @@ def _replace_file(path: Path, target: Path, pieces: Iterator[bytes], status: os.
     _sync_directory(directory)
 
 
-def _create_temporary(directory: Path, prefix: str, mode: int) -> tuple[int, Path]:
-    """Create and open ``<prefix>corefio-<pid>-<random hex>.tmp`` (a name nobody uses)."""
+def _create_temporary(directory: Path, prefix: str, mode: int, suffix: str = ".tmp") -> tuple[int, Path]:
+    """Create and open ``<prefix>corefio-<pid>-<random hex>.tmp`` (a name nobody uses);
+    with another ``suffix``, ``<prefix><pid>-<random hex><suffix>``."""
     for _ in range(100):
-        name = f"{prefix}corefio-{os.getpid()}-{os.urandom(4).hex()}.tmp"
+        if suffix == ".tmp":
+            name = f"{prefix}corefio-{os.getpid()}-{os.urandom(4).hex()}.tmp"
+        else:
+            name = f"{prefix}{os.getpid()}-{os.urandom(4).hex()}{suffix}"
         with _writing_lock:
             _writing.add(name)
         created = False

@@ -51,35 +51,43 @@ class Profile:
 
     * ``key_sizes`` / ``response_sizes``: histograms of class sizes (index = size);
     * ``mentions``: |E|;
-    * ``key_cross`` / ``response_cross``: Σ over non-empty cells of n·ln(n / |K|) and
-      n·ln(n / |R|) (n the cell count, K and R its classes), that is −|E|·H(P_R|P_K)
-      and −|E|·H(P_K|P_R).
+    * ``cell_sizes``: histogram of the non-empty cells' counts.
+
+    All three histograms are integers, so profiles add up exactly, in any order: the
+    entropy sums are taken from them at the end (:attr:`key_cross`, :attr:`response_cross`).
     """
 
     key_sizes: np.ndarray
     response_sizes: np.ndarray
     mentions: int
-    key_cross: float
-    response_cross: float
+    cell_sizes: np.ndarray
+
+    @property
+    def key_cross(self) -> float:
+        """Σ over non-empty cells of n·ln(n / |K|) (n the cell count, K its key class):
+        Σ n·ln n − Σ_K |K|·ln |K|, that is −|E|·H(P_R|P_K)."""
+        return _xlogx(self.cell_sizes) - _xlogx(self.key_sizes)
+
+    @property
+    def response_cross(self) -> float:
+        """Σ over non-empty cells of n·ln(n / |R|): −|E|·H(P_K|P_R)."""
+        return _xlogx(self.cell_sizes) - _xlogx(self.response_sizes)
 
     @classmethod
     def of(cls, key, response=None) -> "Profile":
         """The profile of a table (or of two partitions)."""
         t = as_table(key, response).extended()
         rows, cols, vals, ks, rs = t.arrays
-        v = vals.astype(np.float64)
-        return cls(_histogram(ks), _histogram(rs), t.n_key,
-                   float((v * np.log(v / ks[rows])).sum()), float((v * np.log(v / rs[cols])).sum()))
+        return cls(_histogram(ks), _histogram(rs), t.n_key, _histogram(vals[vals > 0]))
 
     @classmethod
     def zero(cls) -> "Profile":
-        return cls(np.zeros(1, np.int64), np.zeros(1, np.int64), 0, 0.0, 0.0)
+        return cls(np.zeros(1, np.int64), np.zeros(1, np.int64), 0, np.zeros(1, np.int64))
 
     def __add__(self, other: "Profile") -> "Profile":
         return Profile(_add_histograms(self.key_sizes, other.key_sizes),
                        _add_histograms(self.response_sizes, other.response_sizes),
-                       self.mentions + other.mentions, self.key_cross + other.key_cross,
-                       self.response_cross + other.response_cross)
+                       self.mentions + other.mentions, _add_histograms(self.cell_sizes, other.cell_sizes))
 
     def segments(self) -> Iterator[tuple[int, int, int, int]]:
         """The two sorted size profiles (largest class first, the shorter padded with

@@ -16,6 +16,10 @@ Hardening (README, "Running the evaluator for a team"):
   for the body;
 * :mod:`.uploads`: uploads streamed to a per-request temporary directory (removed after
   the request); a .zip checked entry by entry (no path escapes, links, bombs);
+* :func:`scratch`: that directory is ``corefio-web-<pid>_<random>`` in the system's
+  temporary folder; a server killed outright leaves its folders behind, and the next
+  server to start (:func:`remove_stale_scratch`) removes those of processes that no
+  longer run;
 * :mod:`.worker`: reading, repairing, converting, validating and scoring run in a
   forked process killed at the time limit, a bounded number at once;
 * a client never names a server path (an upload's name is reduced to its base name and
@@ -30,11 +34,15 @@ import importlib
 import io
 import json
 import pickle
+import os
 import re
+import shutil
+import tempfile
 import zipfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
@@ -50,7 +58,7 @@ from . import edge
 from .errors import WebError, from_corefio, scrub
 from .store import Store
 from .reading import DIRECTORY_FORMATS, clean, read_upload, resolve
-from .uploads import Upload, nesting_depth, save, scratch, unzip_for
+from .uploads import SCRATCH_PREFIX, Upload, nesting_depth, save, unzip_for
 from .worker import Workers
 
 HERE = Path(__file__).parent
@@ -66,6 +74,49 @@ PROJECTS = (".zip for an MMAX2 project, brat or LitBank TSV pairs or an INCEpTIO
 MAX_DEPTH = 1000
 #: bytes counted for a stored item besides its data (tokens, names, options)
 ITEM_OVERHEAD = 4096
+
+
+# -- scratch folders ----------------------------------------------------------------------------
+#: a request's folder: the prefix, the server's pid, ``_`` and mkdtemp's random letters
+_SCRATCH_NAME = re.compile(re.escape(SCRATCH_PREFIX) + r"([0-9]{1,10})_[a-z0-9_]+")
+
+
+@contextmanager
+def scratch() -> Iterator[Path]:
+    """A per-request temporary directory named after this process
+    (``corefio-web-<pid>_<random>``), removed afterwards."""
+    path = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}_"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def remove_stale_scratch(folder: str | Path | None = None) -> list[str]:
+    """Remove the request folders (:func:`scratch`) that servers no longer running left
+    in ``folder`` (the system's temporary folder): a server killed outright (kill -9,
+    out of memory) could not remove them. Those of running processes, this one
+    included, stay. The names removed."""
+    from ..io.files import process_gone
+
+    where = Path(folder) if folder is not None else Path(tempfile.gettempdir())
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(where))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _SCRATCH_NAME.fullmatch(entry.name)
+        if match is None or int(match.group(1)) == os.getpid():
+            continue
+        try:
+            mine = not hasattr(os, "getuid") or entry.stat(follow_symlinks=False).st_uid == os.getuid()
+            if entry.is_dir(follow_symlinks=False) and mine and process_gone(int(match.group(1))):
+                shutil.rmtree(entry.path, ignore_errors=True)
+                removed.append(entry.name)
+        except OSError:
+            pass
+    return removed
 
 
 # -- formats ---------------------------------------------------------------------------------
@@ -311,6 +362,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
                queue_wait: float = 30) -> FastAPI:
     """The application; the README's "Running the evaluator for a team" explains each limit."""
     limit = int(max_upload_mb * 2**20)
+    remove_stale_scratch()
     # what the work imports, imported now: a forked worker must not wait for an import
     # another thread was in the middle of
     for module in ("corefio.compare.matching", "corefio.scoring.engine", "corefio.compare.synchronisation", "corefio.web.view",

@@ -16,9 +16,21 @@
   ``no-referrer``: under ``no-referrer`` browsers send ``Origin: null`` with the
   page's own form POSTs, which the check above must refuse).
 
-:func:`protocol` gives uvicorn an HTTP protocol (h11) that closes a connection whose
-request line and headers have not arrived within ``header_timeout`` seconds (uvicorn
-itself only times out idle keep-alive connections).
+:func:`protocol` gives uvicorn an HTTP protocol (h11) that
+
+* closes a connection whose request line and headers have not arrived within
+  ``header_timeout`` seconds (uvicorn itself only times out idle keep-alive connections);
+* lets one client address hold at most :data:`MAX_PER_CLIENT` connections: a new
+  connection past that closes the client's own connection that has waited longest
+  without a request in progress (an idle keep-alive connection, or one still sending
+  its headers), or, when each of them has a request at work, is itself closed at once.
+  So one client cannot take the server's connections (uvicorn answers 503 to everyone
+  once ``limit_concurrency`` connections are open, idle or half-sent ones included),
+  and its own new requests still get through its slow ones;
+* when the server is full, makes room for a new connection the same way, closing the
+  connection of any client that has waited longest without a request in progress.
+
+A request being read or answered is never cut to make room.
 """
 
 from __future__ import annotations
@@ -30,6 +42,10 @@ from urllib.parse import urlsplit
 
 #: the longest pause between two pieces of a request body
 BODY_GAP = 10.0
+#: connections one client address may hold at once: half of the server's 256
+#: (``corefio.web.MAX_CONNECTIONS``), so one client cannot take them all and a team's
+#: scripts are not cut short (behind a reverse proxy the proxy is that client)
+MAX_PER_CLIENT = 128
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 SECURITY_HEADERS = {
@@ -195,17 +211,40 @@ DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.j
             "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
-def protocol(header_timeout: float) -> type:
-    """uvicorn's h11 protocol, closing connections whose headers are too slow."""
+def protocol(header_timeout: float, per_client: int | None = None) -> type:
+    """uvicorn's h11 protocol, closing connections whose headers are too slow, and
+    those over ``per_client`` (default :data:`MAX_PER_CLIENT`) from one address (see
+    the module doc). Each call gives a class of its own, with its own count per address
+    (one per server)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    cap = MAX_PER_CLIENT if per_client is None else per_client
+    #: the open connections of each client address (only the event loop's thread uses it)
+    held: dict[str, set] = {}
 
     class TimedH11Protocol(H11Protocol):
         _header_timer: asyncio.TimerHandle | None = None
         #: the request cycle that was the latest when the timer was set (None: none yet)
         _armed_after: Any = None
+        #: the address this connection is counted under (None: not counted)
+        _address: str | None = None
+        #: when the connection last started waiting for a request (for making room)
+        _since: float = 0.0
 
         def connection_made(self, transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            self._since = time.monotonic()
+            address = self.client[0] if self.client else None
+            if address is not None:
+                own = held.setdefault(address, set())
+                if len(own) >= cap and not self._make_room(own):
+                    transport.close()
+                    return
+                own.add(self)
+                self._address = address
+            limit = self.limit_concurrency
+            if limit is not None and len(self.connections) >= limit:
+                self._make_room(self.connections)
             self._arm()
 
         def data_received(self, data: bytes) -> None:
@@ -216,7 +255,34 @@ def protocol(header_timeout: float) -> type:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            self._forget()
             super().connection_lost(exc)
+
+        def _forget(self) -> None:
+            if self._address is not None:
+                own = held.get(self._address)
+                if own is not None:
+                    own.discard(self)
+                    if not own:
+                        del held[self._address]
+                self._address = None
+
+        def _waiting(self) -> bool:
+            """No request of this connection is being read or answered."""
+            return (self.cycle is None or self.cycle.response_complete) and not self.transport.is_closing()
+
+        def _make_room(self, among) -> bool:
+            """Close the connection of ``among`` (not this one) that has waited longest
+            without a request in progress; False when there is none."""
+            idle = [c for c in among if c is not self and isinstance(c, TimedH11Protocol) and c._waiting()]
+            if not idle:
+                return False
+            oldest = min(idle, key=lambda c: c._since)
+            oldest.transport.close()
+            # gone for the counts now (connection_lost follows when the loop gets to it)
+            oldest._forget()
+            self.connections.discard(oldest)
+            return True
 
         def _disarm(self) -> None:
             if self._header_timer is not None:
@@ -226,6 +292,7 @@ def protocol(header_timeout: float) -> type:
         def _arm(self) -> None:
             self._disarm()
             self._armed_after = self.cycle
+            self._since = time.monotonic()
             self._header_timer = self.loop.call_later(header_timeout, self._expire)
 
         def _expire(self) -> None:
@@ -236,4 +303,3 @@ def protocol(header_timeout: float) -> type:
                 self.transport.close()
 
     return TimedH11Protocol
-

@@ -21,6 +21,7 @@ are skipped.
 from __future__ import annotations
 
 import re
+import os
 import shutil
 import tempfile
 from contextlib import contextmanager
@@ -65,7 +66,9 @@ def safe_name(filename: str | None, default: str) -> str:
 @contextmanager
 def scratch() -> Iterator[Path]:
     """A per-request temporary directory, removed afterwards."""
-    path = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX))
+    # named after this server process, so that a server starting after a crash knows
+    # which scratch folders are left over (corefio.web.app removes those of dead servers)
+    path = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}_"))
     try:
         yield path
     finally:

@@ -85,6 +85,9 @@ from .mutations import EQUIVALENT, Mutation, mutate, mutations_for
 
 REPO = Path(__file__).resolve().parents[2]
 SEED_ROOTS = (REPO / "tests" / "data", REPO / "samples")
+#: the real files of the wild corpus: seeds as their ``manifest.json`` files list them
+#: (with the format each entry names), not found by guessing formats
+WILD = REPO / "tests" / "data" / "wild"
 #: where minimised failing inputs are kept
 REGRESSIONS = REPO / "tests" / "data" / "regressions" / "fuzz"
 #: a step taking longer than this is a hang
@@ -111,6 +114,58 @@ CONTENT_NEUTRAL_LOSSES = frozenset({
     "whitespace", "offsets", "regions", "sentences", "sentence-attributes", "metadata", "schemes",
     "entity-ids",
 })
+
+
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What the fuzzer knows of a format: which mutations fit its inputs, and whether a
+    refusal must name a line."""
+
+    #: mutation kinds (:mod:`tests.fuzz.mutations`): ``any`` (bytes and lines), ``xml``,
+    #: ``json``, ``mmax2``, ``zip`` (a member of a zip archive mutated), ``arrow`` (a value
+    #: of an Arrow or parquet table), ``docbin`` (a field of a spaCy DocBin), ``bytes``
+    #: (byte-level only: for binary files, where lines and encodings mean nothing)
+    kinds: frozenset[str]
+    #: a refusal names a line (every text format that is not XML or one JSON document)
+    line_based: bool
+    #: a project of several files (a directory): the kinds of each file by its suffix
+    members: tuple[tuple[str, frozenset[str]], ...] = ()
+
+    def kinds_of(self, member: str | None) -> frozenset[str]:
+        if member is not None:
+            for suffix, kinds in self.members:
+                if member.lower().endswith(suffix):
+                    return kinds
+        return self.kinds
+
+
+_TEXT, _XML, _JSON = frozenset({"any"}), frozenset({"any", "xml"}), frozenset({"any", "json"})
+_BINARY = frozenset({"bytes"})
+
+#: every format of the registry, with its traits. A test asserts that its names are the
+#: registry's: a new format cannot be left out of the campaigns.
+FORMATS: dict[str, Traits] = {
+    "conll": Traits(_TEXT, True),
+    "conllu": Traits(_TEXT, True),
+    "jsonlines": Traits(_JSON, True),
+    "wl-coref": Traits(_JSON, True),
+    "preco": Traits(_JSON, True),
+    "mate": Traits(_XML, False),
+    "mmax2": Traits(_XML | {"mmax2"}, False),
+    "muc": Traits(_XML, False),
+    "raf": Traits(_XML, False),
+    "ua": Traits(_TEXT, True),
+    "xmi": Traits(_XML | {"zip"}, False),
+    "brat": Traits(_TEXT, True),
+    "litbank-tsv": Traits(_TEXT, True),
+    "webanno-tsv": Traits(_TEXT, True),
+    "corenlp": Traits(_JSON | _XML, False),
+    "hf-datasets": Traits(_BINARY | {"arrow"}, False, ((".json", _JSON), (".arrow", _BINARY | {"arrow"}),
+                                                       (".parquet", _BINARY | {"arrow"}))),
+    "spacy": Traits(_BINARY | {"docbin"}, False),
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -150,13 +205,29 @@ class Target:
     directory: bool = False
 
     @property
+    def traits(self) -> Traits:
+        known = FORMATS.get(self.name)
+        if known is not None:
+            return known
+        # a format the table does not know (a toy format of the self-tests): told from
+        # its extensions
+        kinds = {"any"} | ({"xml"} if self.xml else set()) | ({"json"} if self.json else set())
+        return Traits(frozenset(kinds), not self.xml)
+
+    @property
     def line_based(self) -> bool:
-        return not self.xml
+        return self.traits.line_based
 
     @property
     def mutations(self) -> list[Mutation]:
-        kinds = ({"any"} | ({"xml"} if self.xml else set()) | ({"json"} if self.json else set())
-                 | ({"mmax2"} if self.name == "mmax2" else set()))
+        return mutations_for(set(self.traits.kinds))
+
+    def mutations_of(self, seed: Seed) -> list[Mutation]:
+        """The mutations for ``seed`` (a project's file: by its suffix; a zip archive:
+        its members mutated, or its bytes)."""
+        kinds = set(self.traits.kinds_of(seed.member))
+        if "zip" in kinds:
+            kinds = {"zip", "bytes"} if seed.data.startswith(b"PK\x03\x04") else kinds - {"zip"}
         return mutations_for(kinds)
 
 
@@ -209,6 +280,9 @@ def discover(formats: Sequence[str] | None, workdir: Path, log: Callable[[str], 
             if sum(map(len, files.values())) <= MAX_SEED_BYTES and same not in seen_projects:
                 seen_projects.add(same)
                 targets[spec.name].seeds.extend(project_seeds(spec.name, project, files))
+    for name, seeds in wild_seeds(log).items():
+        if name in targets:
+            targets[name].seeds.extend(seeds)
     for name, paths in (extra_seeds or {}).items():
         if name in targets:
             for p in map(Path, paths):
@@ -303,6 +377,65 @@ def _add_renamed_projects(target: Target, workdir: Path) -> None:
         target.seeds.extend(project_seeds(target.name, copy, renamed, f"{_relative(path)} (renamed)"))
 
 
+def wild_seeds(log: Callable[[str], None], root: Path | None = None) -> dict[str, list[Seed]]:
+    """Seeds from the real files of the wild corpus: every ``manifest.json`` under
+    ``root`` (default :data:`WILD`) lists files (or project folders) with their format
+    (``jsonlines:preco`` is a variant of ``jsonlines``: a seed of that format). A file
+    over :data:`MAX_SEED_BYTES` gives its head, cut at the last blank line (else line end)
+    before the limit, for line-based formats; larger projects and binary files are left
+    out (said in ``log``)."""
+    from corefio.formats import registry
+
+    root = WILD if root is None else root
+    out: dict[str, list[Seed]] = {}
+    if not root.is_dir():
+        return out
+    known = {spec.name for spec in registry.all_formats()}
+    for manifest in sorted(root.rglob("manifest.json")):
+        try:
+            entries = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            log(f"{_relative(manifest)}: unreadable manifest ({exc})")
+            continue
+        for entry in entries if isinstance(entries, list) else []:
+            if not isinstance(entry, dict) or not entry.get("path") or not entry.get("format"):
+                continue
+            fmt = str(entry["format"]).split(":", 1)[0]
+            path = manifest.parent / str(entry["path"])
+            if fmt not in known:
+                log(f"{_relative(path)}: format {entry['format']!r} of its manifest is not registered")
+                continue
+            if path.is_dir():
+                files = {name: data for name, data in _read_project(path).items()
+                         if PROJECT_FILES.get(fmt) is None or PROJECT_FILES[fmt].search(name)}
+                if sum(map(len, files.values())) > 4 * MAX_SEED_BYTES:
+                    log(f"{_relative(path)}: a {fmt} project too large to copy for every input; left out")
+                    continue
+                out.setdefault(fmt, []).extend(project_seeds(fmt, path, files))
+            elif path.is_file():
+                data = path.read_bytes()
+                if len(data) > MAX_SEED_BYTES:
+                    data = _head(data) if FORMATS.get(fmt, Traits(_TEXT, True)).line_based else b""
+                    if not data:
+                        log(f"{_relative(path)}: over {MAX_SEED_BYTES} bytes and not cut in lines; left out")
+                        continue
+                out.setdefault(fmt, []).append(Seed(path, data))
+            else:
+                log(f"{_relative(path)}: listed in {_relative(manifest)} but missing")
+    return out
+
+
+def _head(data: bytes) -> bytes:
+    """The start of a long text file, up to :data:`MAX_SEED_BYTES`, ending after its last
+    blank line (sentences and documents end there), else after its last line end."""
+    head = data[:MAX_SEED_BYTES]
+    for end in (b"\n\n", b"\r\n\r\n", b"\n"):
+        cut = head.rfind(end)
+        if cut > 0:
+            return head[:cut + len(end)]
+    return b""
+
+
 def _read_project(directory: Path) -> dict[str, bytes]:
     return {p.relative_to(directory).as_posix(): p.read_bytes()
             for p in sorted(directory.rglob("*")) if p.is_file()}
@@ -316,12 +449,12 @@ def _seed_projects() -> list[Path]:
     projects = []
     for root in SEED_ROOTS:
         for directory in sorted({p.parent for p in root.rglob("*.mmax")} if root.is_dir() else ()):
-            if REGRESSIONS in directory.parents:
+            if REGRESSIONS in directory.parents or WILD in directory.parents or directory == WILD:
                 continue
             if sum(p.stat().st_size for p in directory.rglob("*") if p.is_file()) <= MAX_SEED_BYTES:
                 projects.append(directory)
         for directory in sorted({p.parent for p in root.rglob("*.ann")} if root.is_dir() else ()):
-            if REGRESSIONS not in directory.parents and directory not in projects:
+            if REGRESSIONS not in directory.parents and WILD not in directory.parents and directory not in projects:
                 projects.append(directory)
     return projects
 
@@ -355,7 +488,7 @@ def _seed_files() -> list[Path]:
     for root in SEED_ROOTS:
         if root.is_dir():
             files.extend(p for p in root.rglob("*") if p.is_file() and p.stat().st_size <= MAX_SEED_BYTES
-                         and REGRESSIONS not in p.parents)
+                         and REGRESSIONS not in p.parents and WILD not in p.parents)
     return sorted(files)
 
 
@@ -450,7 +583,7 @@ def make_input(target: Target, campaign_seed: int, index: int) -> Input:
     rng = random.Random(f"{campaign_seed}/{target.name}/{index}")
     seed = rng.choice(target.seeds)
     pool = [s.data for s in target.seeds if s is not seed]
-    data, names = mutate(rng, seed.data, pool, target.mutations)
+    data, names = mutate(rng, seed.data, pool, target.mutations_of(seed))
     return Input(target.name, index, data, seed, tuple(names))
 
 
@@ -737,9 +870,26 @@ def count_mmax2_markables(project: Path) -> int:
         for level in levels:
             path = directory / level.replace("$", stem.group(1))
             if path.is_file():
-                data = plain_form(path.read_bytes()) or b""  # UTF-16 or -32 with a BOM, as UTF-8
+                data = plain_form(_xml_as_utf8(path.read_bytes())) or b""  # UTF-16 or -32, as UTF-8
                 total += len(_MARKABLE_ELEMENT.findall(_COMMENT.sub(b"", data)))
     return total
+
+
+#: how an XML file without byte order mark starts in each wide encoding (XML 1.0, appendix F)
+_XML_STARTS = ((b"<\x00\x00\x00", "utf-32-le"), (b"\x00\x00\x00<", "utf-32-be"), (b"<\x00", "utf-16-le"),
+               (b"\x00<", "utf-16-be"))
+
+
+def _xml_as_utf8(data: bytes) -> bytes:
+    """An XML file in UTF-16 or UTF-32 without byte order mark (told by its first
+    ``<``, as XML parsers tell it) as UTF-8; anything else as it is."""
+    for start, encoding in _XML_STARTS:
+        if data.startswith(start):
+            try:
+                return data.decode(encoding).encode("utf-8")
+            except UnicodeError:
+                return data
+    return data
 
 
 def _remove(path: Path) -> None:
@@ -1049,6 +1199,20 @@ def _reap(pid: int) -> tuple[int, int]:
             return 0, 0
 
 
+def meaning_kept(item: Input) -> tuple[str, ...]:
+    """The input's mutations when each of them keeps the meaning of its seed (the
+    ``equivalence`` check then applies), else ``()``. Never for a zip archive (line ends
+    and BOMs mean nothing in it), brat (its offsets count the characters of the text,
+    line ends included), or a seed with a bare CR of its own (the plain form would turn
+    that CR into a line end too)."""
+    if not item.mutations or not EQUIVALENT.issuperset(item.mutations):
+        return ()
+    if item.data.startswith(b"PK\x03\x04") or item.format in LINE_ENDS_ARE_CONTENT \
+            or b"\r" in item.seed.data.replace(b"\r\n", b""):
+        return ()
+    return item.mutations
+
+
 def _child(batch: list[Input], directory: Path, targets: dict[str, Target], fd: int, base_vm: int,
            memory_mb: int, deadline: float | None, slow: float = SLOW_STEP) -> None:
     """The child's whole life: cap memory, check each input of the batch, exit."""
@@ -1072,12 +1236,7 @@ def _child(batch: list[Input], directory: Path, targets: dict[str, Target], fd: 
             target = targets[item.format]
             path = materialise(item, directory, target.extension)
             seed_path = item.seed.path if item.mutations else None
-            equivalent = item.mutations if item.mutations and EQUIVALENT.issuperset(item.mutations) else ()
-            if item.data.startswith(b"PK\x03\x04") or item.format in LINE_ENDS_ARE_CONTENT:
-                # a zip archive: line ends and BOMs mean nothing in it; brat: its offsets
-                # count the characters of the text, line ends included
-                equivalent = ()
-            result = Checker(item.format, path, seed_path, target.line_based, emit, equivalent,
+            result = Checker(item.format, path, seed_path, target.line_based, emit, meaning_kept(item),
                              item.seed.member, slow).run()
             result["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             emit({"result": result})

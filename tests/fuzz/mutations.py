@@ -547,33 +547,238 @@ def mmax2_span(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
     return data[:s.start(1)] + value + data[s.end(1):]
 
 
+# -- structure-aware mutations of binary and archive inputs ---------------------------------------
+#: mutations of a member's text inside a zip archive (an INCEpTION XMI export)
+def _inner_mutations() -> list["Mutation"]:
+    return [m for m in MUTATIONS if m.kind in ("any", "xml") and not m.equivalent and m.name != "splice"]
+
+
+def zip_member(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """A zip archive with one member's bytes mutated (as XML or text), or, now and then,
+    a member dropped, doubled under the same name, renamed, or a folder entry added; the
+    archive stays well-formed, so the reader gets past the zip to the files in it. Not
+    a zip: bits flipped."""
+    import io
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = [(info.filename, archive.read(info)) for info in archive.infolist()[:64]
+                       if info.file_size <= 4 << 20]
+    except Exception:  # noqa: BLE001 - not a readable zip: a byte-level mutation instead
+        return flip_bits(rng, data, pool)
+    if not members:
+        return data
+    k = rng.randrange(len(members))
+    name, body = members[k]
+    roll = rng.random()
+    if roll < 0.7:
+        inner = rng.choice(_inner_mutations())
+        members[k] = (name, inner.apply(rng, body, [b for _, b in members if b is not body]))
+    elif roll < 0.78 and len(members) > 1:
+        del members[k]
+    elif roll < 0.86:
+        members.insert(k, (name, body))
+    elif roll < 0.93:
+        members[k] = (rng.choice(["../" + name, name.upper(), name + "/x.xmi", "a/" * 3 + name, name.replace(".", "")]),
+                      body)
+    else:
+        members.append(("folder/", b""))
+    import warnings
+
+    out = io.BytesIO()
+    with warnings.catch_warnings(), zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        warnings.simplefilter("ignore")  # a name used twice is what this mutation may make
+        for member, body in members:
+            archive.writestr(member, body)
+    return out.getvalue()
+
+
+#: odd values for a cell of a table (chosen by the kind of the value they replace)
+_ODD_INTS = (-1, 0, 1, 2**31, -(2**31) - 1, 2**62, 7)
+_ODD_STRINGS = ("", " ", "\r", "a\rb", "a\nb", "\t", "\x00", "é", "\u200b", "(", "-", "_", "x" * 300, "0", "-1")
+
+
+def _odd_value(rng: random.Random, value: object, leaves: list) -> object:
+    roll = rng.random()
+    if roll < 0.1:
+        return None
+    if roll < 0.2 and leaves:
+        return rng.choice(leaves)  # another cell's value (maybe of another type)
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return rng.choice(_ODD_INTS + (value + 1, value - 1, -value))
+    if isinstance(value, float):
+        return rng.choice((float("nan"), float("inf"), -0.0, 1e308))
+    if isinstance(value, str):
+        return rng.choice(_ODD_STRINGS + (value * 2, value[::-1], value[:1]))
+    if isinstance(value, list):
+        if not value:
+            return [rng.choice(leaves)] if leaves else []
+        choice = rng.random()
+        if choice < 0.3:
+            return []
+        if choice < 0.6:
+            return value[:-1]
+        if choice < 0.8:
+            return value + value[-1:]
+        return list(reversed(value))
+    return value
+
+
+def _leaves(value: object, path: tuple, out: list) -> None:
+    """Every (path, value) inside nested lists and dicts, containers included."""
+    out.append((path, value))
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _leaves(item, path + (key,), out)
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:50]):
+            _leaves(item, path + (i,), out)
+
+
+def _set_at(value: object, path: tuple, new: object) -> object:
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, head: _set_at(value[head], rest, new)}
+    copy = list(value)  # type: ignore[arg-type]
+    copy[head] = _set_at(copy[head], rest, new)
+    return copy
+
+
+def arrow_cell(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """An Arrow (IPC stream or file) or parquet table with one value somewhere in one
+    row replaced by an odd one (negative or huge numbers, None, CR, a shorter or longer
+    list, another cell's value), written back with the old schema when the value fits
+    it, else with the schema the new rows give. Not such a table: bits flipped."""
+    import io
+
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:  # pragma: no cover - the hf extra is missing
+        return flip_bits(rng, data, pool)
+    kind = "parquet" if data[:4] == b"PAR1" else "arrow"
+    try:
+        if kind == "parquet":
+            table = pq.read_table(io.BytesIO(data))
+        else:
+            try:
+                table = pa.ipc.open_stream(io.BytesIO(data)).read_all()
+                kind = "stream"
+            except pa.ArrowInvalid:
+                table = pa.ipc.open_file(io.BytesIO(data)).read_all()
+        rows = table.to_pylist()
+    except Exception:  # noqa: BLE001 - damaged already: a byte-level mutation instead
+        return flip_bits(rng, data, pool)
+    if not rows:
+        return data
+    r = rng.randrange(len(rows))
+    found: list = []
+    _leaves(rows[r], (), found)
+    found = found[1:] or found
+    path, value = rng.choice(found)
+    leaves = [v for _, v in found if not isinstance(v, (dict, list))]
+    rows[r] = _set_at(rows[r], path, _odd_value(rng, value, leaves))  # type: ignore[assignment]
+    try:
+        try:
+            new = pa.Table.from_pylist(rows, schema=table.schema)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError):
+            new = pa.Table.from_pylist(rows)
+        out = io.BytesIO()
+        if kind == "parquet":
+            pq.write_table(new, out)
+        elif kind == "stream":
+            with pa.ipc.new_stream(out, new.schema) as writer:
+                writer.write_table(new)
+        else:
+            with pa.ipc.new_file(out, new.schema) as writer:
+                writer.write_table(new)
+        return out.getvalue()
+    except Exception:  # noqa: BLE001 - no table holds these rows: leave the input alone
+        return data
+
+
+def docbin_field(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """A spaCy DocBin (zlib-compressed msgpack) with one of its fields changed: a
+    document length, a token attribute, a space flag, the strings table, a span group,
+    the categories or flags; compressed again, so the reader gets past zlib and msgpack.
+    Not a DocBin: bits flipped."""
+    import zlib
+
+    try:
+        import srsly
+    except ImportError:  # pragma: no cover - the spacy extra is missing
+        return flip_bits(rng, data, pool)
+    try:
+        message = srsly.msgpack_loads(zlib.decompress(data))
+        if not isinstance(message, dict):
+            raise ValueError
+    except Exception:  # noqa: BLE001 - damaged already
+        return flip_bits(rng, data, pool)
+    key = rng.choice(sorted(k for k in message if isinstance(k, str)) or [""])
+    value = message.get(key)
+    if isinstance(value, (bytes, bytearray)) and value:
+        raw = bytearray(value)
+        roll = rng.random()
+        if roll < 0.5 and len(raw) >= 4:
+            i = rng.randrange(len(raw) // 4) * 4  # an int32 or a part of a uint64
+            raw[i:i + 4] = rng.choice((-1, 0, 2**31 - 1, 1, 1000)).to_bytes(4, "little", signed=True)
+        elif roll < 0.7:
+            raw = raw[:-rng.randint(1, min(8, len(raw)))]
+        else:
+            raw[rng.randrange(len(raw))] ^= 1 << rng.randrange(8)
+        message[key] = bytes(raw)
+    elif isinstance(value, list):
+        if value and rng.random() < 0.5 and isinstance(value[0], (bytes, bytearray)):
+            k = rng.randrange(len(value))  # a span group (msgpack of its own): its bytes flipped
+            raw = bytearray(value[k])
+            if raw:
+                raw[rng.randrange(len(raw))] ^= 1 << rng.randrange(8)
+            value[k] = bytes(raw)
+        else:
+            message[key] = _odd_value(rng, value, [v for v in value if not isinstance(v, (list, dict))])
+    else:
+        message[key] = _odd_value(rng, value, [])
+    try:
+        return zlib.compress(srsly.msgpack_dumps(message))
+    except Exception:  # noqa: BLE001 - not packable: leave the input alone
+        return data
+
+
 @dataclass(frozen=True)
 class Mutation:
     name: str
     apply: Mutator
     weight: float
-    #: which inputs it is for: "any", "xml", "json" or "mmax2" (the files of an MMAX2 project)
+    #: which inputs it is for: "any", "xml", "json", "mmax2" (the files of an MMAX2
+    #: project), "zip", "arrow" or "docbin" (see :class:`tests.fuzz.fuzzer.Traits`)
     kind: str = "any"
     #: the text means the same after it (other line ends, an encoding named by a BOM):
     #: a reader must read the same document or refuse
     equivalent: bool = False
+    #: works on bytes alone (no lines, no encoding): fit for binary files too
+    binary: bool = False
 
 
 MUTATIONS: tuple[Mutation, ...] = (
-    Mutation("flip_bits", flip_bits, 2),
-    Mutation("set_byte", set_byte, 2),
-    Mutation("insert_token", insert_token, 2),
-    Mutation("delete_bytes", delete_bytes, 1),
-    Mutation("truncate", truncate, 1),
-    Mutation("truncate_at_class", truncate_at_class, 1.5),
+    Mutation("flip_bits", flip_bits, 2, binary=True),
+    Mutation("set_byte", set_byte, 2, binary=True),
+    Mutation("insert_token", insert_token, 2, binary=True),
+    Mutation("delete_bytes", delete_bytes, 1, binary=True),
+    Mutation("truncate", truncate, 1, binary=True),
+    Mutation("truncate_at_class", truncate_at_class, 1.5, binary=True),
     Mutation("truncate_lines", truncate_lines, 1),
     Mutation("delete_lines", delete_lines, 2),
     Mutation("duplicate_lines", duplicate_lines, 2),
     Mutation("move_line", move_line, 1),
     Mutation("insert_line", insert_line, 2),
     Mutation("bracket_edit", bracket_edit, 4),
-    Mutation("splice", splice, 1),
-    Mutation("repeat_block", repeat_block, 0.3),
+    Mutation("splice", splice, 1, binary=True),
+    Mutation("repeat_block", repeat_block, 0.3, binary=True),
     Mutation("bom_utf8", bom_utf8, 0.6, equivalent=True),
     Mutation("bom_odd", bom_odd, 0.4),
     Mutation("utf16", utf16, 0.3, equivalent=True),
@@ -598,6 +803,9 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("mmax2_untile", mmax2_untile, 2, "mmax2"),
     Mutation("mmax2_cross_level", mmax2_cross_level, 2, "mmax2"),
     Mutation("mmax2_span", mmax2_span, 2, "mmax2"),
+    Mutation("zip_member", zip_member, 8, "zip"),
+    Mutation("arrow_cell", arrow_cell, 12, "arrow"),
+    Mutation("docbin_field", docbin_field, 12, "docbin"),
 )
 
 
@@ -606,8 +814,9 @@ EQUIVALENT = frozenset(m.name for m in MUTATIONS if m.equivalent)
 
 
 def mutations_for(kinds: set[str]) -> list[Mutation]:
-    """The mutations that fit an input of these kinds (``{"any", "xml"}`` for XML)."""
-    return [m for m in MUTATIONS if m.kind in kinds]
+    """The mutations that fit an input of these kinds (``{"any", "xml"}`` for XML;
+    ``"bytes"``: the byte-level mutations only, for binary files)."""
+    return [m for m in MUTATIONS if m.kind in kinds or ("bytes" in kinds and m.binary)]
 
 
 def mutate(rng: random.Random, data: bytes, pool: Sequence[bytes], available: Sequence[Mutation]

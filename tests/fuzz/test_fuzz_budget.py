@@ -227,9 +227,14 @@ def test_the_annotation_tools_formats_have_their_real_files_as_seeds(tmp_path: P
     alice = "11_alices_adventures_in_wonderland_brat"
     for name, folder in (("brat", "tests/data/brat"), ("litbank-tsv", "tests/data/brat/litbank_tsv")):
         seeds = targets[name].seeds
-        assert {(fuzzer._relative(s.path), s.member) for s in seeds} == {(folder, f"{alice}.ann"),
-                                                                         (folder, f"{alice}.txt")}
-        assert all(set(s.project or {}) == {f"{alice}.ann", f"{alice}.txt"} for s in seeds)  # no CoNLL copy
+        assert {(folder, f"{alice}.ann"), (folder, f"{alice}.txt")} <= {(fuzzer._relative(s.path), s.member)
+                                                                          for s in seeds}
+        # each project is its pairs alone (no CoNLL copy beside them), once per file
+        for seed in seeds:
+            assert all(member.endswith((".ann", ".txt")) for member in seed.project or {}), seed.label
+            assert seed.member in (seed.project or {})
+        alice_seeds = [s for s in seeds if fuzzer._relative(s.path) == folder]
+        assert all(set(s.project or {}) == {f"{alice}.ann", f"{alice}.txt"} for s in alice_seeds)
     assert "tests/data/xmi/two_documents.zip" in {fuzzer._relative(s.path) for s in targets["xmi"].seeds}
 
 
@@ -349,3 +354,147 @@ def test_validate_oracle_flags_disagreement(tmp_path: Path, monkeypatch):
     checker = fuzzer.Checker("raf", clean, None, False, lambda message: None)
     checker.run()
     assert any(f["check"] == "validate" and f["kind"].startswith("invalid") for f in checker.findings)
+
+
+# -- every format of the registry, the wild corpus, binary and archive inputs ----------------
+def test_the_fuzzers_format_list_is_the_registrys():
+    """``FORMATS`` (how each format is mutated and checked) names exactly the registry's
+    formats: a new format cannot be left out of the campaigns."""
+    from corefio.formats import registry
+
+    assert set(fuzzer.FORMATS) == {spec.name for spec in registry.all_formats()}
+    assert {spec.name for spec in registry.all_formats() if spec.can_read} == set(fuzzer.FORMATS)
+
+
+def test_every_format_of_the_registry_gets_seeds(tmp_path: Path):
+    from corefio.formats import registry
+
+    notes: list[str] = []
+    targets = fuzzer.discover(None, tmp_path, notes.append)
+    assert {t.name for t in targets} == {spec.name for spec in registry.all_formats()}, notes
+    for target in targets:
+        assert target.seeds and target.mutations, target.name
+        assert target.line_based == fuzzer.FORMATS[target.name].line_based
+
+
+def test_seeds_come_from_every_manifest_of_the_wild_corpus(tmp_path: Path):
+    """Each manifest entry is a seed of the format it names (a variant, ``jsonlines:preco``,
+    of its format); a long text file gives its head cut at a blank line; a project folder
+    gives one seed per file; unknown formats and missing files are said, not fatal."""
+    wild = tmp_path / "wild"
+    family = wild / "fam"
+    (family / "pair").mkdir(parents=True)
+    conll = b"#begin document (d); part 000\nd 0 0 A (1)\n\n#end document\n"
+    (family / "a.conll").write_bytes(conll)
+    (family / "b.jsonlines").write_bytes(b'{"doc_key": "x", "sentences": [["a"]], "clusters": []}\n')
+    long_text = b"".join(b"d 0 %d word -\n\n" % i for i in range(30_000))
+    (family / "long.conll").write_bytes(long_text)
+    (family / "pair" / "doc.ann").write_bytes(b"T1\tEntity 0 1\ta\n")
+    (family / "pair" / "doc.txt").write_bytes(b"a\n")
+    (family / "pair" / "notes.md").write_bytes(b"not part of the project\n")
+    manifest = [
+        {"path": "a.conll", "format": "conll"},
+        {"path": "b.jsonlines", "format": "jsonlines:preco"},
+        {"path": "long.conll", "format": "conll"},
+        {"path": "pair", "format": "brat"},
+        {"path": "c.xyz", "format": "no-such-format"},
+        {"path": "gone.conll", "format": "conll"},
+    ]
+    (family / "manifest.json").write_text(json.dumps(manifest))
+    notes: list[str] = []
+    seeds = fuzzer.wild_seeds(notes.append, wild)
+    assert sorted(seeds) == ["brat", "conll", "jsonlines"]
+    assert [s.data for s in seeds["conll"]][0] == conll
+    head = seeds["conll"][1].data
+    assert len(head) <= fuzzer.MAX_SEED_BYTES and long_text.startswith(head) and head.endswith(b"-\n\n")
+    assert {s.member for s in seeds["brat"]} == {"doc.ann", "doc.txt"}
+    assert all(set(s.project) == {"doc.ann", "doc.txt"} for s in seeds["brat"])
+    assert any("no-such-format" in n for n in notes) and any("gone.conll" in n and "missing" in n for n in notes)
+
+
+def test_the_wild_corpus_is_seeded_by_its_manifests_only(tmp_path: Path):
+    """Files under tests/data/wild are not guessed by extension: only their manifests
+    make them seeds (with the format the manifest names)."""
+    targets = fuzzer.discover(None, tmp_path, lambda message: None, convert=False)
+    manifest_paths = {p for seeds in fuzzer.wild_seeds(lambda m: None).values() for p in (s.path for s in seeds)}
+    for target in targets:
+        for seed in target.seeds:
+            if fuzzer.WILD in seed.path.parents or seed.path == fuzzer.WILD:
+                assert seed.path in manifest_paths, seed.label
+
+
+def test_zip_members_arrow_cells_and_docbin_fields_are_mutated_inside_their_containers():
+    import io
+    import random
+    import zipfile
+
+    from tests.fuzz import mutations
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("a.xmi", b"<xmi:XMI xmlns:xmi='http://www.omg.org/XMI'><x/></xmi:XMI>")
+        archive.writestr("TypeSystem.xml", b"<typeSystemDescription/>")
+    original = buffer.getvalue()
+    rng = random.Random(4)
+    changed_members = 0
+    for _ in range(30):
+        out = mutations.zip_member(rng, original, [])
+        with zipfile.ZipFile(io.BytesIO(out)) as archive:  # still a zip the reader can open
+            names = archive.namelist()
+            changed_members += any(archive.read(n) != zipfile.ZipFile(io.BytesIO(original)).read(n)
+                                   for n in names if n in ("a.xmi", "TypeSystem.xml"))
+    assert changed_members >= 10
+
+    pa = pytest.importorskip("pyarrow")
+    table = pa.Table.from_pylist([{"document_id": "d", "sentences": [{"part_id": 0, "words": ["a", "b"]}]}] * 3)
+    sink = io.BytesIO()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    arrow = sink.getvalue()
+    differing = 0
+    for _ in range(30):
+        out = mutations.arrow_cell(rng, arrow, [])
+        rows = pa.ipc.open_stream(io.BytesIO(out)).read_all().to_pylist()
+        differing += rows != table.to_pylist()
+        assert len(rows) == 3
+    assert differing >= 20
+
+    spacy = pytest.importorskip("spacy")
+    from spacy.tokens import DocBin
+
+    nlp = spacy.blank("en")
+    data = DocBin(docs=[nlp("a b c"), nlp("d e")]).to_bytes()
+    import zlib
+
+    import srsly
+
+    for _ in range(20):
+        out = mutations.docbin_field(rng, data, [])
+        assert isinstance(srsly.msgpack_loads(zlib.decompress(out)), dict)  # past zlib and msgpack
+
+
+def test_the_markable_count_reads_level_files_in_utf16_without_byte_order_mark(tmp_path: Path):
+    """The ``count`` oracle once counted 0 markables in a level file in UTF-16 without a
+    BOM (which XML parsers recognise by its first ``<``) and so flagged the reader."""
+    project = fuzzer.REPO / "tests" / "data" / "mmax2" / "worship"
+    copy = tmp_path / "worship"
+    fuzzer.write_project(copy, fuzzer._read_project(project))
+    before = fuzzer.count_mmax2_markables(copy)
+    assert before > 0
+    for level in (copy / "Markables").glob("*.xml"):
+        text = level.read_bytes().removeprefix(b"\xef\xbb\xbf").decode("latin-1")  # one file has a BOM
+        level.write_bytes(text.encode("utf-16-le"))
+    assert fuzzer.count_mmax2_markables(copy) == before
+
+
+def test_no_equivalence_check_for_a_seed_with_a_bare_carriage_return():
+    """A seed whose text holds a bare CR (LitBank TSV's R03 reproducer): after ``crlf`` its
+    plain form turns that CR into a line end too, which is another text; the campaign
+    once reported the reader for it."""
+    text = fuzzer.Seed(Path("a.ann"), b"1\ta\rb\n2\tc\n")
+    plain = fuzzer.Seed(Path("b.ann"), b"1\tab\n2\tc\n")
+    crlf = ("crlf",)
+    assert fuzzer.meaning_kept(fuzzer.Input("conll", 1, b"x\r\n", plain, crlf)) == crlf
+    assert fuzzer.meaning_kept(fuzzer.Input("conll", 1, b"x\r\n", text, crlf)) == ()
+    assert fuzzer.meaning_kept(fuzzer.Input("conll", 1, b"x\r\n", plain, ("crlf", "flip_bits"))) == ()
+    assert fuzzer.meaning_kept(fuzzer.Input("brat", 1, b"x\r\n", plain, crlf)) == ()
