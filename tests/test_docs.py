@@ -142,6 +142,8 @@ def test_the_site_builds_strictly(tmp_path):
     assert "loss.discontinuous" in conll and "canonical" in conll
     metrics = (site / "metrics" / "index.html").read_text(encoding="utf-8")
     assert all(f"<code>{name}</code>" in metrics for name in REGISTRY)
+    crossdoc = (site / "guide" / "cross-document" / "index.html").read_text(encoding="utf-8")
+    assert "shanybar/event_entity_coref_ecb_plus" in crossdoc, "the CDCR styles table (styles_help)"
     api = (site / "reference" / "api" / "index.html").read_text(encoding="utf-8")
     assert 'id="corefio.read"' in api and 'id="corefio.scoring.score"' in api
 

@@ -12,6 +12,9 @@ by Markdown made from the code, so the site cannot drift from what corefio does:
 ``<!-- corefio:metric-table -->``
     every registered metric: name (linked to its page), what it is, how a corpus score
     is formed, its tested properties, whether it is in the default set.
+``<!-- corefio:cdcr-styles -->``
+    the published cross-document evaluation styles ``--style`` knows
+    (:func:`corefio.scoring.crossdoc.styles_help`).
 
 A registered format or metric without a page, or a page asking for a format that is not
 registered, stops the build (the suite builds the site with ``--strict``).
@@ -24,7 +27,7 @@ import inspect
 import re
 from pathlib import Path
 
-MARKER = re.compile(r"^<!-- corefio:(format-table|format|metric-table)(?: ([\w:-]+))? -->$", re.M)
+MARKER = re.compile(r"^<!-- corefio:(format-table|format|metric-table|cdcr-styles)(?: ([\w:-]+))? -->$", re.M)
 
 #: the page (under docs/metrics/) that documents each registered metric
 METRIC_PAGES = {
@@ -53,6 +56,10 @@ def on_page_markdown(markdown: str, page, config, files) -> str:  # noqa: ARG001
             return format_table()
         if kind == "format":
             return format_section(argument)
+        if kind == "cdcr-styles":
+            from corefio.scoring.crossdoc import styles_help
+
+            return styles_help()
         return metric_table()
 
     return MARKER.sub(replace, markdown)
