@@ -226,9 +226,19 @@ _SPECIAL_PIECE = re.compile(r"^(\[[A-Z]+\]|<s>|</s>|<pad>|<unk>|<mask>|<cls>|<se
 
 
 def _json_line(data: dict) -> Doc:
-    """One document of any shape corefio's jsonlines reader knows, told by its keys."""
+    """One document of any shape corefio's jsonlines reader knows, told by its keys; a
+    shape that does not cut the words into sentences (AllenNLP, fastcoref, maverick)
+    makes one sentence of them."""
     doc = Doc()
-    if "cased_words" in data:  # wl-coref: [start, end) spans, a sentence number per word
+    if "mention_clusters" in data:  # PreCo: sentences of words, [sentence, start, end) mentions
+        start = []
+        for k, sentence in enumerate(data["sentences"]):
+            start.append(len(doc.sentence_of))
+            doc.sentence_of.extend([k] * len(sentence))
+        doc.tokens = len(doc.sentence_of)
+        _mentions_from_clusters(doc, [[(start[s] + a, start[s] + b) for s, a, b in cluster]
+                                      for cluster in data["mention_clusters"]], exclusive_end=True)
+    elif "cased_words" in data:  # wl-coref: [start, end) spans, a sentence number per word
         _sentence_numbers(doc, list(data["sent_id"]))
         _mentions_from_clusters(doc, data.get("span_clusters", []), exclusive_end=True)
     elif "subtoken_map" in data:  # sub-word segments: clusters count pieces
@@ -257,6 +267,8 @@ def _json_line(data: dict) -> Doc:
             doc.sentence_of.extend([k] * len(sentence))
         doc.tokens = len(doc.sentence_of)
         _mentions_from_clusters(doc, data.get("clusters", []))
+    if not doc.sentence_of:  # a shape without sentences: the document is one
+        doc.sentence_of = [0] * doc.tokens
     return doc
 
 
@@ -304,8 +316,8 @@ def _char_offsets(doc: Doc, data: dict) -> None:
 
 def jsonlines(path: Path) -> list[Doc]:
     """One JSON object a line; the shape of each is told by its keys (e2e-coref, wl-coref,
-    sub-word segments, AllenNLP, fastcoref on tokens, fastcoref and maverick on a text,
-    BookCoref)."""
+    PreCo, sub-word segments, AllenNLP, fastcoref on tokens, fastcoref and maverick on a
+    text, BookCoref)."""
     return [_json_line(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
@@ -396,21 +408,30 @@ _PIECE = re.compile(r"<!--.*?-->|<(/?)(\w+)([^>]*)>|([^<]+)", re.S)
 
 
 def muc(path: Path) -> list[Doc]:
-    """MUC SGML as corefio writes it: words separated by white space in TXT/TEXT,
-    ``<s>`` sentences, nested COREFs with ID and REF."""
+    """MUC SGML: words are the character data of TXT/TEXT (of the whole DOC but its
+    DOCNO, DOCID and STORYID when it has neither) cut at white space, nested COREFs with
+    ID and REF. Sentences: the ``<s>`` elements when there are any; else, in a DOC
+    corefio wrote from tokens (its ``tokens separated by spaces`` comment), none; else
+    runs of words in the same innermost section element (any tag but COREF ends one:
+    ``<p>`` paragraphs whose ``</p>`` is omitted included)."""
     docs = []
     for body in re.findall(r"<DOC>(.*?)</DOC>", path.read_text(encoding="utf-8"), flags=re.S | re.I):
         doc = Doc()
         text = re.search(r"<(TXT|TEXT)>(.*?)</\1>", body, flags=re.S | re.I)
-        sentence = -1
+        region = text.group(2) if text else re.sub(r"<(DOCNO|DOCID|STORYID)>.*?</\1>", " ", body,
+                                                    flags=re.S | re.I)
+        by_s = re.search(r"<s[\s>]", region, flags=re.I) is not None
+        from_tokens = "<!-- corefio: tokens separated by spaces -->" in body
+        sentence, element = -1, 0
+        last_element = None
         open_corefs: list[tuple[str, int]] = []
-        for closing, tag, attributes, chars in _PIECE.findall(text.group(2) if text else ""):
+        for closing, tag, attributes, chars in _PIECE.findall(region):
             if chars:
                 n = len(chars.split())
+                if n and not by_s and element != last_element:
+                    sentence, last_element = sentence + 1, element
                 doc.tokens += n
                 doc.sentence_of.extend([max(sentence, 0)] * n)
-            elif tag.lower() == "s" and not closing:
-                sentence += 1
             elif tag.upper() == "COREF" and not closing:
                 attrs = {k.upper(): v.strip("\"'") for k, v in _ATTR.findall(attributes)}
                 open_corefs.append((attrs["ID"], doc.tokens))
@@ -423,7 +444,11 @@ def muc(path: Path) -> list[Doc]:
                 ref = f"coref {len(doc.mentions)}"
                 doc.mentions[ref] = list(range(first, doc.tokens))
                 doc.groups.join(ref, ident)
-        if sentence < 0:
+            elif tag:
+                element += 1
+                if by_s and tag.lower() == "s" and not closing:
+                    sentence += 1
+        if sentence < 0 or (from_tokens and not by_s):
             doc.sentence_of = []
         docs.append(doc)
     return docs
@@ -602,16 +627,46 @@ def _offsets(element: etree._Element) -> tuple[int, int]:
 
 
 def xmi(path: Path) -> list[Doc]:
-    """One document per ``.xmi`` (a zip holds one or several): ``Token`` elements are the
-    words, ``Sentence`` elements the sentences (a word belongs to the sentence it starts
-    in; words outside every sentence make one each), each ``CoreferenceLink`` a mention
-    over the words its offsets overlap; a ``CoreferenceChain``'s ``first`` link and the
-    ``next`` ones after it are an entity."""
+    """One document per ``.xmi`` (a zip holds one or several), read without a type
+    system, as INCEpTION's layers are recognised by their features: ``Token`` elements
+    are the words, ``Sentence`` elements the sentences (a word belongs to the sentence it
+    starts in; words outside every sentence make one each). Chain layers: an element
+    with a ``first`` attribute is a chain, its ``first`` link and the ``next`` ones after
+    it an entity (DKPro Core's ``CoreferenceChain``, INCEpTION's custom chains alike).
+    Relation layers: an element with ``Governor`` and ``Dependent`` attributes is a
+    relation (unless its ends are tokens: a syntactic dependency); every element of the
+    types its ends have is a mention; the relation's kind is its first feature's value
+    read as :func:`relation_kind` says. A mention covers the words its offsets overlap
+    (one inside a word, even of no width, covers that word)."""
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as archive:
             return [_xmi_document(etree.fromstring(archive.read(name), _parser()))
                     for name in archive.namelist() if name.endswith(".xmi")]
     return [_xmi_document(_xml(path))]
+
+
+_XMI_ID = "{http://www.omg.org/XMI}id"
+#: attributes of an XMI annotation that are not features of its layer
+_XMI_RESERVED = {_XMI_ID, "sofa", "begin", "end", "Governor", "Dependent", "first", "next"}
+
+
+def _xmi_relations(root: etree._Element, by_id: dict[str, etree._Element]) -> list[etree._Element]:
+    """The relations of an XMI document: elements with ``Governor`` and ``Dependent``
+    attributes whose ends are not tokens (those are syntactic dependencies)."""
+    return [r for r in root.xpath("//*[@Governor and @Dependent]")
+            if not any(etree.QName(by_id[r.get(end)]).localname == "Token" for end in ("Governor", "Dependent"))]
+
+
+def xmi_relation_layers(path: Path) -> set[str]:
+    """The tags of the relation layers of an XMI file (or of the zip's XMI files)."""
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            roots = [etree.fromstring(archive.read(name), _parser()) for name in archive.namelist()
+                     if name.endswith(".xmi")]
+    else:
+        roots = [_xml(path)]
+    return {r.tag for root in roots
+            for r in _xmi_relations(root, {e.get(_XMI_ID): e for e in root.iter() if e.get(_XMI_ID) is not None})}
 
 
 def _xmi_document(root: etree._Element) -> Doc:
@@ -622,16 +677,33 @@ def _xmi_document(root: etree._Element) -> Doc:
     for k, (begin, _) in enumerate(words):
         inside = [n for n, (s_begin, s_end) in enumerate(sentences) if s_begin <= begin < s_end]
         doc.sentence_of.append(inside[0] if inside else len(sentences) + k)
-    links = {e.get("{http://www.omg.org/XMI}id"): e for e in root.xpath("//*[local-name()='CoreferenceLink']")}
-    for ident, link in links.items():
-        begin, end = _offsets(link)
-        doc.mentions[ident] = [k for k, (w_begin, w_end) in enumerate(words) if w_begin < end and begin < w_end]
+    by_id = {e.get(_XMI_ID): e for e in root.iter() if e.get(_XMI_ID) is not None}
+
+    def mention(ident: str) -> None:
+        if ident in doc.mentions:
+            return
+        begin, end = _offsets(by_id[ident])
+        doc.mentions[ident] = [k for k, (w_begin, w_end) in enumerate(words)
+                               if w_begin < end and begin < w_end or w_begin <= begin == end < w_end]
         doc.groups.find(ident)
-    for chain in root.xpath("//*[local-name()='CoreferenceChain']"):
+
+    for chain in root.xpath("//*[@first]"):
         ident = chain.get("first")
         while ident:
-            doc.groups.join(ident, f"chain {chain.get('{http://www.omg.org/XMI}id')}")
-            ident = links[ident].get("next")
+            mention(ident)
+            doc.groups.join(ident, f"chain {chain.get(_XMI_ID)}")
+            ident = by_id[ident].get("next")
+    relations = _xmi_relations(root, by_id)
+    span_tags = {by_id[r.get(end)].tag for r in relations for end in ("Governor", "Dependent")}
+    for element in root.iter(*span_tags) if span_tags else ():
+        mention(element.get(_XMI_ID))
+    for relation in relations:
+        values = [v for k, v in relation.attrib.items() if k not in _XMI_RESERVED]
+        kind = relation_kind(values[0] if values else None, relation.tag)
+        if kind is None:
+            doc.groups.join(relation.get("Governor"), relation.get("Dependent"))
+        else:
+            doc.links[kind] += 1
     return doc
 
 
@@ -652,9 +724,10 @@ def _text_words(text: str, cuts: Iterable[int] = ()) -> tuple[list[tuple[int, in
 
 def brat(path: Path) -> list[Doc]:
     """A ``.ann`` file (or a directory of them) with its ``.txt``: words are the text
-    cut at whitespace and at the offsets of the ``T`` lines, a line is a sentence. ``T`` lines are mentions, except LitBank's
-    chain labels (type ``name-N`` with the offsets of another ``T`` line), which give
-    that mention its entity; ``R`` lines of an identity type and ``*`` lines join
+    cut at whitespace and at the offsets of the ``T`` lines, a line is a sentence. ``T``
+    lines are mentions, except LitBank's chain labels (type ``name-N`` with the offsets
+    of another ``T`` line), which give that mention its entity (the first mention at
+    those offsets, in file order, without a label yet); ``R`` lines of an identity type and ``*`` lines join
     mentions, other ``R`` lines are links of their type."""
     docs = []
     for ann in sorted(path.glob("*.ann")) if path.is_dir() else [path]:
@@ -681,23 +754,29 @@ def brat(path: Path) -> list[Doc]:
                 kind, first, *others = fields[1].split()
                 for other in others:
                     doc.groups.join(first, other)
-        offsets_of_mentions: dict[str, str] = {}
-        labels = {t for t, (kind, offsets) in spans.items() if re.search(r"-\d+$", kind)}
-        plain_offsets = {offsets for t, (_, offsets) in spans.items() if t not in labels}
-        labels = {t for t in labels if spans[t][1] in plain_offsets}
+        # LitBank's chain labels: each labels the first mention (in file order) at its
+        # offsets that has no label yet (two mentions of one span, each with its label,
+        # are told apart by their order)
+        candidates = [t for t, (kind, _) in spans.items() if re.search(r"\S-\d+$", kind)]
+        unlabelled: dict[str, list[str]] = {}
         for ident, (_, offsets) in spans.items():
-            if ident in labels:
+            if ident not in candidates:
+                unlabelled.setdefault(offsets, []).append(ident)
+        label_of: dict[str, str] = {}  # label → the mention it labels
+        for ident in candidates:
+            if unlabelled.get(spans[ident][1]):
+                label_of[ident] = unlabelled[spans[ident][1]].pop(0)
+        for ident, (_, offsets) in spans.items():
+            if ident in label_of:
                 continue
-            offsets_of_mentions.setdefault(offsets, ident)
             covered = []
             for fragment in offsets.split(";"):
                 begin, end = map(int, fragment.split())
                 covered += [k for k, (w_begin, w_end) in enumerate(words) if w_begin < end and begin < w_end]
             doc.mentions[ident] = covered
             doc.groups.find(ident)
-        for ident in labels:
-            kind, offsets = spans[ident]
-            doc.groups.join(offsets_of_mentions[offsets], f"label {kind}")
+        for ident, labelled in label_of.items():
+            doc.groups.join(labelled, f"label {spans[ident][0]}")
         docs.append(doc)
     return docs
 
@@ -706,7 +785,8 @@ def litbank_tsv(path: Path) -> list[Doc]:
     """LitBank's TSV ``.ann`` (or a directory of them) with its ``.txt`` (words cut at
     whitespace, a line a sentence): ``MENTION`` rows (sentence and word numbers of the
     first and last word), ``COREF`` rows (the mention's chain label), any other row of
-    three fields a link named by its first field in lower case."""
+    three fields a link named by its first field (in lower case when it is upper case:
+    LitBank's ``COP`` and ``APPOS`` rows are ``cop`` and ``appos`` links)."""
     docs = []
     for ann in sorted(path.glob("*.ann")) if path.is_dir() else [path]:
         doc = Doc()
@@ -726,8 +806,8 @@ def litbank_tsv(path: Path) -> list[Doc]:
                 doc.groups.find(fields[1])
             elif fields[0] == "COREF":
                 doc.groups.join(fields[1], f"label {fields[2]}")
-            elif len(fields) == 3:
-                doc.links[fields[0].lower()] += 1
+            elif len(fields) == 3:  # LitBank's upper-case rows name lower-case types (COP: cop)
+                doc.links[fields[0].lower() if fields[0].isupper() else fields[0]] += 1
         docs.append(doc)
     return docs
 
@@ -738,6 +818,24 @@ WEBANNO_IDENTITY = {"coref", "ana", "cata", "appos", "pred", "disc"}
 _ITEM_ID = re.compile(r"\[(\d+)(?:_\d+)?\]$")
 
 
+def relation_kind(value: str | None, layer: str) -> str | None:
+    """What a relation of an INCEpTION relation layer is, by the value of its type
+    feature (the README's WebAnno TSV section): None (identity: its ends corefer) for
+    GUM's types of :data:`WEBANNO_IDENTITY` and, in a layer whose name says ``coref``,
+    for a relation without value (``*`` in TSV); ``split_antecedent`` for
+    ``bridge:aggr``, ``bridging`` for ``bridge`` and ``bridge:X``; ``relation`` for a
+    relation without value elsewhere; else the value itself."""
+    if value in (None, "", "*"):
+        return None if "coref" in layer.lower() else "relation"
+    if value in WEBANNO_IDENTITY:
+        return None
+    if value == "bridge:aggr":
+        return "split_antecedent"
+    if value == "bridge" or value.startswith("bridge:"):
+        return "bridging"
+    return value
+
+
 def _item_id(item: str) -> str | None:
     """The annotation id of a WebAnno cell item ``value[id]`` (None for ``value``: one word)."""
     match = _ITEM_ID.search(item)
@@ -745,14 +843,15 @@ def _item_id(item: str) -> str | None:
 
 
 def webanno_tsv(path: Path) -> list[Doc]:
-    """WebAnno TSV 3, span + relation style: the span layer a relation layer names with
-    ``BT_`` holds the mentions (``value[id]`` items of its feature columns: the rows of
-    one id are one mention, an item without id a one-word mention); the relation on a
-    dependent's first word gives the governor (``word[governor_dependent]``): types of
-    :data:`WEBANNO_IDENTITY` join the two, ``bridge:aggr`` is a ``split_antecedent``
-    link, another ``bridge:X`` (or ``bridge``) a ``bridging`` one, other types links of their name.
-    Chain layers (``#T_CH``): ``RELATION->N-M`` is link M of chain N. A ``#Text=`` line
-    starts a sentence; sub-tokens (``1-3.1``) are not words."""
+    """WebAnno TSV 3, read as INCEpTION reads it. Span + relation style: the span layer
+    a relation layer names with ``BT_`` holds the mentions (``value[id]`` items of its
+    feature columns: the rows of one id are one mention, an item without id a mention of
+    its row); the relation on a dependent's row gives the governor (``row[governor_dependent]``,
+    ``row`` alone for a mention without id), of the kind :func:`relation_kind` says.
+    Chain layers (``#T_CH``): ``TYPE->N-M`` (in whichever of the layer's columns holds
+    them) is link M of chain N, chains of one layer stacked in one cell by ``|``. A
+    ``#Text=`` line starts a sentence; a sub-token row (``1-3.1``: characters inside
+    word ``1-3``) is no word, its annotations are on the word it is part of."""
     if zipfile.is_zipfile(path):  # one .tsv per document
         with zipfile.ZipFile(path) as archive:
             return [_webanno_document(archive.read(name).decode("utf-8"))
@@ -763,8 +862,7 @@ def webanno_tsv(path: Path) -> list[Doc]:
 def _webanno_document(text: str) -> Doc:
     doc = Doc()
     layers: list[tuple[str, str, list[str]]] = []  # (kind, name, features)
-    word_at: dict[str, int] = {}
-    rows: list[tuple[int, list[str]]] = []
+    rows: list[tuple[int, list[str]]] = []  # (word position, fields) of every row, sub-tokens included
     sentence = -1
     for line in text.splitlines():
         if line.startswith(("#T_SP=", "#T_RL=", "#T_CH=")):
@@ -776,9 +874,9 @@ def _webanno_document(text: str) -> Doc:
             rows.append((-1, []))
         elif line and not line.startswith("#"):
             fields = line.split("\t")
-            if "." in fields[0]:
+            if "." in fields[0]:  # a sub-token: on the word before it
+                rows.append((doc.tokens - 1, fields))
                 continue
-            word_at[fields[0]] = doc.tokens
             rows.append((doc.tokens, fields))
             doc.tokens += 1
             doc.sentence_of.append(sentence)
@@ -787,17 +885,21 @@ def _webanno_document(text: str) -> Doc:
     for _, name, features in layers:
         where[name] = list(range(column, column + max(len(features), 1)))
         column += max(len(features), 1)
+
+    def cell(fields: list[str], c: int) -> list[str]:
+        value = fields[c] if c < len(fields) else "_"
+        return [] if value in ("_", "") else value.split("|")
+
     #: span layer → the relation layer on it
     bases = {features[-1][3:]: name for kind, name, features in layers if kind == "RL" and features}
-    single: dict[tuple[int, int], str] = {}
+    single: dict[str, str] = {}  # row id → its first mention without id
     for position, fields in rows:
         if position < 0:
             continue
         for base in bases:
             most = 0
             for c in where.get(base, []):
-                cell = fields[c] if c < len(fields) else "_"
-                items = [] if cell in ("_", "") else cell.split("|")
+                items = cell(fields, c)
                 for item in items:
                     ident = _item_id(item)
                     if ident:
@@ -806,36 +908,36 @@ def _webanno_document(text: str) -> Doc:
                             positions.append(position)
                 most = max(most, sum(_item_id(item) is None for item in items))
             for k in range(most):
-                ref = f"span {position}/{k}"
+                ref = f"span {fields[0]}/{k}"
                 doc.mentions[ref] = [position]
-                single.setdefault((position, 0), ref)
+                single.setdefault(fields[0], ref)
         for kind, name, _ in layers:
-            if kind == "CH":
-                cell = fields[where[name][-1]] if where[name][-1] < len(fields) else "_"
-                for item in [] if cell in ("_", "") else cell.split("|"):
+            if kind != "CH":
+                continue
+            for c in where[name]:
+                for item in cell(fields, c):
+                    if "->" not in item:
+                        continue
                     chain, _, link = item.rpartition("->")[2].partition("-")
-                    ref = f"chain {chain} link {link}"
-                    doc.mentions.setdefault(ref, []).append(position)
-                    doc.groups.join(ref, f"chain {chain}")
+                    ref = f"{name} chain {chain} link {link}"
+                    positions = doc.mentions.setdefault(ref, [])
+                    if position not in positions:
+                        positions.append(position)
+                    doc.groups.join(ref, f"{name} chain {chain}")
     for relation in bases.values():
         type_column, governor_column = where[relation][0], where[relation][-1]
         for position, fields in rows:
-            if position < 0 or governor_column >= len(fields) or fields[governor_column] in ("_", ""):
+            if position < 0 or not cell(fields, governor_column):
                 continue
-            types = fields[type_column].split("|")
-            for kind, item in zip(types, fields[governor_column].split("|"), strict=False):
-                word, _, ids = item.partition("[")
+            types = cell(fields, type_column) if len(where[relation]) > 1 else []
+            for k, item in enumerate(cell(fields, governor_column)):
+                row, _, ids = item.partition("[")
                 governor_id, _, dependent_id = ids.rstrip("]").partition("_")
-                governor = (f"span {governor_id}" if governor_id not in ("", "0")
-                            else single[(word_at[word], 0)])
-                dependent = (f"span {dependent_id}" if dependent_id not in ("", "0")
-                             else single[(position, 0)])
-                if kind in WEBANNO_IDENTITY:
+                governor = f"span {governor_id}" if governor_id not in ("", "0") else single[row]
+                dependent = f"span {dependent_id}" if dependent_id not in ("", "0") else single[fields[0]]
+                kind = relation_kind(types[k] if k < len(types) else None, relation)
+                if kind is None:
                     doc.groups.join(governor, dependent)
-                elif kind == "bridge:aggr":
-                    doc.links["split_antecedent"] += 1
-                elif kind == "bridge" or kind.startswith("bridge:"):
-                    doc.links["bridging"] += 1
                 else:
                     doc.links[kind] += 1
     for ref in doc.mentions:
@@ -947,8 +1049,8 @@ def hf(path: Path) -> list[Doc]:
     return docs
 
 
-PARSERS = {"conll": conll, "conllu": conllu, "jsonlines": jsonlines, "wl-coref": jsonlines, "raf": raf,
-           "mate": mate, "muc": muc, "mmax2": mmax2, "ua": ua, "xmi": xmi, "brat": brat,
+PARSERS = {"conll": conll, "conllu": conllu, "jsonlines": jsonlines, "wl-coref": jsonlines, "preco": jsonlines,
+           "raf": raf, "mate": mate, "muc": muc, "mmax2": mmax2, "ua": ua, "xmi": xmi, "brat": brat,
            "litbank-tsv": litbank_tsv, "webanno-tsv": webanno_tsv, "corenlp": corenlp, "spacy": spacy,
            "hf-datasets": hf}
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import corefio
+
 from corefio.diagnostics import Report
 from corefio.errors import CorefioError, FormatError, UsageError
 from corefio.formats.readwrite import dumps, read, write
@@ -593,3 +595,35 @@ def test_units_shared_between_processes_give_the_same_scores(gum_key, gum_respon
     two = score_cross(gum_key, gum_response, METRICS, settings=CrossSettings(level="topic"), per_unit=True, workers=2)
     assert all(one[m] == two[m] for m in METRICS)
     assert [d.name for d in two.documents] == [d.name for d in one.documents] == ["36", "37", "38"]
+
+
+# -- found by the fuzzer (seed 2026112705): located refusals and reported renames ---------------
+@pytest.mark.parametrize("text,found", [
+    ('[\n { "doc_id": "", "mention_context": [\n],"tokens_number": [ 1e999], "": ""\n },\n { "doc_id": "",\n'
+     '  "mention_context": [\n  ],"to": " f3"\n }\n]\n', "tokens_number"),
+    ('[{"doc_id":"","mention_context":["\\ud800",""], "": []\n }\n]', "half of a surrogate pair"),
+])
+def test_wec_refuses_what_it_cannot_hold_at_a_line(tmp_path, text, found):
+    path = tmp_path / "mentions.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(corefio.FormatError, match=found) as caught:
+        corefio.read(path, format="wec")
+    assert caught.value.line is not None
+
+
+def test_wec_says_when_a_document_name_does_not_come_back(tmp_path):
+    """A WEC document is its doc_id and its context: a name with a '#' of its own comes
+    back whole; one ending like the reader's own '#N' (but a lone context) comes back
+    without it, and the writer says so."""
+    from corefio.model import Corpus, Document, Markable, Tokens
+
+    doc = Document(name="LuoTestC#ase", tokens=Tokens(forms=["a1", "a2"]),
+                   markables=[Markable(id="1", spans=((0, 1),), entity="0")])
+    plain = Report()
+    data = corefio.dumps(Corpus(documents=[doc]), "wec", report=plain)
+    assert "loss.document-name" not in plain.codes()
+    assert corefio.loads(data, "wec").documents[0].name == "LuoTestC#ase"
+    report = Report()
+    data = corefio.dumps(Corpus(documents=[doc.copy(name="LuoTestCase#2")]), "wec", report=report)
+    assert "loss.document-name" in report.codes()
+    assert corefio.loads(data, "wec").documents[0].name == "LuoTestCase"

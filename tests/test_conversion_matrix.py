@@ -172,6 +172,9 @@ def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter
       total (:func:`_links_as_total` does the same to the written counts). The links of
       markables of other layers that are not written (``loss.layer-links``, n links) go
       the same way.
+    * ``loss.link-type-case`` (n links): the ``links:<type>`` whose type has upper-case
+      letters (n of them) become ``links:<type in lower case>`` (with links gone as well,
+      the total above stays).
     * ``loss.sentences`` (n sentences): the documents that lose them are written without
       sentences (n fewer; no mention crosses a boundary any more).
     * every other loss (attributes, ids, whitespace, multi-target links kept as one link
@@ -195,6 +198,14 @@ def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter
         for kind in links:
             del after[kind]
         after["links"] = total - gone
+    if "loss.link-type-case" in losses:  # link types written in lower case
+        cased = [k for k in _kinds(before, "links:") if k != k.lower()]
+        if gone:  # the kinds are one total already: it does not change
+            assert 0 < losses["loss.link-type-case"] <= sum(before[k] for k in cased), "loss.link-type-case count"
+        else:
+            assert sum(before[k] for k in cased) == losses["loss.link-type-case"], "loss.link-type-case count"
+            for kind in cased:
+                after[kind.lower()] += after.pop(kind)
     if "loss.sentences" in losses:  # those documents are written without sentences
         assert 0 < losses["loss.sentences"] <= before["sentences"], "loss.sentences count"
         after["sentences"] -= losses["loss.sentences"]
@@ -219,6 +230,9 @@ def as_written(docs: list[oracle.Doc], losses: Counter, target: str) -> list[ora
     the loss report says the writer of ``target`` changes them
     (:func:`corefio.formats.losses.treatment`), each count checked against the report:
 
+    * ``loss.same-span``: of mentions with the same words, all but the first go (an
+      entity whose mentions all go with it);
+
     * ``loss.discontinuous``, ``hull``: each such mention becomes one span from its
       first to its last word;
     * ``loss.cross-sentence``: ``dropped`` (the mentions go) or ``kept`` (nothing changes);
@@ -232,6 +246,17 @@ def as_written(docs: list[oracle.Doc], losses: Counter, target: str) -> list[ora
 
     changed = [oracle.Doc(tokens=d.tokens, sentence_of=d.sentence_of, mentions=dict(d.mentions), groups=d.groups,
                           others=d.others, links=d.links, ids=d.ids, empty=d.empty) for d in docs]
+    if "loss.same-span" in losses:  # one mention per span (CorefUD): the later ones go
+        found = 0
+        for doc in changed:
+            seen: set[tuple[int, ...]] = set()
+            for ref, p in list(doc.mentions.items()):
+                words = tuple(sorted(set(p)))
+                if words in seen:
+                    del doc.mentions[ref]
+                    found += 1
+                seen.add(words)
+        count("same-span", found)
     if "loss.discontinuous" in losses:
         assert treatment("discontinuous", target) == "hull"
         found = 0
@@ -410,6 +435,62 @@ def test_the_oracle_counts_small_files_of_the_later_formats_by_hand(tmp_path: Pa
                                                             entities=2, **{"links:bridging": 1})
 
 
+def test_the_oracle_reads_inceptions_layers_by_hand(tmp_path: Path):
+    """INCEpTION's custom layers, as its own TSV reader gives them (the test suite's
+    XMI): a chain layer whose ``->`` column comes first, stacked chains and links on
+    sub-tokens (the word they are in); a relation layer without a type value (``*``)
+    whose ends are sub-token spans; the same in XMI without a type system."""
+    chains = tmp_path / "chains.tsv"
+    chains.write_text("#FORMAT=WebAnno TSV 3.3\n#T_CH=webanno.custom.SimpleLink|referenceRelation|referenceType\n\n\n"
+                      "#Text=This is it\n1-1\t0-4\tThis\t*->1-1|*->2-2\t*[1]|*[2]\t\n"
+                      "1-2\t5-7\tis\t_\t_\t\n1-2.1\t6-7\ts\t*->1-2|*->2-1\t*[1]|*[2]\t\n"
+                      "1-3\t8-10\tit\t_\t_\t\n", encoding="utf-8")
+    assert oracle.counts(chains, "webanno-tsv") == Counter(documents=1, tokens=3, sentences=1, mentions=4,
+                                                           entities=2)
+    relation = tmp_path / "relation.tsv"
+    relation.write_text("#FORMAT=WebAnno TSV 3.3\n#T_SP=webanno.custom.Span|value\n"
+                        "#T_RL=webanno.custom.Relation|value|BT_webanno.custom.Span\n\n\n#Text=Test\n"
+                        "1-1\t0-4\tTest\t_\t_\t_\t\n1-1.1\t3-4\tt\tOTH\t*\t1-1.2\t\n"
+                        "1-1.2\t0-1\tT\tOTH\t_\t_\t\n", encoding="utf-8")
+    assert oracle.counts(relation, "webanno-tsv") == Counter(documents=1, tokens=1, sentences=1, mentions=2,
+                                                             entities=2, **{"links:relation": 1})
+    xmi = tmp_path / "a.xmi"
+    xmi.write_text('<xmi:XMI xmlns:xmi="http://www.omg.org/XMI" xmlns:seg="http:///seg.ecore" '
+                   'xmlns:custom="http:///webanno/custom.ecore" xmi:version="2.0">'
+                   '<seg:Token xmi:id="1" begin="0" end="4"/><seg:Token xmi:id="2" begin="5" end="7"/>'
+                   '<custom:SimpleLink xmi:id="3" begin="1" end="3" next="4"/>'
+                   '<custom:SimpleLink xmi:id="4" begin="6" end="6"/><custom:SimpleChain xmi:id="5" first="3"/>'
+                   '<custom:Span xmi:id="6" begin="0" end="4" value="X"/><custom:Span xmi:id="7" begin="5" end="7"/>'
+                   '<custom:Relation xmi:id="8" begin="5" end="7" Governor="6" Dependent="7"/>'
+                   '<custom:Coref xmi:id="9" begin="5" end="7" Governor="4" Dependent="1"/>'
+                   '</xmi:XMI>', encoding="utf-8")
+    # the Coref "relation" between a link and a token is a syntactic one: not read
+    assert oracle.counts(xmi, "xmi") == Counter(documents=1, tokens=2, sentences=2, mentions=4, entities=3,
+                                                **{"links:relation": 1})
+    assert oracle.xmi_relation_layers(xmi) == {"{http:///webanno/custom.ecore}Relation"}
+
+
+def test_the_oracle_reads_litbank_labels_preco_and_a_muc_doc_without_text_by_hand(tmp_path: Path):
+    (tmp_path / "a.txt").write_text("Kim ran\n", encoding="utf-8")
+    stacked = tmp_path / "a.ann"  # two mentions of one word, each labelled in turn
+    stacked.write_text("T1\tMention 0 3\tKim\nT2\tkim-1 0 3\tKim\nT3\tMention 0 3\tKim\nT4\tkim-2 0 3\tKim\n"
+                       "T5\tMention 4 7\tran\nT6\tkim-1 4 7\tran\n", encoding="utf-8")
+    assert oracle.counts(stacked, "brat") == Counter(documents=1, tokens=2, sentences=1, mentions=3, entities=2)
+    litbank = tmp_path / "l.ann"
+    (tmp_path / "l.txt").write_text("Kim works for Acme\n", encoding="utf-8")
+    litbank.write_text("MENTION\tT1\t0\t0\t0\t0\tKim\tPER\tPROP\nMENTION\tT2\t0\t3\t0\t3\tAcme\tORG\tPROP\n"
+                       "COP\tT1\tT2\nEmployment\tT1\tT2\n", encoding="utf-8")
+    assert oracle.counts(litbank, "litbank-tsv")["links:cop"] == 1
+    assert oracle.counts(litbank, "litbank-tsv")["links:Employment"] == 1
+    preco = tmp_path / "p.jsonl"
+    preco.write_text('{"id": "d", "sentences": [["Kim", "ran", "."], [" "], ["She", "won"]], '
+                     '"mention_clusters": [[[0, 0, 1], [2, 0, 1]], [[2, 1, 2]]]}', encoding="utf-8")
+    assert oracle.counts(preco, "preco") == Counter(documents=1, tokens=6, sentences=3, mentions=3, entities=2)
+    muc = tmp_path / "m.sgml"
+    muc.write_text("<DOC><DOCNO> d1 </DOCNO>para1<p>para2 two<p>para3</DOC>", encoding="utf-8")
+    assert oracle.counts(muc, "muc") == Counter(documents=1, tokens=4, sentences=3)
+
+
 def test_the_oracle_counts_crossing_and_cross_sentence_mentions(tmp_path: Path):
     path = tmp_path / "a.jsonlines"
     path.write_text('{"doc_key": "d", "sentences": [["a", "b"], ["c", "d"]], '
@@ -426,6 +507,95 @@ def test_expected_counts_follow_the_losses():
     assert expected_after(before, {"loss.link-types": 3})["links"] == 1  # one of the four kept
     with pytest.raises(AssertionError, match="loss.link-types and loss.layer-links count"):
         expected_after(before, {"loss.link-types": 5})
+    typed = Counter({"documents": 1, "links:Employment": 2, "links:employment": 1, "links:cop": 1})
+    assert expected_after(typed, {"loss.link-type-case": 2}) == Counter(
+        {"documents": 1, "links:employment": 3, "links:cop": 1})
+    with pytest.raises(AssertionError, match="loss.link-type-case count"):
+        expected_after(typed, {"loss.link-type-case": 3})
+
+
+def test_same_span_mentions_written_once_are_expected_once():
+    """CorefUD keeps one mention per span: of two stacked chains over the same words,
+    the second goes, and with it its entity."""
+    doc = oracle.Doc(tokens=3, sentence_of=[0, 0, 0], mentions={"a1": [0], "a2": [1], "b1": [0], "b2": [1]})
+    doc.groups.join("a1", "a2")
+    doc.groups.join("b1", "b2")
+    (written,) = as_written([doc], Counter({"loss.same-span": 2}), "conllu")
+    assert list(written.mentions) == ["a1", "a2"]
+    assert oracle.summary([written])["entities"] == 1
+    with pytest.raises(AssertionError, match="loss.same-span count"):
+        as_written([doc], Counter({"loss.same-span": 1}), "conllu")
+
+
+# -- defects the real files found in writers (each with a small file of its own) -------------
+def test_webanno_tsv_does_not_write_a_typed_link_its_relation_layer_reads_as_coreference(tmp_path: Path):
+    """LitBank's non-identity ``appos`` links were written as GUM's ``appos``, which is
+    coreference: their entities merged and the links went, unreported."""
+    from corefio.model import Corpus, Document, Link, Markable, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms="Kim , my friend , left".split()),
+                   markables=[Markable(id="m1", spans=((0, 0),), entity="1"),
+                              Markable(id="m2", spans=((2, 3),), entity="2"),
+                              Markable(id="m3", spans=((5, 5),), entity="3")],
+                   links=[Link(id="l1", type="appos", source="m2", target="m1"),
+                          Link(id="l2", type="cop", source="m3", target="m1")])
+    out = tmp_path / "d.tsv"
+    report = corefio.write(Corpus(documents=[doc]), out, "webanno-tsv")
+    assert _losses(report)["loss.link-types"] == 1
+    assert oracle.counts(out, "webanno-tsv") == Counter(documents=1, tokens=6, sentences=1, mentions=3, entities=3,
+                                                        **{"links:cop": 1})
+    back = corefio.read(out).documents[0]
+    assert [(link.type, link.source) for link in back.links] == [("cop", "3")] and len(back.chains()) == 3
+
+
+def test_mmax2_writes_link_types_in_lower_case_and_says_so(tmp_path: Path):
+    """MMAX2 lower-cases attribute names, and a link type is a pointer attribute's name:
+    brat's ``Employment`` came back as ``employment``, unreported (and the pointer was
+    written ``Employment`` on one markable, ``employment`` on the others)."""
+    from corefio.model import Corpus, Document, Link, Markable, Tokens
+
+    doc = Document(name="d", tokens=Tokens(forms="Kim works for Acme".split()),
+                   markables=[Markable(id="m1", spans=((0, 0),)), Markable(id="m2", spans=((3, 3),))],
+                   links=[Link(id="l1", type="Employment", source="m1", target="m2")])
+    out = tmp_path / "project"
+    report = corefio.write(Corpus(documents=[doc]), out, "mmax2")
+    (loss,) = report.by_code("loss.link-type-case")
+    assert loss.count == 1 and "written in lower case" in loss.message
+    assert oracle.counts(out, "mmax2")["links:employment"] == 1
+    markables = "".join(p.read_text(encoding="utf-8") for p in (out / "Markables").glob("*.xml"))
+    assert "Employment" not in markables and 'employment="' in markables
+    assert [link.type for link in corefio.read(out, "mmax2").documents[0].links] == ["employment"]
+
+
+def test_conllu_gives_every_sentence_a_sent_id_and_text_and_no_blank_form():
+    """WebAnno TSV's ``#Text=`` comments came through alone (no ``# sent_id``, no
+    ``# text``: the UD validator refuses that), and PreCo's ``" "`` words were written as
+    a FORM of one blank."""
+    tsv = ("#FORMAT=WebAnno TSV 3.3\n#T_CH=webanno.custom.SimpleLink|referenceRelation|referenceType\n\n\n"
+           "#Text=Kim ran\n1-1\t0-3\tKim\t*->1-1\t*[1]\t\n1-2\t4-7\tran\t_\t_\t\n")
+    lines = corefio.dumps(corefio.loads(tsv, "webanno-tsv"), "conllu").splitlines()
+    assert lines[2:5] == ["# sent_id = document-1", "# text = Kim ran", "#Text=Kim ran"]
+    report = Report()
+    preco = corefio.loads('{"id": "d", "sentences": [["Kim", "ran"], [" "]], "mention_clusters": [[[0, 0, 1]]]}\n',
+                          "preco")
+    lines = corefio.dumps(preco, "conllu", report=report).splitlines()
+    assert "# text = _" in lines and "1\t_\t_\t_\t_\t_\t_\t_\t_\t_" in lines
+    assert _losses(report)["loss.form"] == 1
+
+
+def test_wl_coref_writes_its_prediction_input_back_as_it_was(tmp_path: Path):
+    """wl-coref's input lines have no clusters (and may have no speakers): the writer
+    added empty span_clusters, word_clusters and head2span."""
+    text = ('{"document_id": "a", "cased_words": ["Hi", "!"], "sent_id": [0, 0]}\n'
+            '{"document_id": "b", "cased_words": ["Yo"], "sent_id": [0], "speaker": ["x"]}')
+    source = tmp_path / "in.jsonlines"
+    source.write_text(text, encoding="utf-8")
+    assert corefio.dumps(corefio.read(source, "wl-coref"), "wl-coref") == text
+    # a document from elsewhere gets every key, as wl-coref's own data has them
+    corpus = corefio.loads('{"doc_key": "c", "sentences": [["Kim", "ran"]], "clusters": [[[0, 0]]]}\n', "jsonlines")
+    assert corefio.dumps(corpus, "wl-coref") == (
+        '{"document_id": "c", "cased_words": ["Kim", "ran"], "sent_id": [0, 0], "speaker": ["_", "_"], '
+        '"span_clusters": [[[0, 1]]], "word_clusters": [[0]], "head2span": []}\n')
 
 
 # -- writing into paths that exist -------------------------------------------------------------
@@ -609,7 +779,8 @@ def test_the_oracle_counts_the_read_only_shapes_by_hand(tmp_path: Path):
         '{"document": ["Kim", "saw", "her"], "clusters": [[[0, 0]], [[2, 2]]]}\n'
         '{"sentences": [["[CLS]", "Ki", "##m", "ran", "[SEP]"]], "subtoken_map": [0, 0, 0, 1, 1], '
         '"sentence_map": [0, 0, 0, 0, 0], "clusters": [[[1, 2]]]}\n', encoding="utf-8")
-    assert oracle.counts(lines, "jsonlines:wl") == Counter(documents=3, tokens=10, sentences=3, mentions=5,
+    # AllenNLP's line has no sentences: its words are one (as in corefio's reading)
+    assert oracle.counts(lines, "jsonlines:wl") == Counter(documents=3, tokens=10, sentences=4, mentions=5,
                                                            entities=4)
     corenlp_json = tmp_path / "a.json"
     corenlp_json.write_text('{"sentences": [{"tokens": [{"word": "Kim"}, {"word": "ran"}]}, '

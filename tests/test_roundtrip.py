@@ -220,3 +220,24 @@ def test_a_corpus_of_several_documents_survives(tmp_path):
             continue
         back = write_and_read(Corpus(documents=docs), spec.name)
         assert [content(d)["chains"] for d in back.documents] == [content(d)["chains"] for d in docs], spec.name
+
+
+def test_raf_keeps_a_collection_layout_beside_the_document_layouts_of_its_format(tmp_path):
+    """The defect: brat has two layouts, its documents' and its collection's (the
+    configuration files of the directory, a corpus layout); RAF rebuilt every ``brat``
+    layout as the collection's and refused the file it had written."""
+    from corefio.formats.brat import BratLayout, CollectionLayout
+
+    collection = tmp_path / "collection"
+    collection.mkdir()
+    (collection / "a.txt").write_text("Kim saw her .\n", encoding="utf-8")
+    (collection / "a.ann").write_text("T1\tPerson 0 3\tKim\nT2\tPerson 8 11\ther\nR1\tCoreference Arg1:T2 Arg2:T1\n",
+                                      encoding="utf-8")
+    (collection / "annotation.conf").write_text("[entities]\nPerson\n[relations]\nCoreference\tArg1:Person, "
+                                                "Arg2:Person\n", encoding="utf-8")
+    corpus = corefio.read(collection, "brat")
+    assert isinstance(corpus.layout["brat"], CollectionLayout)
+    assert isinstance(corpus.documents[0].layout["brat"], BratLayout)
+    back = corefio.loads(corefio.dumps(corpus, "raf"), "raf")
+    assert back.layout["brat"] == corpus.layout["brat"]
+    assert back.documents[0].layout["brat"] == corpus.documents[0].layout["brat"]

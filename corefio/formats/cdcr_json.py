@@ -72,10 +72,27 @@ def _decode(data: bytes, file: str) -> str:
             from None
 
 
+#: a ``\\uD800``-``\\uDFFF`` escape: JSON lets one stand alone, but no UTF-8 file can hold it
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _whole_characters(text: str, value: Any, file: str) -> Any:
+    """``value`` (decoded from ``text``), refused when a string of it holds half of a
+    surrogate pair: it could not be written to any file."""
+    found = _SURROGATE.search(text)
+    if found is not None:
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise _fail(f"{found.group()} is half of a surrogate pair, alone: not a character",
+                        file, text.count("\n", 0, found.start()) + 1) from None
+    return value
+
+
 def _load_json(data: bytes, file: str) -> Any:
     text = _decode(data, file)
     try:
-        return json.loads(text)
+        return _whole_characters(text, json.loads(text), file)
     except json.JSONDecodeError as exc:
         raise FormatError(f"not JSON: {exc.msg}", file=file, line=exc.lineno, column=exc.colno) from None
     except RecursionError:
@@ -92,7 +109,7 @@ def _load_items(data: bytes, file: str) -> tuple[list[dict], list[int]]:
     errors about one mention)."""
     text = _decode(data, file)
     try:
-        value = json.loads(text)
+        value = _whole_characters(text, json.loads(text), file)
     except json.JSONDecodeError as exc:
         raise FormatError(f"not JSON: {exc.msg}", file=file, line=exc.lineno, column=exc.colno) from None
     except RecursionError:
@@ -344,10 +361,10 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
             if m.get("coref_chain") is None and not m.get("tokens_number"):
                 continue  # a context without a mention (what corefio writes for a document without one)
             try:
-                positions = [int(t) for t in m["tokens_number"]]
+                positions = [_whole(t) for t in m["tokens_number"]]
                 cluster = str(m["coref_chain"])
                 m_id = str(m.get("mention_id", len(markables) + 1))
-            except (KeyError, TypeError, ValueError) as exc:
+            except (KeyError, TypeError, ValueError, OverflowError) as exc:
                 raise _fail(f"mention {m.get('mention_id')!r}: tokens_number and coref_chain are needed ({exc})",
                             file, line) from None
             if not positions or min(positions) < 0 or max(positions) >= len(context):
@@ -419,11 +436,41 @@ def _read_ucdcr(mentions: list[dict], lines: list[int], conll: Path, file: str, 
     return Corpus(documents=documents, cross_entities=entities_from_labels(documents))
 
 
+def _whole(value: Any) -> int:
+    """A token number of a mention: a whole number (JSON may spell 3.0 or 1e999)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        raise ValueError(f"token number {value!r} is not a whole number")
+    return int(value)
+
+
+def _wec_doc_ids(docs: list[Any], report: Report) -> list[str]:
+    """Each document's ``doc_id``: its name without the ``#N`` the reader adds when one
+    ``doc_id`` has several contexts. A name that will not come back so (a ``#`` of its
+    own, contexts of one ``doc_id`` in another order) is a reported loss."""
+    from .losses import LossLog
+
+    ids = [re.sub(r"#\d+$", "", doc.name) for doc in docs]
+    contexts: dict[str, list[tuple[str, ...]]] = {}
+    for doc_id, doc in zip(ids, docs):
+        known = contexts.setdefault(doc_id, [])
+        if tuple(doc.tokens.forms) not in known:
+            known.append(tuple(doc.tokens.forms))
+    log = LossLog(report, "wec")
+    for doc_id, doc in zip(ids, docs):
+        known = contexts[doc_id]
+        back = doc_id if len(known) == 1 else f"{doc_id}#{known.index(tuple(doc.tokens.forms)) + 1}"
+        if back != doc.name:
+            log.lose("document-name", f"a document is known by its doc_id and its context: {doc.name!r} is read "
+                                      f"back as {back!r}", document=doc, done="renamed")
+    return ids
+
+
 def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Iterator[str]:
     """The mentions as a WEC-Eng list, each document its mentions' context."""
     from ..model import Corpus
 
     docs = list(documents)
+    doc_ids = _wec_doc_ids(docs, report)
     whole = Corpus(documents=docs, cross_entities=list(getattr(corpus, "cross_entities", []) or []))
     items = []
     chains = cross_chains(whole, None, "all")
@@ -450,7 +497,7 @@ def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Itera
             doc = whole.documents[d]
             m = doc.markables[k]
             positions = [i for a, b in m.spans for i in range(a, b + 1)]
-            item: dict[str, Any] = {"coref_chain": label, "doc_id": doc.name.split("#", 1)[0],
+            item: dict[str, Any] = {"coref_chain": label, "doc_id": doc_ids[d],
                                     "mention_context": list(doc.tokens.forms), "tokens_number": positions,
                                     "mention_id": m.id}
             if "tokens_str" not in m.attributes:
@@ -464,7 +511,7 @@ def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Itera
             items.append((d, m.spans[0][0], item))
     for d, doc in enumerate(docs):
         if not any(x[0] == d for x in items):  # no mention: the context alone (coref_chain null)
-            items.append((d, -1, {"coref_chain": None, "doc_id": doc.name.split("#", 1)[0],
+            items.append((d, -1, {"coref_chain": None, "doc_id": doc_ids[d],
                                   "mention_context": list(doc.tokens.forms), "tokens_number": []}))
     items.sort(key=lambda x: (x[0], x[1]))
     yield json.dumps([item for _, _, item in items], indent=1, ensure_ascii=False) + "\n"

@@ -1243,6 +1243,12 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
     if _LINE_BREAKING.search("\x00".join(forms)):
         log.lose("form", "TABs and line breaks in token forms", document=doc, done="replaced by '_'")
         forms = [_LINE_BREAKING.sub("_", f) for f in forms]
+    blank = [k for k, f in enumerate(forms) if not f or f != f.strip()]
+    if blank:  # a FORM has no white space at either end, and is never empty (PreCo has " " words)
+        log.lose("form", "token forms that are empty or start or end with white space", document=doc,
+                 count=len(blank), example=repr(forms[blank[0]]), done="stripped, an empty one written '_'")
+        forms = [f.strip() or "_" for f in forms]
+        doc = doc.copy(tokens=doc.tokens.copy(forms=forms))  # the sentences' text comments spell them so
     taken = _Taken(sent_ids)
     for s_index, s in enumerate(sentences):
         if lay is None:
@@ -1450,8 +1456,8 @@ def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: Los
               declare: bool = True) -> list[str]:
     """A sentence's comment lines.
 
-    A sentence keeps its own comments (a sentence without any, from another format,
-    gets ``# sent_id`` and ``# text``). The first sentence always has ``# newdoc id``
+    A sentence keeps its own comments; one from another format also gets ``# sent_id``
+    and ``# text`` when its comments have none. The first sentence always has ``# newdoc id``
     (naming the document) and, when there are mentions, ``# global.Entity``.
     """
     if s.comments or from_conllu:
@@ -1459,6 +1465,10 @@ def _comments(doc, s, index: int, fields: list[str], from_conllu: bool, log: Los
         empty = doc.tokens.empty
         if not from_conllu and empty and any(s.first <= t <= s.last for t in empty):
             out = _text_without_empty_tokens(doc, s, out)
+        if not from_conllu:  # another format's comments (WebAnno's #Text=): UD wants sent_id and text too
+            made = _sentence_comments(doc, s, index, log, taken)
+            have = [any(re.match(rf"^#\s*{key}\s*=", c) for c in out) for key in ("sent_id", "text")]
+            out = [line for line, there in zip(made, have) if not there] + out
     else:
         out = _sentence_comments(doc, s, index, log, taken)
     if index:

@@ -282,20 +282,27 @@ def _build_dataclass(cls: type, fields: dict[str, Any]) -> Any:
     return obj
 
 
-def layout_classes() -> dict[str, type]:
-    """Format name → its :class:`FormatLayout` subclass (every registered format's module
-    is imported first, so that its subclass exists)."""
+def layout_classes() -> dict[str, list[type]]:
+    """Format name → its :class:`FormatLayout` subclasses (every registered format's
+    module is imported first, so that they exist). A format may have several: brat's
+    document layout and its collection's (the corpus layout)."""
     from .registry import all_formats
 
     all_formats()
-    found: dict[str, type] = {}
+    found: dict[str, list[type]] = {}
     todo = list(model.FormatLayout.__subclasses__())
     while todo:
         cls = todo.pop()
         todo.extend(cls.__subclasses__())
-        if cls.format:
-            found.setdefault(cls.format, cls)
+        if cls.format and cls not in found.setdefault(cls.format, []):
+            found[cls.format].append(cls)
     return found
+
+
+def _layout_class(classes: list[type], fields: dict[str, Any]) -> type:
+    """Of a format's layout classes, the one that has every field written (the first
+    when none has: building it then says which fields are unknown)."""
+    return next((cls for cls in classes if set(fields) <= {f.name for f in dataclasses.fields(cls)}), classes[0])
 
 
 def _layout_json(layout: Any) -> str:
@@ -623,7 +630,7 @@ class _Reader:
         self.errors = 0
         self.version = VERSION
         self.check_view = check_view
-        self.layouts: dict[str, type] | None = None
+        self.layouts: dict[str, list[type]] | None = None
 
     # diagnostics ------------------------------------------------------------------------
     def fail(self, message: str, el: Any, code: str = "raf.invalid") -> None:
@@ -720,15 +727,15 @@ class _Reader:
             fields = json.loads(self.text_of(el))
             if not isinstance(fields, dict):
                 raise ValueError("a layout is a JSON object of fields")
-            cls = self.layouts.get(name)
-            if cls is None:
+            classes = self.layouts.get(name)
+            if not classes:
                 self.report.warning(
                     "raf.unknown-layout",
                     f"no format {name!r} is installed: its layout is kept as uninterpreted fields",
                     line=el.sourceline, file=self.file, merge=True)
                 into[name] = model.GenericLayout(owner=name, extra={k: _from_json(v, True) for k, v in fields.items()})
             else:
-                into[name] = _build_dataclass(cls, fields)
+                into[name] = _build_dataclass(_layout_class(classes, fields), fields)
         except (ValueError, TypeError) as exc:
             self.fail(f"layout of format {name!r}: {exc}", el)
 

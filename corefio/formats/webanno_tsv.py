@@ -59,7 +59,9 @@ The writer keeps the file's style: a chain-layer file is written with its chain 
 anything else as span + relation layers (GUM's way: each mention of an entity points to
 the one before it). A discontinuous mention is written as one span from its first to its
 last word (``loss.discontinuous``); markables of other layers: see
-:mod:`corefio.formats._layers`.
+:mod:`corefio.formats._layers`. A typed link whose type the relation layer would read
+as another (LitBank's non-identity ``appos`` link: ``appos`` is GUM's coreference; a
+link type ``bridge:x`` that is no bridging) is not written (``loss.link-types``).
 
 Other layers are kept as token attributes named ``LAYER|FEATURE`` (``#2``... for a
 column declared twice) holding the cells as written; header lines other than the layer declarations (``#Summary1=...``) and each
@@ -648,6 +650,13 @@ def _written_type(link: Any) -> str:
     return link.type
 
 
+def _reads_back(written: str, link_type: str, layer: str) -> bool:
+    """Whether a relation of type ``written`` in the relation layer ``layer`` reads back
+    as a link of type ``link_type`` (:func:`relation_link`)."""
+    read = relation_link(written, layer)[0]
+    return read == link_type or (is_identity(read) and is_identity(link_type))
+
+
 def _one_layer_of_spans(doc: Any) -> Any:
     """``doc`` as the mention layer holds it: markables of other layers as
     :func:`~corefio.formats._layers.coreference_layer` keeps them, and each
@@ -756,15 +765,23 @@ def _document(doc: Any, report: Report) -> str:
         if before is not None and not (m.ref in linked and before.ref in linked):
             # as GUM does: from the later mention (governor) to the one before, on the latter's row
             relations[before.first].append(("coref", f"{ids[m.first]}[{number[m.ref]}_{number[before.ref]}]", {}))
+    misread: list[str] = []  # types of links whose written type reads back as another
     for link in doc.links:
+        written = _written_type(link)
+        if not chain_style and len(relation_features) > 1 and not _reads_back(written, link.type, relation_name):
+            misread.extend(link.type for _ in link.targets)
+            continue
         source = by_ref[link.source]
         for t in link.targets:
             target = by_ref.get(t) if link.target_kind == "markable" else by_ref.get(first_of_entity.get(t, ""))
             if target is None:
                 continue  # a link to an entity without mentions
             relations[target.first].append(
-                (_written_type(link), f"{ids[source.first]}[{number[source.ref]}_{number[target.ref]}]",
-                 link.attributes))
+                (written, f"{ids[source.first]}[{number[source.ref]}_{number[target.ref]}]", link.attributes))
+    if misread:
+        LossLog(report, NAME).lose("link-types", "links whose type its relation layer reads as another (GUM's "
+                                   "coref, ana, cata, appos, pred and disc are coreference, bridge... bridging)",
+                                   document=doc, count=len(misread), example=misread[0])
     if RELATIONS in plan and len(relation_features) == 1:
         default = relation_link(None, relation_name)[0]
         changed = [t for rel in relations for t, _, _ in rel if relation_link(t, relation_name)[0] != default]

@@ -12,6 +12,11 @@ by Markdown made from the code, so the site cannot drift from what corefio does:
 ``<!-- corefio:metric-table -->``
     every registered metric: name (linked to its page), what it is, how a corpus score
     is formed, its tested properties, whether it is in the default set.
+``<!-- corefio:preset-table -->``
+    every ``--preset``: the scorer and version it follows, the command it stands for,
+    what it sets (:mod:`corefio.scoring.presets`).
+``<!-- corefio:presets-using METRIC -->``
+    the presets that score a metric, as a sentence.
 ``<!-- corefio:cdcr-styles -->``
     the published cross-document evaluation styles ``--style`` knows
     (:func:`corefio.scoring.crossdoc.styles_help`).
@@ -27,7 +32,8 @@ import inspect
 import re
 from pathlib import Path
 
-MARKER = re.compile(r"^<!-- corefio:(format-table|format|metric-table|cdcr-styles)(?: ([\w:-]+))? -->$", re.M)
+MARKER = re.compile(r"^<!-- corefio:(format-table|format|metric-table|cdcr-styles|preset-table|presets-using)"
+                    r"(?: ([\w:-]+))? -->$", re.M)
 
 #: the page (under docs/metrics/) that documents each registered metric
 METRIC_PAGES = {
@@ -56,6 +62,10 @@ def on_page_markdown(markdown: str, page, config, files) -> str:  # noqa: ARG001
             return format_table()
         if kind == "format":
             return format_section(argument)
+        if kind == "preset-table":
+            return preset_table()
+        if kind == "presets-using":
+            return presets_using(argument)
         if kind == "cdcr-styles":
             from corefio.scoring.crossdoc import styles_help
 
@@ -195,6 +205,30 @@ def metric_table() -> str:
         rows.append(f"| [`{metric.name}`]({page}.md#{metric.name}) | {_cell(metric.description)} "
                     f"| {CORPUS_WORDS[metric.corpus]} | {properties} | {'yes' if metric.default else ''} |")
     return "\n".join(rows)
+
+
+# -- presets ----------------------------------------------------------------------------------
+def preset_table() -> str:
+    from corefio.scoring.presets import all_presets
+
+    rows = ["| preset | follows | stands for | what it scores |", "|---|---|---|---|"]
+    for preset in all_presets():
+        names = f"`{preset.name}`" + (f" (also {', '.join(f'`{a}`' for a in preset.aliases)})" if preset.aliases else "")
+        rows.append(f"| {names} | {preset.follows} | `{preset.command}` | {_cell(preset.description)} |")
+    return "\n".join(rows)
+
+
+def presets_using(metric: str | None) -> str:
+    """The presets whose metrics include ``metric``, as a sentence for its page."""
+    from corefio.scoring.presets import all_presets
+    from corefio.scoring.registry import REGISTRY, resolve_metrics
+
+    if metric not in REGISTRY:
+        raise ValueError(f"docs: <!-- corefio:presets-using {metric} --> names no registered metric")
+    using = [p.name for p in all_presets() if "metrics" in p.options
+             and metric in resolve_metrics(list(p.options["metrics"]))]
+    said = ", ".join(f"`{name}`" for name in using) if using else "none"
+    return f"**Presets that score `{metric}`:** {said} ([Presets](index.md#presets))."
 
 
 def _cell(text: str) -> str:

@@ -165,6 +165,12 @@ FORMATS: dict[str, Traits] = {
     "hf-datasets": Traits(_BINARY | {"arrow"}, False, ((".json", _JSON), (".arrow", _BINARY | {"arrow"}),
                                                        (".parquet", _BINARY | {"arrow"}))),
     "spacy": Traits(_BINARY | {"docbin"}, False),
+    # cross-document corpora: ECB+'s folder of XML files (and its CSV of validated
+    # sentences), the meta-document CoNLL files, the split JSON files, WEC's mention list
+    "ecbplus": Traits(_XML, False, ((".xml", _XML), (".csv", _TEXT))),
+    "cdcr-conll": Traits(_TEXT, True),
+    "cdcr-json": Traits(_JSON, False, ((".json", _JSON), (".conll", _TEXT))),
+    "wec": Traits(_JSON, False),
 }
 
 

@@ -321,9 +321,21 @@ def stream_wl(source: Source, *, report: Report, strict: bool = False) -> Iterat
 
 
 def write_wl(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[str]:
-    """wl-coref jsonlines: one object per document (see ``dialects.wl_object``)."""
+    """wl-coref jsonlines: one object per document (see ``dialects.wl_object``); a
+    document read from a wl-coref line is written as that line was (its keys, escapes,
+    spacing and line ends)."""
+    pending: str | None = None
+    final = True
     for doc in documents:
-        yield json.dumps(dialects.wl_object(doc), ensure_ascii=False) + "\n"
+        if pending is not None:
+            yield pending
+        lay = doc.layout.get("jsonlines")
+        lay = lay if isinstance(lay, JsonlinesLayout) and lay.dialect == "wl" else None
+        obj = dialects.wl_object(doc, lay)
+        pending = _line(obj, lay) if lay is not None else json.dumps(obj, ensure_ascii=False) + "\n"
+        final = lay.final_newline if lay is not None else True
+    if pending is not None:
+        yield pending if final else pending.rstrip("\r\n")
 
 
 def loads(text: str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Any:

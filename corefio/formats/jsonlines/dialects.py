@@ -289,10 +289,14 @@ def read_wl(obj: dict, file: str | None, line: int, index: int, report: Report) 
                        "word_clusters", "head2span"))
 
 
-def wl_object(doc: Any) -> dict:
+def wl_object(doc: Any, lay: JsonlinesLayout | None = None) -> dict:
     """A document as a wl-coref line (what its ``predict.py`` reads, with the clusters
     its training data holds). ``word_clusters`` give every mention a head word (its
-    last word when it has no head); ``head2span`` lists the heads the document has."""
+    last word when it has no head); ``head2span`` lists the heads the document has.
+    With the layout of a wl-coref line it was read from (``lay``), the keys come in
+    its order, and ``speaker``, ``span_clusters``, ``word_clusters`` and ``head2span``
+    are left out when the line had none of theirs and the document has nothing to
+    put there (wl-coref's prediction input has no clusters)."""
     n = len(doc.tokens.forms)
     sent_id = [0] * n
     for k, s in enumerate(doc.sentences):
@@ -320,7 +324,15 @@ def wl_object(doc: Any) -> dict:
     obj["span_clusters"] = span_clusters
     obj["word_clusters"] = word_clusters
     obj["head2span"] = head2span
-    return obj
+    if lay is None:
+        return obj
+    nothing = {"speaker": speaker is None, "span_clusters": not span_clusters, "word_clusters": not word_clusters,
+               "head2span": not head2span}
+    for key, empty in nothing.items():
+        if empty and key not in lay.keys:
+            del obj[key]
+    ordered = {key: obj[key] for key in lay.keys if key in obj}
+    return {**ordered, **obj}
 
 
 # -- sub-word segments (fast-coref, longdoc, SpanBERT) ----------------------------------

@@ -52,7 +52,8 @@ Mapping to the pivot model
 * Identity sets → ``Markable.entity`` (set ids are document-wide: the same id on two
   levels is one chain); other sets → ``Markable.sets``. Identity pointers → one
   identity ``Link`` per markable and attribute, its ``targets`` the ``;`` group as
-  written; other pointers → a ``Link`` typed by the attribute name. Other attributes →
+  written; other pointers → a ``Link`` typed by the attribute name in lower case (a
+  link type with upper-case letters is written so, ``loss.link-type-case``). Other attributes →
   ``Markable.attributes`` (text); the schemes → ``Corpus.schemes``.
 * A level called ``sentence`` (``sentences``, ``s``) without sets or pointers becomes
   ``Document.sentences`` (markable ids and attributes kept as sentence ids and

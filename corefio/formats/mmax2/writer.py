@@ -317,15 +317,16 @@ class _Writer:
                 value = self._pointer(m, targets)
                 values[source][name] = value if old is None else old + ";" + value
                 use(level, name, "markable_pointer", True)
+        cased: list[str] = []  # link types with upper-case letters, once per target
         for link in doc.links:
             if is_identity(link.type):
                 continue
             source = index[link.source]
             m = markables[source]
             level = self.level_of(m.layer)
-            name = link.type
-            if not is_attribute_name(name) or name in m.attributes or name in m.sets:
-                log.lose("label", "link types that are not attribute names", document=doc, example=name)
+            name = link.type.lower()  # MMAX2 lower-cases attribute names (the reader does too)
+            if not is_attribute_name(link.type) or name in m.attributes or name in m.sets:
+                log.lose("label", "link types that are not attribute names", document=doc, example=link.type)
                 continue
             if link.target_kind != "markable":
                 # a pointer names markables: a bridging or split-antecedent link to an
@@ -333,6 +334,8 @@ class _Writer:
                 log.lose("link-types", "links to an entity (a pointer names markables)", document=doc,
                          example=link.id)
                 continue
+            if name != link.type:
+                cased.extend(link.type for _ in link.targets)
             value = self._pointer(m, [markables[index[t]] for t in link.targets])
             if name in values[source]:
                 log.lose("value", "several links of one type from one markable (merged into one pointer)",
@@ -340,6 +343,10 @@ class _Writer:
                 value = values[source][name] + ";" + value
             values[source][name] = value
             use(level, name, "markable_pointer")
+        if cased:
+            log.lose("link-type-case", "upper-case letters of link types (MMAX2 lower-cases the names of "
+                     "attributes, and a link type is the name of a pointer attribute)", document=doc,
+                     count=len(cased), example=cased[0], done="written in lower case")
         if doc.sentences and not (layout and layout.sentence_level):
             uses.setdefault(SENTENCE_LEVEL, {})
         elif layout and layout.sentence_level:
