@@ -6,21 +6,26 @@ bootstrap confidence interval, paired tests for every pair of systems
 Routes (added to the application by :func:`add_routes`; the edge's checks, the upload
 limit, the worker's deadline and memory limit apply as to every other route):
 
-* ``GET /compare``: the form; ``POST /compare``: the page with the tables;
+* ``GET /compare``: the form; ``POST /compare`` compares and redirects to ``GET
+  /c/{token}``, the page with the tables (kept in memory as the score page's results
+  are); an error shows the form again, with the options chosen;
+* ``GET /c/{token}/comparison.json``: what the page shows, as JSON;
 * ``POST /api/compare``: the same as JSON (``corefio compare --errors --format json``).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from fastapi import File, Form, Request, UploadFile
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from ..diagnostics import Report
+from ..errors import CorefioError
 from .errors import WebError
 from .uploads import Upload, save, scratch
 
@@ -87,6 +92,14 @@ class CompareOptions:
         return cls(names, match, keep, rounds, chosen_seed, level, key_format or None, response_format or None)
 
 
+def _names(files: Any) -> list[str]:
+    """The names of the files a form field brought (for the form shown again)."""
+    from .uploads import safe_name
+
+    items = files if isinstance(files, list) else [files]
+    return [safe_name(f.filename, "file") for f in items if f is not None and not isinstance(f, str) and f.filename]
+
+
 def system_names(uploads: list[Upload]) -> list[str]:
     """A name per response: its file name, numbered when two are the same."""
     seen: dict[str, int] = {}
@@ -132,9 +145,23 @@ def compare_job(ku: Upload, responses: list[Upload], opts: CompareOptions, limit
             "diagnostics": clean(diagnostics)}
 
 
-def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], pool: "Workers", limit: int,
+@dataclass
+class Compared:
+    """A comparison the page ``/c/{token}`` shows."""
+
+    data: dict
+    options: CompareOptions
+
+    @property
+    def size(self) -> int:
+        return len(json.dumps(self.data)) + 4096
+
+
+def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], form_page: Callable[..., HTMLResponse],
+               keep: Callable[[Any, int, str], str], store: Any, pool: "Workers", limit: int,
                readable: Callable[[], list[str]]) -> None:
-    """Add the compare routes to ``app`` (``page`` renders a template, ``pool`` runs the
+    """Add the compare routes to ``app`` (``page`` renders a template, ``form_page`` the
+    form again with an error, ``keep`` puts a result in ``store``, ``pool`` runs the
     work, ``limit``: the upload limit in bytes for all files of a request together)."""
 
     async def run(key: UploadFile | None, responses: list[UploadFile] | None, opts: CompareOptions) -> dict:
@@ -157,11 +184,13 @@ def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], pool: "Work
         return CompareOptions.of_form(metrics, match, singletons, samples, seed, confidence, key_format,
                                       response_format, readable())
 
+    def form_context() -> dict[str, Any]:
+        return {"formats": readable(), "metrics": COMPARE_METRICS, "defaults": DEFAULT_COMPARE_METRICS,
+                "modes": MATCH_MODES, "max_responses": MAX_RESPONSES, "max_samples": MAX_SAMPLES}
+
     @app.get("/compare", response_class=HTMLResponse, include_in_schema=False)
     async def compare_form(request: Request):
-        return page(request, "compare.html", formats=readable(), metrics=COMPARE_METRICS,
-                    defaults=DEFAULT_COMPARE_METRICS, modes=MATCH_MODES, max_responses=MAX_RESPONSES,
-                    max_samples=MAX_SAMPLES)
+        return page(request, "compare.html", **form_context())
 
     @app.post("/compare", response_class=HTMLResponse, include_in_schema=False)
     async def compare_page(request: Request, key: UploadFile | None = File(None),
@@ -170,11 +199,38 @@ def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], pool: "Work
                            samples: str = Form(str(MAX_SAMPLES)), seed: str = Form("0"),
                            confidence: str = Form("0.95"), key_format: str = Form(""),
                            response_format: str = Form("")):
-        opts = options(metrics, match, singletons, samples, seed, confidence, key_format, response_format)
-        data = await run(key, responses, opts)
-        response = page(request, "compared.html", d=data, c=data["comparison"], opts=opts)
+        chosen = {"metrics": metrics, "match": match, "singletons": singletons, "samples": samples, "seed": seed,
+                  "confidence": confidence, "key_format": key_format, "response_format": response_format,
+                  "files": {"key": _names(key), "responses": _names(responses)}}
+        try:
+            opts = options(metrics, match, singletons, samples, seed, confidence, key_format, response_format)
+            data = await run(key, responses, opts)
+            item = Compared(data, opts)
+            token = keep(item, item.size, "the comparison")
+        except (WebError, CorefioError) as exc:
+            return form_page(request, "compare.html", exc, chosen, **form_context())
+        return RedirectResponse(f"/c/{token}", status_code=303)
+
+    def get(token: str) -> Compared:
+        item = store.get(token)
+        if not isinstance(item, Compared):
+            raise WebError(404, "no such comparison")
+        return item
+
+    @app.get("/c/{token}", response_class=HTMLResponse, include_in_schema=False)
+    async def compared_page(request: Request, token: str):
+        item = get(token)
+        response = page(request, "compared.html", d=item.data, c=item.data["comparison"], opts=item.options,
+                        token=token)
         response.headers["cache-control"] = "no-store"
         return response
+
+    @app.get("/c/{token}/comparison.json", include_in_schema=False)
+    async def compared_json(token: str):
+        item = get(token)
+        return Response(json.dumps(item.data, indent=2, ensure_ascii=False), media_type="application/json",
+                        headers={"Content-Disposition": 'attachment; filename="comparison.json"',
+                                 "cache-control": "no-store"})
 
     @app.post("/api/compare", tags=["api"], summary="Compare several responses against one key")
     async def api_compare(key: UploadFile = File(..., description="the key file (.zip for an MMAX2 project)"),
