@@ -36,6 +36,7 @@ __all__ = [
     "Link", "LossError", "Markable", "Region", "Scheme", "Source", "MentionChains", "ModelError", "OutputError", "Report", "Sentence",
     "StrictModeError", "Tokens", "UnknownFormatError", "UnsafeInputError", "UsageError", "all_formats",
     "convert", "dump_files", "dumps", "iter_read", "loads", "get_format", "read", "register", "sync", "validate", "write", "score",
+    "score_cross", "score_styles",
 ]
 
 
@@ -57,3 +58,18 @@ def score(key, response, *args, **options):
     from .scoring import score as _score
 
     return _score(key, response, *args, **options)
+
+
+def score_cross(key, response, *args, **options):
+    """Score ``response`` against ``key`` across documents (the corpus, each topic or
+    subtopic as one unit); see :mod:`corefio.scoring.crossdoc`."""
+    from .scoring.crossdoc import score_cross as _score_cross
+
+    return _score_cross(key, response, *args, **options)
+
+
+def score_styles(key, response, *args, **options):
+    """Score in the published CDCR evaluation styles side by side; see :mod:`corefio.scoring.crossdoc`."""
+    from .scoring.crossdoc import score_styles as _score_styles
+
+    return _score_styles(key, response, *args, **options)

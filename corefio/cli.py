@@ -55,10 +55,17 @@ class _TopLevel(TyperGroup):
         super().format_help_text(ctx, formatter)
         from .formats.registry import all_formats
 
+        import textwrap
+
         names = ", ".join(spec.name for spec in all_formats())
         formatter.write_paragraph()
         with formatter.indentation():
-            formatter.write_text(f"Formats: {names} ('corefio formats' tells what each can express).")
+            # wrapped by hand: click's wrapping breaks names at their hyphens (cdcr-conll)
+            indent = " " * formatter.current_indent
+            width = max(40, (formatter.width or 80) - formatter.current_indent)
+            text = f"Formats: {names} ('corefio formats' tells what each can express)."
+            for line in textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False):
+                formatter.write(f"{indent}{line}\n")
 
 
 app = typer.Typer(
@@ -1059,6 +1066,10 @@ def view_command(
     pair_by: PairBy = typer.Option(PairBy.name, "--pair-by", help="with --response: pair documents by name or by order"),
     pairs: Optional[Path] = typer.Option(None, "--pairs",
                                          help="with --response: a file of 'key-name<TAB>response-name' lines"),
+    cross_document: Optional[str] = typer.Option(None, "--cross-document",
+                                                 help="with --response: one view per corpus, topic or subtopic, "
+                                                      "chains across its documents"),
+    mention_type: str = typer.Option("all", "--mention-type", help="with --cross-document: all, event or entity"),
 ) -> None:
     """Render a file as an HTML page (xslt/raf-to-html.xsl): bracketed text and chains.
     With --response: the key and the response side by side, their errors marked
@@ -1066,6 +1077,24 @@ def view_command(
     from .io.files import atomic_write
     from .transform.html import render_html
 
+    if cross_document is not None and response is not None:
+        from .scoring.crossdoc import CrossSettings
+        from .web import view
+
+        report = Report()
+        key_in, response_in = _input(source, from_format), _input(response, response_format)
+        units_shown = view.unit_documents(key_in, response_in, CrossSettings(cross_document, keep_singletons,
+                                                                             mention_type),
+                                          key_format=from_format, response_format=response_format, report=report)
+        shown = [(f"{cross_document} {label}", view.build(k, r, match="exact", keep_singletons=keep_singletons,
+                                                          page_tokens=None)) for label, k, r in units_shown]
+        _print_report(report, min_severity="warning")
+        page = view.render_file(shown, key_name=Path(str(source)).name, response_name=Path(str(response)).name,
+                                keep_singletons=keep_singletons)
+        atomic_write(output, page.encode("utf-8"), inputs=[source, response])
+        if str(output) != "-":
+            _say(f"wrote {output}")
+        return
     source = _input(source, from_format)
     report = Report(str(source))
     corpus = api.read(source, from_format, report=report)
@@ -1175,11 +1204,46 @@ def score_command(
                                             "split-only, dd, non-referring, non-referring-kept, bridging, mor, "
                                             "zero, keep-zeros, partial, craft (comma-separated or repeated)"),
     jobs: Optional[int] = _jobs_option(),
+    cross_document: Optional[str] = typer.Option(None, "--cross-document",
+                                                 help="score across documents: each corpus, topic, subtopic or "
+                                                      "block (the meta-documents of a cdcr-conll file) as one "
+                                                      "unit, as the CDCR papers do (--jobs: by unit)"),
+    within_document: bool = typer.Option(False, "--within-document",
+                                         help="with the CDCR options: the classic per-document scores"),
+    mention_type: str = typer.Option("all", "--mention-type", help="cross-document: all, event or entity mentions"),
+    validated_only: bool = typer.Option(False, "--validated-only",
+                                        help="cross-document: only mentions of ECB+'s validated sentences"),
+    topics: Optional[Path] = typer.Option(None, "--topics",
+                                          help="cross-document: a DOCUMENT<TAB>TOPIC[<TAB>SUBTOPIC] file"),
+    topic_pattern: Optional[str] = typer.Option(None, "--topic-pattern",
+                                                help="cross-document: a regular expression with a group 'topic' "
+                                                     "(and 'subtopic') on document names"),
+    style: List[str] = typer.Option([], "--style",
+                                    help="score in published CDCR evaluation styles side by side: all, or "
+                                         "barhom2019, topic, cattan2021, cattan2021-singletons, subtopic"),
 ) -> None:
     """Score RESPONSE against KEY: MUC, B³, CEAF, BLANC, LEA, CoNLL, and more (see --metric)."""
     from fractions import Fraction
 
     from .scoring import score
+
+    if cross_document is not None or within_document or style:
+        from .scoring.crossdoc import command_text
+
+        report = Report()
+        text = command_text(
+            _input(key, key_format or from_format), _input(response, response_format or from_format),
+            ["muc", "bcub", "ceafe", "lea", "conll"] if metric == ["default"] else metric,
+            level="document" if within_document else cross_document, styles=style,
+            keep_singletons=keep_singletons, mention_type=mention_type, validated_only=validated_only,
+            output=output.value, per_unit=per_document, key_format=key_format or from_format,
+            response_format=response_format or from_format, topics=topics, topic_pattern=topic_pattern,
+            allow_missing=allow_missing, workers=jobs, report=report, errors=errors)
+        _print_report(report, min_severity="warning")
+        if strict:
+            report.check_strict()
+        _emit(_shown(text), out, [key, response])
+        return
 
     try:
         k = [Fraction(x.strip()) for x in coefficients.split(",")]
@@ -1342,6 +1406,16 @@ def compare_command(
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the table here instead of stdout"),
     errors: bool = typer.Option(False, "--errors", help="also classify each system's errors (Kummerfeld & Klein)"),
     jobs: Optional[int] = _jobs_option(),
+    cross_document: Optional[str] = typer.Option(None, "--cross-document",
+                                                 help="compare across documents: score each corpus, topic or "
+                                                      "subtopic as one unit and resample the units"),
+    mention_type: str = typer.Option("all", "--mention-type", help="cross-document: all, event or entity mentions"),
+    validated_only: bool = typer.Option(False, "--validated-only",
+                                        help="cross-document: only mentions of ECB+'s validated sentences"),
+    topics: Optional[Path] = typer.Option(None, "--topics",
+                                          help="cross-document: a DOCUMENT<TAB>TOPIC[<TAB>SUBTOPIC] file"),
+    topic_pattern: Optional[str] = typer.Option(None, "--topic-pattern",
+                                                help="cross-document: a regular expression with a group 'topic'"),
 ) -> None:
     """Compare systems: F1 with bootstrap confidence intervals, and paired significance
     tests (approximate randomisation, paired bootstrap) over documents for every pair."""
@@ -1352,6 +1426,33 @@ def compare_command(
 
     if len(responses) < 2:
         raise UsageError("compare needs at least two responses (use score for one)")
+    if cross_document is not None:
+        from .scoring.crossdoc import CrossSettings, analyse_cross
+        from .scoring.significance import compare_cross
+
+        labels = [r.name for r in responses]
+        if len(set(labels)) != len(labels):
+            labels = [str(r) for r in responses]
+        settings = CrossSettings(cross_document, keep_singletons, mention_type, validated_only)
+        report = Report()
+        inputs = [_input(key, from_format), *(_input(r, from_format) for r in responses)]
+        result = compare_cross(inputs[0], inputs[1:], [m.strip() for m in metric.split(",") if m.strip()],
+                               names=labels, samples=samples, seed=seed, level=confidence, settings=settings,
+                               key_format=from_format, response_format=from_format, topics=topics,
+                               topic_pattern=topic_pattern, report=report)
+        analyses = {label: analyse_cross(inputs[0], response, settings, key_format=from_format,
+                                         response_format=from_format, topics=topics, topic_pattern=topic_pattern)
+                    for label, response in zip(labels, inputs[1:])} if errors else {}
+        _print_report(report, min_severity="warning")
+        if output is CompareFormat.json:
+            data = result.to_dict()
+            if analyses:
+                data["errors"] = {label: a.to_dict() for label, a in analyses.items()}
+            text = json.dumps(data, indent=2) + "\n"
+        else:
+            text = result.to_text() + "".join(f"\n{label}:\n{a.to_text()}" for label, a in analyses.items())
+        _emit(text, out, [key, *responses])
+        return
     shown_responses = responses
     labels = [r.name for r in shown_responses]
     if len(set(labels)) != len(labels):

@@ -48,6 +48,10 @@ NOT_IN_MATRIX = {
     "preco": "system jsonlines shape (tests/test_jsonlines_dialects.py)",
     "hf-datasets": "written through the datasets library (tests/test_hf_datasets.py)",
     "spacy": "written through spaCy (tests/test_spacy.py)",
+    "ecbplus": "cross-document corpus layout (tests/test_cdcr.py: CDCR scripts' own readers and scorers)",
+    "cdcr-conll": "cross-document meta-documents (tests/test_cdcr.py: byte-for-byte and scorer.pl)",
+    "cdcr-json": "cross-document mention files (tests/test_cdcr.py: read against get_ecb_data.py's output)",
+    "wec": "cross-document mention files (tests/test_cdcr.py)",
 }
 #: the name of each writer's output (for MMAX2, brat and LitBank TSV, a directory)
 OUTPUT_NAME = {"conll": "out.conll", "conllu": "out.conllu", "jsonlines": "out.jsonlines", "mate": "out.mate.xml",

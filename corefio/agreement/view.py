@@ -115,6 +115,15 @@ def build(result: Adjudication) -> list[DocumentView]:
     return out
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("corefio")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def render(result: Adjudication, *, gold_name: str | None = None, gold_bytes: bytes | None = None,
            title: str = "Adjudication") -> str:
     """The page (one HTML string). ``gold_bytes`` (the gold as written, a file or a zip of
@@ -124,8 +133,6 @@ def render(result: Adjudication, *, gold_name: str | None = None, gold_bytes: by
         from jinja2 import Environment, FileSystemLoader, select_autoescape
     except ImportError:  # pragma: no cover - jinja2 comes with the web extra
         raise UsageError("the adjudication view needs Jinja2: pip install 'corefio[web]'") from None
-    import corefio
-
     here = Path(__file__).parent / "templates"
     env = Environment(loader=FileSystemLoader(str(here)), autoescape=select_autoescape(["html"]))
     download = None
@@ -135,5 +142,5 @@ def render(result: Adjudication, *, gold_name: str | None = None, gold_bytes: by
         download = gold_name
     return env.get_template("adjudication.html").render(
         documents=build(result), annotators=result.annotators, keep=result.keep, title=title,
-        download=download, gold_name=Path(gold_name).name if gold_name else None, version=corefio.__version__,
+        download=download, gold_name=Path(gold_name).name if gold_name else None, version=_version(),
         total=len(result.conflicts))

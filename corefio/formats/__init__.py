@@ -28,7 +28,7 @@ from types import ModuleType
 
 #: the format modules, in the order :func:`~corefio.formats.registry.all_formats` lists their formats
 MODULES = ("conll", "conllu", "jsonlines", "mate", "mmax2", "muc", "raf", "ua", "xmi", "brat", "litbank_tsv",
-           "webanno_tsv", "corenlp", "hf_datasets", "spacy_docbin")
+           "webanno_tsv", "corenlp", "hf_datasets", "spacy_docbin", "ecbplus", "cdcr_conll", "cdcr_json")
 
 #: module → the names and aliases of the formats it registers
 NAMES: dict[str, tuple[str, ...]] = {
@@ -47,6 +47,9 @@ NAMES: dict[str, tuple[str, ...]] = {
     "corenlp": ("corenlp", "stanford", "corenlp-json", "corenlp-xml"),
     "hf_datasets": ("hf-datasets", "hf", "huggingface", "datasets"),
     "spacy_docbin": ("spacy", "docbin", "spacy-docbin"),
+    "ecbplus": ("ecbplus", "ecb+", "ecb"),
+    "cdcr_conll": ("cdcr-conll", "meta-conll"),
+    "cdcr_json": ("cdcr-json", "wec", "wec-eng", "ucdcr"),
 }
 
 #: module → every extension its formats claim (``extensions`` and ``ambiguous_extensions``)
@@ -68,6 +71,9 @@ EXTENSIONS: dict[str, tuple[str, ...]] = {
     "corenlp": (".json", ".xml"),
     "hf_datasets": (".parquet", ".arrow"),
     "spacy_docbin": (".spacy",),
+    "ecbplus": (".xml",),
+    "cdcr_conll": (),
+    "cdcr_json": (".json",),
 }
 
 

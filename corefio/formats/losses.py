@@ -361,7 +361,13 @@ def _layer_links(doc: "Document", allowed: Any) -> Usage:
 
 
 def report_corpus_losses(corpus: "Corpus", capabilities: "Capabilities", report: Report, format_name: str) -> None:
-    """Losses of corpus-level data (annotation schemes)."""
+    """Losses of corpus-level data (annotation schemes, entities across documents)."""
+    from ..model.crossdoc import CROSS_DOCUMENT_FORMATS
+
+    if corpus.cross_entities and format_name not in CROSS_DOCUMENT_FORMATS:
+        report.add("loss.cross_document", "warning",
+                   loss_message(format_name, "entities across documents (each document keeps its own chains)"),
+                   count=len(corpus.cross_entities), merge=True, example=corpus.cross_entities[0].id)
     if corpus.schemes and not capabilities.schemes:
         report.add("loss.schemes", "warning", loss_message(format_name, "annotation schemes"),
                    count=len(corpus.schemes), merge=True,

@@ -8,6 +8,7 @@ place in it (``schemas/raf.xsd`` is the structural grammar)::
     <feat type="metadata" name="creator">tests</feat>
     <feat type="scheme">{JSON of a Scheme}</feat>
     <feat type="layout" format="mmax2">{JSON of a FormatLayout}</feat>
+    <feat type="cross_entity">{"id":"E9","members":[["doc","m1"],["doc2","m4"]],"attributes":{}}</feat>
     <struct type="document" name="doc" part="000">
     <feat type="metadata" name="genre">news</feat>
     <feat type="layout" format="conll">{JSON}</feat>
@@ -487,6 +488,10 @@ def header_xml(corpus: Any, report: Report | None = None) -> str:
     for scheme in corpus.schemes:
         out.append(f'<feat type="scheme">{_text(scheme.model_dump_json())}</feat>\n')
     out.extend(_layout_feats(corpus.layout, report))
+    if getattr(corpus, "cross_entities", None):  # entities across documents (corefio.model.crossdoc)
+        from ..model.crossdoc import cross_entity_json
+
+        out.extend(f'<feat type="cross_entity">{_text(cross_entity_json(e))}</feat>\n' for e in corpus.cross_entities)
     return "".join(out)
 
 
@@ -682,8 +687,16 @@ class _Reader:
             return None
 
     # corpus-level -----------------------------------------------------------------------
-    def top_feat(self, el: Any, metadata: dict, schemes: list, layout: dict) -> None:
+    def top_feat(self, el: Any, metadata: dict, schemes: list, layout: dict, cross: list | None = None) -> None:
         t = el.get("type")
+        if t == "cross_entity" and cross is not None:
+            from ..model.crossdoc import cross_entity_from_json
+
+            try:
+                cross.append(cross_entity_from_json(self.text_of(el)))
+            except ValueError as exc:
+                self.fail(f"cross_entity is not a cross-document entity in JSON: {exc}", el)
+            return
         if t == "metadata" and el.get("name"):
             metadata[el.get("name")] = self.text_of(el)
         elif t == "scheme":
@@ -1545,7 +1558,7 @@ class RafStream:
             doc = r.document(el)
         elif tag == "feat":
             h = self.header
-            r.top_feat(el, h.metadata, h.schemes, h.layout)
+            r.top_feat(el, h.metadata, h.schemes, h.layout, h.cross_entities)
         else:
             r.unexpected(el, "the collection")
         self._schema(el)  # (after the reader's own findings, which say more)
@@ -1645,7 +1658,8 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
     s = RafStream(Source.of(source), report, strict)
     documents = list(s)
     h = s.header
-    return model.Corpus(documents=documents, metadata=h.metadata, schemes=h.schemes, layout=h.layout)
+    return model.Corpus(documents=documents, metadata=h.metadata, schemes=h.schemes, layout=h.layout,
+                        cross_entities=h.cross_entities)
 
 
 def loads(data: bytes | str, *, report: Report | None = None, strict: bool = False, file: str | None = None) -> Any:

@@ -10,6 +10,7 @@
 :mod:`.layout`         format-owned layout (what only one format can use)
 :mod:`.edit`           the edit API: add, remove, renumber markables, then re-check
 :mod:`.schema`         untrusted data validated into the model; its JSON Schema
+:mod:`.crossdoc`       entities across documents, topics, units of CDCR scoring
 =====================  ==========================================================
 
 May import: :mod:`corefio.errors`, :mod:`corefio.diagnostics`. Everything else builds
@@ -30,7 +31,8 @@ _WHERE = {
     **dict.fromkeys(("BRIDGING", "COREFERENCE", "IDENTITY_LINK_TYPES", "POS_COLUMNS", "SPLIT_ANTECEDENT", "Mention",
                      "MentionChains", "MentionView", "document_key", "document_label", "is_identity",
                      "markable_ref"), "mentions"),
-    **dict.fromkeys(("AttrValue", "Corpus", "Document", "Entity", "Link", "Markable", "Region", "Sentence", "Span",
+    **dict.fromkeys(("AttrValue", "Corpus", "CrossEntity", "Document", "Entity", "Link", "Markable", "Region",
+                     "Sentence", "Span",
                      "Tokens", "contiguous_spans"), "document"),
     "DocumentEditor": "edit",
     "FormatLayout": "layout",
@@ -43,6 +45,7 @@ __all__ = [
     "BRIDGING",
     "COREFERENCE",
     "Corpus",
+    "CrossEntity",
     "Document",
     "DocumentEditor",
     "Entity",
@@ -85,8 +88,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and editors see
-    from .document import (AttrValue, Corpus, Document, Entity, Link, Markable, Region, Sentence, Span, Tokens,
-                           contiguous_spans)
+    from .document import (AttrValue, Corpus, CrossEntity, Document, Entity, Link, Markable, Region, Sentence, Span,
+                           Tokens, contiguous_spans)
     from .edit import DocumentEditor
     from .layout import FormatLayout, GenericLayout
     from .mentions import (BRIDGING, COREFERENCE, IDENTITY_LINK_TYPES, POS_COLUMNS, SPLIT_ANTECEDENT, Mention,

@@ -689,14 +689,38 @@ def _mention(m: Markable) -> Mention:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CrossEntity(_Record):
+    """An entity across documents (:mod:`corefio.model.crossdoc`): its id, its members as
+    ``(document, markable ref)`` pairs (the document as
+    :func:`~corefio.model.crossdoc.document_ref` names it), and attributes (an ECB+
+    instance's descriptor and tag, a WEC chain's Wikipedia link)."""
+
+    id: str
+    members: tuple[tuple[str, str], ...]
+    attributes: dict[str, AttrValue] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if type(self.members) is not tuple:
+            _set(self, "members", tuple((d, m) for d, m in self.members))
+
+    def documents(self) -> list[str]:
+        """The documents the entity has mentions in, in order of first member."""
+        return list(dict.fromkeys(d for d, _ in self.members))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Corpus(_Record):
     """A sequence of documents (one file usually holds one corpus), with the annotation
-    schemes of its layers and corpus-wide format layout (an MMAX2 project's paths)."""
+    schemes of its layers, corpus-wide format layout (an MMAX2 project's paths) and the
+    entities that span documents (:mod:`corefio.model.crossdoc`: cross-document
+    coreference; a document's topic and subtopic are in its metadata)."""
 
     documents: list[Document] = field(default_factory=list)
     metadata: dict[str, str] = field(default_factory=dict)
     schemes: list[Scheme] = field(default_factory=list)
     layout: dict[str, FormatLayout] = field(default_factory=dict)
+    #: entities whose mentions lie in several documents, members named by (document, markable)
+    cross_entities: list[CrossEntity] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[Document]:
         return iter(self.documents)

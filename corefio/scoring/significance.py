@@ -377,3 +377,36 @@ def compare(key: Any, responses: Sequence[Any], metrics: Iterable[str] = ("muc",
             raise UsageError("compare scores plain (unsynchronised) results; leave out sync")
         scored.append((name, result))
     return compare_scores(scored, metrics, samples=samples, seed=seed, level=level)
+
+
+def compare_cross(key: Any, responses: Sequence[Any], metrics: Iterable[str] = ("muc", "bcub", "ceafe", "conll"), *,
+                  names: Sequence[str] | None = None, samples: int = 10_000, seed: int | None = None,
+                  level: float = 0.95, **cross_options: Any) -> Comparison:
+    """:func:`compare` across documents: every response scored by
+    :func:`corefio.scoring.crossdoc.score_cross` (``cross_options``: ``settings``,
+    ``key_format``, ``topics``...), the units (topics, subtopics) resampled in place of
+    documents. The corpus read once is scored against each response."""
+    from .crossdoc import load, score_cross
+
+    metrics = list(metrics)
+    wanted = [m for m in metrics if m not in _DERIVED]
+    for m in metrics:
+        wanted.extend(p for p in _DERIVED.get(m, ()) if p not in wanted)
+    names = list(names) if names is not None else [str(r) for r in responses]
+    if len(names) != len(responses):
+        raise UsageError("give one name per response")
+    if len(set(names)) != len(names):
+        raise UsageError(f"two responses have the same name: {names}")
+    report = cross_options.pop("report", None)
+    from ..diagnostics import Report
+
+    report = report if report is not None else Report()
+    key_corpus = load(key, cross_options.pop("key_format", None), report, cross_options.get("topics"),
+                      cross_options.get("topic_pattern"))
+    scored = [(name, score_cross(key_corpus, response, wanted, per_unit=True, report=report, **cross_options))
+              for name, response in zip(names, responses)]
+    out = compare_scores(scored, metrics, samples=samples, seed=seed, level=level)
+    settings = cross_options.get("settings")
+    unit = settings.level if settings is not None else "topic"
+    out.notes.append(f"across documents: the {len(out.documents)} units resampled are {unit}s")
+    return out

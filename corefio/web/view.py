@@ -388,3 +388,62 @@ def render_file(documents: list[tuple[str, PairView]], *, key_name: str, respons
         response_name=response_name, match=match, keep_singletons=keep_singletons, missing=missing or [],
         css=Markup(css), js=Markup(js), hues=Markup(hues), version=corefio.__version__,
         title=documents[0][0] if len(documents) == 1 else f"{len(documents)} documents")
+
+
+def unit_documents(key, response, settings=None, **options) -> list[tuple[str, "Document", "Document"]]:
+    """The key vs response view across documents: each unit (a topic, a subtopic, the
+    corpus: ``settings``, a :class:`corefio.scoring.crossdoc.CrossSettings`) as one key
+    document and one response document, their words the unit's documents one after the
+    other (a document starts a sentence), their chains the chains across documents
+    (labelled ``c1``, ``c2``... in key order; a mention's id names its document). What
+    :func:`build` then shows is what cross-document scoring compares. ``options``: as
+    :func:`corefio.scoring.crossdoc.unit_pairs` (formats, topics)."""
+    from ..model import Document, Markable, Sentence, Tokens
+    from ..model.crossdoc import units
+    from ..scoring.crossdoc import CrossSettings, load, unit_pairs
+    from ..diagnostics import Report
+
+    settings = settings if settings is not None else CrossSettings()
+    report = options.pop("report", None) or Report()
+    key_corpus = load(key, options.get("key_format"), report, options.get("topics"), options.get("topic_pattern"))
+    response_corpus = load(response, options.get("response_format"), report, options.get("topics"),
+                           options.get("topic_pattern"))
+    pairs = unit_pairs(key_corpus, response_corpus, settings, report=report)
+    found = list(units(key_corpus, settings.level).items())
+    out = []
+    for (label, members), (kv, rv) in zip(found, pairs):
+        sentences = []
+        offset = 0
+        for d in members:
+            doc = key_corpus.documents[d]
+            parts = doc.sentences or [Sentence(first=0, last=len(doc.tokens) - 1)] if len(doc.tokens) else []
+            for k, s in enumerate(parts):
+                sentences.append(Sentence(first=s.first + offset, last=s.last + offset,
+                                          id=f"{doc.name} {s.id if s.id is not None else k}"))
+            offset += len(doc.tokens)
+        key_labels: dict[tuple, str] = {}
+        docs = []
+        for side, view_ in (("key", kv), ("response", rv)):
+            markables = []
+            for c, chain in enumerate(view_.mentions):
+                if side == "key":
+                    name = f"c{c + 1}"
+                    for m in chain:
+                        key_labels[m.spans] = name
+                else:
+                    name = f"r{c + 1}"
+                for m in chain:
+                    markables.append(Markable(id=m.id or f"m{len(markables) + 1}", spans=m.spans, entity=name,
+                                              attributes=dict(m.attributes or {})))
+            markables.sort(key=lambda m: (m.spans[0][0], -m.spans[-1][1]))
+            seen: set[str] = set()
+            unique = []
+            for m in markables:  # a mention id is unique per document
+                if m.id in seen:
+                    m = m.copy(id=f"{m.id}~{len(unique)}")
+                seen.add(m.id)
+                unique.append(m)
+            docs.append(Document.build(name=f"{settings.level} {label}", tokens=Tokens(forms=list(kv.forms)),
+                                       sentences=sentences, markables=unique))
+        out.append((label, docs[0], docs[1]))
+    return out
