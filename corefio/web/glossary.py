@@ -164,4 +164,7 @@ class Docs:
         return f"{self.base.rstrip('/')}/{page}/"
 
     def metric(self, name: str) -> str:
+        """The address of a metric's documentation (its entry on ``/metrics`` without a base)."""
+        if not self.base:
+            return f"/metrics#{name}"
         return self.page(f"metrics/{info(name).page}")

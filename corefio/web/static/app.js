@@ -78,8 +78,14 @@
             }
             var page = new DOMParser().parseFromString(html, "text/html");
             var found = page.getElementById("error");
-            show(found ? document.importNode(found, true) :
-              message("Error " + answer.status, answer.statusText || "the server refused the request"));
+            var section = found ? document.importNode(found, true) :
+              message("Error " + answer.status, answer.statusText || "the server refused the request");
+            var status = section.querySelector(".status");
+            if (status) {  // unlike a page loaded anew, this one still holds the files
+              status.textContent = "HTTP " + answer.status + " · your files and options are still chosen below: " +
+                "correct what is wrong and send the form again.";
+            }
+            show(section);
           });
         })
         .catch(function () {
