@@ -161,8 +161,11 @@ def test_documentation_links_follow_the_docs_url():
     template = TestClient(create_app(docs_url="https://example.org/blob/main/docs/{page}.md"),
                           base_url="http://127.0.0.1")
     html = template.get("/").text
-    assert 'href="https://example.org/blob/main/docs/metrics/ceafe.md"' in html
-    assert 'href="https://example.org/blob/main/docs/metrics/bcub-variants.md"' in html  # variants share a page
+    assert 'href="https://example.org/blob/main/docs/metrics/ceaf.md"' in html  # CEAF-m and CEAF-e: one page
+    assert 'href="https://example.org/blob/main/docs/metrics/end-to-end.md"' in html  # the variants: one page
+    pages = {info.page for info in glossary.METRIC_INFO.values()}
+    assert pages == {"mentions", "muc", "bcubed", "ceaf", "blanc", "lea", "conll", "end-to-end", "kappa", "core",
+                     "information", "distributional", "typed"}
 
 
 def test_result_tables_name_metrics_as_papers_do(client):

@@ -48,8 +48,8 @@ def _m(name: str, label: str, group: str, explain: str, page: str | None = None)
     return MetricInfo(name, label, group, explain, page or name)
 
 
-_VARIANT_B3 = "bcub-variants"
-_VARIANT_CEAF = "ceaf-variants"
+#: the documentation's page of the B³ and CEAF variants for system mentions
+_VARIANT_B3 = _VARIANT_CEAF = "end-to-end"
 
 METRIC_INFO: dict[str, MetricInfo] = {m.name: m for m in (
     _m("mentions", "Mentions", "standard",
@@ -60,11 +60,12 @@ METRIC_INFO: dict[str, MetricInfo] = {m.name: m for m in (
        "(Vilain et al. 1995)"),
     _m("bcub", "B³", "standard",
        "each mention: how far its response entity and its key entity overlap, averaged over mentions "
-       "(Bagga & Baldwin 1998)"),
+       "(Bagga & Baldwin 1998)", "bcubed"),
     _m("ceafm", "CEAF-m", "standard",
-       "key and response entities aligned one to one as well as possible; the mentions they share (Luo 2005, φ3)"),
+       "key and response entities aligned one to one as well as possible; the mentions they share (Luo 2005, φ3)",
+       "ceaf"),
     _m("ceafe", "CEAF-e", "standard",
-       "the same alignment, each entity counting once whatever its size (Luo 2005, φ4)"),
+       "the same alignment, each entity counting once whatever its size (Luo 2005, φ4)", "ceaf"),
     _m("blanc", "BLANC", "standard",
        "every pair of mentions: coreference links and non-coreference links scored apart, then averaged "
        "(Recasens & Hovy 2011; Luo et al. 2014)"),
@@ -85,14 +86,16 @@ METRIC_INFO: dict[str, MetricInfo] = {m.name: m for m in (
     _m("xcore", "Exclusive core classes", "popescu-belis",
        "core classes where each class may be the core of one class only (ties go to the earlier class)", "core"),
     _m("info", "Information (H)", "popescu-belis",
-       "the information each partition gives about the other, over its own entropy (Popescu-Belis 2000)"),
+       "the information each partition gives about the other, over its own entropy (Popescu-Belis 2000)",
+       "information"),
     _m("dmt", "DMT", "popescu-belis",
-       "distributional match: how alike the sizes of the classes are, whichever mentions they hold"),
+       "distributional match: how alike the sizes of the classes are, whichever mentions they hold",
+       "distributional"),
     _m("derr", "D-err", "popescu-belis",
        "distributional error and its direction: r when the response splits entities, p when it merges them "
-       "(corefio's reading of Popescu-Belis)", "dmt"),
+       "(corefio's reading of Popescu-Belis)", "distributional"),
     _m("bcub_class", "B³ (per class)", "variants",
-       "B³ with each entity weighing the same, not each mention (Bagga & Baldwin 1998)", "bcub"),
+       "B³ with each entity weighing the same, not each mention (Bagga & Baldwin 1998)", "bcubed"),
     _m("bcub_0", "B³₀", "variants",
        "B³ for system mentions: response mentions the key lacks are dropped (Stoyanov et al. 2009)", _VARIANT_B3),
     _m("bcub_all", "B³ all", "variants",
