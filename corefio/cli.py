@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, List, Optional
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from . import __version__, api
 from .diagnostics import Report
@@ -68,7 +68,86 @@ class _TopLevel(TyperGroup):
                 formatter.write(f"{indent}{line}\n")
 
 
-app = typer.Typer(
+def _metavar(param: Any) -> Optional[str]:
+    """What stands for an option's value in the help (``--from FORMAT``, ``--jobs N``,
+    ``--format [text|json]``), without Python's types: the metavar the option names,
+    else its choices, else a word from its type and name. None for a flag."""
+    if param.metavar:
+        return param.metavar
+    if getattr(param, "is_flag", False) or getattr(param, "count", False):
+        return None
+    import typing
+
+    desc = getattr(param, "type_descriptor", None)
+    choices = (getattr(desc, "choices", None) if getattr(desc, "is_choice", False)
+               else getattr(getattr(param, "type", None), "choices", None))
+    if choices:
+        return "[" + "|".join(str(getattr(c, "value", c)) for c in choices) + "]"
+    annotation = getattr(desc, "annotation", None)
+    for inner in typing.get_args(annotation) or ():
+        if inner is not type(None):
+            annotation = inner
+            break
+    long = next((o[2:] for o in param.opts if o.startswith("--")), param.name or "value")
+    if annotation is int:
+        return "N"
+    if annotation is float:
+        return "NUMBER"
+    if annotation is Path:
+        return "PATH"
+    if long in ("from", "to") or long.endswith("format"):
+        return "FORMAT"
+    if long.endswith("attribute"):
+        return "ATTRIBUTE"
+    if long == "preset":
+        return "NAME"
+    return long.upper().replace("-", "_")
+
+
+def _argument_name(param: Any) -> str:
+    """An argument as the usage line and the help show it: ``KEY``, ``FILES...``."""
+    name = param.metavar or (param.name or "arg").upper()
+    return name if param.nargs == 1 or name.endswith("...") else f"{name}..."
+
+
+class _Command(TyperCommand):
+    """A command whose help names values by what they are (``--from FORMAT``, ``FILES...``),
+    never by their Python types (``<list[Path]>``, ``{files}...``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if param.param_type_name == "option":
+                param.metavar = _metavar(param)
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                name = _argument_name(param)
+                pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        arguments = [(_argument_name(p), getattr(p, "help", None) or "") for p in self.get_params(ctx)
+                     if p.param_type_name == "argument" and not getattr(p, "hidden", False)]
+        options = [record for p in self.get_params(ctx) if p.param_type_name == "option"
+                   for record in [p.get_help_record(ctx)] if record is not None]
+        for title, records in (("Arguments", arguments), ("Options", options)):
+            if records:
+                with formatter.section(title):
+                    formatter.write_dl(records)
+
+
+class _App(typer.Typer):
+    """The application: its commands are :class:`_Command` s unless they say otherwise."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("cls", _Command)
+        return super().command(*args, **kwargs)
+
+
+app = _App(
     cls=_TopLevel,
     add_completion=False,
     no_args_is_help=True,
@@ -656,6 +735,31 @@ def formats_command(
         _out(f"{'':<14}cannot:    {', '.join(no) or '-'}")
 
 
+# -- presets --------------------------------------------------------------------------------
+@app.command("presets")
+@edge
+def presets_command(
+    output: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json"),
+) -> None:
+    """List the presets (--preset of score, compare, agree): the scorer each follows, its
+    command, and the options it sets."""
+    from .scoring.presets import all_presets
+
+    presets = all_presets()
+    if output is OutputFormat.json:
+        _out(json.dumps([p.to_dict() for p in presets], indent=2))
+        return
+    for p in presets:
+        aliases = f" (also {', '.join(p.aliases)})" if p.aliases else ""
+        _out(f"{p.name}{aliases}: {p.follows} ({p.source})")
+        _out(f"    {p.description}")
+        _out(f"    as: {p.command}")
+        options = [f"{k}={','.join(v) if isinstance(v, tuple) else v}" for k, v in p.options.items()]
+        if p.anaphora is not None:
+            options.append("anaphora=" + ",".join(p.anaphora.modes()))
+        _out(f"    sets: {' '.join(options) or '-'}")
+
+
 # -- info -----------------------------------------------------------------------------------
 @app.command("info")
 @edge
@@ -666,9 +770,11 @@ def info_command(
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write here instead of stdout"),
     jobs: Optional[int] = _jobs_option(),
 ) -> None:
-    """Documents, tokens, markables, entities, chains, singletons and links by type.
+    """Documents, tokens, markables, entities, chains, singletons and links by type,
+    per document and in total (each file, and all files).
 
-    A markable is one mention (its spans of tokens). Markables that corefer form a
+    Tokens are the words of the text; empty nodes (CorefUD's, the places of zeros) are
+    counted apart. A markable is one mention (its spans of tokens). Markables that corefer form a
     chain; a chain of one markable is a singleton. Entities counts the distinct entity
     ids the markables carry or the file declares: it differs from chains when a file
     declares entities no markable refers to, or when a format names chains some other way.
@@ -683,24 +789,34 @@ def info_command(
         for number, report, infos in parallel.info(inputs, from_format, _jobs(jobs), progress=done):
             _print_report(report, min_severity="warning")
             result.append((files[number], infos))
-    lines: list[str] = []
+    from .checks.info import totals
+
     if output is OutputFormat.json:
-        lines.append(json.dumps([{"file": str(path), "documents": [d.as_dict() for d in docs]}
-                                 for path, docs in result], indent=2, ensure_ascii=False))
-        _emit("\n".join(lines) + "\n", out, inputs)
+        text = json.dumps([{"file": str(path), "documents": [d.as_dict() for d in docs],
+                            "total": totals(docs).as_dict()} for path, docs in result], indent=2, ensure_ascii=False)
+        _emit(text + "\n", out, inputs)
         return
+    lines: list[str] = []
     for path, docs in result:
         lines.append(f"{'-' if str(path) == '-' else path}: {len(docs)} document(s)")
         for d in docs:
             part = f" part {d.part}" if d.part is not None else ""
-            links = ", ".join(f"{k}: {v}" for k, v in d.links.items()) or "none"
-            lines.append(
-                f"  {d.name!r}{part}: {d.tokens} tokens, {d.sentences} sentences, "
-                f"{d.markables} markables ({d.discontinuous} discontinuous), "
-                f"{d.chains} chains ({d.singletons} singletons), "
-                f"{d.entities} entities, links: {links}"
-            )
+            lines.append(f"  {d.name!r}{part}: {_counts_text(d)}")
+        if len(docs) > 1:
+            lines.append(f"  total of the file: {_counts_text(totals(docs))}")
+    if len(result) > 1:  # indented as the others: each line that starts in column 1 names a file
+        corpus = totals(totals(docs) for _, docs in result)
+        lines.append(f"  total of the {len(result)} files: {corpus.documents} documents, {_counts_text(corpus)}")
     _emit("\n".join(lines) + "\n", out, inputs)
+
+
+def _counts_text(d: Any) -> str:
+    """The counts of ``info``'s text output (a document, or the total of several)."""
+    links = ", ".join(f"{k}: {v}" for k, v in d.links.items()) or "none"
+    empty = f" (and {d.empty_nodes} empty node{'s' if d.empty_nodes > 1 else ''})" if d.empty_nodes else ""
+    return (f"{d.tokens} tokens{empty}, {d.sentences} sentences, {d.markables} markables "
+            f"({d.discontinuous} discontinuous), {d.chains} chains ({d.singletons} singletons), "
+            f"{d.entities} entities, links: {links}")
 
 
 def _emit(text: str, out: Optional[Path], inputs: List[Path]) -> None:
@@ -1022,7 +1138,10 @@ def validate_command(
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the verdicts here instead of stdout"),
     jobs: Optional[int] = _jobs_option(),
 ) -> None:
-    """XSD validation (XML formats) and semantic checks: ids, references, spans, crossing."""
+    """XSD validation (XML formats) and semantic checks: ids, references, spans, crossing.
+
+    Findings come one line per kind, at the file and line of the first occurrence, with
+    how many there were in all (-v lists every one)."""
     from . import parallel
 
     files = [_input(path, from_format) for path in _expanded(files, from_format)]
@@ -1040,7 +1159,11 @@ def validate_command(
              for p, r, bad in results], indent=2, ensure_ascii=False))
     else:
         for path, report, bad in results:
-            lines.extend(d.format() for d in report)
+            # one line per kind of finding, where it happened first (-v: every one)
+            if _verbosity > 0:
+                lines.extend(d.format() for d in report)
+            else:
+                lines.extend(group.format() for group in Report.group(report))
             e, w = len(report.errors), len(report.warnings)
             lines.append(f"{path}: {'INVALID' if bad else 'valid'} ({e} error(s), {w} warning(s))")
     _emit(_shown("\n".join(lines) + "\n"), out, files)
@@ -1142,9 +1265,59 @@ def _metric_help() -> str:
     return metric_help()
 
 
+def _plot_option() -> Any:
+    return typer.Option(None, "--plot", metavar="FILE.png|svg",
+                        help="also draw the result into this picture, PNG or SVG by its suffix (needs the plot "
+                             "extra: pip install 'corefio[plot]')")
+
+
+def _plot_format(plot: Optional[Path]) -> None:
+    """Check ``--plot`` before any work: a .png or .svg file, and matplotlib installed."""
+    if plot is not None:
+        from .plots import format_of
+
+        format_of(plot)
+
+
+def _save_plot(figure: Any, plot: Path, inputs: List[Path]) -> None:
+    from .plots import save
+
+    save(figure, plot, inputs=inputs)
+    _say(f"plotted -> {plot}")
+
+
+def _preset_help() -> str:
+    from .scoring.presets import preset_help
+
+    return preset_help()
+
+
+def _given(ctx: typer.Context, parameter: str) -> bool:
+    """Was the command's option ``parameter`` (its Python name) given on the command
+    line, rather than left at its default?"""
+    source = ctx.get_parameter_source(parameter)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+#: the scoring options a preset sets, by the name of the command's parameter
+_PRESET_PARAMETERS = {"metric": "metrics", "keep_singletons": "keep_singletons", "match": "match",
+                      "keep_zeros": "keep_zeros", "zero_match": "zero_match", "repeats": "repeats"}
+
+
+def _settings(ctx: typer.Context, preset: Optional[str], **values: Any):
+    """The settings of a score (:func:`corefio.scoring.presets.resolve`): the preset's,
+    overridden by the options given on the command line. ``values``: the options by
+    preset name (``metrics=...``); a command without one of them passes none."""
+    from .scoring.presets import resolve
+
+    by_option = {option: parameter for parameter, option in _PRESET_PARAMETERS.items()}
+    return resolve(preset, {name: value for name, value in values.items() if _given(ctx, by_option[name])})
+
+
 @app.command("score")
 @edge
 def score_command(
+    ctx: typer.Context,
     key: Path = typer.Argument(..., help="the key (gold) file, any readable format ('-': standard input)"),
     response: Path = typer.Argument(..., help="the response (system) file, any readable format ('-': standard "
                                               "input)"),
@@ -1163,7 +1336,7 @@ def score_command(
     response_format: Optional[str] = typer.Option(None, "--response-format", help="format of the response"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the scores here instead of stdout"),
     strict: bool = typer.Option(False, "--strict", help="fail (exit 5) on any warning"),
-    coefficients: str = typer.Option("1,0.75,0.5,0.25", "--coefficients",
+    coefficients: str = typer.Option("1,0.75,0.5,0.25", "--coefficients", metavar="K1,K2,K3,K4",
                                      help="typed evaluation: k1,k2,k3,k4 for TP, WT, WL, WTL"),
     scheme_classes: Optional[int] = typer.Option(None, "--scheme-classes",
                                                  help="typed evaluation: number of classes of the scheme (n)"),
@@ -1195,10 +1368,8 @@ def score_command(
     by_kind: Optional[str] = typer.Option(None, "--by-kind",
                                           help="also score each mention kind (pronoun, proper, nominal): "
                                                "pos (tags, else head words), head, or attr:NAME"),
-    preset: Optional[str] = typer.Option(None, "--preset",
-                                         help="a shared task's settings, as the UA scorer's -t: conll12, crac18, "
-                                              "craft19, crac22, codicrac22ar, br, dd (README: what each switches "
-                                              "on); overrides --metric, singletons, --match and --keep-zeros"),
+    preset: Optional[str] = typer.Option(None, "--preset", help=_preset_help()),
+    plot: Optional[Path] = _plot_option(),
     anaphora: List[str] = typer.Option([], "--anaphora",
                                        help="also score as the Universal Anaphora scorer: identity, split, "
                                             "split-only, dd, non-referring, non-referring-kept, bridging, mor, "
@@ -1252,37 +1423,42 @@ def score_command(
     except (ValueError, ZeroDivisionError):
         raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
     _paired_files[:] = [str(key), str(response), "--allow-missing"]
+    _plot_format(plot)
+    if plot is not None and sync is not None:
+        from .errors import UsageError
+
+        raise UsageError("--plot draws the documents' scores of plain scoring; leave out --sync")
+    settings = _settings(ctx, preset, metrics=metric, keep_singletons=keep_singletons, match=match,
+                         keep_zeros=keep_zeros, zero_match=zero_match.value, repeats=repeats.value)
+    chosen = settings.options
+    metric, keep_singletons, match = list(chosen["metrics"]), chosen["keep_singletons"], chosen["match"]
+    keep_zeros, zero_match, repeats = chosen["keep_zeros"], ZeroMatch(chosen["zero_match"]), Repeats(chosen["repeats"])
+    ua_settings = None
+    if settings.anaphora is not None or anaphora:
+        from .scoring import anaphora as UA
+
+        ua_settings = UA.settings_from(preset, anaphora, metric if _given(ctx, "metric") else None)
+        if _given(ctx, "keep_singletons") or settings.anaphora is None:  # --drop-singletons: the UA scorer's default
+            ua_settings = dataclasses.replace(ua_settings, keep_singletons=keep_singletons)
+        settings = dataclasses.replace(settings, anaphora=ua_settings)
     lists = _paired_lists(key, [response], key_format or from_format, response_format or from_format)
     if lists is not None:
         from .errors import UsageError
 
-        if by_kind is not None or errors or preset is not None or anaphora or (group_by or "").startswith("meta:"):
-            raise UsageError("--by-kind, --errors, --preset, --anaphora and --group-by meta: take one key and one "
-                             "response file, not directories")
+        if by_kind is not None or errors or ua_settings is not None or (group_by or "").startswith("meta:"):
+            raise UsageError("--by-kind, --errors, --anaphora (and a preset of the UA scorer's) and --group-by "
+                             "meta: take one key and one response file, not directories")
         key, response = lists[0], lists[1][0]  # type: ignore[assignment]
     else:
         key = _input(key, key_format or from_format)
         response = _input(response, response_format or from_format)
     report = Report()
-    ua_settings = None
-    if preset is not None or anaphora:
-        from .scoring import anaphora as UA
-
-        ua_settings = UA.settings_from(preset, anaphora, None if metric == ["default"] else metric)
-        if preset is None and not keep_singletons:  # --drop-singletons: the UA scorer's default (no -s)
-            ua_settings = dataclasses.replace(ua_settings, keep_singletons=False)
-        if preset is not None:
-            chosen = UA.PRESETS[preset].scoring
-            metric = chosen.get("metrics", metric)
-            keep_singletons = chosen.get("keep_singletons", keep_singletons)
-            match = chosen.get("match", match)
-            keep_zeros = chosen.get("keep_zeros", keep_zeros)
-            zero_match = ZeroMatch(chosen.get("zero_match", zero_match.value))
     from .parallel import file_runner, score_runner
 
     bar = _bar("scoring")
     result = score(
-        key, response, metric, keep_singletons=keep_singletons, per_document=per_document or group_by is not None,
+        key, response, metric, keep_singletons=keep_singletons,
+        per_document=per_document or group_by is not None or plot is not None,
         macro=macro,
         allow_missing=allow_missing,
         report=report, key_format=key_format or from_format, response_format=response_format or from_format,
@@ -1329,34 +1505,16 @@ def score_command(
     _print_report(report, min_severity="warning")
     if strict:
         report.check_strict()
-    if output is ScoreFormat.json and ua_result is not None:
-        import json
-
+    if output is ScoreFormat.json:
         data = result.to_dict(per_document)
         if analysis is not None:
             data["errors"] = analysis.to_dict(per_document)
         for name, table in breakdowns:
             data[name] = table.to_dict()
-        data["anaphora"] = ua_result.to_dict()
+        if ua_result is not None:
+            data["anaphora"] = ua_result.to_dict()
+        data["settings"] = settings.to_dict()
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    elif output is ScoreFormat.json:
-        if analysis is not None:
-            import json
-
-            data = result.to_dict(per_document)
-            data["errors"] = analysis.to_dict(per_document)
-            for name, table in breakdowns:
-                data[name] = table.to_dict()
-            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        elif breakdowns:
-            import json
-
-            data = result.to_dict(per_document)
-            for name, table in breakdowns:
-                data[name] = table.to_dict()
-            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        else:
-            text = result.to_json(per_document) + "\n"
     elif output is ScoreFormat.csv:
         text = result.to_csv(per_document)
         if analysis is not None:
@@ -1376,8 +1534,14 @@ def score_command(
             text += "\n" + table.to_text()
         if ua_result is not None:
             text += "\n" + ua_result.to_text()
+        if output is ScoreFormat.text:
+            text += "\n" + "\n".join(settings.describe()) + "\n"
     if output in (ScoreFormat.json, ScoreFormat.csv):
         text = _shown(text)
+    if plot is not None:
+        from .plots import score_figure
+
+        _save_plot(score_figure(result, analysis), plot, [key, response])
     _emit(text, out, [key, response])
 
 
@@ -1390,6 +1554,7 @@ class CompareFormat(str, Enum):
 @app.command("compare")
 @edge
 def compare_command(
+    ctx: typer.Context,
     key: Path = typer.Argument(..., help="the key (gold) file, any readable format"),
     responses: List[Path] = typer.Argument(..., help="two or more system outputs, any readable format"),
     metric: str = typer.Option("muc,bcub,ceafe,conll", "--metric", "-m",
@@ -1405,6 +1570,9 @@ def compare_command(
     output: CompareFormat = typer.Option(CompareFormat.text, "--format", help="text or json"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the table here instead of stdout"),
     errors: bool = typer.Option(False, "--errors", help="also classify each system's errors (Kummerfeld & Klein)"),
+    preset: Optional[str] = typer.Option(None, "--preset", help="a scorer's settings (as for score): its "
+                                         "matching, singletons, zeros and the metrics of it that can be resampled"),
+    plot: Optional[Path] = _plot_option(),
     jobs: Optional[int] = _jobs_option(),
     cross_document: Optional[str] = typer.Option(None, "--cross-document",
                                                  help="compare across documents: score each corpus, topic or "
@@ -1426,6 +1594,7 @@ def compare_command(
 
     if len(responses) < 2:
         raise UsageError("compare needs at least two responses (use score for one)")
+    _plot_format(plot)
     if cross_document is not None:
         from .scoring.crossdoc import CrossSettings, analyse_cross
         from .scoring.significance import compare_cross
@@ -1466,11 +1635,18 @@ def compare_command(
         key = _input(key, from_format)
         responses = [_input(response, from_format) for response in responses]
     from .parallel import file_runner, score_runner
+    from .scoring.presets import comparable, scoring_options
 
+    settings = _settings(ctx, preset, metrics=[metric], keep_singletons=keep_singletons, match=match)
+    # the metrics: those given, else the preset's that can be resampled, else compare's own
+    compared = [metric] if preset is None or _given(ctx, "metric") else comparable(settings.options["metrics"])
+    settings = dataclasses.replace(settings, options={**settings.options, "metrics": compared})
+    chosen = scoring_options(settings)
+    metrics = [m.strip() for name in chosen.pop("metrics") for m in name.split(",") if m.strip()]
+    match, keep_singletons = chosen["match"], chosen["keep_singletons"]
     bar = _bar("scoring")
-    result = compare(key, responses, [m.strip() for m in metric.split(",") if m.strip()], names=labels,
-                     samples=samples, seed=seed, level=confidence, match=match,
-                     keep_singletons=keep_singletons, key_format=from_format, response_format=from_format,
+    result = compare(key, responses, metrics, names=labels, samples=samples, seed=seed, level=confidence,
+                     **chosen, key_format=from_format, response_format=from_format,
                      runner=score_runner(_jobs(jobs), bar), file_runner=file_runner(_jobs(jobs), bar))
     _close_bars()
     analyses = {}
@@ -1484,9 +1660,15 @@ def compare_command(
         data = result.to_dict()
         if analyses:
             data["errors"] = {label: a.to_dict() for label, a in analyses.items()}
+        data["settings"] = settings.to_dict()
         text = json.dumps(data, indent=2) + "\n"
     else:
         text = result.to_text() + "".join(f"\n{label}:\n{a.to_text()}" for label, a in analyses.items())
+        text += "\n" + "\n".join(settings.describe()) + "\n"
+    if plot is not None:
+        from .plots import compare_figure
+
+        _save_plot(compare_figure(result, analyses or None), plot, [key, *responses])
     _emit(text, out, [key, *responses])
 
 # -- agree and adjudicate ------------------------------------------------------------------------
@@ -1524,6 +1706,7 @@ def _annotator_names(names: Optional[str], paths: List[Path]) -> Optional[List[s
 @app.command("agree")
 @edge
 def agree_command(
+    ctx: typer.Context,
     annotations: List[Path] = typer.Argument(..., metavar="ANNOTATION...",
                                              help="one annotation per annotator (two or more): a file, an MMAX2 "
                                                   "project, or a directory or quoted pattern of files; any format"),
@@ -1540,6 +1723,9 @@ def agree_command(
     output: TableFormat = typer.Option(TableFormat.table, "--format", help="table, json or csv"),
     limit: int = typer.Option(10, "--limit", help="documents and passages shown in the table"),
     out: Optional[Path] = typer.Option(None, "-o", "--output", help="write the result here instead of stdout"),
+    preset: Optional[str] = typer.Option(None, "--preset", help="score the pairwise table with a scorer's "
+                                         "settings (as for score): its matching, singletons, zeros"),
+    plot: Optional[Path] = _plot_option(),
 ) -> None:
     """Agreement among annotators: chain alpha (Passonneau 2004), mention alpha_u, and
     MUC, B3, CEAF-e, LEA, BLANC and CoNLL F1 for every pair of annotators."""
@@ -1553,17 +1739,28 @@ def agree_command(
         raise UsageError("agree needs two or more annotations, one per annotator")
     if sync is not None and sync not in ("key", "response", "intersection", "union"):
         raise UsageError(f"unknown synchronisation strategy {sync!r} (known: key, response, intersection, union)")
+    _plot_format(plot)
     sources = _annotations(annotations, from_format)
     report = Report()
+    from .scoring.presets import chain_options
+
+    settings = _settings(ctx, preset)
     result = agree(sources, names=_annotator_names(names, annotations), format=from_format, distance=distance,
-                   window=window, allow_missing=allow_missing, sync=sync, report=report)
+                   window=window, allow_missing=allow_missing, sync=sync, report=report,
+                   scoring=chain_options(settings))
     _print_report(report)
     if output is TableFormat.json:
-        text = json.dumps(to_dict(result), indent=2) + "\n"
+        data = to_dict(result)
+        data["settings"] = settings.to_dict(with_metrics=False)
+        text = json.dumps(data, indent=2) + "\n"
     elif output is TableFormat.csv:
         text = to_csv(result)
     else:
-        text = to_text(result, limit=limit)
+        text = to_text(result, limit=limit) + "\n" + "\n".join(settings.describe(with_metrics=False)) + "\n"
+    if plot is not None:
+        from .plots import agreement_figure
+
+        _save_plot(agreement_figure(result), plot, [p for files in sources for p in files])
     _emit(text, out, [p for files in sources for p in files])
 
 

@@ -88,8 +88,8 @@ class DiagnosticGroup:
         return self.first.count + sum(d.count for d in self.others)
 
     def format(self) -> str:
-        """The first diagnostic's line, then how many there were in all and in how many
-        places (documents, files or lines)."""
+        """The first diagnostic's line (where it happened first), then how many there
+        were in all and in how many places (documents, files or lines)."""
         if not self.others:
             return self.first.format()
         places = 1 + len(self.others)

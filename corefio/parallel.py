@@ -373,7 +373,7 @@ def _validate_piece(piece: Piece) -> Any:
     names: dict[tuple, int] = defaultdict(int)
     spec = get_format(piece.format or "conll")
     error = validation.read_and_check(spec, Source.of(piece.path), report, checks, names,
-                                      documents_of(piece, report))
+                                      documents_of(piece, report), first_document=piece.byte_range[2])
     return _Checked(found_in(report), error, found_in(checks), dict(names))
 
 

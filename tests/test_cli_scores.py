@@ -24,7 +24,12 @@ CASES = DATA / "scorer-testcases" / "DataFiles"
 def test_score_prints_a_compact_table(cli):
     result = cli("score", KEY, RESPONSE)
     assert result.exit_code == 0
-    assert result.stdout.splitlines() == [
+    table, settings = result.stdout.split("\n\n")
+    assert " ".join(settings.split()) == (
+        "settings (no preset; scorer.pl 8.01's but for the metrics: --preset conll2012): exact matching, "
+        "singletons kept, zeros left out, a span in two chains counted as scorer.pl does; metrics muc, bcub, "
+        "ceafm, ceafe, blanc, lea, conll")
+    assert table.splitlines() == [
         "metric       recall  precision         F1",
         "muc           84.62      78.57      81.48",
         "bcub          73.78      49.21      59.04",
@@ -37,8 +42,16 @@ def test_score_prints_a_compact_table(cli):
     ]
 
 
+def _before_settings(text: str) -> list[str]:
+    """The lines of a score's text output before its settings (and the blank line before them)."""
+    lines = text.splitlines()
+    end = next(i for i, line in enumerate(lines) if line.startswith("settings ("))
+    assert lines[end - 1] == ""
+    return lines[:end - 1]
+
+
 def test_per_document_adds_one_row_per_document(cli):
-    lines = cli("score", KEY, RESPONSE, "-m", "muc,conll", "--per-document").stdout.splitlines()
+    lines = _before_settings(cli("score", KEY, RESPONSE, "-m", "muc,conll", "--per-document").stdout)
     assert lines[-2].split() == ["document", "muc", "bcub", "ceafe", "conll", "mentions", "(F1,", "%)"]
     assert lines[-1].split() == ["peaks", "(part", "000)", "81.48", "59.04", "44.22", "61.58", "100.00"]
 

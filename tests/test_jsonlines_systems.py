@@ -25,7 +25,7 @@ OUTPUTS = DATA / "system-outputs"
 def score(*args: str) -> str:
     result = CliRunner().invoke(app, ["score", *args, "-m", "muc", "-m", "mentions"])
     assert result.exit_code == 0, result.output
-    return result.stdout
+    return result.stdout.split("\n\n")[0] + "\n"  # the table (the settings follow it)
 
 
 def table(muc: tuple[str, str, str], mentions: tuple[str, str, str]) -> str:

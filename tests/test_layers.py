@@ -14,6 +14,7 @@ that share a layer may not import each other):
                                        pairing, sync; the XSLT stylesheets run
 ``scoring``                            the scoring engine, views, rendering, analysis
 ``agreement``                          agreement among annotators, adjudication
+``plots``                              figures of results (matplotlib, the ``plot`` extra)
 ``api``, ``parallel``, ``dask``, root  the Python API; the same on all cores, on Dask
 ``web``, ``cli``, ``__main__``         interfaces
 =====================================  =============================================
@@ -39,6 +40,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("checks", "compare", "transform"),
     ("scoring",),
     ("agreement",),
+    ("plots",),
     ("api",),
     ("parallel",),
     ("dask",),

@@ -4,6 +4,7 @@ checks, every finding with its code (documented in corefio/checks/validation.py)
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,92 @@ def test_attribute_values_are_checked_against_the_scheme():
     check_corpus(Corpus(documents=[doc], schemes=[scheme]), report)
     found = report.by_code("model.scheme-value")
     assert len(found) == 1 and found[0].examples == ["m2: 'defnp'"]
+
+
+# -- the model's findings name the line of their first token ----------------------------------------
+CROSSING = """#begin document (a); part 000
+a	0	0	The	DT	*	-	-	-	-	*	(1
+a	0	1	big	JJ	*	-	-	-	-	*	(2
+a	0	2	dog	NN	*	-	-	-	-	*	1)
+a	0	3	barked	VBD	*	-	-	-	-	*	2)
+
+#end document
+#begin document (b); part 000
+b	0	0	A	DT	*	-	-	-	-	*	-
+b	0	1	big	JJ	*	-	-	-	-	*	(1
+b	0	2	dog	NN	*	-	-	-	-	*	(2
+b	0	3	barked	VBD	*	-	-	-	-	*	1)
+b	0	4	loud	RB	*	-	-	-	-	*	2)
+
+#end document
+"""
+
+
+def _crossing(report) -> list[tuple[int | None, str | None, list[str]]]:
+    return [(d.line, d.document, d.examples) for d in report.by_code("model.crossing-mentions")]
+
+
+def test_model_findings_name_the_line_of_their_first_token_and_quote_words(tmp_path):
+    """Once, a crossing in a CoNLL file was shown as ``markable_6×markable_7`` (ids the
+    reader made up) without a line."""
+    path = write(tmp_path, CROSSING, "x.conll")
+    assert _crossing(validate_file(path)) == [(3, "a (part 000)", ["'The big dog' × 'big dog barked'"]),
+                                             (11, "b (part 000)", ["'big dog barked' × 'dog barked loud'"])]
+
+
+@pytest.mark.parametrize("fmt", ["conllu", "ua", "jsonlines", "raf"])
+def test_the_lines_are_found_in_every_format_that_has_them(tmp_path, fmt):
+    """The same crossings, written in another format: their lines there are those of the
+    tokens where the crossing mentions start, ``big`` and ``dog`` (JSON lines: each
+    document's line)."""
+    from corefio import api
+
+    target = tmp_path / f"x.{fmt}"
+    api.convert(write(tmp_path, CROSSING, "x.conll"), target, "conll", fmt)
+    report = validate_file(target, fmt)
+    lines = target.read_text(encoding="utf-8").splitlines()
+    got = [line for line, _, _ in _crossing(report)]
+    if fmt == "jsonlines":
+        assert got == [1, 2]
+    else:
+        assert len(got) == 2, got
+        assert re.search(r"\bbig\b", lines[got[0] - 1]) and re.search(r"\bdog\b", lines[got[1] - 1]), (got, lines)
+
+
+def test_a_scan_that_disagrees_with_the_reader_gives_no_line(tmp_path):
+    """A document whose tokens the scan counts otherwise than the reader (or that the
+    scan does not find) gets no line rather than a wrong one; formats without a scan, none."""
+    path = write(tmp_path, CROSSING, "x.conll")
+    from corefio.io.source import Source
+
+    lines = validation.SourceLines(Source.of(path), "conll")
+    assert lines.line(0, 1, 4) == 3 and lines.line(0, 1, 5) is None and lines.line(2, 0, 4) is None
+    assert validation.SourceLines.of(Source.of(path), "mmax2") is None
+
+
+def test_findings_in_runs_of_a_file_name_the_same_lines(tmp_path):
+    """``validate --jobs`` cuts a large file into runs of documents: a run knows where in
+    the file it starts, so its findings name the lines reading the whole file names."""
+    from corefio.formats.registry import get_format
+    from corefio.io.source import Source
+
+    path = write(tmp_path, CROSSING, "x.conll")
+    spec = get_format("conll")
+    source = Source.of(path)
+    _, (second, line) = spec.document_starts(source)
+    report, checks = validation.Report(str(path)), validation.Report(str(path))
+    run = spec.stream_range(source, (second, path.stat().st_size, 1, line), report=report, strict=False)
+    validation.read_and_check(spec, source, report, checks, defaultdict(int), run, first_document=1)
+    assert _crossing(checks) == _crossing(validate_file(path))[1:]
+    unplaced = validation.Report(str(path))
+    run = spec.stream_range(source, (second, path.stat().st_size, 1, line), report=report, strict=False)
+    validation.read_and_check(spec, source, report, unplaced, defaultdict(int), run)  # where the run starts: not said
+    assert [line for line, _, _ in _crossing(unplaced)] == [None]
+
+
+def test_the_real_webanno_file_names_the_line_of_its_first_duplicate_mention():
+    path = DATA / "wild" / "inception" / "webanno" / "coref.tsv"
+    (found,) = validate_file(path).by_code("model.duplicate-mention")
+    assert found.line == 1792 and found.count == 84
+    assert path.read_text(encoding="utf-8").splitlines()[1791].split("\t")[2] == "ihm"
+    assert found.examples[0] == "'ihm' ×2"

@@ -133,7 +133,13 @@ def count_muc(path: Path) -> Counter:
 
 
 def count_corenlp(path: Path) -> Counter:
-    """CoreNLP XML: tokens of the sentences, mentions of each chain of <coreference>."""
+    """CoreNLP XML: tokens of the sentences, mentions of each chain of <coreference>;
+    CoreNLP JSON: tokens of the sentences, mentions of each chain of ``corefs``."""
+    if path.suffix == ".json":
+        data = json.loads(path.read_text(encoding="utf-8"))
+        sizes = [len(chain) for chain in data.get("corefs", {}).values()]
+        return Counter(documents=1, tokens=sum(len(s["tokens"]) for s in data["sentences"]),
+                       mentions=sum(sizes), entities=len([s for s in sizes if s]), singletons=sizes.count(1))
     root = etree.parse(str(path)).getroot()
     chains = root.findall("document/coreference/coreference")
     sizes = [len(chain.findall("mention")) for chain in chains]

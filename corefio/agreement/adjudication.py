@@ -33,8 +33,7 @@ from typing import Any
 from ..diagnostics import Report
 from ..errors import UsageError
 from ..model import Corpus, Document, Markable
-from ..model.mentions import Mention
-from .study import Study, build_study
+from .study import Item, Study, build_study
 
 #: the attribute that carries a conflict on the gold's markables
 CONFLICT_ATTRIBUTE = "adjudication"
@@ -111,11 +110,96 @@ def _chains_of(document: Document) -> tuple[dict[tuple, int], dict[tuple, Markab
     for number, chain in enumerate(view.mentions):
         for m in chain:
             chain_of.setdefault(m.spans, number)
-    markables = {}
+    markables: dict[tuple, Markable] = {}
     for mk in document.markables:
         if mk.layer is None and mk.spans in chain_of:
             markables.setdefault(mk.spans, mk)
     return chain_of, markables
+
+
+def _merge_item(item: Item, study: Study, keep: str, report: Report) -> tuple[Document, list[Conflict]]:
+    """One document merged by the vote, with its conflicts."""
+    conflicts: list[Conflict] = []
+    present = item.present
+    n = len(present)
+    need = n if keep == "agreed" else (n + 1) // 2
+    names = [study.annotators[a] for a in present]
+    chains = [_chains_of(item.documents[a]) for a in present]
+    reference = item.reference
+    sentence_of = reference.sentence_of_token() if reference.sentences else None
+
+    def text(spans: tuple) -> str:
+        return " ".join(reference.span_text(s) for s in spans)
+
+    def sentence(spans: tuple) -> int | None:
+        return sentence_of[spans[0][0]] + 1 if sentence_of else None
+
+    votes: dict[tuple, list[int]] = {}
+    for position, (chain_of, _) in enumerate(chains):
+        for span in chain_of:
+            votes.setdefault(span, []).append(position)
+    kept = sorted(span for span, who in votes.items() if len(who) >= need)
+    kept_set = set(kept)
+    notes: dict[tuple, list[str]] = {}
+    for span in sorted(votes):
+        who = votes[span]
+        if len(who) == n:
+            continue
+        decided = "kept" if span in kept_set else "dropped"
+        tie = 2 * len(who) == n
+        conflicts.append(Conflict(item.label, "mention", span, text(span), sentence(span),
+                                  {names[p]: "marked" if p in who else "not marked" for p in range(n)},
+                                  decided, tie))
+        if span in kept_set:
+            notes.setdefault(span, []).append(f"mention marked by {'+'.join(names[p] for p in who)}")
+
+    # links: pairs of kept mentions in one chain, counted per annotator
+    link_votes: dict[tuple, int] = {}
+    for chain_of, _ in chains:
+        members: dict[int, list[tuple]] = {}
+        for span, number in chain_of.items():
+            if span in kept_set:
+                members.setdefault(number, []).append(span)
+        for group in members.values():
+            group.sort()
+            for i, a in enumerate(group):
+                for b in group[i + 1:]:
+                    link_votes[a, b] = link_votes.get((a, b), 0) + 1
+    found = _Find(kept)
+    for (a, b), count in link_votes.items():
+        if count >= need:
+            found.union(a, b)
+    entity_of: dict[tuple, tuple] = {span: found.find(span) for span in kept}
+
+    # chain conflicts: a kept mention whose partners differ between its annotators
+    partners_in_gold: dict[tuple, list[tuple]] = {}
+    for span in kept:
+        partners_in_gold.setdefault(entity_of[span], []).append(span)
+    for span in kept:
+        said: dict[str, str] = {}
+        seen: set[frozenset] = set()
+        for position, (chain_of, _) in enumerate(chains):
+            if span not in chain_of:
+                said[names[position]] = "not marked"
+                continue
+            number = chain_of[span]
+            partners = frozenset(s for s, c in chain_of.items() if c == number and s != span and s in kept_set)
+            seen.add(partners)
+            said[names[position]] = _partners(partners, text)
+        if len(seen) > 1:
+            gold_partners = frozenset(s for s in partners_in_gold[entity_of[span]] if s != span)
+            ties = sum(1 for v in said.values() if v == _partners(gold_partners, text))
+            conflicts.append(Conflict(item.label, "chain", span, text(span), sentence(span), said,
+                                      _partners(gold_partners, text), 2 * ties == n))
+            notes.setdefault(span, []).append("chain: " + "; ".join(f"{k} {v}" for k, v in said.items()))
+
+    document, dropped = _gold_document(reference, chains, kept, entity_of, notes)
+    if dropped:
+        report.warning("adjudicate.links-dropped",
+                       f"{dropped} non-identity link(s) of {study.annotators[present[0]]} point at an entity or "
+                       "at a mention the vote dropped; the gold leaves them out", document=item.label,
+                       count=dropped, merge=True)
+    return document, conflicts
 
 
 def merge(study: Study, *, keep: str = "majority", report: Report | None = None) -> Adjudication:
@@ -124,86 +208,9 @@ def merge(study: Study, *, keep: str = "majority", report: Report | None = None)
     gold: list[Document] = []
     conflicts: list[Conflict] = []
     for item in study.items:
-        present = item.present
-        n = len(present)
-        need = n if keep == "agreed" else (n + 1) // 2
-        names = [study.annotators[a] for a in present]
-        chains = [_chains_of(item.documents[a]) for a in present]
-        reference = item.reference
-        sentence_of = reference.sentence_of_token() if reference.sentences else None
-
-        def text(spans: tuple) -> str:
-            return " ".join(reference.span_text(s) for s in spans)
-
-        def sentence(spans: tuple) -> int | None:
-            return sentence_of[spans[0][0]] + 1 if sentence_of else None
-
-        votes: dict[tuple, list[int]] = {}
-        for position, (chain_of, _) in enumerate(chains):
-            for span in chain_of:
-                votes.setdefault(span, []).append(position)
-        kept = sorted(span for span, who in votes.items() if len(who) >= need)
-        kept_set = set(kept)
-        notes: dict[tuple, list[str]] = {}
-        for span in sorted(votes):
-            who = votes[span]
-            if len(who) == n:
-                continue
-            decided = "kept" if span in kept_set else "dropped"
-            tie = 2 * len(who) == n
-            conflicts.append(Conflict(item.label, "mention", span, text(span), sentence(span),
-                                      {names[p]: "marked" if p in who else "not marked" for p in range(n)},
-                                      decided, tie))
-            if span in kept_set:
-                notes.setdefault(span, []).append(f"mention marked by {'+'.join(names[p] for p in who)}")
-
-        # links: pairs of kept mentions in one chain, counted per annotator
-        link_votes: dict[tuple, int] = {}
-        for chain_of, _ in chains:
-            members: dict[int, list[tuple]] = {}
-            for span, number in chain_of.items():
-                if span in kept_set:
-                    members.setdefault(number, []).append(span)
-            for group in members.values():
-                group.sort()
-                for i, a in enumerate(group):
-                    for b in group[i + 1:]:
-                        link_votes[a, b] = link_votes.get((a, b), 0) + 1
-        found = _Find(kept)
-        for (a, b), count in link_votes.items():
-            if count >= need:
-                found.union(a, b)
-        entity_of: dict[tuple, tuple] = {span: found.find(span) for span in kept}
-
-        # chain conflicts: a kept mention whose partners differ between its annotators
-        partners_in_gold: dict[tuple, list[tuple]] = {}
-        for span in kept:
-            partners_in_gold.setdefault(entity_of[span], []).append(span)
-        for span in kept:
-            said: dict[str, str] = {}
-            seen: set[frozenset] = set()
-            for position, (chain_of, _) in enumerate(chains):
-                if span not in chain_of:
-                    said[names[position]] = "not marked"
-                    continue
-                number = chain_of[span]
-                partners = frozenset(s for s, c in chain_of.items() if c == number and s != span and s in kept_set)
-                seen.add(partners)
-                said[names[position]] = _partners(partners, text)
-            if len(seen) > 1:
-                gold_partners = frozenset(s for s in partners_in_gold[entity_of[span]] if s != span)
-                ties = sum(1 for v in said.values() if v == _partners(gold_partners, text))
-                conflicts.append(Conflict(item.label, "chain", span, text(span), sentence(span), said,
-                                          _partners(gold_partners, text), 2 * ties == n))
-                notes.setdefault(span, []).append("chain: " + "; ".join(f"{k} {v}" for k, v in said.items()))
-
-        document, dropped = _gold_document(reference, chains, kept, entity_of, notes)
+        document, found = _merge_item(item, study, keep, report)
         gold.append(document)
-        if dropped:
-            report.warning("adjudicate.links-dropped",
-                           f"{dropped} non-identity link(s) of {study.annotators[present[0]]} point at an entity or "
-                           "at a mention the vote dropped; the gold leaves them out", document=item.label,
-                           count=dropped, merge=True)
+        conflicts.extend(found)
     conflicts.sort(key=lambda c: (c.document, c.spans, c.kind))
     if conflicts:
         report.info("adjudicate.conflicts", f"{len(conflicts)} conflict(s) between the annotators")
@@ -262,7 +269,7 @@ def _gold_document(reference: Document, chains: list, kept: list[tuple], entity_
 
         members: dict[str, list] = {}
         for m in markables:
-            if m.layer is None:
+            if m.layer is None and m.entity is not None:
                 members.setdefault(m.entity, []).append(m)
         markables = [m.copy(entity=None) if m.layer is None else m for m in markables]
         for number, group in enumerate(g for g in members.values() if len(g) > 1):

@@ -27,7 +27,7 @@ What is measured (:func:`agree`):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
@@ -40,6 +40,7 @@ from ..errors import UsageError
 from ..metrics.alpha import (
     DISTANCES,
     Alpha,
+    Distance,
     UnitizingAlpha,
     combine,
     grouped_unitizing_alpha,
@@ -48,6 +49,7 @@ from ..metrics.alpha import (
 )
 from ..model.mentions import Mention, MentionView
 from ..scoring.engine import Options, score_views
+from ..scoring.render import Scores, SyncScores
 from ..scoring.registry import resolve_metrics
 from .study import Study, build_study
 
@@ -236,11 +238,14 @@ def _restricted(view: MentionView, first: int, last: int) -> MentionView:
 
 def agree(annotations: Sequence[Any], *, names: Sequence[str] | None = None, format: str | None = None,
           distance: str = "passonneau", window: int | None = None, allow_missing: bool = False,
-          sync: str | None = None, report: Report | None = None) -> Agreement:
+          sync: str | None = None, report: Report | None = None, scoring: dict[str, Any] | None = None
+          ) -> Agreement:
     """Agreement among the annotators of the same documents (see the module doc).
 
     ``annotations``: one per annotator — a corpus, a document, a path, or a list of paths
     (an annotator's files, read as one annotation). Documents pair by name and part.
+    ``scoring``: options of the pairwise table's scorer (``match``, ``keep_singletons``,
+    ``zeros``, ``repeats``: :func:`corefio.scoring.presets.chain_options` of a preset).
     """
     report = report if report is not None else Report()
     if distance not in DISTANCES or distance == "nominal":
@@ -251,28 +256,56 @@ def agree(annotations: Sequence[Any], *, names: Sequence[str] | None = None, for
     # read as the scorer reads them, mention views straight from the parser
     study = build_study(annotations, names=names, format=format, allow_missing=allow_missing, report=report,
                         views_only=window is None)
-    return measure(study, distance=distance, window=window, sync=sync, report=report)
+    return measure(study, distance=distance, window=window, sync=sync, report=report, scoring=scoring)
+
+
+def _views_of(study: Study, report: Report) -> tuple[list[list[MentionView | None]], list[list[list[Mention] | None]],
+                                                    list[list[dict[tuple, int] | None]]]:
+    """Per document and annotator: the mention view, its mentions once each, and the
+    chain number of each span (None where the annotator lacks the document)."""
+    views: list[list[MentionView | None]] = []
+    flats: list[list[list[Mention] | None]] = []
+    chains: list[list[dict[tuple, int] | None]] = []
+    for item in study.items:
+        vs: list[MentionView | None] = []
+        fs: list[list[Mention] | None] = []
+        cs: list[dict[tuple, int] | None] = []
+        for a, view in enumerate(item.views()):
+            if view is None:
+                vs.append(None)
+                fs.append(None)
+                cs.append(None)
+                continue
+            flat, chain_of = _mentions(view, report, study.annotators[a])
+            vs.append(view)
+            fs.append(flat)
+            cs.append(chain_of)
+        views.append(vs)
+        flats.append(fs)
+        chains.append(cs)
+    return views, flats, chains
+
+
+def _plain(scored: Scores | SyncScores, sync: str | None) -> Scores:
+    """The scores of the synchronisation strategy asked for, or the plain scores."""
+    if isinstance(scored, SyncScores):
+        assert sync is not None
+        return scored.sets[sync]
+    return scored
+
+
+def _side(keys: list[tuple[str, str | None]], get: Callable[[int], MentionView]) -> Side:
+    return Side(keys, get)
 
 
 def measure(study: Study, *, distance: str = "passonneau", window: int | None = None, sync: str | None = None,
-            report: Report | None = None) -> Agreement:
+            report: Report | None = None, scoring: dict[str, Any] | None = None) -> Agreement:
     """:func:`agree` on a study already read."""
     report = report if report is not None else Report()
     delta = DISTANCES[distance]
     n = len(study.annotators)
     pairs = list(combinations(range(n), 2))
-    views: list[list[MentionView | None]] = []
-    flats: list[list[list[Mention] | None]] = []
-    chains: list[list[dict | None]] = []
-    for d, item in enumerate(study.items):
-        vs, fs, cs = [], [], []
-        for a, view in enumerate(item.views()):
-            if view is None:
-                vs.append(None), fs.append(None), cs.append(None)
-                continue
-            flat, chain_of = _mentions(view, report, study.annotators[a])
-            vs.append(view), fs.append(flat), cs.append(chain_of)
-        views.append(vs), flats.append(fs), chains.append(cs)
+    views, flats, chains = _views_of(study, report)
 
     # chain α, per document and over the corpus (the sum of the documents' parts:
     # values of different documents share no markable)
@@ -295,23 +328,22 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
         if len(item.present) == n:
             for a in range(n):
                 _depth_units(flats[d][a] or [], a, offset, grouped, n)
-            offset += len(views[d][item.present[0]].forms)
+            offset += len(_present(views[d][item.present[0]]).forms)
     unitizing = grouped_unitizing_alpha({f"depth {k}": v for k, v in sorted(grouped.items())}, n, 0, offset)
 
     # the pairwise table (corpus and per document) and mention F1
     names = resolve_metrics(list(PAIR_METRICS))
-    options = Options(names, per_document=True, strategies=(sync,) if sync else ())
+    options = Options(names, per_document=True, strategies=(sync,) if sync else (), **(scoring or {}))
     pair_rows: list[PairRow] = []
     doc_conll: dict[int, list[Fraction]] = {}
     for a, b in pairs:
         docs = [d for d, item in enumerate(study.items)
                 if item.documents[a] is not None and item.documents[b] is not None]
         # both sides name each document as the first does: they are paired already
-        keys = [(str(position), None) for position in range(len(docs))]
-        side_a = Side(keys, lambda i, a=a, docs=docs: views[docs[i]][a])
-        side_b = Side(keys, lambda i, b=b, docs=docs: views[docs[i]][b])
-        scored = score_views(side_a, side_b, options, Report())
-        plain = scored.sets[sync] if sync else scored
+        keys: list[tuple[str, str | None]] = [(str(position), None) for position in range(len(docs))]
+        side_a = _side(keys, _getter(views, docs, a))
+        side_b = _side(keys, _getter(views, docs, b))
+        plain = _plain(score_views(side_a, side_b, options, Report()), sync)
         row = {m: Fraction(plain.corpus[m].f1) for m in PAIR_METRICS}
         for position, d in enumerate(docs):
             doc_conll.setdefault(d, []).append(Fraction(plain.documents[position].results["conll"].f1))
@@ -334,28 +366,46 @@ def measure(study: Study, *, distance: str = "passonneau", window: int | None = 
         documents.append(PlaceRow(item.label, doc_alpha, sum(conll, Fraction(0)) / len(conll) if conll else None,
                                   markables[d]))
     documents.sort(key=lambda r: (r.alpha.value, r.document))
-
-    passages: list[PlaceRow] = []
-    if window:
-        for d, item in enumerate(study.items):
-            starts = [s.first for s in item.reference.sentences] if item.reference.sentences else [0]
-            present = item.present
-            for first_s, last_s, first_t, last_t in _windows(views[d][present[0]], starts, window):
-                spans = sorted({span for a in present for span in (chains[d][a] or {})
-                                if first_t <= span[0][0] and span[-1][1] <= last_t})
-                rows = chain_units(chains[d], d, spans)
-                scores = []
-                for a, b in pairs:
-                    if views[d][a] is None or views[d][b] is None:
-                        continue
-                    va, vb = _restricted(views[d][a], first_t, last_t), _restricted(views[d][b], first_t, last_t)
-                    one = Side([(item.label, None)], lambda i, v=va: v)
-                    two = Side([(item.label, None)], lambda i, v=vb: v)
-                    scores.append(Fraction(score_views(one, two, Options(resolve_metrics(["conll"])),
-                                                       Report()).corpus["conll"].f1))
-                passages.append(PlaceRow(item.label, set_alpha(rows, delta),
-                                         sum(scores, Fraction(0)) / len(scores) if scores else None,
-                                         len(rows), (first_s, last_s)))
-        passages.sort(key=lambda r: (r.alpha.value, r.document, r.sentences))
+    passages = _passages(study, views, chains, pairs, delta, window) if window else []
     return Agreement(study.annotators, distance, corpus_alpha, unitizing, pair_rows, mean, documents, passages,
                      report, sync)
+
+
+def _getter(views: list[list[MentionView | None]], docs: list[int], annotator: int) -> Callable[[int], MentionView]:
+    """The view of the i-th of ``docs`` for ``annotator`` (who has each of them)."""
+    return lambda i: _present(views[docs[i]][annotator])
+
+
+def _present(view: MentionView | None) -> MentionView:
+    assert view is not None
+    return view
+
+
+def _passages(study: Study, views: list[list[MentionView | None]], chains: list[list[dict[tuple, int] | None]],
+              pairs: list[tuple[int, int]], delta: Distance, window: int) -> list[PlaceRow]:
+    """Passages of ``window`` sentences of every document, lowest chain α first."""
+    passages: list[PlaceRow] = []
+    conll_only = Options(resolve_metrics(["conll"]))
+    for d, item in enumerate(study.items):
+        reference = item.reference
+        starts = [s.first for s in reference.sentences] if reference.sentences else [0]
+        present = item.present
+        for first_s, last_s, first_t, last_t in _windows(_present(views[d][present[0]]), starts, window):
+            spans = sorted({span for a in present for span in (chains[d][a] or {})
+                            if first_t <= span[0][0] and span[-1][1] <= last_t})
+            rows = chain_units(chains[d], d, spans)
+            scores = []
+            for a, b in pairs:
+                view_a, view_b = views[d][a], views[d][b]
+                if view_a is None or view_b is None:
+                    continue
+                one = _restricted(view_a, first_t, last_t)
+                two = _restricted(view_b, first_t, last_t)
+                scored = score_views(_side([(item.label, None)], [one].__getitem__),
+                                     _side([(item.label, None)], [two].__getitem__), conll_only, Report())
+                scores.append(Fraction(_plain(scored, None).corpus["conll"].f1))
+            passages.append(PlaceRow(item.label, set_alpha(rows, delta),
+                                     sum(scores, Fraction(0)) / len(scores) if scores else None,
+                                     len(rows), (first_s, last_s)))
+    passages.sort(key=lambda r: (r.alpha.value, r.document, r.sentences or (0, 0)))
+    return passages

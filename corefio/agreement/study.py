@@ -78,12 +78,12 @@ def read_annotation(source: Any, number: int, format: str | None, report: Report
     """
     from ..formats.readwrite import iter_read
 
+    held: list[Any] = []
     if isinstance(source, (Corpus, Document)):
         documents = list(source.documents) if isinstance(source, Corpus) else [source]
-        held = [d.mention_view(False) for d in documents] if views_only else documents
+        held = [d.mention_view(False) for d in documents] if views_only else list(documents)
         return Annotation(name or f"annotator {number}", held, [(d.name, d.part) for d in documents], [])
     paths = list(source) if isinstance(source, (list, tuple)) else [source]
-    held: list = []
     keys: list[tuple[str, str | None]] = []
     for path in paths:
         if views_only:
@@ -106,7 +106,7 @@ def _views(path: Any, format: str | None, report: Report) -> list[tuple[tuple[st
 
     source = Source.of(path)
     spec = get_format(format) if format else detect_format(source.path) if source.path else None
-    if spec is not None and has_fast_path(spec):
+    if spec is not None and has_fast_path(spec) and spec.scan_keys is not None:
         docs = spec.scan_keys(source)
         wanted = list(range(len(docs)))
         return [(tuple(docs[number][:2]), view)
@@ -226,17 +226,25 @@ def _refine(item: Item) -> None:
 
 
 def _cut(doc: Document, cuts: list[int]) -> Document:
+    """The document on tokens cut at every position of ``cuts`` inside its tokens (its
+    text and offsets are known: :func:`_needs_refining`)."""
     import bisect
 
     toks = doc.tokens
-    forms, offsets, spaces, first, last = [], [], [], [], []
-    attributes = {k: [] for k in toks.attributes}
+    assert toks.offsets is not None and doc.text is not None
+    text = doc.text
+    forms: list[str] = []
+    offsets: list[tuple[int, int]] = []
+    spaces: list[str] = []
+    first: list[int] = []
+    last: list[int] = []
+    attributes: dict[str, list[Any]] = {k: [] for k in toks.attributes}
     for i, (a, b) in enumerate(toks.offsets):
         inner = cuts[bisect.bisect_right(cuts, a):bisect.bisect_left(cuts, b)]
         bounds = [a] + inner + [b]
         first.append(len(forms))
         for k, (x, y) in enumerate(zip(bounds, bounds[1:])):
-            forms.append(doc.text[x:y])
+            forms.append(text[x:y])
             offsets.append((x, y))
             if toks.whitespace is not None:
                 spaces.append(toks.whitespace[i] if k == len(bounds) - 2 else "")

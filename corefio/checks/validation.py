@@ -73,6 +73,7 @@ code                                severity  meaning
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -142,17 +143,22 @@ def validate_file(path: str | Path, format: str | None = None, report: Report | 
 
 
 def read_and_check(spec, source: Source, report: Report, checks: Report, names: dict[tuple, int],
-                   documents=None, progress: Callable[[int], None] | None = None) -> CorefioError | None:
+                   documents=None, progress: Callable[[int], None] | None = None,
+                   first_document: int | None = None) -> CorefioError | None:
     """Read the documents of ``source`` one at a time (``documents``: the stream to read
-    instead of the format's own), adding what the reader finds to ``report`` and what
+    instead of the format's own: a run of the file's documents, the first of them the
+    ``first_document``-th of the file), adding what the reader finds to ``report`` and what
     :func:`check_document` finds to ``checks``; count the documents' keys in ``names``.
     Return the error that stopped the reader (located, not added to ``report``), if any:
     then ``checks`` must be left out (a file that cannot be read gets no semantic
-    findings, as when it was read whole).
+    findings, as when it was read whole). The model's findings name their lines
+    (:class:`SourceLines`), but in a run whose place in the file is not given.
 
     The model's checks go to a report of their own so that, added after the reader's
     findings, the report is the one reading the whole corpus first gave, while only one
     document is in memory at a time."""
+    lines = SourceLines.of(source, spec.name) if documents is None or first_document is not None else None
+    number = first_document or 0
     try:
         stream = documents if documents is not None else spec.stream(source, report=report, strict=False)
         header = None
@@ -160,9 +166,11 @@ def read_and_check(spec, source: Source, report: Report, checks: Report, names: 
             if header is None:
                 header = getattr(stream, "header", None)
             names[doc.key] += 1
-            check_document(doc, checks)
+            locate = locator(lines, number, doc)
+            number += 1
+            check_document(doc, checks, locate)
             if header is not None and header.schemes:
-                check_scheme_values(doc, header.schemes, checks)
+                check_scheme_values(doc, header.schemes, checks, locate)
             if progress is not None:
                 progress(1)
     except CorefioError as exc:
@@ -192,7 +200,7 @@ def _validate_whole(spec, source: Source, report: Report, progress: Callable[[in
         return report
     finally:
         _repairs_are_errors(report.diagnostics[start:])
-    check_corpus(corpus, report)
+    check_corpus(corpus, report, SourceLines.of(source, spec.name))
     if progress is not None:
         progress(len(corpus.documents))
     return report
@@ -221,10 +229,11 @@ def _validate_raf(source: Source, report: Report, progress: Callable[[int], None
     start = len(report)
     stream = RafStream(source, report, False, check_view=True)
     names: dict[tuple, int] = defaultdict(int)
+    lines = SourceLines(source, "raf")
     try:
-        for doc in stream:
+        for number, doc in enumerate(stream):
             names[doc.key] += 1
-            check_document(doc, report)
+            check_document(doc, report, locator(lines, number, doc))
             if progress is not None:
                 progress(1)
     except ReportedErrors:
@@ -236,17 +245,149 @@ def _validate_raf(source: Source, report: Report, progress: Callable[[int], None
     _duplicate_documents(names, report)
 
 
-def check_corpus(corpus, report: Report) -> None:
+# -- where a finding is: the line of a token -----------------------------------------------------
+_RAF_DOCUMENT = re.compile(r'<struct\s[^>]*type\s*=\s*["\']document["\']')
+_RAF_WORD = re.compile(r"<w[\s>/]")
+_TSV_TOKEN = re.compile(r"\d+-\d+\t")
+
+
+class SourceLines:
+    """The line of every token of a file, found again in its text, so that the model's
+    findings (which know tokens, not lines) name the line where a user finds them:
+    formats with a token a line (CoNLL, CoNLL-U, UA, WebAnno TSV), a document a line
+    (JSON lines) and RAF (a ``<w>`` element a token). The text is read once, when a finding first
+    asks; a document whose tokens the scan counts otherwise than the reader (a layout
+    the scan does not know) gets no lines rather than wrong ones. Other formats: none.
+    """
+
+    FORMATS = ("conll", "conllu", "ua", "jsonlines", "raf", "webanno-tsv")
+
+    def __init__(self, source: Source, format: str) -> None:
+        self.source, self.format = source, format.split(":")[0]
+        self._documents: list[list[int]] | None = None
+
+    @classmethod
+    def of(cls, source: Source, format: str) -> "SourceLines | None":
+        return cls(source, format) if format.split(":")[0] in cls.FORMATS else None
+
+    def line(self, document: int, token: int, tokens: int) -> int | None:
+        """The line of token ``token`` of the ``document``-th document (which has
+        ``tokens`` tokens as read), or None."""
+        if self._documents is None:
+            try:
+                self._documents = self._scan()
+            except (OSError, CorefioError, UnicodeError):
+                self._documents = []
+        if document >= len(self._documents):
+            return None
+        lines = self._documents[document]
+        if self.format == "jsonlines":
+            return lines[0] if lines else None
+        if len(lines) != tokens or not 0 <= token < tokens:
+            return None
+        return lines[token]
+
+    def _scan(self) -> list[list[int]]:
+        text = self.source.read_bytes().decode("utf-8-sig", "replace").replace("\r\n", "\n").replace("\r", "\n")
+        if self.format == "raf":
+            return self._scan_raf(text)
+        documents: list[list[int]] = []
+        current: list[int] | None = None
+        for number, raw in enumerate(text.split("\n"), 1):
+            line = raw.strip()
+            if self.format == "jsonlines":
+                if line:
+                    documents.append([number])
+                continue
+            if self.format == "webanno-tsv":  # one document; a token line is "S-T<TAB>" (not "S-T.k")
+                if _TSV_TOKEN.match(raw):
+                    documents = documents or [[]]
+                    documents[0].append(number)
+                continue
+            if self.format == "conll":
+                if line.startswith("#begin document"):
+                    current = []
+                    documents.append(current)
+                elif line and not line.startswith("#") and current is not None:
+                    current.append(number)
+                continue
+            # CoNLL-U and UA: a document starts at "# newdoc" (or at the first sentence)
+            if line.startswith("#"):
+                if re.match(r"#\s*newdoc\b", line):
+                    current = []
+                    documents.append(current)
+                continue
+            if not line:
+                continue
+            first = raw.split("\t")[0] if self.format == "conllu" else line.split()[0]
+            if "-" in first:  # a multi-word token's range: not a token
+                continue
+            if current is None:
+                current = []
+                documents.append(current)
+            current.append(number)
+        return documents
+
+    @staticmethod
+    def _scan_raf(text: str) -> list[list[int]]:
+        starts = [m.start() for m in _RAF_DOCUMENT.finditer(text)]
+        ends = starts[1:] + [len(text)]
+        documents = []
+        for start, end in zip(starts, ends):
+            line, at = text.count("\n", 0, start) + 1, start
+            words = []
+            for m in _RAF_WORD.finditer(text, start, end):
+                line += text.count("\n", at, m.start())
+                at = m.start()
+                words.append(line)
+            documents.append(words)
+        return documents
+
+
+def _lines_of_file(path: str) -> SourceLines | None:
+    try:
+        if not Path(path).is_file():
+            return None
+        return SourceLines.of(Source.of(path), resolve_format(path, None).name)
+    except (OSError, CorefioError):
+        return None
+
+
+#: ``locate(token) -> (file, line)`` of a document being checked (None: no line known)
+Locate = Callable[[int], "tuple[str, int] | None"]
+
+
+def locator(lines: SourceLines | None, document: int, doc) -> Locate | None:
+    """:data:`Locate` for the ``document``-th document ``doc`` of a file, from ``lines``."""
+    if lines is None:
+        return None
+    tokens = len(doc.tokens.forms)
+
+    def locate(token: int) -> tuple[str, int] | None:
+        line = lines.line(document, token, tokens)  # type: ignore[union-attr]
+        return (lines.source.name, line) if line is not None else None  # type: ignore[union-attr]
+
+    return locate
+
+
+def check_corpus(corpus, report: Report, lines: SourceLines | None = None) -> None:
+    """:func:`check_document` of every document of ``corpus`` (and its schemes), then
+    documents that share a name. The findings name their lines in ``lines``, by default
+    in the report's file (the file a report is made for is the one the corpus was read
+    from), as :func:`validate_file` names them."""
+    if lines is None and report.file:
+        lines = _lines_of_file(report.file)
     names: dict[tuple, int] = defaultdict(int)
-    for doc in corpus.documents:
+    for number, doc in enumerate(corpus.documents):
         names[doc.key] += 1
-        check_document(doc, report)
+        locate = locator(lines, number, doc)
+        check_document(doc, report, locate)
         if corpus.schemes:
-            check_scheme_values(doc, corpus.schemes, report)
+            check_scheme_values(doc, corpus.schemes, report, locate)
     _duplicate_documents(names, report)
 
 
-def check_scheme_values(doc, schemes, report: Report) -> None:
+def check_scheme_values(doc, schemes, report: Report, locate: Locate | None = None) -> None:
     """Markable attribute values outside the closed value lists of their layer's scheme
     (names and values compared case-insensitively, as MMAX2 does)."""
     by_layer = {s.layer: s for s in schemes}
@@ -258,7 +399,8 @@ def check_scheme_values(doc, schemes, report: Report) -> None:
             attribute = scheme.attribute(name)
             if attribute is not None and isinstance(value, str) and not attribute.allows(value):
                 report.warning("model.scheme-value", f"attribute {attribute.name!r} has a value its scheme does "
-                               "not allow", document=doc.label, merge=True, example=f"{m.ref}: {value!r}")
+                               "not allow", document=doc.label, merge=True, example=f"{m.ref}: {value!r}",
+                               **_at(locate, m.first))
 
 
 def _duplicate_documents(names: dict[tuple, int], report: Report) -> None:
@@ -267,35 +409,56 @@ def _duplicate_documents(names: dict[tuple, int], report: Report) -> None:
             report.warning("model.duplicate-document", f"{n} documents share the name {key[0]!r} part {key[1]!r}")
 
 
-def check_document(doc, report: Report) -> None:
-    """Semantic findings that are legal in the model but usually mistakes."""
+def _at(locate: Locate | None, token: int | None) -> dict:
+    """``file`` and ``line`` of a finding at ``token``, as keyword arguments (none when
+    its line is not known)."""
+    where = locate(token) if locate is not None and token is not None else None
+    return {"line": where[1]} if where is not None else {}
+
+
+def _words(doc, markable, most: int = 6) -> str:
+    """A mention as its words, quoted (the first ``most`` of them)."""
+    forms = doc.tokens.forms
+    tokens = [t for a, b in markable.spans for t in range(a, b + 1)]
+    text = " ".join(forms[t] for t in tokens[:most]) + (" …" if len(tokens) > most else "")
+    return repr(text)
+
+
+def check_document(doc, report: Report, locate: Locate | None = None) -> None:
+    """Semantic findings that are legal in the model but usually mistakes. ``locate``
+    gives the file and line of a token (:func:`locator`): a finding then names the line
+    of the first token concerned, and quotes the mentions' words rather than ids the
+    reader made up."""
     label = doc.label
     if not doc.tokens.forms:
         report.warning("model.empty-document", "document has no tokens", document=label)
-    by_span: dict[tuple, list[str]] = defaultdict(list)
+    by_span: dict[tuple, list] = defaultdict(list)
     for m in doc.markables:
-        by_span[(m.layer, m.spans)].append(m.ref)
-    for ids in by_span.values():
-        if len(ids) > 1:
+        by_span[(m.layer, m.spans)].append(m)
+    for same in by_span.values():
+        if len(same) > 1:
             report.warning("model.duplicate-mention", "markables with identical spans",
-                           document=label, merge=True, count=len(ids) - 1, example="/".join(ids))
+                           document=label, merge=True, count=len(same) - 1,
+                           example=_words(doc, same[0]) + " ×" + str(len(same)), **_at(locate, same[0].first))
     # crossing brackets among contiguous markables of one layer
-    spans = sorted(((m.first, m.last, m.ref, m.layer) for m in doc.markables if len(m.spans) == 1),
+    spans = sorted(((m.first, m.last, k, m.layer) for k, m in enumerate(doc.markables) if len(m.spans) == 1),
                    key=lambda t: (str(t[3]), t[0], -t[1]))
-    stack: list[tuple[int, int, str, object]] = []
-    for a, b, ref, layer in spans:
+    stack: list[tuple[int, int, int, object]] = []
+    for a, b, k, layer in spans:
         while stack and (stack[-1][3] != layer or stack[-1][1] < a):
             stack.pop()
         if stack and stack[-1][1] < b:
             report.warning("model.crossing-mentions", "mentions overlap without nesting",
-                           document=label, merge=True, example=f"{stack[-1][2]}×{ref}")
-        stack.append((a, b, ref, layer))
+                           document=label, merge=True,
+                           example=f"{_words(doc, doc.markables[stack[-1][2]])} × {_words(doc, doc.markables[k])}",
+                           **_at(locate, a))
+        stack.append((a, b, k, layer))
     if doc.sentences:
         sent = doc.sentence_of_token()
         for m in doc.markables:
             if sent[m.first] != sent[m.last]:
                 report.info("model.cross-sentence-mention", "mentions crossing a sentence boundary",
-                            document=label, merge=True, example=m.ref)
+                            document=label, merge=True, example=_words(doc, m), **_at(locate, m.first))
     used = {m.entity for m in doc.markables if m.entity is not None}
     for link in doc.links:
         if link.target_kind == "entity":
@@ -304,13 +467,16 @@ def check_document(doc, report: Report) -> None:
         if e.id not in used:
             report.info("model.unused-entity", "declared entities that nothing uses",
                         document=label, merge=True, example=e.id)
+    index = doc.markable_index()
     entity_of = {m.ref: m.entity for m in doc.markables}
     for link in doc.links:
         if link.target_kind != "markable":
             continue
+        source = doc.markables[index[link.source]] if link.source in index else None
+        where = _at(locate, source.first if source is not None else None)
         if link.source in link.targets:
             report.warning("model.self-link", "links from a markable to itself", document=label,
-                           merge=True, example=link.id)
+                           merge=True, example=link.id, **where)
         if is_identity(link.type):
             a = entity_of.get(link.source)
             for target in link.targets:
@@ -318,5 +484,5 @@ def check_document(doc, report: Report) -> None:
                 if a is not None and b is not None and a != b:
                     report.warning("model.mixed-entities",
                                    "identity links joining markables of different entities",
-                                   document=label, merge=True, example=link.id)
+                                   document=label, merge=True, example=link.id, **where)
                     break

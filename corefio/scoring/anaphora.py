@@ -53,6 +53,7 @@ from ..diagnostics import Report
 from ..errors import UsageError
 from ..metrics import anaphora as A
 from ..metrics.anaphora import UaMention
+from .presets import PRESETS, AnaphoraSettings, get_preset  # noqa: F401  (PRESETS: named here too)
 
 #: link types read as bridging besides ``bridging`` (MMAX2 pointer attributes, lower-cased)
 BRIDGING_TYPES = frozenset({BRIDGING, "bridge", "bridging_antecedent", "related_phrase", "related_object"})
@@ -60,90 +61,17 @@ DD_LAYER = "discourse_deixis"
 NON_REFERRING_SUFFIXES = ("-Pseudo", "_Pseudo")
 
 
-@dataclass(frozen=True)
-class AnaphoraSettings:
-    """What to score; see the module text for each mode."""
-
-    metrics: tuple[str, ...] = ("muc", "bcub", "ceafe")
-    keep_singletons: bool = True
-    identity: bool = False
-    split_antecedents: bool = False
-    split_antecedents_only: bool = False
-    discourse_deixis: bool = False
-    non_referring: bool = False
-    keep_non_referring: bool = False
-    bridging: bool = False
-    mor: bool = False
-    zero: bool = False
-    #: keep zero mentions (UA ``-z``; dropped otherwise, as the UA scorer does)
-    keep_zeros: bool = False
-    #: mention matching of the chain scores: ``exact``, ``default`` (UA ``-p``: the CorefUD
-    #: partial match, ``Min`` or a CorefUD key's head) or ``craft`` (UA ``-p
-    #: --partial-match-method craft``)
-    partial: str = "exact"
-
-    def modes(self) -> list[str]:
-        names = ["identity", "split_antecedents", "split_antecedents_only", "discourse_deixis", "non_referring",
-                 "bridging", "mor", "zero"]
-        return [n for n in names if getattr(self, n)]
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A shared task's settings, as the UA scorer's ``-t NAME``."""
-
-    name: str
-    description: str
-    anaphora: AnaphoraSettings
-    #: the ordinary scorer's options the preset sets (metrics, singletons, matching, zeros)
-    scoring: dict[str, Any] = field(default_factory=dict)
-
-
-PRESETS: dict[str, Preset] = {p.name: p for p in (
-    Preset("conll12", "CoNLL-2012: MUC, B3, CEAFe and their mean; singletons and split antecedents left out",
-           AnaphoraSettings(keep_singletons=False, identity=True),
-           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": False}),
-    Preset("crac18", "CRAC 2018 (ARRAU): MUC, B3, CEAFe with singletons, plus non-referring recognition",
-           AnaphoraSettings(identity=True, non_referring=True),
-           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
-    Preset("craft19", "CRAFT 2019: MUC, B3, CEAFe with singletons, no split antecedents, the CRAFT partial match "
-                      "(in the anaphora identity section; the ordinary table matches exactly)",
-           AnaphoraSettings(identity=True, partial="craft"),
-           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
-    Preset("crac22", "CRAC 2022 (CorefUD): LEA, MUC, B3, CEAFe, CEAFm, BLANC without singletons, zeros kept, "
-                     "partial matching (corefud), zeros matched by place, plus the mention overlap ratio and the zero "
-                     "anaphor score",
-           AnaphoraSettings(keep_singletons=False, mor=True, zero=True, keep_zeros=True),
-           {"metrics": ["lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "conll"], "keep_singletons": False,
-            "match": "partial", "keep_zeros": True, "zero_match": "linear"}),
-    Preset("codicrac22ar", "CODI-CRAC 2022 anaphora resolution: MUC, B3, CEAFe with singletons and split "
-                           "antecedents",
-           AnaphoraSettings(split_antecedents=True),
-           {"metrics": ["muc", "bcub", "ceafe", "conll"], "keep_singletons": True}),
-    Preset("br", "CODI-CRAC 2022 bridging (UA codicrac22br): bridging anaphor recognition, mention- and "
-                 "entity-level full bridging",
-           AnaphoraSettings(bridging=True), {}),
-    Preset("dd", "CODI-CRAC 2022 discourse deixis (UA codicrac22dd): MUC, B3, CEAFe on discourse-deixis chains, "
-                 "singletons and split antecedents kept",
-           AnaphoraSettings(discourse_deixis=True), {}),
-)}
-#: the UA scorer's own names of the last two
-PRESETS["codicrac22br"] = PRESETS["br"]
-PRESETS["codicrac22dd"] = PRESETS["dd"]
-
+#: the modes are set in :class:`AnaphoraSettings`, which lives with the scorers' presets
+#: (:mod:`.presets`: the UA scorer's ``-t`` settings are rows of that table)
 MODE_NAMES = ("identity", "split", "split-only", "dd", "non-referring", "non-referring-kept", "bridging", "mor",
               "zero", "keep-zeros", "partial", "craft")
 
 
 def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequence[str] | None = None
                   ) -> AnaphoraSettings:
-    """Settings from a preset name and/or ``--anaphora`` mode names."""
-    if preset is not None:
-        if preset not in PRESETS:
-            raise UsageError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
-        settings = PRESETS[preset].anaphora
-    else:
-        settings = AnaphoraSettings()
+    """Settings from a preset name (:mod:`.presets`) and/or ``--anaphora`` mode names."""
+    chosen = get_preset(preset).anaphora if preset is not None else None
+    settings = chosen if chosen is not None else AnaphoraSettings()
     switches: dict[str, Any] = {}
     for mode in modes:
         for name in (m.strip() for m in mode.split(",")):
@@ -165,7 +93,8 @@ def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequen
                 switches[attribute] = True
     settings = replace(settings, **switches)
     if metrics:
-        wanted = tuple(m for m in metrics if m in A.UA_METRICS)
+        names = [name.strip() for m in metrics for name in m.split(",")]
+        wanted = tuple(m for m in names if m in A.UA_METRICS)
         if wanted:
             settings = replace(settings, metrics=wanted)
     return settings
@@ -396,11 +325,13 @@ class AnaphoraResult:
                 for kind, measures in self.sections.items()}
 
     def to_text(self) -> str:
+        from .render import percent
+
         lines = ["Universal Anaphora scores (recall / precision / F1, %)"]
         for kind, measures in self.sections.items():
             lines.append(f"{kind}:")
             for name, (r, p, f) in measures.items():
-                lines.append(f"  {name:<28} {r * 100:7.2f} {p * 100:7.2f} {f * 100:7.2f}")
+                lines.append(f"  {name:<28} {percent(r):>7} {percent(p):>7} {percent(f):>7}")
         return "\n".join(lines) + "\n"
 
 

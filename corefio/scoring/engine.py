@@ -49,6 +49,7 @@ from ..metrics.typed import DEFAULT_COEFFICIENTS, TypedResult, typed_evaluation
 from ..io.source import Source
 from ..compare import pairing as D
 from . import views as V
+from .presets import accepting_preset
 from .registry import DEFAULT_METRICS, REGISTRY, resolve_metrics
 from .render import ConllScore, DocumentScores, Scores, SyncScores, TypedScore, typed_json
 
@@ -350,6 +351,7 @@ def _views_share(key: D.Side, response: D.Side, options: Options, report: Report
     return acc.result()
 
 
+@accepting_preset
 def score(
     key: Any,
     response: Any,
@@ -377,6 +379,7 @@ def score(
     summarise: Callable[[DocumentScores], Any] | None = None,
     file_runner: "FileRunner | None" = None,
     repeats: str = "scorer",
+    preset: str | None = None,
 ) -> "Scores | SyncScores":
     """Score ``response`` against ``key`` with the named metrics (see :data:`METRICS`).
 
@@ -417,6 +420,9 @@ def score(
     ``repeats``: what becomes of a mention span listed twice (in two chains): ``"scorer"``
     (scorer.pl v8.01's rule, the default) or ``"corefud"`` (corefud-scorer's), the same
     for every input format (:mod:`corefio.scoring.views`).
+
+    ``preset``: a scorer's settings by name (``conll2012``, ``corefud``, ``codicrac``...:
+    :mod:`corefio.scoring.presets`); they fill in the options the call does not give.
     """
     from ..compare.matching import MATCH_MODES
     from ..compare.synchronisation import STRATEGIES

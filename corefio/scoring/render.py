@@ -264,7 +264,7 @@ class Scores(Mapping):
         if self.macro:
             lines.append("Macro averages over documents (R / P / F1, %):")
             for m, v in self.macro.items():
-                lines.append(f"  {m:<12} {100 * v['recall']:6.2f}  {100 * v['precision']:6.2f}  {100 * v['f1']:6.2f}")
+                lines.append(f"  {m:<12} {percent(v['recall']):>6}  {percent(v['precision']):>6}  {percent(v['f1']):>6}")
         return "\n".join(lines).rstrip() + "\n"
 
 
@@ -332,7 +332,7 @@ class SyncScores:
         """Every metric's recall / precision / F1 (%), one column per strategy."""
         strategies = list(self.sets)
         width = 26  # "100.00 / 100.00 / 100.00" and two spaces before it
-        lines = ["Identification of Mentions: " + _rpf(self.mentions.corpus["mentions"]), ""]
+        lines = ["Identification of Mentions: " + _rpf(self.mentions.corpus["mentions"], _rounded), ""]
         lines.append(f"{'metric':<12}" + "".join(f"{s:>{width}}" for s in strategies))
         lines.append(f"{'':<12}" + "".join(f"{'R / P / F1':>{width}}" for _ in strategies))
         for m in self.metrics:
@@ -454,10 +454,17 @@ def _count(x) -> str:
     return f"{x:.15g}" if isinstance(x, float) else str(x)
 
 
-def _rpf(s: Score) -> str:
-    return (f"Recall: ({_count(s.recall_num)} / {_count(s.recall_den)}) {_pct(float(s.recall))}\t"
-            f"Precision: ({_count(s.precision_num)} / {_count(s.precision_den)}) {_pct(float(s.precision))}\t"
-            f"F1: {_pct(float(s.f1))}")
+def _rounded(x: float) -> str:
+    """A percentage rounded half up (:func:`percent`), with its sign."""
+    return f"{percent(x)}%"
+
+
+def _rpf(s: Score, pct=_pct) -> str:
+    """``Recall: (n / d) r%  Precision: ... F1: f%``; percentages truncated as scorer.pl
+    prints them, or as ``pct`` gives them (``--sync``: :func:`_rounded`)."""
+    return (f"Recall: ({_count(s.recall_num)} / {_count(s.recall_den)}) {pct(float(s.recall))}\t"
+            f"Precision: ({_count(s.precision_num)} / {_count(s.precision_den)}) {pct(float(s.precision))}\t"
+            f"F1: {pct(float(s.f1))}")
 
 
 def _text_block(metric: str, result: Any) -> list[str]:
