@@ -252,3 +252,18 @@ def test_the_worker_time_limit_applies():
     slow = TestClient(create_app(time_limit=0.0001), base_url="http://127.0.0.1")
     answer = slow.post("/api/agreement", files=gum_uploads("ab"))
     assert answer.status_code == 422 and "time limit" in answer.json()["message"]
+
+
+def test_a_preset_scores_the_pairwise_table_as_its_scorer(client):
+    from corefio.scoring.presets import chain_options, resolve
+
+    answer = client.post("/api/agreement", files=gum_uploads("ab"), data={"preset": "corefud"})
+    assert answer.status_code == 200, answer.text
+    files = [gum_files("a"), gum_files("b")]
+    expected = agree(files, names=["a", "b"], scoring=chain_options(resolve("corefud")))
+    assert answer.json()["agreement"]["pairs"] == json.loads(json.dumps(to_dict(expected)))["pairs"]
+    assert answer.json()["settings"]["preset"]["name"] == "corefud"
+    plain = agree(files, names=["a", "b"])
+    assert to_dict(plain)["pairs"] != to_dict(expected)["pairs"]  # head matching, no singletons: other numbers
+    page = client.get(answer.json()["result"]).text
+    assert "the settings of <b>corefud-scorer 1.2</b>" in page

@@ -114,12 +114,65 @@ def test_the_page_leads_with_the_standard_score_and_keeps_the_strategies_one_cli
         assert f'<td class="doc-name">{name}</td><td data-value="{results["muc"]["f1"]}">' in table
     keyed = client.get(body["result"] + "?strategy=key").text
     assert 'id="sync" open' in keyed and 'data-strategy="key"' in keyed
-    # the settings line says whose settings these are
-    settings = html[html.index('id="settings"'):html.index("</p>", html.index('id="settings"'))]
-    assert "scorer.pl v8.01" in settings and "exact" in settings
-    _, head = scored(client, key, response, match="head", singletons="drop")
-    settings = head[head.index('id="settings"'):head.index("</p>", head.index('id="settings"'))]
-    assert "the differences: matching head · singletons dropped" in re.sub(r"\s+", " ", settings)
+    # the settings say whose settings these are: without a preset, corefio's defaults (scorer.pl's but for LEA)
+    settings = unescape(html[html.index('id="settings"'):html.index("</div>", html.index('id="settings"'))])
+    assert "no preset: corefio's defaults" in settings and "--preset conll2012" in settings
+
+
+def settings_of(html: str) -> str:
+    html = unescape(html)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html[html.index('id="settings"'):
+                                                             html.index("</div>", html.index('id="settings"'))]))
+
+
+def test_the_form_leads_with_a_preset_and_the_page_says_where_the_settings_differ(client):
+    html = client.get("/").text
+    assert html.index('id="preset"') < html.index('id="key"')  # the first control
+    assert selected(html, "preset") == "conll2012"
+    assert re.findall(r'<option value="([\w-]*)" data-metrics', html)[:3] == ["conll2012", "corefud", "codicrac"]
+    assert '<option value="">as the preset (exact)</option>' in html
+    # what the form sends untouched: the preset, its metrics ticked, every option "as the preset"
+    ticked = re.findall(r'name="metrics" value="(\w+)" checked', html)
+    assert ticked == ["muc", "bcub", "ceafm", "ceafe", "blanc", "conll"]
+    form = {"preset": "conll2012", "metrics_of": "conll2012", "metrics": ticked}
+    key, response = GUM / "en_gum-ud-dev.trimmed.conllu", GUM / "en_gum-ud-dev.trimmed.response.conllu"
+    files = {"key": upload(key), "response": upload(response)}
+    page = client.post("/score", files=files, data=form)
+    text = settings_of(page.text)
+    assert "preset conll2012 , the settings of scorer.pl 8.01" in text and "differs" not in text
+    assert "Standard score as scorer.pl 8.01 reports it" in re.sub(r"<[^>]+>", "", page.text)
+    # another preset chosen without JavaScript: the metrics shown were conll2012's, so corefud's apply
+    corefud = client.post("/score", files=files, data={**form, "preset": "corefud"})
+    text = settings_of(corefud.text)
+    assert "preset corefud , the settings of corefud-scorer 1.2" in text and "differs" not in text
+    assert 'data-metric="lea"' in corefud.text  # corefud-scorer reports LEA
+    # options chosen over the preset: said, with the scorer's own value
+    head = client.post("/score", files=files, data={**form, "match": "head", "singletons": "drop"})
+    text = settings_of(head.text)
+    assert "differs from the preset: head matching (--match head; scorer.pl 8.01: exact matching); singletons " \
+           "left out (--drop-singletons; scorer.pl 8.01: singletons kept)" in text
+    # metrics ticked by hand are the metrics scored, and said
+    own = client.post("/score", files=files, data={**form, "metrics": ["muc", "lea"]})
+    assert "differs from the preset: metrics muc, lea" in settings_of(own.text)
+    assert 'data-metric="bcub"' not in own.text.split('id="standard-scores"')[1].split("</table>")[0]
+
+
+def test_the_corefud_preset_gives_corefud_scorers_numbers_on_gum(client):
+    """The GUM pair scored with the corefud preset: the standard score is what
+    corefud-scorer printed (tests/data/wild/conllu/judges.json, its default run)."""
+    judged = json.loads((GUM.parent / "judges.json").read_text(encoding="utf-8"))
+    run = next(j for j in judged if j["key"] == "gum/en_gum-ud-dev.trimmed.conllu")["runs"]["default"]
+    key, response = GUM / "en_gum-ud-dev.trimmed.conllu", GUM / "en_gum-ud-dev.trimmed.response.conllu"
+    body, html = scored(client, key, response, preset="corefud")
+    corpus = body["standard"]["corpus"]
+    for metric in ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea"):
+        recall, precision, f1 = run["values"][metric]
+        assert corpus[metric]["recall"]["value"] == pytest.approx(recall, abs=1e-9), metric
+        assert corpus[metric]["precision"]["value"] == pytest.approx(precision, abs=1e-9), metric
+        assert float(row(html, metric)["f1"]) == pytest.approx(f1, abs=1e-9), metric
+    conll = float(re.search(r"CoNLL score: ([\d.]+)", run["transcript"]).group(1))
+    assert round(100 * corpus["conll"]["f1"], 2) == conll
+    assert body["settings"]["preset"]["name"] == "corefud" and body["settings"]["differs"] == {}
 
 
 # -- metric names, groups, explanations, links ----------------------------------------------------
@@ -140,6 +193,9 @@ def test_the_form_shows_grouped_metrics_with_names_explanations_and_links(client
     assert [g for g, _ in groups] == ["standard", "popescu-belis", "variants"]
     assert dict(groups)["standard"] == " open" and dict(groups)["variants"] == ""
     for name, info in glossary.METRIC_INFO.items():
+        if name == "mentions":  # always reported: no checkbox
+            assert 'value="mentions"' not in html
+            continue
         item = re.search(rf'<input type="checkbox" name="metrics" value="{re.escape(name)}"[^>]*> <b>([^<]+)</b>'
                          rf'</label> <span class="explain">([^<]+) <a class="doc-link" href="([^"]+)"', html)
         assert item, name
@@ -181,9 +237,9 @@ def test_result_tables_name_metrics_as_papers_do(client):
 
 # -- an error keeps the form -----------------------------------------------------------------------
 def selected(html: str, field: str) -> str | None:
-    select = re.search(rf'<select id="{field}" name="{field}">(.*?)</select>', html, re.S)
+    select = re.search(rf'<select id="{field}" name="{field}"[^>]*>(.*?)</select>', html, re.S)
     assert select, field
-    found = re.search(r'<option value="([^"]*)" selected>', select.group(1)) or \
+    found = re.search(r'<option value="([^"]*)"[^>]*? selected>', select.group(1)) or \
         re.search(r"<option selected>([^<]*)</option>", select.group(1))
     return found.group(1) if found else None
 
@@ -281,3 +337,42 @@ def test_a_zip_of_files_of_one_format_is_read_as_one_corpus(client):
         z.writestr("docs/two.conll", b"#begin document (x); part 000\nbroken line\n")
     refused = client.post("/api/score", files={"key": ("k.zip", buf.getvalue()), "response": ("k.zip", buf.getvalue())})
     assert refused.status_code == 422 and refused.json()["where"].startswith("k.zip/docs/two.conll")
+
+
+# -- figures ----------------------------------------------------------------------------------------
+def test_every_result_page_has_its_figures(client):
+    """The score page's documents and errors, the compare page's intervals and errors, the
+    agreement page's heatmap: PNG images of the pages' own addresses (the CSP allows
+    only those), drawn once and then kept."""
+    pytest.importorskip("matplotlib")
+    body, html = scored(client, KEY, RESPONSE)
+    token = body["result"]
+    pngs = [f"{token}/documents.png", f"{token}/errors.png"]
+    for path in pngs:
+        assert f'<img src="{path}"' in html
+    compared = client.post("/compare", files=[("key", upload(KEY)), ("responses", upload(KEY)),
+                                              ("responses", upload(RESPONSE))], data={"samples": "20"})
+    page = compared.url.path
+    pngs += [f"{page}/comparison.png", f"{page}/errors.png"]
+    assert f'<img src="{page}/comparison.png"' in compared.text
+    agreed = client.post("/agreement", files=[("annotations", upload(KEY)), ("annotations", upload(RESPONSE))])
+    pngs.append(f"{agreed.url.path}/pairs.png")
+    assert f'<img src="{agreed.url.path}/pairs.png"' in agreed.text
+    for path in pngs:
+        image = client.get(path)
+        assert image.status_code == 200 and image.headers["content-type"] == "image/png", path
+        assert image.content.startswith(b"\x89PNG") and len(image.content) > 10_000
+        assert client.get(path).content == image.content  # kept
+    assert client.get(f"{token}/nothing.png").status_code == 404
+
+
+def test_figures_name_metrics_as_papers_do():
+    pytest.importorskip("matplotlib")
+    from corefio import plots
+    from corefio.scoring.significance import compare
+    from corefio.web.app import named
+
+    comparison = compare(corefio.read(KEY), [corefio.read(RESPONSE), corefio.read(KEY)], ["muc", "bcub", "ceafe"],
+                         names=["r", "k"], samples=10)
+    figure = named(plots.compare_figure(comparison), comparison.metrics)
+    assert [t.get_text() for t in figure.axes[0].get_xticklabels()] == ["MUC", "B³", "CEAF-e"]

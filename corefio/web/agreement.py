@@ -58,10 +58,12 @@ class AgreementOptions:
     format: str | None = None
     gold_format: str | None = None
     names: list[str] | None = None
+    #: the settings of the pairwise table's scorer (a preset: corefio.web.settings)
+    settings: Any = None
 
     @classmethod
     def of_form(cls, distance: str, keep: str, window: str, allow_missing: str, format: str, gold_format: str,
-                names: str, readable: list[str], writable: list[str]) -> "AgreementOptions":
+                names: str, readable: list[str], writable: list[str], preset: str = "") -> "AgreementOptions":
         """The options a form or an API call gives (strings), checked: a 400 names what is wrong."""
         if distance not in DISTANCES:
             raise WebError(400, f"unknown set distance {distance!r} (known: {', '.join(DISTANCES)})")
@@ -80,8 +82,10 @@ class AgreementOptions:
         if gold_format and gold_format not in writable:
             raise WebError(400, f"unknown output format {gold_format!r} (known: {', '.join(writable)})")
         given = [n.strip() for n in (names or "").split(",")]
+        from . import settings as S
+
         return cls(distance, keep, size, _on(allow_missing), format or None, gold_format or None,
-                   given if any(given) else None)
+                   given if any(given) else None, S.settings_of(preset, {}))
 
 
 def _on(value: Any) -> bool:
@@ -106,6 +110,7 @@ def agreement_job(uploads: list[Upload], opts: AgreementOptions, limit: int, tmp
     from ..agreement.render import conflicts_csv, conflicts_dict, to_csv, to_dict
     from ..agreement.study import build_study
     from ..agreement.view import build
+    from ..scoring.presets import chain_options
     from .app import write_job, writable_formats
     from .reading import clean, read_upload
 
@@ -118,7 +123,8 @@ def agreement_job(uploads: list[Upload], opts: AgreementOptions, limit: int, tmp
     names = annotator_names(uploads, opts.names)
     try:
         study = build_study(corpora, names=names, allow_missing=opts.allow_missing, report=report)
-        result = measure(study, distance=opts.distance, window=opts.window, report=report)
+        scoring = chain_options(opts.settings) if opts.settings is not None else None
+        result = measure(study, distance=opts.distance, window=opts.window, report=report, scoring=scoring)
         adjudication = merge(study, keep=opts.keep, report=report)
         views = build(adjudication)
     except CorefioError as exc:
@@ -132,6 +138,7 @@ def agreement_job(uploads: list[Upload], opts: AgreementOptions, limit: int, tmp
                            for n, up, f, c in zip(study.annotators, uploads, formats, corpora)],
             "gold": (gold_name, gold), "gold_format": gold_format,
             "views": pickle.dumps(views, protocol=pickle.HIGHEST_PROTOCOL),
+            "plots": pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL),
             "diagnostics": clean([d.to_dict() for d in report] + [d.to_dict() for d in gold_report])}
 
 
@@ -143,18 +150,22 @@ class Agreed:
     options: AgreementOptions
     #: the adjudication view's documents (:func:`corefio.agreement.view.build`), pickled
     views: bytes = b""
-    labels: list[str] = field(default_factory=list)
+    #: the agreement, pickled (what the heatmap draws)
+    plots: bytes = b""
+    #: figures drawn for the page (PNG), kept once drawn
+    figures: dict = field(default_factory=dict)
 
     @property
     def size(self) -> int:
         gold = self.data.get("gold") or ("", b"")
         return (len(json.dumps({k: v for k, v in self.data.items() if k != "gold"})) + len(gold[1])
-                + len(self.views) + 4096)
+                + len(self.views) + len(self.plots) + 4096)
 
 
 def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], form_page: Callable[..., HTMLResponse],
                keep: Callable[[Any, int, str], str], store: Any, pool: "Workers", limit: int,
-               readable: Callable[[], list[str]], writable: Callable[[], list[str]]) -> None:
+               readable: Callable[[], list[str]], writable: Callable[[], list[str]],
+               figure: Callable[..., Any]) -> None:
     """Add the agreement routes to ``app`` (the arguments as for
     :func:`corefio.web.compare.add_routes`; ``writable``: the formats the gold may take)."""
 
@@ -174,13 +185,15 @@ def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], form_page: 
             return await pool.run(agreement_job, ups, opts, limit, tmp, what="reading and measuring agreement")
 
     def options(distance: str, keep_rule: str, window: str, allow_missing: str, format: str, gold_format: str,
-                names: str) -> AgreementOptions:
+                names: str, preset: str = "") -> AgreementOptions:
         return AgreementOptions.of_form(distance, keep_rule, window, allow_missing, format, gold_format, names,
-                                        readable(), writable())
+                                        readable(), writable(), preset)
 
     def form_context() -> dict[str, Any]:
+        from . import settings as S
+
         return {"formats": readable(), "writable": writable(), "distances": DISTANCES, "keep_rules": KEEP_RULES,
-                "max_annotators": MAX_ANNOTATORS}
+                "max_annotators": MAX_ANNOTATORS, "presets": S.choices()}
 
     @app.get("/agreement", response_class=HTMLResponse, include_in_schema=False)
     async def agreement_form(request: Request):
@@ -190,16 +203,16 @@ def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], form_page: 
     async def agreement_page(request: Request, annotations: list[UploadFile] | None = File(None),
                              names: str = Form(""), format: str = Form(""), distance: str = Form("passonneau"),
                              keep_rule: str = Form("majority", alias="keep"), window: str = Form(""),
-                             allow_missing: str = Form(""), gold_format: str = Form("")):
-        chosen = {"names": names, "format": format, "distance": distance, "keep": keep_rule, "window": window,
+                             allow_missing: str = Form(""), gold_format: str = Form(""), preset: str = Form("")):
+        chosen = {"preset": preset, "names": names, "format": format, "distance": distance, "keep": keep_rule,
+                  "window": window,
                   "allow_missing": _on(allow_missing), "gold_format": gold_format,
                   "files": {"annotations": [safe_name(f.filename, "file") for f in (annotations or [])
                                             if not isinstance(f, str) and f.filename]}}
         try:
-            opts = options(distance, keep_rule, window, allow_missing, format, gold_format, names)
+            opts = options(distance, keep_rule, window, allow_missing, format, gold_format, names, preset)
             data = await run(annotations, opts)
-            views = data.pop("views")
-            item = Agreed(data, opts, views, [])
+            item = Agreed(data, opts, data.pop("views"), data.pop("plots"))
             token = keep(item, item.size, "the agreement")
         except (WebError, CorefioError) as exc:
             return form_page(request, "agreement.html", exc, chosen, **form_context())
@@ -239,6 +252,13 @@ def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], form_page: 
                             v=views[doc], doc=doc, names=[v.name for v in views],
                             annotators=item.data["agreement"]["annotators"]))
 
+    @app.get("/a/{token}/pairs.png", include_in_schema=False)
+    async def agreement_figure(token: str):
+        from .app import drawn_job
+
+        item = get(token)
+        return await figure(item, "pairs", drawn_job, item.plots, "agreement")
+
     @app.get("/a/{token}/gold", include_in_schema=False)
     async def gold_file(token: str):
         name, data = get(token).data["gold"]
@@ -276,16 +296,19 @@ def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], form_page: 
                             allow_missing: bool = Form(False, description="measure each document over the "
                                                                           "annotators that have it"),
                             gold_format: str = Form("", description="the gold's format (default: the first "
-                                                                    "annotation's)")):
+                                                                    "annotation's)"),
+                            preset: str = Form("", description="score the pairwise table with a scorer's settings "
+                                                               "(its matching, singletons, zeros; as for "
+                                                               "/api/score; default: corefio's)")):
         """``agreement``: the JSON of ``corefio agree --format json`` (chain α, unitizing α,
         the pairwise table and its mean, the documents ranked by agreement); ``adjudication``:
         the conflicts ``corefio adjudicate`` reports; the files read and the diagnostics;
         ``result``: the page (``/a/{token}``), where the adjudication view and the gold are."""
-        opts = options(distance, keep_rule, window, str(allow_missing), format, gold_format, names)
+        opts = options(distance, keep_rule, window, str(allow_missing), format, gold_format, names, preset)
         data = await run(annotations, opts)
-        views = data.pop("views")
-        item = Agreed(data, opts, views, [])
+        item = Agreed(data, opts, data.pop("views"), data.pop("plots"))
         token = store.add(item, item.size)
         return JSONResponse({"agreement": data["agreement"], "adjudication": data["conflicts"],
                              "annotators": data["annotators"], "gold_format": data["gold_format"],
+                             "settings": opts.settings.to_dict(with_metrics=False),
                              "diagnostics": data["diagnostics"], "result": f"/a/{token}" if token else None})

@@ -55,7 +55,9 @@ import corefio
 from ..diagnostics import Report
 from ..errors import CorefioError, DocumentMismatchError, UsageError
 from . import edge, glossary
+from . import settings as S
 from .glossary import Docs
+from .settings import MATCH_MODES, REPEAT_RULES, ZERO_MODES
 from .errors import WebError, from_corefio, scrub
 from .store import Store
 from .reading import DIRECTORY_FORMATS, clean, read_upload, resolve
@@ -63,9 +65,8 @@ from .uploads import SCRATCH_PREFIX, Upload, member_files, nesting_depth, safe_n
 from .worker import Workers
 
 HERE = Path(__file__).parent
-MATCH_MODES = ("exact", "head", "min", "partial")
+
 STRATEGIES = ("key", "response", "intersection", "union")
-ZERO_MODES = ("drop", "linear", "dependent")  # corefio.model.zeros.ZERO_MODES (not imported: light start)
 #: an upload field takes one file, or the .ann and .txt files of a brat / LitBank TSV pair
 Files = list[UploadFile]
 #: what the API says an upload may be
@@ -149,26 +150,35 @@ def default_metrics() -> list[str]:
 # -- the work (in a worker process: see .worker) ------------------------------------------------
 @dataclass
 class ScoreOptions:
-    metrics: list[str]
-    match: str = "exact"
-    keep_singletons: bool = True
+    """What a score page was asked: the settings (a preset and the options chosen over
+    it: :mod:`.settings`), repair, and the formats named."""
+
+    settings: Any
     repair: bool = False
     key_format: str | None = None
     response_format: str | None = None
-    #: zero mentions: drop, or keep and match linear / dependent (corefio.model.zeros)
-    zeros: str = "drop"
+
+    @property
+    def metrics(self) -> list[str]:
+        return list(self.settings.options["metrics"])
+
+    @property
+    def match(self) -> str:
+        return self.settings.options["match"]
+
+    @property
+    def keep_singletons(self) -> bool:
+        return self.settings.options["keep_singletons"]
+
+    @property
+    def zeros(self) -> str:
+        return S.zeros_of(self.settings)
+
+    @property
+    def preset(self) -> Any:
+        return self.settings.preset
 
     def check(self) -> None:
-        known = set(metric_names())
-        unknown = [m for m in self.metrics if m not in known]
-        if unknown:
-            raise WebError(400, f"unknown metric(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-        if not self.metrics:
-            raise WebError(400, "choose at least one metric")
-        if self.match not in MATCH_MODES:
-            raise WebError(400, f"unknown matching mode {self.match!r} (known: {', '.join(MATCH_MODES)})")
-        if self.zeros not in ZERO_MODES:
-            raise WebError(400, f"unknown zero handling {self.zeros!r} (known: {', '.join(ZERO_MODES)})")
         readable = readable_formats()
         for f in (self.key_format, self.response_format):
             if f and f not in readable:
@@ -183,8 +193,7 @@ def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path)
     key, kf = read_upload(ku, opts.key_format, opts.repair, limit, tmp, report)
     response, rf = read_upload(ru, opts.response_format, opts.repair, limit, tmp, report)
     reading = [d.to_dict() for d in report]
-    common = {"match": opts.match, "keep_singletons": opts.keep_singletons, "per_document": True,
-              "keep_zeros": opts.zeros != "drop", "zero_match": opts.zeros if opts.zeros != "drop" else "dependent"}
+    common = {**S.score_keywords(opts.settings), "per_document": True}
     try:
         standard = corefio.score(key, response, opts.metrics, report=Report(), **common)
         scores = corefio.score(key, response, opts.metrics, sync="all", report=Report(), **common)
@@ -200,7 +209,7 @@ def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path)
     standard_csv, standard_csv_error = _csv(standard)
     scores_dict = scores.to_dict()
     standard_dict = standard.to_dict()
-    anaphora = _anaphora_scores(key, response)
+    anaphora = _anaphora_scores(key, response, opts.settings.anaphora)
     if anaphora:
         scores_dict["anaphora"] = anaphora
     # what scoring found: the standard score's, then what synchronising added
@@ -224,14 +233,15 @@ def _csv(scores) -> tuple[str | None, str | None]:
         return None, f"the scores cannot be written as CSV ({type(exc).__name__}: {scrub(str(exc))})"
 
 
-def _anaphora_scores(key, response) -> dict | None:
-    """Universal Anaphora scores (split antecedents, bridging, non-referring, discourse
-    deixis) when the uploads have such relations; None otherwise."""
+def _anaphora_scores(key, response, chosen=None) -> dict | None:
+    """Universal Anaphora scores: those a preset of the UA scorer's asks for (``chosen``),
+    else those of the relations the uploads have (split antecedents, bridging,
+    non-referring, discourse deixis); None when there is none."""
     from ..scoring import anaphora as UA
     from ..compare.pairing import match_documents
 
     pairs = match_documents(key, response, Report(), allow_missing=True)
-    settings = UA.settings_for(pairs)
+    settings = chosen if chosen is not None and chosen.modes() else UA.settings_for(pairs)
     return UA.score_documents(pairs, settings).to_dict() if settings is not None else None
 
 
@@ -342,6 +352,63 @@ def view_job(corpora: bytes, doc: int, page: int, opts: ScoreOptions):
     return pv, doc, [key.documents[a].label for a, _ in pairs], key.documents[i].label
 
 
+# -- figures (corefio.plots), drawn in a worker when a page asks for them ---------------------
+def plots_available() -> bool:
+    """matplotlib is there (the ``plot`` extra): the pages show their figures."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+def png(figure: Any) -> bytes:
+    from .. import plots
+
+    return plots.to_bytes(figure, "png")
+
+
+def named(figure: Any, metrics: list[str]) -> Any:
+    """``figure`` with its first panel's metric ticks named as papers name them (MUC, B³,
+    CEAF-e...: :mod:`.glossary`), in the order the panel drew them."""
+    axes = figure.axes[0]
+    ticks = list(axes.get_xticks())
+    if len(ticks) == len(metrics):
+        axes.set_xticks(ticks, [glossary.label(m) for m in metrics])
+    return figure
+
+
+def score_plot_job(corpora: bytes, opts: "ScoreOptions", which: str) -> bytes:
+    """The score page's figures, from both corpora scored again with the same settings
+    (cheap beside drawing): ``documents``, the documents' F1 per metric (the standard
+    score); ``errors``, the error counts by class."""
+    from .. import plots
+    from ..scoring.error_analysis import analyse_files
+
+    key, response = pickle.loads(corpora)
+    options = S.score_keywords(opts.settings)
+    try:
+        if which == "errors":
+            analysis = analyse_files(key, response, match=options["match"],
+                                     keep_singletons=options["keep_singletons"], report=Report())
+            return png(plots.errors_figure(analysis))
+        scores = corefio.score(key, response, opts.metrics, per_document=True, report=Report(), **options)
+        return png(named(plots.score_figure(scores), list(plots.document_f1(scores))))
+    except CorefioError as exc:
+        raise from_corefio(exc) from None
+
+
+def drawn_job(data: bytes, which: str) -> bytes:
+    """A figure of a stored result (``data``: what :mod:`corefio.plots` draws, pickled):
+    ``comparison``, ``errors`` (by system) or ``agreement``."""
+    from .. import plots
+
+    thing = pickle.loads(data)
+    if which == "comparison":
+        return png(named(plots.compare_figure(thing[0]), thing[0].metrics))
+    if which == "errors":
+        return png(plots.errors_figure(thing[1]))
+    return png(plots.agreement_figure(thing))
+
+
 # -- the store of results ----------------------------------------------------------------------
 @dataclass
 class Result:
@@ -366,6 +433,8 @@ class Result:
     standard: dict = field(default_factory=dict)
     standard_csv: str | None = None
     standard_csv_error: str | None = None
+    #: figures drawn for the page (PNG), kept once drawn
+    figures: dict = field(default_factory=dict)
 
     @property
     def size(self) -> int:
@@ -431,6 +500,9 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
                    "corefio.scoring.error_analysis", "corefio.agreement", "corefio.agreement.view",
                    "corefio.agreement.render", "corefio.web.agreement"):
         importlib.import_module(module)
+    if plots_available():  # drawing starts at once in a worker
+        for module in ("corefio.plots", "matplotlib.figure", "matplotlib.backends.backend_agg"):
+            importlib.import_module(module)
     corefio.all_formats()
 
     from ..scoring.render import percent
@@ -438,8 +510,11 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(version=corefio.__version__, max_upload_mb=max_upload_mb, docs=Docs(docs_url),
                                  metric_info=glossary.info, label=glossary.label, grouped=glossary.grouped,
-                                 citation=glossary.citation)
+                                 citation=glossary.citation, current_preset=S.current, zero_words=S.zero_words,
+                                 settings_lines=S.lines,
+                                 repeat_words=S.repeat_words)
     templates.env.filters["pct"] = percent  # the one rounding rule of every table
+    templates.env.globals["figures"] = plots_available()
     store = Store(int(store_mb * 2**20), keep_minutes * 60)
     pool = Workers(count=max(1, workers), seconds=time_limit, memory_mb=worker_memory_mb, queue_wait=queue_wait)
     app = FastAPI(title="corefio evaluator", version=corefio.__version__,
@@ -537,8 +612,10 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
 
     # -- home and scoring ----------------------------------------------------------------------
     def home_context() -> dict[str, Any]:
-        return {"formats": readable_formats(), "metrics": metric_names(), "defaults": default_metrics(),
-                "modes": MATCH_MODES, "zero_modes": ZERO_MODES}
+        presets = S.choices()
+        return {"formats": readable_formats(), "metrics": [m for m in metric_names() if m != "mentions"],
+                "modes": MATCH_MODES, "zero_modes": ZERO_MODES, "repeat_rules": REPEAT_RULES, "presets": presets,
+                "default_preset": S.DEFAULT_PRESET}
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request):
@@ -550,14 +627,10 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
 
         return page(request, "metrics.html", registry=REGISTRY, names=metric_names())
 
-    def options_of(metrics: list[str] | str | None, match: str, singletons: str | bool | None, repair: Any,
-                   key_format: str | None, response_format: str | None, zeros: str = "drop") -> ScoreOptions:
-        if isinstance(metrics, str):
-            metrics = [m for m in re.split(r"[,\s]+", metrics) if m]
-        names = [m.strip() for item in (metrics or []) for m in item.split(",") if m.strip()] or default_metrics()
-        keep_singletons = str(singletons).lower() not in ("drop", "false", "0", "no", "off")
-        opts = ScoreOptions(names, match or "exact", keep_singletons, _on(repair),
-                            key_format or None, response_format or None, zeros or "drop")
+    def options_of(metrics: list[str] | str | None, match: str, singletons: str, repair: Any, key_format: str,
+                   response_format: str, zeros: str, preset: str, repeats: str, metrics_of: str = "") -> ScoreOptions:
+        given = S.given_options(metrics, match, singletons, zeros, repeats, metrics_of)
+        opts = ScoreOptions(S.settings_of(preset, given), _on(repair), key_format or None, response_format or None)
         opts.check()
         return opts
 
@@ -575,14 +648,17 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
 
     @app.post("/score", include_in_schema=False)
     async def score_page(request: Request, key: Files | None = File(None), response: Files | None = File(None),
-                         metrics: list[str] = Form([]), match: str = Form("exact"),
-                         singletons: str = Form("keep"), repair: str = Form(""),
-                         key_format: str = Form(""), response_format: str = Form(""), zeros: str = Form("drop")):
-        chosen = {"metrics": metrics, "match": match, "singletons": singletons, "repair": _on(repair),
-                  "key_format": key_format, "response_format": response_format, "zeros": zeros,
+                         preset: str = Form(""), metrics: list[str] = Form([]), metrics_of: str = Form(""),
+                         match: str = Form(""), singletons: str = Form(""), repair: str = Form(""),
+                         key_format: str = Form(""), response_format: str = Form(""), zeros: str = Form(""),
+                         repeats: str = Form("")):
+        chosen = {"preset": preset, "metrics": metrics, "metrics_of": metrics_of, "match": match,
+                  "singletons": singletons, "repair": _on(repair), "key_format": key_format,
+                  "response_format": response_format, "zeros": zeros, "repeats": repeats,
                   "files": {"key": file_names(key), "response": file_names(response)}}
         try:
-            opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros)
+            opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros, preset, repeats,
+                              metrics_of)
             result = await run_score(key, response, opts)
             token = keep(result, result.size, "the result")
         except (WebError, CorefioError) as exc:
@@ -593,25 +669,38 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
                                                   "synchronisation strategies)")
     async def api_score(key: Files = File(..., description=f"the key file ({PROJECTS})"),
                         response: Files = File(..., description=f"the response file ({PROJECTS})"),
-                        metrics: str = Form("", description="comma-separated metric names (default: the usual set)"),
-                        match: str = Form("exact", description="exact, head, min or partial"),
-                        singletons: str = Form("keep", description="keep or drop"),
+                        preset: str = Form("", description="a scorer's settings: conll2012 (scorer.pl 8.01), "
+                                                           "corefud or crac (corefud-scorer), codicrac (the UA "
+                                                           "scorer 2.0), ... (GET /api/formats lists them; "
+                                                           "default: none, corefio's defaults); the options below "
+                                                           "override it"),
+                        metrics: str = Form("", description="comma-separated metric names (default: the preset's, "
+                                                            "else the usual set)"),
+                        match: str = Form("", description="exact, head, min or partial (default: the preset's, "
+                                                          "else exact)"),
+                        singletons: str = Form("", description="keep or drop (default: the preset's, else keep)"),
                         repair: bool = Form(False, description="repair malformed XML/SGML before reading"),
                         key_format: str = Form("", description="the key's format (default: detected)"),
                         response_format: str = Form("", description="the response's format (default: detected)"),
-                        zeros: str = Form("drop", description="zero mentions (CorefUD empty nodes): drop, "
-                                                              "or keep them matched linear or dependent")):
+                        zeros: str = Form("", description="zero mentions (CorefUD empty nodes): drop, or keep "
+                                                          "them matched linear or dependent (default: the "
+                                                          "preset's, else drop)"),
+                        repeats: str = Form("", description="a span listed in two chains: scorer (scorer.pl's "
+                                                            "rule) or corefud (corefud-scorer's); default: the "
+                                                            "preset's, else scorer")):
         """The JSON of ``corefio score --sync all --format json`` (with per-document scores),
         plus ``standard``: the standard score, key and response as they are (the JSON of
         ``corefio score --per-document --format json``: what the reference scorer reports
         with these settings); ``reading``: the diagnostics of reading (and repairing) the
-        uploads; and ``result``: the path of the result page (``/r/{token}``; null when the
-        result is larger than the server keeps)."""
-        opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros)
+        uploads; ``result``: the path of the result page (``/r/{token}``; null when the
+        result is larger than the server keeps); and ``settings``: the settings used, the
+        preset and where they differ from its scorer (as ``corefio score --format json``)."""
+        opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros, preset, repeats)
         result = await run_score(key, response, opts)
         token = store.add(result, result.size)
         body = dict(result.scores)
         body["standard"] = result.standard
+        body["settings"] = opts.settings.to_dict()
         body["reading"] = result.reading
         body["formats"] = {"key": result.key_format, "response": result.response_format}
         body["result"] = f"/r/{token}" if token else None
@@ -695,17 +784,42 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         return private(templates.TemplateResponse(request, "view.html", {
             "r": r, "token": token, "v": pv, "doc": doc, "names": names, "doc_name": doc_name}))
 
+    #: a figure kept with its result, at most this many bytes of them per result
+    figure_budget = 4 << 20
+
+    async def figure(item: Any, name: str, job: Any, *args: Any) -> Response:
+        """A result's figure as PNG: drawn in a worker the first time, kept with the result."""
+        if not plots_available():
+            raise WebError(404, "this server draws no figures (matplotlib, the plot extra, is not installed)")
+        cache = item.figures
+        if name not in cache:
+            data = await pool.run(job, *args, what="drawing the figure")
+            if sum(len(v) for v in cache.values()) + len(data) <= figure_budget:
+                cache[name] = data
+        else:
+            data = cache[name]
+        return private(Response(data, media_type="image/png"))
+
+    app.state.figure = figure
+
+    @app.get("/r/{token}/{name}.png", include_in_schema=False)
+    async def score_figure(token: str, name: str):
+        r = get_result(token)
+        if name not in ("documents", "errors"):
+            raise WebError(404, "no such figure")
+        return await figure(r, name, score_plot_job, r.corpora, r.options, name)
+
     # -- compare several responses (corefio.web.compare) ---------------------------------------
     from .compare import add_routes
 
     add_routes(app, page=page, form_page=form_page, keep=keep, store=store, pool=pool, limit=limit,
-               readable=readable_formats)
+               readable=readable_formats, figure=figure)
 
     # -- agreement among annotators (corefio.web.agreement) -------------------------------------
     from .agreement import add_routes as add_agreement_routes
 
     add_agreement_routes(app, page=page, form_page=form_page, keep=keep, store=store, pool=pool, limit=limit,
-                         readable=readable_formats, writable=writable_formats)
+                         readable=readable_formats, writable=writable_formats, figure=figure)
 
     # -- convert, validate, repair: each form posts, and its result page is /d/{token} ---------
     def done(template: str, context: dict[str, Any], file: tuple[str, bytes] | None, what: str) -> Response:
@@ -848,8 +962,11 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
 
     @app.get("/api/formats", tags=["api"], summary="The formats and metrics the server knows")
     async def api_formats():
+        from ..scoring.presets import all_presets
+
         return {"read": readable_formats(), "write": writable_formats(), "metrics": metric_names(),
                 "default_metrics": default_metrics(), "match": list(MATCH_MODES), "sync": list(STRATEGIES),
+                "presets": [p.to_dict() for p in all_presets()],
                 "max_upload_mb": max_upload_mb, "time_limit": time_limit}
 
     return app

@@ -30,6 +30,30 @@
   // -- forms that keep their files: sent without leaving the page, so that an error shows
   //    above the form with the files and options still chosen -------------------------------
   document.querySelectorAll("form.keeps").forEach(function (form) { keepsFiles(form); });
+  // -- a preset chosen: its options and metrics shown in the form --------------------------
+  document.querySelectorAll("select#preset").forEach(function (menu) { presetMenu(menu); });
+
+  function presetMenu(menu) {
+    var form = menu.form;
+    menu.addEventListener("change", function () {
+      var chosen = menu.options[menu.selectedIndex];
+      var about = form.querySelector("#preset-about"), command = form.querySelector("#preset-command");
+      if (about) { about.textContent = chosen.dataset.about; }
+      if (command) { command.textContent = chosen.dataset.command; }
+      form.querySelectorAll("select.preset-option").forEach(function (select) {
+        var value = chosen.dataset[select.dataset.option];
+        if (value !== undefined) { select.options[0].textContent = "as the preset (" + value + ")"; }
+      });
+      var metrics = (chosen.dataset.metrics || "").split(" ");
+      var boxes = form.querySelectorAll('input[name="metrics"]');
+      boxes.forEach(function (box) { box.checked = metrics.indexOf(box.value) >= 0; });
+      form.querySelectorAll("details.metric-group").forEach(function (group) {
+        if (group.querySelector('input[name="metrics"]:checked')) { group.open = true; }
+      });
+      var shown = form.querySelector("#metrics_of");
+      if (shown) { shown.value = chosen.value || "-"; }
+    });
+  }
 
   function keepsFiles(form) {
     if (!window.fetch || !window.FormData || !window.DOMParser) { return; }
