@@ -1193,11 +1193,19 @@ def view_command(
                                                  help="with --response: one view per corpus, topic or subtopic, "
                                                       "chains across its documents"),
     mention_type: str = typer.Option("all", "--mention-type", help="with --cross-document: all, event or entity"),
+    adjudicate: bool = typer.Option(False, "--adjudicate",
+                                    help="with --response: SOURCE and the response are two annotators; show the "
+                                         "adjudication view (both, the merged gold, the conflicts)"),
 ) -> None:
     """Render a file as an HTML page (xslt/raf-to-html.xsl): bracketed text and chains.
     With --response: the key and the response side by side, their errors marked
-    (Kummerfeld & Klein's classes, as `score --errors` counts them)."""
+    (Kummerfeld & Klein's classes, as `score --errors` counts them); with --adjudicate,
+    the two as annotators, their conflicts and the merged gold."""
     from .io.files import atomic_write
+
+    if adjudicate:
+        _view_adjudication(source, from_format, response, response_format, output)
+        return
     from .transform.html import render_html
 
     if cross_document is not None and response is not None:
@@ -1247,6 +1255,33 @@ def view_command(
         return
     _print_report(report, min_severity="warning")
     atomic_write(output, render_html(corpus), inputs=[source])
+    if str(output) != "-":
+        _say(f"wrote {output}")
+
+
+def _view_adjudication(source: Path, source_format: Optional[str], response: Optional[Path],
+                       response_format: Optional[str], output: Path) -> None:
+    """``view --adjudicate``: the two files as annotators (majority vote: their union),
+    the gold embedded in the first file's format."""
+    from .agreement import adjudicate as merge_annotations
+    from .agreement.view import render
+    from .errors import UsageError
+    from .formats.registry import detect_format, get_format
+    from .io.files import atomic_write
+
+    if response is None:
+        raise UsageError("--adjudicate shows two annotators: give the second with --response")
+    first = _input(source, source_format)
+    second = _input(response, response_format or source_format)
+    report = Report()
+    result = merge_annotations([first, second], format=source_format or response_format, report=report)
+    _print_report(report, min_severity="warning")
+    spec = get_format(source_format) if source_format else detect_format(first)
+    written = None if spec.directory else api.dumps(result.gold, spec.name)
+    data = written.encode("utf-8") if isinstance(written, str) else written
+    name = f"gold{spec.extensions[0] if spec.extensions else ''}"
+    atomic_write(output, render(result, gold_name=name if data is not None else None, gold_bytes=data)
+                 .encode("utf-8"), inputs=[first, second])
     if str(output) != "-":
         _say(f"wrote {output}")
 
@@ -1621,6 +1656,10 @@ def compare_command(
         else:
             text = result.to_text() + "".join(f"\n{label}:\n{a.to_text()}" for label, a in analyses.items())
         _emit(text, out, [key, *responses])
+        if plot is not None:
+            from .plots import compare_figure
+
+            _save_plot(compare_figure(result, analyses or None), plot, [key, *responses])
         return
     shown_responses = responses
     labels = [r.name for r in shown_responses]
@@ -1783,6 +1822,9 @@ def adjudicate_command(
     from_format: Optional[str] = typer.Option(None, "--from", help="format of every annotation (default: guess)"),
     strict: bool = typer.Option(False, "--strict", help="refuse to write a gold that loses anything (exit 5)"),
     force: bool = typer.Option(False, "--force", help="write a directory format into a directory that is not empty"),
+    view: Optional[Path] = typer.Option(None, "--view", metavar="PAGE.html",
+                                        help="also write the adjudication view: the annotators and the gold side "
+                                             "by side, conflicts marked, the gold to download"),
 ) -> None:
     """Merge two or more annotations into one gold by vote, listing every conflict."""
     import json
@@ -1813,10 +1855,35 @@ def adjudicate_command(
             _emit(conflicts_csv(result), conflicts, inputs)
         else:
             _emit(json.dumps(conflicts_dict(result), indent=2) + "\n", conflicts, inputs)
+    if view is not None:
+        _adjudication_page(result, out, view, inputs)
     _print_report(report)
     _say(f"adjudicated {len(inputs)} file(s) -> {out} ({len(result.conflicts)} conflict(s))")
     if str(out) != "-":  # the gold itself may be on stdout
         _out(conflicts_text(result), nl=False)
+
+
+def _adjudication_page(result: Any, gold: Path, page: Path, inputs: List[Path]) -> None:
+    """The adjudication view, with the gold as written embedded for download (a
+    directory format as a zip of its files)."""
+    import io
+    import zipfile
+
+    from .agreement.view import render
+    from .io.files import atomic_write
+
+    data: Optional[bytes] = None
+    name = gold.name
+    if gold.is_dir():
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for member in sorted(p for p in gold.rglob("*") if p.is_file()):
+                archive.write(member, member.relative_to(gold).as_posix())
+        data, name = buffer.getvalue(), gold.name + ".zip"
+    elif gold.is_file():
+        data = gold.read_bytes()
+    atomic_write(page, render(result, gold_name=name, gold_bytes=data).encode("utf-8"), inputs=inputs)
+    _say(f"wrote {page}")
 
 
 # -- serve ----------------------------------------------------------------------------------

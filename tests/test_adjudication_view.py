@@ -95,3 +95,46 @@ def test_next_conflict_visits_every_conflict_and_390_px_does_not_overflow(driver
                                    ".map(e => e.getBoundingClientRect().right))")
     assert widest <= width + 1, f"something reaches {widest} px on a {width} px screen"
     assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+
+
+def test_the_command_line_writes_the_page_with_the_gold_inside(tmp_path):
+    import subprocess
+    import sys
+    import zipfile
+    from io import BytesIO
+
+    page = tmp_path / "page.html"
+    run = subprocess.run([sys.executable, "-m", "corefio", "adjudicate", str(GUM / "a"), str(GUM / "b"),
+                          str(GUM / "c"), "-o", str(tmp_path / "gold.conll"), "--view", str(page)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    html = page.read_text(encoding="utf-8")
+    link = re.search(r'href="data:application/octet-stream;base64,([^"]+)" download="gold.conll"', html)
+    assert base64.b64decode(link.group(1)) == (tmp_path / "gold.conll").read_bytes()
+    project = tmp_path / "gold-project"
+    run = subprocess.run([sys.executable, "-m", "corefio", "adjudicate", str(GUM / "a"), str(GUM / "b"),
+                          "-o", str(project), "--to", "mmax2", "--view", str(page)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    link = re.search(r'href="data:application/octet-stream;base64,([^"]+)" download="gold-project.zip"',
+                     page.read_text(encoding="utf-8"))
+    names = set(zipfile.ZipFile(BytesIO(base64.b64decode(link.group(1)))).namelist())
+    assert names == {p.relative_to(project).as_posix() for p in project.rglob("*") if p.is_file()}
+
+
+def test_view_adjudicate_shows_two_annotators(tmp_path):
+    import subprocess
+    import sys
+
+    samples = Path(__file__).parent.parent / "samples"
+    page = tmp_path / "page.html"
+    run = subprocess.run([sys.executable, "-m", "corefio", "view", str(samples / "key.raf.xml"), "--response",
+                          str(samples / "response.raf.xml"), "--adjudicate", "-o", str(page)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    html = page.read_text(encoding="utf-8")
+    result = adjudicate([samples / "key.raf.xml", samples / "response.raf.xml"])
+    assert len(re.findall(r'data-row="\d+-\d+"', html)) == len(result.conflicts) > 0
+    assert 'download="gold.raf"' in html or 'download="gold.raf.xml"' in html
+    alone = subprocess.run([sys.executable, "-m", "corefio", "view", str(samples / "key.raf.xml"), "--adjudicate",
+                            "-o", str(page)], capture_output=True, text=True)
+    assert alone.returncode == 2 and "--response" in alone.stderr

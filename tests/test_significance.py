@@ -221,3 +221,26 @@ def test_bootstrap_draws_count_each_pick():
     assert draws.shape == (4, 9) and (draws.sum(1) == 9).all()
     for row, picked in zip(draws, picks):
         assert list(row) == [list(picked).count(d) for d in range(9)]
+
+
+def test_every_table_rounds_half_up_as_the_score_table_does():
+    """compare's table, the error analysis' gains and the breakdown use the one rounding
+    function: 84.625 shows as 84.63 (it was 84.62 through float formatting), and a
+    difference keeps its sign."""
+    from fractions import Fraction
+
+    from corefio.scoring.render import percent, signed_percent
+
+    assert f"{100 * 0.84625:.2f}" == "84.62"  # what the old formatting printed
+    assert percent(Fraction(84625, 100000)) == "84.63"
+    assert signed_percent(Fraction(-84625, 100000)) == "-84.63"
+    assert signed_percent(Fraction(0)) == "+0.00"
+    import inspect
+
+    import corefio.scoring.breakdown as B
+    import corefio.scoring.error_analysis as E
+    import corefio.scoring.significance as S
+
+    for module in (B, E, S):
+        assert ":6.2f" not in inspect.getsource(module) and ":+7.2f" not in inspect.getsource(module)
+        assert "100 * " not in inspect.getsource(module).replace("100 * self.level", "")

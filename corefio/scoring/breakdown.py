@@ -34,7 +34,7 @@ from typing import Any
 from .. import metrics as M
 from ..model.mentions import Mention, MentionView
 from ..diagnostics import Report
-from .render import ConllScore
+from .render import ConllScore, percent
 from ..errors import UsageError
 from ..metrics.base import BlancScore, Score
 from .render import Scores
@@ -133,7 +133,7 @@ class Breakdown:
             for m in self.metrics:
                 v = row.get(m)
                 f1 = v["f1"] if isinstance(v, dict) else (v.f1 if v is not None else None)
-                values.append(f"{100 * float(f1):8.2f}" if f1 is not None else f"{'-':>8}")
+                values.append(f"{percent(f1):>8}" if f1 is not None else f"{'-':>8}")
             lines.append(f"{name:<{width}} {self.sizes[name]:>9} " + " ".join(values))
         return "\n".join(lines) + "\n"
 

@@ -59,6 +59,7 @@ from ..compare.matching import head_token
 from ..model.mentions import Mention, MentionView
 from ..diagnostics import Report
 from ..metrics.base import Score
+from .render import signed_percent
 from .views import partition
 
 #: the error classes, in the order the corrections are made
@@ -255,7 +256,7 @@ class ErrorAnalysis:
         gains = {m: self.gains(m) for m in self.metrics}
         for name in ERROR_CLASSES:
             lines.append(f"{name.replace('_', ' '):<20} {counts[name]:>7}"
-                         + "".join(f" {100 * gains[m][name]:>+9.2f}" for m in self.metrics))
+                         + "".join(f" {signed_percent(gains[m][name]):>9}" for m in self.metrics))
         if per_document:
             lines.append("")
             lines.append(f"{'document':<30} " + " ".join(f"{n[:9]:>9}" for n in ERROR_CLASSES))

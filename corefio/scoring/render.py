@@ -33,6 +33,12 @@ def percent(value: float | Fraction | None) -> str:
     return str((exact * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
+def signed_percent(value: float | Fraction) -> str:
+    """:func:`percent` with its sign (+ for a gain, also for 0.00): differences of F1."""
+    shown = percent(abs(value) if value < 0 else value)
+    return ("-" if value < 0 and shown != "0.00" else "+") + shown
+
+
 class ConllScore(dict):
     """The CoNLL average: ``f1`` is the mean of the F1 of MUC, B³ and CEAFe (the official
     CoNLL-2011/2012 score). ``recall`` and ``precision`` are the means of those three

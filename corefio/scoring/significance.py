@@ -46,7 +46,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..metrics.base import BlancScore, Score
-from .render import DocumentScores, Scores
+from .render import DocumentScores, Scores, percent, signed_percent
 
 #: metrics that can be resampled, beyond those whose results are a single Score
 _DERIVED = {"conll": ("muc", "bcub", "ceafe")}
@@ -268,13 +268,13 @@ class Comparison:
             cells = []
             for m in self.metrics:
                 r = self.result(s, m)
-                cells.append(f"{100 * r.f1:6.2f} [{100 * r.low:6.2f}, {100 * r.high:6.2f}]")
+                cells.append(f"{percent(r.f1):>6} [{percent(r.low):>6}, {percent(r.high):>6}]")
             lines.append(f"{s:<{width}}  " + "  ".join(f"{c:>22}" for c in cells))
         if self.pairs:
             lines += ["", "paired tests (p-values: approximate randomisation, paired bootstrap)"]
             for p in self.pairs:
                 exact = " (exact)" if p.exact else ""
-                lines.append(f"{p.first} vs {p.second}  {p.metric:<8} ΔF1 {100 * p.difference:+7.2f}  "
+                lines.append(f"{p.first} vs {p.second}  {p.metric:<8} ΔF1 {signed_percent(p.difference):>7}  "
                              f"p_AR {p.p_randomisation:.4f}{exact}  p_boot {p.p_bootstrap:.4f}")
         lines += [f"note: {note}" for note in self.notes]
         return "\n".join(lines) + "\n"
