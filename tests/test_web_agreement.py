@@ -98,7 +98,7 @@ def test_the_page_shows_alpha_the_pairs_and_the_documents_ranked(client, gum):
         pytest.approx(float(result.unitizing.value), abs=1e-12)
     pairs = re.findall(r'<tr data-first="(\w+)" data-second="(\w+)">(.*?)</tr>', html, re.S)
     assert [(a, b) for a, b, _ in pairs] == [("a", "b"), ("a", "c"), ("b", "c")]
-    for (a, b, cells), row in zip(pairs, result.pairs):
+    for (_, _, cells), row in zip(pairs, result.pairs):
         shown = dict(re.findall(r'data-metric="([\w:]+)" data-f1="([^"]+)"', cells))
         assert {k: float(v) for k, v in shown.items()} == pytest.approx({k: float(v) for k, v in row.f1.items()})
     ranked = re.findall(r'<tr data-document="([^"]+)">', html)

@@ -88,7 +88,8 @@ def files(tmp_path_factory) -> dict[str, Path]:
     }
 
 
-def submit(browser, url: str, fields: dict[str, list[Path]], wait_for: str, **options: str) -> str:
+def submit(browser, url: str, fields: dict[str, list[Path]], wait_for: str,  # noqa: F811
+           **options: str) -> str:
     """Fill a form (files, then options) and send it; the address of the page reached."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC

@@ -214,11 +214,11 @@ def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path)
         scores_dict["anaphora"] = anaphora
     # what scoring found: the standard score's, then what synchronising added
     seen = {(d.get("code"), d.get("message")) for d in standard_dict.get("diagnostics", [])}
-    found = list(standard_dict.get("diagnostics", [])) + [
+    scoring = list(standard_dict.get("diagnostics", [])) + [
         d for d in scores_dict.get("diagnostics", []) if (d.get("code"), d.get("message")) not in seen]
     return {"scores": scores_dict, "standard": standard_dict, "csv": csv, "csv_error": csv_error,
             "standard_csv": standard_csv, "standard_csv_error": standard_csv_error,
-            "metrics": list(scores.metrics), "scoring": clean(found),
+            "metrics": list(scores.metrics), "scoring": clean(scoring),
             "reading": clean(reading), "formats": (kf, rf),
             "documents": (len(key.documents), len(response.documents)),
             "doc_names": [d.label for d in key.documents],

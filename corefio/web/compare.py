@@ -16,7 +16,6 @@ limit, the worker's deadline and memory limit apply as to every other route):
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable

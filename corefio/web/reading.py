@@ -51,7 +51,9 @@ def read_members(up: Upload, root: Path, fmt: str, report: Report):
     order of the files' paths); each file named in messages as ``ZIP/PATH``."""
     from ..model import Corpus
 
-    documents, schemes, metadata = [], [], {}
+    documents: list = []
+    schemes: list = []
+    metadata: dict[str, str] = {}
     for path in member_files(root, fmt):
         shown = f"{up.name}/{path.relative_to(root).as_posix()}"
         try:
