@@ -1904,6 +1904,9 @@ def serve_command(
                                        "body (then 408)"),
     worker_memory_mb: float = typer.Option(4096, "--worker-memory-mb", help="memory one request's worker may "
                                            "map besides the server's own, in MB (0: no limit)"),
+    docs_url: str = typer.Option("", "--docs-url", help="where the pages' documentation links go: the base URL of "
+                                 "the documentation site, or a template with {page} (default: the server's own "
+                                 "metric page)"),
 ) -> None:
     """Run the online evaluator as a local web application (needs the web extra:
     pip install 'corefio[web]', or pip install '.[web]' in a clone)."""
@@ -1920,7 +1923,7 @@ def serve_command(
                          f"(from a clone: pip install '.[web]') ({exc})") from None
     serve(host=host, port=port, max_upload_mb=max_upload_mb, time_limit=time_limit,
           allowed_hosts=tuple(allowed_host), workers=workers, store_mb=store_mb, keep_minutes=keep_minutes,
-          body_timeout=body_timeout, worker_memory_mb=worker_memory_mb or None)
+          body_timeout=body_timeout, worker_memory_mb=worker_memory_mb or None, docs_url=docs_url or None)
 
 
 #: glibc's ``mallopt`` parameter for the size from which blocks are mmapped

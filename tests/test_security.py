@@ -148,15 +148,20 @@ ZIPS = {"zip slip ..": slip_dotdot, "zip slip absolute": slip_absolute, "zip sym
         "zip bomb (total)": bomb_total, "zip bomb (ratio)": bomb_ratio, "zip 12000 entries": many_entries}
 XMLS = {"xxe": xxe, "billion laughs": billion_laughs, "deep xml": deep_xml}
 HOSTILE = {**{k: (v, "project.zip") for k, v in ZIPS.items()}, **{k: (v, "evil.raf.xml") for k, v in XMLS.items()}}
-ROUTES = ["/api/score", "/api/convert", "/api/validate", "/api/repair", "/score", "/convert", "/validate", "/repair"]
+ROUTES = ["/api/score", "/api/convert", "/api/validate", "/api/repair", "/api/agreement", "/score", "/convert",
+          "/validate", "/repair", "/agreement"]
 
 
 def post(client, route: str, name: str, data: bytes):
+    """The hostile upload on ``route`` (for agreement, as the second of two annotations);
+    a page's redirect is followed, so that a result page reached is seen as accepted."""
     key = (KEY.name, KEY.read_bytes())
     if route.endswith("score"):
-        return client.post(route, files={"key": (name, data), "response": key}, follow_redirects=False)
+        return client.post(route, files={"key": (name, data), "response": key})
+    if route.endswith("agreement"):
+        return client.post(route, files=[("annotations", key), ("annotations", (name, data))])
     form = {"to": "conll"} if route.endswith("convert") else {}
-    return client.post(route, files={"file": (name, data)}, data=form, follow_redirects=False)
+    return client.post(route, files={"file": (name, data)}, data=form)
 
 
 def refused(answer, route: str, case: str) -> bool:
@@ -242,8 +247,10 @@ def test_a_foreign_host_is_refused_on_every_route(app, route):
                                     {"Sec-Fetch-Site": "cross-site"}])
 def test_a_cross_site_post_is_refused_on_every_route(client, route, origin):
     start = time.perf_counter()
-    answer = client.post(route, files={"file": (KEY.name, KEY.read_bytes()), "key": (KEY.name, KEY.read_bytes()),
-                                       "response": (KEY.name, KEY.read_bytes())}, headers=origin)
+    answer = client.post(route, files=[("file", (KEY.name, KEY.read_bytes())), ("key", (KEY.name, KEY.read_bytes())),
+                                       ("response", (KEY.name, KEY.read_bytes())),
+                                       ("annotations", (KEY.name, KEY.read_bytes())),
+                                       ("annotations", (KEY.name, KEY.read_bytes()))], headers=origin)
     assert answer.status_code == 403 and "another site" in answer.text
     assert time.perf_counter() - start < SECONDS
 
@@ -280,8 +287,19 @@ def test_pages_have_no_inline_script_or_style(client):
     result = client.post("/score", files={"key": (KEY.name, KEY.read_bytes()),
                                           "response": ("r.raf.xml", (SAMPLES / "response.raf.xml").read_bytes())},
                          follow_redirects=False).headers["location"]
-    for path in ("/", "/convert", "/validate", "/repair", result, result + "/view", "/nowhere"):
-        text = client.get(path).text
+    agreed = client.post("/agreement", files=[("annotations", (KEY.name, KEY.read_bytes())),
+                                              ("annotations", ("r.raf.xml", (SAMPLES / "response.raf.xml").read_bytes()))],
+                         follow_redirects=False).headers["location"]
+    converted = client.post("/convert", files={"file": (KEY.name, KEY.read_bytes())}, data={"to": "conll"},
+                            follow_redirects=False).headers["location"]
+    refused = client.post("/score", files={"key": (KEY.name, KEY.read_bytes()), "response": ("r.raf.xml", b"<x")})
+    assert refused.status_code == 422 and 'id="score-form"' in refused.text  # the form again, with the error
+    pages = {path: client.get(path) for path in ("/", "/compare", "/convert", "/validate", "/repair", "/agreement",
+                                                  "/metrics", result, result + "/view", agreed,
+                                                  agreed + "/adjudication", converted, "/nowhere")}
+    for path, answer in [*pages.items(), ("the form after an error", refused)]:
+        text = answer.text
+        assert answer.status_code in (404 if path == "/nowhere" else 200, 422), path
         assert "<script>" not in text and "style=" not in text and "javascript:" not in text, path
         assert "<script" not in text.replace('<script src="/static/app.js"></script>', ""), path
 

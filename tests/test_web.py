@@ -103,11 +103,18 @@ def test_result_page_shows_the_four_score_sets_of_the_library(client):
 def test_downloads_scores_sync_files_and_conversions(client):
     result = client.post("/score", files={"key": upload(KEY), "response": upload(RESPONSE)},
                          follow_redirects=False).headers["location"]
+    # the standard score (corefio score) and the four strategies (corefio score --sync all)
     scores = client.get(result + "/scores.json")
     assert scores.status_code == 200 and "attachment" in scores.headers["content-disposition"]
-    expected = corefio.score(corefio.read(KEY), corefio.read(RESPONSE), sync="all", per_document=True).to_dict()
-    assert scores.json()["sync"] == expected["sync"]
+    standard = corefio.score(corefio.read(KEY), corefio.read(RESPONSE), per_document=True)
+    assert scores.json()["corpus"] == standard.to_dict()["corpus"]
     csv = client.get(result + "/scores.csv")
+    assert csv.status_code == 200 and csv.text == standard.to_csv()
+    synced = client.get(result + "/sync.json")
+    assert synced.status_code == 200 and "attachment" in synced.headers["content-disposition"]
+    expected = corefio.score(corefio.read(KEY), corefio.read(RESPONSE), sync="all", per_document=True).to_dict()
+    assert synced.json()["sync"] == expected["sync"]
+    csv = client.get(result + "/sync.csv")
     assert csv.status_code == 200 and csv.text.startswith("strategy,document,metric")
     for strategy in ("key", "response", "intersection", "union"):
         for side in ("key", "response"):

@@ -121,11 +121,27 @@ def test_score_the_samples_read_the_page_and_highlight_a_chain(server, browser, 
     browser.find_element(By.ID, "key").send_keys(str(key))
     browser.find_element(By.ID, "response").send_keys(str(response))
     browser.find_element(By.ID, "submit").click()
-    WebDriverWait(browser, 60).until(EC.presence_of_element_located((By.ID, "sync-scores")))
+    WebDriverWait(browser, 60).until(EC.presence_of_element_located((By.ID, "standard-scores")))
     assert "/r/" in browser.current_url
 
+    # the standard score first, as the page shows it = the library's (corefio score)
+    # (the form's first control, the preset, starts at conll2012: scorer.pl's settings)
+    standard = corefio.score(corefio.read(key), corefio.read(response), preset="conll2012").to_dict()["corpus"]
+    rows = browser.find_elements(By.CSS_SELECTOR, "#standard-scores tr.metric-row")
+    assert [r.get_attribute("data-metric") for r in rows] == list(standard)
+    for r in rows:
+        result = standard[r.get_attribute("data-metric")]
+        if isinstance(result.get("recall"), dict):
+            assert float(r.get_attribute("data-f1")) == result["f1"]
+            assert r.find_element(By.CSS_SELECTOR, "td.f").text == f"{100 * result['f1']:.2f}"
+    # the four strategies are one click away
+    table = browser.find_element(By.ID, "sync-scores")
+    assert not table.is_displayed()
+    browser.find_element(By.CSS_SELECTOR, "details#sync > summary").click()
+    assert table.is_displayed()
+
     # the four score sets as the page shows them = the library's (corefio score --sync all)
-    expected = corefio.score(corefio.read(key), corefio.read(response), sync="all").to_dict()
+    expected = corefio.score(corefio.read(key), corefio.read(response), sync="all", preset="conll2012").to_dict()
     cells = browser.find_elements(By.CSS_SELECTOR, "#sync-scores td.score")
     shown: dict[str, dict[str, dict]] = {}
     for cell in cells:
@@ -173,3 +189,67 @@ def test_score_the_samples_read_the_page_and_highlight_a_chain(server, browser, 
         assert browser.find_elements(By.CSS_SELECTOR, f"#side-{side} .tok.hl")
     assert browser.find_elements(By.CSS_SELECTOR, f'#side-key .chain.active[data-chain="k{index}"]')
     _save(browser, tmp_path, "view.png")
+
+
+def test_an_error_keeps_the_files_and_options_on_the_form(server, browser, tmp_path):
+    """With JavaScript the form is sent without leaving the page: an error shows above it,
+    and the files and options chosen are still there to correct and send again."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    broken = tmp_path / "broken.raf.xml"
+    broken.write_text("<x")
+    browser.get(server + "/")
+    browser.find_element(By.ID, "key").send_keys(str(SAMPLES / "key.raf.xml"))
+    browser.find_element(By.ID, "response").send_keys(str(broken))
+    Select(browser.find_element(By.ID, "match")).select_by_value("head")
+    browser.find_element(By.CSS_SELECTOR, 'input[name="metrics"][value="blanc"]').click()  # off
+    browser.find_element(By.ID, "submit").click()
+    WebDriverWait(browser, 60).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".form-error #error")))
+    assert browser.current_url == server + "/"
+    assert "broken.raf.xml" in browser.find_element(By.ID, "error-where").text
+    assert "still chosen" in browser.find_element(By.CSS_SELECTOR, ".form-error .status").text
+    assert browser.execute_script("return document.getElementById('key').files.length") == 1
+    assert browser.execute_script("return document.getElementById('response').files[0].name") == "broken.raf.xml"
+    assert Select(browser.find_element(By.ID, "match")).first_selected_option.get_attribute("value") == "head"
+    assert not browser.find_element(By.CSS_SELECTOR, 'input[name="metrics"][value="blanc"]').is_selected()
+    _save(browser, tmp_path, "form-error.png")
+    # the response corrected, the same form goes through
+    browser.find_element(By.ID, "response").clear()
+    browser.find_element(By.ID, "response").send_keys(str(SAMPLES / "response.raf.xml"))
+    browser.find_element(By.ID, "submit").click()
+    WebDriverWait(browser, 60).until(EC.presence_of_element_located((By.ID, "standard-scores")))
+    assert "/r/" in browser.current_url and "head" in browser.find_element(By.ID, "settings").text
+    assert not browser.find_elements(By.CSS_SELECTOR, '#standard-scores tr[data-metric="blanc"]')
+
+
+def test_a_preset_chosen_sets_the_forms_options_and_metrics(server, browser):
+    """Choosing a preset shows its settings: its description and command, each option's
+    "as the preset" value, its metrics ticked; the result says the scorer it follows."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    browser.get(server + "/")
+    preset = Select(browser.find_element(By.ID, "preset"))
+    assert preset.first_selected_option.get_attribute("value") == "conll2012"
+
+    def ticked() -> list[str]:
+        return [b.get_attribute("value") for b in browser.find_elements(By.CSS_SELECTOR, 'input[name="metrics"]')
+                if b.is_selected()]
+
+    assert ticked() == ["muc", "bcub", "ceafm", "ceafe", "blanc", "conll"]
+    preset.select_by_value("corefud")
+    assert "lea" in ticked()
+    assert Select(browser.find_element(By.ID, "match")).options[0].text == "as the preset (head)"
+    assert Select(browser.find_element(By.ID, "singletons")).options[0].text == "as the preset (drop)"
+    assert "corefud-scorer.py" in browser.find_element(By.ID, "preset-command").text
+    assert browser.find_element(By.ID, "metrics_of").get_attribute("value") == "corefud"
+    browser.find_element(By.ID, "key").send_keys(str(SAMPLES / "key.raf.xml"))
+    browser.find_element(By.ID, "response").send_keys(str(SAMPLES / "response.raf.xml"))
+    browser.find_element(By.ID, "submit").click()
+    WebDriverWait(browser, 60).until(EC.presence_of_element_located((By.ID, "standard-scores")))
+    assert browser.find_element(By.ID, "preset").text == "corefud"
+    assert "differs" not in browser.find_element(By.ID, "settings").text
+    assert browser.find_elements(By.CSS_SELECTOR, '#standard-scores tr[data-metric="lea"]')

@@ -54,17 +54,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import corefio
 from ..diagnostics import Report
 from ..errors import CorefioError, DocumentMismatchError, UsageError
-from . import edge
+from . import edge, glossary
+from . import settings as S
+from .glossary import Docs
+from .settings import MATCH_MODES, REPEAT_RULES, ZERO_MODES
 from .errors import WebError, from_corefio, scrub
 from .store import Store
 from .reading import DIRECTORY_FORMATS, clean, read_upload, resolve
-from .uploads import SCRATCH_PREFIX, Upload, nesting_depth, save, unzip_for
+from .uploads import SCRATCH_PREFIX, Upload, member_files, nesting_depth, safe_name, save, unzip_for
 from .worker import Workers
 
 HERE = Path(__file__).parent
-MATCH_MODES = ("exact", "head", "min", "partial")
+
 STRATEGIES = ("key", "response", "intersection", "union")
-ZERO_MODES = ("drop", "linear", "dependent")  # corefio.model.zeros.ZERO_MODES (not imported: light start)
 #: an upload field takes one file, or the .ann and .txt files of a brat / LitBank TSV pair
 Files = list[UploadFile]
 #: what the API says an upload may be
@@ -148,26 +150,35 @@ def default_metrics() -> list[str]:
 # -- the work (in a worker process: see .worker) ------------------------------------------------
 @dataclass
 class ScoreOptions:
-    metrics: list[str]
-    match: str = "exact"
-    keep_singletons: bool = True
+    """What a score page was asked: the settings (a preset and the options chosen over
+    it: :mod:`.settings`), repair, and the formats named."""
+
+    settings: Any
     repair: bool = False
     key_format: str | None = None
     response_format: str | None = None
-    #: zero mentions: drop, or keep and match linear / dependent (corefio.model.zeros)
-    zeros: str = "drop"
+
+    @property
+    def metrics(self) -> list[str]:
+        return list(self.settings.options["metrics"])
+
+    @property
+    def match(self) -> str:
+        return self.settings.options["match"]
+
+    @property
+    def keep_singletons(self) -> bool:
+        return self.settings.options["keep_singletons"]
+
+    @property
+    def zeros(self) -> str:
+        return S.zeros_of(self.settings)
+
+    @property
+    def preset(self) -> Any:
+        return self.settings.preset
 
     def check(self) -> None:
-        known = set(metric_names())
-        unknown = [m for m in self.metrics if m not in known]
-        if unknown:
-            raise WebError(400, f"unknown metric(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-        if not self.metrics:
-            raise WebError(400, "choose at least one metric")
-        if self.match not in MATCH_MODES:
-            raise WebError(400, f"unknown matching mode {self.match!r} (known: {', '.join(MATCH_MODES)})")
-        if self.zeros not in ZERO_MODES:
-            raise WebError(400, f"unknown zero handling {self.zeros!r} (known: {', '.join(ZERO_MODES)})")
         readable = readable_formats()
         for f in (self.key_format, self.response_format):
             if f and f not in readable:
@@ -175,17 +186,17 @@ class ScoreOptions:
 
 
 def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path) -> dict:
-    """Read both uploads and score them; what the result page needs, as plain data."""
+    """Read both uploads and score them twice: as they are (the standard score, what the
+    reference scorer reports with these settings) and under the four synchronisation
+    strategies; what the result page needs, as plain data."""
     report = Report()
     key, kf = read_upload(ku, opts.key_format, opts.repair, limit, tmp, report)
     response, rf = read_upload(ru, opts.response_format, opts.repair, limit, tmp, report)
     reading = [d.to_dict() for d in report]
-    score_report = Report()
+    common = {**S.score_keywords(opts.settings), "per_document": True}
     try:
-        scores = corefio.score(key, response, opts.metrics, match=opts.match, sync="all",
-                               keep_singletons=opts.keep_singletons, per_document=True, report=score_report,
-                               keep_zeros=opts.zeros != "drop",
-                               zero_match=opts.zeros if opts.zeros != "drop" else "dependent")
+        standard = corefio.score(key, response, opts.metrics, report=Report(), **common)
+        scores = corefio.score(key, response, opts.metrics, sync="all", report=Report(), **common)
     except DocumentMismatchError as exc:
         # the library's hint names command-line options; the evaluator has none for pairing
         found = re.sub(r"\s*\((use --allow-missing|--pair-by)[^()]*\)$", "", exc.message)
@@ -194,30 +205,43 @@ def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path)
             "pairs documents by name and part; to pair them by position or by a list of names, or to score "
             "missing documents as empty, use the command line: corefio score --pair-by order, --pairs FILE "
             "or --allow-missing") from None
-    try:
-        csv: str | None = scores.to_csv()
-        csv_error = None
-    except Exception as exc:  # noqa: BLE001 - the page still shows the scores
-        csv, csv_error = None, f"the scores cannot be written as CSV ({type(exc).__name__}: {scrub(str(exc))})"
+    csv, csv_error = _csv(scores)
+    standard_csv, standard_csv_error = _csv(standard)
     scores_dict = scores.to_dict()
-    anaphora = _anaphora_scores(key, response)
+    standard_dict = standard.to_dict()
+    anaphora = _anaphora_scores(key, response, opts.settings.anaphora)
     if anaphora:
         scores_dict["anaphora"] = anaphora
-    return {"scores": scores_dict, "csv": csv, "csv_error": csv_error, "metrics": list(scores.metrics),
+    # what scoring found: the standard score's, then what synchronising added
+    seen = {(d.get("code"), d.get("message")) for d in standard_dict.get("diagnostics", [])}
+    scoring = list(standard_dict.get("diagnostics", [])) + [
+        d for d in scores_dict.get("diagnostics", []) if (d.get("code"), d.get("message")) not in seen]
+    return {"scores": scores_dict, "standard": standard_dict, "csv": csv, "csv_error": csv_error,
+            "standard_csv": standard_csv, "standard_csv_error": standard_csv_error,
+            "metrics": list(scores.metrics), "scoring": clean(scoring),
             "reading": clean(reading), "formats": (kf, rf),
             "documents": (len(key.documents), len(response.documents)),
             "doc_names": [d.label for d in key.documents],
             "corpora": pickle.dumps((key, response), protocol=pickle.HIGHEST_PROTOCOL)}
 
 
-def _anaphora_scores(key, response) -> dict | None:
-    """Universal Anaphora scores (split antecedents, bridging, non-referring, discourse
-    deixis) when the uploads have such relations; None otherwise."""
+def _csv(scores) -> tuple[str | None, str | None]:
+    """The scores as CSV, or why they cannot be (the page still shows them)."""
+    try:
+        return scores.to_csv(), None
+    except Exception as exc:  # noqa: BLE001 - the page still shows the scores
+        return None, f"the scores cannot be written as CSV ({type(exc).__name__}: {scrub(str(exc))})"
+
+
+def _anaphora_scores(key, response, chosen=None) -> dict | None:
+    """Universal Anaphora scores: those a preset of the UA scorer's asks for (``chosen``),
+    else those of the relations the uploads have (split antecedents, bridging,
+    non-referring, discourse deixis); None when there is none."""
     from ..scoring import anaphora as UA
     from ..compare.pairing import match_documents
 
     pairs = match_documents(key, response, Report(), allow_missing=True)
-    settings = UA.settings_for(pairs)
+    settings = chosen if chosen is not None and chosen.modes() else UA.settings_for(pairs)
     return UA.score_documents(pairs, settings).to_dict() if settings is not None else None
 
 
@@ -266,6 +290,14 @@ def validate_job(up: Upload, fmt: str | None, limit: int, tmp: Path):
         raise WebError(400, DIRECTORY_FORMATS[name], up.name)
     else:
         path = up.path
+    if path.is_dir() and name not in DIRECTORY_FORMATS and name != "mmax2":  # a .zip of files of one format
+        found = []
+        for member in member_files(path, name):
+            for d in validate_file(member, name):
+                item = d.to_dict()
+                item["file"] = f"{up.name}/{member.relative_to(path).as_posix()}"
+                found.append(item)
+        return name, clean(found)
     report = validate_file(path, name)
     return name, clean([d.to_dict() for d in report])
 
@@ -320,6 +352,63 @@ def view_job(corpora: bytes, doc: int, page: int, opts: ScoreOptions):
     return pv, doc, [key.documents[a].label for a, _ in pairs], key.documents[i].label
 
 
+# -- figures (corefio.plots), drawn in a worker when a page asks for them ---------------------
+def plots_available() -> bool:
+    """matplotlib is there (the ``plot`` extra): the pages show their figures."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+def png(figure: Any) -> bytes:
+    from .. import plots
+
+    return plots.to_bytes(figure, "png")
+
+
+def named(figure: Any, metrics: list[str]) -> Any:
+    """``figure`` with its first panel's metric ticks named as papers name them (MUC, B³,
+    CEAF-e...: :mod:`.glossary`), in the order the panel drew them."""
+    axes = figure.axes[0]
+    ticks = list(axes.get_xticks())
+    if len(ticks) == len(metrics):
+        axes.set_xticks(ticks, [glossary.label(m) for m in metrics])
+    return figure
+
+
+def score_plot_job(corpora: bytes, opts: "ScoreOptions", which: str) -> bytes:
+    """The score page's figures, from both corpora scored again with the same settings
+    (cheap beside drawing): ``documents``, the documents' F1 per metric (the standard
+    score); ``errors``, the error counts by class."""
+    from .. import plots
+    from ..scoring.error_analysis import analyse_files
+
+    key, response = pickle.loads(corpora)
+    options = S.score_keywords(opts.settings)
+    try:
+        if which == "errors":
+            analysis = analyse_files(key, response, match=options["match"],
+                                     keep_singletons=options["keep_singletons"], report=Report())
+            return png(plots.errors_figure(analysis))
+        scores = corefio.score(key, response, opts.metrics, per_document=True, report=Report(), **options)
+        return png(named(plots.score_figure(scores), list(plots.document_f1(scores))))
+    except CorefioError as exc:
+        raise from_corefio(exc) from None
+
+
+def drawn_job(data: bytes, which: str) -> bytes:
+    """A figure of a stored result (``data``: what :mod:`corefio.plots` draws, pickled):
+    ``comparison``, ``errors`` (by system) or ``agreement``."""
+    from .. import plots
+
+    thing = pickle.loads(data)
+    if which == "comparison":
+        return png(named(plots.compare_figure(thing[0]), thing[0].metrics))
+    if which == "errors":
+        return png(plots.errors_figure(thing[1]))
+    return png(plots.agreement_figure(thing))
+
+
 # -- the store of results ----------------------------------------------------------------------
 @dataclass
 class Result:
@@ -333,20 +422,60 @@ class Result:
     #: both corpora, pickled (its length is what the result costs the store)
     corpora: bytes
     options: ScoreOptions
+    #: the four synchronisation strategies (``corefio score --sync all``)
     scores: dict
     csv: str | None
     csv_error: str | None
     metrics: list[str]
     diagnostics: list[dict]
     reading: list[dict] = field(default_factory=list)
+    #: the standard score: key and response as they are (``corefio score``)
+    standard: dict = field(default_factory=dict)
+    standard_csv: str | None = None
+    standard_csv_error: str | None = None
+    #: figures drawn for the page (PNG), kept once drawn
+    figures: dict = field(default_factory=dict)
 
     @property
     def size(self) -> int:
-        return (len(self.corpora) + len(self.csv or "") + len(json.dumps(self.scores)) + ITEM_OVERHEAD
-                + sum(len(n) for n in self.doc_names))
+        return (len(self.corpora) + len(self.csv or "") + len(self.standard_csv or "") + len(json.dumps(self.scores))
+                + len(json.dumps(self.standard)) + ITEM_OVERHEAD + sum(len(n) for n in self.doc_names))
+
+
+@dataclass
+class Done:
+    """The page of a conversion, validation or repair (``/d/{token}``): its template, what
+    it shows, and the file it offers (``/f/{token}``)."""
+
+    template: str
+    context: dict
+    file: tuple[str, bytes] | None = None
+
+    @property
+    def size(self) -> int:
+        return (len(self.file[1]) if self.file else 0) + len(json.dumps(self.context, default=str)) + ITEM_OVERHEAD
 
 
 # -- the application ---------------------------------------------------------------------------
+#: the page whose form posts to each path (an error page links back to it)
+FORMS = {"/score": "/", "/compare": "/compare", "/agreement": "/agreement", "/convert": "/convert",
+         "/validate": "/validate", "/repair": "/repair"}
+
+
+def form_of(path: str) -> str:
+    """The form a page at ``path`` belongs to (the home page for the result pages)."""
+    for prefix, form in FORMS.items():
+        if path == prefix or path.startswith(prefix + "/"):
+            return form
+    return {"c": "/compare", "a": "/agreement"}.get(path.strip("/").split("/")[0], "/")
+
+
+def file_names(files: Any) -> list[str]:
+    """The names of the files a form field brought (for the form shown again)."""
+    items = files if isinstance(files, list) else [files]
+    return [safe_name(f.filename, "file") for f in items if f is not None and not isinstance(f, str) and f.filename]
+
+
 def wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
@@ -359,23 +488,33 @@ def hue_css() -> str:
 def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str = "127.0.0.1",
                allowed_hosts: tuple[str, ...] | list[str] = (), workers: int = 2, store_mb: float = 512,
                keep_minutes: float = 60, body_timeout: float = 30, worker_memory_mb: float | None = 4096,
-               queue_wait: float = 30) -> FastAPI:
-    """The application; the README's "Running the evaluator for a team" explains each limit."""
+               queue_wait: float = 30, docs_url: str | None = None) -> FastAPI:
+    """The application; the README's "Running the evaluator for a team" explains each limit.
+    ``docs_url``: where documentation links go (:class:`corefio.web.glossary.Docs`)."""
     limit = int(max_upload_mb * 2**20)
     remove_stale_scratch()
     # what the work imports, imported now: a forked worker must not wait for an import
     # another thread was in the middle of
     for module in ("corefio.compare.matching", "corefio.scoring.engine", "corefio.compare.synchronisation", "corefio.web.view",
                    "corefio.checks.validation", "corefio.io.repair", "corefio.formats.registry", "corefio.scoring.significance",
-                   "corefio.scoring.error_analysis"):
+                   "corefio.scoring.error_analysis", "corefio.agreement", "corefio.agreement.view",
+                   "corefio.agreement.render", "corefio.web.agreement"):
         importlib.import_module(module)
+    if plots_available():  # drawing starts at once in a worker
+        for module in ("corefio.plots", "matplotlib.figure", "matplotlib.backends.backend_agg"):
+            importlib.import_module(module)
     corefio.all_formats()
 
     from ..scoring.render import percent
 
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    templates.env.globals.update(version=corefio.__version__, max_upload_mb=max_upload_mb)
+    templates.env.globals.update(version=corefio.__version__, max_upload_mb=max_upload_mb, docs=Docs(docs_url),
+                                 metric_info=glossary.info, label=glossary.label, grouped=glossary.grouped,
+                                 citation=glossary.citation, current_preset=S.current, zero_words=S.zero_words,
+                                 settings_lines=S.lines,
+                                 repeat_words=S.repeat_words)
     templates.env.filters["pct"] = percent  # the one rounding rule of every table
+    templates.env.globals["figures"] = plots_available()
     store = Store(int(store_mb * 2**20), keep_minutes * 60)
     pool = Workers(count=max(1, workers), seconds=time_limit, memory_mb=worker_memory_mb, queue_wait=queue_wait)
     app = FastAPI(title="corefio evaluator", version=corefio.__version__,
@@ -388,7 +527,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     hues = hue_css()
 
-    def error_response(json_wanted: bool, err: WebError) -> Response:
+    def error_response(json_wanted: bool, err: WebError, path: str = "/") -> Response:
         message, where = scrub(err.message) or "", scrub(err.where)
         if json_wanted:
             body = {"error": err.title, "message": message}
@@ -397,20 +536,20 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
             response: Response = JSONResponse(body, status_code=err.status)
         else:
             shown = WebError(err.status, message, where, err.title)
-            html = templates.get_template("error.html").render(err=shown, request=None)
+            html = templates.get_template("error.html").render(err=shown, request=None, back=form_of(path))
             response = HTMLResponse(html, status_code=err.status)
         if err.status == 503:
             response.headers["retry-after"] = "30"
         return response
 
     def error_page(request: Request, err: WebError) -> Response:
-        response = error_response(wants_json(request), err)
+        response = error_response(wants_json(request), err, request.url.path)
         if err.status >= 500:  # sent by starlette's outermost layer, past the edge: add the headers here
             response.headers.update(edge.SECURITY_HEADERS)
         return response
 
     app.add_middleware(edge.Edge, render=lambda path, status, message: error_response(
-        path.startswith("/api/"), WebError(status, message)), hosts=edge.allowed_hosts(host, allowed_hosts),
+        path.startswith("/api/"), WebError(status, message), path), hosts=edge.allowed_hosts(host, allowed_hosts),
         limit=limit, body_timeout=body_timeout, megabytes=max_upload_mb)
 
     @app.exception_handler(WebError)
@@ -442,6 +581,20 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
     def page(request: Request, _template: str, **context) -> HTMLResponse:
         return templates.TemplateResponse(request, _template, context)
 
+    def form_page(request: Request, template: str, err: WebError | CorefioError, chosen: dict[str, Any],
+                  **context) -> HTMLResponse:
+        """The form again, with what went wrong above it and the options as they were
+        chosen (``chosen``: field -> value; ``files``: field -> the names of the files
+        chosen, which a browser cannot be given back: the page asks for them again)."""
+        if isinstance(err, CorefioError):
+            err = from_corefio(err)
+        shown = WebError(err.status, scrub(err.message) or "", scrub(err.where), err.title)
+        response = templates.TemplateResponse(request, template, {**context, "error": shown, "chosen": chosen},
+                                              status_code=err.status)
+        if err.status == 503:
+            response.headers["retry-after"] = "30"
+        return response
+
     @app.get("/hues.css", include_in_schema=False)
     async def hues_css():
         return Response(hues, media_type="text/css", headers={"cache-control": "max-age=86400"})
@@ -458,19 +611,26 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         return response
 
     # -- home and scoring ----------------------------------------------------------------------
+    def home_context() -> dict[str, Any]:
+        presets = S.choices()
+        return {"formats": readable_formats(), "metrics": [m for m in metric_names() if m != "mentions"],
+                "modes": MATCH_MODES, "zero_modes": ZERO_MODES, "repeat_rules": REPEAT_RULES, "presets": presets,
+                "default_preset": S.DEFAULT_PRESET}
+
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request):
-        return page(request, "home.html", formats=readable_formats(), metrics=metric_names(),
-                    defaults=default_metrics(), modes=MATCH_MODES, zero_modes=ZERO_MODES)
+        return page(request, "home.html", **home_context())
 
-    def options_of(metrics: list[str] | str | None, match: str, singletons: str | bool | None, repair: Any,
-                   key_format: str | None, response_format: str | None, zeros: str = "drop") -> ScoreOptions:
-        if isinstance(metrics, str):
-            metrics = [m for m in re.split(r"[,\s]+", metrics) if m]
-        names = [m.strip() for item in (metrics or []) for m in item.split(",") if m.strip()] or default_metrics()
-        keep_singletons = str(singletons).lower() not in ("drop", "false", "0", "no", "off")
-        opts = ScoreOptions(names, match or "exact", keep_singletons, _on(repair),
-                            key_format or None, response_format or None, zeros or "drop")
+    @app.get("/metrics", response_class=HTMLResponse, include_in_schema=False)
+    async def metrics_page(request: Request):
+        from ..scoring import REGISTRY
+
+        return page(request, "metrics.html", registry=REGISTRY, names=metric_names())
+
+    def options_of(metrics: list[str] | str | None, match: str, singletons: str, repair: Any, key_format: str,
+                   response_format: str, zeros: str, preset: str, repeats: str, metrics_of: str = "") -> ScoreOptions:
+        given = S.given_options(metrics, match, singletons, zeros, repeats, metrics_of)
+        opts = ScoreOptions(S.settings_of(preset, given), _on(repair), key_format or None, response_format or None)
         opts.check()
         return opts
 
@@ -480,40 +640,67 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
             ru = await save(response, "response", tmp, limit, used=ku.size)
             data = await pool.run(score_job, ku, ru, opts, limit, tmp, what="reading and scoring")
         kf, rf = data["formats"]
-        diagnostics = data["reading"] + data["scores"].get("diagnostics", [])
+        diagnostics = data["reading"] + data["scoring"]
         kd, rd = data["documents"]
         return Result(ku.name, ru.name, kf, rf, kd, rd, data["doc_names"], data["corpora"], opts, data["scores"],
-                      data["csv"], data["csv_error"], data["metrics"], diagnostics, data["reading"])
+                      data["csv"], data["csv_error"], data["metrics"], diagnostics, data["reading"],
+                      data["standard"], data["standard_csv"], data["standard_csv_error"])
 
     @app.post("/score", include_in_schema=False)
-    async def score_page(key: Files | None = File(None), response: Files | None = File(None),
-                         metrics: list[str] = Form([]), match: str = Form("exact"),
-                         singletons: str = Form("keep"), repair: str = Form(""),
-                         key_format: str = Form(""), response_format: str = Form(""), zeros: str = Form("drop")):
-        opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros)
-        result = await run_score(key, response, opts)
-        token = keep(result, result.size, "the result")
+    async def score_page(request: Request, key: Files | None = File(None), response: Files | None = File(None),
+                         preset: str = Form(""), metrics: list[str] = Form([]), metrics_of: str = Form(""),
+                         match: str = Form(""), singletons: str = Form(""), repair: str = Form(""),
+                         key_format: str = Form(""), response_format: str = Form(""), zeros: str = Form(""),
+                         repeats: str = Form("")):
+        chosen = {"preset": preset, "metrics": metrics, "metrics_of": metrics_of, "match": match,
+                  "singletons": singletons, "repair": _on(repair), "key_format": key_format,
+                  "response_format": response_format, "zeros": zeros, "repeats": repeats,
+                  "files": {"key": file_names(key), "response": file_names(response)}}
+        try:
+            opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros, preset, repeats,
+                              metrics_of)
+            result = await run_score(key, response, opts)
+            token = keep(result, result.size, "the result")
+        except (WebError, CorefioError) as exc:
+            return form_page(request, "home.html", exc, chosen, **home_context())
         return RedirectResponse(f"/r/{token}", status_code=303)
 
-    @app.post("/api/score", tags=["api"], summary="Score a response against a key (four synchronisation strategies)")
+    @app.post("/api/score", tags=["api"], summary="Score a response against a key (the standard score and the four "
+                                                  "synchronisation strategies)")
     async def api_score(key: Files = File(..., description=f"the key file ({PROJECTS})"),
                         response: Files = File(..., description=f"the response file ({PROJECTS})"),
-                        metrics: str = Form("", description="comma-separated metric names (default: the usual set)"),
-                        match: str = Form("exact", description="exact, head, min or partial"),
-                        singletons: str = Form("keep", description="keep or drop"),
+                        preset: str = Form("", description="a scorer's settings: conll2012 (scorer.pl 8.01), "
+                                                           "corefud or crac (corefud-scorer), codicrac (the UA "
+                                                           "scorer 2.0), ... (GET /api/formats lists them; "
+                                                           "default: none, corefio's defaults); the options below "
+                                                           "override it"),
+                        metrics: str = Form("", description="comma-separated metric names (default: the preset's, "
+                                                            "else the usual set)"),
+                        match: str = Form("", description="exact, head, min or partial (default: the preset's, "
+                                                          "else exact)"),
+                        singletons: str = Form("", description="keep or drop (default: the preset's, else keep)"),
                         repair: bool = Form(False, description="repair malformed XML/SGML before reading"),
                         key_format: str = Form("", description="the key's format (default: detected)"),
                         response_format: str = Form("", description="the response's format (default: detected)"),
-                        zeros: str = Form("drop", description="zero mentions (CorefUD empty nodes): drop, "
-                                                              "or keep them matched linear or dependent")):
+                        zeros: str = Form("", description="zero mentions (CorefUD empty nodes): drop, or keep "
+                                                          "them matched linear or dependent (default: the "
+                                                          "preset's, else drop)"),
+                        repeats: str = Form("", description="a span listed in two chains: scorer (scorer.pl's "
+                                                            "rule) or corefud (corefud-scorer's); default: the "
+                                                            "preset's, else scorer")):
         """The JSON of ``corefio score --sync all --format json`` (with per-document scores),
-        plus ``reading``: the diagnostics of reading (and repairing) the uploads, and
-        ``result``: the path of the result page (``/r/{token}``; null when the result is
-        larger than the server keeps)."""
-        opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros)
+        plus ``standard``: the standard score, key and response as they are (the JSON of
+        ``corefio score --per-document --format json``: what the reference scorer reports
+        with these settings); ``reading``: the diagnostics of reading (and repairing) the
+        uploads; ``result``: the path of the result page (``/r/{token}``; null when the
+        result is larger than the server keeps); and ``settings``: the settings used, the
+        preset and where they differ from its scorer (as ``corefio score --format json``)."""
+        opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros, preset, repeats)
         result = await run_score(key, response, opts)
         token = store.add(result, result.size)
         body = dict(result.scores)
+        body["standard"] = result.standard
+        body["settings"] = opts.settings.to_dict()
         body["reading"] = result.reading
         body["formats"] = {"key": result.key_format, "response": result.response_format}
         body["result"] = f"/r/{token}" if token else None
@@ -526,15 +713,19 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         return item
 
     @app.get("/r/{token}", response_class=HTMLResponse, include_in_schema=False)
-    async def result_page(request: Request, token: str, strategy: str = "key"):
+    async def result_page(request: Request, token: str, strategy: str = "standard"):
         r = get_result(token)
         if strategy not in STRATEGIES:
-            strategy = "key"
+            strategy = "standard"
         shown = [m for m in r.metrics if m != "mentions"]
-        documents = r.scores.get("documents", {}).get(strategy, {})
+        if strategy == "standard":
+            documents = r.standard.get("documents", {})
+        else:
+            documents = r.scores.get("documents", {}).get(strategy, {})
         return private(page(request, "result.html", r=r, token=token, strategies=STRATEGIES, metrics=shown,
-                            sync=r.scores["sync"], mentions=r.scores["mentions"], documents=documents,
-                            strategy=strategy, writable=writable_formats(), doc_names=r.doc_names))
+                            standard=r.standard.get("corpus", {}), sync=r.scores["sync"],
+                            mentions=r.scores["mentions"], documents=documents, strategy=strategy,
+                            writable=writable_formats(), doc_names=r.doc_names))
 
     def attachment(data: bytes | str, filename: str, media: str) -> Response:
         return private(Response(data, media_type=media,
@@ -543,14 +734,26 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
     @app.get("/r/{token}/scores.json", include_in_schema=False)
     async def scores_json(token: str):
         r = get_result(token)
-        return attachment(json.dumps(r.scores, indent=2, ensure_ascii=False), "scores.json", "application/json")
+        return attachment(json.dumps(r.standard, indent=2, ensure_ascii=False), "scores.json", "application/json")
 
     @app.get("/r/{token}/scores.csv", include_in_schema=False)
     async def scores_csv(token: str):
         r = get_result(token)
+        if r.standard_csv is None:
+            raise WebError(422, r.standard_csv_error or "the scores cannot be written as CSV; download them as JSON")
+        return attachment(r.standard_csv, "scores.csv", "text/csv")
+
+    @app.get("/r/{token}/sync.json", include_in_schema=False)
+    async def sync_json(token: str):
+        r = get_result(token)
+        return attachment(json.dumps(r.scores, indent=2, ensure_ascii=False), "scores.sync.json", "application/json")
+
+    @app.get("/r/{token}/sync.csv", include_in_schema=False)
+    async def sync_csv(token: str):
+        r = get_result(token)
         if r.csv is None:
             raise WebError(422, r.csv_error or "the scores cannot be written as CSV; download them as JSON")
-        return attachment(r.csv, "scores.csv", "text/csv")
+        return attachment(r.csv, "scores.sync.csv", "text/csv")
 
     @app.get("/r/{token}/sync/{strategy}/{side}", include_in_schema=False)
     async def sync_file(token: str, strategy: str, side: str):
@@ -581,15 +784,66 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         return private(templates.TemplateResponse(request, "view.html", {
             "r": r, "token": token, "v": pv, "doc": doc, "names": names, "doc_name": doc_name}))
 
+    #: a figure kept with its result, at most this many bytes of them per result
+    figure_budget = 4 << 20
+
+    async def figure(item: Any, name: str, job: Any, *args: Any) -> Response:
+        """A result's figure as PNG: drawn in a worker the first time, kept with the result."""
+        if not plots_available():
+            raise WebError(404, "this server draws no figures (matplotlib, the plot extra, is not installed)")
+        cache = item.figures
+        if name not in cache:
+            data = await pool.run(job, *args, what="drawing the figure")
+            if sum(len(v) for v in cache.values()) + len(data) <= figure_budget:
+                cache[name] = data
+        else:
+            data = cache[name]
+        return private(Response(data, media_type="image/png"))
+
+    app.state.figure = figure
+
+    @app.get("/r/{token}/{name}.png", include_in_schema=False)
+    async def score_figure(token: str, name: str):
+        r = get_result(token)
+        if name not in ("documents", "errors"):
+            raise WebError(404, "no such figure")
+        return await figure(r, name, score_plot_job, r.corpora, r.options, name)
+
     # -- compare several responses (corefio.web.compare) ---------------------------------------
     from .compare import add_routes
 
-    add_routes(app, page=page, pool=pool, limit=limit, readable=readable_formats)
+    add_routes(app, page=page, form_page=form_page, keep=keep, store=store, pool=pool, limit=limit,
+               readable=readable_formats, figure=figure)
 
-    # -- convert, validate, repair -------------------------------------------------------------
+    # -- agreement among annotators (corefio.web.agreement) -------------------------------------
+    from .agreement import add_routes as add_agreement_routes
+
+    add_agreement_routes(app, page=page, form_page=form_page, keep=keep, store=store, pool=pool, limit=limit,
+                         readable=readable_formats, writable=writable_formats, figure=figure)
+
+    # -- convert, validate, repair: each form posts, and its result page is /d/{token} ---------
+    def done(template: str, context: dict[str, Any], file: tuple[str, bytes] | None, what: str) -> Response:
+        item = Done(template, context, file)
+        token = keep(item, item.size, what)
+        return RedirectResponse(f"/d/{token}", status_code=303)
+
+    def get_done(token: str) -> Done:
+        item = store.get(token)
+        if not isinstance(item, Done):
+            raise WebError(404, "no such page")
+        return item
+
+    @app.get("/d/{token}", response_class=HTMLResponse, include_in_schema=False)
+    async def done_page(request: Request, token: str):
+        item = get_done(token)
+        return private(page(request, item.template, token=token, **item.context))
+
+    def convert_context() -> dict[str, Any]:
+        return {"formats": readable_formats(), "writable": writable_formats()}
+
     @app.get("/convert", response_class=HTMLResponse, include_in_schema=False)
     async def convert_form(request: Request):
-        return page(request, "convert.html", formats=readable_formats(), writable=writable_formats())
+        return page(request, "convert.html", **convert_context())
 
     async def do_convert(file: Files | None, to: str, from_format: str, repair: bool):
         if to not in writable_formats():
@@ -605,17 +859,21 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
     @app.post("/convert", response_class=HTMLResponse, include_in_schema=False)
     async def convert_page(request: Request, file: Files | None = File(None), to: str = Form("raf"),
                            from_format: str = Form(""), repair: str = Form("")):
-        up, fmt, data, filename, diagnostics = await do_convert(file, to, from_format, _on(repair))
-        token = keep(("file", filename, data), len(data) + ITEM_OVERHEAD, "the converted file")
-        return page(request, "converted.html", name=up.name, fmt=fmt, to=to, filename=filename,
-                    token=token, diagnostics=diagnostics, size=len(data))
+        chosen = {"to": to, "from_format": from_format, "repair": _on(repair), "files": {"file": file_names(file)}}
+        try:
+            up, fmt, data, filename, diagnostics = await do_convert(file, to, from_format, _on(repair))
+            return done("converted.html", {"name": up.name, "fmt": fmt, "to": to, "filename": filename,
+                                           "diagnostics": diagnostics, "size": len(data)},
+                        (filename, data), "the converted file")
+        except (WebError, CorefioError) as exc:
+            return form_page(request, "convert.html", exc, chosen, **convert_context())
 
     @app.get("/f/{token}", include_in_schema=False)
     async def stored_file(token: str):
         item = store.get(token)
-        if not (isinstance(item, tuple) and item[0] == "file"):
+        if not (isinstance(item, Done) and item.file is not None):
             raise WebError(404, "no such file")
-        _, filename, data = item
+        filename, data = item.file
         return attachment(data, filename, "application/octet-stream")
 
     @app.post("/api/convert", tags=["api"], summary="Convert one file to another format")
@@ -650,9 +908,14 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
 
     @app.post("/validate", response_class=HTMLResponse, include_in_schema=False)
     async def validate_page(request: Request, file: Files | None = File(None), format: str = Form("")):
-        up, name, diagnostics = await do_validate(file, format)
-        valid = not any(d["severity"] == "error" for d in diagnostics)
-        return page(request, "validated.html", name=up.name, fmt=name, diagnostics=diagnostics, valid=valid)
+        chosen = {"format": format, "files": {"file": file_names(file)}}
+        try:
+            up, name, diagnostics = await do_validate(file, format)
+            valid = not any(d["severity"] == "error" for d in diagnostics)
+            return done("validated.html", {"name": up.name, "fmt": name, "diagnostics": diagnostics, "valid": valid},
+                        None, "the validation")
+        except (WebError, CorefioError) as exc:
+            return form_page(request, "validate.html", exc, chosen, formats=readable_formats())
 
     @app.post("/api/validate", tags=["api"], summary="Validate one file (schema, reader, model)")
     async def api_validate(file: Files = File(..., description=f"the input ({PROJECTS})"),
@@ -679,11 +942,15 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
     @app.post("/repair", response_class=HTMLResponse, include_in_schema=False)
     async def repair_page(request: Request, file: UploadFile | None = File(None), kind: str = Form("auto"),
                           entities: str = Form("map")):
-        up, data, changes = await do_repair(file, kind, entities)
-        stem = up.name.rsplit(".", 1)
-        filename = f"{stem[0]}.repaired.{stem[1]}" if len(stem) == 2 else f"{up.name}.repaired.xml"
-        token = keep(("file", filename, data), len(data) + ITEM_OVERHEAD, "the repaired file")
-        return page(request, "repaired.html", name=up.name, changes=changes, token=token, filename=filename)
+        chosen = {"kind": kind, "entities": entities, "files": {"file": file_names(file)}}
+        try:
+            up, data, changes = await do_repair(file, kind, entities)
+            stem = up.name.rsplit(".", 1)
+            filename = f"{stem[0]}.repaired.{stem[1]}" if len(stem) == 2 else f"{up.name}.repaired.xml"
+            return done("repaired.html", {"name": up.name, "changes": changes, "filename": filename},
+                        (filename, data), "the repaired file")
+        except (WebError, CorefioError) as exc:
+            return form_page(request, "repair.html", exc, chosen)
 
     @app.post("/api/repair", tags=["api"], summary="Repair malformed XML/SGML into well-formed XML")
     async def api_repair(file: UploadFile = File(..., description="the XML-ish input"),
@@ -695,8 +962,11 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
 
     @app.get("/api/formats", tags=["api"], summary="The formats and metrics the server knows")
     async def api_formats():
+        from ..scoring.presets import all_presets
+
         return {"read": readable_formats(), "write": writable_formats(), "metrics": metric_names(),
                 "default_metrics": default_metrics(), "match": list(MATCH_MODES), "sync": list(STRATEGIES),
+                "presets": [p.to_dict() for p in all_presets()],
                 "max_upload_mb": max_upload_mb, "time_limit": time_limit}
 
     return app

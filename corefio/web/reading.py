@@ -14,7 +14,7 @@ from ..diagnostics import Report
 from ..errors import CorefioError
 from ..io.source import Source
 from .errors import WebError, from_corefio, scrub
-from .uploads import Upload, unzip_for, zip_format
+from .uploads import Upload, member_files, unzip_for, zip_format
 
 #: formats read from a directory: what to upload instead of one file
 DIRECTORY_FORMATS = {
@@ -46,12 +46,34 @@ def resolve(up: Upload, fmt: str | None) -> str:
     return resolve_format(up.path, None).name
 
 
+def read_members(up: Upload, root: Path, fmt: str, report: Report):
+    """The files of one format a .zip held, read as one corpus (their documents in the
+    order of the files' paths); each file named in messages as ``ZIP/PATH``."""
+    from ..model import Corpus
+
+    documents: list = []
+    schemes: list = []
+    metadata: dict[str, str] = {}
+    for path in member_files(root, fmt):
+        shown = f"{up.name}/{path.relative_to(root).as_posix()}"
+        try:
+            corpus = corefio.read(Source(shown, path), fmt, report=report)
+        except CorefioError as exc:
+            raise from_corefio(exc.located(shown)) from None
+        documents.extend(corpus.documents)
+        metadata = metadata or dict(corpus.metadata)
+        schemes.extend(s for s in corpus.schemes if all(s.layer != t.layer for t in schemes))
+    return Corpus(documents=documents, metadata=metadata, schemes=schemes)
+
+
 def read_upload(up: Upload, fmt: str | None, repair: bool, limit: int, tmp: Path, report: Report):
     """The corpus of one upload (repaired first when asked) and its format."""
     try:
         name = resolve(up, fmt)
         if up.is_zip and name != "mmax2":  # brat or LitBank TSV pairs, an XMI export
             path = unzip_for(up, name, tmp / up.path.parent.name, limit)
+            if path.is_dir() and name not in DIRECTORY_FORMATS:  # files of one format
+                return read_members(up, path, name, report), name
             if path.is_dir() and not fmt:  # brat or LitBank TSV: the pairs tell
                 from ..formats.registry import resolve_format
 

@@ -14,8 +14,10 @@ one folder that holds ``.mmax`` files (several ``.mmax`` files in it are several
 documents of one project, as ``corefio read DIR`` reads them); brat and LitBank TSV
 pairs are the one folder that holds ``.ann`` files; an XMI zip (one ``.xmi`` per
 document, ``TypeSystem.xml``) or a zip of WebAnno TSV files, once it passed the same
-checks, is read by its format's reader. macOS's ``__MACOSX/`` and ``._*`` companions
-are skipped.
+checks, is read by its format's reader. A zip of files of one other format (CoNLL,
+CoNLL-U, JSON lines, RAF...: an annotator's or a system's files) is several files read as
+one corpus, in the order of their names (:func:`files_format`). macOS's ``__MACOSX/``
+and ``._*`` companions are skipped.
 """
 
 from __future__ import annotations
@@ -172,7 +174,24 @@ def zip_format(up: Upload, limit: int = 1 << 62) -> str:
     for suffix, name in ((".mmax", "mmax2"), (".xmi", "xmi"), (".tsv", "webanno-tsv"), (".ann", "brat")):
         if any(n.endswith(suffix) for n in names):
             return name
-    return "mmax2"
+    return files_format(names) or "mmax2"
+
+
+def files_format(names: list[str]) -> str | None:
+    """The one single-file format every file of ``names`` has by its extension (folders
+    and files without one are ignored); None when they disagree or none has one."""
+    from ..formats.registry import _extension_matches
+
+    found: set[str] = set()
+    for name in names:
+        if name.endswith("/"):
+            continue
+        matches = [(length, spec) for length, spec, _ in _extension_matches(name.rsplit("/", 1)[-1])
+                   if not spec.directory and spec.read is not None]
+        if not matches:
+            continue
+        found.add(max(matches, key=lambda m: m[0])[1].name)
+    return found.pop() if len(found) == 1 else None
 
 
 def unzip_for(up: Upload, fmt: str, into: Path, limit: int) -> Path:
@@ -189,8 +208,25 @@ def unzip_for(up: Upload, fmt: str, into: Path, limit: int) -> Path:
         return up.path
     if fmt in ("brat", "litbank-tsv"):
         return pairs_folder(root, up.name)
-    raise WebError(400, f"a .zip archive is read as mmax2, brat, litbank-tsv, xmi or webanno-tsv, not as {fmt}",
-                   up.name)
+    if member_files(root, fmt):
+        return root
+    raise WebError(422, f"the .zip archive holds no {fmt} file (a .zip is an MMAX2 project, brat or LitBank TSV "
+                        "pairs, an XMI or WebAnno TSV export, or files of one format)", up.name)
+
+
+def member_files(root: Path, fmt: str) -> list[Path]:
+    """The files of format ``fmt`` (by extension) extracted under ``root``, in the order
+    of their paths."""
+    from ..formats.registry import _extension_matches
+
+    out = []
+    for p in sorted(root.rglob("*")):
+        if not p.is_file() or p.is_symlink():
+            continue
+        matches = [(length, spec.name) for length, spec, _ in _extension_matches(p.name)]
+        if matches and max(matches)[1] == fmt:
+            out.append(p)
+    return out
 
 
 def pairs_folder(root: Path, shown: str) -> Path:

@@ -25,6 +25,136 @@
   });
   // -- the key vs response view: each .pair-view on its own (a file may hold several) -------
   document.querySelectorAll(".pair-view").forEach(function (view) { pairView(view); });
+  // -- the adjudication view: "next conflict" ------------------------------------------------
+  document.querySelectorAll(".adjudication").forEach(function (view) { adjudication(view); });
+  // -- forms that keep their files: sent without leaving the page, so that an error shows
+  //    above the form with the files and options still chosen -------------------------------
+  document.querySelectorAll("form.keeps").forEach(function (form) { keepsFiles(form); });
+  // -- a preset chosen: its options and metrics shown in the form --------------------------
+  document.querySelectorAll("select#preset").forEach(function (menu) { presetMenu(menu); });
+
+  function presetMenu(menu) {
+    var form = menu.form;
+    menu.addEventListener("change", function () {
+      var chosen = menu.options[menu.selectedIndex];
+      var about = form.querySelector("#preset-about"), command = form.querySelector("#preset-command");
+      if (about) { about.textContent = chosen.dataset.about; }
+      if (command) { command.textContent = chosen.dataset.command; }
+      form.querySelectorAll("select.preset-option").forEach(function (select) {
+        var value = chosen.dataset[select.dataset.option];
+        if (value !== undefined) { select.options[0].textContent = "as the preset (" + value + ")"; }
+      });
+      var metrics = (chosen.dataset.metrics || "").split(" ");
+      var boxes = form.querySelectorAll('input[name="metrics"]');
+      boxes.forEach(function (box) { box.checked = metrics.indexOf(box.value) >= 0; });
+      form.querySelectorAll("details.metric-group").forEach(function (group) {
+        if (group.querySelector('input[name="metrics"]:checked')) { group.open = true; }
+      });
+      var shown = form.querySelector("#metrics_of");
+      if (shown) { shown.value = chosen.value || "-"; }
+    });
+  }
+
+  function keepsFiles(form) {
+    if (!window.fetch || !window.FormData || !window.DOMParser) { return; }
+    var slot = form.querySelector(".form-error");
+    var busy = form.querySelector(".busy");
+    var button = form.querySelector("button[type=submit]");
+    var limit = parseFloat(document.body.dataset.uploadMb || "0") * 1048576;
+    function show(section) {
+      slot.textContent = "";
+      slot.appendChild(section);
+      section.scrollIntoView({block: "nearest"});
+    }
+    function message(title, text) {
+      var section = document.createElement("section");
+      section.className = "error";
+      section.id = "error";
+      var h = document.createElement("h2");
+      h.textContent = title;
+      var p = document.createElement("p");
+      p.id = "error-message";
+      p.textContent = text;
+      section.appendChild(h);
+      section.appendChild(p);
+      return section;
+    }
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var size = 0;
+      form.querySelectorAll("input[type=file]").forEach(function (input) {
+        Array.prototype.forEach.call(input.files || [], function (f) { size += f.size; });
+      });
+      if (limit && size > limit) {
+        show(message("Upload too large", "the files chosen come to " + (size / 1048576).toFixed(1) +
+          " MB, more than this server's limit of " + document.body.dataset.uploadMb + " MB"));
+        return;
+      }
+      button.disabled = true;
+      if (busy) { busy.textContent = "working…"; }
+      fetch(form.action, {method: "POST", body: new FormData(form), credentials: "same-origin"})
+        .then(function (answer) {
+          if (answer.ok && answer.redirected) { window.location.assign(answer.url); return null; }
+          return answer.text().then(function (html) {
+            if (answer.ok) {  // a page that is not a redirect: show it as the browser would
+              document.open(); document.write(html); document.close();
+              return;
+            }
+            var page = new DOMParser().parseFromString(html, "text/html");
+            var found = page.getElementById("error");
+            var section = found ? document.importNode(found, true) :
+              message("Error " + answer.status, answer.statusText || "the server refused the request");
+            var status = section.querySelector(".status");
+            if (status) {  // unlike a page loaded anew, this one still holds the files
+              status.textContent = "HTTP " + answer.status + " · your files and options are still chosen below: " +
+                "correct what is wrong and send the form again.";
+            }
+            show(section);
+          });
+        })
+        .catch(function () {
+          show(message("No answer", "the request did not get through (the connection was closed: too large an " +
+            "upload, or the server stopped); nothing was lost here, the form still holds your files"));
+        })
+        .then(function () {
+          button.disabled = false;
+          if (busy) { busy.textContent = ""; }
+        });
+    });
+  }
+
+  function adjudication(view) {
+    var rows = Array.prototype.slice.call(view.querySelectorAll("[data-row]"));
+    var position = view.querySelector(".conflict-pos");
+    var at = -1;
+    function show(k) {
+      if (!rows.length) { return; }
+      at = (k + rows.length) % rows.length;
+      var key = rows[at].dataset.row;
+      view.querySelectorAll(".current").forEach(function (e) { e.classList.remove("current"); });
+      var marks = view.querySelectorAll('[data-conflict~="' + key + '"]');
+      marks.forEach(function (e) { e.classList.add("current"); });
+      rows[at].classList.add("current");
+      // each column scrolled to its mark of the conflict
+      view.querySelectorAll(".column .text").forEach(function (pane) {
+        var mark = pane.querySelector('[data-conflict~="' + key + '"]');
+        if (mark) { pane.scrollTop = mark.offsetTop - pane.clientHeight / 3; }
+      });
+      position.textContent = "conflict " + (at + 1) + " of " + rows.length + ": " +
+        rows[at].cells[2].textContent + " “" + rows[at].cells[3].textContent + "”";
+      view.dataset.current = key;
+    }
+    var next = view.querySelector(".next-conflict"), prev = view.querySelector(".prev-conflict");
+    if (!rows.length) { next.disabled = true; prev.disabled = true; }
+    next.addEventListener("click", function () { show(at + 1); });
+    prev.addEventListener("click", function () { show(at < 0 ? -1 : at - 1); });
+    view.querySelectorAll("[data-goto]").forEach(function (a) {
+      a.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        show(rows.findIndex(function (r) { return r.dataset.row === a.dataset.goto; }));
+      });
+    });
+  }
 
   function pairView(view) {
     var pair = view.querySelector(".pair");
