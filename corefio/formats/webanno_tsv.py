@@ -387,11 +387,11 @@ def _read(text: str, name: str, file: str, report: Report, newline: str, wanted:
             targets = _pieces(cells[governor_column])
             values: list[list[str | None]] = []
             for column, _ in relation_columns:
-                found = [value for value, _, _ in _pieces(cells[column])] if cells[column] != "_" \
-                    else [None] * len(targets)
-                if len(found) != len(targets):
+                row_values: list[str | None] = [value for value, _, _ in _pieces(cells[column])] \
+                    if cells[column] != "_" else [None] * len(targets)
+                if len(row_values) != len(targets):
                     raise _fail("the relation cells hold different numbers of annotations", file, lineno)
-                values.append(found)
+                values.append(row_values)
             for k, (gov, src, dep) in enumerate(targets):
                 row = [found[k] for found in values]
                 extra = {feature: value for (_, feature), value in zip(relation_columns[1:], row[1:])

@@ -232,13 +232,13 @@ def open_zip(source: str | Path | bytes | BinaryIO, *, shown: str | None = None,
     if isinstance(source, (str, Path)):
         path = Path(source)
         try:
-            stream = open(path, "rb")
+            opened: BinaryIO = open(path, "rb")
         except OSError as exc:
             raise FormatError(f"cannot read file: {exc.strerror}", file=shown or path) from None
         try:
-            return SafeZip(stream, path.stat().st_size, shown or str(path), limits)
+            return SafeZip(opened, path.stat().st_size, shown or str(path), limits)
         except BaseException:
-            stream.close()
+            opened.close()
             raise
     stream = source
     stream.seek(0, io.SEEK_END)

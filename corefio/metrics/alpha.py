@@ -41,11 +41,11 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from fractions import Fraction
 
 #: a distance between two values, in [0, 1] for the ones defined here
-Distance = Callable[[Hashable, Hashable], Fraction]
+Distance = Callable[[Any, Any], Fraction]
 
 _THIRD = Fraction(1, 3)
 

@@ -38,7 +38,7 @@ mentions are dropped with a warning and the usual retokenisation takes over.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from .mentions import MentionView
 from ..diagnostics import Report
@@ -362,6 +362,7 @@ def without_empty_tokens(doc: "Document") -> tuple["Document", int, int]:
     layout = dict(doc.layout)
     lay = layout.get("conllu")
     if lay is not None and hasattr(lay, "misc"):
+        lay = cast(Any, lay)  # CoNLL-U's layout (corefio.formats.conllu.ConlluLayout), not imported here
         ids = [lay.ids[i] for i in keep] if getattr(lay, "ids", None) is not None and len(lay.ids) == n else None
         derived = [str(i - s.first + 1) for s in sentences for i in range(s.first, s.last + 1)]
         layout["conllu"] = replace(lay, misc={new[t]: v for t, v in lay.misc.items() if new[t] >= 0},

@@ -35,7 +35,7 @@ def percent(value: float | Fraction | None) -> str:
 
 def signed_percent(value: float | Fraction) -> str:
     """:func:`percent` with its sign (+ for a gain, also for 0.00): differences of F1."""
-    shown = percent(abs(value) if value < 0 else value)
+    shown = percent(-value if value < 0 else value)
     return ("-" if value < 0 and shown != "0.00" else "+") + shown
 
 

@@ -424,7 +424,7 @@ def unit_documents(key, response, settings=None, **options) -> list[tuple[str, "
         key_labels: dict[tuple, str] = {}
         docs = []
         for side, view_ in (("key", kv), ("response", rv)):
-            markables = []
+            markables: list[Markable] = []
             for c, chain in enumerate(view_.mentions):
                 if side == "key":
                     name = f"c{c + 1}"
@@ -437,12 +437,12 @@ def unit_documents(key, response, settings=None, **options) -> list[tuple[str, "
                                               attributes=dict(m.attributes or {})))
             markables.sort(key=lambda m: (m.spans[0][0], -m.spans[-1][1]))
             seen: set[str] = set()
-            unique = []
-            for m in markables:  # a mention id is unique per document
-                if m.id in seen:
-                    m = m.copy(id=f"{m.id}~{len(unique)}")
-                seen.add(m.id)
-                unique.append(m)
+            unique: list[Markable] = []
+            for markable in markables:  # a mention id is unique per document
+                if markable.id in seen:
+                    markable = markable.copy(id=f"{markable.id}~{len(unique)}")
+                seen.add(markable.id)
+                unique.append(markable)
             docs.append(Document.build(name=f"{settings.level} {label}", tokens=Tokens(forms=list(kv.forms)),
                                        sentences=sentences, markables=unique))
         out.append((label, docs[0], docs[1]))
