@@ -11,7 +11,7 @@ process.
 
 Targets (issue 10, 2-core machine):
 
-* ``corefio score KEY RESPONSE --sync all -m all`` (the four strategies of seed 003 side
+* ``corefio score KEY RESPONSE --sync all -m all`` (the four strategies of Popescu-Belis et al. (2004) side
   by side, every metric): at most 2.5 s;
 * ``corefio score KEY RESPONSE --match head`` and ``--match partial``: at most 1.5 times
   the time of ``--match exact`` (the default);

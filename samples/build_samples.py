@@ -1,4 +1,4 @@
-"""Rebuild the sample files from the worked example of seed 000 (Popescu-Belis), §1.4.
+"""Rebuild the sample files from the worked example of Popescu-Belis (2000), §1.4.
 
 The text is the 17-referring-expression guidebook passage; the key and the response are
 the two partitions of Table 1:
@@ -7,7 +7,7 @@ the two partitions of Table 1:
     response  R1: 1 2 6 7 8 9 10 | R2: 3 4 5 11 12 13 14 15 16 | R3: 17
 
 The key is written with reference links (each expression points to the previous one of
-its chain, as in Figure 1 of seed 003); the response with entity (set) membership. Both
+its chain, as in Figure 1 of Popescu-Belis et al. (2004)); the response with entity (set) membership. Both
 carry the exact text (whitespace and character offsets). Every other sample format is
 converted from these two RAF files with corefio itself.
 

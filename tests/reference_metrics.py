@@ -214,7 +214,7 @@ def ceaf_sys(key, response, phi):
     return ceaf(key_r, response_r, phi)[0], ceaf(key_p, response_p, phi)[1]
 
 
-# -- seed 000 measures, on explicitly extended partitions (DEF.19) -----------------------
+# -- Popescu-Belis (2000) measures, on explicitly extended partitions (DEF.19) -----------------------
 def extend(key, response):
     keys, resps = mentions(key), mentions(response)
     return (key + _singletons(m for c in response for m in c if m not in keys),
@@ -303,7 +303,7 @@ def d_err(key, response):
 
 
 def kappa(key, response, d0=False):
-    """κ of seed 000 DEF.7 from the MUC counts (a, b, c) and N = |E| − 1, d = N − a − b − c
+    """κ of Popescu-Belis (2000) DEF.7 from the MUC counts (a, b, c) and N = |E| − 1, d = N − a − b − c
     (negative when the links outnumber the mentions); ``d0=True``: N at least a + b + c."""
     where_r = class_of(response)
     a = sum(len(c) - len({where_r.get(m, ("alone", m)) for m in c}) for c in key)

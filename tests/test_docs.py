@@ -170,7 +170,7 @@ def test_every_format_and_metric_has_its_page():
 
 def test_no_page_cites_a_seed():
     """Papers are cited by authors, year and title (docs/references.md), never as
-    "seed 000" or "the seeds". The random seed of ``corefio compare`` stays: its option
+    "seed" and a number, or "the seeds". The random seed of ``corefio compare`` stays: its option
     ``--seed``, the keyword ``seed=``, "random seed" and what compare prints ("seed 1")."""
     for path in [*PAGES, REPO / "README.md"]:
         text = re.sub(r"--seed|\bseed=|random seed|\bseed [1-9]\d*\b", "", path.read_text(encoding="utf-8"))

@@ -152,7 +152,7 @@ def test_end_to_end_variants_agree_with_explicitly_altered_partitions(pair):
 
 @campaign(300)
 @given(pairs)
-def test_seed000_measures_agree_with_explicit_extension(pair):
+def test_guide_measures_agree_with_explicit_extension(pair):
     _check_reference(["core", "xcore", "info", "dmt", "derr", "kappa", "kappa_d0"], *pair)
     d = M.d_err(*pair)
     assert d.direction == ref.d_err(*pair)[1]
@@ -272,14 +272,14 @@ def test_profiles_add_up_to_the_profile_of_the_union(documents):
 
 # -- what is not declared ---------------------------------------------------------------------
 def test_kappa_is_not_bounded_and_its_d0_variant_is():
-    """DEF.7 as printed leaves [-1, 1] on crowded classes (seed 003), so ``kappa`` does
+    """DEF.7 as printed leaves [-1, 1] on crowded classes (Popescu-Belis et al. 2004), so ``kappa`` does
     not declare ``bounded``; ``kappa_d0`` does."""
     assert M.kappa(*CROWDED).value < -1
     assert not REGISTRY["kappa"].has("bounded") and REGISTRY["kappa_d0"].has("bounded")
 
 
 def test_exclusive_core_depends_on_class_order():
-    """XC breaks ties by class order (seed 000 says at random), hence no ``order-free``:
+    """XC breaks ties by class order (Popescu-Belis 2000 says at random), hence no ``order-free``:
     the key class {2, 3, 4, 5} overlaps two response classes by 2 mentions each and
     takes the first one."""
     key, response = [[2, 3, 5, 4], [0], [1]], [[2, 5], [3, 0, 4], [1]]

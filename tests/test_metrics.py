@@ -113,7 +113,7 @@ def test_repeated_response_mentions_are_reported_not_refused():
     assert d.count == 10 and d.severity == "warning"
 
 
-# -- seed 000 (Popescu-Belis): §1.4 sample and §5.1 examples 1-3, Tables 3 and 4 -----------
+# -- Popescu-Belis (2000): §1.4 sample and §5.1 examples 1-3, Tables 3 and 4 -----------
 SAMPLE_KEY = [[1, 2], [3, 4, 5], [6, 7, 8, 9, 10, 11, 12], [13, 14, 15, 16, 17]]
 SAMPLE_RESPONSE = [[1, 2, 6, 7, 8, 9, 10], [3, 4, 5, 11, 12, 13, 14, 15, 16], [17]]
 TEN_KEY = [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]
@@ -121,7 +121,7 @@ NO_RESOLUTION = [[i] for i in range(1, 11)]
 ALL_IN_ONE = [list(range(1, 11))]
 
 # Table 3 (R/P %, two digits) and Table 4 (F %, kappa %), examples 1-3
-SEED000 = {
+GUIDE = {
     1: (SAMPLE_KEY, SAMPLE_RESPONSE,
         dict(MRS=85, MPS=79, BRS=74, BPS=49, CRS=77, CPS=50, XRS=53, XPS=59, DMT=75, HRS=55, HPS=37,
              MUC=81, B3=59, kappa=-18, C=61, XC=56, H=44), "p"),
@@ -134,7 +134,7 @@ SEED000 = {
 }
 
 
-def seed000_values(key, response) -> dict[str, float]:
+def guide_values(key, response) -> dict[str, float]:
     t = Contingency.from_partitions(key, response)
     muc, b3, c, xc = M.muc(t), M.b_cubed(t), M.core_class(t), M.exclusive_core(t)
     hrs, hps = (v.value for v in M.information(t))
@@ -144,17 +144,17 @@ def seed000_values(key, response) -> dict[str, float]:
                 MUC=muc.f1, B3=b3.f1, kappa=M.kappa(t).value, C=c.f1, XC=xc.f1, H=h)
 
 
-@pytest.mark.parametrize("example", sorted(SEED000))
-def test_seed000_tables_3_and_4(example):
-    key, response, printed, direction = SEED000[example]
-    values = seed000_values(key, response)
+@pytest.mark.parametrize("example", sorted(GUIDE))
+def test_guide_tables_3_and_4(example):
+    key, response, printed, direction = GUIDE[example]
+    values = guide_values(key, response)
     for name, percent in printed.items():
         assert abs(100 * float(values[name]) - percent) <= 0.5 + 1e-9, (example, name, float(values[name]))
     # D-err: the printed formula is lost; corefio's definition gives the printed direction
     assert M.d_err(key, response).direction == direction
 
 
-def test_seed000_no_resolution_muc_precision_follows_the_reference_scorer():
+def test_guide_no_resolution_muc_precision_follows_the_reference_scorer():
     """Table 3 prints MPS = 100 for a response without links (0/0); corefio follows the
     reference scorer, for which a 0 denominator gives 0 (documented in README)."""
     assert M.muc(TEN_KEY, NO_RESOLUTION).precision == 0
@@ -169,7 +169,7 @@ CROWDED_RESPONSE = [[0, 1, 2, 3, 4, 5, 6, 7, 9], [8, 10]]
 
 def test_kappa_follows_def7_as_printed_and_falls_below_minus_one():
     """N = |E| - 1 = 10, d = 10 - 7 - 2 - 2 = -1: p_Ao = 6/10, p_Ah = (9*9 + 1*1)/100,
-    kappa = (3/5 - 41/50) / (9/50) = -11/9 (seed 003 reports such values)."""
+    kappa = (3/5 - 41/50) / (9/50) = -11/9 (Popescu-Belis et al. 2004 reports such values)."""
     counts = M.kappa_counts(CROWDED_KEY, CROWDED_RESPONSE)
     assert (counts.a, counts.b, counts.c, counts.n, counts.d) == (7, 2, 2, 10, -1)
     assert M.kappa(CROWDED_KEY, CROWDED_RESPONSE).value == Fraction(-11, 9)
@@ -184,7 +184,7 @@ def test_kappa_d0_keeps_d_non_negative():
 
 
 def test_both_kappas_agree_when_d_is_not_negative():
-    """Seed 000's sample: a = 11, key links 13, response links 14, |E| - 1 = 16, so
+    """Popescu-Belis's (2000) sample: a = 11, key links 13, response links 14, |E| - 1 = 16, so
     b = 3, c = 2, d = 0: p_Ao = 11/16, p_Ah = (13*14 + 2*3)/256 = 188/256,
     kappa = (176 - 188)/256 / (68/256) = -3/17 (printed: -0.18)."""
     assert M.kappa(SAMPLE_KEY, SAMPLE_RESPONSE).value == Fraction(-3, 17)
@@ -196,19 +196,19 @@ def test_kappa_without_a_possible_link_is_one():
     assert M.kappa([], []).value == 1
 
 
-def test_seed000_worked_numbers_in_the_text():
+def test_guide_worked_numbers_in_the_text():
     t = Contingency.from_partitions(SAMPLE_KEY, SAMPLE_RESPONSE)
     assert M.muc(t).recall == Fraction(11, 13) and M.muc(t).precision == Fraction(11, 14)
     assert M.core_class(t).recall == Fraction(10, 13) and M.core_class(t).precision == Fraction(7, 14)
     assert round(float(M.kappa(t).value), 2) == -0.18
 
 
-# -- seed 001 (Cai & Strube): Tables 1-6 and 12-15, and the worked computations of §2 -----
+# -- Cai & Strube (2010): Tables 1-6 and 12-15, and the worked computations of §2 -----
 def letters(text: str) -> list[list[str]]:
     return [list(group) for group in text.split()]
 
 
-def seed001(variant: str, key: str, response: str) -> Score:
+def cai_strube(variant: str, key: str, response: str) -> Score:
     k, r = letters(key), letters(response)
     functions = {
         "B0": M.b_cubed_0, "Ball": M.b_cubed_all, "Brn": M.b_cubed_rn, "Bsys": M.b_cubed_sys,
@@ -221,7 +221,7 @@ def seed001(variant: str, key: str, response: str) -> Score:
 
 
 # (table, key, response, variant, P, R, F) as printed (three decimals)
-SEED001 = [
+CAI_STRUBE = [
     ("1/1", "abc", "abd", "B0", 1.0, 0.444, 0.615), ("1/1", "abc", "abd", "Ball", 0.556, 0.556, 0.556),
     ("1/1", "abc", "abd", "Brn", 0.556, 0.556, 0.556), ("1/1", "abc", "abd", "Bsys", 0.667, 0.556, 0.606),
     ("1/1", "abc", "abd", "CEAFsys", 0.5, 0.667, 0.572),
@@ -261,17 +261,17 @@ SEED001 = [
 ]
 
 
-@pytest.mark.parametrize("table,key,response,variant,p,r,f", SEED001,
-                         ids=[f"T{row[0]}-{row[3]}" for row in SEED001])
-def test_seed001_tables(table, key, response, variant, p, r, f):
-    result = seed001(variant, key, response)
+@pytest.mark.parametrize("table,key,response,variant,p,r,f", CAI_STRUBE,
+                         ids=[f"T{row[0]}-{row[3]}" for row in CAI_STRUBE])
+def test_cai_strube_tables(table, key, response, variant, p, r, f):
+    result = cai_strube(variant, key, response)
     # three printed decimals, rounded (the paper rounds .5714 up to .572 once)
     assert abs(float(result.precision) - p) <= 0.0011
     assert abs(float(result.recall) - r) <= 0.0011
     assert abs(float(result.f1) - f) <= 0.0011
 
 
-def test_seed001_worked_computations():
+def test_cai_strube_worked_computations():
     """§2.2.1 and §2.3: B³_0, B³_all and CEAF_orig on key {a b c}, response {a b d}."""
     key, response = letters("abc"), letters("abd")
     b0 = M.b_cubed_0(key, response)
@@ -285,13 +285,13 @@ def test_seed001_worked_computations():
     assert (sys.precision, sys.recall) == (Fraction(3, 5), Fraction(2, 3))
 
 
-# -- seed 002 (Bagga & Baldwin): Figure 6 ----------------------------------------------------
+# -- Bagga & Baldwin (1998): Figure 6 ----------------------------------------------------
 TRUTH = [[1, 2, 3, 4, 5], [6, 7], [8, 9, 10, 11, 12]]
 EXAMPLE_1 = [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11, 12]]
 EXAMPLE_2 = [[1, 2, 3, 4, 5, 8, 9, 10, 11, 12], [6, 7]]
 
 
-def test_seed002_figure_6():
+def test_bagga_baldwin_figure_6():
     for response, b3_entity, b3_class in ((EXAMPLE_1, Fraction(16, 21), Fraction(39, 49)),
                                           (EXAMPLE_2, Fraction(7, 12), Fraction(3, 4))):
         muc = M.muc(TRUTH, response)
@@ -302,14 +302,14 @@ def test_seed002_figure_6():
         assert (per_class.recall, per_class.precision) == (1, b3_class)
 
 
-# -- seed 004 (Žitkus et al.): formulas 49-62 ----------------------------------------------
+# -- Žitkus et al. (2023): formulas 49-62 ----------------------------------------------
 K = (Fraction(1), Fraction(3, 4), Fraction(1, 2), Fraction(1, 4))
 PRONOMINAL = TypedCounts(TP=289, WT=30, WL=27, WTL=25, FN=182, FP=29)
 GENERIC = TypedCounts(TP=123, WT=4, WL=21, WTL=9, FN=380, FP=23)
 DEFINITE = TypedCounts(TP=973, WT=0, WL=14, WTL=0, FN=84, FP=17)
 
 
-def test_seed004_formulas_49_to_51():
+def test_zitkus_formulas_49_to_51():
     assert round(100 * float(PRONOMINAL.precision(K)), 1) == 82.8
     assert round(100 * float(PRONOMINAL.recall(K)), 1) == 59.9
     assert round(100 * float(PRONOMINAL.f1(K)), 1) == 69.5
@@ -319,7 +319,7 @@ def test_seed004_formulas_49_to_51():
     assert round(100 * float(DEFINITE.recall(K)), 1) == 91.5
 
 
-def test_seed004_formulas_52_to_60():
+def test_zitkus_formulas_52_to_60():
     classes = [PRONOMINAL, GENERIC, DEFINITE]
     p, r, f = macro_average(classes, K)
     assert (round(100 * float(p), 1), round(100 * float(r), 1)) == (85.8, 59.1)
@@ -332,7 +332,7 @@ def test_seed004_formulas_52_to_60():
     assert abs(100 * float(f) - 41.99) < 0.05
 
 
-def test_seed004_appendix_c_formulas_61_62():
+def test_zitkus_appendix_c_formulas_61_62():
     """Barack Obama, B. Obama, president, He: the response splits the chain in two."""
     from corefio.model import Document, Markable, Tokens
     from corefio.metrics.typed import typed_evaluation

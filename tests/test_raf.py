@@ -303,7 +303,7 @@ def test_packed_values_escape_the_separator():
 
 
 # -- RAF 1.0 input -----------------------------------------------------------------------
-def test_figure_1_of_seed_003_is_read():
+def test_figure_1_of_the_online_evaluation_paper_is_read():
     xml = b"""<?xml version="1.0" encoding="UTF-8" ?>
 <struct type="reference_annotation_collection">
   <struct type="document" name="fig1">

@@ -65,7 +65,7 @@ def test_json_shape_is_the_documented_one():
     muc = data["corpus"]["muc"]
     assert set(muc) == {"recall", "precision", "f1"}
     assert set(muc["recall"]) == {"num", "den", "value"}
-    # seed 000 §1.4: MUC recall 11/13, precision 11/14
+    # Popescu-Belis (2000) §1.4: MUC recall 11/13, precision 11/14
     assert (muc["recall"]["num"], muc["recall"]["den"]) == (11, 13)
     assert (muc["precision"]["num"], muc["precision"]["den"]) == (11, 14)
     assert muc["recall"]["value"] == pytest.approx(11 / 13)
@@ -315,7 +315,7 @@ CROWDED_RESPONSE = [[(i, i) for i in (0, 1, 2, 3, 4, 5, 6, 7, 9)], [(8, 8), (10,
 
 
 def test_kappa_below_minus_one_is_kept_and_reported():
-    """a = 7, b = c = 2, |E| - 1 = 10: DEF.7 gives d = -1 and kappa = -11/9 (seed 003
+    """a = 7, b = c = 2, |E| - 1 = 10: DEF.7 gives d = -1 and kappa = -11/9 (Popescu-Belis et al. 2004
     observed such values); kappa_d0 takes d = 0: -2/9 (tests/test_metrics.py)."""
     key = Corpus(documents=[doc("a", CROWDED_KEY)])
     response = Corpus(documents=[doc("a", CROWDED_RESPONSE)])

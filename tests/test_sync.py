@@ -1,4 +1,4 @@
-"""Synchronisation (seed 003 §2.2–2.3) and token alignment, on hand-computed examples."""
+"""Synchronisation (Popescu-Belis et al. 2004, §2.2–2.3) and token alignment, on hand-computed examples."""
 
 from __future__ import annotations
 

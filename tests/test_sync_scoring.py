@@ -1,4 +1,4 @@
-"""Scoring with synchronisation strategies and matching modes (seed 003 §2.3's score sets)."""
+"""Scoring with synchronisation strategies and matching modes (Popescu-Belis et al. 2004, §2.3's score sets)."""
 
 from __future__ import annotations
 

@@ -64,7 +64,7 @@ def test_the_chain_list_names_its_members():
     page = page_of(read(SAMPLES / "response.raf.xml"))
     items = page.find_class("chain")
     assert len(items) == 3
-    assert sorted(len(item.find_class("member")) for item in items) == [1, 7, 9]  # seed 000 Table 1
+    assert sorted(len(item.find_class("member")) for item in items) == [1, 7, 9]  # Popescu-Belis (2000) Table 1
     first = [m.text_content() for m in items[0].find_class("member")]
     assert first == ["The western peak", "it", "the southern peak", "which", "it", "This second peak", "it"]
     targets = {a.get("href")[1:] for item in items for a in item.find_class("member")}

@@ -1,6 +1,6 @@
-"""Markable synchronisation: re-indexing by targets and the four strategies of seed 003.
+"""Markable synchronisation: re-indexing by targets and the four strategies of Popescu-Belis et al. (2004).
 
-Seed 003 (§2.2–2.3) scores from markable ids, so "markables pointing to the same primary
+Popescu-Belis et al. (2004, §2.2–2.3) score from markable ids, so "markables pointing to the same primary
 data must have the same ID" in key and response. Its tool re-indexes both files: the
 markables are "sorted in ascending order of their *target* attributes" and numbered in
 that order, so that the same target gets the same id on both sides. When the two files

@@ -1,4 +1,4 @@
-"""RAF pivot XML, version 2.0: seed 003's struct/feat markup, compact enough for corpora.
+"""RAF pivot XML, version 2.0: Popescu-Belis et al.'s (2004) struct/feat markup, compact enough for corpora.
 
 A file is one ``reference_annotation_collection``; everything the model holds has a
 place in it (``schemas/raf.xsd`` is the structural grammar)::

@@ -1,13 +1,13 @@
 """Kappa for coreference (Passonneau 1997, after Krippendorff 1980), from MUC counts.
 
-Seed 000 DEF.7 reads the 2×2 agreement table off the MUC counts: a = links both sides
+Popescu-Belis (2000) DEF.7 reads the 2×2 agreement table off the MUC counts: a = links both sides
 make (the MUC numerator), c = key links the response misses, b = response links the
 key lacks, and fixes the table's total N = a + b + c + d = |E| − 1 (E: the mentions of
 key and response). Two variants:
 
 * :func:`kappa` follows DEF.7 as printed: d = N − a − b − c, kept even when it is
   negative. That happens when both sides link many mentions (a + b + c > |E| − 1), and
-  κ then falls below −1 — seed 003 reports such values on real data ("lower than −1,
+  κ then falls below −1 — Popescu-Belis et al. (2004) reports such values on real data ("lower than −1,
   which is against its original definition"). The scorer warns when κ leaves [−1, 1].
 * :func:`kappa_d0` keeps d ≥ 0: N is raised to a + b + c when that is larger, the
   smallest table the counts allow, so κ stays in [−1, 1].
@@ -82,7 +82,7 @@ def kappa_counts(key, response=None, *, d0: bool = False) -> KappaCounts:
 
 
 def kappa(key, response=None) -> Value:
-    """κ of seed 000 DEF.7 as printed (d may be negative, κ may fall below −1)."""
+    """κ of Popescu-Belis (2000) DEF.7 as printed (d may be negative, κ may fall below −1)."""
     return Value(kappa_counts(key, response).value)
 
 

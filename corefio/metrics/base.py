@@ -39,7 +39,7 @@ class Score:
     precision_num: Number
     precision_den: Number
     #: the value of a ratio whose denominator is 0 (0 for the reference scorer's
-    #: metrics; 1 where seed 000 says "no error possible", e.g. core classes)
+    #: metrics; 1 where Popescu-Belis (2000) says "no error possible", e.g. core classes)
     empty: int = 0
 
     @property
@@ -389,7 +389,7 @@ class Contingency:
         return table
 
     def extended(self) -> "Contingency":
-        """DEF.19 of seed 000: twinless mentions become singleton classes on the other side,
+        """DEF.19 of Popescu-Belis (2000): twinless mentions become singleton classes on the other side,
         so that both partitions cover E = E_K ∪ E_R."""
         cached = self._cache.get("extended")
         if cached is not None:

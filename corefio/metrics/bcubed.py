@@ -7,7 +7,7 @@ from ._table import as_table
 
 
 def b_cubed(key, response=None) -> Score:
-    """B³ with equal weight per mention (Bagga & Baldwin 1998; seed 000 DEF.9).
+    """B³ with equal weight per mention (Bagga & Baldwin 1998; Popescu-Belis 2000, DEF.9).
 
     Recall = Σ_ij |K_i ∩ R_j|² / |K_i| over |E_K|; precision = Σ_ij |K_i ∩ R_j|² / |R_j|
     over |E_R|. Twinless mentions score 0 (scorer.pl v8.01). Precision comes from the
@@ -28,7 +28,7 @@ def b_cubed_class(key, response=None) -> Score:
     """B³ with equal weight per class (Bagga & Baldwin 1998, the IR weighting).
 
     Recall = (1/|P_K|) Σ_i Σ_j |K_i ∩ R_j|² / |K_i|²; precision likewise over response
-    classes. This follows the worked example of seed 002 (39/49); DEF.10 of seed 000
+    classes. This follows the worked example of Bagga & Baldwin (1998) (39/49); DEF.10 of Popescu-Belis (2000)
     prints a 1/|E| factor instead of 1/|P_K|, which the example does not support.
     """
     t = as_table(key, response)

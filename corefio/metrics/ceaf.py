@@ -149,7 +149,7 @@ def best_alignment(table: Contingency, weights: np.ndarray) -> np.ndarray:
 
 
 def ceaf_mention(key, response=None) -> Score:
-    """CEAFm, mention-based φ3(K, R) = |K ∩ R| (Luo 2005; seed 001 eq. 3, 5-6).
+    """CEAFm, mention-based φ3(K, R) = |K ∩ R| (Luo 2005; Cai & Strube 2010, eq. 3, 5-6).
 
     Numerator: the φ3 total of the best alignment; denominators: mentions of key and
     response. Computed on the table's
@@ -167,7 +167,7 @@ def ceaf_mention(key, response=None) -> Score:
 
 
 def ceaf_entity(key, response=None) -> Score:
-    """CEAFe, entity-based φ4(K, R) = 2|K ∩ R| / (|K| + |R|) (Luo 2005; seed 001 eq. 4-6).
+    """CEAFe, entity-based φ4(K, R) = 2|K ∩ R| / (|K| + |R|) (Luo 2005; Cai & Strube 2010, eq. 4-6).
 
     Numerator: the φ4 total of the best alignment (exact); denominators: numbers of
     key and response entities. Computed on the table's

@@ -1,4 +1,4 @@
-"""Core classes C and exclusive core classes XC (Popescu-Belis 2000; seed 000 §3.5)."""
+"""Core classes C and exclusive core classes XC (Popescu-Belis 2000, §3.5)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def _largest(index: np.ndarray, counts: np.ndarray, n: int) -> np.ndarray:
 
 
 def core_class(key, response=None) -> Score:
-    """Core-class measure C (seed 000 DEF.11-14), on DEF.19-extended partitions.
+    """Core-class measure C (Popescu-Belis 2000, DEF.11-14), on DEF.19-extended partitions.
 
     CRS = (Σ_K |c(K)| − |P_K|) / (|E| − |P_K|), c(K) the largest projection of K on the
     response; CPS likewise. With a zero denominator the value is 1 (the seed's
@@ -32,13 +32,13 @@ def core_class(key, response=None) -> Score:
 
 
 def exclusive_core(key, response=None) -> Score:
-    """Exclusive core classes XC (seed 000 §3.5.4), on DEF.19-extended partitions.
+    """Exclusive core classes XC (Popescu-Belis 2000, §3.5.4), on DEF.19-extended partitions.
 
     Key classes, largest first (ties in text order), each take the still-free response
     class holding most of their mentions (ties: the earlier class); a key class with
     no free overlapping class takes none. Recall = REs in their exclusive core / |E|;
     precision = 1 − (REs of assigned response classes outside their key class) / |E|,
-    i.e. (|E| − errors)/|E|. Reproduces XRS 53, XPS 59 of seed 000 Table 3.
+    i.e. (|E| − errors)/|E|. Reproduces XRS 53, XPS 59 of Popescu-Belis (2000) Table 3.
 
     Computed on the table itself, without building the extension: a key class whose
     twinless mentions are its only free options takes one of their singleton classes

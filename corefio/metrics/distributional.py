@@ -1,4 +1,4 @@
-"""Distributional measures DMT and D-err: comparing sorted class sizes (seed 000 §3.7)."""
+"""Distributional measures DMT and D-err: comparing sorted class sizes (Popescu-Belis 2000, §3.7)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from .profile import as_profile
 
 
 def dmt(key, response=None) -> Value:
-    """Distributional match DMT = 1 − Σ_i ||K_i| − |R_i|| / (2(|E| − 1)) (seed 000 §3.7).
+    """Distributional match DMT = 1 − Σ_i ||K_i| − |R_i|| / (2(|E| − 1)) (Popescu-Belis 2000, §3.7).
 
     Class sizes sorted in decreasing order, the shorter list padded with zeros. The
     normaliser 2(|E| − 1) is the largest possible distance, between (|E|, 0, ...) and
@@ -27,7 +27,7 @@ def dmt(key, response=None) -> Value:
 def d_err(key, response=None) -> Value:
     """Distributional error D-err and its direction, r (recall) or p (precision).
 
-    Seed 000 §3.7 describes it without printing the formula; corefio's definition:
+    Popescu-Belis (2000) §3.7 describes it without printing the formula; corefio's definition:
     sort both size profiles, mark each position where the key class is larger
     ("white", the response split a class there) or the response class is larger
     ("dark", the response merged classes), and take the area-weighted mean position
@@ -35,7 +35,7 @@ def d_err(key, response=None) -> Value:
     so 0 ≤ D-err ≤ 1; the direction is r when the white zones come first (response
     classes too small and too many: recall errors dominate) and p otherwise.
     Identical profiles give 0 with direction "-". This matches the direction letters
-    of seed 000 Table 3 for its fully specified examples 1-3 (p, r, p); the printed
+    of Popescu-Belis (2000) Table 3 for its fully specified examples 1-3 (p, r, p); the printed
     magnitudes (34, 41, 51) come from an unpublished formula and are not reproduced.
     """
     white = dark = white_moment = dark_moment = n = 0

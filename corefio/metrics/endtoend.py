@@ -1,4 +1,4 @@
-"""B³ and CEAF variants for system mentions (Cai & Strube 2010, seed 001).
+"""B³ and CEAF variants for system mentions (Cai & Strube 2010).
 
 Twinless mentions: key mentions the response lacks, response ("system") mentions the
 key lacks. In the contingency table, key class ``K_i`` has ``tk_i = |K_i| − Σ_j n_ij``
@@ -52,7 +52,7 @@ def _kept(rs: np.ndarray, twinless_response: np.ndarray) -> np.ndarray:
 
 
 def b_cubed_0(key, response=None) -> Score:
-    """B³_0 (Stoyanov et al. 2009, analysed in seed 001 §2.2.1): twinless system
+    """B³_0 (Stoyanov et al. 2009, analysed in Cai & Strube (2010) §2.2.1): twinless system
     mentions are discarded; twinless key mentions get recall 0."""
     t = as_table(key, response)
     rows, cols, vals, ks, rs, squares, _, _ = _parts(t)
@@ -62,7 +62,7 @@ def b_cubed_0(key, response=None) -> Score:
 
 
 def b_cubed_all(key, response=None) -> Score:
-    """B³_all (Stoyanov et al. 2009; seed 001 §2.2.1): all mentions kept; a twinless
+    """B³_all (Stoyanov et al. 2009; Cai & Strube 2010, §2.2.1): all mentions kept; a twinless
     mention's score is 1/|its class| (it is compared with itself alone)."""
     t = as_table(key, response)
     rows, cols, vals, ks, rs, squares, tk, tr = _parts(t)
@@ -71,7 +71,7 @@ def b_cubed_all(key, response=None) -> Score:
 
 
 def b_cubed_rn(key, response=None) -> Score:
-    """B³_r&n (Rahman & Ng 2009, as read in seed 001): twinless system mentions that
+    """B³_r&n (Rahman & Ng 2009, as read in Cai & Strube (2010)): twinless system mentions that
     are singletons are removed, then B³_all."""
     t = as_table(key, response)
     rs, tr = t.response_sizes, t.response_sizes - t.response_matched()
@@ -79,7 +79,7 @@ def b_cubed_rn(key, response=None) -> Score:
 
 
 def b_cubed_sys(key, response=None) -> Score:
-    """B³_sys, Algorithm 1 of Cai & Strube (seed 001 §2.2.2).
+    """B³_sys, Algorithm 1 of Cai & Strube (2010, §2.2.2).
 
     Twinless singleton system mentions are discarded and twinless key mentions added to
     the response as singletons. Recall: against the response without its twinless
@@ -107,7 +107,7 @@ def _ceaf(t: Contingency, phi: Phi) -> Score:
 
 
 def ceaf_orig(key, response=None, phi: Phi = "phi3") -> Score:
-    """CEAF_orig (Luo 2005, seed 001 §2.3): plain CEAF on the two mention sets."""
+    """CEAF_orig (Luo 2005, Cai & Strube (2010) §2.3): plain CEAF on the two mention sets."""
     return _ceaf(as_table(key, response), phi)
 
 
@@ -117,13 +117,13 @@ def _without_twinless_singletons(t: Contingency) -> Contingency:
 
 
 def ceaf_rn(key, response=None, phi: Phi = "phi3") -> Score:
-    """CEAF_r&n (Rahman & Ng 2009, as read in seed 001 §2.3.2): twinless singleton
+    """CEAF_r&n (Rahman & Ng 2009, as read in Cai & Strube (2010) §2.3.2): twinless singleton
     system mentions removed, nothing added, then plain CEAF."""
     return _ceaf(_without_twinless_singletons(as_table(key, response)), phi)
 
 
 def ceaf_sys(key, response=None, phi: Phi = "phi3") -> Score:
-    """CEAF_sys, Algorithm 2 of Cai & Strube (seed 001 §2.3.3), φ3 as in the paper
+    """CEAF_sys, Algorithm 2 of Cai & Strube (2010, §2.3.3), φ3 as in the paper
     (φ4 gives Table 6's counter-example numbers).
 
     Twinless singleton system mentions are discarded. Precision: twinless key mentions

@@ -1,4 +1,4 @@
-"""Information measure H: transmission of referring information (seed 000 §3.6)."""
+"""Information measure H: transmission of referring information (Popescu-Belis 2000, §3.6)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from .profile import as_profile
 
 
 def information(key, response=None) -> tuple[Value, Value]:
-    """(HRS, HPS) of seed 000 DEF.15-17 on DEF.19-extended partitions.
+    """(HRS, HPS) of Popescu-Belis (2000) DEF.15-17 on DEF.19-extended partitions.
 
     HRS = (H(P_R) − H(P_R|P_K)) / H(P_R), HPS = (H(P_K) − H(P_K|P_R)) / H(P_K): the
     mutual information over each side's entropy; 1 when that entropy is 0 (one class,

@@ -8,7 +8,7 @@ from ._table import as_table
 
 def mention_identification(key, response=None) -> Score:
     """Mention detection recall/precision with exact boundaries (scorer.pl's
-    "Identification of Mentions"; seed 003 §2.3): matched/|E_K| and matched/|E_R|.
+    "Identification of Mentions"; Popescu-Belis et al. 2004, §2.3): matched/|E_K| and matched/|E_R|.
     A span listed more than once, on either side, is one mention
     (:class:`~corefio.metrics.base.Repeats`)."""
     t = as_table(key, response)

@@ -1,4 +1,4 @@
-"""What the measures of seed 000 §3.6-3.7 (H, DMT, D-err) read of a contingency table,
+"""What the measures of Popescu-Belis (2000) §3.6-3.7 (H, DMT, D-err) read of a contingency table,
 in a form that adds up over documents.
 
 H, DMT and D-err of a corpus are those of the corpus seen as one document (the

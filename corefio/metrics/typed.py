@@ -1,9 +1,9 @@
-"""Linguistically aware typed evaluation (Žitkus, Butkienė & Butleris 2023; seed 004).
+"""Linguistically aware typed evaluation (Žitkus, Butkienė & Butleris 2023).
 
 Each chain of two or more mentions has a *dominant* mention; every other mention is a
 *referent* and makes one annotation: (referent, its chain's dominant mention, its
 coreference type code). Key and response annotations are paired by referent and
-classified (seed 004 §4.3):
+classified (Žitkus et al. 2023, §4.3):
 
 =====  ==========================================================================
 TP     the response links the referent to the key's dominant mention, same type
@@ -75,15 +75,15 @@ class TypedCounts:
         return k[0] * self.TP + k[1] * self.WT + k[2] * self.WL + k[3] * self.WTL
 
     def precision(self, k: Sequence[Fraction] = DEFAULT_COEFFICIENTS) -> Fraction:
-        """Formula (37) of seed 004."""
+        """Formula (37) of Žitkus et al. (2023)."""
         return ratio(self.weighted(k), self.TP + self.WT + self.WL + self.WTL + self.FP)
 
     def recall(self, k: Sequence[Fraction] = DEFAULT_COEFFICIENTS) -> Fraction:
-        """Formula (38) of seed 004."""
+        """Formula (38) of Žitkus et al. (2023)."""
         return ratio(self.weighted(k), self.TP + self.WT + self.WL + self.WTL + self.FN)
 
     def f1(self, k: Sequence[Fraction] = DEFAULT_COEFFICIENTS) -> Fraction:
-        """Formula (39) of seed 004."""
+        """Formula (39) of Žitkus et al. (2023)."""
         return harmonic(self.recall(k), self.precision(k))
 
     @property
@@ -124,7 +124,7 @@ class TypedResult:
 
 
 def micro_average(counts: Iterable[TypedCounts], k: Sequence[Fraction] = DEFAULT_COEFFICIENTS):
-    """(P, R, F) micro-averaged: pooled counts (seed 004 formulas 43-45)."""
+    """(P, R, F) micro-averaged: pooled counts (Žitkus et al. 2023, formulas 43-45)."""
     total = TypedCounts()
     for c in counts:
         total = total + c
@@ -133,7 +133,7 @@ def micro_average(counts: Iterable[TypedCounts], k: Sequence[Fraction] = DEFAULT
 
 def macro_average(counts: Iterable[TypedCounts], k: Sequence[Fraction] = DEFAULT_COEFFICIENTS,
                   n_classes: int | None = None):
-    """(P, R, F) averaged over classes (seed 004 formulas 40-42): the mean P and R of the
+    """(P, R, F) averaged over classes (Žitkus et al. 2023, formulas 40-42): the mean P and R of the
     classes the response attempted (n_a); with ``n_classes`` = n, the scheme-coverage
     scores of formulas 46-48 (same sums divided by n). F is the harmonic mean of the
     averaged P and R."""
@@ -255,7 +255,7 @@ def _annotations(view, type_attr: str, dominant_attr: str, chains: bool):
 
 def typed_evaluation(key, response, type_attr: str = "coref_type",
                      dominant_attr: str = "dominant") -> TypedResult:
-    """Classify every annotation of one document pair (seed 004 §4.3); documents or
+    """Classify every annotation of one document pair (Žitkus et al. 2023, §4.3); documents or
     :class:`~corefio.model.MentionChains`."""
     gold, gold_chain = _annotations(key.mention_chains(), type_attr, dominant_attr, True)
     resp, _ = _annotations(response.mention_chains(), type_attr, dominant_attr, False)

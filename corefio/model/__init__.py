@@ -1,4 +1,4 @@
-"""The pivot model: the RAF model of seed 003 (Figure 1), extended for MUC, MMAX2 and MATE.
+"""The pivot model: the RAF model of Popescu-Belis et al. (2004, Figure 1), extended for MUC, MMAX2 and MATE.
 
 =====================  ==========================================================
 :mod:`.document`       Corpus, Document, Tokens, Sentence, Region, Markable, Entity,

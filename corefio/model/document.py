@@ -1,4 +1,4 @@
-"""The pivot model: the RAF model of seed 003 (Figure 1), as immutable dataclasses.
+"""The pivot model: the RAF model of Popescu-Belis et al. (2004, Figure 1), as immutable dataclasses.
 
 A :class:`Corpus` holds :class:`Document` s. A document has
 

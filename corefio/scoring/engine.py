@@ -192,7 +192,7 @@ class Accumulator:
 
 
 class SyncAccumulator:
-    """Seed 003's score sets: each synchronisation strategy scored on the same aligned
+    """Popescu-Belis et al.'s (2004) score sets: each synchronisation strategy scored on the same aligned
     and matched views, side by side, and mention identification once, before any
     strategy changes the mention sets."""
 
@@ -234,10 +234,10 @@ def _conll(results: dict[str, Any]) -> ConllScore:
 
 
 def _check_kappa(value: Value, report: Report, where: str) -> None:
-    """κ as printed in DEF.7 may leave [−1, 1] (seed 003 observed it): say so."""
+    """κ as printed in DEF.7 may leave [−1, 1] (Popescu-Belis et al. 2004 observed it): say so."""
     if not -1 <= value.value <= 1:
         report.warning("score.kappa-out-of-range",
-                       "kappa outside [-1, 1]: the MUC links outnumber |E| - 1, so d < 0 in seed 000 DEF.7 "
+                       "kappa outside [-1, 1]: the MUC links outnumber |E| - 1, so d < 0 in Popescu-Belis (2000) DEF.7 "
                        "(kappa_d0 keeps d >= 0)", merge=True, example=f"{where}: {float(value.value):.6g}")
 
 
@@ -394,7 +394,7 @@ def score(
 
     ``match`` chooses how response mentions are matched to key mentions (``exact``,
     ``head``, ``min``, ``partial``: :mod:`corefio.compare.matching`). ``sync`` scores the
-    synchronisation strategies of seed 003 side by side (``"all"`` or some of ``key``,
+    synchronisation strategies of Popescu-Belis et al. (2004) side by side (``"all"`` or some of ``key``,
     ``response``, ``intersection``, ``union``) and returns :class:`SyncScores`.
     Documents are paired by name (``pair_by="order"``, or a ``pairs_file`` of
     ``KEY<TAB>RESPONSE`` names, otherwise). Zero mentions (CorefUD empty nodes) are

@@ -124,11 +124,11 @@ _E2E = ("perfect", "bounded", "renaming", "order-free", "additive")
 
 register(Metric("mentions", "mention identification (exact spans)", "scorer.pl v8.01 (Pradhan et al. 2014)",
                 M.mention_identification, "Score", properties=_props("perfect", *_COUNTS), default=True))
-register(Metric("muc", "MUC, link-based", "Vilain et al. 1995; seed 000 DEF.5-6", M.muc, "Score",
+register(Metric("muc", "MUC, link-based", "Vilain et al. 1995; Popescu-Belis 2000, DEF.5-6", M.muc, "Score",
                 properties=_props("perfect-linked", *_COUNTS), default=True))
-register(Metric("bcub", "B-cubed, equal weight per mention", "Bagga & Baldwin 1998; seed 000 DEF.8-9",
+register(Metric("bcub", "B-cubed, equal weight per mention", "Bagga & Baldwin 1998; Popescu-Belis 2000, DEF.8-9",
                 M.b_cubed, "Score", properties=_props("perfect", *_COUNTS), default=True))
-register(Metric("bcub_class", "B-cubed, equal weight per class", "Bagga & Baldwin 1998; seed 000 DEF.10",
+register(Metric("bcub_class", "B-cubed, equal weight per class", "Bagga & Baldwin 1998; Popescu-Belis 2000, DEF.10",
                 M.b_cubed_class, "Score", properties=_props("perfect", *_COUNTS)))
 register(Metric("ceafm", "CEAF phi3, mention-based", "Luo 2005", M.ceaf_mention, "Score",
                 properties=_props("perfect", *_COUNTS), default=True))
@@ -143,42 +143,42 @@ register(Metric("conll", "CoNLL average: mean F1 of muc, bcub, ceafe", "Denis & 
                 conll_average, "F1", corpus="derived",
                 properties=_props("perfect-linked", "symmetric", "bounded", "renaming", "order-free"),
                 default=True, requires=("muc", "bcub", "ceafe")))
-register(Metric("bcub_0", "B-cubed_0: twinless response mentions dropped", "Stoyanov et al. 2009; seed 001",
+register(Metric("bcub_0", "B-cubed_0: twinless response mentions dropped", "Stoyanov et al. 2009; Cai & Strube 2010",
                 M.b_cubed_0, "Score", properties=_props(*_E2E)))
-register(Metric("bcub_all", "B-cubed_all: every twinless mention kept", "Stoyanov et al. 2009; seed 001",
+register(Metric("bcub_all", "B-cubed_all: every twinless mention kept", "Stoyanov et al. 2009; Cai & Strube 2010",
                 M.b_cubed_all, "Score", properties=_props(*_E2E)))
-register(Metric("bcub_rn", "B-cubed_r&n: twinless singleton response mentions dropped", "Rahman & Ng 2009; seed 001",
+register(Metric("bcub_rn", "B-cubed_r&n: twinless singleton response mentions dropped", "Rahman & Ng 2009; Cai & Strube 2010",
                 M.b_cubed_rn, "Score", properties=_props(*_E2E)))
-register(Metric("bcub_sys", "B-cubed_sys", "Cai & Strube 2010 (seed 001), Algorithm 1", M.b_cubed_sys, "Score",
+register(Metric("bcub_sys", "B-cubed_sys", "Cai & Strube 2010, Algorithm 1", M.b_cubed_sys, "Score",
                 properties=_props(*_E2E)))
 for _kind, _title, _source in (
-        ("orig", "CEAF_orig", "Luo 2005; seed 001"),
-        ("rn", "CEAF_r&n", "Cai & Strube 2010 (seed 001)"),
-        ("sys", "CEAF_sys", "Cai & Strube 2010 (seed 001): Algorithm 2 (phi3), Table 6 (phi4)")):
+        ("orig", "CEAF_orig", "Luo 2005; Cai & Strube 2010"),
+        ("rn", "CEAF_r&n", "Cai & Strube 2010"),
+        ("sys", "CEAF_sys", "Cai & Strube 2010: Algorithm 2 (phi3), Table 6 (phi4)")):
     for _phi, _short in (("phi3", "m"), ("phi4", "e")):
         _function = getattr(M, f"ceaf_{_kind}")
         register(Metric(f"ceaf{_short}_{_kind}", f"{_title} {_phi}", _source,
                         functools.partial(_function, phi=_phi), "Score", properties=_props(*_E2E)))
 register(Metric("kappa", "kappa from MUC counts, DEF.7 as printed (may fall below -1)",
-                "Passonneau 1997; seed 000 DEF.7; seed 003", M.kappa, "Value", corpus="counts",
+                "Passonneau 1997; Popescu-Belis 2000, DEF.7; Popescu-Belis et al. 2004", M.kappa, "Value", corpus="counts",
                 properties=_props("perfect", "symmetric", "renaming", "order-free")))
 register(Metric("kappa_d0", "kappa from MUC counts with d >= 0 (stays in [-1, 1])",
-                "Passonneau 1997; seed 000 DEF.7, N raised to a+b+c", M.kappa_d0, "Value", corpus="counts",
+                "Passonneau 1997; Popescu-Belis 2000, DEF.7, N raised to a+b+c", M.kappa_d0, "Value", corpus="counts",
                 properties=_props("perfect", "symmetric", "bounded", "renaming", "order-free"), bounds=(-1, 1)))
-register(Metric("core", "core classes C", "Popescu-Belis 2000; seed 000 DEF.11-14", M.core_class, "Score",
+register(Metric("core", "core classes C", "Popescu-Belis 2000, DEF.11-14", M.core_class, "Score",
                 properties=_props("perfect", *_COUNTS)))
-register(Metric("xcore", "exclusive core classes XC (ties: class order)", "Popescu-Belis; seed 000 §3.5.4",
+register(Metric("xcore", "exclusive core classes XC (ties: class order)", "Popescu-Belis 2000, §3.5.4",
                 M.exclusive_core, "Score", properties=_props("perfect", "bounded", "renaming", "additive")))
-register(Metric("info", "information measure H", "Popescu-Belis 2000; seed 000 DEF.15-17", M.information,
+register(Metric("info", "information measure H", "Popescu-Belis 2000, DEF.15-17", M.information,
                 "(Value, Value)", corpus="profile",
                 properties=_props("perfect", "swap", "bounded", "renaming", "order-free")))
-register(Metric("dmt", "distributional match DMT", "Popescu-Belis; seed 000 §3.7", M.dmt, "Value",
+register(Metric("dmt", "distributional match DMT", "Popescu-Belis 2000, §3.7", M.dmt, "Value",
                 corpus="profile", properties=_props("perfect", "symmetric", "bounded", "renaming", "order-free")))
 register(Metric("derr", "distributional error D-err and its direction (corefio's definition)",
-                "Popescu-Belis; seed 000 §3.7", M.d_err, "Value", corpus="profile", best=0,
+                "Popescu-Belis 2000, §3.7", M.d_err, "Value", corpus="profile", best=0,
                 properties=_props("perfect", "symmetric", "bounded", "renaming", "order-free")))
 register(Metric("typed", "typed evaluation (type codes, dominant mentions)",
-                "Žitkus, Butkienė & Butleris 2023; seed 004", None, "TypedResult", corpus="typed"))
+                "Žitkus, Butkienė & Butleris 2023", None, "TypedResult", corpus="typed"))
 
 #: every registered metric, by name, in registration order
 REGISTRY: dict[str, Metric] = _REGISTRY

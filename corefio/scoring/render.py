@@ -282,7 +282,7 @@ class Scores(Mapping):
 
 @dataclass
 class SyncScores:
-    """Seed 003's score sets: one :class:`Scores` per synchronisation strategy, side by
+    """Popescu-Belis et al.'s (2004) score sets: one :class:`Scores` per synchronisation strategy, side by
     side, and mention identification once (computed before any strategy changes the
     mention sets).
 

@@ -4,7 +4,7 @@ Every input reaches the metrics the same way: a document's
 :class:`~corefio.model.mentions.MentionView` (from :meth:`corefio.model.Document.mention_view`
 or from a format's ``mention_views`` fast path, which builds the same views), then
 :func:`synchronise` (different tokenisations aligned, mentions matched), then, when
-asked, a synchronisation strategy of seed 003 (:func:`apply_strategy`), then the
+asked, a synchronisation strategy of Popescu-Belis et al. (2004) (:func:`apply_strategy`), then the
 partitions (:func:`partition`) and their table.
 
 Partitions: the chains of a view as lists of mention spans. A span that occurs twice
@@ -136,7 +136,7 @@ def carry_over(response: MentionView, key: MentionView, report: Report | None) -
 
 def restrict(view: MentionView, chosen: set[tuple], have: set[tuple], ordered: bool = False) -> MentionView:
     """``view`` with exactly the mentions ``chosen`` (by spans): others removed, missing
-    ones added as singletons (seed 003 §2.3; see :mod:`corefio.compare.synchronisation`).
+    ones added as singletons (Popescu-Belis et al. 2004, §2.3; see :mod:`corefio.compare.synchronisation`).
 
     ``ordered``: the classes come in the order of the synchronised documents (markables
     sorted by layer and spans, chains by their first markable), so that a metric that

@@ -1,4 +1,4 @@
-"""``corefio serve``: seed 003's online evaluator as a local web application.
+"""``corefio serve``: Popescu-Belis et al.'s (2004) online evaluator as a local web application.
 
 A FastAPI application (the optional extra ``corefio[web]``) whose pages and JSON API
 translate between HTTP and the library: :func:`corefio.read` reads the uploads,

@@ -133,7 +133,7 @@ def label(name: str) -> str:
 
 def citation(text: str) -> str:
     """A registry citation as a reader sees it: the paper, without the project's own
-    notes on where the definition was read (``; seed 000 DEF.5-6``)."""
+    notes on where the definition was read (``; Popescu-Belis 2000, DEF.5-6``)."""
     text = re.sub(r"\s*\(seed \d+\)", "", text)
     text = re.sub(r"(^|;)\s*seed \d+[^;]*", "", text)
     return text.strip(" ;,")
