@@ -137,6 +137,15 @@ def test_gold_keeps_the_annotators_format(tmp_path):
     assert run.returncode == 0
     assert "loss.markable-attributes" in run.stderr  # CoNLL holds no conflict marks: said so
     assert (tmp_path / "c.csv").read_text().startswith("document,sentence,kind,tie,first,last,mention,a,b,decision")
+    # the gold is CoNLL as scorer.pl reads it: numeric labels, nothing for corefio's reader to warn about
+    from corefio.diagnostics import Report
+
+    report = Report()
+    corefio.read(out, report=report)
+    assert not report.by_code("conll.label-not-numeric")
+    labels = {cell.strip("()") for line in out.read_text().splitlines() if line and not line.startswith("#")
+              for cell in line.split()[-1].split("|") if cell != "-"}
+    assert labels and all(label.isdigit() for label in labels)
 
 
 def test_gold_xmi_reads_in_cassis(tmp_path):

@@ -100,6 +100,9 @@ def results(tmp_path_factory):
 
     work = tmp_path_factory.mktemp("readme")
     shutil.copytree(REPO / "samples", work / "samples")
+    # the team workflow's three annotators: the folders of tests/data/agreement/gum-annotators
+    for folder, annotator in (("a", "ann"), ("b", "ben"), ("c", "cat")):
+        shutil.copytree(REPO / "tests/data/agreement/gum-annotators" / folder, work / annotator)
     out = {}
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(work)

@@ -227,8 +227,8 @@ def _gold_document(reference: Document, chains: list, kept: list[tuple], entity_
                    notes: dict[tuple, list[str]]) -> tuple[Document, int]:
     """The gold document, and how many of the reference's other links it leaves out."""
     numbers: dict[tuple, str] = {}
-    for span in kept:  # entities numbered in the order of their first mention
-        numbers.setdefault(entity_of[span], f"e{len(numbers) + 1}")
+    for span in kept:  # entities numbered in the order of their first mention (numbers: what CoNLL reads)
+        numbers.setdefault(entity_of[span], str(len(numbers) + 1))
     taken = {m.id for m in reference.markables if m.layer is None}
     used: set[str] = set()
     markables: list[Markable] = [m for m in reference.markables if m.layer is not None]
