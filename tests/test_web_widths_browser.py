@@ -1,4 +1,4 @@
-"""Every page of the evaluator at 1400 px and at 390 px (a phone), in a real browser, on
+"""Every page of the evaluator at 1280 px (a laptop) and at 390 px (a phone), in a real browser, on
 real multi-document pairs whose documents carry the longest names of their corpora: two
 GUM documents (CoNLL-U) renamed GUM_conversation_blacksmithing and
 GUM_textbook_entrepreneurship, the longest names in UD English-GUM, and four parts of an
@@ -25,7 +25,7 @@ GUM = DATA / "wild" / "conllu" / "gum"
 ONTONOTES = DATA / "wild" / "conll2012" / "allennlp"
 GUM_NAMES = ["GUM_conversation_blacksmithing", "GUM_textbook_entrepreneurship"]
 ONTONOTES_NAME = "nw/dev_09_c2e/00/dev_09_c2e_0000"
-WIDTHS = (1400, 390)
+WIDTHS = (1280, 390)
 
 #: every badge of the view against every word, bracket, chain label and other badge it
 #: could cover (its own bracket, which holds it, aside): the overlaps found
@@ -162,7 +162,7 @@ def test_no_page_overflows_and_no_badge_covers_a_word(browser, pages, width, tmp
             _save_narrow(browser, tmp_path, "result-390.png")
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    if width == 1400:
+    if width == 1280:
         for name, shot in (("comparison", "compare.png"), ("agreement", "agreement.png"),
                            ("ontonotes adjudication 0", "adjudication.png")):
             browser.get(pages[name])
