@@ -286,3 +286,63 @@ def test_settings_of_a_preset_as_the_api_gives_them():
         P.resolve("corefud", {"colour": "red"})
     # a preset of the UA scorer's keeps its anaphora settings; singletons given win there too
     assert P.resolve("codicrac", {"keep_singletons": True}).anaphora.keep_singletons is True
+
+
+# -- corefud: the mention overlap ratio and the zero score ---------------------------------------------
+ZEROS = DATA / "zeros"
+ZERO_CASES = json.loads((ZEROS / "expected.json").read_text(encoding="utf-8"))["cases"]
+
+
+def _printed(output: list[str]) -> dict[str, list[str]]:
+    """Metric → [recall, precision, F1] as corefud-scorer printed them (two decimals)."""
+    return {name.strip(): line.split()[1::2] for name, line in zip(output, output[1:]) if line.startswith("Recall:")}
+
+
+def _ua_values(section: dict) -> list[float]:
+    (scores,) = section.values()
+    return [scores["recall"], scores["precision"], scores["f1"]]
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+@pytest.mark.parametrize("run, options", [("default", []), ("exact", ["--match", "exact"]),
+                                          ("partial", ["--match", "partial"])])
+def test_corefud_gives_corefud_scorers_mor_and_zero_score(entry, run, options, cli):
+    """MOR pairs mentions by their largest overlap whatever the matching (not as the UA
+    scorer's MOR, over the pairs its matching makes); the zero score follows --match."""
+    judged = entry["runs"][run]["values"]
+    key, response = WILD / "conllu" / entry["key"], WILD / "conllu" / entry["response"]
+    out = cli("score", key, response, "--preset", "corefud", *options, "--format", "json")
+    assert out.exit_code == 0, out.output
+    anaphora = _json(out)["anaphora"]
+    assert _ua_values(anaphora["mor"]) == pytest.approx(judged["mor"], abs=1e-9)
+    assert _ua_values(anaphora["zero"]) == pytest.approx(judged["zero"], abs=1e-9)
+
+
+@pytest.mark.parametrize("case", sorted(ZERO_CASES))
+def test_corefud_zero_score_and_mor_on_zero_mentions(case):
+    """Hand-built zero mentions (``tests/data/zeros``) with every matching and zero
+    matching: corefud-scorer's MOR and zero score as it printed them."""
+    entry = ZERO_CASES[case]
+    command = entry["command"].split()
+    given = {"keep_singletons": "-s" in command, "match": entry["match"],
+             "zero_match": command[command.index("-z") + 1]}
+    settings = P.resolve("corefud", given)
+    assert settings.anaphora is not None and settings.anaphora.scorer == "corefud"
+    result = UA.score_files(ZEROS / entry["key"], ZEROS / entry["response"], settings.anaphora,
+                            key_format="conllu", response_format="conllu")
+    printed = _printed(entry["output"])
+    for metric in ("mor", "zero"):
+        (values,) = result.sections[metric].values()
+        assert [percent(x) for x in values] == printed[metric], metric
+
+
+def test_the_corefud_preset_says_whose_mor_it_gives(cli):
+    entry = COREFUD[0]
+    key, response = WILD / "conllu" / entry["key"], WILD / "conllu" / entry["response"]
+    text = cli("score", key, response, "--preset", "corefud").stdout
+    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines() if line.startswith("  ")}
+    judged = entry["runs"]["default"]["values"]
+    assert rows["mor"] == [percent(x) for x in judged["mor"]]
+    flat = _flat(text)
+    assert "also corefud-scorer's mention overlap ratio and zero score" in flat
+    assert "MOR pairs mentions by their largest overlap whatever the matching" in flat
