@@ -35,6 +35,7 @@ UA = {"repo": "juntaoy/universal-anaphora-scorer", "commit": "127ba3d8807fd30dab
 #: (family, key, response): the pairs scored
 PAIRS = {
     "conllu": ["gum/en_gum-ud-dev.trimmed", "gum/GUM_interview_gaming.window", "democrat/fr-democrat-dev-sample",
+               "gumreddit/en_gumreddit-ud-dev.macroeconomics",
                "corefud-scorer/TC-ZA.key",
                "corefud-scorer/TC-NCMA-7", "corefud-scorer/TC-HMA.key"],
     "ua": ["codi-crac-2021/light_dev.episode_6497", "ua-scorer/TC-PB.key", "ua-scorer/TC-ZA.key",
