@@ -39,7 +39,8 @@ PAIRS = {
                "corefud-scorer/TC-ZA.key",
                "corefud-scorer/TC-NCMA-7", "corefud-scorer/TC-HMA.key"],
     "ua": ["codi-crac-2021/light_dev.episode_6497", "ua-scorer/TC-PB.key", "ua-scorer/TC-ZA.key",
-           "ua-scorer/TC-NCMA-7", "codi-crac-2022/AMI_dev_v2.ES2004a.trimmed"],
+           "ua-scorer/TC-NCMA-7", "codi-crac-2022/AMI_dev_v2.ES2004a.trimmed",
+           "codi-crac-2022/AMI_dev_v2.ES2004d.trimmed"],
 }
 #: run name -> options after KEY RESPONSE
 RUNS = {
