@@ -7,7 +7,10 @@ a small file built here (the real files are in ``tests/test_conllu_ua_written.py
   read it; version 1 failed without it), and a mention anchor that CorefUD's ``Bridge``
   cannot say reported when converting to CoNLL-U;
 * bridging link types other than ``bridging`` (MMAX2's ``bridging_antecedent``) written
-  as bridging to UA and CoNLL-U, reported as the loss of their name;
+  as bridging to UA and CoNLL-U, reported as the loss of their name; an MMAX2 project's
+  bridging pointers reach both when its markables are mentions (its identity pointer
+  known), and are reported lost with their level otherwise (yuliagrishina/corefpro's
+  bridging corpus shows both; it is CC BY-NC-SA, so a project of its layout is built here);
 * a ``)`` without opener (or an opener never closed) in the ``BRIDGING`` column, and a
   CorefUD head that is no word position, are located errors for ``read`` and ``validate``.
 """
@@ -200,3 +203,78 @@ def test_a_corefud_head_that_is_no_word_position_is_a_located_error(head, tmp_pa
     # a head among the mention's two words reads
     head_of = _doc(corefio.loads(text.replace(f"--{head}", "--2"), "conllu")).markables[1].head
     assert head_of == ((2, 2),)
+
+
+# -- MMAX2 bridging pointers -------------------------------------------------------------------------
+def _mmax2_project(root) -> object:
+    """A small MMAX2 project laid out as yuliagrishina/corefpro's bridging corpus: one
+    level ``primmark`` whose pointers ``identical_antecedent`` (identity) and
+    ``Bridging_antecedent`` (bridging) point to markables of the same level."""
+    (root / "basedata").mkdir()
+    (root / "scheme").mkdir()
+    (root / "markables").mkdir()
+    words = ["Das", "Haus", "ist", "alt", ".", "Es", "hat", "eine", "Tür", "."]
+    (root / "basedata" / "doc_words.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<words>\n'
+        + "".join(f'<word id="word_{i}">{w}</word>\n' for i, w in enumerate(words, 1)) + "</words>\n",
+        encoding="utf-8")
+    (root / "doc.mmax").write_text('<?xml version="1.0" encoding="UTF-8"?>\n<mmax_project>\n'
+                                   "<words>doc_words.xml</words>\n</mmax_project>\n", encoding="utf-8")
+    (root / "common_paths.xml").write_text(
+        '<?xml version="1.0"?>\n<common_paths>\n<basedata_path>basedata/</basedata_path>\n'
+        "<scheme_path>scheme/</scheme_path>\n<style_path>scheme/</style_path>\n"
+        "<customization_path>scheme/</customization_path>\n<markable_path>markables/</markable_path>\n"
+        '<annotations>\n<level name="primmark" schemefile="primmark_scheme.xml">$_primmark_level.xml</level>\n'
+        "</annotations>\n</common_paths>\n", encoding="utf-8")
+    (root / "scheme" / "primmark_scheme.xml").write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n<annotationscheme>\n'
+        '<attribute id="level_identity" name="identical_antecedent" type="markable_pointer"/>\n'
+        '<attribute id="level_bridging_antecedent" name="Bridging_antecedent" type="markable_pointer"/>\n'
+        '<attribute id="level_bridging_type" name="bridging_type" type="nominal_list">\n'
+        '<value id="v1" name="part-of"/>\n</attribute>\n</annotationscheme>\n', encoding="utf-8")
+    (root / "markables" / "doc_primmark_level.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<markables xmlns="www.eml.org/NameSpaces/primmark">\n'
+        '<markable id="markable_1" span="word_1..word_2" identical_antecedent="empty" bridging_antecedent="empty" '
+        'mmax_level="primmark"/>\n'
+        '<markable id="markable_2" span="word_6" identical_antecedent="markable_1" bridging_antecedent="empty" '
+        'mmax_level="primmark"/>\n'
+        '<markable id="markable_3" span="word_8..word_9" identical_antecedent="empty" '
+        'bridging_antecedent="markable_1" bridging_type="part-of" mmax_level="primmark"/>\n'
+        "</markables>\n", encoding="utf-8")
+    return root / "doc.mmax"
+
+
+@pytest.mark.parametrize("fmt", ["ua", "conllu"])
+def test_mmax2_bridging_pointers_are_written_as_bridging(fmt, tmp_path):
+    project = _mmax2_project(tmp_path)
+    corpus = corefio.read(project, "mmax2", identity_attribute="identical_antecedent")
+    report = Report()
+    text = corefio.dumps(corpus, fmt, report=report)
+    rows = _rows(text)
+    if fmt == "ua":
+        # the anaphor "eine Tür" in brackets, its anchor the mention "Das Haus" (the
+        # closest of its entity before the anaphor is "Es": the pointer says which)
+        assert [(r[0], r[11]) for r in rows if r[11] != "_"] == [
+            ("8", "(MarkableID=markable_3|MentionAnchor=markable_1|EntityAnchor=1"), ("9", ")")]
+        assert "loss.bridging-anchor" not in {d.code for d in report}
+    else:
+        assert sum("Bridge=" in r[9] for r in rows) == 1
+        # Bridge names the entity: read back, its anchor is "Es", not the "Das Haus" pointed to
+        assert "loss.bridging-anchor" in {d.code for d in report}
+    assert "loss.link-type-name" in {d.code for d in report}
+    back = _doc(corefio.loads(text, fmt))
+    (link,) = [link for link in back.links if link.type == BRIDGING]
+    source = [m for m in back.markables if m.ref == link.source][0]
+    assert source.spans == ((7, 8),)
+
+
+@pytest.mark.parametrize("fmt", ["ua", "conllu"])
+def test_mmax2_bridging_of_markables_in_no_written_layer_is_reported(fmt, tmp_path):
+    """Without an identity attribute the level's markables are in no chain: the writers
+    leave them out, and their links with them, and say so."""
+    project = _mmax2_project(tmp_path)
+    report = Report()
+    corefio.dumps(corefio.read(project, "mmax2", identity_attribute="none"), fmt, report=report)
+    lost = {d.code: d for d in report}
+    assert "loss.layers" in lost and "loss.layer-links" in lost
+    assert lost["loss.layer-links"].count == 2  # the identity pointer and the bridging pointer
