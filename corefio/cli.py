@@ -1472,7 +1472,7 @@ def score_command(
     if settings.anaphora is not None or anaphora:
         from .scoring import anaphora as UA
 
-        ua_settings = UA.settings_from(preset, anaphora, metric if _given(ctx, "metric") else None)
+        ua_settings = UA.settings_from(preset, anaphora, metric if _given(ctx, "metric") else None, options=chosen)
         if _given(ctx, "keep_singletons") or settings.anaphora is None:  # --drop-singletons: the UA scorer's default
             ua_settings = dataclasses.replace(ua_settings, keep_singletons=keep_singletons)
         settings = dataclasses.replace(settings, anaphora=ua_settings)
@@ -1480,9 +1480,9 @@ def score_command(
     if lists is not None:
         from .errors import UsageError
 
-        if by_kind is not None or errors or ua_settings is not None or (group_by or "").startswith("meta:"):
-            raise UsageError("--by-kind, --errors, --anaphora (and a preset of the UA scorer's) and --group-by "
-                             "meta: take one key and one response file, not directories")
+        if by_kind is not None or errors or (group_by or "").startswith("meta:"):
+            raise UsageError("--by-kind, --errors and --group-by meta: take one key and one response file, "
+                             "not directories")
         key, response = lists[0], lists[1][0]  # type: ignore[assignment]
     else:
         key = _input(key, key_format or from_format)
@@ -1563,6 +1563,10 @@ def score_command(
             text += "\n" + buffer.getvalue()
     else:
         text = result.to_text(per_document) if output is ScoreFormat.scorer else result.to_table(per_document)
+        if output is ScoreFormat.text and ua_result is not None and ua_result.sections and not per_document \
+                and settings.preset is not None and settings.preset.tool == "UA scorer":
+            # a preset of the UA scorer's shows the UA scorer's numbers as the score
+            text, ua_result = ua_result.to_text(), None
         if analysis is not None:
             text += "\n" + analysis.to_text(per_document)
         for _, table in breakdowns:

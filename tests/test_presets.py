@@ -187,8 +187,18 @@ def test_codicrac_is_the_ua_scorers_defaults(entry, cli):
     identity = _json(out)["anaphora"]["identity"]
     for metric, want in judged["values"].items():
         assert [identity[metric][k] for k in ("recall", "precision", "f1")] == pytest.approx(want, abs=1e-9)
-    text = _flat(cli("score", key, response, "--preset", "codicrac").stdout)
-    assert "settings (preset codicrac, UA scorer 2.0)" in text and "note: the UA scorer's own numbers" in text
+    # the text output gives the UA scorer's numbers as the score: no second table beside them
+    text = cli("score", key, response, "--preset", "codicrac").stdout
+    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines() if line.startswith("  ")}
+    for metric, want in judged["values"].items():
+        assert rows[metric] == [percent(x) for x in want], metric
+    assert rows["conll"] == [percent(sum(want[2] for want in judged["values"].values()) / 3)]
+    headers = [line for line in text.splitlines() if line.split()[:2] == ["metric", "recall"]]
+    assert "mentions" not in rows and len(headers) == 1 and text.startswith("Universal Anaphora scores")
+    flat = _flat(text)
+    assert "settings (preset codicrac, UA scorer 2.0): Universal Anaphora: identity chains; metrics muc, bcub, " \
+           "ceafe; exact matching; singletons left out; non-referring markables left out" in flat
+    assert "note: the scores are the UA scorer's" in flat
 
 
 # -- without a preset; compare and agree -------------------------------------------------------------
@@ -245,7 +255,7 @@ def test_agree_scores_its_pairwise_table_with_a_preset(cli):
     assert "settings (preset corefud, corefud-scorer 1.2): head matching" in text
 
 
-def test_a_preset_of_chain_options_takes_directories_and_one_of_the_ua_scorer_does_not(cli, tmp_path):
+def test_a_preset_takes_directories(cli, tmp_path):
     for side in ("key", "response"):
         (tmp_path / side).mkdir()
     entry = COREFUD[1]
@@ -254,8 +264,14 @@ def test_a_preset_of_chain_options_takes_directories_and_one_of_the_ua_scorer_do
     out = cli("score", tmp_path / "key", tmp_path / "response", "--preset", "corefud", "--format", "json")
     assert out.exit_code == 0, out.output
     assert _values(_json(out)["corpus"]["muc"]) == pytest.approx(entry["runs"]["default"]["values"]["muc"])
-    out = cli("score", tmp_path / "key", tmp_path / "response", "--preset", "codicrac")
-    assert out.exit_code == 2 and "one key and one response file" in out.output
+    # and so does one of the UA scorer's: its sections sum the counts of every pair of files
+    for side, path in (("key", WILD / "ua" / UA_JUDGED[0]["key"]), ("response", WILD / "ua" / UA_JUDGED[0]["response"])):
+        (tmp_path / side / "a.conllu").unlink()
+        (tmp_path / side / "a.CONLLUA").write_bytes(path.read_bytes())
+    out = cli("score", tmp_path / "key", tmp_path / "response", "--preset", "codicrac", "--format", "json")
+    assert out.exit_code == 0, out.output
+    identity = _json(out)["anaphora"]["identity"]
+    assert identity["muc"]["f1"] == pytest.approx(UA_JUDGED[0]["runs"]["default"]["values"]["muc"][2], abs=1e-9)
 
 
 def test_settings_of_a_preset_as_the_api_gives_them():
@@ -270,3 +286,63 @@ def test_settings_of_a_preset_as_the_api_gives_them():
         P.resolve("corefud", {"colour": "red"})
     # a preset of the UA scorer's keeps its anaphora settings; singletons given win there too
     assert P.resolve("codicrac", {"keep_singletons": True}).anaphora.keep_singletons is True
+
+
+# -- corefud: the mention overlap ratio and the zero score ---------------------------------------------
+ZEROS = DATA / "zeros"
+ZERO_CASES = json.loads((ZEROS / "expected.json").read_text(encoding="utf-8"))["cases"]
+
+
+def _printed(output: list[str]) -> dict[str, list[str]]:
+    """Metric → [recall, precision, F1] as corefud-scorer printed them (two decimals)."""
+    return {name.strip(): line.split()[1::2] for name, line in zip(output, output[1:]) if line.startswith("Recall:")}
+
+
+def _ua_values(section: dict) -> list[float]:
+    (scores,) = section.values()
+    return [scores["recall"], scores["precision"], scores["f1"]]
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+@pytest.mark.parametrize("run, options", [("default", []), ("exact", ["--match", "exact"]),
+                                          ("partial", ["--match", "partial"])])
+def test_corefud_gives_corefud_scorers_mor_and_zero_score(entry, run, options, cli):
+    """MOR pairs mentions by their largest overlap whatever the matching (not as the UA
+    scorer's MOR, over the pairs its matching makes); the zero score follows --match."""
+    judged = entry["runs"][run]["values"]
+    key, response = WILD / "conllu" / entry["key"], WILD / "conllu" / entry["response"]
+    out = cli("score", key, response, "--preset", "corefud", *options, "--format", "json")
+    assert out.exit_code == 0, out.output
+    anaphora = _json(out)["anaphora"]
+    assert _ua_values(anaphora["mor"]) == pytest.approx(judged["mor"], abs=1e-9)
+    assert _ua_values(anaphora["zero"]) == pytest.approx(judged["zero"], abs=1e-9)
+
+
+@pytest.mark.parametrize("case", sorted(ZERO_CASES))
+def test_corefud_zero_score_and_mor_on_zero_mentions(case):
+    """Hand-built zero mentions (``tests/data/zeros``) with every matching and zero
+    matching: corefud-scorer's MOR and zero score as it printed them."""
+    entry = ZERO_CASES[case]
+    command = entry["command"].split()
+    given = {"keep_singletons": "-s" in command, "match": entry["match"],
+             "zero_match": command[command.index("-z") + 1]}
+    settings = P.resolve("corefud", given)
+    assert settings.anaphora is not None and settings.anaphora.scorer == "corefud"
+    result = UA.score_files(ZEROS / entry["key"], ZEROS / entry["response"], settings.anaphora,
+                            key_format="conllu", response_format="conllu")
+    printed = _printed(entry["output"])
+    for metric in ("mor", "zero"):
+        (values,) = result.sections[metric].values()
+        assert [percent(x) for x in values] == printed[metric], metric
+
+
+def test_the_corefud_preset_says_whose_mor_it_gives(cli):
+    entry = COREFUD[0]
+    key, response = WILD / "conllu" / entry["key"], WILD / "conllu" / entry["response"]
+    text = cli("score", key, response, "--preset", "corefud").stdout
+    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines() if line.startswith("  ")}
+    judged = entry["runs"]["default"]["values"]
+    assert rows["mor"] == [percent(x) for x in judged["mor"]]
+    flat = _flat(text)
+    assert "also corefud-scorer's mention overlap ratio and zero score" in flat
+    assert "MOR pairs mentions by their largest overlap whatever the matching" in flat

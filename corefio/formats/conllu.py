@@ -17,15 +17,22 @@ An opener lists the fields in the declared order, separated by ``-``; the last f
 takes whatever is left (hyphens included). The ``head`` field is the position of the
 head word among the mention's words (1 = its first word, counting every part of a
 discontinuous mention): it becomes :attr:`Markable.head`, and the writer computes it back
-from there. Every other field a mention gives, even an empty one, is a markable
-attribute named after the field, so that writing it back reproduces the opener (a head
-value that is no valid position stays an attribute too). Items ``name:value`` at the
+from there. A head value that is no such position (``(e1--x)``, ``0``, more than the
+mention's words) is an error, as in udapi, corefud-scorer and UD's validator. Every
+other field a mention gives, even an empty one, is a markable attribute named after the
+field, so that writing it back reproduces the opener. Items ``name:value`` at the
 end of the ``other`` field whose names are no declared field are attributes of their own
 when the writer would write them back the same way (udapi reads ``other`` so too).
 ``SplitAnte`` and
 ``Bridge`` become typed links (``split_antecedent``, ``bridging``) from the anaphor
 mention to the antecedent *entity*; a bridging subtype goes to the link's ``relation``
-attribute. The other MISC keys (``SpaceAfter``, ``Discourse``, ...) stay in the
+attribute. The writer writes every bridging link type as ``Bridge``
+(:func:`corefio.formats.ua.is_bridging`: MMAX2's ``bridging_antecedent`` too, reported
+as ``loss.link-type-name``); a bridging link to one mention of the anchor (UA's
+``MentionAnchor``) is written as a link to its entity, and reported
+(``loss.bridging-anchor``) unless that mention is the one read back: the entity's
+closest mention before the anaphor (:func:`corefio.formats.ua.anchor_mention`).
+The other MISC keys (``SpaceAfter``, ``Discourse``, ...) stay in the
 ``misc`` token attribute. A ``# part = 001`` comment after ``# newdoc id`` gives the
 document's part (CoNLL-2012's parts of one document keep apart).
 
@@ -84,6 +91,7 @@ from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from .losses import LossLog
 from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, is_identity
+from .ua import anchor_mention, is_bridging, range_id_in
 from ..io._lazy import LazyModule
 from ..model.layout import FormatLayout
 from .registry import Capabilities, FormatSpec, Option, register
@@ -370,12 +378,16 @@ class _Reader:
                         del attrs[name]
             head = None
             value = attrs.get("head")
-            if value is not None and _HEAD_INDEX.match(value):
+            if value is not None and "head" in d.fields:
+                # a declared head field holds a position among the mention's words
+                # (udapi and corefud-scorer refuse anything else)
                 words = _words(spans)
-                if int(value) <= len(words):
-                    w = words[int(value) - 1]
-                    head = ((w, w),)
-                    del attrs["head"]
+                if not _HEAD_INDEX.match(value) or int(value) > len(words):
+                    raise self.error(f"mention of {m.eid!r}: head {value!r} is no position among its {len(words)} "
+                                     f"word(s) (the head field of global.Entity counts them from 1)", m.line)
+                w = words[int(value) - 1]
+                head = ((w, w),)
+                del attrs["head"]
             if attrs.get("other") and "other" in d.fields:
                 rest, extra = unpacked(attrs["other"], d.fields)
                 if extra and not extra.keys() & attrs.keys():
@@ -946,14 +958,27 @@ def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
         if m.entity is not None:
             entity_label.setdefault(m.entity, labels[k])
     relations: dict[int, dict[str, list[str]]] = {}
+    group_of: dict[int, list[int]] = {}
+    for chain in doc.chain_indices():
+        for k in chain:
+            group_of[k] = chain
+    renamed: list[str] = []  # bridging types other than "bridging", once per target
+    anchors: list[str] = []  # bridging links whose mention anchor is not the one read back
     for link in doc.links:
-        if link.type not in (BRIDGING, SPLIT_ANTECEDENT):
+        if link.type != SPLIT_ANTECEDENT and not is_bridging(link.type):
             if not is_identity(link.type):
                 log.lose("link-types", f"{link.type!r} links (CorefUD has bridging and split antecedents)",
                          document=doc, done="dropped")
             continue
         src = index[link.source]
         key = "SplitAnte" if link.type == SPLIT_ANTECEDENT else "Bridge"
+        if key == "Bridge" and link.type != BRIDGING:
+            renamed.extend(link.type for _ in link.targets)
+        if key == "Bridge" and link.target_kind == "markable":
+            # Bridge names the anchor's entity: read back, a link to the entity stands
+            # for its closest mention before the anaphor (anchor_mention)
+            anchors.extend(link.id for t in link.targets
+                           if anchor_mention(doc.markables, group_of[index[t]], src) != index[t])
         relation = link.attributes.get("relation")
         if set(link.attributes) - {"relation"}:
             log.lose("link-attributes", "attributes of bridging/split-antecedent links other than relation",
@@ -981,6 +1006,14 @@ def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
                 if value:
                     item += f":{value}"
             relations.setdefault(doc.markables[src].first, {}).setdefault(key, []).append(item)
+    if renamed:
+        log.lose("link-type-name", "the names of bridging link types other than 'bridging' (CorefUD has one "
+                 "bridging relation, Bridge; read back, their type is 'bridging')", document=doc,
+                 count=len(renamed), example=renamed[0], done="written as Bridge")
+    if anchors:
+        log.lose("bridging-anchor", "which mention of its entity a bridging anchor is (Bridge names the entity, "
+                 "read back as its closest mention before the anaphor, which these anchors are not)",
+                 document=doc, count=len(anchors), example=anchors[0], done="the entity written")
     misc_col = attrs.get("misc")
     out = []
     for i in range(n):
@@ -1250,6 +1283,8 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
         forms = [f.strip() or "_" for f in forms]
         doc = doc.copy(tokens=doc.tokens.copy(forms=forms))  # the sentences' text comments spell them so
     taken = _Taken(sent_ids)
+    written_ids = ids if ids is not None else [str(i - s.first + 1) for s in sentences
+                                               for i in range(s.first, s.last + 1)]
     for s_index, s in enumerate(sentences):
         if lay is None:
             declare = True
@@ -1260,7 +1295,8 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
         out.extend(_comments(doc, s, s_index, fields, lay is not None, log, taken, declare))
         inter: dict[int, list[str]] = {}
         for off, raw in s.interleaved:
-            line = _interleaved_line(raw, log, doc)
+            first_field = raw.split(None, 1)[0] if raw.strip() else ""
+            line = _interleaved_line(raw, log, doc, range_id_in(s, off, first_field, written_ids))
             if line is not None:
                 inter.setdefault(off, []).append(line)
         for i in range(s.first, s.last + 1):
@@ -1440,13 +1476,17 @@ def _same_entity_overlap(doc, labels: list[str]) -> bool:
     return False
 
 
-def _interleaved_line(raw: str, log: LossLog, doc) -> str | None:
-    """A multi-word-token line as CoNLL-U has it (10 columns), or None if it is not one."""
-    fields = raw.split("\t")
-    if len(fields) >= 10 and _RANGE_ID.match(fields[0]) and not _LINE_BREAKING.search(raw.replace("\t", " ")):
+def _interleaved_line(raw: str, log: LossLog, doc, range_id: str | None) -> str | None:
+    """A multi-word-token line as CoNLL-U has it (10 columns; a line of a UA file may
+    have more, or be aligned by spaces), its id ``range_id`` (the sentence's numbering:
+    a UA file numbers the words of the document), or None if it is not one."""
+    fields = raw.split("\t") if "\t" in raw else raw.split()
+    if len(fields) >= 10 and range_id is not None and not _LINE_BREAKING.search(raw.replace("\t", " ")):
         if any(f not in ("_", "") for f in fields[10:]):
             log.lose("interleaved-column", "extra columns of multi-word-token lines", document=doc, done="dropped")
-        return "\t".join(fields[:10])
+        if fields[0] == range_id and len(fields) == 10 and "\t" in raw:
+            return raw
+        return "\t".join([range_id, *fields[1:10]])
     log.lose("interleaved-line", "lines between words that are not CoNLL-U multi-word tokens",
              document=doc, example=raw[:40], done="dropped")
     return None

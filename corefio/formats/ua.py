@@ -34,7 +34,9 @@ The anaphoric columns:
   optional) on the anaphor's first token: a ``bridging`` link from markable ``m`` to
   markable ``a`` (to entity ``e`` when there is no mention anchor), ``Rel`` in the link's
   ``relation`` attribute; an ``EntityAnchor`` that is not the anchor's own entity is kept
-  as the link attribute ``EntityAnchor``.
+  as the link attribute ``EntityAnchor``. CODI-CRAC files open the bracket on the
+  anaphor's first token and close it (``)``) on its last: a ``)`` with no open bridging
+  bracket, or a bracket never closed in its document, is an error, as in ``IDENTITY``.
 * ``DISCOURSE_DEIXIS``: the identity syntax for discourse-deictic markables and their
   antecedent segments. They form chains of their own (the proposal keeps them apart
   from identity): corefio puts them in the markable layer ``discourse_deixis`` with
@@ -58,8 +60,23 @@ the document, closing brackets before opening ones on a token (what the UA score
 reads), openers outermost first. A markable that crosses another (overlap without nesting)
 is written in pieces that nest, each repeating its ``MarkableID`` (the discontinuous
 markable notation); the reader joins adjacent pieces of one markable again. Markables of
-layers other than coreference and discourse deixis are reported lost (``loss.layers``);
-those in a chain are written as its mentions (:mod:`corefio.formats._layers`).
+layers other than coreference and discourse deixis are reported (``loss.layers``, saying
+how many were kept and how many dropped): those in a chain are written as its mentions
+(:mod:`corefio.formats._layers`), the others are dropped with their links
+(``loss.layer-links``).
+
+A bridging item is written in brackets from the anaphor's first token to its last, as
+CODI-CRAC files have it. Every link type :func:`is_bridging` accepts is written there
+(MMAX2's ``bridging_antecedent`` too: ``loss.link-type-name``, as UA has one bridging
+relation). A bridging link to an entity (CorefUD's ``Bridge``) gets a ``MentionAnchor``
+besides its ``EntityAnchor``: the entity's mention :func:`anchor_mention` chooses (its
+closest before the anaphor), as both versions of the UA scorer read ``MentionAnchor``
+only (v1 fails without it); read back, such a link points to that mention
+(``ua.mention-anchor``, info). A multi-word-token line gets every column of the file
+(``_`` where the source had none; CoNLL-U's has ten) and its id in the document's
+numbering. The UA scorer counts such lines as words: scores are right when key and
+response have the same lines, but its ``Min`` positions (token ids, as written) are
+off by one after each of them.
 """
 
 from __future__ import annotations
@@ -85,6 +102,8 @@ from ._lines import check_part, no_document_error, split_newlines
 #: the model, imported on first use
 model = LazyModule("corefio.model")
 
+#: CoNLL-U's ten columns, the first ten of a UA file
+CONLLU_COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 DEFAULT_COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
                    "IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS", "REFERENCE", "NOM_SEM")
 #: the columns holding anaphora (all others are token attributes)
@@ -105,6 +124,8 @@ _EMPTY_ID = re.compile(r"^\d+\.\d+$")
 _PSEUDO = re.compile(r"[-_]Pseudo$")
 #: one item of a bracket column: an opener (possibly closed at once) or a closer
 _BRACKET_ITEM = re.compile(r"@?\(([^()]*)(\))?|\)")
+#: one item of the BRIDGING column: a bracket as above, or items without brackets
+_BRIDGING_ITEM = re.compile(r"@?\(([^()]*)(\))?|\)|([^()@]+)")
 _MIN = re.compile(r"^(\d+(?:\.\d+)?)(?:[,-](\d+(?:\.\d+)?))?$")
 #: what a value written into a bracket column cannot hold
 _VALUE_UNSAFE = re.compile(r"[()|=@,\s]")
@@ -121,6 +142,31 @@ def token_attribute(column: str) -> str:
     """The token attribute a non-anaphoric column is kept in (``LEMMA`` → ``lemma``;
     a column of no UA or CoNLL-U name keeps its name)."""
     return column.lower() if column in LOWER_CASE_COLUMNS else column
+
+
+#: link types that are bridging besides ``bridging``: CorefUD's name, and the pointer
+#: attributes of MMAX2 projects (lower-cased by the MMAX2 reader) that hold bridging
+BRIDGING_TYPES = frozenset({BRIDGING, "bridge", "bridging_antecedent", "related_phrase", "related_object"})
+
+
+def is_bridging(link_type: str) -> bool:
+    """Whether links of this type are bridging: :data:`BRIDGING_TYPES`, or any type whose
+    name starts with ``bridg`` (MMAX2's ``Bridging_antecedent``, ``bridging_ref`` ...).
+    The UA ``BRIDGING`` column and CorefUD's ``Bridge`` hold them, and the anaphora
+    scorer scores them (:mod:`corefio.scoring.anaphora`)."""
+    name = link_type.lower()
+    return name in BRIDGING_TYPES or name.startswith("bridg")
+
+
+def anchor_mention(markables: Any, group: list[int], anaphor: int) -> int:
+    """The mention of an anchor entity a bridging link to the entity stands for: its
+    closest mention that starts before the anaphor (the last in ``group`` order among
+    those starting at the same word), its first mention when none does. ``group`` is
+    the entity's markable indices; the UA writer writes this mention as the
+    ``MentionAnchor`` and the anaphora scorer anchors the link there."""
+    start = markables[anaphor].spans[0][0]
+    before = [(markables[k].spans[0][0], n, k) for n, k in enumerate(group) if markables[k].spans[0][0] < start]
+    return max(before)[2] if before else group[0]
 
 
 def column_of(attribute: str) -> str | None:
@@ -186,6 +232,8 @@ class _DocState:
     markables: dict[tuple[str | None, str], _Open] = field(default_factory=dict)
     stacks: dict[str | None, list[_Open]] = field(default_factory=dict)
     bridging: list[tuple[dict[str, str], int]] = field(default_factory=list)
+    #: the lines of the bridging brackets open in the BRIDGING column
+    bridging_open: list[int] = field(default_factory=list)
     #: ElementOf: (plural, element entity, the column's layer, the markable saying it or
     #: None for the SPLIT column, line)
     splits: list[tuple[str, str, str | None, str | None, int]] = field(default_factory=list)
@@ -322,8 +370,7 @@ class _Reader:
             elif column == "DISCOURSE_DEIXIS":
                 self.brackets(doc, value, index, DD_LAYER, lineno)
             elif column == "BRIDGING":
-                for chunk in re.findall(r"[^()@]+", value):
-                    doc.bridging.append((self.pairs(chunk, lineno), lineno))
+                self.bridging_items(doc, value, lineno)
             else:  # SPLIT
                 for chunk in re.findall(r"[^()@]+", value):
                     pairs = self.pairs(chunk, lineno)
@@ -354,6 +401,30 @@ class _Reader:
                 raise self.error(f"{item!r} is no key=value item", lineno)
             out[key] = value
         return out
+
+    def bridging_items(self, doc: _DocState, value: str, lineno: int) -> None:
+        """The items of a ``BRIDGING`` cell: ``(items`` opens a bracket (CODI-CRAC files
+        close it on the anaphor's last word), ``(items)`` and a bare ``items`` stand
+        alone, ``)`` closes the latest open bracket; one that closes nothing, and one
+        never closed (:meth:`finish`), are errors, as in ``IDENTITY``."""
+        pos = 0
+        for m in _BRIDGING_ITEM.finditer(value):
+            if m.start() != pos:
+                break
+            pos = m.end()
+            if m.group(0) == ")":
+                if not doc.bridging_open:
+                    raise self.error("a closing bracket in the BRIDGING column without an open bridging item",
+                                     lineno)
+                doc.bridging_open.pop()
+                continue
+            text = m.group(1) if m.group(1) is not None else m.group(3)
+            doc.bridging.append((self.pairs(text, lineno), lineno))
+            if m.group(1) is not None and m.group(2) is None:
+                doc.bridging_open.append(lineno)
+        if pos != len(value):
+            raise self.error(f"cannot read {value[pos:]!r} in the BRIDGING column (expected '(key=value|...', "
+                             "'key=value|...' or ')')", lineno)
 
     def brackets(self, doc: _DocState, value: str, index: int, layer: str | None, lineno: int) -> None:
         stack = doc.stacks.setdefault(layer, [])
@@ -452,6 +523,9 @@ class _Reader:
         for stack in doc.stacks.values():
             if stack:
                 raise self.error(f"markable {stack[-1].id!r} is never closed", stack[-1].line)
+        if doc.bridging_open:
+            raise self.error("a bridging item opened here is never closed (the BRIDGING column has no ')' for it)",
+                             doc.bridging_open[-1])
         index_of: dict[str, int] = {}
         for i, tid in enumerate(doc.ids):
             index_of.setdefault(tid, i)
@@ -651,16 +725,45 @@ def _cell_value(value: Any, log: LossLog, doc: Any) -> str:
     return text
 
 
+def _other_layers_lost(doc: Any, other_layers: list[Any], log: LossLog) -> Any:
+    """``doc`` with the markables of layers other than coreference and discourse deixis
+    moved to the coreference layer when they are in a chain and left out otherwise
+    (:func:`~corefio.formats._layers.coreference_layer`), reported as what happened to
+    them (``loss.layers``: all of them, saying how many were kept as mentions and how
+    many dropped) and to their links (``loss.layer-links``: one per target of a link
+    from a markable left out, one per target that is such a markable)."""
+    in_chain = {doc.markables[i].ref for chain in doc.chain_indices() for i in chain}
+    kept = sum(m.ref in in_chain for m in other_layers)
+    dropped = len(other_layers) - kept
+    if not dropped:
+        done = "written as mentions of the coreference layer (they are in a chain)"
+    elif not kept:
+        done = "dropped (they are in no chain)"
+    else:
+        done = (f"the {kept} in a chain written as mentions of the coreference layer, the {dropped} in no chain "
+                "dropped")
+    log.lose("layers", "markables of layers other than coreference and discourse deixis", document=doc,
+             count=len(other_layers), example=other_layers[0].ref, done=done)
+    gone = {m.ref for m in other_layers if m.ref not in in_chain}
+    lost, example = 0, None
+    for link in doc.links:
+        n = len(link.targets) if link.source in gone else \
+            sum(t in gone for t in link.targets) if link.target_kind == "markable" else 0
+        if n and example is None:
+            example = f"{link.id} ({link.type})"
+        lost += n
+    log.lose("layer-links", "links from or to markables of other layers that are not written", document=doc,
+             count=lost, example=example, done="dropped")
+    return coreference_layer(doc, keep=frozenset({DD_LAYER}))
+
+
 class _Writer:
     def __init__(self, doc: Any, columns: list[str], log: LossLog) -> None:
         other_layers = [m for m in doc.markables if m.layer is not None and m.layer != DD_LAYER]
         if other_layers:
             # UA's columns hold identity and discourse deixis; a markable of another
             # layer is written only when it is in a chain (as a mention of it)
-            log.lose("layers", "markables of layers other than coreference and discourse deixis", document=doc,
-                     count=len(other_layers), example=other_layers[0].ref,
-                     done="those in a chain written as mentions of the coreference layer, the others dropped")
-            doc = coreference_layer(doc, keep=frozenset({DD_LAYER}))
+            doc = _other_layers_lost(doc, other_layers, log)
         self.doc = doc
         self.columns = columns
         self.log = log
@@ -678,9 +781,12 @@ class _Writer:
                 sub = 0
                 self.ids.append(str(count))
         self.cells: dict[str, list[list[str]]] = {c: [[] for _ in range(n)] for c in ANAPHORIC}
+        #: EntityID written → the indices of its markables (:meth:`entity_labels`)
+        self.groups: dict[str, list[int]] = {}
 
     def entity_labels(self) -> tuple[dict[int, str], dict[str, str]]:
-        """Markable index → the EntityID written; entity id → the EntityID written."""
+        """Markable index → the EntityID written; entity id → the EntityID written
+        (:attr:`groups`: EntityID written → its markables)."""
         doc = self.doc
         used = {m.entity for m in doc.markables if m.entity is not None}
         label_of: dict[int, str] = {}
@@ -695,6 +801,7 @@ class _Writer:
                 entity = str(fresh)
                 used.add(entity)
             label = _clean(entity, self.log, doc, "entity ids")
+            self.groups.setdefault(label, []).extend(chain)
             # entities joined by identity links share the first one's id (reported before
             # writing as the loss of the link structure)
             for k in chain:
@@ -716,12 +823,14 @@ class _Writer:
             elif m.layer == DD_LAYER and m.sets.get(DD_LAYER) is not None:
                 first_of_dd.setdefault(m.sets[DD_LAYER], k)
         element_of: dict[int, list[str]] = {}
-        bridging: dict[int, list[str]] = {}
+        bridging: list[tuple[int, int, str]] = []  # (first token, last token, the item) of each bridging link
+        renamed: list[str] = []  # bridging types other than "bridging", once per target
+        anchored = 0  # links to an entity written with a MentionAnchor
         index = doc.markable_index()
         for link in doc.links:
             if is_identity(link.type):
                 continue
-            if link.type not in (BRIDGING, SPLIT_ANTECEDENT):
+            if link.type != SPLIT_ANTECEDENT and not is_bridging(link.type):
                 log.lose("link-types", f"{link.type!r} links (UA has bridging and split antecedents)", document=doc,
                          done="dropped")
                 continue
@@ -732,10 +841,15 @@ class _Writer:
             if doc.markables[src].layer is not None or src not in label_of:
                 log.lose("link-types", "links from markables outside the identity column", document=doc, done="dropped")
                 continue
+            source = doc.markables[src]
             for target in link.targets:
                 if link.target_kind == "entity":
                     target_label = entity_label.get(target)
-                    anchor = None
+                    # the UA scorers read MentionAnchor only (v1 fails without it): the
+                    # mention the anaphora scorer anchors such a link at
+                    anchor = doc.markables[anchor_mention(doc.markables, self.groups[target_label], src)] \
+                        if target_label is not None else None
+                    anchored += anchor is not None
                 else:
                     t = index[target]
                     target_label = label_of.get(t)
@@ -744,7 +858,9 @@ class _Writer:
                     log.lose("link-types", f"{link.type} links to entities without a markable", document=doc,
                              done="dropped")
                     continue
-                items = [f"MarkableID={_clean(doc.markables[src].id, log, doc, 'markable ids')}"]
+                if link.type != BRIDGING:
+                    renamed.append(link.type)
+                items = [f"MarkableID={_clean(source.id, log, doc, 'markable ids')}"]
                 relation = link.attributes.get("relation")
                 if relation is not None:
                     items.append(f"Rel={_clean(str(relation), log, doc, 'bridging relations')}")
@@ -756,10 +872,18 @@ class _Writer:
                     if key not in ("relation", "EntityAnchor"):
                         items.append(f"{_clean(key, log, doc, 'attribute names')}="
                                      f"{_clean(str(value), log, doc, 'attribute values')}")
-                bridging.setdefault(doc.markables[src].first, []).append("(" + "|".join(items) + ")")
+                bridging.append((source.first, source.last, "|".join(items)))
+        if renamed:
+            log.lose("link-type-name", "the names of bridging link types other than 'bridging' (UA has one bridging "
+                     "relation; read back, their type is 'bridging')", document=doc, count=len(renamed),
+                     example=renamed[0], done="written as bridging")
+        if anchored:
+            log.report.info("ua.mention-anchor", "bridging links to an entity are written with a MentionAnchor, "
+                            "the entity's closest mention before the anaphor (its first when none precedes), as "
+                            "the UA scorers read mention anchors only; read back, they link to that mention",
+                            document=doc.label, count=anchored, merge=True)
         self.markable_cells(label_of, element_of)
-        for first, items in bridging.items():
-            self.cells["BRIDGING"][first].extend(items)
+        _bridging_cells(self.cells["BRIDGING"], bridging)
         return self.lines()
 
     def split_antecedent(self, link: Any, src: int, label_of: dict[int, str], entity_label: dict[str, str],
@@ -854,6 +978,36 @@ class _Writer:
                 entity += "-Pseudo"
         return entity
 
+    def interleaved_line(self, s: Any, offset: int, raw: str) -> str | None:
+        """A multi-word-token line with the file's columns (a CoNLL-U line has ten: the
+        others are ``_``; CoNLL-U Plus wants every line to have every column, and the UA
+        scorer reads the IDENTITY and BRIDGING columns of every line) and its id in the
+        document's numbering (CoNLL-U numbers the words of each sentence). A line of
+        another kind, or with values in columns the file does not have, is reported."""
+        doc, log = self.doc, self.log
+        fields = raw.split("\t") if "\t" in raw else raw.split()
+        new_id = range_id_in(s, offset, fields[0], self.ids) if fields else None
+        if new_id is None:
+            log.lose("interleaved-line", "lines between words that are not multi-word tokens", document=doc,
+                     example=raw[:40], done="dropped")
+            return None
+        lay = doc.layout.get("ua")
+        if isinstance(lay, UaLayout) and len(fields) == len(lay.columns):
+            source = list(lay.columns)  # a line of a UA file
+        elif len(fields) <= len(CONLLU_COLUMNS):
+            source = list(CONLLU_COLUMNS[:len(fields)])  # a CoNLL-U line (or one shorter than its columns)
+        else:
+            source = list(CONLLU_COLUMNS) + [f"#{k}" for k in range(len(fields) - len(CONLLU_COLUMNS))]
+        value_of = dict(zip(source, fields))
+        if any(value_of[c] not in ("_", "") for c in source if c not in self.columns and c != "ID"):
+            log.lose("interleaved-column", "values of multi-word-token lines in columns the file does not have",
+                     document=doc, done="dropped")
+        # the reader takes no anaphora from such a line: its anaphoric columns stay empty
+        out = [new_id] + [(value_of.get(c) if c not in ANAPHORIC else None) or "_" for c in self.columns[1:]]
+        if out == fields:
+            return raw
+        return "\t".join(_cell_value(v, log, doc) for v in out)
+
     def lines(self) -> list[str]:
         doc, log = self.doc, self.log
         toks = doc.tokens
@@ -882,7 +1036,9 @@ class _Writer:
             out.extend(comments)
             inter: dict[int, list[str]] = {}
             for offset, raw in s.interleaved:
-                inter.setdefault(offset, []).append(raw)
+                line = self.interleaved_line(s, offset, raw)
+                if line is not None:
+                    inter.setdefault(offset, []).append(line)
             for i in range(s.first, s.last + 1):
                 out.extend(inter.get(i - s.first, []))
                 fields = [self.ids[i], _cell_value(toks.forms[i], log, doc)]
@@ -897,6 +1053,47 @@ class _Writer:
             out.extend(inter.get(s.last - s.first + 1, []))
             out.append("")
         return out
+
+
+def _bridging_cells(cells: list[list[str]], items: list[tuple[int, int, str]]) -> None:
+    """The ``BRIDGING`` column: each item in brackets from the anaphor's first word to its
+    last (``(item`` ... ``)``, ``(item)`` on a one-word anaphor), as CODI-CRAC files have
+    it; a bracket that would cross an earlier one (anaphors that overlap without nesting)
+    is written on the anaphor's first word alone, so that every ``)`` closes the bracket
+    it belongs to. On a word: closers, then openers, the one ending last first."""
+    placed: list[tuple[int, int, str]] = []
+    open_: list[tuple[int, int]] = []
+    for first, last, text in sorted(items, key=lambda x: (x[0], -x[1])):
+        open_ = [o for o in open_ if o[1] >= first]
+        if any(a < first <= b < last for a, b in open_):
+            last = first
+        placed.append((first, last, text))
+        if last > first:
+            open_.append((first, last))
+    closers = [0] * len(cells)
+    openers: dict[int, list[tuple[int, str]]] = {}
+    for first, last, text in placed:
+        openers.setdefault(first, []).append((last, text))
+        if last > first:
+            closers[last] += 1
+    for i, cell in enumerate(cells):
+        cell.extend(")" * closers[i])
+        for last, text in sorted(openers.get(i, ()), key=lambda o: -o[0]):
+            cell.append(f"({text})" if last == i else f"({text}")
+
+
+def range_id_in(s: Any, offset: int, raw_id: str, ids: list[str]) -> str | None:
+    """The id ``N-M`` of a multi-word-token line before the sentence's token ``offset``
+    in the numbering ``ids`` (the ids of the document's tokens as written), or None when
+    ``raw_id`` is no range or no word follows it."""
+    a, _, b = raw_id.partition("-")
+    if not (a.isdigit() and b.isdigit()) or int(b) < int(a):
+        return None
+    token = s.first + offset
+    if token > s.last or not ids[token].isdigit():
+        return None
+    first = int(ids[token])
+    return f"{first}-{first + int(b) - int(a)}"
 
 
 def _first_comments(comments: list[str], doc: Any) -> list[str]:

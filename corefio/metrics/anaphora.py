@@ -548,3 +548,50 @@ def anaphor_level_counts(key: Chains, response: Chains, response_index: dict, al
             if m not in firsts and m not in covered and wanted(m):
                 fp += 1
     return tp, tp + fp + wl, tp, tp + fn + wl
+
+
+class KeyedMention(UaMention):
+    """A mention compared by its words and a ``key`` as well (corefud-scorer's head
+    matching tells two mentions of the same words apart by their heads: the key is the
+    head token then, None otherwise); ordered as :class:`UaMention`."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, words: Sequence[float], key: Any = None, is_zero: bool = False) -> None:
+        super().__init__(words, is_zero=is_zero)
+        self.key = key
+        self._hash = hash((frozenset(self.words), key))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, KeyedMention):
+            return NotImplemented
+        return self.words == other.words and self.key == other.key
+
+    __hash__ = UaMention.__hash__
+
+
+def max_overlap_counts(key: Sequence[UaMention], response: Sequence[UaMention]) -> Counts:
+    """The mention overlap ratio as the CRAC 2022 findings define it (Žabokrtský et al.
+    2022) and corefud-scorer computes it: key and response mentions are paired one to one
+    so that they share as many words as possible, whatever the mention matching; the
+    words shared over the words of all response mentions (precision) and of all key
+    mentions (recall). Mentions whose extents do not overlap share no word, so each group
+    of overlapping extents is solved on its own (the scorer's sweep)."""
+    items = sorted([(m.words[0], m.words[-1], 0, k) for k, m in enumerate(key) if m.words]
+                   + [(m.words[0], m.words[-1], 1, j) for j, m in enumerate(response) if m.words])
+    shared = 0.0
+    groups: list[tuple[list[int], list[int]]] = []
+    end = None
+    for first, last, side, index in items:
+        if end is None or first > end:
+            groups.append(([], []))
+            end = last
+        groups[-1][side].append(index)
+        end = max(end, last)
+    for ks, rs in groups:
+        if not ks or not rs:
+            continue
+        overlap = np.array([[len(set(key[k].words) & set(response[j].words)) for j in rs] for k in ks], dtype=float)
+        rows, cols = linear_sum_assignment(-overlap)
+        shared += float(overlap[rows, cols].sum())
+    return (shared, float(sum(len(m.words) for m in response)), shared, float(sum(len(m.words) for m in key)))

@@ -8,10 +8,12 @@ It reads pivot documents, so every reader that produces the relations feeds it:
   plural, its targets the element entities (or markables of them);
 * **bridging**: ``bridging`` links (UA ``BRIDGING`` column, CorefUD ``Bridge``, GUM
   ``bridge:*``) and MMAX2 pointer levels whose attribute names bridging
-  (:data:`BRIDGING_TYPES`, or any link type starting with ``bridg``); a link to an
+  (:func:`corefio.formats.ua.is_bridging`: :data:`BRIDGING_TYPES`, or any link type
+  starting with ``bridg``, the test the UA and CoNLL-U writers use too); a link to an
   entity (CorefUD, UA ``EntityAnchor``) is anchored at that entity's closest mention
-  before the anaphor (its first mention when none precedes) — the UA scorer itself reads
-  mention anchors only;
+  before the anaphor (its first mention when none precedes:
+  :func:`corefio.formats.ua.anchor_mention`, the ``MentionAnchor`` the UA writer
+  writes) — the UA scorer itself reads mention anchors only;
 * **non-referring**: markables whose entity id ends in ``-Pseudo``/``_Pseudo`` or whose
   attribute ``referentiality`` is ``non_referring`` (ARRAU, UA);
 * **discourse deixis**: the markables of the ``discourse_deixis`` layer, chained by
@@ -42,21 +44,20 @@ Every value is checked against the UA scorer in ``tests/test_ua_scoring.py``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, document_label
+from ..model.mentions import SPLIT_ANTECEDENT, document_label
 from ..diagnostics import Report
 from ..errors import UsageError
 from ..metrics import anaphora as A
 from ..metrics.anaphora import UaMention
-from .presets import PRESETS, AnaphoraSettings, get_preset  # noqa: F401  (PRESETS: named here too)
+from ..formats.ua import BRIDGING_TYPES, anchor_mention, is_bridging  # noqa: F401  (BRIDGING_TYPES: named here too)
+from .presets import PRESETS, AnaphoraSettings, following, get_preset  # noqa: F401  (PRESETS: named here too)
 
-#: link types read as bridging besides ``bridging`` (MMAX2 pointer attributes, lower-cased)
-BRIDGING_TYPES = frozenset({BRIDGING, "bridge", "bridging_antecedent", "related_phrase", "related_object"})
 DD_LAYER = "discourse_deixis"
 NON_REFERRING_SUFFIXES = ("-Pseudo", "_Pseudo")
 
@@ -67,11 +68,16 @@ MODE_NAMES = ("identity", "split", "split-only", "dd", "non-referring", "non-ref
               "zero", "keep-zeros", "partial", "craft")
 
 
-def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequence[str] | None = None
-                  ) -> AnaphoraSettings:
-    """Settings from a preset name (:mod:`.presets`) and/or ``--anaphora`` mode names."""
+def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequence[str] | None = None,
+                  options: Mapping[str, Any] | None = None) -> AnaphoraSettings:
+    """Settings from a preset name (:mod:`.presets`) and/or ``--anaphora`` mode names.
+    ``partial``, ``craft`` or ``keep-zeros`` alone change how identity chains are scored:
+    they score them (``identity``). ``options``: the ordinary scorer's options, which
+    corefud-scorer's MOR and zero score follow (:func:`.presets.following`)."""
     chosen = get_preset(preset).anaphora if preset is not None else None
     settings = chosen if chosen is not None else AnaphoraSettings()
+    if options is not None:
+        settings = following(settings, options)
     switches: dict[str, Any] = {}
     for mode in modes:
         for name in (m.strip() for m in mode.split(",")):
@@ -92,6 +98,8 @@ def settings_from(preset: str | None, modes: Sequence[str] = (), metrics: Sequen
                              "keep-zeros": "keep_zeros"}.get(name, name)
                 switches[attribute] = True
     settings = replace(settings, **switches)
+    if modes and not settings.modes():
+        settings = replace(settings, identity=True)
     if metrics:
         names = [name.strip() for m in metrics for name in m.split(",")]
         wanted = tuple(m for m in names if m in A.UA_METRICS)
@@ -107,8 +115,8 @@ def is_non_referring(markable: Any) -> bool:
     return entity.endswith(NON_REFERRING_SUFFIXES) or markable.attributes.get("referentiality") == "non_referring"
 
 
-def _is_bridging(link_type: str) -> bool:
-    return link_type in BRIDGING_TYPES or link_type.startswith("bridg")
+#: the test of a bridging link type, shared with the UA and CoNLL-U writers
+_is_bridging = is_bridging
 
 
 @dataclass
@@ -207,7 +215,7 @@ def prepare(doc: Any, with_min: bool = False, head_as_min: bool = False) -> Prep
                 chain = entity_chain.get(target)
                 if chain is None:
                     continue
-                anchor = _closest_before(identity[chain], markables, markables[source].spans[0][0])
+                anchor = anchor_mention(markables, identity[chain], source)
             else:
                 anchor = index.get(target)
                 if anchor is None or anchor not in chain_of:
@@ -249,11 +257,6 @@ def _dd_elements(doc: Any, names: list[str], index: dict[str, int]) -> list[list
             if element is not None:
                 elements[plural].append(element)
     return elements
-
-
-def _closest_before(group: list[int], markables: Sequence[Any], start: int) -> int:
-    before = [k for k in group if markables[k].spans[0][0] < start]
-    return before[-1] if before else group[0]
 
 
 def scorer_chains(chains: list[list[UaMention]], non_referring: list[bool], elements: list[list[int]],
@@ -310,7 +313,8 @@ def scorer_chains(chains: list[list[UaMention]], non_referring: list[bool], elem
 
 # -- results -----------------------------------------------------------------------------------
 
-RPF = tuple[float, float, float]
+#: (recall, precision, F1); the CoNLL mean has None for recall and precision
+RPF = tuple[float | None, float | None, float]
 
 
 @dataclass
@@ -325,22 +329,43 @@ class AnaphoraResult:
                 for kind, measures in self.sections.items()}
 
     def to_text(self) -> str:
+        """The section as a table: one block per relation kind, a row per measure
+        (recall, precision, F1 in %; the CoNLL mean has an F1 only); nothing when there
+        is no section."""
         from .render import percent
 
-        lines = ["Universal Anaphora scores (recall / precision / F1, %)"]
+        if not self.sections:
+            return ""
+        rows = [name for measures in self.sections.values() for name in measures]
+        width = max(11, *(len(name) for name in rows)) + 2
+        lines = [self.title(), f"{'metric':<{width}}{'recall':>8}{'precision':>11}{'F1':>11}"]
         for kind, measures in self.sections.items():
-            lines.append(f"{kind}:")
+            lines.append(f"{kind}{self._how(kind)}:")
             for name, (r, p, f) in measures.items():
-                lines.append(f"  {name:<28} {percent(r):>7} {percent(p):>7} {percent(f):>7}")
+                shown = ["" if x is None else percent(x) for x in (r, p, f)]
+                lines.append(f"  {name:<{width - 2}}{shown[0]:>8}{shown[1]:>11}{shown[2]:>11}")
         return "\n".join(lines) + "\n"
+
+    def title(self) -> str:
+        """Whose numbers the section gives."""
+        if self.settings.scorer == "corefud":
+            return "corefud-scorer's mention overlap ratio and zero score (recall / precision / F1, %)"
+        return "Universal Anaphora scores (recall / precision / F1, %)"
+
+    def _how(self, kind: str) -> str:
+        """How the chains of a section were matched, when not by exact spans."""
+        if kind in ("identity", "identity_non_referring_kept", "split_antecedents", "split_antecedents_only",
+                    "discourse_deixis") and self.settings.partial != "exact":
+            return " (CRAFT partial matching)" if self.settings.partial == "craft" else " (partial matching)"
+        return ""
 
 
 def _identity_scores(pairs: list[tuple], metrics: Sequence[str], only_split: bool = False
                      ) -> dict[str, RPF]:
-    out = {m: A.corpus_scores(m, pairs, only_split) for m in metrics}
+    out: dict[str, Any] = {m: A.corpus_scores(m, pairs, only_split) for m in metrics}
     if all(m in out for m in ("muc", "bcub", "ceafe")):
-        f = (out["muc"][2] + out["bcub"][2] + out["ceafe"][2]) / 3
-        out["conll"] = (f, f, f)
+        # the CoNLL mean is an F1 only (as the UA scorer prints it): no recall, no precision
+        out["conll"] = (None, None, (out["muc"][2] + out["bcub"][2] + out["ceafe"][2]) / 3)
     return out
 
 
@@ -398,7 +423,9 @@ def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings
             counts += A.bridging_counts(k.bridging, r.bridging, A.cluster_index(key_chains))
         names = ("anaphor_recognition", "mention_level", "entity_level")
         sections["bridging"] = {n: A.counts_prf(int(c[0]), int(c[1]), int(c[2])) for n, c in zip(names, counts)}
-    if settings.mor or settings.zero:
+    if (settings.mor or settings.zero) and settings.scorer == "corefud":
+        sections.update(_corefud_sections(pairs, settings))
+    elif settings.mor or settings.zero:
         overlap, zeros = np.zeros(4), np.zeros(4)
         for k, r in prepared:
             kc, rc = chains_of(k, False)[0], chains_of(r, False)[0]
@@ -410,6 +437,73 @@ def score_documents(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings
         if settings.zero:
             sections["zero"] = {"anaphor_level": A.prf(*zeros)}
     return AnaphoraResult(settings, sections)
+
+
+def _corefud_sections(pairs: Sequence[tuple[Any, Any]], settings: AnaphoraSettings) -> dict[str, dict[str, RPF]]:
+    """MOR and the zero score as corefud-scorer 1.2 computes them, summed over documents.
+
+    Each side is read as corefud-scorer reads it: one-mention chains left out first
+    (unless ``keep_singletons``), a span listed twice in one chain taken once (with head
+    matching, twice when the two listings have different heads), zero mentions kept
+    (unless ``keep_zeros`` is off) on the tokens both files share
+    (:func:`corefio.model.zeros.merge_empty_tokens`). MOR pairs key and response mentions
+    by their largest overlap (:func:`corefio.metrics.anaphora.max_overlap_counts`); the
+    zero score is the anaphor-level score of the zero mentions
+    (:func:`corefio.metrics.anaphora.anaphor_level_counts`) over the mentions paired by
+    ``match`` after ``zero_match`` paired zeros, the pairing of corefio's ordinary scorer
+    (:func:`corefio.compare.matching.match_mentions`, corefud-scorer's rule)."""
+    from ..compare.matching import head_token, match_mentions, without_singletons
+    from ..model.zeros import merge_empty_tokens, zero_mode
+    from .views import carry_over, empty_view
+
+    zeros = zero_mode(settings.keep_zeros, settings.zero_match)
+    overlap, anaphors = np.zeros(4), np.zeros(4)
+    for key, response in pairs:
+        kv = key.mention_view(pos=False)
+        rv = response.mention_view(pos=False) if response is not None else empty_view(kv)
+        if not settings.keep_singletons:
+            kv, rv = without_singletons(kv), without_singletons(rv)
+        kv, rv = merge_empty_tokens(kv, rv, zeros)
+        if len(kv.forms) != len(rv.forms):
+            rv = carry_over(rv, kv, None)
+
+        def keyed(m: Any) -> A.KeyedMention:
+            words = sorted({t for a, b in m.spans for t in range(a, b + 1)})
+            return A.KeyedMention(words, head_token(m) if settings.match == "head" else None, m.zero is not None)
+
+        sides = []
+        for view in (kv, rv):
+            chains = [list(dict.fromkeys(keyed(m) for m in chain)) for chain in view.mentions]
+            sides.append([c for c in chains if c])
+        key_chains, response_chains = sides
+        overlap += A.max_overlap_counts([m for c in key_chains for m in c], [m for c in response_chains for m in c])
+        # the pairs of the ordinary scorer's matching, over each side's mentions once
+        # (the first listing of a span stands for all: corefio.compare.matching.align)
+        flat = [list(_first_listings(view).values()) for view in (kv, rv)]
+        found = match_mentions(flat[0], flat[1], settings.match,
+                               zero_match="dependent" if zeros == "dependent" else None)
+        aligned: dict = {}
+        for i, j in found.pairs:
+            km, rm = keyed(flat[0][i]), keyed(flat[1][j])
+            if km != rm:
+                aligned[km], aligned[rm] = rm, km
+        anaphors += A.anaphor_level_counts(key_chains, response_chains, A.cluster_index(response_chains), aligned,
+                                           lambda m: m.is_zero)
+    out: dict[str, dict[str, RPF]] = {}
+    if settings.mor:
+        out["mor"] = {"mor": A.prf(*overlap)}
+    if settings.zero:
+        out["zero"] = {"anaphor_level": A.prf(*anaphors)}
+    return out
+
+
+def _first_listings(view: Any) -> dict[tuple, Any]:
+    """Spans → the first mention of ``view`` with them, in document order."""
+    first: dict[tuple, Any] = {}
+    for chain in view.mentions:
+        for m in chain:
+            first.setdefault(m.spans, m)
+    return first
 
 
 def settings_for(pairs: Sequence[tuple[Any, Any]]) -> AnaphoraSettings | None:
@@ -437,11 +531,18 @@ def settings_for(pairs: Sequence[tuple[Any, Any]]) -> AnaphoraSettings | None:
 def score_files(key: Any, response: Any, settings: AnaphoraSettings, *, key_format: str | None = None,
                 response_format: str | None = None, allow_missing: bool = False,
                 report: Report | None = None) -> AnaphoraResult:
-    """Read two files (or take two corpora) and score them."""
+    """Read two files (or take two corpora) and score them; two lists of files (a
+    directory's, paired) are scored as one corpus."""
     from ..formats import readwrite as api
     from ..compare.pairing import match_documents
 
     report = report if report is not None else Report()
+    if isinstance(key, (list, tuple)):
+        pairs = []
+        for k, r in zip(key, response):
+            pairs.extend(match_documents(api.read(k, key_format, report=report),
+                                         api.read(r, response_format, report=report), report, allow_missing))
+        return score_documents(pairs, settings)
     key_corpus = key if hasattr(key, "documents") else api.read(key, key_format, report=report)
     response_corpus = response if hasattr(response, "documents") else api.read(response, response_format,
                                                                                report=report)

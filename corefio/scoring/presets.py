@@ -42,6 +42,14 @@ _COREFUD = "ufal/corefud-scorer@4fd7b0e"
 _UA = "juntaoy/universal-anaphora-scorer@127ba3d (branch v2.0-Beta-Michal)"
 
 
+#: each mode of :class:`AnaphoraSettings` in words
+_MODE_WORDS = {"identity": "identity chains", "split_antecedents": "chains with split antecedents",
+               "split_antecedents_only": "split antecedents alone", "discourse_deixis": "discourse-deixis chains",
+               "non_referring": "recognition of non-referring markables",
+               "bridging": "bridging (anaphor recognition, mention- and entity-level)",
+               "mor": "the mention overlap ratio", "zero": "the zero score"}
+
+
 @dataclass(frozen=True)
 class AnaphoraSettings:
     """What the Universal Anaphora scorer scores (:mod:`.anaphora`, whose module text
@@ -64,11 +72,39 @@ class AnaphoraSettings:
     #: partial match, ``Min`` or a CorefUD key's head) or ``craft`` (UA ``-p
     #: --partial-match-method craft``)
     partial: str = "exact"
+    #: whose MOR and zero score: ``ua`` (the UA scorer 2.0's: MOR over the mentions its
+    #: matching pairs, zeros matched by place) or ``corefud`` (corefud-scorer 1.2's: MOR
+    #: as the CRAC 2022 findings define it, the largest overlap whatever the matching; the
+    #: zero score over the mentions paired by ``match`` and ``zero_match``, the ordinary
+    #: scorer's options, as corefud-scorer's ``-a`` and ``-z``)
+    scorer: str = "ua"
+    #: with ``scorer="corefud"``: the mention matching (``exact``, ``head``, ``partial``)
+    #: and the zero matching (``dependent``, ``linear``) of the zero score
+    match: str = "head"
+    zero_match: str = "dependent"
 
     def modes(self) -> list[str]:
         names = ["identity", "split_antecedents", "split_antecedents_only", "discourse_deixis", "non_referring",
                  "bridging", "mor", "zero"]
         return [n for n in names if getattr(self, n)]
+
+    def describe(self) -> str:
+        """What is scored and how, in words (the settings line of a preset of the UA
+        scorer's, whose numbers are these)."""
+        modes = self.modes()
+        words = [", ".join(_MODE_WORDS[m] for m in modes)]
+        if set(modes) & {"identity", "split_antecedents", "split_antecedents_only", "discourse_deixis"}:
+            words.append("metrics " + ", ".join(self.metrics))
+            words.append({"exact": "exact matching", "default": "partial matching (Min, a CorefUD key's head)",
+                          "craft": "CRAFT partial matching"}.get(self.partial, self.partial))
+            keeps = self.keep_singletons or self.split_antecedents or self.split_antecedents_only \
+                or self.discourse_deixis
+            words.append("singletons kept" if keeps else "singletons left out")
+            words.append("non-referring markables " + ("kept as chains as well" if self.keep_non_referring
+                                                       else "left out"))
+        if set(modes) & {"identity", "split_antecedents", "mor", "zero"}:
+            words.append("zeros kept and matched by their places" if self.keep_zeros else "zeros left out")
+        return "; ".join(w for w in words if w)
 
 
 @dataclass(frozen=True)
@@ -108,8 +144,13 @@ class Preset:
 
 
 #: what the output of a preset of the UA scorer's says after its settings
-UA_NOTE = ("the UA scorer's own numbers are those of the Universal Anaphora section; the table scores every "
-           "identity chain, non-referring markables and split-antecedent plurals included")
+UA_NOTE = ("the scores are the UA scorer's; --format json also gives corefio's ordinary scores with the same "
+           "options ('corpus': non-referring markables and split-antecedent plurals scored as chains)")
+
+
+#: what the output of the corefud preset says after its settings
+COREFUD_NOTE = ("MOR and the zero score are corefud-scorer's: MOR pairs mentions by their largest overlap "
+                "whatever the matching (the UA scorer's MOR, --preset crac22, pairs them by its matching)")
 
 
 def _ua(name: str, description: str, anaphora: AnaphoraSettings, options: Mapping[str, Any],
@@ -130,11 +171,13 @@ for _preset in (
            {"metrics": ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "conll"), "match": "exact",
             "keep_singletons": True, "keep_zeros": False, "repeats": "scorer"}),
     Preset("corefud", "corefud-scorer", "1.2", _COREFUD, "python corefud-scorer.py KEY RESPONSE",
-           "the CorefUD scorer (CRAC shared tasks): MUC, B3, CEAFe, CEAFm, BLANC, LEA, CoNLL mean; head matching, "
-           "singletons left out, zeros kept and matched by their dependencies",
+           "the CorefUD scorer (CRAC shared tasks): MUC, B3, CEAFe, CEAFm, BLANC, LEA, CoNLL mean, the mention "
+           "overlap ratio and the zero score; head matching, singletons left out, zeros kept and matched by their "
+           "dependencies",
            {"metrics": ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "conll"), "match": "head",
             "keep_singletons": False, "keep_zeros": True, "zero_match": "dependent", "repeats": "corefud"},
-           aliases=("crac",)),
+           AnaphoraSettings(keep_singletons=False, mor=True, zero=True, keep_zeros=True, scorer="corefud"),
+           aliases=("crac",), note=COREFUD_NOTE),
     Preset("codicrac", "UA scorer", "2.0", _UA, "python ua-scorer.py KEY RESPONSE",
            "the Universal Anaphora scorer's defaults (CODI-CRAC): identity MUC, B3, CEAFe and their CoNLL mean "
            "without singletons, split antecedents, non-referring markables or zeros; exact spans",
@@ -149,10 +192,12 @@ for _preset in (
         AnaphoraSettings(identity=True, partial="craft"), {"metrics": _CHAINS, "keep_singletons": True}),
     _ua("crac22", "UA -t crac22 (CorefUD): LEA, MUC, B3, CEAFe, CEAFm, BLANC without singletons, zeros kept, "
                   "partial matching, zeros matched by place, plus the mention overlap ratio and the zero score",
-        AnaphoraSettings(keep_singletons=False, mor=True, zero=True, keep_zeros=True),
+        AnaphoraSettings(metrics=("lea", "muc", "bcub", "ceafe", "ceafm", "blanc"), keep_singletons=False,
+                         identity=True, mor=True, zero=True, keep_zeros=True, partial="default"),
         {"metrics": ("lea", "muc", "bcub", "ceafe", "ceafm", "blanc", "conll"), "keep_singletons": False,
          "match": "partial", "keep_zeros": True, "zero_match": "linear"},
-        note="the table gives the UA scorer's identity numbers; MOR and the zero score follow it"),
+        note=UA_NOTE + "; MOR is the UA scorer's (over the mentions its matching pairs: corefud-scorer's, "
+        "--preset corefud, pairs them by their largest overlap)"),
     _ua("codicrac22ar", "UA -t codicrac22ar (anaphora resolution): MUC, B3, CEAFe with singletons and split "
                         "antecedents", AnaphoraSettings(split_antecedents=True),
         {"metrics": _CHAINS, "keep_singletons": True}),
@@ -281,7 +326,14 @@ class Settings:
                            _phrase("repeats", o["repeats"])])
         if with_metrics:
             words += "; " + _phrase("metrics", o["metrics"])
-        if self.anaphora is not None and self.anaphora.modes():
+        if self.preset is not None and self.preset.tool == "UA scorer" and self.anaphora is not None \
+                and self.anaphora.modes():
+            # the score is the UA scorer's: its settings are those said
+            words = "Universal Anaphora: " + self.anaphora.describe()
+        elif self.anaphora is not None and self.anaphora.scorer == "corefud":
+            words += "; also corefud-scorer's " + " and ".join(
+                {"mor": "mention overlap ratio", "zero": "zero score"}.get(m, m) for m in self.anaphora.modes())
+        elif self.anaphora is not None and self.anaphora.modes():
             words += "; Universal Anaphora: " + ", ".join(self.anaphora.modes())
         if self.preset is not None:
             head = f"preset {self.preset.name}, {self.preset.follows}"
@@ -332,7 +384,20 @@ def resolve(preset: str | Preset | None, given: Mapping[str, Any] | None = None)
     anaphora = chosen.anaphora if chosen is not None else None
     if anaphora is not None and "keep_singletons" in given:
         anaphora = replace(anaphora, keep_singletons=bool(given["keep_singletons"]))
+    if anaphora is not None:
+        anaphora = following(anaphora, options)
     return Settings(options, chosen, anaphora)
+
+
+def following(anaphora: AnaphoraSettings, options: Mapping[str, Any]) -> AnaphoraSettings:
+    """``anaphora`` with corefud-scorer's MOR and zero score (``scorer="corefud"``) on the
+    ordinary scorer's options (``options``: matching, singletons, zeros), as corefud-scorer
+    computes every number of a run with one set of options; the UA scorer's settings
+    unchanged."""
+    if anaphora.scorer != "corefud":
+        return anaphora
+    return replace(anaphora, match=options["match"], zero_match=options["zero_match"],
+                   keep_zeros=bool(options["keep_zeros"]), keep_singletons=bool(options["keep_singletons"]))
 
 
 def scoring_options(settings: Settings) -> dict[str, Any]:
@@ -385,5 +450,5 @@ def comparable(metrics: Iterable[str]) -> list[str]:
 
 
 __all__ = ["DEFAULTS", "OPTION_NAMES", "PRESETS", "Preset", "Settings", "accepting_preset", "all_presets",
-           "chain_options", "comparable", "get_preset", "preset_help", "resolve", "scoring_options"]
+           "chain_options", "comparable", "following", "get_preset", "preset_help", "resolve", "scoring_options"]
 

@@ -35,10 +35,12 @@ UA = {"repo": "juntaoy/universal-anaphora-scorer", "commit": "127ba3d8807fd30dab
 #: (family, key, response): the pairs scored
 PAIRS = {
     "conllu": ["gum/en_gum-ud-dev.trimmed", "gum/GUM_interview_gaming.window", "democrat/fr-democrat-dev-sample",
+               "gumreddit/en_gumreddit-ud-dev.macroeconomics",
                "corefud-scorer/TC-ZA.key",
                "corefud-scorer/TC-NCMA-7", "corefud-scorer/TC-HMA.key"],
     "ua": ["codi-crac-2021/light_dev.episode_6497", "ua-scorer/TC-PB.key", "ua-scorer/TC-ZA.key",
-           "ua-scorer/TC-NCMA-7", "codi-crac-2022/AMI_dev_v2.ES2004a.trimmed"],
+           "ua-scorer/TC-NCMA-7", "codi-crac-2022/AMI_dev_v2.ES2004a.trimmed",
+           "codi-crac-2022/AMI_dev_v2.ES2004d.trimmed"],
 }
 #: run name -> options after KEY RESPONSE
 RUNS = {
