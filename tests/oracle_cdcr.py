@@ -12,8 +12,9 @@ repositories and WEC-Eng mention lists, from their published descriptions:
   of the reference scorer (``(7``, ``7)``, ``(7)``); an eight-column line names its
   document in the third column, any other line belongs to its block's document.
 * WEC-Eng (Eirew, Cattan and Dagan 2021): a list of mentions; a document is a
-  (``doc_id``, ``mention_context``) pair, the mention's words are ``tokens_number``
-  in the context, its group ``coref_chain``.
+  (``doc_id``, ``mention_context``) pair, one sentence (a context is a paragraph or a
+  window of words), the mention's words are ``tokens_number`` in the context, its group
+  ``coref_chain``.
 
 Entities are groups within one document, as :mod:`tests.oracle` counts them.
 """
@@ -133,7 +134,7 @@ def wec(path: Path) -> list[Doc]:
         context = tuple(item["mention_context"])
         doc = docs.get((item["doc_id"], context))
         if doc is None:
-            doc = docs[(item["doc_id"], context)] = Doc(tokens=len(context))
+            doc = docs[(item["doc_id"], context)] = Doc(tokens=len(context), sentence_of=[0] * len(context))
         if item.get("coref_chain") is None and not item.get("tokens_number"):
             continue  # a context without a mention
         ref = f"m{len(doc.mentions)}"
