@@ -300,7 +300,7 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
                 builder = builders.get(doc_id)
                 if builder is None:
                     stem = doc_id[:-4] if doc_id.endswith(".xml") else doc_id
-                    metadata = {TOPIC: topic, SUBTOPIC: subtopic, META_DOCUMENT: name}
+                    metadata: dict[str, str] = {TOPIC: topic, SUBTOPIC: subtopic, META_DOCUMENT: name}
                     if stem != doc_id:
                         metadata["doc_name"] = doc_id
                     builder = builders[doc_id] = _Builder(stem, metadata)
@@ -312,7 +312,7 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
             for doc_id in order:
                 documents.append(builders[doc_id].build(file, block.line))
             continue
-        metadata: dict[str, str] = {}
+        metadata = {}
         parts = name.split("/")
         document_name = name
         if found == "ucdcr" and len(parts) == 3:
@@ -349,8 +349,8 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
                 continue
             if len(cells) < 4:
                 raise _fail(f"a {found} line has at least 4 columns, not {len(cells)}", file, number)
-            sentence = cells[1] if found == "ucdcr" else None
-            builder.token(cells[3], cells[2], sentence, None, new_sentence and found == "barhom",
+            sentence_id = cells[1] if found == "ucdcr" else None
+            builder.token(cells[3], cells[2], sentence_id, None, new_sentence and found == "barhom",
                           _chunks(cells[-1], file, number), file, number)
             new_sentence = False
         documents.append(builder.build(file, block.line))
@@ -476,10 +476,10 @@ def _unit_rows(corpus: Any, documents: list[int], labels: dict[tuple[int, int], 
                     out.append("")
                 first = unit_name if layout == "barhom" else _ucdcr_name(doc)
                 second = "0" if layout == "barhom" else sentence
-                number = ids[i]
+                word_number = ids[i]
                 if kept is not None and kept.numbers_per_sentence and doc.tokens.ids is None:
-                    number = str(i - (doc.sentences[sentence_of[i]].first if doc.sentences else 0))
-                out.append("\t".join([first, second, number, form, cell]))
+                    word_number = str(i - (doc.sentences[sentence_of[i]].first if doc.sentences else 0))
+                out.append("\t".join([first, second, word_number, form, cell]))
             previous = sentence
         if kept is not None and kept.blank_after_sentence and previous is not None:
             out.append("")

@@ -186,7 +186,9 @@ def read_cattan(source: Source, *, report: Report, strict: bool = False, documen
     for doc_id, rows in raw_docs.items():
         if not isinstance(rows, list):
             raise _fail(f"document {doc_id}: a list of [sentence, t_id, word, flag] rows", doc_file)
-        forms, ids, sentences = [], [], []
+        forms: list[str] = []
+        ids: list[str] = []
+        sentences: list[tuple[str, int, bool]] = []
         for row in rows:
             if not isinstance(row, list) or len(row) != 4:
                 raise _fail(f"document {doc_id}: a token row is [sentence, t_id, word, flag], not {row!r}",
@@ -342,7 +344,7 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
         return _read_ucdcr(mentions, lines, Path(documents), file, report)
     out = _wec_documents(mentions, lines, file)
     style = _json_style(source.read_text(), mentions)
-    layout = {} if style is None else {WEC: WecLayout(items=mentions, style=style)}
+    layout: dict[str, FormatLayout] = {} if style is None else {WEC: WecLayout(items=mentions, style=style)}
     return Corpus(documents=out, cross_entities=entities_from_labels(out), layout=layout)
 
 
@@ -405,7 +407,7 @@ def _wec_documents(mentions: list[dict], lines: list[int], file: str) -> list[An
     for (doc_id, context), members in groups.items():
         k = contexts[doc_id].index(context)
         name = doc_id if len(contexts[doc_id]) == 1 else f"{doc_id}#{k + 1}"
-        markables = []
+        markables: list[Any] = []
         metadata: dict[str, str] = {}
         for m, line in members:
             if m.get("coref_chain") is None and not m.get("tokens_number"):
@@ -475,7 +477,7 @@ def _read_ucdcr(mentions: list[dict], lines: list[int], conll: Path, file: str, 
             attributes["tag"] = full  # its kind follows (corefio.model.crossdoc.mention_kind)
         if m.get("description"):
             attributes["description"] = str(m["description"])
-        placed[key].append(Markable(id=str(m.get("mention_id")), spans=contiguous_spans(positions),
+        placed[doc.name].append(Markable(id=str(m.get("mention_id")), spans=contiguous_spans(positions),
                                     entity=str(m.get("coref_chain")), attributes=attributes))
     documents = []
     for doc in base.documents:
@@ -520,10 +522,11 @@ def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Itera
     from ..model import Corpus
 
     docs = list(documents)
-    kept = (getattr(corpus, "layout", None) or {}).get(WEC)
-    if isinstance(kept, WecLayout) and _same_documents(_wec_documents(kept.items, [1] * len(kept.items), ""), docs):
-        style = kept.style
-        yield json.dumps(kept.items, indent=style["indent"], ensure_ascii=style["ensure_ascii"]) + (
+    source = (getattr(corpus, "layout", None) or {}).get(WEC)
+    if isinstance(source, WecLayout) and _same_documents(_wec_documents(source.items, [1] * len(source.items), ""),
+                                                         docs):
+        style = source.style
+        yield json.dumps(source.items, indent=style["indent"], ensure_ascii=style["ensure_ascii"]) + (
             "\n" if style["newline"] else "")
         return
     doc_ids = _wec_doc_ids(docs, report)
@@ -554,12 +557,12 @@ def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Itera
                 number += 1
             kept = str(number)
             taken.add(kept)
-        label: Any = int(kept) if kept.isascii() and kept.isdigit() and str(int(kept)) == kept else kept
+        chain_label: Any = int(kept) if kept.isascii() and kept.isdigit() and str(int(kept)) == kept else kept
         for d, k in chain:
             doc = whole.documents[d]
             m = doc.markables[k]
             positions = [i for a, b in m.spans for i in range(a, b + 1)]
-            item: dict[str, Any] = {"coref_chain": label, "doc_id": doc_ids[d],
+            item: dict[str, Any] = {"coref_chain": chain_label, "doc_id": doc_ids[d],
                                     "mention_context": list(doc.tokens.forms), "tokens_number": positions,
                                     "mention_id": m.id}
             if "tokens_str" not in m.attributes:
@@ -567,9 +570,9 @@ def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Itera
             for key, value in m.attributes.items():
                 if key != KIND:
                     item[key] = value
-            for key, field in ((TOPIC, "topic_id"), (SUBTOPIC, "subtopic_id")):
+            for key, name in ((TOPIC, "topic_id"), (SUBTOPIC, "subtopic_id")):
                 if key in doc.metadata:
-                    item[field] = doc.metadata[key]
+                    item[name] = doc.metadata[key]
             items.append((d, m.spans[0][0], item))
     for d, doc in enumerate(docs):
         if not any(x[0] == d for x in items):  # no mention: the context alone (coref_chain null)

@@ -551,11 +551,11 @@ def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
                 else:
                     rows.append((topic or "", doc.name, s.id or ""))
     if rows:
-        text = io.StringIO()
-        text.write("Topic,File,Sentence Number\n")
+        table = io.StringIO()
+        table.write("Topic,File,Sentence Number\n")
         for row in rows:
-            text.write(",".join(row) + "\n")
-        out[SENTENCES_FILE] = text.getvalue().encode("utf-8")
+            table.write(",".join(row) + "\n")
+        out[SENTENCES_FILE] = table.getvalue().encode("utf-8")
     return out
 
 
