@@ -188,3 +188,15 @@ def _write(folder: Path, name: str, text: str) -> Path:
     path = folder / name
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_canonical_ignores_what_the_file_read_looked_like(tmp_path):
+    conll = read(_write(tmp_path, "10ecb.conll", UCDCR), "cdcr-conll")
+    text = dumps(conll, "cdcr-conll", canonical=True)
+    assert text.startswith("#begin document 10\n") and "HUM17" not in text  # Cattan et al.'s, numbered
+    wec = read(_write(tmp_path, "mentions.json", json.dumps(MENTIONS, indent=4)), "wec")
+    assert dumps(wec, "wec", canonical=True) == dumps(wec.copy(layout={}), "wec") != json.dumps(MENTIONS, indent=4)
+    ecb = read(_write(tmp_path, "1_10ecb.xml", ECB), "ecbplus")
+    written = dumps(ecb, "ecbplus", canonical=True)
+    written = written.decode("utf-8") if isinstance(written, bytes) else written
+    assert written.startswith("<?xml") and written != ECB

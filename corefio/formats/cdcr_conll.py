@@ -564,7 +564,7 @@ def _end(kept: CdcrConllLayout | None, index: int, last: bool, final: bool) -> s
 
 def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str | None = None,
           unit: str = "topic", mention_type: str = "all", singletons: bool = True, validated_only: bool = False,
-          name: str | None = None) -> Iterator[str]:
+          name: str | None = None, canonical: bool = False) -> Iterator[str]:
     """The corpus as meta-document blocks (see the module's description); without
     ``layout``, in the layout of the file read (as it was: :class:`CdcrConllLayout`),
     else Cattan et al.'s."""
@@ -572,7 +572,7 @@ def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str 
 
     docs = list(documents)
     whole = Corpus(documents=docs, cross_entities=list(getattr(corpus, "cross_entities", []) or []))
-    source = (getattr(corpus, "layout", None) or {}).get(NAME)
+    source = None if canonical else (getattr(corpus, "layout", None) or {}).get(NAME)
     if layout is None:
         layout = source.layout if isinstance(source, CdcrConllLayout) and source.layout != "mentions" else "cattan"
     if layout == "mentions":
@@ -666,6 +666,8 @@ register(FormatSpec(
         Option("singletons", bool, True, "write one-mention chains"),
         Option("validated_only", bool, False, "write only the validated sentences (ECB+)"),
         Option("name", str, None, "the block name of a corpus-level file"),
+        Option("canonical", bool, False, "ignore the layout of the file read: Cattan et al.'s unless one is asked, "
+               "headers as the layout writes them, numeric cluster ids"),
     ),
     sniff=sniff,
     aliases=("meta-conll",),

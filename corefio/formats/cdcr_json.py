@@ -517,12 +517,12 @@ def _wec_doc_ids(docs: list[Any], report: Report) -> list[str]:
     return ids
 
 
-def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Iterator[str]:
+def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report, canonical: bool = False) -> Iterator[str]:
     """The mentions as a WEC-Eng list, each document its mentions' context."""
     from ..model import Corpus
 
     docs = list(documents)
-    source = (getattr(corpus, "layout", None) or {}).get(WEC)
+    source = None if canonical else (getattr(corpus, "layout", None) or {}).get(WEC)
     if isinstance(source, WecLayout) and _same_documents(_wec_documents(source.items, [1] * len(source.items), ""),
                                                          docs):
         style = source.style
@@ -626,6 +626,7 @@ register(FormatSpec(
     write=write_wec,
     options=(
         Option("documents", str, None, "the CoNLL file of a unified CDCR mention file", applies_to="read"),
+        Option("canonical", bool, False, "write the mentions anew, not as the file read had them"),
     ),
     sniff=sniff_wec,
     aliases=("wec-eng", "ucdcr"),

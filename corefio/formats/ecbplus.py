@@ -520,7 +520,7 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
     return "\n".join(lines) + "\n", next_r
 
 
-def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
+def write_files(corpus: Any, *, report: Report, canonical: bool = False) -> dict[str, bytes]:
     """``<topic>/<name>.xml`` for every document (``<name>.xml`` for a document without
     topic), and the validated sentences file when sentences say whether they are."""
     out: dict[str, bytes] = {}
@@ -541,7 +541,7 @@ def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
         path = f"{folder}{stem}.xml"
         if path in out:
             path = f"{folder}{stem}_{k + 1}.xml"
-        text, next_r = document_xml(doc, corpus, report, next_r)
+        text, next_r = document_xml(doc.copy(layout={}) if canonical else doc, corpus, report, next_r)
         out[path] = text.encode("utf-8")
         match = _DOC_NAME.match(doc.name)
         for s in doc.sentences:
@@ -583,6 +583,7 @@ register(FormatSpec(
     options=(
         Option("sentences", str, None, "the validated sentences file (ECBplus_coreference_sentences.csv) when "
                "it is not beside the corpus", applies_to="read"),
+        Option("canonical", bool, False, "write every document anew, not as it was read"),
     ),
     sniff=sniff,
     aliases=("ecb+", "ecb"),
