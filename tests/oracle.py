@@ -1058,7 +1058,9 @@ PARSERS = {"conll": conll, "conllu": conllu, "jsonlines": jsonlines, "wl-coref":
 def parse(path: Path, format: str) -> list[Doc]:
     """The documents of ``path``; ``format`` is a corefio format name, a variant after a
     colon (``jsonlines:wl``) read by the same parser (it tells shapes by their keys)."""
-    return PARSERS[format.partition(":")[0]](path)
+    from .oracle_cdcr import PARSERS as CROSS_DOCUMENT  # the cross-document formats' counters
+
+    return {**PARSERS, **CROSS_DOCUMENT}[format.partition(":")[0]](path)
 
 
 def counts(path: Path, format: str) -> Counter:

@@ -66,13 +66,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from ..diagnostics import Report
 from ..errors import FormatError, UsageError
 from ..io.source import Source
 from ..model.crossdoc import (KIND, META_DOCUMENT, SUBTOPIC, TOPIC, cross_chains, document_ref, entities_from_labels,
                               topic_of, units, validated_tokens)
+from ..model.layout import FormatLayout
 from ._lines import split_newlines
 from .registry import Capabilities, FormatSpec, Option, register
 
@@ -83,10 +85,29 @@ LAYOUTS = ("cattan", "barhom", "ucdcr", "gvc", "mentions")
 _HEADER = re.compile(r"^#\s*begin document\s?(.*)$")
 _END = re.compile(r"^#\s*end document")
 _CHUNK = re.compile(r"\(([^()|\s]+)\)|\(([^()|\s]+)|([^()|\s]+)\)|(\|)|(\S)")
+#: a cluster id the cluster cell can hold
+_CELL_ID = re.compile(r"[^()|\s]+")
 _PAREN_NAME = re.compile(r"^\((.*)\);\s*part\s+(\S+)\s*$")
 _GVC_NAME = re.compile(r"^\((.*)\);?\s*$")
 #: the discourse types of GVC's third column
 GVC_TYPES = ("DCT", "TITLE", "BODY")
+
+
+@dataclass
+class CdcrConllLayout(FormatLayout):
+    """How a file looked, kept in ``Corpus.layout["cdcr-conll"]`` so that the writer,
+    given no ``layout`` option, writes it back the same: the layout read, each block's
+    header and end line as written, whether the ``ucdcr`` files end every sentence with
+    a blank line and number the words of each sentence from 0, and whether cluster ids
+    were kept as read (any id without spaces, brackets or ``|``, not only numbers)."""
+
+    format: ClassVar[str] = NAME
+
+    layout: str = "cattan"
+    headers: list[str] = field(default_factory=list)
+    ends: list[str] = field(default_factory=list)
+    blank_after_sentence: bool = False
+    numbers_per_sentence: bool = False
 
 
 def _fail(message: str, file: str | None, line: int | None = None) -> FormatError:
@@ -118,6 +139,8 @@ class _Block:
         self.name = name
         self.line = line
         self.rows: list[tuple[int, list[str]]] = []
+        self.header = ""
+        self.end = "#end document"
 
 
 def _blocks(text: str, file: str | None) -> list[_Block]:
@@ -131,10 +154,12 @@ def _blocks(text: str, file: str | None) -> list[_Block]:
                 raise _fail("a '#begin document' line inside a block (the last one has no '#end document')",
                             file, number)
             current = _Block(header.group(1).strip(), number)
+            current.header = line
             continue
         if _END.match(line):
             if current is None:
                 raise _fail("'#end document' without '#begin document'", file, number)
+            current.end = line
             blocks.append(current)
             current = None
             continue
@@ -275,7 +300,7 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
                 builder = builders.get(doc_id)
                 if builder is None:
                     stem = doc_id[:-4] if doc_id.endswith(".xml") else doc_id
-                    metadata = {TOPIC: topic, SUBTOPIC: subtopic, META_DOCUMENT: name}
+                    metadata: dict[str, str] = {TOPIC: topic, SUBTOPIC: subtopic, META_DOCUMENT: name}
                     if stem != doc_id:
                         metadata["doc_name"] = doc_id
                     builder = builders[doc_id] = _Builder(stem, metadata)
@@ -287,7 +312,7 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
             for doc_id in order:
                 documents.append(builders[doc_id].build(file, block.line))
             continue
-        metadata: dict[str, str] = {}
+        metadata = {}
         parts = name.split("/")
         document_name = name
         if found == "ucdcr" and len(parts) == 3:
@@ -324,8 +349,8 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
                 continue
             if len(cells) < 4:
                 raise _fail(f"a {found} line has at least 4 columns, not {len(cells)}", file, number)
-            sentence = cells[1] if found == "ucdcr" else None
-            builder.token(cells[3], cells[2], sentence, None, new_sentence and found == "barhom",
+            sentence_id = cells[1] if found == "ucdcr" else None
+            builder.token(cells[3], cells[2], sentence_id, None, new_sentence and found == "barhom",
                           _chunks(cells[-1], file, number), file, number)
             new_sentence = False
         documents.append(builder.build(file, block.line))
@@ -337,13 +362,49 @@ def read(source: Source, *, report: Report, strict: bool = False, layout: str | 
     metadata = {"cdcr_layout": found}
     if text and not text.endswith("\n"):
         metadata["cdcr_final_newline"] = "no"  # Cattan et al.'s corpus-level files end so
-    return Corpus(documents=documents, cross_entities=entities_from_labels(documents), metadata=metadata)
+    kept = CdcrConllLayout(layout=found, headers=[b.header for b in blocks], ends=[b.end for b in blocks],
+                           blank_after_sentence=found == "ucdcr" and _blank_after_sentences(blocks),
+                           numbers_per_sentence=found == "ucdcr" and _numbers_per_sentence(blocks))
+    return Corpus(documents=documents, cross_entities=entities_from_labels(documents), metadata=metadata,
+                  layout={NAME: kept})
+
+
+def _blank_after_sentences(blocks: list[_Block]) -> bool:
+    """Does every sentence of every block end with a blank line (and no blank line
+    stand elsewhere)?"""
+    for block in blocks:
+        previous: list[str] | None = None
+        for _, cells in block.rows:
+            if cells and previous and len(previous) > 1 and len(cells) > 1 and cells[1] != previous[1]:
+                return False  # a new sentence without a blank line before it
+            if not cells and not previous:
+                return False  # a blank line that ends no sentence
+            previous = cells
+        if previous:
+            return False
+    return True
+
+
+def _numbers_per_sentence(blocks: list[_Block]) -> bool:
+    """Do the word numbers (third column) start from 0 in every sentence?"""
+    for block in blocks:
+        sentence, expected = None, 0
+        for _, cells in block.rows:
+            if len(cells) < 3:
+                continue
+            if cells[1] != sentence:
+                sentence, expected = cells[1], 0
+            if cells[2] != str(expected):
+                return False
+            expected += 1
+    return True
 
 
 # -- writing ------------------------------------------------------------------------------------
 def _unit_rows(corpus: Any, documents: list[int], labels: dict[tuple[int, int], str], layout: str,
-               validated_only: bool, unit_name: str, report: Report) -> list[str]:
-    """The token lines of one unit."""
+               validated_only: bool, unit_name: str, report: Report, kept: CdcrConllLayout | None = None) -> list[str]:
+    """The token lines of one unit (``kept``: the layout of the file read, when it is
+    the one written)."""
     out: list[str] = []
     for d in documents:
         doc = corpus.documents[d]
@@ -411,10 +472,17 @@ def _unit_rows(corpus: Any, documents: list[int], labels: dict[tuple[int, int], 
             else:
                 if layout == "barhom" and previous is not None and sentence != previous:
                     out.append("")
+                if kept is not None and kept.blank_after_sentence and previous is not None and sentence != previous:
+                    out.append("")
                 first = unit_name if layout == "barhom" else _ucdcr_name(doc)
                 second = "0" if layout == "barhom" else sentence
-                out.append("\t".join([first, second, ids[i], form, cell]))
+                word_number = ids[i]
+                if kept is not None and kept.numbers_per_sentence and doc.tokens.ids is None:
+                    word_number = str(i - (doc.sentences[sentence_of[i]].first if doc.sentences else 0))
+                out.append("\t".join([first, second, word_number, form, cell]))
             previous = sentence
+        if kept is not None and kept.blank_after_sentence and previous is not None:
+            out.append("")
     return out
 
 
@@ -427,10 +495,12 @@ def _ucdcr_name(doc: Any) -> str:
 
 
 def _labels(corpus: Any, documents: list[int], mention_type: str, keep_singletons: bool, validated_only: bool,
-            first: int, taken: set[str] | None = None) -> tuple[dict[tuple[int, int], str], int]:
+            first: int, taken: set[str] | None = None,
+            keep_any: bool = False) -> tuple[dict[tuple[int, int], str], int]:
     """Each written mention's cluster id: the chain's entity id when all its mentions
-    have the same numeric one, not used by another chain of the file (``taken``: the ids
-    given so far), else a number from ``first`` on that no chain keeps."""
+    have the same numeric one (``keep_any``: any id the cluster cell can hold, as a file
+    read had them), not used by another chain of the file (``taken``: the ids given so
+    far), else a number from ``first`` on that no chain keeps."""
     labels: dict[tuple[int, int], str] = {}
     taken = set() if taken is None else taken
     chains = [c for c in cross_chains(corpus, documents, mention_type, KIND, validated_only)
@@ -439,7 +509,8 @@ def _labels(corpus: Any, documents: list[int], mention_type: str, keep_singleton
     for chain in chains:
         ids = {corpus.documents[d].markables[k].entity for d, k in chain}
         own = ids.pop() if len(ids) == 1 else None
-        if own is not None and own.isascii() and own.isdigit() and own not in taken:
+        fits = own is not None and (own.isascii() and own.isdigit() or keep_any and _CELL_ID.fullmatch(own))
+        if own is not None and fits and own not in taken:
             taken.add(own)
             kept.append(own)
         else:
@@ -456,23 +527,68 @@ def _labels(corpus: Any, documents: list[int], mention_type: str, keep_singleton
     return labels, number
 
 
-def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str = "cattan", unit: str = "topic",
-          mention_type: str = "all", singletons: bool = True, validated_only: bool = False,
-          name: str | None = None) -> Iterator[str]:
-    """The corpus as meta-document blocks (see the module's description)."""
+#: the document metadata each layout writes (the block name, ``meta_document``, is
+#: written when it is the name of the block the document is written in)
+_WRITTEN_METADATA = {"cattan": {TOPIC, SUBTOPIC, "doc_name"}, "barhom": {TOPIC}, "ucdcr": {TOPIC, SUBTOPIC},
+                     "gvc": {TOPIC, "dct"}}
+
+
+def _report_unwritten(docs: list[Any], labels: dict[tuple[int, int], str], layout: str, report: Report) -> None:
+    """The document metadata the layout does not write and the entity ids written as
+    other cluster ids, as losses (``loss.metadata``, ``loss.label``)."""
+    from .losses import LossLog, lose_entity_ids
+
+    log = LossLog(report, NAME)
+    for d, doc in enumerate(docs):
+        lost = [k for k in doc.metadata if k not in _WRITTEN_METADATA[layout] and k != META_DOCUMENT]
+        log.lose("metadata", "document metadata", document=doc, count=len(lost), example=lost[0] if lost else None)
+        renamed = sorted({m.entity for k, m in enumerate(doc.markables)
+                          if m.entity is not None and (d, k) in labels and labels[(d, k)] != m.entity})
+        lose_entity_ids(log, doc, renamed, "entity ids that are not numbers (or not kept from a file read); "
+                                           "renumbered")
+
+
+def _kept_header(kept: CdcrConllLayout | None, index: int, block: str) -> str | None:
+    """The header the file read had for its block ``index``, when that block had the
+    name ``block``."""
+    if kept is None or index >= len(kept.headers):
+        return None
+    header = _HEADER.match(kept.headers[index])
+    return kept.headers[index] if header is not None and _block_name(header.group(1).strip())[0] == block else None
+
+
+def _end(kept: CdcrConllLayout | None, index: int, last: bool, final: bool) -> str:
+    line = kept.ends[index] if kept is not None and index < len(kept.ends) else "#end document"
+    return line if last and not final else line + "\n"
+
+
+def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str | None = None,
+          unit: str = "topic", mention_type: str = "all", singletons: bool = True, validated_only: bool = False,
+          name: str | None = None, canonical: bool = False) -> Iterator[str]:
+    """The corpus as meta-document blocks (see the module's description); without
+    ``layout``, in the layout of the file read (as it was: :class:`CdcrConllLayout`),
+    else Cattan et al.'s."""
     from ..model import Corpus
 
     docs = list(documents)
     whole = Corpus(documents=docs, cross_entities=list(getattr(corpus, "cross_entities", []) or []))
+    source = None if canonical else (getattr(corpus, "layout", None) or {}).get(NAME)
+    if layout is None:
+        layout = source.layout if isinstance(source, CdcrConllLayout) and source.layout != "mentions" else "cattan"
     if layout == "mentions":
         raise FormatError("the mention-per-line layout is read only: it has no words to write a response against")
+    kept = source if isinstance(source, CdcrConllLayout) and source.layout == layout else None
+    final = getattr(corpus, "metadata", {}).get("cdcr_final_newline") != "no"
     if layout in ("ucdcr", "gvc"):
-        labels, _ = _labels(whole, list(range(len(docs))), mention_type, singletons, validated_only, 1)
+        labels, _ = _labels(whole, list(range(len(docs))), mention_type, singletons, validated_only, 1,
+                            keep_any=kept is not None)
+        _report_unwritten(docs, labels, layout, report)
         for d, doc in enumerate(docs):
-            rows = _unit_rows(whole, [d], labels, layout, validated_only, doc.name, report)
-            header = (f"#begin document ({_ucdcr_name(doc)}); part 000\n" if layout == "ucdcr"
-                      else f"#begin document ({doc.name});\n")
-            yield header + "".join(r + "\n" for r in rows) + "#end document\n"
+            rows = _unit_rows(whole, [d], labels, layout, validated_only, doc.name, report, kept)
+            block = _ucdcr_name(doc) if layout == "ucdcr" else doc.name
+            header = _kept_header(kept, d, doc.metadata.get(META_DOCUMENT, block)) or (
+                f"#begin document ({block}); part 000" if layout == "ucdcr" else f"#begin document ({block});")
+            yield header + "\n" + "".join(r + "\n" for r in rows) + _end(kept, d, d == len(docs) - 1, final)
         return
     try:
         found = units(whole, unit)
@@ -484,7 +600,6 @@ def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str 
     if name is None and unit == "corpus":  # the block name the file read had
         blocks = {d.metadata.get(META_DOCUMENT) for d in docs}
         name = blocks.pop() if len(blocks) == 1 and None not in blocks else None
-    final = getattr(corpus, "metadata", {}).get("cdcr_final_newline") != "no"
     taken: set[str] = set()
     unit_of = {d: label for label, members in found.items() for d in members}
     split = [c for c in cross_chains(whole, None, mention_type, KIND, validated_only)
@@ -494,13 +609,18 @@ def write(documents: Iterable[Any], *, corpus: Any, report: Report, layout: str 
                        f"chain(s) across {unit}s are written as one chain per {unit} (links between blocks "
                        "cannot be written)")
     number = 1
+    unit_labels: dict[str, dict[tuple[int, int], str]] = {}
+    for label, members in found.items():
+        unit_labels[label], number = _labels(whole, members, mention_type, singletons, validated_only, number,
+                                             taken, keep_any=kept is not None)
+    _report_unwritten(docs, {k: v for labels in unit_labels.values() for k, v in labels.items()}, layout, report)
     for index, (label, members) in enumerate(found.items()):
-        labels, number = _labels(whole, members, mention_type, singletons, validated_only, number, taken)
+        labels = unit_labels[label]
         block = name if (name and unit == "corpus") else label
-        rows = _unit_rows(whole, members, labels, layout, validated_only, block, report)
-        header = f"#begin document {block}" if layout == "cattan" else f"#begin document ({block}); part 000"
-        last = not final and index == len(found) - 1
-        yield header + "\n" + "".join(r + "\n" for r in rows) + ("#end document" if last else "#end document\n")
+        rows = _unit_rows(whole, members, labels, layout, validated_only, block, report, kept)
+        header = _kept_header(kept, index, block) or (
+            f"#begin document {block}" if layout == "cattan" else f"#begin document ({block}); part 000")
+        yield header + "\n" + "".join(r + "\n" for r in rows) + _end(kept, index, index == len(found) - 1, final)
 
 
 def sniff(head: bytes) -> bool:
@@ -519,11 +639,11 @@ def sniff(head: bytes) -> bool:
 
 CAPABILITIES = Capabilities(
     discontinuous=False, nested=True, crossing=True, same_entity_overlap=False, cross_sentence=True,
-    entity_ids=False, link_structure=False, link_types=False, multi_target_links=False,
+    entity_ids=True, link_structure=False, link_types=False, multi_target_links=False,
     markable_attributes=False, entity_attributes=False, link_attributes=False, heads=False, min=False,
     optional=False, layers=False, sets=False, token_attributes=False, token_ids=True, whitespace=False,
     offsets=False, text=False, regions=False, sentences=True, sentence_attributes=frozenset({"id", "attributes"}),
-    metadata=False, schemes=False, multiple_documents=True,
+    metadata=True, schemes=False, multiple_documents=True,  # the writer reports what it does not write of these
 )
 
 register(FormatSpec(
@@ -539,12 +659,15 @@ register(FormatSpec(
                choices=LAYOUTS),
         Option("kind", str, None, "the kind of every mention read (event or entity)", applies_to="read",
                choices=("event", "entity")),
-        Option("layout", str, "cattan", "the layout written", choices=("cattan", "barhom", "ucdcr", "gvc")),
+        Option("layout", str, None, "the layout written (default: the layout of the file read, else cattan)",
+               choices=("cattan", "barhom", "ucdcr", "gvc")),
         Option("unit", str, "topic", "what one block holds", choices=("corpus", "topic", "subtopic")),
         Option("mention_type", str, "all", "the mentions written", choices=("all", "event", "entity")),
         Option("singletons", bool, True, "write one-mention chains"),
         Option("validated_only", bool, False, "write only the validated sentences (ECB+)"),
         Option("name", str, None, "the block name of a corpus-level file"),
+        Option("canonical", bool, False, "ignore the layout of the file read: Cattan et al.'s unless one is asked, "
+               "headers as the layout writes them, numeric cluster ids"),
     ),
     sniff=sniff,
     aliases=("meta-conll",),

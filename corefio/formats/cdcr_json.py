@@ -44,13 +44,15 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, ClassVar, Iterable, Iterator
 
 from ..diagnostics import Report
 from ..errors import FormatError
 from ..io.source import Source, confined_path
 from ..model.crossdoc import KIND, SUBTOPIC, TOPIC, cross_chains, entities_from_labels
+from ..model.layout import FormatLayout
 from .registry import Capabilities, FormatSpec, Option, register
 
 CATTAN = "cdcr-json"
@@ -184,7 +186,9 @@ def read_cattan(source: Source, *, report: Report, strict: bool = False, documen
     for doc_id, rows in raw_docs.items():
         if not isinstance(rows, list):
             raise _fail(f"document {doc_id}: a list of [sentence, t_id, word, flag] rows", doc_file)
-        forms, ids, sentences = [], [], []
+        forms: list[str] = []
+        ids: list[str] = []
+        sentences: list[tuple[str, int, bool]] = []
         for row in rows:
             if not isinstance(row, list) or len(row) != 4:
                 raise _fail(f"document {doc_id}: a token row is [sentence, t_id, word, flag], not {row!r}",
@@ -332,12 +336,60 @@ def sniff_cattan_directory(path: Path) -> bool:
 def read_wec(source: Source, *, report: Report, strict: bool = False, documents: str | None = None) -> Any:
     """A WEC-Eng mention file (contexts as documents), or a unified CDCR mention file
     with its CoNLL documents (``documents``)."""
-    from ..model import Corpus, Document, Markable, Sentence, Tokens, contiguous_spans
+    from ..model import Corpus
 
     file = source.name
     mentions, lines = _load_items(source.read_bytes(), file)
     if documents is not None:
         return _read_ucdcr(mentions, lines, Path(documents), file, report)
+    out = _wec_documents(mentions, lines, file)
+    style = _json_style(source.read_text(), mentions)
+    layout: dict[str, FormatLayout] = {} if style is None else {WEC: WecLayout(items=mentions, style=style)}
+    return Corpus(documents=out, cross_entities=entities_from_labels(out), layout=layout)
+
+
+#: the ways of writing JSON tried on a WEC file (indent, ASCII only): WEC-Eng's files
+#: have an indent of 4, the unified CDCR files none
+_STYLES = [(indent, ascii_only) for indent in (4, None, 2, 1) for ascii_only in (False, True)]
+
+
+def _json_style(text: str, value: Any) -> dict | None:
+    """The arguments of :func:`json.dumps` (and the final line end) that give ``text``
+    back from ``value``, if any of :data:`_STYLES` does."""
+    text = text.lstrip("\ufeff")
+    for indent, ascii_only in _STYLES:
+        written = json.dumps(value, indent=indent, ensure_ascii=ascii_only)
+        if text in (written, written + "\n"):
+            return {"indent": indent, "ensure_ascii": ascii_only, "newline": text.endswith("\n")}
+    return None
+
+
+@dataclass
+class WecLayout(FormatLayout):
+    """A WEC file as read, kept in ``Corpus.layout["wec"]``: its mentions (their order,
+    their fields in file order, values of the types they had) and how its JSON was
+    written (:func:`_json_style`). The writer gives it back when the documents are still
+    what these mentions say (it checks), else writes the documents anew."""
+
+    format: ClassVar[str] = WEC
+
+    items: list[dict] = field(default_factory=list)
+    style: dict = field(default_factory=dict)
+
+
+def _same_documents(a: list[Any], b: list[Any]) -> bool:
+    """Do two lists of documents hold the same names, words, metadata and mentions?"""
+    def shape(doc: Any) -> tuple:
+        return (doc.name, tuple(doc.tokens.forms), tuple(sorted(doc.metadata.items())),
+                tuple((m.id, tuple(m.spans), m.entity, tuple(sorted((k, repr(v)) for k, v in m.attributes.items())))
+                      for m in doc.markables))
+    return len(a) == len(b) and all(shape(x) == shape(y) for x, y in zip(a, b))
+
+
+def _wec_documents(mentions: list[dict], lines: list[int], file: str) -> list[Any]:
+    """The documents of WEC mentions (one per ``doc_id`` and context)."""
+    from ..model import Document, Markable, Sentence, Tokens, contiguous_spans
+
     contexts: dict[str, list[tuple[str, ...]]] = {}
     groups: dict[tuple[str, tuple[str, ...]], list[tuple[dict, int]]] = {}
     for m, line in zip(mentions, lines):
@@ -355,7 +407,7 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
     for (doc_id, context), members in groups.items():
         k = contexts[doc_id].index(context)
         name = doc_id if len(contexts[doc_id]) == 1 else f"{doc_id}#{k + 1}"
-        markables = []
+        markables: list[Any] = []
         metadata: dict[str, str] = {}
         for m, line in members:
             if m.get("coref_chain") is None and not m.get("tokens_number"):
@@ -391,7 +443,7 @@ def read_wec(source: Source, *, report: Report, strict: bool = False, documents:
         out.append(Document.build(name=name, metadata=metadata, tokens=Tokens(forms=list(context)),
                                   sentences=[Sentence(first=0, last=len(context) - 1)] if context else [],
                                   markables=markables))
-    return Corpus(documents=out, cross_entities=entities_from_labels(out))
+    return out
 
 
 def _read_ucdcr(mentions: list[dict], lines: list[int], conll: Path, file: str, report: Report) -> Any:
@@ -425,7 +477,7 @@ def _read_ucdcr(mentions: list[dict], lines: list[int], conll: Path, file: str, 
             attributes["tag"] = full  # its kind follows (corefio.model.crossdoc.mention_kind)
         if m.get("description"):
             attributes["description"] = str(m["description"])
-        placed[key].append(Markable(id=str(m.get("mention_id")), spans=contiguous_spans(positions),
+        placed[doc.name].append(Markable(id=str(m.get("mention_id")), spans=contiguous_spans(positions),
                                     entity=str(m.get("coref_chain")), attributes=attributes))
     documents = []
     for doc in base.documents:
@@ -465,12 +517,25 @@ def _wec_doc_ids(docs: list[Any], report: Report) -> list[str]:
     return ids
 
 
-def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Iterator[str]:
+def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report, canonical: bool = False) -> Iterator[str]:
     """The mentions as a WEC-Eng list, each document its mentions' context."""
     from ..model import Corpus
 
     docs = list(documents)
+    source = None if canonical else (getattr(corpus, "layout", None) or {}).get(WEC)
+    if isinstance(source, WecLayout) and _same_documents(_wec_documents(source.items, [1] * len(source.items), ""),
+                                                         docs):
+        style = source.style
+        yield json.dumps(source.items, indent=style["indent"], ensure_ascii=style["ensure_ascii"]) + (
+            "\n" if style["newline"] else "")
+        return
     doc_ids = _wec_doc_ids(docs, report)
+    from .losses import LossLog
+
+    log = LossLog(report, WEC)
+    for doc in docs:  # the topic and subtopic are written (topic_id, subtopic_id), no other metadata
+        lost = [k for k in doc.metadata if k not in (TOPIC, SUBTOPIC)]
+        log.lose("metadata", "document metadata", document=doc, count=len(lost), example=lost[0] if lost else None)
     whole = Corpus(documents=docs, cross_entities=list(getattr(corpus, "cross_entities", []) or []))
     items = []
     chains = cross_chains(whole, None, "all")
@@ -492,12 +557,12 @@ def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Itera
                 number += 1
             kept = str(number)
             taken.add(kept)
-        label: Any = int(kept) if kept.isascii() and kept.isdigit() and str(int(kept)) == kept else kept
+        chain_label: Any = int(kept) if kept.isascii() and kept.isdigit() and str(int(kept)) == kept else kept
         for d, k in chain:
             doc = whole.documents[d]
             m = doc.markables[k]
             positions = [i for a, b in m.spans for i in range(a, b + 1)]
-            item: dict[str, Any] = {"coref_chain": label, "doc_id": doc_ids[d],
+            item: dict[str, Any] = {"coref_chain": chain_label, "doc_id": doc_ids[d],
                                     "mention_context": list(doc.tokens.forms), "tokens_number": positions,
                                     "mention_id": m.id}
             if "tokens_str" not in m.attributes:
@@ -505,9 +570,9 @@ def write_wec(documents: Iterable[Any], *, corpus: Any, report: Report) -> Itera
             for key, value in m.attributes.items():
                 if key != KIND:
                     item[key] = value
-            for key, field in ((TOPIC, "topic_id"), (SUBTOPIC, "subtopic_id")):
+            for key, name in ((TOPIC, "topic_id"), (SUBTOPIC, "subtopic_id")):
                 if key in doc.metadata:
-                    item[field] = doc.metadata[key]
+                    item[name] = doc.metadata[key]
             items.append((d, m.spans[0][0], item))
     for d, doc in enumerate(docs):
         if not any(x[0] == d for x in items):  # no mention: the context alone (coref_chain null)
@@ -556,11 +621,12 @@ register(FormatSpec(
     ambiguous_extensions=(".json",),
     capabilities=Capabilities(
         discontinuous=True, entity_ids=True, markable_attributes=True, sentences=False, cross_sentence=True,
-        metadata=False, multiple_documents=True),
+        metadata=True, multiple_documents=True),
     read=read_wec,
     write=write_wec,
     options=(
         Option("documents", str, None, "the CoNLL file of a unified CDCR mention file", applies_to="read"),
+        Option("canonical", bool, False, "write the mentions anew, not as the file read had them"),
     ),
     sniff=sniff_wec,
     aliases=("wec-eng", "ucdcr"),

@@ -58,8 +58,9 @@ from __future__ import annotations
 import csv
 import io
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, ClassVar, Iterable
 from xml.sax.saxutils import escape, quoteattr
 
 from ..diagnostics import Report
@@ -67,6 +68,7 @@ from ..errors import FormatError
 from ..io.source import Source, confined_path
 from ..io.xmlsafe import line_of, parse_xml
 from ..model.crossdoc import KIND, SUBTOPIC, TOPIC, CrossEntity, document_ref
+from ..model.layout import FormatLayout
 from .registry import Capabilities, FormatSpec, Option, register
 
 NAME = "ecbplus"
@@ -82,6 +84,37 @@ _INSTANCE_ATTRIBUTES = ("RELATED_TO", "TAG_DESCRIPTOR", "instance_id")
 #: the tags written for a mention without one (read back as no tag): an unknown entity or
 #: other, and an unknown event (an action prefix, so that the CDCR scripts see an event)
 UNKNOWN_TAGS = {"UNKNOWN_INSTANCE_TAG": "entity", "ACTION_UNKNOWN": "event"}
+
+
+@dataclass
+class EcbplusLayout(FormatLayout):
+    """An ECB+ document as read (``Document.layout["ecbplus"]``): its text. The files of
+    the ECB+ release were written by the CAT annotation tool, whose element order
+    (markables by tag, instances after them, relations in the order made), spacing and
+    blank lines follow no rule a writer can derive; a document that is still what its
+    text says (the writer reads the text again and compares) is written as it was."""
+
+    format: ClassVar[str] = "ecbplus"
+
+    source: str = ""
+
+
+def _shape(doc: Any) -> tuple:
+    """What an ECB+ document holds, for telling whether it is still what its text says."""
+    return (doc.name, tuple(doc.tokens.forms), tuple(doc.tokens.all_ids()),
+            tuple((s.first, s.last, s.id, tuple(sorted(s.attributes.items()))) for s in doc.sentences),
+            tuple(sorted(doc.metadata.items())),
+            tuple((m.id, tuple(m.spans), m.entity, tuple(sorted(m.attributes.items()))) for m in doc.markables),
+            tuple((e.id, tuple(sorted(e.attributes.items()))) for e in doc.entities), tuple(doc.links))
+
+
+def _unchanged_source(doc: Any) -> str | None:
+    """The text ``doc`` was read from, if it still holds what ``doc`` holds."""
+    kept = doc.layout.get(NAME)
+    if not isinstance(kept, EcbplusLayout):
+        return None
+    again = read_document(kept.source.encode("utf-8"), doc.name, Report())
+    return kept.source if _shape(again) == _shape(doc) else None
 
 
 def _fail(message: str, file: str | None, line: int | None = None) -> FormatError:
@@ -319,8 +352,12 @@ def read_document(data: bytes, file: str, report: Report, strict: bool = False) 
         metadata["doc_id"] = root.get("doc_id")
     if doc_name != name + ".xml":
         metadata["doc_name"] = doc_name
+    try:
+        layout = {NAME: EcbplusLayout(source=data.decode("utf-8"))}
+    except UnicodeDecodeError:
+        layout = {}
     return Document.build(name=name, metadata=metadata, tokens=Tokens(forms=forms, ids=ids), sentences=sentences,
-                          markables=markables, entities=entities)
+                          markables=markables, entities=entities, layout=layout)
 
 
 def sniff(head: bytes) -> bool:
@@ -357,6 +394,10 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
     without an ``r_id`` are numbered from ``first_r_id`` (r_ids are unique over the
     corpus in ECB+, and the CDCR scripts build within-document cluster ids from them);
     gives the XML and the next free r_id."""
+    source = _unchanged_source(doc)
+    if source is not None:
+        used = [int(e.attributes["r_id"]) for e in doc.entities if str(e.attributes.get("r_id", "")).isdigit()]
+        return source, max([first_r_id or 1, *(r + 1 for r in used)])
     ref = document_ref(doc)
     cross_of: dict[str, Any] = {}
     for e in getattr(corpus, "cross_entities", ()) or ():
@@ -479,7 +520,7 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
     return "\n".join(lines) + "\n", next_r
 
 
-def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
+def write_files(corpus: Any, *, report: Report, canonical: bool = False) -> dict[str, bytes]:
     """``<topic>/<name>.xml`` for every document (``<name>.xml`` for a document without
     topic), and the validated sentences file when sentences say whether they are."""
     out: dict[str, bytes] = {}
@@ -500,7 +541,7 @@ def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
         path = f"{folder}{stem}.xml"
         if path in out:
             path = f"{folder}{stem}_{k + 1}.xml"
-        text, next_r = document_xml(doc, corpus, report, next_r)
+        text, next_r = document_xml(doc.copy(layout={}) if canonical else doc, corpus, report, next_r)
         out[path] = text.encode("utf-8")
         match = _DOC_NAME.match(doc.name)
         for s in doc.sentences:
@@ -510,11 +551,11 @@ def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
                 else:
                     rows.append((topic or "", doc.name, s.id or ""))
     if rows:
-        text = io.StringIO()
-        text.write("Topic,File,Sentence Number\n")
+        table = io.StringIO()
+        table.write("Topic,File,Sentence Number\n")
         for row in rows:
-            text.write(",".join(row) + "\n")
-        out[SENTENCES_FILE] = text.getvalue().encode("utf-8")
+            table.write(",".join(row) + "\n")
+        out[SENTENCES_FILE] = table.getvalue().encode("utf-8")
     return out
 
 
@@ -542,6 +583,7 @@ register(FormatSpec(
     options=(
         Option("sentences", str, None, "the validated sentences file (ECBplus_coreference_sentences.csv) when "
                "it is not beside the corpus", applies_to="read"),
+        Option("canonical", bool, False, "write every document anew, not as it was read"),
     ),
     sniff=sniff,
     aliases=("ecb+", "ecb"),

@@ -266,19 +266,19 @@ def cross_chains(corpus: "Corpus", documents: Sequence[int] | None = None, menti
     for entity in corpus.cross_entities:
         anchor: Place | None = None
         for doc_ref, mref in entity.members:
-            d = where.get(doc_ref)
-            if d is None:
+            member_doc = where.get(doc_ref)
+            if member_doc is None:
                 continue
-            index = positions.get(d)
+            index = positions.get(member_doc)
             if index is None:
-                index = positions[d] = docs[d].markable_index()
-            k = index.get(mref)
-            if k is None or (d, k) not in parent:
+                index = positions[member_doc] = docs[member_doc].markable_index()
+            member = index.get(mref)
+            if member is None or (member_doc, member) not in parent:
                 continue
             if anchor is None:
-                anchor = (d, k)
+                anchor = (member_doc, member)
             else:
-                union(anchor, (d, k))
+                union(anchor, (member_doc, member))
     groups: dict[Place, list[Place]] = {}
     flags: dict[int, list[bool] | None] = {}
     for place in sorted(parent):
