@@ -56,7 +56,7 @@ from ..diagnostics import Report
 from ..errors import CorefioError, DocumentMismatchError, UsageError
 from . import edge, glossary
 from . import settings as S
-from .crossdoc import CHOICE_WORDS, CHOICES, CrossChoice, cross_job, unit_view_job
+from .crossdoc import CHOICE_WORDS, CHOICES, CrossChoice, cross_job, meta_conll, unit_view_job
 from .glossary import Docs
 from .settings import MATCH_MODES, REPEAT_RULES, ZERO_MODES
 from ..model.crossdoc import MENTION_TYPES
@@ -195,8 +195,8 @@ def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path)
     reference scorer reports with these settings) and under the four synchronisation
     strategies; what the result page needs, as plain data."""
     report = Report()
-    key, kf = read_upload(ku, opts.key_format, opts.repair, limit, tmp, report)
-    response, rf = read_upload(ru, opts.response_format, opts.repair, limit, tmp, report)
+    key, kf = read_upload(ku, meta_conll(ku, opts.key_format, report), opts.repair, limit, tmp, report)
+    response, rf = read_upload(ru, meta_conll(ru, opts.response_format, report), opts.repair, limit, tmp, report)
     reading = [d.to_dict() for d in report]
     common = {**S.score_keywords(opts.settings), "per_document": True}
     try:

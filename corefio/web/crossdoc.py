@@ -85,6 +85,28 @@ class CrossChoice:
                 "validated_only": self.validated_only, "topic_pattern": self.topic_pattern}
 
 
+def meta_conll(up: Any, fmt: str | None, report: Report) -> str | None:
+    """The format to read an upload in: the one chosen, else ``cdcr-conll`` for a file
+    told as CoNLL by its name whose content is a meta-document file of Cattan et al.'s
+    layout (blocks of units, a validated flag and the document of each token), said in
+    ``report``; None: detect as usual."""
+    if fmt or up.pair or up.is_zip:
+        return fmt
+    from ..formats import cdcr_conll
+    from ..formats.registry import resolve_format
+
+    try:
+        detected = resolve_format(up.path, None).name
+    except CorefioError:
+        return None
+    if detected == "conll" and cdcr_conll.sniff(up.head()):
+        report.info("web.meta_conll", "read as cdcr-conll: a meta-document CoNLL file (one block per unit, the "
+                    "document of each token in a column), its documents and topics kept; choose the format conll "
+                    "to read each block as one document", file=up.name)
+        return "cdcr-conll"
+    return None
+
+
 def cdcr_input(key: Any, key_format: str) -> bool:
     """Is the key a cross-document corpus (a CDCR format, or entities across documents)?"""
     return key_format in CDCR_FORMATS or bool(key.cross_entities)
@@ -109,8 +131,9 @@ def _problem(exc: CorefioError, level: str, key_name: str, pattern: str | None) 
     message = exc.message
     if level == "block" and "meta-document" in message:
         return WebError(422, f"cross-document scoring by block needs a meta-document CoNLL file (cdcr-conll), whose "
-                             f"#begin document blocks are the units; {key_name} has none. Choose corpus, topic or "
-                             "subtopic", key_name)
+                             f"#begin document blocks are the units; {key_name} was not read as one (choose the "
+                             "format cdcr-conll for a meta-document file), or choose corpus, topic or subtopic",
+                        key_name)
     found = re.match(r"(\d+) document\(s\) have no (\w+) \(([^)]*)\)", message)
     if found:
         hint = ("the topic pattern given does not match them" if pattern else
