@@ -327,3 +327,68 @@ def test_the_form_and_api_list_the_choices(client):
     assert all(f'<option value="{s}"' in home for s in STYLES)
     formats = client.get("/api/formats").json()
     assert formats["styles"] == list(STYLES) and "subtopic" in formats["cross_document"]
+
+
+# -- in a browser (skipped without chromium; see tests/test_web_browser.py) ----------------------------
+@pytest.mark.parametrize("width", (1400, 390))
+def test_the_cross_document_pages_fit_a_phone(width, tmp_path):
+    """The form, the result with its units and styles, and the view of a topic across
+    its documents, in a real browser: nothing overflows sideways at 1400 px or 390 px."""
+    from .test_web_browser import _require_browser
+
+    _require_browser()
+    import threading
+    import time
+
+    import uvicorn
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    from .test_web_browser import CHROMEDRIVER, CHROMIUM, _free_port
+
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                f"--window-size={width},900", "--force-device-scale-factor=1"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 500})
+        base = f"http://127.0.0.1:{port}"
+        for side in ("key", "response"):
+            (tmp_path / f"{side}.zip").write_bytes(folder_zip(GUM / side))
+        driver.get(base + "/")
+        driver.find_element(By.ID, "key").send_keys(str(tmp_path / "key.zip"))
+        driver.find_element(By.ID, "response").send_keys(str(tmp_path / "response.zip"))
+        Select(driver.find_element(By.ID, "style")).select_by_value("all")
+        driver.find_element(By.ID, "submit").click()
+        WebDriverWait(driver, 120).until(EC.presence_of_element_located((By.ID, "styles-table")))
+        result = driver.current_url
+        links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "a.unit-view")]
+        assert len(links) == 3
+        for url in (base + "/", result, links[0]):
+            driver.get(url)
+            WebDriverWait(driver, 60).until(EC.presence_of_element_located((By.TAG_NAME, "footer")))
+            client, document, body = driver.execute_script(
+                "return [document.documentElement.clientWidth, document.documentElement.scrollWidth, "
+                "document.body.scrollWidth];")
+            assert client <= width and max(document, body) <= client, (url, width, client, document, body)
+        assert "topic 36" in driver.find_element(By.TAG_NAME, "h1").text
+        assert driver.find_elements(By.CSS_SELECTOR, "#side-key .br.open")
+    finally:
+        driver.quit()
+        srv.should_exit = True
+        thread.join(timeout=30)

@@ -220,7 +220,8 @@ def cross_job(key: Any, response: Any, key_format: str, choice: CrossChoice, met
         settings = CrossSettings(level, keep_singletons, choice.mention_type, choice.validated_only)
         try:
             found = units(key, level)
-            scores = score_cross(key, response, metrics, settings=settings, per_unit=True, report=report)
+            scores = score_cross(key, response, metrics, settings=settings, per_unit=True, report=report,
+                                 workers=1)  # the worker is the process the server limits
         except DocumentMismatchError as exc:
             raise _mismatch(exc, key_name, response_name) from None
         except CorefioError as exc:
