@@ -103,7 +103,7 @@ def test_an_ecbplus_zip_is_scored_by_topic_as_score_cross_does(client):
     assert body["formats"] == {"key": "ecbplus", "response": "ecbplus"}
     cross = body["cross_document"]
     assert cross["settings"] == {"level": "topic", "keep_singletons": True, "mention_type": "all",
-                                 "validated_only": False, "topic_pattern": None}
+                                 "validated_only": False, "topic_pattern": None, "topics_file": None}
     key, response = read(SAMPLES / "key", "ecbplus"), read(SAMPLES / "response", "ecbplus")
     expected = corefio.score_cross(key, response, METRICS, settings=CrossSettings("topic"), per_unit=True)
     assert cross["scores"]["corpus"] == {m: plain(expected.corpus[m]) for m in expected.metrics}
@@ -223,6 +223,35 @@ def test_topics_from_a_pattern_for_a_corpus_that_does_not_record_them(client, tm
     assert [u["label"] for u in cross["units"]] == ["36", "37", "38"]
     expected = score_cross(key, response, METRICS, settings=CrossSettings("topic"), topic_pattern=pattern)
     assert cross["scores"]["corpus"] == {m: plain(expected.corpus[m]) for m in expected.metrics}
+
+
+def test_topics_from_an_uploaded_topics_file(client, tmp_path):
+    """A DOCUMENT<TAB>TOPIC[<TAB>SUBTOPIC] file, as --topics reads it: two topics of the
+    three merged into one unit."""
+    gum_key, gum_response = read(GUM / "key", "ecbplus"), read(GUM / "response", "ecbplus")
+    key, response, topics = tmp_path / "key.conll", tmp_path / "response.conll", tmp_path / "topics.tsv"
+    corefio.write(gum_key, key, "conll")
+    corefio.write(gum_response, response, "conll")
+    topics.write_text("".join(f"{d.name}\t{'A' if d.name.startswith(('36', '37')) else 'B'}\n" for d in gum_key),
+                      encoding="utf-8")
+    sent = {**files(key, response), "topics": (topics.name, topics.read_bytes())}
+    done = client.post("/api/score", files=sent, data={"cross_document": "topic"})
+    assert done.status_code == 200, done.text
+    cross = done.json()["cross_document"]
+    assert [u["label"] for u in cross["units"]] == ["A", "B"] and len(cross["units"][0]["documents"]) == 4
+    assert cross["settings"]["topics_file"] == "topics.tsv"
+    expected = score_cross(key, response, METRICS, settings=CrossSettings("topic"), topics=topics)
+    assert cross["scores"]["corpus"] == {m: plain(expected.corpus[m]) for m in expected.metrics}
+    view = client.get(cross["views"][0])
+    assert view.status_code == 200 and "Key vs response: topic A" in view.text
+    note = re.search(r'<p class="note" id="unit-documents">(.*?)</p>', view.text, re.S)
+    assert note is not None and "Across 4 document(s)" in note.group(1)
+    assert all(name in note.group(1) for name in ("36_1ecb", "36_2ecbplus", "37_1ecb", "37_2ecbplus"))
+    topics.write_text("36_1ecb\tA\nonly-a-name\n", encoding="utf-8")
+    bad = client.post("/score", files={**files(key, response), "topics": (topics.name, topics.read_bytes())},
+                      data={"cross_document": "topic"})
+    assert bad.status_code == 422
+    assert re.search(r'<code id="error-where">topics\.tsv:2', bad.text), bad.text[:3000]
 
 
 # -- what cannot apply --------------------------------------------------------------------------

@@ -190,10 +190,11 @@ class ScoreOptions:
                 raise WebError(400, f"unknown input format {f!r} (known: {', '.join(readable)})")
 
 
-def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path) -> dict:
+def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path, tu: Upload | None = None) -> dict:
     """Read both uploads and score them twice: as they are (the standard score, what the
     reference scorer reports with these settings) and under the four synchronisation
-    strategies; what the result page needs, as plain data."""
+    strategies (and across documents: :mod:`.crossdoc`; ``tu``: a topics file); what the
+    result page needs, as plain data."""
     report = Report()
     key, kf = read_upload(ku, meta_conll(ku, opts.key_format, report), opts.repair, limit, tmp, report)
     response, rf = read_upload(ru, meta_conll(ru, opts.response_format, report), opts.repair, limit, tmp, report)
@@ -215,7 +216,7 @@ def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path)
     scores_dict = scores.to_dict()
     standard_dict = standard.to_dict()
     cross = cross_job(key, response, kf, opts.cross, [m for m in opts.metrics if m != "mentions"],
-                      opts.keep_singletons, ku.name, ru.name)
+                      opts.keep_singletons, ku.name, ru.name, tu)
     anaphora = _anaphora_scores(key, response, opts.settings.anaphora)
     if anaphora:
         scores_dict["anaphora"] = anaphora
@@ -359,10 +360,10 @@ def view_job(corpora: bytes, doc: int, page: int, opts: ScoreOptions):
     return pv, doc, [key.documents[a].label for a, _ in pairs], key.documents[i].label
 
 
-def cross_view_job(corpora: bytes, settings: dict, unit: int, page: int, zeros: str):
+def cross_view_job(corpora: bytes, settings: dict, unit: int, page: int, zeros: str, mapping: dict | None):
     key, response = pickle.loads(corpora)
     try:
-        return unit_view_job(key, response, settings, unit, page, zeros)
+        return unit_view_job(key, response, settings, unit, page, zeros, mapping)
     except CorefioError as exc:
         raise from_corefio(exc) from None
 
@@ -655,11 +656,15 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         opts.check()
         return opts
 
-    async def run_score(key: Files | None, response: Files | None, opts: ScoreOptions) -> Result:
+    async def run_score(key: Files | None, response: Files | None, opts: ScoreOptions,
+                        topics: UploadFile | None = None) -> Result:
         with scratch() as tmp:
             ku = await save(key, "key", tmp, limit)
             ru = await save(response, "response", tmp, limit, used=ku.size)
-            data = await pool.run(score_job, ku, ru, opts, limit, tmp, what="reading and scoring")
+            tu = None
+            if topics is not None and not isinstance(topics, str) and topics.filename:
+                tu = await save(topics, "topics", tmp, limit, used=ku.size + ru.size)
+            data = await pool.run(score_job, ku, ru, opts, limit, tmp, tu, what="reading and scoring")
         kf, rf = data["formats"]
         diagnostics = data["reading"] + data["scoring"]
         kd, rd = data["documents"]
@@ -676,18 +681,19 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
                          match: str = Form(""), singletons: str = Form(""), repair: str = Form(""),
                          key_format: str = Form(""), response_format: str = Form(""), zeros: str = Form(""),
                          repeats: str = Form(""), cross_document: str = Form(""), style: str = Form(""),
-                         mention_type: str = Form(""), validated_only: str = Form(""), topic_pattern: str = Form("")):
+                         mention_type: str = Form(""), validated_only: str = Form(""), topic_pattern: str = Form(""),
+                         topics: UploadFile | None = File(None)):
         chosen = {"preset": preset, "metrics": metrics, "metrics_of": metrics_of, "match": match,
                   "singletons": singletons, "repair": _on(repair), "key_format": key_format,
                   "response_format": response_format, "zeros": zeros, "repeats": repeats,
                   "cross_document": cross_document, "style": style, "mention_type": mention_type,
                   "validated_only": _on(validated_only), "topic_pattern": topic_pattern,
-                  "files": {"key": file_names(key), "response": file_names(response)}}
+                  "files": {"key": file_names(key), "response": file_names(response), "topics": file_names(topics)}}
         try:
             cross = CrossChoice.of(cross_document, style, mention_type, _on(validated_only), topic_pattern)
             opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros, preset, repeats,
                               metrics_of, cross)
-            result = await run_score(key, response, opts)
+            result = await run_score(key, response, opts, topics)
             token = keep(result, result.size, "the result")
         except (WebError, CorefioError) as exc:
             return form_page(request, "home.html", exc, chosen, **home_context())
@@ -730,7 +736,10 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
                                                                        "validated sentences"),
                         topic_pattern: str = Form("", description="cross-document: a regular expression with a "
                                                                   "group 'topic' (and 'subtopic') on document "
-                                                                  "names, for corpora that do not record topics")):
+                                                                  "names, for corpora that do not record topics"),
+                        topics: UploadFile | None = File(None, description="cross-document: a file of "
+                                                                           "DOCUMENT<TAB>TOPIC[<TAB>SUBTOPIC] "
+                                                                           "lines (as --topics)")):
         """The JSON of ``corefio score --sync all --format json`` (with per-document scores),
         plus ``standard``: the standard score, key and response as they are (the JSON of
         ``corefio score --per-document --format json``: what the reference scorer reports
@@ -746,7 +755,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         cross = CrossChoice.of(cross_document, style, mention_type, validated_only, topic_pattern)
         opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros, preset, repeats,
                           cross=cross)
-        result = await run_score(key, response, opts)
+        result = await run_score(key, response, opts, topics)
         token = store.add(result, result.size)
         body = dict(result.scores)
         body["standard"] = result.standard
@@ -838,7 +847,8 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         r = get_result(token)
         c = cross_of(r, "scores")
         pv, unit, names, name, count = await pool.run(cross_view_job, r.corpora, c["settings"], unit, page,
-                                                      r.options.zeros, what="the key vs response view")
+                                                      r.options.zeros, c.get("topics"),
+                                                      what="the key vs response view")
         return private(templates.TemplateResponse(request, "view.html", {
             "r": r, "token": token, "v": pv, "doc": unit, "names": names, "doc_name": name,
             "action": f"/r/{token}/cross/view", "param": "unit", "picker": "Unit", "documents": count,

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..diagnostics import Report
 from ..errors import CorefioError, DocumentMismatchError
-from .errors import WebError, scrub
+from .errors import WebError, from_corefio, scrub
 
 #: the form's choices of unit (``auto``: when the key is a CDCR corpus; ``none``: never)
 CHOICES = ("auto", "none", "corpus", "topic", "subtopic", "block")
@@ -189,13 +189,39 @@ def _mismatch(exc: DocumentMismatchError, key_name: str, response_name: str) -> 
                                  "command line: corefio score --cross-document LEVEL --allow-missing")
 
 
+def topic_mapping(topics: Any) -> dict[str, list[str | None]] | None:
+    """The topics file uploaded (``DOCUMENT<TAB>TOPIC[<TAB>SUBTOPIC]`` lines, as
+    ``--topics`` reads it), as document name -> [topic, subtopic]; None without one."""
+    from ..model.crossdoc import read_topic_mapping
+
+    if topics is None:
+        return None
+    try:
+        text = topics.path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise WebError(422, f"the topics file is not UTF-8 text (byte {exc.start})", topics.name) from None
+    mapping = read_topic_mapping(text, topics.name)
+    return {name: [topic, sub] for name, (topic, sub) in mapping.items()}
+
+
+def with_topics(corpus: Any, mapping: dict[str, list[str | None]] | None, pattern: str | None) -> Any:
+    """``corpus`` with the topics a topics file and a pattern give (as the library's
+    ``load`` gives them: both at once, the file first)."""
+    from ..model.crossdoc import assign_topics
+
+    if mapping is None and pattern is None:
+        return corpus
+    table = None if mapping is None else {name: (str(v[0]), v[1]) for name, v in mapping.items()}
+    return assign_topics(corpus, mapping=table, pattern=pattern, overwrite=True)
+
+
 def cross_job(key: Any, response: Any, key_format: str, choice: CrossChoice, metrics: list[str],
-              keep_singletons: bool, key_name: str, response_name: str) -> dict[str, Any] | None:
+              keep_singletons: bool, key_name: str, response_name: str, topics: Any = None) -> dict[str, Any] | None:
     """The cross-document scores of an upload pair (None when they do not apply): the
     level's (``scores``: :meth:`Scores.to_dict` with each unit's, ``csv``) and the
     styles' side by side (``styles``, ``styles_csv``), with the settings used and the
-    units (label, documents) the view shows."""
-    from ..model.crossdoc import assign_topics, units
+    units (label, documents) the view shows. ``topics``: an uploaded topics file."""
+    from ..model.crossdoc import units
     from ..scoring.crossdoc import CrossSettings, score_cross, score_styles, styles_json
 
     cdcr = cdcr_input(key, key_format)
@@ -203,9 +229,13 @@ def cross_job(key: Any, response: Any, key_format: str, choice: CrossChoice, met
         return None
     if choice.level == "auto" and not cdcr and not choice.styles:
         return None
-    if choice.topic_pattern is not None:  # as the library's load does: the same pattern on both sides
-        key = assign_topics(key, pattern=choice.topic_pattern, overwrite=True)
-        response = assign_topics(response, pattern=choice.topic_pattern, overwrite=True)
+    try:
+        mapping = topic_mapping(topics)
+    except CorefioError as exc:
+        err = from_corefio(exc)
+        raise WebError(422, err.message, err.where or topics.name) from None
+    key = with_topics(key, mapping, choice.topic_pattern)
+    response = with_topics(response, mapping, choice.topic_pattern)
     refused = _no_kinds(key, choice.mention_type, key_name)
     if refused is not None:
         raise refused
@@ -235,7 +265,9 @@ def cross_job(key: Any, response: Any, key_format: str, choice: CrossChoice, met
         out.update(scores=data, csv=text, csv_error=csv_error, metrics=list(scores.metrics),
                    settings={"level": level, "keep_singletons": keep_singletons,
                              "mention_type": choice.mention_type, "validated_only": choice.validated_only,
-                             "topic_pattern": choice.topic_pattern},
+                             "topic_pattern": choice.topic_pattern,
+                             "topics_file": None if topics is None else topics.name},
+                   topics=mapping,
                    units=[{"label": label, "documents": [key.documents[i].label for i in members]}
                           for label, members in found.items()])
     if choice.styles:
@@ -256,18 +288,19 @@ def _level_of(exc: CorefioError) -> str:
     return found.group(1) if found else "block" if "meta-document" in exc.message else "corpus"
 
 
-def unit_view_job(key: Any, response: Any, settings: dict[str, Any], unit: int, page: int, zeros: str):
+def unit_view_job(key: Any, response: Any, settings: dict[str, Any], unit: int, page: int, zeros: str,
+                  mapping: dict[str, list[str | None]] | None = None):
     """The key vs response view of one unit across its documents (the unit's key
     documents and the response's of the same names, as
-    :func:`corefio.web.view.unit_documents` joins them), its page ``page``."""
-    from ..model.crossdoc import assign_topics, document_ref, units
+    :func:`corefio.web.view.unit_documents` joins them), its page ``page``; ``mapping``:
+    the topics file's, when one was uploaded."""
+    from ..model.crossdoc import document_ref, units
     from ..scoring.crossdoc import CrossSettings
     from . import view
 
     level = settings["level"]
-    if settings.get("topic_pattern"):
-        key = assign_topics(key, pattern=settings["topic_pattern"], overwrite=True)
-        response = assign_topics(response, pattern=settings["topic_pattern"], overwrite=True)
+    key = with_topics(key, mapping, settings.get("topic_pattern"))
+    response = with_topics(response, mapping, settings.get("topic_pattern"))
     found = list(units(key, level).items())
     if not found:
         raise WebError(422, "the key has no unit to show")
