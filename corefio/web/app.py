@@ -56,8 +56,11 @@ from ..diagnostics import Report
 from ..errors import CorefioError, DocumentMismatchError, UsageError
 from . import edge, glossary
 from . import settings as S
+from .crossdoc import CHOICE_WORDS, CHOICES, CrossChoice, cross_job, meta_conll, unit_view_job
 from .glossary import Docs
 from .settings import MATCH_MODES, REPEAT_RULES, ZERO_MODES
+from ..model.crossdoc import MENTION_TYPES
+from ..scoring.crossdoc import STYLES
 from .errors import WebError, from_corefio, scrub
 from .store import Store
 from .reading import DIRECTORY_FORMATS, clean, read_upload, resolve
@@ -157,6 +160,8 @@ class ScoreOptions:
     repair: bool = False
     key_format: str | None = None
     response_format: str | None = None
+    #: cross-document scoring (:mod:`.crossdoc`)
+    cross: CrossChoice = field(default_factory=CrossChoice)
 
     @property
     def metrics(self) -> list[str]:
@@ -185,13 +190,14 @@ class ScoreOptions:
                 raise WebError(400, f"unknown input format {f!r} (known: {', '.join(readable)})")
 
 
-def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path) -> dict:
+def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path, tu: Upload | None = None) -> dict:
     """Read both uploads and score them twice: as they are (the standard score, what the
     reference scorer reports with these settings) and under the four synchronisation
-    strategies; what the result page needs, as plain data."""
+    strategies (and across documents: :mod:`.crossdoc`; ``tu``: a topics file); what the
+    result page needs, as plain data."""
     report = Report()
-    key, kf = read_upload(ku, opts.key_format, opts.repair, limit, tmp, report)
-    response, rf = read_upload(ru, opts.response_format, opts.repair, limit, tmp, report)
+    key, kf = read_upload(ku, meta_conll(ku, opts.key_format, report), opts.repair, limit, tmp, report)
+    response, rf = read_upload(ru, meta_conll(ru, opts.response_format, report), opts.repair, limit, tmp, report)
     reading = [d.to_dict() for d in report]
     common = {**S.score_keywords(opts.settings), "per_document": True}
     try:
@@ -209,6 +215,8 @@ def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path)
     standard_csv, standard_csv_error = _csv(standard)
     scores_dict = scores.to_dict()
     standard_dict = standard.to_dict()
+    cross = cross_job(key, response, kf, opts.cross, [m for m in opts.metrics if m != "mentions"],
+                      opts.keep_singletons, ku.name, ru.name, tu)
     anaphora = _anaphora_scores(key, response, opts.settings.anaphora)
     if anaphora:
         scores_dict["anaphora"] = anaphora
@@ -221,7 +229,7 @@ def score_job(ku: Upload, ru: Upload, opts: ScoreOptions, limit: int, tmp: Path)
             "metrics": list(scores.metrics), "scoring": clean(scoring),
             "reading": clean(reading), "formats": (kf, rf),
             "documents": (len(key.documents), len(response.documents)),
-            "doc_names": [d.label for d in key.documents],
+            "doc_names": [d.label for d in key.documents], "cross": cross,
             "corpora": pickle.dumps((key, response), protocol=pickle.HIGHEST_PROTOCOL)}
 
 
@@ -352,6 +360,14 @@ def view_job(corpora: bytes, doc: int, page: int, opts: ScoreOptions):
     return pv, doc, [key.documents[a].label for a, _ in pairs], key.documents[i].label
 
 
+def cross_view_job(corpora: bytes, settings: dict, unit: int, page: int, zeros: str, mapping: dict | None):
+    key, response = pickle.loads(corpora)
+    try:
+        return unit_view_job(key, response, settings, unit, page, zeros, mapping)
+    except CorefioError as exc:
+        raise from_corefio(exc) from None
+
+
 # -- figures (corefio.plots), drawn in a worker when a page asks for them ---------------------
 def plots_available() -> bool:
     """matplotlib is there (the ``plot`` extra): the pages show their figures."""
@@ -435,11 +451,14 @@ class Result:
     standard_csv_error: str | None = None
     #: figures drawn for the page (PNG), kept once drawn
     figures: dict = field(default_factory=dict)
+    #: the cross-document scores (:func:`.crossdoc.cross_job`), None when not scored
+    cross: dict | None = None
 
     @property
     def size(self) -> int:
         return (len(self.corpora) + len(self.csv or "") + len(self.standard_csv or "") + len(json.dumps(self.scores))
-                + len(json.dumps(self.standard)) + ITEM_OVERHEAD + sum(len(n) for n in self.doc_names))
+                + len(json.dumps(self.standard)) + ITEM_OVERHEAD + sum(len(n) for n in self.doc_names)
+                + len(json.dumps(self.cross)))
 
 
 @dataclass
@@ -615,7 +634,8 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         presets = S.choices()
         return {"formats": readable_formats(), "metrics": [m for m in metric_names() if m != "mentions"],
                 "modes": MATCH_MODES, "zero_modes": ZERO_MODES, "repeat_rules": REPEAT_RULES, "presets": presets,
-                "default_preset": S.DEFAULT_PRESET}
+                "default_preset": S.DEFAULT_PRESET, "cross_choices": [(c, CHOICE_WORDS[c]) for c in CHOICES],
+                "styles": list(STYLES.values()), "mention_types": MENTION_TYPES}
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request):
@@ -628,38 +648,52 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         return page(request, "metrics.html", registry=REGISTRY, names=metric_names())
 
     def options_of(metrics: list[str] | str | None, match: str, singletons: str, repair: Any, key_format: str,
-                   response_format: str, zeros: str, preset: str, repeats: str, metrics_of: str = "") -> ScoreOptions:
+                   response_format: str, zeros: str, preset: str, repeats: str, metrics_of: str = "",
+                   cross: CrossChoice | None = None) -> ScoreOptions:
         given = S.given_options(metrics, match, singletons, zeros, repeats, metrics_of)
-        opts = ScoreOptions(S.settings_of(preset, given), _on(repair), key_format or None, response_format or None)
+        opts = ScoreOptions(S.settings_of(preset, given), _on(repair), key_format or None, response_format or None,
+                            cross or CrossChoice())
         opts.check()
         return opts
 
-    async def run_score(key: Files | None, response: Files | None, opts: ScoreOptions) -> Result:
+    async def run_score(key: Files | None, response: Files | None, opts: ScoreOptions,
+                        topics: UploadFile | None = None) -> Result:
         with scratch() as tmp:
             ku = await save(key, "key", tmp, limit)
             ru = await save(response, "response", tmp, limit, used=ku.size)
-            data = await pool.run(score_job, ku, ru, opts, limit, tmp, what="reading and scoring")
+            tu = None
+            if topics is not None and not isinstance(topics, str) and topics.filename:
+                tu = await save(topics, "topics", tmp, limit, used=ku.size + ru.size)
+            data = await pool.run(score_job, ku, ru, opts, limit, tmp, tu, what="reading and scoring")
         kf, rf = data["formats"]
         diagnostics = data["reading"] + data["scoring"]
         kd, rd = data["documents"]
+        cross = data["cross"]
+        if cross:
+            diagnostics += clean(cross.get("diagnostics", []))
         return Result(ku.name, ru.name, kf, rf, kd, rd, data["doc_names"], data["corpora"], opts, data["scores"],
                       data["csv"], data["csv_error"], data["metrics"], diagnostics, data["reading"],
-                      data["standard"], data["standard_csv"], data["standard_csv_error"])
+                      data["standard"], data["standard_csv"], data["standard_csv_error"], cross=cross)
 
     @app.post("/score", include_in_schema=False)
     async def score_page(request: Request, key: Files | None = File(None), response: Files | None = File(None),
                          preset: str = Form(""), metrics: list[str] = Form([]), metrics_of: str = Form(""),
                          match: str = Form(""), singletons: str = Form(""), repair: str = Form(""),
                          key_format: str = Form(""), response_format: str = Form(""), zeros: str = Form(""),
-                         repeats: str = Form("")):
+                         repeats: str = Form(""), cross_document: str = Form(""), style: str = Form(""),
+                         mention_type: str = Form(""), validated_only: str = Form(""), topic_pattern: str = Form(""),
+                         topics: UploadFile | None = File(None)):
         chosen = {"preset": preset, "metrics": metrics, "metrics_of": metrics_of, "match": match,
                   "singletons": singletons, "repair": _on(repair), "key_format": key_format,
                   "response_format": response_format, "zeros": zeros, "repeats": repeats,
-                  "files": {"key": file_names(key), "response": file_names(response)}}
+                  "cross_document": cross_document, "style": style, "mention_type": mention_type,
+                  "validated_only": _on(validated_only), "topic_pattern": topic_pattern,
+                  "files": {"key": file_names(key), "response": file_names(response), "topics": file_names(topics)}}
         try:
+            cross = CrossChoice.of(cross_document, style, mention_type, _on(validated_only), topic_pattern)
             opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros, preset, repeats,
-                              metrics_of)
-            result = await run_score(key, response, opts)
+                              metrics_of, cross)
+            result = await run_score(key, response, opts, topics)
             token = keep(result, result.size, "the result")
         except (WebError, CorefioError) as exc:
             return form_page(request, "home.html", exc, chosen, **home_context())
@@ -687,16 +721,41 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
                                                           "preset's, else drop)"),
                         repeats: str = Form("", description="a span listed in two chains: scorer (scorer.pl's "
                                                             "rule) or corefud (corefud-scorer's); default: the "
-                                                            "preset's, else scorer")):
+                                                            "preset's, else scorer"),
+                        cross_document: str = Form("", description="score across documents: auto (default: when "
+                                                                   "the key is a CDCR corpus, at its own unit), "
+                                                                   "none, corpus, topic, subtopic or block (the "
+                                                                   "meta-documents of a cdcr-conll file); the "
+                                                                   "singletons option applies"),
+                        style: str = Form("", description="published CDCR evaluation styles side by side: all, "
+                                                          "or comma-separated barhom2019, topic, cattan2021, "
+                                                          "cattan2021-singletons, subtopic"),
+                        mention_type: str = Form("", description="cross-document: all (default), event or entity "
+                                                                 "mentions"),
+                        validated_only: bool = Form(False, description="cross-document: only mentions of ECB+'s "
+                                                                       "validated sentences"),
+                        topic_pattern: str = Form("", description="cross-document: a regular expression with a "
+                                                                  "group 'topic' (and 'subtopic') on document "
+                                                                  "names, for corpora that do not record topics"),
+                        topics: UploadFile | None = File(None, description="cross-document: a file of "
+                                                                           "DOCUMENT<TAB>TOPIC[<TAB>SUBTOPIC] "
+                                                                           "lines (as --topics)")):
         """The JSON of ``corefio score --sync all --format json`` (with per-document scores),
         plus ``standard``: the standard score, key and response as they are (the JSON of
         ``corefio score --per-document --format json``: what the reference scorer reports
         with these settings); ``reading``: the diagnostics of reading (and repairing) the
         uploads; ``result``: the path of the result page (``/r/{token}``; null when the
         result is larger than the server keeps); and ``settings``: the settings used, the
-        preset and where they differ from its scorer (as ``corefio score --format json``)."""
-        opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros, preset, repeats)
-        result = await run_score(key, response, opts)
+        preset and where they differ from its scorer (as ``corefio score --format json``);
+        ``cross_document``: the cross-document scores when they apply (the JSON of
+        ``corefio score --cross-document LEVEL --per-document --format json`` under
+        ``scores``, the ``settings`` used, the ``units`` and ``views``, the paths of each
+        unit's key vs response view), else null; ``styles``: the published styles side by
+        side (the JSON of ``corefio score --style ...``) when asked."""
+        cross = CrossChoice.of(cross_document, style, mention_type, validated_only, topic_pattern)
+        opts = options_of(metrics, match, singletons, repair, key_format, response_format, zeros, preset, repeats,
+                          cross=cross)
+        result = await run_score(key, response, opts, topics)
         token = store.add(result, result.size)
         body = dict(result.scores)
         body["standard"] = result.standard
@@ -704,6 +763,15 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         body["reading"] = result.reading
         body["formats"] = {"key": result.key_format, "response": result.response_format}
         body["result"] = f"/r/{token}" if token else None
+        body["cross_document"] = None
+        body["styles"] = None
+        if result.cross:
+            c = result.cross
+            if "scores" in c:
+                body["cross_document"] = {
+                    "settings": c["settings"], "scores": c["scores"], "units": c["units"],
+                    "views": [f"/r/{token}/cross/view?unit={i}" for i in range(len(c["units"]))] if token else None}
+            body["styles"] = c.get("styles")
         return JSONResponse(body)
 
     def get_result(token: str) -> Result:
@@ -723,6 +791,7 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         else:
             documents = r.scores.get("documents", {}).get(strategy, {})
         return private(page(request, "result.html", r=r, token=token, strategies=STRATEGIES, metrics=shown,
+                            cross=r.cross, style_metrics=["muc", "bcub", "ceafe", "lea", "conll"],
                             standard=r.standard.get("corpus", {}), sync=r.scores["sync"],
                             mentions=r.scores["mentions"], documents=documents, strategy=strategy,
                             writable=writable_formats(), doc_names=r.doc_names))
@@ -742,6 +811,48 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         if r.standard_csv is None:
             raise WebError(422, r.standard_csv_error or "the scores cannot be written as CSV; download them as JSON")
         return attachment(r.standard_csv, "scores.csv", "text/csv")
+
+    def cross_of(r: Result, what: str) -> dict:
+        if not r.cross or what not in r.cross:
+            raise WebError(404, "this result has no cross-document scores" if what == "scores" else
+                                "this result has no evaluation styles")
+        return r.cross
+
+    @app.get("/r/{token}/cross.json", include_in_schema=False)
+    async def cross_json(token: str):
+        c = cross_of(get_result(token), "scores")
+        body = {"settings": c["settings"], **c["scores"], "units": c["units"]}
+        return attachment(json.dumps(body, indent=2, ensure_ascii=False), "scores.cross.json", "application/json")
+
+    @app.get("/r/{token}/cross.csv", include_in_schema=False)
+    async def cross_csv(token: str):
+        c = cross_of(get_result(token), "scores")
+        if c["csv"] is None:
+            raise WebError(422, c["csv_error"] or "the scores cannot be written as CSV; download them as JSON")
+        return attachment(c["csv"], "scores.cross.csv", "text/csv")
+
+    @app.get("/r/{token}/styles.json", include_in_schema=False)
+    async def styles_json_file(token: str):
+        c = cross_of(get_result(token), "styles")
+        return attachment(json.dumps({"styles": c["styles"]}, indent=2, ensure_ascii=False), "scores.styles.json",
+                          "application/json")
+
+    @app.get("/r/{token}/styles.csv", include_in_schema=False)
+    async def styles_csv_file(token: str):
+        c = cross_of(get_result(token), "styles")
+        return attachment(c["styles_csv"], "scores.styles.csv", "text/csv")
+
+    @app.get("/r/{token}/cross/view", response_class=HTMLResponse, include_in_schema=False)
+    async def cross_view_page(request: Request, token: str, unit: int = 0, page: int = 0):
+        r = get_result(token)
+        c = cross_of(r, "scores")
+        pv, unit, names, name, count = await pool.run(cross_view_job, r.corpora, c["settings"], unit, page,
+                                                      r.options.zeros, c.get("topics"),
+                                                      what="the key vs response view")
+        return private(templates.TemplateResponse(request, "view.html", {
+            "r": r, "token": token, "v": pv, "doc": unit, "names": names, "doc_name": name,
+            "action": f"/r/{token}/cross/view", "param": "unit", "picker": "Unit", "documents": count,
+            "unit_documents": c["units"][unit]["documents"] if unit < len(c["units"]) else []}))
 
     @app.get("/r/{token}/sync.json", include_in_schema=False)
     async def sync_json(token: str):
@@ -967,7 +1078,8 @@ def create_app(max_upload_mb: float = 50, time_limit: float = 60, *, host: str =
         return {"read": readable_formats(), "write": writable_formats(), "metrics": metric_names(),
                 "default_metrics": default_metrics(), "match": list(MATCH_MODES), "sync": list(STRATEGIES),
                 "presets": [p.to_dict() for p in all_presets()],
-                "max_upload_mb": max_upload_mb, "time_limit": time_limit}
+                "max_upload_mb": max_upload_mb, "time_limit": time_limit,
+                "cross_document": list(CHOICES), "styles": list(STYLES), "mention_types": list(MENTION_TYPES)}
 
     return app
 

@@ -7,6 +7,7 @@ by :mod:`.uploads`' checks, repair when asked, and every message cleaned of serv
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import corefio
@@ -14,13 +15,18 @@ from ..diagnostics import Report
 from ..errors import CorefioError
 from ..io.source import Source
 from .errors import WebError, from_corefio, scrub
-from .uploads import Upload, member_files, unzip_for, zip_format
+from .uploads import Upload, member_files, opened, unzip, unzip_for, zip_format
 
 #: formats read from a directory: what to upload instead of one file
 DIRECTORY_FORMATS = {
     "mmax2": "an MMAX2 project is a directory: upload it as a .zip archive",
     "brat": "brat is .ann/.txt pairs: upload a .zip of them, or the .ann and the .txt file together",
     "litbank-tsv": "LitBank TSV is .ann/.txt pairs: upload a .zip of them, or the .ann and the .txt file together",
+}
+#: formats read from a folder that a .zip brings: how its entries' names show the format
+FOLDER_FORMATS = {
+    "ecbplus": re.compile(r"(^|/)(\d+_\d+ecb(plus)?\.xml|ECBplus_coreference_sentences\.csv)$"),
+    "cdcr-json": re.compile(r"(^|/)[^/]*_(events|entities|mixed)\.json$"),
 }
 #: the XML-ish formats that repair applies to
 REPAIRABLE = ("raf", "mate", "muc", "mmax2")
@@ -46,6 +52,39 @@ def resolve(up: Upload, fmt: str | None) -> str:
     return resolve_format(up.path, None).name
 
 
+def folder_format(up: Upload, fmt: str | None, limit: int) -> str | None:
+    """The folder format (ECB+, Cattan et al.'s JSON) an uploaded .zip holds: the one
+    chosen, else the one its entries' names show; None for the other formats."""
+    if fmt:
+        name = corefio.get_format(fmt).name
+        return name if name in FOLDER_FORMATS else None
+    with opened(up, limit) as archive:
+        names = [e.name for e in archive.entries if not e.skipped]
+    for name, pattern in FOLDER_FORMATS.items():
+        if any(pattern.search(n) for n in names):
+            return name
+    return None
+
+
+def read_folder(up: Upload, fmt: str, limit: int, tmp: Path, report: Report):
+    """An uploaded .zip of an ECB+ corpus or Cattan et al.'s JSON files, extracted with
+    every check of :mod:`.uploads` and read as the folder it holds (the first folder,
+    from the top, that the format recognises)."""
+    from ..formats.registry import get_format
+
+    spec = get_format(fmt)
+    sniff = spec.sniff_directory
+    folder = unzip(up, tmp / up.path.parent.name, limit)
+    while sniff is not None and not sniff(folder):
+        children = [p for p in folder.iterdir() if not p.is_symlink()]
+        if len(children) != 1 or not children[0].is_dir():
+            raise WebError(422, f"the .zip archive holds no {fmt} corpus where it is expected (one folder of "
+                                f"{'topics or documents and ECBplus_coreference_sentences.csv' if fmt == 'ecbplus' else 'JSON mention files'})",
+                           up.name)
+        folder = children[0]
+    return corefio.read(folder, fmt, report=report)
+
+
 def read_members(up: Upload, root: Path, fmt: str, report: Report):
     """The files of one format a .zip held, read as one corpus (their documents in the
     order of the files' paths); each file named in messages as ``ZIP/PATH``."""
@@ -69,6 +108,9 @@ def read_members(up: Upload, root: Path, fmt: str, report: Report):
 def read_upload(up: Upload, fmt: str | None, repair: bool, limit: int, tmp: Path, report: Report):
     """The corpus of one upload (repaired first when asked) and its format."""
     try:
+        folder = folder_format(up, fmt, limit) if up.is_zip else None
+        if folder is not None:
+            return read_folder(up, folder, limit, tmp, report), folder
         name = resolve(up, fmt)
         if up.is_zip and name != "mmax2":  # brat or LitBank TSV pairs, an XMI export
             path = unzip_for(up, name, tmp / up.path.parent.name, limit)
