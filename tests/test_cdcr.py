@@ -537,12 +537,24 @@ def test_gvc_reads_and_writes_back_byte_for_byte():
     assert [d.name for d in scores.documents] == ["gun_violence/101"] and scores["muc"].f1 == 1
 
 
-def test_the_readme_shows_the_styles_as_the_registry_has_them():
+def test_the_documentation_shows_the_styles_as_the_registry_has_them():
+    """The cross-document guide shows the styles table the registry makes (the docs hook
+    puts :func:`styles_help` in place of its marker) and the one command that prints a
+    CDCR paper's table."""
+    import sys
+
     from corefio.scoring.crossdoc import styles_help
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    assert styles_help() in readme
-    assert "corefio score samples/cdcr/key samples/cdcr/response --style all" in readme
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    guide = (docs / "guide" / "cross-document.md").read_text(encoding="utf-8")
+    assert "corefio score samples/cdcr/key samples/cdcr/response --style all" in guide
+    sys.path.insert(0, str(docs / "_hooks"))
+    try:
+        import corefio_docs
+    finally:
+        sys.path.remove(str(docs / "_hooks"))
+    assert "<!-- corefio:cdcr-styles -->" in guide
+    assert styles_help() in corefio_docs.on_page_markdown(guide, None, None, None)
 
 
 def test_two_ecbplus_documents_of_one_name_are_refused(tmp_path):
