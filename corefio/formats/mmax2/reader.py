@@ -115,6 +115,14 @@ class _Project:
                     scheme_files[name] = named.rel
                     attributes = parse_scheme_file(self, scheme_data, named.path, name).attributes
             schemes[name] = Scheme(layer=name, name=name, attributes=attributes)
+        # the files of the project's directories no document reads (Basedata.uri...), kept
+        taken = set(self.files) | {d.words.rel for d in docs} | {f.rel for d in docs for f in d.level_files}
+        extra, not_kept = project.other_files(docs, taken)
+        for rel, path in extra.items():
+            try:
+                self.files[rel] = P.read_file(path, what="file", file=path, line=None)
+            except FormatError as exc:
+                not_kept.append(f"{rel} ({exc.message})")
         self.identity = self._identity(schemes)
         self.identity_level = self._identity_level(list(levels_by_name))
         corpus_schemes = []
@@ -136,9 +144,10 @@ class _Project:
         layout = P.MMAX2ProjectLayout(
             paths=dict(first.paths) if one else dict(P.DEFAULT_PATHS),
             levels=list(levels_by_name.values()) if one and first.levels else [],
-            files=self.files if one else {}, schemes={s.name or "": s for s in corpus_schemes},
+            files=self.files if one else {}, schemes={s.name or "": s.model_dump(mode="json") for s in corpus_schemes},
             scheme_files=scheme_files if one else {}, identity_level=self.identity_level,
-            collection=one and project.collection, common_file=docs[0].common_rel or "common_paths.xml")
+            collection=one and project.collection, common_file=docs[0].common_rel or "common_paths.xml",
+            not_kept=not_kept if one else [])
         documents = [self._document(d, d.home if one else "") for d in docs]
         return Corpus(documents=documents, schemes=corpus_schemes, layout={P.FORMAT: layout})
 
