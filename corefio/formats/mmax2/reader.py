@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ...model.mentions import COREFERENCE, markable_ref
+from ...model.mentions import COREFERENCE, is_identity, markable_ref
 from ...diagnostics import Report
 from ...errors import FormatError, ModelError, UnsafeInputError
 from ...model import Corpus, Document, Link, Markable, Sentence, Tokens
@@ -149,12 +150,16 @@ class _Project:
             collection=one and project.collection, common_file=docs[0].common_rel or "common_paths.xml",
             not_kept=not_kept if one else [])
         documents = [self._document(d, d.home if one else "") for d in docs]
+        if self.identity_option is None:
+            self._warn_without_chains(documents, project.root)
         return Corpus(documents=documents, schemes=corpus_schemes, layout={P.FORMAT: layout})
 
     # -- identity ----------------------------------------------------------------------
     def _identity(self, schemes: dict[str, Scheme]) -> dict[str, set[str]]:
-        """Level → lower-cased names of its identity attributes."""
+        """Level → lower-cased names of its identity attributes: those the option names,
+        else those whose name or scheme text says coreference (:mod:`.schemes`)."""
         out: dict[str, set[str]] = {}
+        how: dict[tuple[str, str], str] = {}  # (level, attribute) → how it was found
         option = self.identity_option
         if option is not None:
             wanted = [w.strip() for w in option.split(",") if w.strip()]
@@ -172,18 +177,38 @@ class _Project:
                                             "not a markable_set or markable_pointer; ignored")
                         continue
                     out.setdefault(lv, set()).add(a.name.lower())
-            how = "chosen"
+                    how[lv, a.name.lower()] = "chosen"
         else:
             for lv, s in schemes.items():
                 for a in s.attributes:
-                    if a.type in RELATION_TYPES and says_identity(a.name):
+                    # parse_scheme marked identity where the scheme's texts say coreference
+                    if a.type in RELATION_TYPES and (says_identity(a.name) or a.identity):
                         out.setdefault(lv, set()).add(a.name.lower())
-            how = "detected by name"
-        found = ", ".join(f"{lv}:{a} ({next(x.type for x in schemes[lv].attributes if x.name.lower() == a)})"
-                          for lv, names in out.items() for a in sorted(names))
-        self.report.info("mmax2.identity", f"coreference attributes {how}: {found or 'none'}; "
+                        how[lv, a.name.lower()] = "by name" if says_identity(a.name) else "by the scheme's text"
+        found = ", ".join(f"{lv}:{a} ({next(x.type for x in schemes[lv].attributes if x.name.lower() == a)}, "
+                          f"{how[lv, a]})" for lv, names in out.items() for a in sorted(names))
+        self.report.info("mmax2.identity", f"coreference attributes: {found or 'none'}; "
                          "--identity-attribute chooses others")
         return out
+
+    def _warn_without_chains(self, documents: list[Document], root: Path) -> None:
+        """Warn when the project has sets or pointers but none became a chain: the
+        attribute that means coreference may have a name the detection does not know
+        (scoring such a project would find nothing to score)."""
+        if any(m.entity is not None for d in documents for m in d.markables) or \
+                any(is_identity(link.type) for d in documents for link in d.links):
+            return
+        used: Counter[str] = Counter()
+        for d in documents:
+            used.update(link.type for link in d.links)
+            used.update(name.lower() for m in d.markables for name in m.sets)
+        if not used:
+            return
+        shown = ", ".join(f"{name} ({n})" for name, n in used.most_common(5)) + (", ..." if len(used) > 5 else "")
+        self.report.warning("mmax2.no-identity", f"no coreference chain: none of the set and pointer attributes in "
+                            f"use ({shown}) is recognised as coreference, so every mention is a singleton (or "
+                            "there is none) and scores are empty; if one of them means coreference, name it: "
+                            "--identity-attribute ATTR (or --read-option identity_attribute=ATTR)", file=str(root))
 
     def _identity_level(self, level_names: list[str]) -> str | None:
         candidates = [n for n in level_names if n in self.identity]
