@@ -92,6 +92,8 @@ class _Writer:
             self.paths = dict(P.DEFAULT_PATHS)
             self.homes = ["" for _ in corpus.documents]
         self.common_file = self.project.common_file if self.project is not None else "common_paths.xml"
+        #: the source's common paths file as written back (kept, or with levels added)
+        self._kept_common: bytes | None = None
         default = corpus.scheme(None)
         layer_names = {m.layer for d in corpus.documents for m in d.markables if m.layer is not None}
         name = (self.project.identity_level if self.project and self.project.identity_level else None) \
@@ -184,7 +186,9 @@ class _Writer:
                 # the DTDs the files written anew name (a project read back has its own, or none)
                 out.setdefault(self.at(home, "basedata_path", "words.dtd"), WORDS_DTD)
                 out.setdefault(self.at(home, "markable_path", "markables.dtd"), MARKABLES_DTD)
-            if not self._style_sheets(home):
+            if not self._style_sheets(home) and common is not self._kept_common:
+                # a common paths file written anew names the default style sheet; the
+                # source's, kept, names the style sheets the project had (or none)
                 out[self.at(home, "style_path", "default_style.xsl")] = _style(order)
         for doc, plan, stem, home in zip(docs, plans, stems, self.homes):
             self._document(doc, plan, stem, home, order, schemes, out)
@@ -238,9 +242,11 @@ class _Writer:
         p = self.project
         if p is not None and self.common_file in p.files:
             if [lv.name for lv in p.levels] == order:
-                return p.files[self.common_file]
+                self._kept_common = p.files[self.common_file]
+                return self._kept_common
             edited = self._add_levels(p.files[self.common_file], [lv.name for lv in p.levels], order)
             if edited is not None:
+                self._kept_common = edited
                 return edited
         home = self.homes[0] if self.homes else ""
         sheets = [rel.rsplit("/", 1)[-1] for rel in self._style_sheets(home)] or ["default_style.xsl"]
