@@ -161,3 +161,17 @@ def test_potts_is_read_whole(tmp_path):
     copy = tmp_path / "copy"
     shutil.copytree(POTTS, copy)
     assert len(corefio.read(copy).documents[0].markables) == 194
+
+
+@pytest.mark.parametrize("processor", PROCESSORS)
+def test_the_xslt_engine_says_it_does_not_carry_the_layout(tmp_path, processor):
+    """mmax2-to-raf.xsl writes no layout or scheme feats (the Python reader does): the
+    conversion says so instead of laying the project out anew in silence."""
+    need(processor)
+    source = groups_project(tmp_path / "p")
+    report = Report()
+    corpus = xslt_engine.read(source, "mmax2", report=report, processor=processor)
+    assert "mmax2" not in corpus.layout
+    said = [d for d in report.by_code("xslt.rule") if "rule layout" in d.message]
+    assert said and "laid out anew" in said[0].message
+    assert "mmax2" in corefio.read(source).layout

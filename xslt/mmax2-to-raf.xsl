@@ -29,7 +29,11 @@
      sentence becomes a sentence without id); a markable repeating an id already used on
      its level is renamed id_dup2, id_dup3 … (xsl:message "duplicate-id:").
      Not done here (the Python reader does it): repairing files that are not well-formed,
-     the identity_attribute option, renaming repeated word ids. Word positions are found
+     the identity_attribute option, renaming repeated word ids, and the project's layout
+     and schemes (the RAF feats "layout" and "scheme": level names and files, the
+     common paths file, the other files of the project, attribute order): RAF made here
+     and written as MMAX2 again gives a project laid out anew (the rule "layout" says
+     so for every document). Word positions are found
      through keys (linear time). Rules applied are reported with xsl:message. -->
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -129,6 +133,7 @@
     <xsl:variable name="identity-levels" select="$levels[@name = $schemes[@identity]/@level]"/>
     <xsl:variable name="identity-level"
                   select="string(($identity-levels[contains(translate(@name, $upper, $lower), 'coref')] | $identity-levels[not($identity-levels[contains(translate(@name, $upper, $lower), 'coref')])])[1]/@name)"/>
+    <xsl:message>rule layout: the project's layout and schemes (level names and files, common paths, its other files) are not written into RAF by this stylesheet: written as MMAX2 again, the project is laid out anew (corefio's Python reader carries them)</xsl:message>
     <xsl:message>rule identity-by-name: identity attributes <xsl:for-each select="$schemes[@identity]"><xsl:value-of select="concat(@level, ':', @name, ' ')"/></xsl:for-each>; identity level <xsl:value-of select="$identity-level"/></xsl:message>
 
     <!-- word positions and ids -->
