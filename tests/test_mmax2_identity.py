@@ -138,6 +138,28 @@ def test_info_validate_and_score_say_when_no_attribute_means_coreference(cli, tm
         assert "mmax2.no-identity" not in result.output and " 0 chains" not in result.output
 
 
+@pytest.mark.parametrize("source", ["built", "mmax_26000"])
+def test_a_project_without_sets_or_pointers_is_warned_about_too(cli, tmp_path, source):
+    """JULIELab/jcore-base's protein project has markables and no set or pointer: ``score
+    X X`` gave 0.00 everywhere without a word."""
+    if source == "built":
+        project = build_project(tmp_path / "p", {"proteins": [("markable_1", "word_2", {"type": "protein"})]},
+                                schemes={"proteins": [("type", "nominal_list")]})
+    else:
+        project = DATA / "wild" / "mmax2" / "mmax_26000"
+    report = Report()
+    corefio.read(project, report=report)
+    (said,) = report.by_code("mmax2.no-identity")
+    assert said.severity == "warning" and "levels proteins" in said.message
+    result = cli("score", project, project)
+    assert result.exit_code == 0 and "mmax2.no-identity" in result.output
+    # a project with coreference, or without markables, hears nothing
+    for quiet in (bridging_project(tmp_path / "b"), build_project(tmp_path / "e", {"coref": []})):
+        report = Report()
+        corefio.read(quiet, report=report)
+        assert not report.by_code("mmax2.no-identity")
+
+
 def test_a_chosen_none_is_not_warned_about(tmp_path):
     project = bridging_project(tmp_path / "p")
     report = Report()

@@ -109,7 +109,8 @@ def test_common_paths_other_files_and_no_added_level_are_kept(tmp_path):
             reports = [report]
         else:
             out, *reports = through_raf(source, tmp_path)
-        assert all(not_info(r) == [] for r in reports)
+        # (the project has no coreference: mmax2.no-identity says so, nothing else)
+        assert all([x for x in not_info(r) if not x.startswith("mmax2.no-identity")] == [] for r in reports)
         assert _xml_differences(_files(source), _files(out), ("common_paths.xml",)) == []
         assert not (out / "Schemes" / "coref_scheme.xml").exists()
 

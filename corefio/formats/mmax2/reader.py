@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ...model.mentions import COREFERENCE, is_identity, markable_ref
+from ...model.mentions import COREFERENCE, markable_ref
 from ...diagnostics import Report
 from ...errors import FormatError, ModelError, UnsafeInputError
 from ...model import Corpus, Document, Link, Markable, Sentence, Tokens
@@ -192,23 +192,29 @@ class _Project:
         return out
 
     def _warn_without_chains(self, documents: list[Document], root: Path) -> None:
-        """Warn when the project has sets or pointers but none became a chain: the
-        attribute that means coreference may have a name the detection does not know
-        (scoring such a project would find nothing to score)."""
-        if any(m.entity is not None for d in documents for m in d.markables) or \
-                any(is_identity(link.type) for d in documents for link in d.links):
+        """Warn when no attribute of the schemes was taken for coreference though the
+        project has markables: scoring it would find nothing to score. When sets or
+        pointers are in use, one of them may mean coreference under a name the
+        detection does not know: the warning names them and the option."""
+        if self.identity or any(m.layer is None or m.entity is not None for d in documents for m in d.markables):
             return
         used: Counter[str] = Counter()
         for d in documents:
             used.update(link.type for link in d.links)
             used.update(name.lower() for m in d.markables for name in m.sets)
-        if not used:
+        if used:
+            shown = ", ".join(f"{name} ({n})" for name, n in used.most_common(5)) + (", ..." if len(used) > 5 else "")
+            self.report.warning("mmax2.no-identity", f"no coreference chain: none of the set and pointer attributes "
+                                f"in use ({shown}) is recognised as coreference, so there is no mention and "
+                                "scores are empty; if one of them means coreference, name it: --identity-attribute "
+                                "ATTR (or --read-option identity_attribute=ATTR)", file=str(root))
             return
-        shown = ", ".join(f"{name} ({n})" for name, n in used.most_common(5)) + (", ..." if len(used) > 5 else "")
-        self.report.warning("mmax2.no-identity", f"no coreference chain: none of the set and pointer attributes in "
-                            f"use ({shown}) is recognised as coreference, so every mention is a singleton (or "
-                            "there is none) and scores are empty; if one of them means coreference, name it: "
-                            "--identity-attribute ATTR (or --read-option identity_attribute=ATTR)", file=str(root))
+        markables = sum(len(d.markables) for d in documents)
+        if markables:
+            levels = ", ".join(sorted({m.layer for d in documents for m in d.markables if m.layer}))
+            self.report.warning("mmax2.no-identity", f"no coreference chain: no level has a set or pointer attribute "
+                                f"in use, so the {markables} markable(s) (levels {levels}) stay layers, none is a "
+                                "mention, and scores are empty", file=str(root))
 
     def _identity_level(self, level_names: list[str]) -> str | None:
         candidates = [n for n in level_names if n in self.identity]
