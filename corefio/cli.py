@@ -581,6 +581,112 @@ def edge(func: Callable) -> Callable:
     return wrapper
 
 
+# -- reader options for every command that reads -----------------------------------------------
+def reads(func: Callable) -> Callable:
+    """Give a command that reads files the reader options ``convert`` has: ``--read-option
+    NAME=VALUE`` (repeatable) and the named shortcut ``--identity-attribute`` (MMAX2).
+    While the command runs, every reader of a format that declares such an option reads
+    with it (:func:`_read_defaults`); put it below :func:`edge`."""
+
+    @functools.wraps(func)
+    def wrapper(*args, read_option: Optional[List[str]] = None, identity_attribute: Optional[str] = None,
+                **kwargs):
+        options = _named_options(read_option or [], "--read-option")
+        if identity_attribute is not None:
+            options["identity_attribute"] = identity_attribute
+        with _read_defaults(options):
+            return func(*args, **kwargs)
+
+    import inspect
+
+    signature = inspect.signature(func)
+    extra = [
+        inspect.Parameter("read_option", inspect.Parameter.KEYWORD_ONLY, annotation=List[str],
+                          default=typer.Option([], "--read-option", "-r", metavar="NAME=VALUE",
+                                               help="a reader option an input's format declares (see `corefio "
+                                                    "formats`), as for convert")),
+        inspect.Parameter("identity_attribute", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[str],
+                          default=typer.Option(None, "--identity-attribute", metavar="ATTR",
+                                               help="MMAX2: the set or pointer attribute that means coreference "
+                                                    "(ATTR, LEVEL:ATTR or 'none'; --read-option "
+                                                    "identity_attribute=ATTR)")),
+    ]
+    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*signature.parameters.values(), *extra])
+    return wrapper
+
+
+@contextlib.contextmanager
+def _read_defaults(options: dict[str, Any]):
+    """Every format that declares a read option of ``options`` reads with it until the
+    block ends (a command's ``--read-option``; an option given to a reader call itself
+    wins). An option no format declares is a usage error at once; one that no format
+    of the command's inputs declares, when the first of them is read (as ``convert``
+    says of its input's format). Formats without the option read as ever.
+
+    The registry's formats are replaced for the time of the block by copies whose
+    reader and streamer have the options set (worker processes, forked, inherit them);
+    a format with options set has no fast scoring path (the parsers' mention views do
+    not take options), as a format variant (``jsonlines:wl``) has none."""
+    if not options:
+        yield
+        return
+    from .errors import UsageError
+    from .formats import registry
+
+    _formats_used.clear()  # the inputs of this command are noted as it looks at them
+    formats = [spec for spec in registry.all_formats() if spec.can_read]
+    declared = {o.name for spec in formats for o in spec.options if o.applies_to == "read"}
+    unknown = sorted(set(options) - declared)
+    if unknown:
+        raise UsageError(f"no format has the read option {unknown[0]!r} (read options: {', '.join(sorted(declared))})")
+
+    def declares(spec: Any) -> dict[str, Any]:
+        """The options of ``options`` that ``spec`` declares, checked."""
+        own = {o.name: o for o in spec.options if o.applies_to == "read"}
+        return {name: own[name].check(value, spec.name) for name, value in options.items() if name in own}
+
+    def someone_declares(spec: Any) -> None:
+        """Refuse options that neither ``spec`` nor the format of any input declares."""
+        names = {spec.name, *(used.split(":")[0] for used in _formats_used.values() if used)}
+        used_specs = [other for other in formats if other.name in names]
+        for name in options:
+            if not any(o.name == name and o.applies_to == "read" for other in used_specs for o in other.options):
+                known = ", ".join(sorted(o.name for o in spec.options if o.applies_to == "read")) or "none"
+                raise UsageError(f"format {spec.name!r} has no read option {name!r} (known: {known}), and neither "
+                                 "has the format of any other input")
+
+    def with_options(function: Any, spec: Any, fixed: dict[str, Any]) -> Any:
+        if function is None:
+            return None
+
+        @functools.wraps(function)
+        def read(*args: Any, **kwargs: Any) -> Any:
+            someone_declares(spec)
+            return function(*args, **{**fixed, **kwargs})
+
+        return read
+
+    saved, variants = dict(registry._FORMATS), dict(registry._VARIANTS)
+    try:
+        registry._VARIANTS.clear()
+        for name, spec in saved.items():
+            if not spec.can_read:
+                continue
+            fixed = declares(spec)
+            changes: dict[str, Any] = {"read": with_options(spec.read, spec, fixed),
+                                       "stream": with_options(spec.stream, spec, fixed)}
+            if fixed:  # the fast paths do not take options
+                changes.update(mention_views=None, document_starts=None, stream_range=None)
+            registry._FORMATS[name] = dataclasses.replace(spec, **changes)
+        yield
+    finally:
+        registry._FORMATS.clear()
+        registry._FORMATS.update(saved)
+        registry._VARIANTS.clear()
+        registry._VARIANTS.update(variants)
+
+
 # -- errors that say what to do ---------------------------------------------------------------
 def _explained(exc: CorefioError) -> str:
     """The error's line, with a hint when the file is not what its name or ``--from``
@@ -763,6 +869,7 @@ def presets_command(
 # -- info -----------------------------------------------------------------------------------
 @app.command("info")
 @edge
+@reads
 def info_command(
     files: List[Path] = typer.Argument(..., help="files to describe ('-': standard input)"),
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
@@ -1046,6 +1153,7 @@ class Repeats(str, Enum):
 
 @app.command("sync")
 @edge
+@reads
 def sync_command(
     key: Path = typer.Argument(..., help="the key file, any readable format"),
     response: Path = typer.Argument(..., help="the response file, any readable format"),
@@ -1130,6 +1238,7 @@ def _output_directory(outdir: Path) -> bool:
 # -- validate -------------------------------------------------------------------------------
 @app.command("validate")
 @edge
+@reads
 def validate_command(
     files: List[Path] = typer.Argument(..., help="files to validate ('-': standard input)"),
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
@@ -1174,6 +1283,7 @@ def validate_command(
 # -- view -----------------------------------------------------------------------------------
 @app.command("view")
 @edge
+@reads
 def view_command(
     source: Path = typer.Argument(..., help="file to display (any readable format; '-': standard input)"),
     output: Path = typer.Option(..., "-o", "--output", help="HTML page to write ('-': standard output)"),
@@ -1227,6 +1337,8 @@ def view_command(
             _say(f"wrote {output}")
         return
     source = _input(source, from_format)
+    if response is not None:  # (both inputs looked at before either is read)
+        response = _input(response, response_format)
     report = Report(str(source))
     corpus = api.read(source, from_format, report=report)
     if response is not None:
@@ -1236,7 +1348,6 @@ def view_command(
 
         if match not in ("exact", "head", "min", "partial"):
             raise UsageError(f"unknown matching mode {match!r} (exact, head, min, partial)")
-        response = _input(response, response_format)
         system = api.read(response, response_format, report=report)
         paired_documents = pair_documents(corpus, system, pair_by.value, pairs, report)
         if not paired_documents:
@@ -1351,6 +1462,7 @@ def _settings(ctx: typer.Context, preset: Optional[str], **values: Any):
 
 @app.command("score")
 @edge
+@reads
 def score_command(
     ctx: typer.Context,
     key: Path = typer.Argument(..., help="the key (gold) file, any readable format ('-': standard input)"),
@@ -1592,6 +1704,7 @@ class CompareFormat(str, Enum):
 
 @app.command("compare")
 @edge
+@reads
 def compare_command(
     ctx: typer.Context,
     key: Path = typer.Argument(..., help="the key (gold) file, any readable format"),
@@ -1748,6 +1861,7 @@ def _annotator_names(names: Optional[str], paths: List[Path]) -> Optional[List[s
 
 @app.command("agree")
 @edge
+@reads
 def agree_command(
     ctx: typer.Context,
     annotations: List[Path] = typer.Argument(..., metavar="ANNOTATION...",
@@ -1809,6 +1923,7 @@ def agree_command(
 
 @app.command("adjudicate")
 @edge
+@reads
 def adjudicate_command(
     annotations: List[Path] = typer.Argument(..., metavar="ANNOTATION...",
                                              help="one annotation per annotator (two or more), any format"),
