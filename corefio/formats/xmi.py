@@ -363,7 +363,7 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
     """What the XMI ``tree`` uses and ``typesystem`` does not declare: ``((type, supertype,
     ((feature, range), ...)), ...)`` for unknown types and ``((type, None, features), ...)``
     for unknown features of known types. A type is an annotation when its elements have
-    offsets; a feature in :data:`REFERENCES` whose values all name elements points to
+    offsets, else an ``AnnotationBase`` when they name a sofa, else a ``TOP``; a feature in :data:`REFERENCES` whose values all name elements points to
     their type (``uima.cas.TOP`` when they differ); a feature written as child elements
     is a string array; any other feature is a string."""
     root = tree.getroot()
@@ -388,9 +388,10 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
         declared = {f.name for f in typesystem.get_type(name).all_features} if known else set()
         attributes: dict[str, set[str]] = {}
         children: set[str] = set()
-        annotation = False
+        annotation = based = False
         for element in found:
             annotation = annotation or ("begin" in element.attrib and "end" in element.attrib)
+            based = based or "sofa" in element.attrib
             for attribute, value in element.attrib.items():
                 if attribute not in _NOT_FEATURES and _FEATURE_NAME.match(attribute):
                     attributes.setdefault(attribute, set()).add(value)
@@ -413,7 +414,9 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
             features.append((attribute, target))
         features.extend((child, "uima.cas.StringArray") for child in sorted(children - declared - set(attributes)))
         if not known:
-            supertype = "uima.tcas.Annotation" if annotation else "uima.cas.AnnotationBase"
+            # an element without a sofa belongs to no view: a TOP (CorefAnnotator's Entity)
+            supertype = "uima.tcas.Annotation" if annotation else "uima.cas.AnnotationBase" if based \
+                else "uima.cas.TOP"
             out.append((name, supertype, tuple(features)))
         elif features:
             out.append((name, None, tuple(features)))
@@ -458,6 +461,152 @@ def _with_inferred(cassis: Any, base_key: bytes, base: Any, additions: tuple, re
                     "the XMI itself (offsets make annotations, first/next/Governor/Dependent references, other "
                     "features strings)", file=file, merge=True, example=", ".join(types[:5]))
     return found[0]
+
+
+_CAS_NS = "{http:///uima/cas.ecore}"
+_INTEGRAL = {"uima.cas.Integer", "uima.cas.Short", "uima.cas.Long", "uima.cas.Byte"}
+_REAL = {"uima.cas.Float", "uima.cas.Double"}
+_ARRAY_ITEM = {"uima.cas.IntegerArray": "uima.cas.Integer", "uima.cas.ShortArray": "uima.cas.Integer",
+               "uima.cas.LongArray": "uima.cas.Integer", "uima.cas.FloatArray": "uima.cas.Float",
+               "uima.cas.DoubleArray": "uima.cas.Float", "uima.cas.BooleanArray": "uima.cas.Boolean",
+               "uima.cas.IntegerList": "uima.cas.Integer", "uima.cas.FloatList": "uima.cas.Float",
+               "uima.cas.StringList": "uima.cas.String"}
+
+
+def _cassis_type_name(tag: str) -> str:
+    """The type name cassis' deserialiser gives an element (its own rule, applied to
+    any tag: the part after ``{http:///``, slashes as dots, ``ecore}`` dropped)."""
+    name = tag[9:].replace("/", ".").replace("ecore}", "").strip()
+    return name[17:] if name.startswith("uima.noNamespace.") else name
+
+
+def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> FormatError | None:
+    """What in the XMI ``data`` keeps cassis from reading it with ``typesystem``, as a
+    located error; None when nothing explains it (then the failure is corefio's or
+    cassis', not the input's, and is raised as it is).
+
+    This walks the document as cassis' deserialiser does and checks what it takes for
+    granted: every element has an integer ``xmi:id``; ``begin``, ``end``, ``sofa`` and
+    numeric features are numbers, booleans ``true`` or ``false``; an annotation
+    (``AnnotationBase`` and below) names a sofa of the document; a reference names an
+    element of a type the type system knows; every attribute and child element is a
+    feature of the type; a view names a sofa and elements. A type corefio inferred from
+    the XMI itself (``inferred``) is built to fit its elements, so a misfit there is no
+    input defect."""
+    root = parse_xml(data, file=file).getroot()
+
+    def fail(element: Any, message: str) -> FormatError:
+        return FormatError(message, file=file, line=element.sourceline)
+
+    def number(element: Any, attribute: str, value: str | None, kind: type = int) -> FormatError | None:
+        try:
+            kind(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            shown = "nothing" if value is None else repr(value[:40])
+            return fail(element, f"{_short(_cassis_type_name(element.tag))}: {attribute} holds {shown}, "
+                                 "not a number")
+        return None
+
+    sofas: set[int] = set()
+    elements: dict[int, Any] = {}  # the feature structures cassis makes, by id
+    unknown: dict[int, str] = {}  # ids of elements whose type the type system lacks (cassis skips them)
+    for element in root:
+        tag = element.tag
+        if not isinstance(tag, str):
+            continue
+        if tag == _CAS_NS + "Sofa":
+            for attribute in (_XMI_ID, "sofaNum"):
+                problem = number(element, "xmi:id" if attribute == _XMI_ID else attribute, element.get(attribute))
+                if problem is not None:
+                    return problem
+            sofas.add(int(element.get(_XMI_ID)))
+            continue
+        if tag == _CAS_NS + "View":
+            continue
+        name = _cassis_type_name(tag)
+        if not typesystem.contains_type(name):
+            ident = element.get(_XMI_ID)
+            if ident is not None and number(element, "xmi:id", ident) is None:
+                unknown[int(ident)] = name
+            continue
+        for attribute in (_XMI_ID, "begin", "end", "sofa"):
+            if attribute == _XMI_ID or attribute in element.attrib:
+                problem = number(element, "xmi:id" if attribute == _XMI_ID else attribute, element.get(attribute))
+                if problem is not None:
+                    return problem
+        elements[int(element.get(_XMI_ID))] = element
+    for element in root:
+        if isinstance(element.tag, str) and element.tag == _CAS_NS + "View":
+            problem = number(element, "sofa", element.get("sofa"))
+            if problem is not None:
+                return problem
+            for member in (element.get("members") or "").split():
+                problem = number(element, "members", member)
+                if problem is not None:
+                    return problem
+                if int(member) in sofas and int(member) not in elements:
+                    return fail(element, f"the view's members name the sofa {member}, which is no annotation")
+                if int(member) not in elements and int(member) not in unknown \
+                        and int(element.get("sofa")) in sofas:
+                    return fail(element, f"the view's members name {member}, which is no element of the XMI")
+    for ident, element in elements.items():
+        name = _cassis_type_name(element.tag)
+        if name in inferred:
+            continue
+        t = typesystem.get_type(name)
+        what = _short(name)
+        for attribute in element.attrib:
+            if attribute in (_XMI_ID, "sofa", "begin", "end"):
+                continue
+            feature = attribute + "_" if attribute in ("type", "self") else attribute
+            if t.get_feature(feature) is None:
+                return fail(element, f"a {what} has the attribute {attribute!r}, which is no feature of its type")
+        for child in element:
+            if isinstance(child.tag, str) and t.get_feature(child.tag) is None:
+                return fail(child, f"a {what} has the element {child.tag!r}, which is no feature of its type")
+        for f in t.all_features:
+            value = element.get(f.name[:-1] if f.name in ("type_", "self_") else f.name)
+            if f.name == "sofa":
+                if value is None:
+                    return fail(element, f"a {what} annotation names no sofa (its sofa attribute is missing)")
+                if int(value) not in sofas:
+                    return fail(element, f"a {what} annotation names the sofa {value}, which the XMI does not hold")
+                continue
+            if f.name in ("begin", "end") or value is None:
+                continue
+            range_name = f.rangeType.name
+            if typesystem.is_primitive(f.rangeType) or range_name in _ARRAY_ITEM:
+                item = _ARRAY_ITEM.get(range_name, range_name)
+                values = value.split() if range_name in _ARRAY_ITEM else [value]
+                for v in values:
+                    if item in _INTEGRAL or item in _REAL:
+                        problem = number(element, f.name, v, int if item in _INTEGRAL else float)
+                        if problem is not None:
+                            return problem
+                    elif item == "uima.cas.Boolean" and v not in ("true", "false"):
+                        return fail(element, f"{what}: {f.name} holds {v[:40]!r}, not true or false")
+                continue
+            if range_name == "uima.cas.StringArray":
+                if value.split():
+                    return fail(element, f"{what}: the string array {f.name} is written as an attribute; "
+                                         "XMI writes its strings as child elements")
+                continue
+            if range_name == "uima.cas.ByteArray":
+                try:
+                    bytes.fromhex(value)
+                except ValueError:
+                    return fail(element, f"{what}: {f.name} holds {value[:40]!r}, not hexadecimal bytes")
+                continue
+            for target in value.split():
+                problem = number(element, f.name, target)
+                if problem is not None:
+                    return problem
+                if int(target) in unknown:
+                    return fail(element, f"{what}: {f.name} names {target}, an element of the type "
+                                         f"{unknown[int(target)]}, which the type system does not declare")
+                if int(target) not in elements:
+                    return fail(element, f"{what}: {f.name} names {target}, which is no element of the XMI")
+    return None
 
 
 def _zip_inputs(source: Source) -> tuple[list[tuple[Any, str]], bytes | None, Any]:
@@ -538,8 +687,12 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
                 try:
                     cas = cassis.load_cas_from_xmi(io.BytesIO(data), typesystem=typesystem, lenient=True)
                 except Exception as exc:
-                    raise FormatError(f"cannot read the XMI document: {type(exc).__name__}: {exc}",
-                                      file=name, line=1) from None
+                    # an input defect is said where it is; anything else is a bug (exit 1, with
+                    # its traceback under COREFIO_DEBUG), never passed off as the input's fault
+                    defect = _defect(data, typesystem, {n for n, s, _ in additions if s is not None}, name)
+                    if defect is None:
+                        raise
+                    raise defect from exc
                 del data
                 stem = source.stem if archive is None else PurePosixPath(inner).stem
                 documents.append(_document(cas, stem, name, report))
@@ -714,6 +867,13 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
             attrs.update({k: v for k, v in _values(typesystem, r).items() if k != features[0].rstrip("_")}
                          if features else {})
             links.append(model.Link.fast(f"rel_{len(links) + 1}", source, (target,), link_type, attributes=attrs))
+    own = sorted(name for name, found in by_type.items() if _short(name) == "Mention"
+                 and found[0].type.get_feature("Entity") is not None)
+    if own:
+        mentions = sum(len(by_type[name]) for name in own)
+        report.warning("xmi.coreference-not-read", f"CorefAnnotator's own layer is not read ({mentions} "
+                       "Mention annotations naming their Entity): corefio reads chain layers and span + "
+                       "relation layers", file=file, merge=True, example=", ".join(own))
     if not_read:
         report.info("xmi.layers-not-read", "relation layers that are not coreference were not read",
                     file=file, merge=True, example=", ".join(not_read))
