@@ -81,6 +81,7 @@ import os
 import re
 import threading
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -265,7 +266,7 @@ class _Warnings:
         warnings.simplefilter("always")
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         try:
             self._catcher.__exit__(*exc)
         finally:
@@ -314,10 +315,21 @@ def _type_system(cassis: Any, description: bytes, file: str, report: Report | No
                 parsed = cassis.load_typesystem(io.BytesIO(description))
             except Exception as exc:  # cassis raises plain exceptions for bad descriptions
                 raise FormatError(f"cannot read the type system: {exc}", file=file, line=1) from None
+        for t in parsed.get_types():
+            for f in t.features:
+                if f.rangeType is None:  # cassis takes a range name it cannot read (a comment inside) as none
+                    raise FormatError(f"the type system gives the feature {f.name!r} of {t.name} no range type "
+                                      "that can be read", file=file, line=_line_of_text(description, t.name))
         found = _keep(key, parsed, caught.messages)
     if report is not None:
         _said(found[1], report, file)
     return found[0]
+
+
+def _line_of_text(data: bytes, text: str) -> int:
+    """The line of ``data`` where ``text`` first stands (1 when it does not)."""
+    at = data.find(text.encode("utf-8"))
+    return data.count(b"\n", 0, at) + 1 if at >= 0 else 1
 
 
 def _keep(key: tuple, parsed: Any, messages: list[str]) -> tuple[Any, list[str]]:
@@ -363,7 +375,8 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
     """What the XMI ``tree`` uses and ``typesystem`` does not declare: ``((type, supertype,
     ((feature, range), ...)), ...)`` for unknown types and ``((type, None, features), ...)``
     for unknown features of known types. A type is an annotation when its elements have
-    offsets, else an ``AnnotationBase`` when they name a sofa, else a ``TOP``; a feature in :data:`REFERENCES` whose values all name elements points to
+    offsets, else an ``AnnotationBase`` when they name a sofa, else a ``TOP``; a feature
+    in :data:`REFERENCES` whose values all name elements points to
     their type (``uima.cas.TOP`` when they differ); a feature written as child elements
     is a string array; any other feature is a string."""
     root = tree.getroot()
@@ -380,7 +393,7 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
         if ident is not None:
             type_of[ident] = name
         elements.setdefault(name, []).append(element)
-    out = []
+    out: list[tuple[str, str | None, tuple[tuple[str, str], ...]]] = []
     #: types a chain's `first` names: chain links, whose `next` exists even when no link has one
     links: set[str] = set()
     for name, found in elements.items():
@@ -396,7 +409,7 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
                 if attribute not in _NOT_FEATURES and _FEATURE_NAME.match(attribute):
                     attributes.setdefault(attribute, set()).add(value)
             children.update(c.tag for c in element if isinstance(c.tag, str) and _FEATURE_NAME.match(c.tag))
-        features = []
+        features: list[tuple[str, str]] = []
         for attribute, values in attributes.items():
             renamed = attribute + "_" if attribute in ("type", "self") else attribute
             if renamed in declared or attribute in declared:
@@ -420,10 +433,10 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
             out.append((name, supertype, tuple(features)))
         elif features:
             out.append((name, None, tuple(features)))
-    for k, (name, supertype, features) in enumerate(out):
-        declared = {f.name for f in typesystem.get_type(name).all_features} if supertype is None else set()
-        if name in links and "next" not in declared and all(f != "next" for f, _ in features):
-            out[k] = (name, supertype, features + (("next", name),))
+    for k, (added, parent, adds) in enumerate(out):
+        declared = {f.name for f in typesystem.get_type(added).all_features} if parent is None else set()
+        if added in links and "next" not in declared and all(f != "next" for f, _ in adds):
+            out[k] = (added, parent, adds + (("next", added),))
     return tuple(out)
 
 
@@ -473,6 +486,10 @@ _ARRAY_ITEM = {"uima.cas.IntegerArray": "uima.cas.Integer", "uima.cas.ShortArray
                "uima.cas.StringList": "uima.cas.String"}
 
 
+def _local(tag: str) -> str:
+    return tag.rpartition("}")[2]
+
+
 def _cassis_type_name(tag: str) -> str:
     """The type name cassis' deserialiser gives an element (its own rule, applied to
     any tag: the part after ``{http:///``, slashes as dots, ``ecore}`` dropped)."""
@@ -491,8 +508,8 @@ def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> Form
     (``AnnotationBase`` and below) names a sofa of the document; a reference names an
     element of a type the type system knows; every attribute and child element is a
     feature of the type; a view names a sofa and elements. A type corefio inferred from
-    the XMI itself (``inferred``) is built to fit its elements, so a misfit there is no
-    input defect."""
+    the XMI itself (``inferred``) is built to fit its elements: one that names no sofa
+    where no element of its type does is corefio's misfit, not the input's."""
     root = parse_xml(data, file=file).getroot()
 
     def fail(element: Any, message: str) -> FormatError:
@@ -510,10 +527,16 @@ def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> Form
     sofas: set[int] = set()
     elements: dict[int, Any] = {}  # the feature structures cassis makes, by id
     unknown: dict[int, str] = {}  # ids of elements whose type the type system lacks (cassis skips them)
+    with_sofa: set[str] = set()  # types some element of which names a sofa
     for element in root:
         tag = element.tag
         if not isinstance(tag, str):
             continue
+        for child in element:
+            nested = next((e for e in child if isinstance(e.tag, str)), None)
+            if nested is not None:
+                return fail(nested, f"an element inside the feature element {_local(child.tag)!r}: XMI writes "
+                                    "a feature's values as text or as references, not as elements")
         if tag == _CAS_NS + "Sofa":
             for attribute in (_XMI_ID, "sofaNum"):
                 problem = number(element, "xmi:id" if attribute == _XMI_ID else attribute, element.get(attribute))
@@ -535,6 +558,8 @@ def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> Form
                 if problem is not None:
                     return problem
         elements[int(element.get(_XMI_ID))] = element
+        if "sofa" in element.attrib:
+            with_sofa.add(name)
     for element in root:
         if isinstance(element.tag, str) and element.tag == _CAS_NS + "View":
             problem = number(element, "sofa", element.get("sofa"))
@@ -549,10 +574,8 @@ def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> Form
                 if int(member) not in elements and int(member) not in unknown \
                         and int(element.get("sofa")) in sofas:
                     return fail(element, f"the view's members name {member}, which is no element of the XMI")
-    for ident, element in elements.items():
+    for element in elements.values():
         name = _cassis_type_name(element.tag)
-        if name in inferred:
-            continue
         t = typesystem.get_type(name)
         what = _short(name)
         for attribute in element.attrib:
@@ -568,6 +591,8 @@ def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> Form
             value = element.get(f.name[:-1] if f.name in ("type_", "self_") else f.name)
             if f.name == "sofa":
                 if value is None:
+                    if name in inferred and name not in with_sofa:
+                        return None  # corefio made it an annotation though no element names a sofa
                     return fail(element, f"a {what} annotation names no sofa (its sofa attribute is missing)")
                 if int(value) not in sofas:
                     return fail(element, f"a {what} annotation names the sofa {value}, which the XMI does not hold")
@@ -597,7 +622,8 @@ def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> Form
                 except ValueError:
                     return fail(element, f"{what}: {f.name} holds {value[:40]!r}, not hexadecimal bytes")
                 continue
-            for target in value.split():
+            many = range_name in ("uima.cas.FSArray", "uima.cas.FSList") and not f.multipleReferencesAllowed
+            for target in value.split() if many else [value]:
                 problem = number(element, f.name, target)
                 if problem is not None:
                     return problem
@@ -609,7 +635,7 @@ def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> Form
     return None
 
 
-def _zip_inputs(source: Source) -> tuple[list[tuple[Any, str]], bytes | None, Any]:
+def _zip_inputs(source: Source) -> tuple[list[tuple[Any, str]], tuple[bytes | None, str], Any]:
     """INCEpTION's export zip: its ``.xmi`` entries (in the zip's order) with their
     names, its type system, and the open archive (read one entry at a time)."""
     archive = open_zip(source.path if source.path is not None else source.read_bytes(), shown=source.name)
@@ -627,22 +653,23 @@ def _zip_inputs(source: Source) -> tuple[list[tuple[Any, str]], bytes | None, An
             raise FormatError(f"the zip holds {len(xmis)} .xmi files; at most {MAX_ZIP_DOCUMENTS} are read",
                               file=source.name, line=1)
         systems = [e for e in entries if PurePosixPath(e.name).name in TYPE_SYSTEM_NAMES]
-        system = archive.read(systems[0]) if systems else None
+        system = (archive.read(systems[0]), f"{source.name}:{systems[0].name}") if systems else (None, "")
     except BaseException:
         archive.close()
         raise
     return [(e, e.name) for e in xmis], system, archive
 
 
-def _beside(source: Source) -> bytes | None:
-    """The type system INCEpTION writes beside a lone ``.xmi``, if there is one."""
+def _beside(source: Source) -> tuple[bytes | None, str]:
+    """The type system INCEpTION writes beside a lone ``.xmi``, if there is one, and what
+    messages call it."""
     if source.path is None:
-        return None
+        return None, ""
     for name in TYPE_SYSTEM_NAMES:
         beside = source.path.parent / name
         if beside.is_file():
-            return beside.read_bytes()
-    return None
+            return beside.read_bytes(), str(beside)
+    return None, ""
 
 
 def _token_range(starts: list[int], ends: list[int], begin: int, end: int) -> tuple[int, int] | None:
@@ -658,25 +685,32 @@ def _token_range(starts: list[int], ends: list[int], begin: int, end: int) -> tu
     return first, last
 
 
-def read(source: Source, *, report: Report, strict: bool = False) -> Any:
+def read(source: Source, *, report: Report, strict: bool = False, identity: str | None = None) -> Any:
     """Read an XMI document (a ``.xmi`` file) or the documents of a ``.zip`` (INCEpTION's
-    export of one document, or one ``.xmi`` per document as corefio writes several)."""
+    export of one document, or one ``.xmi`` per document as corefio writes several).
+    ``identity`` names the relation values that mean coreference (:func:`identity_rules`)."""
+    rules = identity_rules(identity)
     cassis = _cassis()
     archive = None
     if is_zip(source.read_bytes()[:4] if source.path is None else _head(source)):
-        inputs, system, archive = _zip_inputs(source)
+        inputs, (system, system_name), archive = _zip_inputs(source)
     else:
-        inputs, system = [(None, source.name)], _beside(source)
+        inputs, (system, system_name) = [(None, source.name)], _beside(source)
     try:
         if system is None:
             base_key, base = TYPE_SYSTEM.encode("utf-8"), _bundled_type_system(cassis)
         else:
-            base_key, base = system, _type_system(cassis, system, "TypeSystem.xml", report)
+            base_key, base = system, _type_system(cassis, system, system_name, report)
         documents = []
         for entry, inner in inputs:
             name = source.name if archive is None else f"{source.name}:{inner}"
             data = source.read_bytes() if archive is None else archive.read(entry)
             tree = parse_xml(data, file=name)  # refuses entity declarations, DTD tricks, bad XML (with lines)
+            root = tree.getroot()
+            if root.tag != "{http://www.omg.org/XMI}XMI":
+                raise FormatError(f"not an XMI document: its root element is {_local(str(root.tag))!r}, not "
+                                  "xmi:XMI", file=name, line=root.sourceline)
+            del root
             try:
                 additions = _inferred(tree, base)
             except FormatError as exc:
@@ -695,12 +729,59 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
                     raise defect from exc
                 del data
                 stem = source.stem if archive is None else PurePosixPath(inner).stem
-                documents.append(_document(cas, stem, name, report))
+                documents.append(_document(cas, stem, name, report, rules))
             caught.report(report, name)
     finally:
         if archive is not None:
             archive.close()
+    for rule in rules:
+        if not rule.used:
+            report.warning("xmi.identity-unused", f"the identity rule {rule.text!r} matched no relation: no "
+                           "relation was read as coreference by it", file=source.name)
     return model.Corpus(documents=documents, metadata={}, schemes=[], layout={})
+
+
+@dataclass
+class IdentityRule:
+    """A relation value that means identity: ``value`` of ``feature`` (None: the
+    relation's type feature, its first string feature) in the relation layer ``layer``
+    (its full or short name; None: any layer)."""
+
+    text: str
+    layer: str | None
+    feature: str | None
+    value: str
+    used: bool = False
+
+    def matches(self, relation_type: str, relation: Any, type_feature: str | None) -> bool:
+        if self.layer is not None and self.layer not in (relation_type, _short(relation_type)):
+            return False
+        feature = self.feature if self.feature is not None else type_feature
+        if feature is None:
+            return False
+        found = relation.type.get_feature(feature) or relation.type.get_feature(feature + "_")
+        return found is not None and relation.get(found.name) == self.value
+
+
+def identity_rules(text: str | None) -> list[IdentityRule]:
+    """The ``identity`` read option: comma-separated ``VALUE``, ``FEATURE=VALUE`` or
+    ``LAYER.FEATURE=VALUE`` (``LAYER`` the relation layer's type name, full or short:
+    ``CRETALink.LinkArt=Koreferenz``); a bad one is a usage error."""
+    rules = []
+    for item in (text or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        where, sep, value = item.rpartition("=")
+        layer = feature = None
+        if sep:
+            layer, dot, feature = where.rpartition(".")
+            layer = layer if dot else None
+            if not feature or not value or (dot and not layer):
+                raise UsageError(f"xmi option 'identity': {item!r} is not VALUE, FEATURE=VALUE or "
+                                 "LAYER.FEATURE=VALUE")
+        rules.append(IdentityRule(item, layer, feature, value))
+    return rules
 
 
 def _head(source: Source) -> bytes:
@@ -744,7 +825,7 @@ def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
+def _document(cas: Any, stem: str, file: str, report: Report, rules: list[IdentityRule] | None = None) -> Any:
     text = cas.sofa_string or ""
     typesystem = cas.typesystem
     tokens = sorted(_select(cas, TOKEN), key=lambda t: (t.begin, t.end))
@@ -855,6 +936,8 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
 
         features = [f.name for f in typesystem.get_type(relation_type).features
                     if f.name not in REFERENCES and typesystem.is_primitive(f.rangeType)]
+        typed: Counter[str] = Counter()  # relations read as typed links, by type
+        identity = 0
         for r in relations:
             if r.Governor is None or r.Dependent is None:
                 raise FormatError(f"a {_short(relation_type)} relation without its "
@@ -864,9 +947,27 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
                 continue  # an end outside the tokens, reported above
             value = r.get(features[0]) if features else None
             link_type, attrs = relation_link(value, relation_type)
+            rule = next((rule for rule in rules or () if rule.matches(relation_type, r, features[0] if features
+                                                                        else None)), None)
+            if rule is not None:
+                rule.used = True
+                link_type = model.COREFERENCE
+                if value is not None:
+                    attrs["type"] = value
             attrs.update({k: v for k, v in _values(typesystem, r).items() if k != features[0].rstrip("_")}
                          if features else {})
+            if link_type == model.COREFERENCE:
+                identity += 1
+            elif link_type not in (model.BRIDGING, model.SPLIT_ANTECEDENT):
+                typed[link_type] += 1
             links.append(model.Link.fast(f"rel_{len(links) + 1}", source, (target,), link_type, attributes=attrs))
+        if typed and not identity:
+            layer = _short(relation_type)
+            example = f"{layer}.{features[0].rstrip('_')}={typed.most_common(1)[0][0]}" if features else layer
+            report.warning("xmi.relations-typed", f"{sum(typed.values())} {layer} relation(s) read as typed links, "
+                           f"not coreference chains ({', '.join(f'{k}: {n}' for k, n in typed.most_common())}): "
+                           "if a value means identity, read with the option identity (-r identity=VALUE,... "
+                           f"or --from xmi:VALUE,...), e.g. {example}", file=file, merge=True)
     own = sorted(name for name, found in by_type.items() if _short(name) == "Mention"
                  and found[0].type.get_feature("Entity") is not None)
     if own:
@@ -1089,10 +1190,15 @@ register(
         write=write,
         sniff=sniff,
         options=(
+            Option("identity", str, None, "relation values that mean identity, read as coreference chains: "
+                   "comma-separated VALUE, FEATURE=VALUE or LAYER.FEATURE=VALUE (LAYER the relation layer's "
+                   "type, e.g. CRETALink.LinkArt=Koreferenz; VALUE alone: the relation's type feature); "
+                   "default: as WebAnno TSV's reader types relations", applies_to="read"),
             Option("zip", bool, None, "write INCEpTION's export zip (one .xmi per document and TypeSystem.xml): "
                    "true also for one document; false refuses several documents (default: a zip for an "
                    "output named .zip or held in memory, one .xmi for an output named .xmi)"),
         ),
         aliases=("uima-xmi", "inception-xmi"),
+        variant_option="identity",
     )
 )

@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # in the module, not its stub
 from dataclasses import replace
 from typing import Any
 
