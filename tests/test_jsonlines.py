@@ -49,7 +49,7 @@ def test_clusters_and_speakers():
 @pytest.mark.parametrize("line, words", [
     ('{"doc_key": "d", "sentences": [["a"]], "clusters": [[[0, 3]]]}', "outside the 1 tokens"),
     ('{"doc_key": "d", "sentences": [["a"]], "clusters": [[[0]]]}', "is not [start, end]"),
-    ('{"doc_key": "d", "sentences": [["a"]]}', "missing key 'clusters'"),
+    ('{"doc_key": "d", "sentences": [["a"]]}', "no known jsonlines shape has these keys (doc_key, sentences)"),
     ('{"doc_key": "d", "sentences": [["a"]], "speakers": [], "clusters": []}', "same shape"),
     ('{"doc_key": "d", "sentences": [["a"]], "clusters": []', "not valid JSON"),
     ('[1, 2]', "JSON object"),

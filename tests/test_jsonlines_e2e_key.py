@@ -88,3 +88,29 @@ def test_wl_corefs_default_head_is_the_last_word():
     headed = Document(name="d", tokens=Tokens(forms=["the", "big", "dog"]),
                       markables=[Markable(id="m", spans=((0, 2),), head=((1, 1),), entity="e")])
     assert json.loads(corefio.dumps(headed, "wl-coref"))["word_clusters"] == [[1]]
+
+
+# -- a line of no known shape ------------------------------------------------------------------
+#: the keys of a RecipeRef line (biaoyanf/RecipeRef's dev.english.jsonlines, which has no
+#: licence and stays out of the repository): e2e's doc_key and sentences, its own clusters
+RECIPEREF = {"doc_key": "10103", "sentences": [["whisk", "the", "oil", "."], ["taste", "it", "."]],
+             "Coreference": [[[1, 2], [5, 5]]], "Transformed": [],
+             "Ingredient_without-state-change_associated": [],
+             "Ingredient_with-state-change_associated": []}
+
+
+def test_a_line_with_e2e_keys_but_no_clusters_names_its_keys_and_the_dialects(tmp_path):
+    """RecipeRef's lines were refused with ``missing key 'clusters'`` only."""
+    path = tmp_path / "dev.english.jsonlines"
+    path.write_text(json.dumps({"doc_key": "ok", "sentences": [["a"]], "clusters": []}) + "\n"
+                    + json.dumps(RECIPEREF) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["info", str(path)])
+    assert result.exit_code == 3
+    message = result.stderr
+    assert f"{path}:2: no known jsonlines shape has these keys (doc_key, sentences, Coreference, Transformed" in message
+    assert all(f"{name}: " in message for name in ("wl", "subword", "offsets", "allennlp", "bookcoref", "preco",
+                                                    "e2e"))
+    forced = CliRunner().invoke(app, ["info", "--from", "jsonlines:e2e", str(path)])
+    assert forced.exit_code == 3
+    assert f"{path}:2: missing key 'clusters'; the line holds the keys (doc_key, sentences, Coreference" \
+        in forced.stderr and "known dialects: wl:" in forced.stderr

@@ -81,7 +81,7 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii
         raise fail("each line must be a JSON object")
     for key in ("sentences", "clusters"):
         if key not in obj:
-            raise fail(f"missing key {key!r}")
+            raise dialects.unknown_shape(obj, file, lineno, missing=key)
     # a system output without doc_key: named by its place, so that scoring pairs by order
     doc_key = obj.get("doc_key", f"document_{number}")
     if not isinstance(doc_key, str):

@@ -127,12 +127,19 @@ def detect(obj: dict, file: str | None, line: int) -> str:
         return "bookcoref"
     if "mention_clusters" in obj and "sentences" in obj:
         return "preco"
-    if "sentences" in obj and ("clusters" in obj or "doc_key" in obj):
-        return "e2e"  # (a missing key is named by the e2e reader)
-    keys = ", ".join(list(obj)[:12]) or "none"
+    if "sentences" in obj and "clusters" in obj:
+        return "e2e"
+    raise unknown_shape(obj, file, line)
+
+
+def unknown_shape(obj: dict, file: str | None, line: int, missing: str | None = None) -> FormatError:
+    """The error for a line of no known shape (or, with ``missing``, one read as e2e that
+    lacks that key): the keys it holds and the dialects known."""
+    keys = ", ".join(list(obj)[:12]) + (", …" if len(obj) > 12 else "") or "none"
     known = "; ".join(f"{name}: {what}" for name, what in DIALECTS.items())
-    raise FormatError(f"no known jsonlines shape has these keys ({keys}); known dialects: {known} "
-                      "(read one whatever the keys say with the format jsonlines:DIALECT)", file=file, line=line)
+    what = f"missing key {missing!r}; the line holds the keys" if missing else "no known jsonlines shape has these keys"
+    return FormatError(f"{what} ({keys}); known dialects: {known} (read one whatever the keys say with the "
+                       "format jsonlines:DIALECT)", file=file, line=line)
 
 
 class _Line:
