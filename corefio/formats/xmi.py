@@ -42,13 +42,22 @@ What is read (coreference layers as INCEpTION defines them):
   link from the governor to the dependent, typed as WebAnno TSV's reader types its
   relations (:func:`corefio.formats.webanno_tsv.relation_link`: GUM's ``coref``,
   ``ana``... are identity, ``bridge:*`` bridging; no type in a layer named ``*coref*``
-  is identity). DKPro Core's syntactic ``Dependency`` and relations between tokens are
-  not mentions: left out, with an ``xmi.layers-not-read`` note;
+  is identity). A layer whose relations are all typed links (WebAnno's CRETA exports
+  type identity ``LinkArt="Koreferenz"``) gets an ``xmi.relations-typed`` warning; the
+  read option ``identity`` (:func:`identity_rules`; also the format name
+  ``xmi:VALUE,...``) names the values that mean coreference, and a rule that matches
+  nothing is an ``xmi.identity-unused`` warning. DKPro Core's syntactic ``Dependency``
+  and relations between tokens are not mentions: left out, with an
+  ``xmi.layers-not-read`` note;
+* CorefAnnotator's own layer (``Mention`` annotations naming an ``Entity`` that is in no
+  view) is not read, and said so (``xmi.coreference-not-read``);
 * ``DocumentMetaData``'s ``documentTitle`` (else ``documentId``, else the file name)
   is the document name.
 
 A chain link or span that covers no token is left out with a warning; a chain whose
-``first`` or ``next`` names something that is no link, or whose links loop, is refused.
+``first`` or ``next`` names something that is no link, or whose links loop, is refused,
+and so is a document whose root is no ``xmi:XMI``, an element inside a feature element,
+and a type system feature whose range cassis cannot read (each at its line).
 
 Writing one document gives its XMI; several documents give a zip of one ``.xmi`` per
 document and ``TypeSystem.xml``, the shape INCEpTION exports and imports (XMI holds one
