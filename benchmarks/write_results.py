@@ -75,14 +75,15 @@ def main() -> None:
 BEGIN, END = "<!-- peers: begin -->", "<!-- peers: end -->"
 
 
-def peers_table(page: Path) -> None:
+def peers_table(page: Path, results: Path = bench_peers.RESULTS) -> None:
     """Replace what stands between :data:`BEGIN` and :data:`END` in ``page`` with the
-    newest run of ``bench_peers.py`` as its ``--report`` prints it."""
+    newest run of ``bench_peers.py`` (recorded in ``results``) as its ``--report``
+    prints it."""
     text = page.read_text(encoding="utf-8")
     if BEGIN not in text or END not in text:
         raise SystemExit(f"{page} has no '{BEGIN}' ... '{END}' lines to put the peers table between")
     out = io.StringIO()
-    bench_peers.report(bench_peers.RESULTS, out=out)
+    bench_peers.report(results, out=out)
     head, rest = text.split(BEGIN, 1)
     tail = rest.split(END, 1)[1]
     page.write_text(f"{head}{BEGIN}\n{out.getvalue().strip()}\n{END}{tail}", encoding="utf-8")
