@@ -292,12 +292,19 @@ def _input(path: Path, format: Optional[str]) -> Path:
 
 def _note_format(path: Path, format: Optional[str]) -> None:
     """Remember the format ``path`` will be read as (for the hints of :func:`_explained`)."""
-    from .formats.registry import resolve_format
+    from .formats.registry import detect_format_noted, get_format
 
     try:
-        _formats_used[str(path)] = resolve_format(path, format).name
+        spec, note = (get_format(format), None) if format else detect_format_noted(path)
     except CorefioError:
         _formats_used[str(path)] = ""  # given, format unknown: the reading says what is wrong
+        return
+    _formats_used[str(path)] = spec.name
+    if note is not None and str(path) not in _noted:  # the content chose the format: said once
+        _noted.add(str(path))
+        shown = Report()
+        shown.info("format.by-content", note, file=_spooled.get(str(path), str(path)))
+        _print_report(shown)
 
 
 def _forget_spooled() -> None:
@@ -310,6 +317,7 @@ def _forget_spooled() -> None:
     _spooled.clear()
     _formats_used.clear()
     _paired_files.clear()
+    _noted.clear()
 
 
 #: seconds of work before a progress bar shows (quick commands draw none)
@@ -641,6 +649,8 @@ def _directory_note(spec) -> str:
 _formats_used: dict[str, str] = {}
 #: the key and the response (as given) of a command that pairs their documents
 _paired_files: list[str] = []
+#: the inputs whose format their content chose, said so once (see :func:`_note_format`)
+_noted: set[str] = set()
 
 
 def _mmax2_project_of(path: Path) -> Optional[Path]:
