@@ -523,12 +523,16 @@ def _check_input(path: Path, format: Optional[str]) -> None:
         raise CorefioError("no such file", file=path)
 
 
-def _print_report(report: Report, *, min_severity: str = "info") -> None:
+#: infos ``score`` shows although it shows no other: how documents were paired
+PAIRING_NOTES = ("score.paired-single", "score.paired-by-order")
+
+
+def _print_report(report: Report, *, min_severity: str = "info", also: tuple[str, ...] = ()) -> None:
     """The diagnostics on stderr, one line per code (``-v``: every one); ``-q`` keeps the
-    errors only."""
+    errors only; ``also``: codes shown whatever their severity (not with ``-q``)."""
     order = {"info": 0, "warning": 1, "error": 2}
     floor = order["error"] if _verbosity < 0 else order[min_severity]
-    shown = [d for d in report if order[d.severity] >= floor]
+    shown = [d for d in report if order[d.severity] >= floor or (_verbosity >= 0 and d.code in also)]
     if _verbosity > 0:
         lines = [d.format() for d in shown]
     else:
@@ -1547,7 +1551,7 @@ def score_command(
         ua_result = UA.score_files(key, response, ua_settings, key_format=key_format or from_format,
                                    response_format=response_format or from_format, allow_missing=allow_missing,
                                    report=Report())
-    _print_report(report, min_severity="warning")
+    _print_report(report, min_severity="warning", also=PAIRING_NOTES)
     if strict:
         report.check_strict()
     if output is ScoreFormat.json:
