@@ -310,7 +310,7 @@ def _note_format(path: Path, format: Optional[str]) -> None:
 def _forget_spooled() -> None:
     import shutil
 
-    global _spool_dir
+    global _spool_dir, _format_flags
     if _spool_dir is not None:
         shutil.rmtree(_spool_dir, ignore_errors=True)
     _spool_dir = None
@@ -318,6 +318,7 @@ def _forget_spooled() -> None:
     _formats_used.clear()
     _paired_files.clear()
     _noted.clear()
+    _format_flags = None
 
 
 #: seconds of work before a progress bar shows (quick commands draw none)
@@ -609,6 +610,14 @@ def _explained(exc: CorefioError) -> str:
         missing = "; --allow-missing scores what is missing as empty" if len(_paired_files) > 2 else ""
         # the library's own parenthesis on what to do gives way to the hint below
         message = re.sub(r"\s*\((use --allow-missing|--pair-by)[^()]*\)$", "", exc.message)
+        # a file read as the wrong format names its documents wrongly: that is said first
+        for given in (key, response):
+            used, looks = _formats_used.get(str(given)), _looks_like(Path(given))
+            if looks is not None and used and looks[0].name != used.split(":")[0]:
+                return (f"the documents of {key} (key) and {response} (response) do not match: {message}\n"
+                        f"  hint: {given} was read as {used}, but its content looks like "
+                        f"{looks[0].description_name} ({looks[1]}): try {_format_flag(Path(given))} "
+                        f"{looks[0].name}")
         return (f"the documents of {key} (key) and {response} (response) do not match: {message}\n"
                 "  hint: pair them by position (--pair-by order) or by a file of KEY-NAME<TAB>RESPONSE-NAME "
                 f"lines (--pairs FILE){missing}")
@@ -626,18 +635,34 @@ def _explained(exc: CorefioError) -> str:
 
         names = ", ".join(spec.name + _directory_note(spec) for spec in all_formats() if spec.can_read)
         looks = _looks_like(path)
-        claim = (f"; by its content it looks like {looks[0].description_name} ({looks[1]}): try --from "
+        flag = _format_flag(path)
+        claim = (f"; by its content it looks like {looks[0].description_name} ({looks[1]}): try {flag} "
                  f"{looks[0].name}" if looks else "")
         # the list below replaces the library's own short list of names (said once)
         text = re.sub(r" \(formats: [^()]*\)", "", text)
+        text = re.sub(r"\buse --from\b", f"use {flag}", text)
         return f"{text}{claim}. Formats: {names}"
     if exc.exit_code == EXIT_INPUT:
         used = _formats_used.get(str(path))
         looks = _looks_like(path)
         if looks is not None and used and looks[0].name != used.split(":")[0]:  # jsonlines:wl is jsonlines
             return (f"{text}\n  hint: the content looks like {looks[0].description_name} ({looks[1]}), not "
-                    f"{used}; try --from {looks[0].name}")
+                    f"{used}; try {_format_flag(path)} {looks[0].name}")
     return text
+
+
+def _format_flag(path: Path) -> str:
+    """The option that names the format of input ``path``: ``--key-format`` or
+    ``--response-format`` for a side of ``score`` (a file given, or one of a directory
+    given), else ``--from``."""
+    if _format_flags is None or not _paired_files:
+        return "--from"
+    path = Path(_spooled.get(str(path), str(path)))
+    sides = [Path(given) for given in _paired_files if given != "--allow-missing"]
+    for number, side in enumerate(sides):
+        if path == side or side in path.parents:
+            return _format_flags[0 if number == 0 else 1]
+    return "--from"
 
 
 def _directory_note(spec) -> str:
@@ -653,6 +678,8 @@ def _directory_note(spec) -> str:
 _formats_used: dict[str, str] = {}
 #: the key and the response (as given) of a command that pairs their documents
 _paired_files: list[str] = []
+#: the options naming the key's and the response's formats, in a command that has them
+_format_flags: Optional[tuple[str, str]] = None
 #: the inputs whose format their content chose, said so once (see :func:`_note_format`)
 _noted: set[str] = set()
 
@@ -1472,6 +1499,8 @@ def score_command(
     except (ValueError, ZeroDivisionError):
         raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
     _paired_files[:] = [str(key), str(response), "--allow-missing"]
+    global _format_flags
+    _format_flags = ("--key-format", "--response-format")
     _plot_format(plot)
     if plot is not None and sync is not None:
         from .errors import UsageError
