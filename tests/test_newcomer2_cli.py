@@ -19,7 +19,8 @@ from corefio.formats.registry import conllu_evidence, detect_format_noted
 from .conftest import DATA
 
 CORS = DATA / "wild" / "conllu" / "corefud-scorer"
-TC_A_KEY, TC_A_RESPONSE = CORS / "TC-A.key", CORS / "TC-A-1.response"
+#: corefud-scorer's own test files, kept with .conllu added (udapi reads by extension)
+TC_A_KEY, TC_A_RESPONSE = CORS / "TC-A.key.conllu", CORS / "TC-A-1.response.conllu"
 STAMPEDE = DATA / "wild" / "inception" / "gum" / "GUM_news_stampede.tsv"
 LITBANK = DATA / "wild" / "brat" / "litbank"
 CORECONVERSION = DATA / "wild" / "jsonlines" / "corefconversion_docs.jsonlines"
@@ -90,18 +91,24 @@ def test_content_detection_is_sure_or_stays_with_the_name(tmp_path):
     assert conllu_evidence(rows) is None  # 11 columns: not CoNLL-U
 
 
-def test_corefud_scorer_test_files_score_under_their_own_names(cli):
-    named = cli("score", TC_A_KEY, TC_A_RESPONSE, "--format", "json")
+def test_corefud_scorer_test_files_score_under_their_own_names(cli, tmp_path):
+    key, response = tmp_path / "TC-A.key", tmp_path / "TC-A-1.response"  # their names in corefud-scorer
+    shutil.copy(TC_A_KEY, key)
+    shutil.copy(TC_A_RESPONSE, response)
+    named = cli("score", key, response, "--format", "json")
     assert named.exit_code == 0, named.output
-    told = cli("score", TC_A_KEY, TC_A_RESPONSE, "--format", "json", "--key-format", "conllu",
-               "--response-format", "conllu")
+    told = cli("score", key, response, "--format", "json", "--key-format", "conllu", "--response-format", "conllu")
     assert told.exit_code == 0
-    body = named.stdout if hasattr(named, "stdout") else named.output
-    assert json.loads(body) == json.loads(told.stdout if hasattr(told, "stdout") else told.output)
-    info = cli("info", TC_A_KEY)
+    body = named.stdout
+    assert json.loads(body) == json.loads(told.stdout)
+    assert "info[format.by-content]" in named.output
+    as_conllu = cli("score", TC_A_KEY, TC_A_RESPONSE, "--format", "json").stdout
+    assert json.loads(body)["corpus"] == json.loads(as_conllu)["corpus"]
+    assert json.loads(body)["corpus"]["muc"]["f1"] == 1.0  # TC-A-1 is TC-A (corefud-scorer: 100)
+    info = cli("info", key)
     assert info.exit_code == 0 and "'LuoTestCase': 20 tokens" in info.output
     assert "info[format.by-content]" in info.output
-    assert corefio.read(TC_A_KEY).documents[0].name == "LuoTestCase"
+    assert corefio.read(key).documents[0].name == "LuoTestCase"
 
 
 def test_a_pairing_error_says_first_that_a_file_is_of_another_format(cli, tmp_path):
