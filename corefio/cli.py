@@ -524,8 +524,8 @@ def _check_input(path: Path, format: Optional[str]) -> None:
         raise CorefioError("no such file", file=path)
 
 
-#: infos ``score`` shows although it shows no other: how documents were paired
-PAIRING_NOTES = ("score.paired-single", "score.paired-by-order")
+#: infos ``score`` shows although it shows no other: documents paired although their names differ
+PAIRING_NOTES = ("score.paired-single",)
 
 
 def _print_report(report: Report, *, min_severity: str = "info", also: tuple[str, ...] = ()) -> None:

@@ -83,7 +83,7 @@ def test_content_detection_is_sure_or_stays_with_the_name(tmp_path):
     unknown = tmp_path / "e.data"
     unknown.write_text(corefud("d1"))
     spec, note = detect_format_noted(unknown)
-    assert spec.name == "conllu" and note == "read as conllu by its content (no extension names a format)"
+    assert spec.name == "conllu" and note == "read as conllu by its content (no format has the extension .data)"
     assert detect_format_noted(tmp_path / "new.key", for_writing=True) == (corefio.get_format("conll"), None)
     assert conllu_evidence(b"#begin document (d); part 000\n" + corefud("d").encode()) is None
     assert conllu_evidence(b"# global.columns = ID FORM\n" + corefud("d").encode()) is None

@@ -388,8 +388,9 @@ def detect_format_noted(path: str | Path, *, for_writing: bool = False) -> tuple
         if evidence is None:
             raise
         return get_format("conllu"), f"read as conllu: the content is CoNLL-U ({evidence})"
-    if not for_writing and path.is_file() and not _extension_matches(path.name):
-        return spec, f"read as {spec.name} by its content (no extension names a format)"
+    if not for_writing and path.is_file() and path.suffix and not _extension_matches(path.name):
+        # an extension no format has (not none: standard input is read by its content)
+        return spec, f"read as {spec.name} by its content (no format has the extension {path.suffix})"
     return spec, None
 
 
