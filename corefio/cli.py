@@ -292,24 +292,33 @@ def _input(path: Path, format: Optional[str]) -> Path:
 
 def _note_format(path: Path, format: Optional[str]) -> None:
     """Remember the format ``path`` will be read as (for the hints of :func:`_explained`)."""
-    from .formats.registry import resolve_format
+    from .formats.registry import detect_format_noted, get_format
 
     try:
-        _formats_used[str(path)] = resolve_format(path, format).name
+        spec, note = (get_format(format), None) if format else detect_format_noted(path)
     except CorefioError:
         _formats_used[str(path)] = ""  # given, format unknown: the reading says what is wrong
+        return
+    _formats_used[str(path)] = spec.name
+    if note is not None and str(path) not in _noted:  # the content chose the format: said once
+        _noted.add(str(path))
+        shown = Report()
+        shown.info("format.by-content", note, file=_spooled.get(str(path), str(path)))
+        _print_report(shown)
 
 
 def _forget_spooled() -> None:
     import shutil
 
-    global _spool_dir
+    global _spool_dir, _format_flags
     if _spool_dir is not None:
         shutil.rmtree(_spool_dir, ignore_errors=True)
     _spool_dir = None
     _spooled.clear()
     _formats_used.clear()
     _paired_files.clear()
+    _noted.clear()
+    _format_flags = None
 
 
 #: seconds of work before a progress bar shows (quick commands draw none)
@@ -515,12 +524,16 @@ def _check_input(path: Path, format: Optional[str]) -> None:
         raise CorefioError("no such file", file=path)
 
 
-def _print_report(report: Report, *, min_severity: str = "info") -> None:
+#: infos ``score`` shows although it shows no other: documents paired although their names differ
+PAIRING_NOTES = ("score.paired-single",)
+
+
+def _print_report(report: Report, *, min_severity: str = "info", also: tuple[str, ...] = ()) -> None:
     """The diagnostics on stderr, one line per code (``-v``: every one); ``-q`` keeps the
-    errors only."""
+    errors only; ``also``: codes shown whatever their severity (not with ``-q``)."""
     order = {"info": 0, "warning": 1, "error": 2}
     floor = order["error"] if _verbosity < 0 else order[min_severity]
-    shown = [d for d in report if order[d.severity] >= floor]
+    shown = [d for d in report if order[d.severity] >= floor or (_verbosity >= 0 and d.code in also)]
     if _verbosity > 0:
         lines = [d.format() for d in shown]
     else:
@@ -703,6 +716,14 @@ def _explained(exc: CorefioError) -> str:
         missing = "; --allow-missing scores what is missing as empty" if len(_paired_files) > 2 else ""
         # the library's own parenthesis on what to do gives way to the hint below
         message = re.sub(r"\s*\((use --allow-missing|--pair-by)[^()]*\)$", "", exc.message)
+        # a file read as the wrong format names its documents wrongly: that is said first
+        for given in (key, response):
+            used, looks = _formats_used.get(str(given)), _looks_like(Path(given))
+            if looks is not None and used and looks[0].name != used.split(":")[0]:
+                return (f"the documents of {key} (key) and {response} (response) do not match: {message}\n"
+                        f"  hint: {given} was read as {used}, but its content looks like "
+                        f"{looks[0].description_name} ({looks[1]}): try {_format_flag(Path(given))} "
+                        f"{looks[0].name}")
         return (f"the documents of {key} (key) and {response} (response) do not match: {message}\n"
                 "  hint: pair them by position (--pair-by order) or by a file of KEY-NAME<TAB>RESPONSE-NAME "
                 f"lines (--pairs FILE){missing}")
@@ -720,18 +741,34 @@ def _explained(exc: CorefioError) -> str:
 
         names = ", ".join(spec.name + _directory_note(spec) for spec in all_formats() if spec.can_read)
         looks = _looks_like(path)
-        claim = (f"; by its content it looks like {looks[0].description_name} ({looks[1]}): try --from "
+        flag = _format_flag(path)
+        claim = (f"; by its content it looks like {looks[0].description_name} ({looks[1]}): try {flag} "
                  f"{looks[0].name}" if looks else "")
         # the list below replaces the library's own short list of names (said once)
         text = re.sub(r" \(formats: [^()]*\)", "", text)
+        text = re.sub(r"\buse --from\b", f"use {flag}", text)
         return f"{text}{claim}. Formats: {names}"
     if exc.exit_code == EXIT_INPUT:
         used = _formats_used.get(str(path))
         looks = _looks_like(path)
         if looks is not None and used and looks[0].name != used.split(":")[0]:  # jsonlines:wl is jsonlines
             return (f"{text}\n  hint: the content looks like {looks[0].description_name} ({looks[1]}), not "
-                    f"{used}; try --from {looks[0].name}")
+                    f"{used}; try {_format_flag(path)} {looks[0].name}")
     return text
+
+
+def _format_flag(path: Path) -> str:
+    """The option that names the format of input ``path``: ``--key-format`` or
+    ``--response-format`` for a side of ``score`` (a file given, or one of a directory
+    given), else ``--from``."""
+    if _format_flags is None or not _paired_files:
+        return "--from"
+    path = Path(_spooled.get(str(path), str(path)))
+    sides = [Path(given) for given in _paired_files if given != "--allow-missing"]
+    for number, side in enumerate(sides):
+        if path == side or side in path.parents:
+            return _format_flags[0 if number == 0 else 1]
+    return "--from"
 
 
 def _directory_note(spec) -> str:
@@ -747,6 +784,10 @@ def _directory_note(spec) -> str:
 _formats_used: dict[str, str] = {}
 #: the key and the response (as given) of a command that pairs their documents
 _paired_files: list[str] = []
+#: the options naming the key's and the response's formats, in a command that has them
+_format_flags: Optional[tuple[str, str]] = None
+#: the inputs whose format their content chose, said so once (see :func:`_note_format`)
+_noted: set[str] = set()
 
 
 def _mmax2_project_of(path: Path) -> Optional[Path]:
@@ -1014,6 +1055,17 @@ def convert_command(
         return
     if canonical and any(o.name == "canonical" for o in target_spec.options):
         writing["canonical"] = True
+    # brat (and LitBank TSV) into a .ann file the user named: written as a collection
+    # aside first, then its one document placed as that file and the .txt beside it
+    pair_target = (engine is Engine.python and target_spec.name in ("brat", "litbank-tsv")
+                   and target.suffix.lower() == ".ann" and not target.is_dir())
+    scratch: Optional[Path] = None
+    written_to, shown_target = target, target
+    if pair_target:
+        import tempfile
+
+        scratch = Path(tempfile.mkdtemp(prefix="corefio-pair-"))
+        written_to = scratch / "collection"
     try:
         if engine is Engine.xslt:
             from .formats.registry import resolve_format as _resolve
@@ -1028,16 +1080,25 @@ def convert_command(
         else:
             from . import parallel
 
-            task = parallel.Conversion(str(source), str(target), from_format, target_spec.name, strict, reading,
-                                       writing, force)
+            task = parallel.Conversion(str(source), str(written_to), from_format, target_spec.name, strict,
+                                       reading, writing, force)
             pieces = parallel.in_runs(task, _jobs(jobs))
             if pieces is not None:  # a large file: runs of its documents written by --jobs processes
                 parallel.convert_in_runs(task, pieces, _jobs(jobs), report=report,
                                          progress=_bar(_shown(str(source))))
             else:
-                api.convert(source, target, from_format, target_spec.name, strict=strict, report=report,
+                api.convert(source, written_to, from_format, target_spec.name, strict=strict, report=report,
                             read_options=reading, force=force, progress=_bar(_shown(str(source))), **writing)
+            if scratch is not None:
+                shown_target = _place_pair(written_to, target, target_spec.name, report, source, shown_source, strict)
     finally:
+        if scratch is not None:
+            import shutil
+
+            shutil.rmtree(scratch, ignore_errors=True)
+            for diagnostic in report:  # what the writer found, where the user asked for it
+                if diagnostic.file is not None and diagnostic.file.startswith(str(written_to)):
+                    diagnostic.file = str(target)
         _close_bars()
         _print_report(report)
         if log is not None:
@@ -1045,7 +1106,28 @@ def convert_command(
 
             atomic_write(log, _shown(report.to_json()) + "\n", inputs=[source])
     losses = len({d.code for d in report if d.code.startswith("loss.") and d.severity != "info"})
-    _say(f"converted {shown_source} -> {target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
+    _say(f"converted {shown_source} -> {shown_target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
+
+
+def _place_pair(collection: Path, target: Path, format_name: str, report: Report, source: Path, shown: Path,
+                strict: bool) -> Path:
+    """The one document of the brat (or LitBank TSV) ``collection`` written as ``target``
+    (``out.ann``) and the ``.txt`` beside it; returns what to name in the message
+    (``out.ann (and out.txt)``). Several documents: an error, nothing written."""
+    from .formats.brat import named_pair
+    from .io.files import atomic_write
+
+    written = {p.relative_to(collection).as_posix(): p.read_bytes() for p in sorted(collection.rglob("*"))
+               if p.is_file()}
+    placing = Report(str(target))
+    placed = named_pair(written, target, placing, str(shown), format_name)
+    report.extend(placing)
+    if strict:
+        placing.check_strict()
+    inputs = [source, source.with_suffix(".txt")] if source.suffix.lower() == ".ann" else [source]
+    for path, data in placed.items():
+        atomic_write(path, data, inputs=inputs)
+    return Path(f"{target} (and {target.with_suffix('.txt').name})")
 
 
 def _convert_files(sources: List[Path], target_dir: Path, from_format: Optional[str], to_format: Optional[str], *,
@@ -1570,6 +1652,8 @@ def score_command(
     except (ValueError, ZeroDivisionError):
         raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
     _paired_files[:] = [str(key), str(response), "--allow-missing"]
+    global _format_flags
+    _format_flags = ("--key-format", "--response-format")
     _plot_format(plot)
     if plot is not None and sync is not None:
         from .errors import UsageError
@@ -1649,7 +1733,7 @@ def score_command(
         ua_result = UA.score_files(key, response, ua_settings, key_format=key_format or from_format,
                                    response_format=response_format or from_format, allow_missing=allow_missing,
                                    report=Report())
-    _print_report(report, min_severity="warning")
+    _print_report(report, min_severity="warning", also=PAIRING_NOTES)
     if strict:
         report.check_strict()
     if output is ScoreFormat.json:

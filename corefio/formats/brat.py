@@ -960,6 +960,35 @@ def pair_files(corpus: Any, report: Report, files: Callable[[Any, Report], tuple
     return out
 
 
+def named_pair(files: dict[str, bytes], target: Path, report: Report, source: str = "the input",
+               format_name: str = NAME) -> dict[Path, bytes]:
+    """The files of a corpus written as a brat (or LitBank TSV) collection (``files``, by name), placed as
+    the user named them: the one document's ``.ann`` as ``target`` (``out.ann``) and its
+    ``.txt`` beside it (``out.txt``). brat names a document after its files, so a
+    document name that differs is reported (``loss.document-name``, info); collection
+    files (``annotation.conf``, a README) have no place beside one file
+    (``loss.collection-files``). Several documents cannot be one pair: an error that
+    says to give a directory."""
+    from ..errors import UsageError
+
+    anns = sorted(name for name in files if name.endswith(".ann"))
+    if len(anns) != 1:
+        raise UsageError(f"{target}: {format_name} writes one .ann/.txt pair per document and {source} holds "
+                         f"{len(anns)} documents: give a directory (a name without .ann) to write them into")
+    stem = anns[0][:-len(".ann")]
+    text = target.with_suffix(".txt")
+    log = LossLog(report, format_name)
+    if stem != target.stem:
+        log.lose("document-name", f"a document name other than its files' name: {stem!r} written as "
+                 f"{target.name} and {text.name} reads back as {target.stem!r}", severity="info")
+    others = sorted(name for name in files if name not in (anns[0], f"{stem}.txt"))
+    if others:
+        log.lose("collection-files", "a collection's own files (configuration, README) beside one document: "
+                 "not written (write to a directory to keep them)",
+                 count=len(others), example=", ".join(others[:3]))
+    return {target: files[anns[0]], text: files[f"{stem}.txt"]}
+
+
 def write_files(corpus: Any, *, report: Report) -> dict[str, bytes]:
     """``NAME.ann`` and ``NAME.txt`` for every document."""
     return pair_files(corpus, report, document_files)
