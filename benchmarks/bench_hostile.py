@@ -321,7 +321,9 @@ def web_rows(case: Case, path: Path, app, client) -> list[Row]:
             why = (why + " slow").strip()
         if mb > TARGET_MB:
             why = (why + " memory").strip()
-        rows.append(Row(case.name, f"web {route.removeprefix('/api/')}", f"HTTP {status}", wall, cpu, mb, not why, why))
+        said = " not-valid" if status == 200 and route == "/api/validate" and answer.json().get("valid") is False else ""
+        rows.append(Row(case.name, f"web {route.removeprefix('/api/')}", f"HTTP {status}{said}", wall, cpu, mb,
+                        not why, why))
     return rows
 
 
@@ -356,7 +358,7 @@ def summary(rows: list[Row]) -> str:
             if not part:
                 cells += ["n/a", "", ""]
                 continue
-            answers = ", ".join(dict.fromkeys(r.answer.split()[-1] for r in part))
+            answers = ", ".join(dict.fromkeys(r.answer.removeprefix("HTTP ").removeprefix("exit ") for r in part))
             cells += [answers, f"{max(r.wall for r in part):.2f} / {max(r.cpu for r in part):.2f}",
                       f"{max(r.mb for r in part):.0f}"]
         verdict = "ok" if all(r.ok for r in mine) else "FAIL"
