@@ -1,9 +1,13 @@
 """Defects the fuzzer found (``python -m tests.fuzz``), each on a small input built here
 and on the minimised input it saved (``tests/data/regressions/fuzz/``, which
-``tests/fuzz/test_fuzz_budget.py`` also replays through every check)."""
+``tests/fuzz/test_fuzz_budget.py`` also replays through every check); and a defect of the
+fuzzer itself that stopped a campaign."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +16,7 @@ import corefio
 from corefio.errors import CorefioError
 from corefio.model import zeros
 
-from .conftest import DATA
+from .conftest import DATA, REPO
 
 FUZZ = DATA / "regressions" / "fuzz"
 
@@ -50,3 +54,33 @@ def test_the_saved_input_scores_against_itself():
     assert [len(d.tokens) for d in corpus.documents] == [2]
     mentions = corefio.score(path, path).to_dict(per_document=False)["corpus"]["mentions"]
     assert mentions == corefio.score(corpus, corpus).to_dict(per_document=False)["corpus"]["mentions"]
+
+
+# -- the fuzzer itself ----------------------------------------------------------------------------
+ARROW_MUTATION = """
+import io, random, struct, sys
+import pyarrow as pa
+from tests.fuzz import mutations
+table = pa.table({"w": ["abc", "def", "ghi"]})
+out = io.BytesIO()
+with pa.ipc.new_stream(out, table.schema) as writer:
+    writer.write_table(table)
+data = bytearray(out.getvalue())
+at = data.find(struct.pack("<iiii", 0, 3, 6, 9))
+assert at > 0
+data[at + 4:at + 8] = struct.pack("<i", 1 << 30)  # the second string ends a gigabyte away
+mutated = mutations.arrow_cell(random.Random(1), bytes(data), [])
+print(len(mutated))
+"""
+
+
+def test_the_arrow_mutation_survives_an_offset_past_the_buffers():
+    """Seed 4127: the campaign process itself died (a segmentation fault in pyarrow)
+    when ``arrow_cell`` decoded an Arrow table damaged by an earlier mutation. Run in a
+    child, so that a crash is this test's failure; the damaged table gets bits flipped
+    instead."""
+    pytest.importorskip("pyarrow")
+    done = subprocess.run([sys.executable, "-c", ARROW_MUTATION], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert int(done.stdout.split()[-1]) > 0
