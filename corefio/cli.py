@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, List, Optional
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from . import __version__, api
 from .diagnostics import Report
@@ -110,6 +110,18 @@ def _argument_name(param: Any) -> str:
     return name if param.nargs == 1 or name.endswith("...") else f"{name}..."
 
 
+#: option help made only when a help page is shown: the scoring engine it names takes
+#: about a third of the command line's start, which every command (and every refusal) paid
+_LAZY_HELP: dict[str, Callable[[], str]] = {}
+
+
+def _lazy_help(make: Callable[[], str]) -> str:
+    """A stand-in for the help text ``make()``, which :class:`_Command` puts in its place."""
+    key = f"\0help-{len(_LAZY_HELP)}"
+    _LAZY_HELP[key] = make
+    return key
+
+
 class _Command(TyperCommand):
     """A command whose help names values by what they are (``--from FORMAT``, ``FILES...``),
     never by their Python types (``<list[Path]>``, ``{files}...``)."""
@@ -129,6 +141,9 @@ class _Command(TyperCommand):
         return pieces
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
+        for param in self.params:
+            if isinstance(param, TyperOption) and param.help in _LAZY_HELP:
+                param.help = _LAZY_HELP[param.help]()
         arguments = [(_argument_name(p), getattr(p, "help", None) or "") for p in self.get_params(ctx)
                      if p.param_type_name == "argument" and not getattr(p, "hidden", False)]
         options = [record for p in self.get_params(ctx) if p.param_type_name == "option"
@@ -1550,7 +1565,7 @@ def score_command(
     key: Path = typer.Argument(..., help="the key (gold) file, any readable format ('-': standard input)"),
     response: Path = typer.Argument(..., help="the response (system) file, any readable format ('-': standard "
                                               "input)"),
-    metric: List[str] = typer.Option(["default"], "--metric", "-m", help=_metric_help()),
+    metric: List[str] = typer.Option(["default"], "--metric", "-m", help=_lazy_help(_metric_help)),
     per_document: bool = typer.Option(False, "--per-document", help="also show every document's scores"),
     keep_singletons: bool = typer.Option(True, "--keep-singletons/--drop-singletons",
                                          help="keep one-mention chains (default, as the reference scorer)"),
@@ -1597,7 +1612,7 @@ def score_command(
     by_kind: Optional[str] = typer.Option(None, "--by-kind",
                                           help="also score each mention kind (pronoun, proper, nominal): "
                                                "pos (tags, else head words), head, or attr:NAME"),
-    preset: Optional[str] = typer.Option(None, "--preset", help=_preset_help()),
+    preset: Optional[str] = typer.Option(None, "--preset", help=_lazy_help(_preset_help)),
     plot: Optional[Path] = _plot_option(),
     anaphora: List[str] = typer.Option([], "--anaphora",
                                        help="also score as the Universal Anaphora scorer: identity, split, "
