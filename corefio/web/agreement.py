@@ -111,7 +111,7 @@ def agreement_job(uploads: list[Upload], opts: AgreementOptions, limit: int, tmp
     from ..agreement.study import build_study
     from ..agreement.view import build
     from ..scoring.presets import chain_options
-    from .app import write_job, writable_formats
+    from .jobs import write_job, writable_formats
     from .reading import clean, read_upload
 
     report = Report()
@@ -254,7 +254,7 @@ def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], form_page: 
 
     @app.get("/a/{token}/pairs.png", include_in_schema=False)
     async def agreement_figure(token: str):
-        from .app import drawn_job
+        from .jobs import drawn_job
 
         item = get(token)
         return await figure(item, "pairs", drawn_job, item.plots, "agreement")

@@ -31,18 +31,16 @@ from __future__ import annotations
 
 import base64
 import importlib
-import io
 import json
 import pickle
 import os
 import re
 import shutil
 import tempfile
-import zipfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator
 
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
@@ -58,6 +56,7 @@ from . import edge, glossary
 from . import settings as S
 from .crossdoc import CHOICE_WORDS, CHOICES, CrossChoice, cross_job, meta_conll, unit_view_job
 from .glossary import Docs
+from .jobs import named, png, writable_formats, write_job
 from .settings import MATCH_MODES, REPEAT_RULES, ZERO_MODES
 from ..model.crossdoc import MENTION_TYPES
 from ..scoring.crossdoc import STYLES
@@ -127,15 +126,6 @@ def remove_stale_scratch(folder: str | Path | None = None) -> list[str]:
 # -- formats ---------------------------------------------------------------------------------
 def readable_formats() -> list[str]:
     return [f.name for f in corefio.all_formats() if f.can_read]
-
-
-def writable_formats() -> list[str]:
-    return [f.name for f in corefio.all_formats() if f.can_write]
-
-
-def extension(fmt: str) -> str:
-    spec = corefio.get_format(fmt)
-    return spec.extensions[0] if spec.extensions and not spec.directory else ".zip"
 
 
 def metric_names() -> list[str]:
@@ -253,30 +243,6 @@ def _anaphora_scores(key, response, chosen=None) -> dict | None:
     return UA.score_documents(pairs, settings).to_dict() if settings is not None else None
 
 
-def zipped(files: Mapping[str, bytes | str]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name in sorted(files):
-            z.writestr(name, files[name])
-    return buf.getvalue()
-
-
-def write_job(corpus, to: str, stem: str, report: Report | None = None) -> tuple[bytes, str]:
-    """``corpus`` in format ``to``: the bytes and a file name (a .zip for multi-file formats)."""
-    spec = corefio.get_format(to)
-    try:
-        if spec.directory or spec.write is None:
-            return zipped(corefio.dump_files(corpus, to, report=report)), f"{stem}.{to}.zip"
-        out = corefio.dumps(corpus, to, report=report)
-    except CorefioError as exc:
-        raise from_corefio(exc) from None
-    except (ValueError, OSError, RecursionError) as exc:
-        raise WebError(422, f"cannot write the file as {to}: {scrub(str(exc))}") from None
-    if isinstance(out, bytes) and out.startswith(b"PK\x03\x04"):  # several XMI documents: INCEpTION's zip
-        return out, f"{stem}.{to}.zip"
-    return (out.encode("utf-8") if isinstance(out, str) else out), f"{stem}{extension(to)}"
-
-
 def convert_job(up: Upload, to: str, from_format: str | None, repair: bool, limit: int, tmp: Path):
     report = Report()
     corpus, fmt = read_upload(up, from_format, repair, limit, tmp, report)
@@ -376,22 +342,6 @@ def plots_available() -> bool:
     return importlib.util.find_spec("matplotlib") is not None
 
 
-def png(figure: Any) -> bytes:
-    from .. import plots
-
-    return plots.to_bytes(figure, "png")
-
-
-def named(figure: Any, metrics: list[str]) -> Any:
-    """``figure`` with its first panel's metric ticks named as papers name them (MUC, B³,
-    CEAF-e...: :mod:`.glossary`), in the order the panel drew them."""
-    axes = figure.axes[0]
-    ticks = list(axes.get_xticks())
-    if len(ticks) == len(metrics):
-        axes.set_xticks(ticks, [glossary.label(m) for m in metrics])
-    return figure
-
-
 def score_plot_job(corpora: bytes, opts: "ScoreOptions", which: str) -> bytes:
     """The score page's figures, from both corpora scored again with the same settings
     (cheap beside drawing): ``documents``, the documents' F1 per metric (the standard
@@ -410,19 +360,6 @@ def score_plot_job(corpora: bytes, opts: "ScoreOptions", which: str) -> bytes:
         return png(named(plots.score_figure(scores), list(plots.document_f1(scores))))
     except CorefioError as exc:
         raise from_corefio(exc) from None
-
-
-def drawn_job(data: bytes, which: str) -> bytes:
-    """A figure of a stored result (``data``: what :mod:`corefio.plots` draws, pickled):
-    ``comparison``, ``errors`` (by system) or ``agreement``."""
-    from .. import plots
-
-    thing = pickle.loads(data)
-    if which == "comparison":
-        return png(named(plots.compare_figure(thing[0]), thing[0].metrics))
-    if which == "errors":
-        return png(plots.errors_figure(thing[1]))
-    return png(plots.agreement_figure(thing))
 
 
 # -- the store of results ----------------------------------------------------------------------

@@ -262,7 +262,7 @@ def add_routes(app: "FastAPI", *, page: Callable[..., HTMLResponse], form_page: 
 
     @app.get("/c/{token}/{name}.png", include_in_schema=False)
     async def compared_figure(token: str, name: str):
-        from .app import drawn_job
+        from .jobs import drawn_job
 
         item = get(token)
         if name not in ("comparison", "errors"):
