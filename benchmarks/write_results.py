@@ -7,6 +7,11 @@ The file gets the date it was written, the machine (``uname -m``, CPU model, cor
 load average now, the three scripts' tables as their ``--report`` prints them (each
 with the dates and load averages of its runs), and every FAIL and MISS line gathered at
 the end. ``--note`` adds a paragraph under the heading (e.g. what else ran on the machine).
+
+It also puts the newest peers table (``bench_peers.py --report``, with its date and load)
+into ``docs/scale.md``, between the lines ``<!-- peers: begin -->`` and ``<!-- peers:
+end -->`` (``--docs`` names another page; ``--docs ''``: none), so that the page shows
+what was measured, not figures typed by hand.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--note", default="", help="a paragraph to add under the heading")
     parser.add_argument("--output", type=Path, default=HERE / "RESULTS.md")
+    parser.add_argument("--docs", default=str(HERE.parent / "docs" / "scale.md"),
+                        help="the page whose peers table is replaced ('': none)")
     args = parser.parse_args()
     parts = ["# Benchmark results", "",
              "Written by `python benchmarks/write_results.py` from the runs recorded by `bench_growth.py`, "
@@ -61,6 +68,26 @@ def main() -> None:
     parts += [f"- {line}" for line in problems] or ["none"]
     args.output.write_text("\n".join(parts) + "\n", encoding="utf-8")
     print(f"wrote {args.output} ({len(problems)} FAIL/MISS lines)")
+    if args.docs:
+        peers_table(Path(args.docs))
+
+
+BEGIN, END = "<!-- peers: begin -->", "<!-- peers: end -->"
+
+
+def peers_table(page: Path, results: Path = bench_peers.RESULTS) -> None:
+    """Replace what stands between :data:`BEGIN` and :data:`END` in ``page`` with the
+    newest run of ``bench_peers.py`` (recorded in ``results``) as its ``--report``
+    prints it."""
+    text = page.read_text(encoding="utf-8")
+    if BEGIN not in text or END not in text:
+        raise SystemExit(f"{page} has no '{BEGIN}' ... '{END}' lines to put the peers table between")
+    out = io.StringIO()
+    bench_peers.report(results, out=out)
+    head, rest = text.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1]
+    page.write_text(f"{head}{BEGIN}\n{out.getvalue().strip()}\n{END}{tail}", encoding="utf-8")
+    print(f"wrote the peers table into {page}")
 
 
 if __name__ == "__main__":

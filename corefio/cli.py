@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, List, Optional
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from . import __version__, api
 from .diagnostics import Report
@@ -110,6 +110,18 @@ def _argument_name(param: Any) -> str:
     return name if param.nargs == 1 or name.endswith("...") else f"{name}..."
 
 
+#: option help made only when a help page is shown: the scoring engine it names takes
+#: about a third of the command line's start, which every command (and every refusal) paid
+_LAZY_HELP: dict[str, Callable[[], str]] = {}
+
+
+def _lazy_help(make: Callable[[], str]) -> str:
+    """A stand-in for the help text ``make()``, which :class:`_Command` puts in its place."""
+    key = f"\0help-{len(_LAZY_HELP)}"
+    _LAZY_HELP[key] = make
+    return key
+
+
 class _Command(TyperCommand):
     """A command whose help names values by what they are (``--from FORMAT``, ``FILES...``),
     never by their Python types (``<list[Path]>``, ``{files}...``)."""
@@ -129,6 +141,9 @@ class _Command(TyperCommand):
         return pieces
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
+        for param in self.params:
+            if isinstance(param, TyperOption) and param.help in _LAZY_HELP:
+                param.help = _LAZY_HELP[param.help]()
         arguments = [(_argument_name(p), getattr(p, "help", None) or "") for p in self.get_params(ctx)
                      if p.param_type_name == "argument" and not getattr(p, "hidden", False)]
         options = [record for p in self.get_params(ctx) if p.param_type_name == "option"
@@ -292,24 +307,33 @@ def _input(path: Path, format: Optional[str]) -> Path:
 
 def _note_format(path: Path, format: Optional[str]) -> None:
     """Remember the format ``path`` will be read as (for the hints of :func:`_explained`)."""
-    from .formats.registry import resolve_format
+    from .formats.registry import detect_format_noted, get_format
 
     try:
-        _formats_used[str(path)] = resolve_format(path, format).name
+        spec, note = (get_format(format), None) if format else detect_format_noted(path)
     except CorefioError:
         _formats_used[str(path)] = ""  # given, format unknown: the reading says what is wrong
+        return
+    _formats_used[str(path)] = spec.name
+    if note is not None and str(path) not in _noted:  # the content chose the format: said once
+        _noted.add(str(path))
+        shown = Report()
+        shown.info("format.by-content", note, file=_spooled.get(str(path), str(path)))
+        _print_report(shown)
 
 
 def _forget_spooled() -> None:
     import shutil
 
-    global _spool_dir
+    global _spool_dir, _format_flags
     if _spool_dir is not None:
         shutil.rmtree(_spool_dir, ignore_errors=True)
     _spool_dir = None
     _spooled.clear()
     _formats_used.clear()
     _paired_files.clear()
+    _noted.clear()
+    _format_flags = None
 
 
 #: seconds of work before a progress bar shows (quick commands draw none)
@@ -515,12 +539,16 @@ def _check_input(path: Path, format: Optional[str]) -> None:
         raise CorefioError("no such file", file=path)
 
 
-def _print_report(report: Report, *, min_severity: str = "info") -> None:
+#: infos ``score`` shows although it shows no other: documents paired although their names differ
+PAIRING_NOTES = ("score.paired-single",)
+
+
+def _print_report(report: Report, *, min_severity: str = "info", also: tuple[str, ...] = ()) -> None:
     """The diagnostics on stderr, one line per code (``-v``: every one); ``-q`` keeps the
-    errors only."""
+    errors only; ``also``: codes shown whatever their severity (not with ``-q``)."""
     order = {"info": 0, "warning": 1, "error": 2}
     floor = order["error"] if _verbosity < 0 else order[min_severity]
-    shown = [d for d in report if order[d.severity] >= floor]
+    shown = [d for d in report if order[d.severity] >= floor or (_verbosity >= 0 and d.code in also)]
     if _verbosity > 0:
         lines = [d.format() for d in shown]
     else:
@@ -581,6 +609,112 @@ def edge(func: Callable) -> Callable:
     return wrapper
 
 
+# -- reader options for every command that reads -----------------------------------------------
+def reads(func: Callable) -> Callable:
+    """Give a command that reads files the reader options ``convert`` has: ``--read-option
+    NAME=VALUE`` (repeatable) and the named shortcut ``--identity-attribute`` (MMAX2).
+    While the command runs, every reader of a format that declares such an option reads
+    with it (:func:`_read_defaults`); put it below :func:`edge`."""
+
+    @functools.wraps(func)
+    def wrapper(*args, read_option: Optional[List[str]] = None, identity_attribute: Optional[str] = None,
+                **kwargs):
+        options = _named_options(read_option or [], "--read-option")
+        if identity_attribute is not None:
+            options["identity_attribute"] = identity_attribute
+        with _read_defaults(options):
+            return func(*args, **kwargs)
+
+    import inspect
+
+    signature = inspect.signature(func)
+    extra = [
+        inspect.Parameter("read_option", inspect.Parameter.KEYWORD_ONLY, annotation=List[str],
+                          default=typer.Option([], "--read-option", "-r", metavar="NAME=VALUE",
+                                               help="a reader option an input's format declares (see `corefio "
+                                                    "formats`), as for convert")),
+        inspect.Parameter("identity_attribute", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[str],
+                          default=typer.Option(None, "--identity-attribute", metavar="ATTR",
+                                               help="MMAX2: the set or pointer attribute that means coreference "
+                                                    "(ATTR, LEVEL:ATTR or 'none'; --read-option "
+                                                    "identity_attribute=ATTR)")),
+    ]
+    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*signature.parameters.values(), *extra])
+    return wrapper
+
+
+@contextlib.contextmanager
+def _read_defaults(options: dict[str, Any]):
+    """Every format that declares a read option of ``options`` reads with it until the
+    block ends (a command's ``--read-option``; an option given to a reader call itself
+    wins). An option no format declares is a usage error at once; one that no format
+    of the command's inputs declares, when the first of them is read (as ``convert``
+    says of its input's format). Formats without the option read as ever.
+
+    The registry's formats are replaced for the time of the block by copies whose
+    reader and streamer have the options set (worker processes, forked, inherit them);
+    a format with options set has no fast scoring path (the parsers' mention views do
+    not take options), as a format variant (``jsonlines:wl``) has none."""
+    if not options:
+        yield
+        return
+    from .errors import UsageError
+    from .formats import registry
+
+    _formats_used.clear()  # the inputs of this command are noted as it looks at them
+    formats = [spec for spec in registry.all_formats() if spec.can_read]
+    declared = {o.name for spec in formats for o in spec.options if o.applies_to == "read"}
+    unknown = sorted(set(options) - declared)
+    if unknown:
+        raise UsageError(f"no format has the read option {unknown[0]!r} (read options: {', '.join(sorted(declared))})")
+
+    def declares(spec: Any) -> dict[str, Any]:
+        """The options of ``options`` that ``spec`` declares, checked."""
+        own = {o.name: o for o in spec.options if o.applies_to == "read"}
+        return {name: own[name].check(value, spec.name) for name, value in options.items() if name in own}
+
+    def someone_declares(spec: Any) -> None:
+        """Refuse options that neither ``spec`` nor the format of any input declares."""
+        names = {spec.name, *(used.split(":")[0] for used in _formats_used.values() if used)}
+        used_specs = [other for other in formats if other.name in names]
+        for name in options:
+            if not any(o.name == name and o.applies_to == "read" for other in used_specs for o in other.options):
+                known = ", ".join(sorted(o.name for o in spec.options if o.applies_to == "read")) or "none"
+                raise UsageError(f"format {spec.name!r} has no read option {name!r} (known: {known}), and neither "
+                                 "has the format of any other input")
+
+    def with_options(function: Any, spec: Any, fixed: dict[str, Any]) -> Any:
+        if function is None:
+            return None
+
+        @functools.wraps(function)
+        def read(*args: Any, **kwargs: Any) -> Any:
+            someone_declares(spec)
+            return function(*args, **{**fixed, **kwargs})
+
+        return read
+
+    saved, variants = dict(registry._FORMATS), dict(registry._VARIANTS)
+    try:
+        registry._VARIANTS.clear()
+        for name, spec in saved.items():
+            if not spec.can_read:
+                continue
+            fixed = declares(spec)
+            changes: dict[str, Any] = {"read": with_options(spec.read, spec, fixed),
+                                       "stream": with_options(spec.stream, spec, fixed)}
+            if fixed:  # the fast paths do not take options
+                changes.update(mention_views=None, document_starts=None, stream_range=None)
+            registry._FORMATS[name] = dataclasses.replace(spec, **changes)
+        yield
+    finally:
+        registry._FORMATS.clear()
+        registry._FORMATS.update(saved)
+        registry._VARIANTS.clear()
+        registry._VARIANTS.update(variants)
+
+
 # -- errors that say what to do ---------------------------------------------------------------
 def _explained(exc: CorefioError) -> str:
     """The error's line, with a hint when the file is not what its name or ``--from``
@@ -597,6 +731,14 @@ def _explained(exc: CorefioError) -> str:
         missing = "; --allow-missing scores what is missing as empty" if len(_paired_files) > 2 else ""
         # the library's own parenthesis on what to do gives way to the hint below
         message = re.sub(r"\s*\((use --allow-missing|--pair-by)[^()]*\)$", "", exc.message)
+        # a file read as the wrong format names its documents wrongly: that is said first
+        for given in (key, response):
+            used, looks = _formats_used.get(str(given)), _looks_like(Path(given))
+            if looks is not None and used and looks[0].name != used.split(":")[0]:
+                return (f"the documents of {key} (key) and {response} (response) do not match: {message}\n"
+                        f"  hint: {given} was read as {used}, but its content looks like "
+                        f"{looks[0].description_name} ({looks[1]}): try {_format_flag(Path(given))} "
+                        f"{looks[0].name}")
         return (f"the documents of {key} (key) and {response} (response) do not match: {message}\n"
                 "  hint: pair them by position (--pair-by order) or by a file of KEY-NAME<TAB>RESPONSE-NAME "
                 f"lines (--pairs FILE){missing}")
@@ -614,18 +756,34 @@ def _explained(exc: CorefioError) -> str:
 
         names = ", ".join(spec.name + _directory_note(spec) for spec in all_formats() if spec.can_read)
         looks = _looks_like(path)
-        claim = (f"; by its content it looks like {looks[0].description_name} ({looks[1]}): try --from "
+        flag = _format_flag(path)
+        claim = (f"; by its content it looks like {looks[0].description_name} ({looks[1]}): try {flag} "
                  f"{looks[0].name}" if looks else "")
         # the list below replaces the library's own short list of names (said once)
         text = re.sub(r" \(formats: [^()]*\)", "", text)
+        text = re.sub(r"\buse --from\b", f"use {flag}", text)
         return f"{text}{claim}. Formats: {names}"
     if exc.exit_code == EXIT_INPUT:
         used = _formats_used.get(str(path))
         looks = _looks_like(path)
         if looks is not None and used and looks[0].name != used.split(":")[0]:  # jsonlines:wl is jsonlines
             return (f"{text}\n  hint: the content looks like {looks[0].description_name} ({looks[1]}), not "
-                    f"{used}; try --from {looks[0].name}")
+                    f"{used}; try {_format_flag(path)} {looks[0].name}")
     return text
+
+
+def _format_flag(path: Path) -> str:
+    """The option that names the format of input ``path``: ``--key-format`` or
+    ``--response-format`` for a side of ``score`` (a file given, or one of a directory
+    given), else ``--from``."""
+    if _format_flags is None or not _paired_files:
+        return "--from"
+    path = Path(_spooled.get(str(path), str(path)))
+    sides = [Path(given) for given in _paired_files if given != "--allow-missing"]
+    for number, side in enumerate(sides):
+        if path == side or side in path.parents:
+            return _format_flags[0 if number == 0 else 1]
+    return "--from"
 
 
 def _directory_note(spec) -> str:
@@ -641,6 +799,10 @@ def _directory_note(spec) -> str:
 _formats_used: dict[str, str] = {}
 #: the key and the response (as given) of a command that pairs their documents
 _paired_files: list[str] = []
+#: the options naming the key's and the response's formats, in a command that has them
+_format_flags: Optional[tuple[str, str]] = None
+#: the inputs whose format their content chose, said so once (see :func:`_note_format`)
+_noted: set[str] = set()
 
 
 def _mmax2_project_of(path: Path) -> Optional[Path]:
@@ -763,6 +925,7 @@ def presets_command(
 # -- info -----------------------------------------------------------------------------------
 @app.command("info")
 @edge
+@reads
 def info_command(
     files: List[Path] = typer.Argument(..., help="files to describe ('-': standard input)"),
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
@@ -907,6 +1070,17 @@ def convert_command(
         return
     if canonical and any(o.name == "canonical" for o in target_spec.options):
         writing["canonical"] = True
+    # brat (and LitBank TSV) into a .ann file the user named: written as a collection
+    # aside first, then its one document placed as that file and the .txt beside it
+    pair_target = (engine is Engine.python and target_spec.name in ("brat", "litbank-tsv")
+                   and target.suffix.lower() == ".ann" and not target.is_dir())
+    scratch: Optional[Path] = None
+    written_to, shown_target = target, target
+    if pair_target:
+        import tempfile
+
+        scratch = Path(tempfile.mkdtemp(prefix="corefio-pair-"))
+        written_to = scratch / "collection"
     try:
         if engine is Engine.xslt:
             from .formats.registry import resolve_format as _resolve
@@ -921,16 +1095,25 @@ def convert_command(
         else:
             from . import parallel
 
-            task = parallel.Conversion(str(source), str(target), from_format, target_spec.name, strict, reading,
-                                       writing, force)
+            task = parallel.Conversion(str(source), str(written_to), from_format, target_spec.name, strict,
+                                       reading, writing, force)
             pieces = parallel.in_runs(task, _jobs(jobs))
             if pieces is not None:  # a large file: runs of its documents written by --jobs processes
                 parallel.convert_in_runs(task, pieces, _jobs(jobs), report=report,
                                          progress=_bar(_shown(str(source))))
             else:
-                api.convert(source, target, from_format, target_spec.name, strict=strict, report=report,
+                api.convert(source, written_to, from_format, target_spec.name, strict=strict, report=report,
                             read_options=reading, force=force, progress=_bar(_shown(str(source))), **writing)
+            if scratch is not None:
+                shown_target = _place_pair(written_to, target, target_spec.name, report, source, shown_source, strict)
     finally:
+        if scratch is not None:
+            import shutil
+
+            shutil.rmtree(scratch, ignore_errors=True)
+            for diagnostic in report:  # what the writer found, where the user asked for it
+                if diagnostic.file is not None and diagnostic.file.startswith(str(written_to)):
+                    diagnostic.file = str(target)
         _close_bars()
         _print_report(report)
         if log is not None:
@@ -938,7 +1121,28 @@ def convert_command(
 
             atomic_write(log, _shown(report.to_json()) + "\n", inputs=[source])
     losses = len({d.code for d in report if d.code.startswith("loss.") and d.severity != "info"})
-    _say(f"converted {shown_source} -> {target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
+    _say(f"converted {shown_source} -> {shown_target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
+
+
+def _place_pair(collection: Path, target: Path, format_name: str, report: Report, source: Path, shown: Path,
+                strict: bool) -> Path:
+    """The one document of the brat (or LitBank TSV) ``collection`` written as ``target``
+    (``out.ann``) and the ``.txt`` beside it; returns what to name in the message
+    (``out.ann (and out.txt)``). Several documents: an error, nothing written."""
+    from .formats.brat import named_pair
+    from .io.files import atomic_write
+
+    written = {p.relative_to(collection).as_posix(): p.read_bytes() for p in sorted(collection.rglob("*"))
+               if p.is_file()}
+    placing = Report(str(target))
+    placed = named_pair(written, target, placing, str(shown), format_name)
+    report.extend(placing)
+    if strict:
+        placing.check_strict()
+    inputs = [source, source.with_suffix(".txt")] if source.suffix.lower() == ".ann" else [source]
+    for path, data in placed.items():
+        atomic_write(path, data, inputs=inputs)
+    return Path(f"{target} (and {target.with_suffix('.txt').name})")
 
 
 def _convert_files(sources: List[Path], target_dir: Path, from_format: Optional[str], to_format: Optional[str], *,
@@ -1046,6 +1250,7 @@ class Repeats(str, Enum):
 
 @app.command("sync")
 @edge
+@reads
 def sync_command(
     key: Path = typer.Argument(..., help="the key file, any readable format"),
     response: Path = typer.Argument(..., help="the response file, any readable format"),
@@ -1130,6 +1335,7 @@ def _output_directory(outdir: Path) -> bool:
 # -- validate -------------------------------------------------------------------------------
 @app.command("validate")
 @edge
+@reads
 def validate_command(
     files: List[Path] = typer.Argument(..., help="files to validate ('-': standard input)"),
     from_format: Optional[str] = typer.Option(None, "--from", help="input format (default: guess)"),
@@ -1174,6 +1380,7 @@ def validate_command(
 # -- view -----------------------------------------------------------------------------------
 @app.command("view")
 @edge
+@reads
 def view_command(
     source: Path = typer.Argument(..., help="file to display (any readable format; '-': standard input)"),
     output: Path = typer.Option(..., "-o", "--output", help="HTML page to write ('-': standard output)"),
@@ -1227,6 +1434,8 @@ def view_command(
             _say(f"wrote {output}")
         return
     source = _input(source, from_format)
+    if response is not None:  # (both inputs looked at before either is read)
+        response = _input(response, response_format)
     report = Report(str(source))
     corpus = api.read(source, from_format, report=report)
     if response is not None:
@@ -1236,7 +1445,6 @@ def view_command(
 
         if match not in ("exact", "head", "min", "partial"):
             raise UsageError(f"unknown matching mode {match!r} (exact, head, min, partial)")
-        response = _input(response, response_format)
         system = api.read(response, response_format, report=report)
         paired_documents = pair_documents(corpus, system, pair_by.value, pairs, report)
         if not paired_documents:
@@ -1351,12 +1559,13 @@ def _settings(ctx: typer.Context, preset: Optional[str], **values: Any):
 
 @app.command("score")
 @edge
+@reads
 def score_command(
     ctx: typer.Context,
     key: Path = typer.Argument(..., help="the key (gold) file, any readable format ('-': standard input)"),
     response: Path = typer.Argument(..., help="the response (system) file, any readable format ('-': standard "
                                               "input)"),
-    metric: List[str] = typer.Option(["default"], "--metric", "-m", help=_metric_help()),
+    metric: List[str] = typer.Option(["default"], "--metric", "-m", help=_lazy_help(_metric_help)),
     per_document: bool = typer.Option(False, "--per-document", help="also show every document's scores"),
     keep_singletons: bool = typer.Option(True, "--keep-singletons/--drop-singletons",
                                          help="keep one-mention chains (default, as the reference scorer)"),
@@ -1403,7 +1612,7 @@ def score_command(
     by_kind: Optional[str] = typer.Option(None, "--by-kind",
                                           help="also score each mention kind (pronoun, proper, nominal): "
                                                "pos (tags, else head words), head, or attr:NAME"),
-    preset: Optional[str] = typer.Option(None, "--preset", help=_preset_help()),
+    preset: Optional[str] = typer.Option(None, "--preset", help=_lazy_help(_preset_help)),
     plot: Optional[Path] = _plot_option(),
     anaphora: List[str] = typer.Option([], "--anaphora",
                                        help="also score as the Universal Anaphora scorer: identity, split, "
@@ -1458,6 +1667,8 @@ def score_command(
     except (ValueError, ZeroDivisionError):
         raise typer.BadParameter("give four numbers, e.g. 1,0.75,0.5,0.25", param_hint="--coefficients") from None
     _paired_files[:] = [str(key), str(response), "--allow-missing"]
+    global _format_flags
+    _format_flags = ("--key-format", "--response-format")
     _plot_format(plot)
     if plot is not None and sync is not None:
         from .errors import UsageError
@@ -1537,7 +1748,7 @@ def score_command(
         ua_result = UA.score_files(key, response, ua_settings, key_format=key_format or from_format,
                                    response_format=response_format or from_format, allow_missing=allow_missing,
                                    report=Report())
-    _print_report(report, min_severity="warning")
+    _print_report(report, min_severity="warning", also=PAIRING_NOTES)
     if strict:
         report.check_strict()
     if output is ScoreFormat.json:
@@ -1592,6 +1803,7 @@ class CompareFormat(str, Enum):
 
 @app.command("compare")
 @edge
+@reads
 def compare_command(
     ctx: typer.Context,
     key: Path = typer.Argument(..., help="the key (gold) file, any readable format"),
@@ -1748,6 +1960,7 @@ def _annotator_names(names: Optional[str], paths: List[Path]) -> Optional[List[s
 
 @app.command("agree")
 @edge
+@reads
 def agree_command(
     ctx: typer.Context,
     annotations: List[Path] = typer.Argument(..., metavar="ANNOTATION...",
@@ -1809,6 +2022,7 @@ def agree_command(
 
 @app.command("adjudicate")
 @edge
+@reads
 def adjudicate_command(
     annotations: List[Path] = typer.Argument(..., metavar="ANNOTATION...",
                                              help="one annotation per annotator (two or more), any format"),

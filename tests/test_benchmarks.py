@@ -89,3 +89,23 @@ def test_the_bare_conll_read_pairs_labels_that_are_not_numbers(tmp_path):
                     + "".join(f"d\t0\t{i}\tw\t{cell}\n" for i, cell in enumerate(rows))
                     + "\n#end document\n")
     assert bare_read.READERS["conll"](path) == 4
+
+
+def test_the_peers_table_goes_between_the_markers_and_nothing_else_changes(tmp_path):
+    write_results = importlib.import_module("write_results")
+    results = tmp_path / "peers.jsonl"
+    entries = [{"run": "r1", "round": 0, "peer": "coval", "tool": tool, "scale": 1, "cpu": cpu, "wall": cpu,
+                "peak_mb": 50.0, "date": "2026-11-27T20:00:00Z", "load": [1.0, 1.0, 1.0], "commit": "abc"}
+               for tool, cpu in (("peer", 9.0), ("corefio --jobs 1", 1.5), ("corefio", 1.5))]
+    results.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    page = tmp_path / "scale.md"
+    page.write_text(f"before\n\n{write_results.BEGIN}\nold table\n{write_results.END}\n\nafter\n", encoding="utf-8")
+    write_results.peers_table(page, results)
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith(f"before\n\n{write_results.BEGIN}\n") and text.endswith(f"{write_results.END}\n\nafter\n")
+    assert "old table" not in text
+    assert "| coval | 9.00 | 1.50 | 6.0x |" in text  # the ratio 9.0 / 1.5, under the goal of 10x
+    assert "MISS coval" in text
+    page.write_text("no markers\n", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        write_results.peers_table(page, results)

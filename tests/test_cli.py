@@ -197,7 +197,9 @@ def test_score_json_csv_and_output_file(cli, tmp_path):
 
 def test_score_with_mismatched_documents_is_an_input_error(cli, tmp_path):
     other = tmp_path / "other.conll"
-    other.write_text((CASES / "TC-A-1.response").read_text().replace("(LuoTestCase)", "(Other)"))
+    text = (CASES / "TC-A-1.response").read_text()
+    # two documents, none the key's (one each would pair whatever the names: score.paired-single)
+    other.write_text(text.replace("(LuoTestCase)", "(Other)") + text.replace("(LuoTestCase)", "(Another)"))
     result = cli("score", CASES / "TC-A.key", other)
     assert result.exit_code == 3
     assert "LuoTestCase" in result.output and "--allow-missing" in result.output

@@ -16,7 +16,8 @@ from .conftest import DATA, SAMPLES
 
 COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
 #: what the help once printed: ``<list[Path]>``, ``<str>``, ``<int range>``, ``{files}...``
-PYTHON_TYPES = re.compile(r"<(?:list\[|str>|int|float|path|bool|text>)|\{\w+\}|list\[|NoneType|typing\.")
+#: ({page} is serve's --docs-url template, written as the user writes it)
+PYTHON_TYPES = re.compile(r"<(?:list\[|str>|int|float|path|bool|text>)|\{(?!page\})\w+\}|list\[|NoneType|typing\.")
 
 
 # -- help --------------------------------------------------------------------------------------

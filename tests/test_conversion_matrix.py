@@ -170,8 +170,8 @@ def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter
       every kind goes; when fewer (a writer that keeps bridging to a markable but not to
       an entity), which ones the report does not say: the kinds become one ``links``
       total (:func:`_links_as_total` does the same to the written counts). The links of
-      markables of other layers that are not written (``loss.layer-links``, n links) go
-      the same way.
+      markables of other layers that are not written (``loss.layer-links``, n links), and
+      those whose markable a writer left out (``loss.link-ends``, n links) go the same way.
     * ``loss.link-type-case`` (n links): the ``links:<type>`` whose type has upper-case
       letters (n of them) become ``links:<type in lower case>`` (with links gone as well,
       the total above stays).
@@ -190,7 +190,7 @@ def expected_after(before: Counter, losses: Counter | dict[str, int]) -> Counter
         for kind in layers:
             del after[kind]
         after["mentions"] += sum(before[k] for k in _kinds(before, "chained:"))
-    gone = losses.get("loss.link-types", 0) + losses.get("loss.layer-links", 0)
+    gone = losses.get("loss.link-types", 0) + losses.get("loss.layer-links", 0) + losses.get("loss.link-ends", 0)
     if gone:
         links = _kinds(before, "links:")
         total = sum(before[k] for k in links)

@@ -9,6 +9,8 @@ import corefio
 from corefio.model.mentions import Mention, MentionView
 from corefio.scoring.error_analysis import ERROR_CLASSES, analyse, analyse_document, analyse_files
 
+from .conftest import DATA
+
 
 def view(chains: list[list[tuple]], heads: dict | None = None, label: str = "d") -> MentionView:
     """Chains of (start, end) spans; ``heads`` maps a span to its head token."""
@@ -178,3 +180,92 @@ def test_span_errors_of_a_conllu_key_without_a_head_field(tmp_path):
     response.write_text(conllu(["Entity=(e1-animal", "_", "_", "Entity=e1)", "_", "Entity=(e1-animal)", "_"]))
     result = analyse_files(key, response)
     assert result.counts["span_error"] == 1 and sum(result.counts.values()) == 1
+
+
+# -- heads by Collins' noun-phrase rule where the words carry Penn Treebank tags ---------------
+def tagged(chains: list[list[tuple]], tags: list[str]) -> MentionView:
+    mentions = [[Mention(((a, b),)) for a, b in chain] for chain in chains]
+    return MentionView("d", [f"w{i}" for i in range(len(tags))], mentions, pos=list(tags))
+
+
+#: "Israeli Prime Minister Ehud Barak is rejecting calls . He said"
+BARAK = ["JJ", "NNP", "NNP", "NNP", "NNP", "VBZ", "VBG", "NNS", ".", "PRP", "VBD"]
+
+
+def test_a_shorter_span_with_the_same_syntactic_head_is_a_span_error():
+    """Kummerfeld & Klein head mentions by Collins' rules: "Prime Minister Ehud Barak" for
+    "Israeli Prime Minister Ehud Barak" (both headed by "Barak") is a span error; it was
+    an extra plus a missing mention (the first words differ)."""
+    key = [[(0, 4), (9, 9)]]
+    response = [[(1, 4), (9, 9)]]
+    result = analyse_document(tagged(key, BARAK), tagged(response, BARAK))
+    assert dict(result.counts) == {**{k: 0 for k in ERROR_CLASSES}, "span_error": 1}
+    # without tags: the first word, head matching's rule
+    plain = analyse_document(view(key), view(response)).counts
+    assert (plain["span_error"], plain["extra_mention"], plain["missing_mention"]) == (0, 1, 1)
+    # the tags of either side serve both (they share their words)
+    assert analyse_document(view(key), tagged(response, BARAK)).counts["span_error"] == 1
+
+
+def test_a_longer_span_with_the_same_syntactic_head_is_still_a_span_error():
+    tags = ["DT", "JJ", "NN", "VBD", "CC", "PRP", "VBD"]  # the big dog barked and it ran
+    result = analyse_document(tagged([[(0, 2), (5, 5)]], tags), tagged([[(0, 3), (5, 5)]], tags))
+    assert result.counts["span_error"] == 1 and sum(result.counts.values()) == 1
+    shorter = analyse_document(tagged([[(0, 2), (5, 5)]], tags), tagged([[(1, 2), (5, 5)]], tags))
+    assert shorter.counts["span_error"] == 1  # "big dog": headed by "dog" too
+
+
+def test_another_syntactic_head_is_an_extra_and_a_missing_mention():
+    tags = ["DT", "NN", "IN", "DT", "NN", "VBD", "PRP"]  # the man in the park saw him
+    result = analyse_document(tagged([[(0, 4), (6, 6)]], tags), tagged([[(3, 4), (6, 6)]], tags)).counts
+    assert (result["span_error"], result["extra_mention"], result["missing_mention"]) == (0, 1, 1)
+
+
+def test_universal_tags_leave_the_first_word_rule():
+    upos = ["DET", "ADJ", "NOUN", "VERB", "CCONJ", "PRON", "VERB"]
+    result = analyse_document(tagged([[(0, 2), (5, 5)]], upos), tagged([[(1, 2), (5, 5)]], upos)).counts
+    assert (result["span_error"], result["extra_mention"]) == (0, 1)
+
+
+def test_collins_noun_phrase_rule():
+    from corefio.scoring.error_analysis import np_head
+
+    assert np_head([0, 1, 2], ["NNP", "NNP", "POS"]) == 2                 # John Smith 's
+    assert np_head([0, 1, 2, 3], ["DT", "JJ", "NN", "NNS"]) == 3          # the big dog shows: rightmost noun
+    assert np_head([0, 1], ["DT", "CD"]) == 1                              # the two
+    assert np_head([0, 1, 2], ["DT", "JJ", "RB"]) == 2                     # JJ/RB group: rightmost
+    assert np_head([0, 1], ["DT", "PRP"]) == 1                             # nothing found: the last word
+    assert np_head([3, 4], [None, None, None, "PRP$", "NN"]) == 4
+
+
+REAL = DATA / "wild" / "conll" / "corefannotator" / "cnn_0122.conll"
+
+
+def test_the_real_document_with_a_mention_starting_one_word_later(tmp_path):
+    """cnn_0122.conll (OntoNotes, CoNLL-2012 with POS) against itself with its first
+    mention starting one word later: one span error, and the span error's gain is the
+    whole distance to the key."""
+    lines = REAL.read_text(encoding="utf-8").split("\n")
+    assert lines[1].endswith("(0") and lines[2].endswith("-")
+    lines[1], lines[2] = lines[1][:-2] + " -", lines[2][:-1] + "(0"
+    response = tmp_path / "response.conll"
+    response.write_text("\n".join(lines), encoding="utf-8")
+    result = analyse_files(REAL, response)
+    assert dict(result.counts) == {**{k: 0 for k in ERROR_CLASSES}, "span_error": 1}
+    from typer.testing import CliRunner
+
+    from corefio.cli import app
+
+    out = CliRunner().invoke(app, ["score", "--errors", str(REAL), str(response)])
+    assert out.exit_code == 0, out.output
+    row = next(line for line in out.stdout.splitlines() if line.startswith("span error"))
+    assert row.split()[2] == "1"
+
+
+def test_postmodifiers_are_set_aside():
+    from corefio.scoring.error_analysis import np_head
+
+    assert np_head([0, 1, 2, 3, 4], ["DT", "NN", "IN", "DT", "NN"]) == 1        # the man in the park
+    assert np_head([0, 1, 2, 3], ["DT", "NN", "WP", "VBD"]) == 1                # the man who left
+    assert np_head([0, 1, 2], ["DT", "VBG", "NN"]) == 2                         # the running man
+    assert np_head([0, 1, 2], ["NNS", "CC", "NNS"]) == 2                        # cats and dogs

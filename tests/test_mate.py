@@ -129,7 +129,7 @@ def test_crossing_and_discontinuous_markables_are_reported_not_written():
         corefio.dumps(doc, "mate", strict=True)
     report = Report()
     back = corefio.loads(as_bytes(corefio.dumps(doc, "mate", report=report)), "mate").documents[0]
-    assert {"loss.crossing", "loss.discontinuous", "mate.dropped-markable", "mate.dropped-link"} <= set(report.codes())
+    assert {"loss.crossing", "loss.discontinuous", "mate.dropped-markable", "loss.link-ends"} <= set(report.codes())
     assert [(m.id, m.spans) for m in back.markables] == [("m1", ((0, 2),)), ("m3", ((4, 6),))]
     assert back.links == []
 

@@ -320,11 +320,12 @@ def test_sync_leaves_out_empty_tokens_when_the_words_differ():
 
 def test_documents_that_do_not_pair_name_both_files_and_what_sync_offers(cli, tmp_path):
     key, response = tmp_path / "key.conll", tmp_path / "response.conll"
-    key.write_text("#begin document (a); part 000\na 0 0 the (1)\n\n#end document\n")
-    response.write_text("#begin document (b); part 000\nb 0 0 the (1)\n\n#end document\n")
+    # two documents a side (one each pair whatever the names: score.paired-single)
+    key.write_text("".join(f"#begin document ({d}); part 000\n{d} 0 0 the (1)\n\n#end document\n" for d in "ac"))
+    response.write_text("".join(f"#begin document ({d}); part 000\n{d} 0 0 the (1)\n\n#end document\n" for d in "bd"))
     result = cli("sync", key, response, "-o", tmp_path / "out")
     assert result.exit_code == 3
-    assert (f"error: the documents of {key} (key) and {response} (response) do not match: 1 key document(s) "
+    assert (f"error: the documents of {key} (key) and {response} (response) do not match: 2 key document(s) "
             "have no response") in result.output
     assert "--allow-missing" not in result.output and "--pair-by order" in result.output
     assert cli("sync", key, response, "-o", tmp_path / "out", "--pair-by", "order").exit_code == 0

@@ -116,8 +116,11 @@ def test_cli_refuses_unknown_modes_and_strategies(cli):
 def test_pairing_by_order(tmp_path):
     key = Corpus(documents=[KEY.copy(name="a")])
     response = Corpus(documents=[RESPONSE.copy(name="b")])
+    two = Corpus(documents=[RESPONSE.copy(name="b"), RESPONSE.copy(name="c")])
     with pytest.raises(corefio.DocumentMismatchError):
-        corefio.score(key, response, ["muc"])
+        corefio.score(key, two, ["muc"])
+    # one document each: paired whatever the names (score.paired-single), as by order
+    assert rp(corefio.score(key, response, ["muc"])["muc"]) == (Fraction(1, 2), Fraction(1, 2))
     assert rp(corefio.score(key, response, ["muc"], pair_by="order")["muc"]) == (Fraction(1, 2), Fraction(1, 2))
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text("a\tb\n")

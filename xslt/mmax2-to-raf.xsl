@@ -11,10 +11,14 @@
      name); doc-name: the document's name (default: stem; corefio_document/@name wins);
      level-count: how many levels the engine found (a different count here is an error);
      compact: see its declaration.
-     As in Python: identity attributes are the markable_set / markable_pointer attributes
-     of the schemes whose name says coreference (coref anywhere in it, or ref,
-     antecedent, anaphor_antecedent, dir_antecedent, coref_set, coref_class, coref_chain,
-     coreference, identity, ident), compared in lower case (ASCII); the identity level is
+     As in Python (corefio/formats/mmax2/schemes.py, the rule and its lists): identity
+     attributes are the markable_set / markable_pointer attributes of the schemes whose
+     name is one of ref, antecedent, anaphor_antecedent, dir_antecedent, coref_set,
+     coref_class, coref_chain, coreference, identity, ident (in lower case, ASCII), or
+     whose name, id, text, point_to_markable_text or add_to_markableset_text, in lower
+     case with each separator made "_" and "_" around it, holds "coref" or "_ident"
+     and none of _near_ _non_ _not_ _no_ _quasi_ _partial_ bridg _nident (template
+     says-identity); the identity level is
      the first level with one (the first whose name contains "coref" when there are
      several) and becomes the default layer; identity sets give entity ids, other sets
      set memberships, pointers links (identity pointers: coreference; others: the
@@ -25,7 +29,11 @@
      sentence becomes a sentence without id); a markable repeating an id already used on
      its level is renamed id_dup2, id_dup3 … (xsl:message "duplicate-id:").
      Not done here (the Python reader does it): repairing files that are not well-formed,
-     the identity_attribute option, renaming repeated word ids. Word positions are found
+     the identity_attribute option, renaming repeated word ids, and the project's layout
+     and schemes (the RAF feats "layout" and "scheme": level names and files, the
+     common paths file, the other files of the project, attribute order): RAF made here
+     and written as MMAX2 again gives a project laid out anew (the rule "layout" says
+     so for every document). Word positions are found
      through keys (linear time). Rules applied are reported with xsl:message. -->
 <xsl:stylesheet version="1.0"
                 xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
@@ -60,6 +68,9 @@
   <xsl:variable name="lower" select="'abcdefghijklmnopqrstuvwxyz'"/>
   <xsl:variable name="identity-names"
                 select="' ref anaphor_antecedent dir_antecedent antecedent coref_set coref_class coref_chain coreference identity ident '"/>
+  <!-- the characters that separate words (schemes.SEPARATORS), each made "_" -->
+  <xsl:variable name="separators"> &#9;&#10;&#13;-./,;:!?()[]{}'"&amp;|+*=&lt;&gt;#@~^%$</xsl:variable>
+  <xsl:variable name="underscores" select="substring('__________________________________________________', 1, string-length($separators))"/>
 
   <xsl:key name="pos" match="p" use="@id"/>
   <xsl:key name="ref" match="m" use="@ref"/>
@@ -103,9 +114,14 @@
                 <xsl:otherwise>freetext</xsl:otherwise>
               </xsl:choose>
             </xsl:variable>
+            <xsl:variable name="says">
+              <xsl:for-each select="@name | @id | @text | @point_to_markable_text | @add_to_markableset_text">
+                <xsl:call-template name="says-identity"><xsl:with-param name="text" select="."/></xsl:call-template>
+              </xsl:for-each>
+            </xsl:variable>
             <a level="{$level}" name="{$low}" type="{$type}">
               <xsl:if test="($type = 'markable_set' or $type = 'markable_pointer')
-                            and (contains($low, 'coref') or contains($identity-names, concat(' ', $low, ' ')))">
+                            and (contains($identity-names, concat(' ', $low, ' ')) or string($says) != '')">
                 <xsl:attribute name="identity">yes</xsl:attribute>
               </xsl:if>
             </a>
@@ -117,6 +133,7 @@
     <xsl:variable name="identity-levels" select="$levels[@name = $schemes[@identity]/@level]"/>
     <xsl:variable name="identity-level"
                   select="string(($identity-levels[contains(translate(@name, $upper, $lower), 'coref')] | $identity-levels[not($identity-levels[contains(translate(@name, $upper, $lower), 'coref')])])[1]/@name)"/>
+    <xsl:message>rule layout: the project's layout and schemes (level names and files, common paths, its other files) are not written into RAF by this stylesheet: written as MMAX2 again, the project is laid out anew (corefio's Python reader carries them)</xsl:message>
     <xsl:message>rule identity-by-name: identity attributes <xsl:for-each select="$schemes[@identity]"><xsl:value-of select="concat(@level, ':', @name, ' ')"/></xsl:for-each>; identity level <xsl:value-of select="$identity-level"/></xsl:message>
 
     <!-- word positions and ids -->
@@ -1084,5 +1101,15 @@
     <xsl:if test="string-length($value) &gt; 1">
       <xsl:call-template name="pack-rest"><xsl:with-param name="value" select="substring($value, 2)"/></xsl:call-template>
     </xsl:if>
+  </xsl:template>
+  <!-- "yes" when the text (an attribute's name, id or the texts MMAX2 shows for it)
+       says coreference: the rule of corefio/formats/mmax2/schemes.py -->
+  <xsl:template name="says-identity">
+    <xsl:param name="text"/>
+    <xsl:variable name="w" select="concat('_', translate(translate($text, $upper, $lower), $separators, $underscores), '_')"/>
+    <xsl:if test="(contains($w, 'coref') or contains($w, '_ident'))
+                  and not(contains($w, '_near_') or contains($w, '_non_') or contains($w, '_not_')
+                          or contains($w, '_no_') or contains($w, '_quasi_') or contains($w, '_partial_')
+                          or contains($w, 'bridg') or contains($w, '_nident'))">yes</xsl:if>
   </xsl:template>
 </xsl:stylesheet>

@@ -589,7 +589,7 @@ class _Reader:
                     attributes[name] = [None if v == blank else v for v in values]
             elif not _all_placeholder(name, values):
                 attributes[name] = values
-        markables = [model.Markable(id=f"markable_{k}", spans=((a, e),), entity=label)
+        markables = [model.Markable.fast(f"markable_{k}", ((a, e),), label)
                      for k, (label, a, e, _, _) in enumerate(slots, 1)]
         self.duplicates(p, markables)
         layout = self.layout(p, cells, names, multi, fixed)

@@ -520,10 +520,6 @@ class _Writer:
         form = _FORM_BREAKS.sub("_", form)
         return _esc(form if form.strip(_XML_SPACE) else "_")
 
-    def dropped_link(self, ident: str, why: str) -> None:
-        self.report.add("mate.dropped-link", "warning", f"a link is not written: {why}",
-                        document=self.doc.label, merge=True, example=ident)
-
     def attrs(self, values: dict, kind: str, owner: str) -> str:
         out = []
         for key, value in values.items():
@@ -628,7 +624,9 @@ class _Writer:
                                   "<ue>)", document=doc, example=link.id)
                     continue
             if link.source not in refs or (link.target_kind == "markable" and not set(targets) <= refs):
-                self.dropped_link(link.id, "a markable it links was not written")
+                # its markable went (it crossed another or a sentence boundary: reported)
+                self.log.lose("link-ends", "links whose markable is not written (one per link)",
+                              document=doc, example=link.id, done="dropped")
                 continue
             out.append((link.id, link.source, targets, IDENT if link.type == COREFERENCE else link.type,
                         link.attributes))

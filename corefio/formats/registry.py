@@ -354,9 +354,74 @@ def _read_head(path: Path, size: int = 4096) -> bytes:
         return b""
 
 
+#: extensions that name a role, not a format: scorer test suites call any key file
+#: ``.key`` and any system output ``.response`` (CoNLL-2012 and CorefUD alike), so the
+#: content may overrule the format these name (see :func:`detect_format_noted`)
+ROLE_EXTENSIONS = (".key", ".response")
+
+
 def detect_format(path: str | Path, *, for_writing: bool = False) -> FormatSpec:
     """Choose a format for ``path`` from its extension, sniffing when ambiguous."""
+    return detect_format_noted(path, for_writing=for_writing)[0]
+
+
+def detect_format_noted(path: str | Path, *, for_writing: bool = False) -> tuple[FormatSpec, str | None]:
+    """:func:`detect_format`, with a sentence for the user when the content chose the
+    format although the name did not say it (an unknown extension, or one that names a
+    role such as ``.key``), else None.
+
+    A file whose extension names a role or nothing useful (``.key``, ``.response``,
+    ``.txt`` that is no MUC) and whose content is unmistakably CorefUD CoNLL-U (see
+    :func:`conllu_evidence`) is read as CoNLL-U."""
     path = Path(path)
+    if not for_writing and path.is_file():
+        lower = path.name.lower()
+        if lower.endswith(ROLE_EXTENSIONS):
+            evidence = conllu_evidence(_read_head(path))
+            if evidence is not None:
+                return get_format("conllu"), (f"read as conllu: the content is CoNLL-U ({evidence}); "
+                                              f"the extension {Path(lower).suffix} names no format for sure")
+    try:
+        spec = _detect(path, for_writing)
+    except UnknownFormatError:
+        evidence = conllu_evidence(_read_head(path)) if not for_writing and path.is_file() else None
+        if evidence is None:
+            raise
+        return get_format("conllu"), f"read as conllu: the content is CoNLL-U ({evidence})"
+    if not for_writing and path.is_file() and path.suffix and not _extension_matches(path.name):
+        # an extension no format has (not none: standard input is read by its content)
+        return spec, f"read as {spec.name} by its content (no format has the extension {path.suffix})"
+    return spec, None
+
+
+def conllu_evidence(head: bytes) -> str | None:
+    """What in the start of a file says it is CorefUD CoNLL-U beyond doubt: token lines
+    of 10 TAB-separated columns (the last, possibly cut, line aside) and one of
+    ``# global.Entity``, ``# newdoc`` or ``Entity=`` in MISC; no CoNLL-2012
+    ``#begin document`` and no CoNLL-U Plus ``# global.columns`` (the Universal
+    Anaphora format). None when it is not so clear."""
+    import re
+
+    text = head.decode("utf-8", "replace").lstrip("\ufeff")
+    if re.search(r"(?m)^#\s*(begin\s+document|global\.columns)", text):
+        return None
+    lines = text.splitlines()
+    if len(head) >= 4096 and not text.endswith("\n"):
+        lines = lines[:-1]  # cut by the size of the head
+    rows = [line.split("\t") for line in lines if line.strip() and not line.startswith("#")]
+    if not rows or any(len(row) != 10 for row in rows):
+        return None
+    evidence = ["10 tab-separated columns"]
+    if re.search(r"(?m)^#\s*global\.Entity\s*=", text):
+        evidence.append("`# global.Entity`")
+    if re.search(r"(?m)^#\s*newdoc\b", text):
+        evidence.append("`# newdoc`")
+    if any(re.search(r"(^|\|)Entity=", row[9]) for row in rows):
+        evidence.append("Entity= in MISC")
+    return ", ".join(evidence) if len(evidence) > 1 else None
+
+
+def _detect(path: Path, for_writing: bool) -> FormatSpec:
     if not for_writing and not path.exists():
         raise CorefioError("no such file", file=path)
     if path.is_dir():

@@ -42,13 +42,22 @@ What is read (coreference layers as INCEpTION defines them):
   link from the governor to the dependent, typed as WebAnno TSV's reader types its
   relations (:func:`corefio.formats.webanno_tsv.relation_link`: GUM's ``coref``,
   ``ana``... are identity, ``bridge:*`` bridging; no type in a layer named ``*coref*``
-  is identity). DKPro Core's syntactic ``Dependency`` and relations between tokens are
-  not mentions: left out, with an ``xmi.layers-not-read`` note;
+  is identity). A layer whose relations are all typed links (WebAnno's CRETA exports
+  type identity ``LinkArt="Koreferenz"``) gets an ``xmi.relations-typed`` warning; the
+  read option ``identity`` (:func:`identity_rules`; also the format name
+  ``xmi:VALUE,...``) names the values that mean coreference, and a rule that matches
+  nothing is an ``xmi.identity-unused`` warning. DKPro Core's syntactic ``Dependency``
+  and relations between tokens are not mentions: left out, with an
+  ``xmi.layers-not-read`` note;
+* CorefAnnotator's own layer (``Mention`` annotations naming an ``Entity`` that is in no
+  view) is not read, and said so (``xmi.coreference-not-read``);
 * ``DocumentMetaData``'s ``documentTitle`` (else ``documentId``, else the file name)
   is the document name.
 
 A chain link or span that covers no token is left out with a warning; a chain whose
-``first`` or ``next`` names something that is no link, or whose links loop, is refused.
+``first`` or ``next`` names something that is no link, or whose links loop, is refused,
+and so is a document whose root is no ``xmi:XMI``, an element inside a feature element,
+and a type system feature whose range cassis cannot read (each at its line).
 
 Writing one document gives its XMI; several documents give a zip of one ``.xmi`` per
 document and ``TypeSystem.xml``, the shape INCEpTION exports and imports (XMI holds one
@@ -81,6 +90,7 @@ import os
 import re
 import threading
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -265,7 +275,7 @@ class _Warnings:
         warnings.simplefilter("always")
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         try:
             self._catcher.__exit__(*exc)
         finally:
@@ -314,10 +324,21 @@ def _type_system(cassis: Any, description: bytes, file: str, report: Report | No
                 parsed = cassis.load_typesystem(io.BytesIO(description))
             except Exception as exc:  # cassis raises plain exceptions for bad descriptions
                 raise FormatError(f"cannot read the type system: {exc}", file=file, line=1) from None
+        for t in parsed.get_types():
+            for f in t.features:
+                if f.rangeType is None:  # cassis takes a range name it cannot read (a comment inside) as none
+                    raise FormatError(f"the type system gives the feature {f.name!r} of {t.name} no range type "
+                                      "that can be read", file=file, line=_line_of_text(description, t.name))
         found = _keep(key, parsed, caught.messages)
     if report is not None:
         _said(found[1], report, file)
     return found[0]
+
+
+def _line_of_text(data: bytes, text: str) -> int:
+    """The line of ``data`` where ``text`` first stands (1 when it does not)."""
+    at = data.find(text.encode("utf-8"))
+    return data.count(b"\n", 0, at) + 1 if at >= 0 else 1
 
 
 def _keep(key: tuple, parsed: Any, messages: list[str]) -> tuple[Any, list[str]]:
@@ -363,7 +384,8 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
     """What the XMI ``tree`` uses and ``typesystem`` does not declare: ``((type, supertype,
     ((feature, range), ...)), ...)`` for unknown types and ``((type, None, features), ...)``
     for unknown features of known types. A type is an annotation when its elements have
-    offsets; a feature in :data:`REFERENCES` whose values all name elements points to
+    offsets, else an ``AnnotationBase`` when they name a sofa, else a ``TOP``; a feature
+    in :data:`REFERENCES` whose values all name elements points to
     their type (``uima.cas.TOP`` when they differ); a feature written as child elements
     is a string array; any other feature is a string."""
     root = tree.getroot()
@@ -380,7 +402,7 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
         if ident is not None:
             type_of[ident] = name
         elements.setdefault(name, []).append(element)
-    out = []
+    out: list[tuple[str, str | None, tuple[tuple[str, str], ...]]] = []
     #: types a chain's `first` names: chain links, whose `next` exists even when no link has one
     links: set[str] = set()
     for name, found in elements.items():
@@ -388,14 +410,15 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
         declared = {f.name for f in typesystem.get_type(name).all_features} if known else set()
         attributes: dict[str, set[str]] = {}
         children: set[str] = set()
-        annotation = False
+        annotation = based = False
         for element in found:
             annotation = annotation or ("begin" in element.attrib and "end" in element.attrib)
+            based = based or "sofa" in element.attrib
             for attribute, value in element.attrib.items():
                 if attribute not in _NOT_FEATURES and _FEATURE_NAME.match(attribute):
                     attributes.setdefault(attribute, set()).add(value)
             children.update(c.tag for c in element if isinstance(c.tag, str) and _FEATURE_NAME.match(c.tag))
-        features = []
+        features: list[tuple[str, str]] = []
         for attribute, values in attributes.items():
             renamed = attribute + "_" if attribute in ("type", "self") else attribute
             if renamed in declared or attribute in declared:
@@ -413,14 +436,16 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
             features.append((attribute, target))
         features.extend((child, "uima.cas.StringArray") for child in sorted(children - declared - set(attributes)))
         if not known:
-            supertype = "uima.tcas.Annotation" if annotation else "uima.cas.AnnotationBase"
+            # an element without a sofa belongs to no view: a TOP (CorefAnnotator's Entity)
+            supertype = "uima.tcas.Annotation" if annotation else "uima.cas.AnnotationBase" if based \
+                else "uima.cas.TOP"
             out.append((name, supertype, tuple(features)))
         elif features:
             out.append((name, None, tuple(features)))
-    for k, (name, supertype, features) in enumerate(out):
-        declared = {f.name for f in typesystem.get_type(name).all_features} if supertype is None else set()
-        if name in links and "next" not in declared and all(f != "next" for f, _ in features):
-            out[k] = (name, supertype, features + (("next", name),))
+    for k, (added, parent, adds) in enumerate(out):
+        declared = {f.name for f in typesystem.get_type(added).all_features} if parent is None else set()
+        if added in links and "next" not in declared and all(f != "next" for f, _ in adds):
+            out[k] = (added, parent, adds + (("next", added),))
     return tuple(out)
 
 
@@ -460,7 +485,166 @@ def _with_inferred(cassis: Any, base_key: bytes, base: Any, additions: tuple, re
     return found[0]
 
 
-def _zip_inputs(source: Source) -> tuple[list[tuple[Any, str]], bytes | None, Any]:
+_CAS_NS = "{http:///uima/cas.ecore}"
+_INTEGRAL = {"uima.cas.Integer", "uima.cas.Short", "uima.cas.Long", "uima.cas.Byte"}
+_REAL = {"uima.cas.Float", "uima.cas.Double"}
+_ARRAY_ITEM = {"uima.cas.IntegerArray": "uima.cas.Integer", "uima.cas.ShortArray": "uima.cas.Integer",
+               "uima.cas.LongArray": "uima.cas.Integer", "uima.cas.FloatArray": "uima.cas.Float",
+               "uima.cas.DoubleArray": "uima.cas.Float", "uima.cas.BooleanArray": "uima.cas.Boolean",
+               "uima.cas.IntegerList": "uima.cas.Integer", "uima.cas.FloatList": "uima.cas.Float",
+               "uima.cas.StringList": "uima.cas.String"}
+
+
+def _local(tag: str) -> str:
+    return tag.rpartition("}")[2]
+
+
+def _cassis_type_name(tag: str) -> str:
+    """The type name cassis' deserialiser gives an element (its own rule, applied to
+    any tag: the part after ``{http:///``, slashes as dots, ``ecore}`` dropped)."""
+    name = tag[9:].replace("/", ".").replace("ecore}", "").strip()
+    return name[17:] if name.startswith("uima.noNamespace.") else name
+
+
+def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> FormatError | None:
+    """What in the XMI ``data`` keeps cassis from reading it with ``typesystem``, as a
+    located error; None when nothing explains it (then the failure is corefio's or
+    cassis', not the input's, and is raised as it is).
+
+    This walks the document as cassis' deserialiser does and checks what it takes for
+    granted: every element has an integer ``xmi:id``; ``begin``, ``end``, ``sofa`` and
+    numeric features are numbers, booleans ``true`` or ``false``; an annotation
+    (``AnnotationBase`` and below) names a sofa of the document; a reference names an
+    element of a type the type system knows; every attribute and child element is a
+    feature of the type; a view names a sofa and elements. A type corefio inferred from
+    the XMI itself (``inferred``) is built to fit its elements: one that names no sofa
+    where no element of its type does is corefio's misfit, not the input's."""
+    root = parse_xml(data, file=file).getroot()
+
+    def fail(element: Any, message: str) -> FormatError:
+        return FormatError(message, file=file, line=element.sourceline)
+
+    def number(element: Any, attribute: str, value: str | None, kind: type = int) -> FormatError | None:
+        try:
+            kind(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            shown = "nothing" if value is None else repr(value[:40])
+            return fail(element, f"{_short(_cassis_type_name(element.tag))}: {attribute} holds {shown}, "
+                                 "not a number")
+        return None
+
+    sofas: set[int] = set()
+    elements: dict[int, Any] = {}  # the feature structures cassis makes, by id
+    unknown: dict[int, str] = {}  # ids of elements whose type the type system lacks (cassis skips them)
+    with_sofa: set[str] = set()  # types some element of which names a sofa
+    for element in root:
+        tag = element.tag
+        if not isinstance(tag, str):
+            continue
+        for child in element:
+            nested = next((e for e in child if isinstance(e.tag, str)), None)
+            if nested is not None:
+                return fail(nested, f"an element inside the feature element {_local(child.tag)!r}: XMI writes "
+                                    "a feature's values as text or as references, not as elements")
+        if tag == _CAS_NS + "Sofa":
+            for attribute in (_XMI_ID, "sofaNum"):
+                problem = number(element, "xmi:id" if attribute == _XMI_ID else attribute, element.get(attribute))
+                if problem is not None:
+                    return problem
+            sofas.add(int(element.get(_XMI_ID)))
+            continue
+        if tag == _CAS_NS + "View":
+            continue
+        name = _cassis_type_name(tag)
+        if not typesystem.contains_type(name):
+            ident = element.get(_XMI_ID)
+            if ident is not None and number(element, "xmi:id", ident) is None:
+                unknown[int(ident)] = name
+            continue
+        for attribute in (_XMI_ID, "begin", "end", "sofa"):
+            if attribute == _XMI_ID or attribute in element.attrib:
+                problem = number(element, "xmi:id" if attribute == _XMI_ID else attribute, element.get(attribute))
+                if problem is not None:
+                    return problem
+        elements[int(element.get(_XMI_ID))] = element
+        if "sofa" in element.attrib:
+            with_sofa.add(name)
+    for element in root:
+        if isinstance(element.tag, str) and element.tag == _CAS_NS + "View":
+            problem = number(element, "sofa", element.get("sofa"))
+            if problem is not None:
+                return problem
+            for member in (element.get("members") or "").split():
+                problem = number(element, "members", member)
+                if problem is not None:
+                    return problem
+                if int(member) in sofas and int(member) not in elements:
+                    return fail(element, f"the view's members name the sofa {member}, which is no annotation")
+                if int(member) not in elements and int(member) not in unknown \
+                        and int(element.get("sofa")) in sofas:
+                    return fail(element, f"the view's members name {member}, which is no element of the XMI")
+    for element in elements.values():
+        name = _cassis_type_name(element.tag)
+        t = typesystem.get_type(name)
+        what = _short(name)
+        for attribute in element.attrib:
+            if attribute in (_XMI_ID, "sofa", "begin", "end"):
+                continue
+            feature = attribute + "_" if attribute in ("type", "self") else attribute
+            if t.get_feature(feature) is None:
+                return fail(element, f"a {what} has the attribute {attribute!r}, which is no feature of its type")
+        for child in element:
+            if isinstance(child.tag, str) and t.get_feature(child.tag) is None:
+                return fail(child, f"a {what} has the element {child.tag!r}, which is no feature of its type")
+        for f in t.all_features:
+            value = element.get(f.name[:-1] if f.name in ("type_", "self_") else f.name)
+            if f.name == "sofa":
+                if value is None:
+                    if name in inferred and name not in with_sofa:
+                        return None  # corefio made it an annotation though no element names a sofa
+                    return fail(element, f"a {what} annotation names no sofa (its sofa attribute is missing)")
+                if int(value) not in sofas:
+                    return fail(element, f"a {what} annotation names the sofa {value}, which the XMI does not hold")
+                continue
+            if f.name in ("begin", "end") or value is None:
+                continue
+            range_name = f.rangeType.name
+            if typesystem.is_primitive(f.rangeType) or range_name in _ARRAY_ITEM:
+                item = _ARRAY_ITEM.get(range_name, range_name)
+                values = value.split() if range_name in _ARRAY_ITEM else [value]
+                for v in values:
+                    if item in _INTEGRAL or item in _REAL:
+                        problem = number(element, f.name, v, int if item in _INTEGRAL else float)
+                        if problem is not None:
+                            return problem
+                    elif item == "uima.cas.Boolean" and v not in ("true", "false"):
+                        return fail(element, f"{what}: {f.name} holds {v[:40]!r}, not true or false")
+                continue
+            if range_name == "uima.cas.StringArray":
+                if value.split():
+                    return fail(element, f"{what}: the string array {f.name} is written as an attribute; "
+                                         "XMI writes its strings as child elements")
+                continue
+            if range_name == "uima.cas.ByteArray":
+                try:
+                    bytes.fromhex(value)
+                except ValueError:
+                    return fail(element, f"{what}: {f.name} holds {value[:40]!r}, not hexadecimal bytes")
+                continue
+            many = range_name in ("uima.cas.FSArray", "uima.cas.FSList") and not f.multipleReferencesAllowed
+            for target in value.split() if many else [value]:
+                problem = number(element, f.name, target)
+                if problem is not None:
+                    return problem
+                if int(target) in unknown:
+                    return fail(element, f"{what}: {f.name} names {target}, an element of the type "
+                                         f"{unknown[int(target)]}, which the type system does not declare")
+                if int(target) not in elements:
+                    return fail(element, f"{what}: {f.name} names {target}, which is no element of the XMI")
+    return None
+
+
+def _zip_inputs(source: Source) -> tuple[list[tuple[Any, str]], tuple[bytes | None, str], Any]:
     """INCEpTION's export zip: its ``.xmi`` entries (in the zip's order) with their
     names, its type system, and the open archive (read one entry at a time)."""
     archive = open_zip(source.path if source.path is not None else source.read_bytes(), shown=source.name)
@@ -478,22 +662,23 @@ def _zip_inputs(source: Source) -> tuple[list[tuple[Any, str]], bytes | None, An
             raise FormatError(f"the zip holds {len(xmis)} .xmi files; at most {MAX_ZIP_DOCUMENTS} are read",
                               file=source.name, line=1)
         systems = [e for e in entries if PurePosixPath(e.name).name in TYPE_SYSTEM_NAMES]
-        system = archive.read(systems[0]) if systems else None
+        system = (archive.read(systems[0]), f"{source.name}:{systems[0].name}") if systems else (None, "")
     except BaseException:
         archive.close()
         raise
     return [(e, e.name) for e in xmis], system, archive
 
 
-def _beside(source: Source) -> bytes | None:
-    """The type system INCEpTION writes beside a lone ``.xmi``, if there is one."""
+def _beside(source: Source) -> tuple[bytes | None, str]:
+    """The type system INCEpTION writes beside a lone ``.xmi``, if there is one, and what
+    messages call it."""
     if source.path is None:
-        return None
+        return None, ""
     for name in TYPE_SYSTEM_NAMES:
         beside = source.path.parent / name
         if beside.is_file():
-            return beside.read_bytes()
-    return None
+            return beside.read_bytes(), str(beside)
+    return None, ""
 
 
 def _token_range(starts: list[int], ends: list[int], begin: int, end: int) -> tuple[int, int] | None:
@@ -509,25 +694,32 @@ def _token_range(starts: list[int], ends: list[int], begin: int, end: int) -> tu
     return first, last
 
 
-def read(source: Source, *, report: Report, strict: bool = False) -> Any:
+def read(source: Source, *, report: Report, strict: bool = False, identity: str | None = None) -> Any:
     """Read an XMI document (a ``.xmi`` file) or the documents of a ``.zip`` (INCEpTION's
-    export of one document, or one ``.xmi`` per document as corefio writes several)."""
+    export of one document, or one ``.xmi`` per document as corefio writes several).
+    ``identity`` names the relation values that mean coreference (:func:`identity_rules`)."""
+    rules = identity_rules(identity)
     cassis = _cassis()
     archive = None
     if is_zip(source.read_bytes()[:4] if source.path is None else _head(source)):
-        inputs, system, archive = _zip_inputs(source)
+        inputs, (system, system_name), archive = _zip_inputs(source)
     else:
-        inputs, system = [(None, source.name)], _beside(source)
+        inputs, (system, system_name) = [(None, source.name)], _beside(source)
     try:
         if system is None:
             base_key, base = TYPE_SYSTEM.encode("utf-8"), _bundled_type_system(cassis)
         else:
-            base_key, base = system, _type_system(cassis, system, "TypeSystem.xml", report)
+            base_key, base = system, _type_system(cassis, system, system_name, report)
         documents = []
         for entry, inner in inputs:
             name = source.name if archive is None else f"{source.name}:{inner}"
             data = source.read_bytes() if archive is None else archive.read(entry)
             tree = parse_xml(data, file=name)  # refuses entity declarations, DTD tricks, bad XML (with lines)
+            root = tree.getroot()
+            if root.tag != "{http://www.omg.org/XMI}XMI":
+                raise FormatError(f"not an XMI document: its root element is {_local(str(root.tag))!r}, not "
+                                  "xmi:XMI", file=name, line=root.sourceline)
+            del root
             try:
                 additions = _inferred(tree, base)
             except FormatError as exc:
@@ -538,16 +730,67 @@ def read(source: Source, *, report: Report, strict: bool = False) -> Any:
                 try:
                     cas = cassis.load_cas_from_xmi(io.BytesIO(data), typesystem=typesystem, lenient=True)
                 except Exception as exc:
-                    raise FormatError(f"cannot read the XMI document: {type(exc).__name__}: {exc}",
-                                      file=name, line=1) from None
+                    # an input defect is said where it is; anything else is a bug (exit 1, with
+                    # its traceback under COREFIO_DEBUG), never passed off as the input's fault
+                    defect = _defect(data, typesystem, {n for n, s, _ in additions if s is not None}, name)
+                    if defect is None:
+                        raise
+                    raise defect from exc
                 del data
                 stem = source.stem if archive is None else PurePosixPath(inner).stem
-                documents.append(_document(cas, stem, name, report))
+                documents.append(_document(cas, stem, name, report, rules))
             caught.report(report, name)
     finally:
         if archive is not None:
             archive.close()
+    for rule in rules:
+        if not rule.used:
+            report.warning("xmi.identity-unused", f"the identity rule {rule.text!r} matched no relation: no "
+                           "relation was read as coreference by it", file=source.name)
     return model.Corpus(documents=documents, metadata={}, schemes=[], layout={})
+
+
+@dataclass
+class IdentityRule:
+    """A relation value that means identity: ``value`` of ``feature`` (None: the
+    relation's type feature, its first string feature) in the relation layer ``layer``
+    (its full or short name; None: any layer)."""
+
+    text: str
+    layer: str | None
+    feature: str | None
+    value: str
+    used: bool = False
+
+    def matches(self, relation_type: str, relation: Any, type_feature: str | None) -> bool:
+        if self.layer is not None and self.layer not in (relation_type, _short(relation_type)):
+            return False
+        feature = self.feature if self.feature is not None else type_feature
+        if feature is None:
+            return False
+        found = relation.type.get_feature(feature) or relation.type.get_feature(feature + "_")
+        return found is not None and relation.get(found.name) == self.value
+
+
+def identity_rules(text: str | None) -> list[IdentityRule]:
+    """The ``identity`` read option: comma-separated ``VALUE``, ``FEATURE=VALUE`` or
+    ``LAYER.FEATURE=VALUE`` (``LAYER`` the relation layer's type name, full or short:
+    ``CRETALink.LinkArt=Koreferenz``); a bad one is a usage error."""
+    rules = []
+    for item in (text or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        where, sep, value = item.rpartition("=")
+        layer = feature = None
+        if sep:
+            layer, dot, feature = where.rpartition(".")
+            layer = layer if dot else None
+            if not feature or not value or (dot and not layer):
+                raise UsageError(f"xmi option 'identity': {item!r} is not VALUE, FEATURE=VALUE or "
+                                 "LAYER.FEATURE=VALUE")
+        rules.append(IdentityRule(item, layer, feature, value))
+    return rules
 
 
 def _head(source: Source) -> bytes:
@@ -591,7 +834,7 @@ def _short(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
+def _document(cas: Any, stem: str, file: str, report: Report, rules: list[IdentityRule] | None = None) -> Any:
     text = cas.sofa_string or ""
     typesystem = cas.typesystem
     tokens = sorted(_select(cas, TOKEN), key=lambda t: (t.begin, t.end))
@@ -702,6 +945,8 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
 
         features = [f.name for f in typesystem.get_type(relation_type).features
                     if f.name not in REFERENCES and typesystem.is_primitive(f.rangeType)]
+        typed: Counter[str] = Counter()  # relations read as typed links, by type
+        identity = 0
         for r in relations:
             if r.Governor is None or r.Dependent is None:
                 raise FormatError(f"a {_short(relation_type)} relation without its "
@@ -711,9 +956,34 @@ def _document(cas: Any, stem: str, file: str, report: Report) -> Any:
                 continue  # an end outside the tokens, reported above
             value = r.get(features[0]) if features else None
             link_type, attrs = relation_link(value, relation_type)
+            rule = next((rule for rule in rules or () if rule.matches(relation_type, r, features[0] if features
+                                                                        else None)), None)
+            if rule is not None:
+                rule.used = True
+                link_type = model.COREFERENCE
+                if value is not None:
+                    attrs["type"] = value
             attrs.update({k: v for k, v in _values(typesystem, r).items() if k != features[0].rstrip("_")}
                          if features else {})
+            if link_type == model.COREFERENCE:
+                identity += 1
+            elif link_type not in (model.BRIDGING, model.SPLIT_ANTECEDENT):
+                typed[link_type] += 1
             links.append(model.Link.fast(f"rel_{len(links) + 1}", source, (target,), link_type, attributes=attrs))
+        if typed and not identity:
+            layer = _short(relation_type)
+            example = f"{layer}.{features[0].rstrip('_')}={typed.most_common(1)[0][0]}" if features else layer
+            report.warning("xmi.relations-typed", f"{sum(typed.values())} {layer} relation(s) read as typed links, "
+                           f"not coreference chains ({', '.join(f'{k}: {n}' for k, n in typed.most_common())}): "
+                           "if a value means identity, read with the option identity (-r identity=VALUE,... "
+                           f"or --from xmi:VALUE,...), e.g. {example}", file=file, merge=True)
+    own = sorted(name for name, found in by_type.items() if _short(name) == "Mention"
+                 and found[0].type.get_feature("Entity") is not None)
+    if own:
+        mentions = sum(len(by_type[name]) for name in own)
+        report.warning("xmi.coreference-not-read", f"CorefAnnotator's own layer is not read ({mentions} "
+                       "Mention annotations naming their Entity): corefio reads chain layers and span + "
+                       "relation layers", file=file, merge=True, example=", ".join(own))
     if not_read:
         report.info("xmi.layers-not-read", "relation layers that are not coreference were not read",
                     file=file, merge=True, example=", ".join(not_read))
@@ -929,10 +1199,15 @@ register(
         write=write,
         sniff=sniff,
         options=(
+            Option("identity", str, None, "relation values that mean identity, read as coreference chains: "
+                   "comma-separated VALUE, FEATURE=VALUE or LAYER.FEATURE=VALUE (LAYER the relation layer's "
+                   "type, e.g. CRETALink.LinkArt=Koreferenz; VALUE alone: the relation's type feature); "
+                   "default: as WebAnno TSV's reader types relations", applies_to="read"),
             Option("zip", bool, None, "write INCEpTION's export zip (one .xmi per document and TypeSystem.xml): "
                    "true also for one document; false refuses several documents (default: a zip for an "
                    "output named .zip or held in memory, one .xmi for an output named .xmi)"),
         ),
         aliases=("uima-xmi", "inception-xmi"),
+        variant_option="identity",
     )
 )

@@ -84,8 +84,9 @@ def token_places(sentences: list[tuple[int, int]], empty: set[int], ids: list[st
 def _written_number(token_id: str, word: int) -> int | None:
     """``k`` of an empty token's id ``word.k``; None when the id is not of that form."""
     before, dot, after = token_id.partition(".")
-    if dot and before.isascii() and before.isdigit() and int(before) == word and after.isascii() \
-            and after.isdigit() and int(after) > 0:
+    # at most 18 digits each: int() refuses 4,300 and more (a hostile id is no id of this form)
+    if dot and 0 < len(before) <= 18 and before.isascii() and before.isdigit() and int(before) == word \
+            and 0 < len(after) <= 18 and after.isascii() and after.isdigit() and int(after) > 0:
         return int(after)
     return None
 

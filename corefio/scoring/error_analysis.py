@@ -29,18 +29,30 @@ corpus score it brings (summed counts before and after the step, as corpus score
 formed), so the gains of all steps add up to the distance from the response's score to
 a perfect score. Counts are per document and for the corpus.
 
-Heads, and why the first word. A span error is a response mention that head matching
-would pair with a key mention, so the two must find heads the same way. The rule is
-:func:`corefio.compare.matching.head_token`, on both sides: the annotated head (CorefUD's
-head field, MMAX2 and MATE heads, RAF), else the mention's first word, udapi's default
-and so corefud-scorer's. With it, "the big dog barked" for the key "the big dog" is a
-span error (same first word) and "big dog" is an extra plus a missing mention. A
-last-word default would swap the two, and span errors would no longer be the pairs
-head matching makes. Kummerfeld & Klein's analyser finds syntactic heads in parse trees;
-where a file has no heads, corefio cannot know those, and its answer is udapi's rule
-rather than a guess. Checked against their analyser (tests/test_web_compare_external.py),
-corefio is given the heads the analyser found, and both find the same errors on the
-same mentions.
+Heads. Kummerfeld & Klein's analyser heads a mention by Collins' head rules on the
+parse (Collins 1999, "Head-Driven Statistical Models for Natural Language Parsing"; for
+a noun phrase: the last word if it is a possessive ``POS``, else the rightmost noun
+``NN``/``NNS``/``NNP``/``NNPS``/``NX`` or ``POS``/``JJR``, else ``$``, then ``CD``, then
+``JJ``/``JJS``/``RB``/``QP`` from the right, else the last word). corefio heads a mention,
+on both sides, by:
+
+* its annotated head (CorefUD's head field, MMAX2 and MATE heads, RAF);
+* else, when the document has Penn Treebank part-of-speech tags (CoNLL-2012's POS
+  column), that noun-phrase rule applied to the mention's words as the children of one
+  noun phrase, its postmodifiers set aside (:func:`np_head`): "Prime Minister Ehud Barak"
+  for "Israeli Prime Minister Ehud Barak" is a span error (both headed by "Barak"), as in
+  the analyser, and so are "the big dog barked" and "big dog" for "the big dog" (all
+  headed by "dog"), while "the park" for "the man in the park" is not; the tags are the
+  key's (else the response's: the two share their words);
+* else its first word (:func:`corefio.compare.matching.head_token`, udapi's default and
+  so corefud-scorer's, the head matching of scoring), so that without tags a span error
+  is what head matching would pair: "the big dog barked" for "the big dog" is one, "big
+  dog" an extra plus a missing mention.
+
+corefio reads no parse trees: a mention that is no noun phrase of the parse may get
+another head from the analyser. Checked against the analyser
+(tests/test_web_compare_external.py), corefio is given the heads the analyser found, and
+both find the same errors on the same mentions.
 
 Other differences from the paper, on purpose: corefio needs no parse (nor labels of
 mention kinds), and it accepts responses that leave out key singletons (their analyser
@@ -73,15 +85,59 @@ Spans = tuple[tuple[int, int], ...]
 Partition = list[list[Spans]]
 
 
-def _head(mention: Mention) -> int:
-    return head_token(mention)
+#: Penn Treebank tags of Collins' noun-phrase head rule, in the order it looks for them
+#: (each searched from the right)
+_NP_HEAD_TAGS = (frozenset({"NN", "NNP", "NNPS", "NNS", "NX", "POS", "JJR"}), frozenset({"$", "ADJP", "PRN"}),
+                 frozenset({"CD"}), frozenset({"JJ", "JJS", "RB", "QP"}))
+#: tags that open a noun's postmodifier (a prepositional phrase, a clause, an apposition)
+_POSTMODIFIER = frozenset({"IN", "TO", "WDT", "WP", "WP$", "WRB", "MD", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ",
+                           ",", ":", "-LRB-"})
+_NOUNS = frozenset({"NN", "NNS", "NNP", "NNPS", "NX", "PRP", "CD", "POS"})
+#: tags that say a document is tagged with the Penn Treebank's set (not UPOS, not none)
+_PTB_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS", "PRP", "PRP$", "DT", "IN", "VBD", "VBZ", "JJ"})
 
 
-def _heads(view: MentionView) -> dict[Spans, int]:
+def np_head(words: Sequence[int], tags: Sequence[str | None]) -> int:
+    """The head of a noun phrase of ``words`` tagged ``tags`` (Collins' rule, module
+    docstring): a final possessive, else the rightmost word of the first tag group found,
+    else the last word; a postmodifier (from a preposition, verb, wh-word or comma after
+    a noun on) is set aside first, as the parse puts it in a phrase of its own ("the man
+    in the park": "man")."""
+    seen_noun = False
+    for k, w in enumerate(words):
+        if seen_noun and tags[w] in _POSTMODIFIER:
+            words = words[:k]
+            break
+        seen_noun = seen_noun or tags[w] in _NOUNS
+    if tags[words[-1]] == "POS":
+        return words[-1]
+    for group in _NP_HEAD_TAGS:
+        for w in reversed(words):
+            if tags[w] in group:
+                return w
+    return words[-1]
+
+
+def _head(mention: Mention, tags: Sequence[str | None] | None = None) -> int:
+    if mention.head or tags is None:
+        return head_token(mention)
+    words = [i for a, b in mention.spans for i in range(a, b + 1) if 0 <= i < len(tags)]
+    return np_head(words, tags) if words else head_token(mention)
+
+
+def _tags(*views: MentionView) -> list[str | None] | None:
+    """The Penn Treebank tags of the first view that has them, else None."""
+    for v in views:
+        if v.pos and any(t in _PTB_TAGS for t in v.pos):
+            return list(v.pos)
+    return None
+
+
+def _heads(view: MentionView, tags: Sequence[str | None] | None = None) -> dict[Spans, int]:
     heads: dict[Spans, int] = {}
     for chain in view.mentions:
         for m in chain:
-            heads.setdefault(m.spans, _head(m))
+            heads.setdefault(m.spans, _head(m, tags))
     return heads
 
 
@@ -111,9 +167,10 @@ class DocumentErrors:
 
 def analyse_document(key: MentionView, response: MentionView, report: Report | None = None) -> DocumentErrors:
     """Classify the errors of ``response`` against ``key`` (module docstring)."""
+    tags = _tags(key, response)
     return analyse_partitions([list(c) for c in partition(key, report, "key")],
                               [list(c) for c in partition(response, report, "response")],
-                              _heads(key), _heads(response), key.label)
+                              _heads(key, tags), _heads(response, tags), key.label)
 
 
 def analyse_partitions(K: Partition, R: Partition, key_heads: dict[Spans, int], response_heads: dict[Spans, int],
@@ -312,8 +369,8 @@ def analyse_files(key: Any, response: Any, metrics: Sequence[str] = ("muc", "bcu
     from .views import prepare
 
     report = report if report is not None else Report()
-    key_side = _side(key, key_format, report, False)
-    response_side = _side(response, response_format, report, False)
+    key_side = _side(key, key_format, report, True)  # with tags: heads by Collins' rule (module docstring)
+    response_side = _side(response, response_format, report, True)
     pairs = []
     for i, j in pair_keys(key_side.keys, response_side.keys, pair_by, pairs_file, report, allow_missing):
         pairs.append(prepare(key_side.view(i), response_side.view(j) if j is not None else None, report, match,

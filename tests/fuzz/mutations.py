@@ -671,6 +671,9 @@ def arrow_cell(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
                 kind = "stream"
             except pa.ArrowInvalid:
                 table = pa.ipc.open_file(io.BytesIO(data)).read_all()
+        # an input mutated before (bits flipped) can hold offsets past its buffers: decoding
+        # them unchecked killed the campaign's own process (a segmentation fault, seed 4127)
+        table.validate(full=True)
         rows = table.to_pylist()
     except Exception:  # noqa: BLE001 - damaged already: a byte-level mutation instead
         return flip_bits(rng, data, pool)

@@ -21,9 +21,13 @@ the e2e shape:
 Every cluster becomes an entity (``"0"``, ``"1"``, ... in file order) with one markable
 per mention; singleton clusters stay. ``speakers`` become the ``speaker`` token
 attribute. A ``doc_key`` of the form ``(NAME); part NNN`` is split into the document's
-name and part like a CoNLL header (the part must be ASCII digits, at most 18); any other
-key is the document name; a line without ``doc_key`` is named ``document_N`` by its
-place (N from 1). A string escape of half a surrogate pair (``"\\ud800"`` alone)
+name and part like a CoNLL header (the part must be ASCII digits, at most 18), and so is
+e2e-coref's key of an OntoNotes document, ``GENRE/SOURCE/NN/NAME_P`` (its minimize.py
+writes ``NAME_P``, ``P`` the header's part as a number: ``bn/cnn/01/cnn_0122_0`` is
+``bn/cnn/01/cnn_0122`` part ``000``); any other key is the document name; a line
+without ``doc_key`` is named ``document_N`` by its place (N from 1). The writer gives a
+document with a part e2e-coref's key when that key reads back as the same name and
+part, else ``(NAME); part P``; a line read with a key writes it back in its form. A string escape of half a surrogate pair (``"\\ud800"`` alone)
 is refused with its line and column: no UTF-8 file could hold what it reads as. A file
 without a document (empty, or blank lines only) is refused too.
 
@@ -42,7 +46,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # in the module, not its stub
 from dataclasses import replace
 from typing import Any
 
@@ -54,7 +58,7 @@ from ..registry import Capabilities, FormatSpec, Option, register
 from ...io.source import Source
 from .._lines import SourceLines, check_part, line_starts, no_document_error
 from . import dialects
-from .dialects import split_doc_key
+from .dialects import e2e_key, split_doc_key, split_e2e_key
 from .layout import JsonlinesLayout
 
 #: the model, imported on first use
@@ -77,7 +81,7 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii
         raise fail("each line must be a JSON object")
     for key in ("sentences", "clusters"):
         if key not in obj:
-            raise fail(f"missing key {key!r}")
+            raise dialects.unknown_shape(obj, file, lineno, missing=key)
     # a system output without doc_key: named by its place, so that scoring pairs by order
     doc_key = obj.get("doc_key", f"document_{number}")
     if not isinstance(doc_key, str):
@@ -130,8 +134,11 @@ def _read_line(obj: object, lineno: int, file: str | None, report: Report, ascii
             seen[(a, b)] = eid
             markables.append(model.Markable.fast(f"markable_{len(markables) + 1}", ((a, b),), eid))
     name, part = split_doc_key(doc_key)
+    style = "conll" if part is not None else "plain"
+    if part is None and (e2e := split_e2e_key(doc_key)) is not None:
+        (name, part), style = e2e, "e2e"
     check_part(part, file, lineno)
-    layout = JsonlinesLayout(keys=list(obj), doc_key_style="conll" if part is not None else "plain",
+    layout = JsonlinesLayout(keys=list(obj), doc_key_style=style,
                              ensure_ascii=ascii_only, newline=newline, compact=_compact(line_text))
     metadata: dict[str, str] = {}
     for key, value in obj.items():
@@ -349,11 +356,14 @@ def _document_object(doc: Any, report: Report) -> tuple[dict, JsonlinesLayout | 
     forms = doc.tokens.forms
     sentences = [(s.first, s.last) for s in doc.sentences] or ([(0, len(forms) - 1)] if forms else [])
     speaker = doc.tokens.attributes.get("speaker")
-    style = lay.doc_key_style if lay is not None else ("conll" if doc.part is not None else "plain")
-    if style == "conll" or doc.part is not None:
+    style = lay.doc_key_style if lay is not None else "e2e"
+    e2e = e2e_key(doc.name, doc.part)
+    if e2e is not None and split_e2e_key(e2e) != (doc.name, doc.part):
+        e2e = None  # it would read back as another name or part
+    if style == "conll" or (doc.part is not None and e2e is None):
         doc_key = f"({doc.name}); part {doc.part if doc.part is not None else '000'}"
     else:
-        doc_key = doc.name
+        doc_key = e2e or doc.name
     clusters = [[[doc.markables[k].first, doc.markables[k].last] for k in chain] for chain in doc.chain_indices()]
     values: dict[str, Any] = {
         "doc_key": doc_key,

@@ -80,6 +80,28 @@ _WORD = re.compile(r"\w+|[^\w\s]")
 Mention = tuple[int, int, "tuple[int, int] | None"]
 
 
+#: e2e-coref's key of an OntoNotes document: ``GENRE/SOURCE/NN/NAME_P``, its part as a
+#: number without leading zeros (minimize.py's ``"{}_{}".format(name, int(part))``)
+_E2E_KEY = re.compile(r"^([^/\s]+(?:/[^/\s]+)+)_(0|[1-9][0-9]{0,17})$")
+
+
+def split_e2e_key(key: str) -> tuple[str, str] | None:
+    """The name and part (three digits at least, as a CoNLL header gives it) of an
+    e2e-coref key ``GENRE/SOURCE/NN/NAME_P`` (``bn/cnn/01/cnn_0122_0``), else None: a key
+    without a slash (``doc_12``) is a name, whatever its end."""
+    m = _E2E_KEY.match(key)
+    return (m.group(1), f"{int(m.group(2)):03d}") if m else None
+
+
+def e2e_key(name: str, part: str | None) -> str | None:
+    """e2e-coref's ``doc_key`` of a document with a numeric part: ``NAME_P``, ``P`` the
+    part as a number (``bn/cnn/01/cnn_0122`` part ``000``: ``bn/cnn/01/cnn_0122_0``);
+    None when the part is no number."""
+    if part is None or not (part.isascii() and part.isdigit()):
+        return None
+    return f"{name}_{int(part)}"
+
+
 def split_doc_key(key: str) -> tuple[str, str | None]:
     """A document's name and part from a key ``(NAME); part NNN`` (a CoNLL header's
     words), else the key as the name, without part."""
@@ -105,12 +127,19 @@ def detect(obj: dict, file: str | None, line: int) -> str:
         return "bookcoref"
     if "mention_clusters" in obj and "sentences" in obj:
         return "preco"
-    if "sentences" in obj and ("clusters" in obj or "doc_key" in obj):
-        return "e2e"  # (a missing key is named by the e2e reader)
-    keys = ", ".join(list(obj)[:12]) or "none"
+    if "sentences" in obj and "clusters" in obj:
+        return "e2e"
+    raise unknown_shape(obj, file, line)
+
+
+def unknown_shape(obj: dict, file: str | None, line: int, missing: str | None = None) -> FormatError:
+    """The error for a line of no known shape (or, with ``missing``, one read as e2e that
+    lacks that key): the keys it holds and the dialects known."""
+    keys = ", ".join(list(obj)[:12]) + (", …" if len(obj) > 12 else "") or "none"
     known = "; ".join(f"{name}: {what}" for name, what in DIALECTS.items())
-    raise FormatError(f"no known jsonlines shape has these keys ({keys}); known dialects: {known} "
-                      "(read one whatever the keys say with the format jsonlines:DIALECT)", file=file, line=line)
+    what = f"missing key {missing!r}; the line holds the keys" if missing else "no known jsonlines shape has these keys"
+    return FormatError(f"{what} ({keys}); known dialects: {known} (read one whatever the keys say with the "
+                       "format jsonlines:DIALECT)", file=file, line=line)
 
 
 class _Line:

@@ -17,7 +17,8 @@ class JsonlinesLayout(FormatLayout):
 
     #: the object's keys in source order
     keys: list[str] = field(default_factory=list)
-    #: "conll" for ``(NAME); part NNN`` keys, "plain" otherwise
+    #: "conll" for ``(NAME); part NNN`` keys, "e2e" for e2e-coref's ``GENRE/SOURCE/NN/NAME_P``
+    #: (:func:`~corefio.formats.jsonlines.dialects.split_e2e_key`), "plain" otherwise
     doc_key_style: str = "plain"
     #: False when the line holds non-ASCII characters unescaped
     ensure_ascii: bool = True

@@ -22,7 +22,6 @@ from typing import Any, ClassVar
 
 from ...errors import FormatError
 from ...model.layout import FormatLayout
-from ...model.scheme import Scheme
 from ...io.source import confined_path, file_kind, read_regular
 from ...io.xmlsafe import parse_xml
 
@@ -60,6 +59,9 @@ class CommonPaths:
     #: the file itself (``None`` when the project has none) and the line of each path
     file: Path | None = None
     lines: dict[str, int | None] = field(default_factory=dict)
+    #: other ``*_path`` elements (PotTS's ``source_path``): directories whose files are
+    #: kept for the writer, as those of the five paths MMAX2 reads
+    other_paths: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -68,8 +70,10 @@ class MMAX2ProjectLayout(FormatLayout):
 
     ``files`` keeps the project files corefio does not interpret (schemes,
     customizations, styles, DTDs, ``common_paths.xml``) byte for byte, by their path
-    relative to the project directory; ``schemes`` the schemes as read, so that the
-    writer knows whether ``Corpus.schemes`` still matches a scheme file it can copy.
+    relative to the project directory; ``schemes`` the schemes as read (as JSON, as
+    :meth:`Scheme.model_dump` gives them, so that the layout travels in a RAF file), so
+    that the writer knows whether ``Corpus.schemes`` still matches a scheme file it can
+    copy.
     """
 
     format: ClassVar[str] = FORMAT
@@ -78,7 +82,7 @@ class MMAX2ProjectLayout(FormatLayout):
     paths: dict[str, str] = field(default_factory=dict)
     levels: list[Level] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
-    schemes: dict[str, Scheme] = field(default_factory=dict)
+    schemes: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: level name → the scheme file's path relative to the project
     scheme_files: dict[str, str] = field(default_factory=dict)
     #: the level read as the default coreference layer (``Markable.layer is None``)
@@ -88,6 +92,9 @@ class MMAX2ProjectLayout(FormatLayout):
     #: to each document's directory (``MMAX2Layout.home``)
     collection: bool = False
     common_file: str = "common_paths.xml"
+    #: files of the project's directories that were not kept (the writer reports them
+    #: lost): each a path relative to the project and why
+    not_kept: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -226,7 +233,9 @@ def read_common_paths(path: Path, *, what: str = "common paths file") -> tuple[C
             lines[key] = el.sourceline
     levels = levels_of(root.find("annotations"), path)
     sheets = [(norm_path(el.text), el.sourceline) for el in root.iter("stylesheet") if el.text]
-    return CommonPaths(paths, levels, sheets, path, lines), data
+    others = {el.tag: norm_path(el.text) for el in root if isinstance(el.tag, str) and el.tag.endswith("_path")
+              and el.tag not in PATH_KEYS and (el.text or "").strip()}
+    return CommonPaths(paths, levels, sheets, path, lines, others), data
 
 
 def levels_of(annotations: Any, file: Path) -> list[Level]:
@@ -269,6 +278,9 @@ def read_mmax(path: Path) -> tuple[str, int | None, list[Level], dict[str, str],
 # -- where the documents are, and the files each names ---------------------------------------
 #: how deep below a collection's root its ``.mmax`` files are looked for
 COLLECTION_DEPTH = 4
+#: how many bytes of files a project holds besides its annotation (``Basedata.uri``,
+#: notes) the reader keeps for the writer; files beyond are reported lost when written
+KEEP_LIMIT = 32 * 2 ** 20
 #: the name a collection's shared common paths file ends with (``global_common_paths.xml``)
 SHARED_SUFFIX = "common_paths.xml"
 
@@ -511,6 +523,67 @@ class Project:
         return DocumentFiles(mmax, home, stem, self.names[index], info, data, common,
                              self.rel(common_path) if common_path is not None else None, levels, words_name, words,
                              level_files, schemes, customizations, sheets, dtds)
+
+    def other_files(self, docs: list[DocumentFiles], taken: set[str]) -> tuple[dict[str, Path], list[str]]:
+        """The files of the project's directories that no document reads and that are
+        not in ``taken`` (paths relative to the root), for the writer to write back
+        (``Basedata.uri``, a README, a scheme no level uses…): ({relative path: path},
+        [the files that cannot be kept, with why]).
+
+        The directories are those of the ``.mmax`` files and of the common paths file,
+        and those its ``*_path`` elements name (not their subdirectories); a file there
+        is kept unless it is hidden (``.name``), a ``.mmax`` file, a file of a document
+        of the directory that was not read (``STEM_…``, ``STEM.…``), or leads out of the
+        root. Files that are not regular, and what passes :data:`KEEP_LIMIT` bytes in
+        all, are not kept."""
+        directories: dict[str, str] = {}  # relative directory → how it was named
+        outside: list[str] = []
+        read_stems = {mmax_stem(p) for p in self.mmax_files}
+        for d in docs:
+            directories.setdefault(d.home, "the directory of a .mmax file")
+            if d.common_rel is not None:
+                directories.setdefault(posixpath.dirname(d.common_rel), "the common paths file's directory")
+            for key, value in {**d.common.paths, **d.common.other_paths}.items():
+                rel = locate(d.home, value, "").rstrip("/") or ""
+                rel = "" if rel == "." else rel
+                if is_absolute_name(norm_path(value)) or rel == ".." or rel.startswith("../"):
+                    outside.append(f"{value} ({key}: outside the directory read)")
+                    continue
+                directories.setdefault(rel, key)
+        kept: dict[str, Path] = {}
+        not_kept: list[str] = sorted(set(outside))
+        size = 0
+        for rel_dir in directories:
+            try:
+                folder = confined_path(self.root, rel_dir or ".", what="directory")
+                entries = sorted(folder.iterdir()) if folder.is_dir() else []
+            except (OSError, FormatError):
+                continue
+            others = sorted({mmax_stem(p) for p in entries if p.suffix.lower() == ".mmax"} - read_stems)
+            for entry in entries:
+                name = entry.name
+                rel = f"{rel_dir}/{name}" if rel_dir else name
+                if (rel in taken or rel in kept or name.startswith(".") or entry.suffix.lower() == ".mmax"
+                        or any(name.startswith((stem + "_", stem + ".")) for stem in others)):
+                    continue
+                try:
+                    path = confined_path(self.root, rel, what="file")
+                    mode = path.stat().st_mode
+                except (OSError, FormatError):
+                    not_kept.append(f"{rel} (leads out of the directory read, or cannot be looked up)")
+                    continue
+                if stat.S_ISDIR(mode):
+                    continue
+                if not stat.S_ISREG(mode):
+                    not_kept.append(f"{rel} ({file_kind(mode)})")
+                    continue
+                length = path.stat().st_size
+                if size + length > KEEP_LIMIT:
+                    not_kept.append(f"{rel} (more than {KEEP_LIMIT // 2 ** 20} MB of files besides the annotation)")
+                    continue
+                size += length
+                kept[rel] = path
+        return kept, not_kept
 
     def _confine(self, home: str, directory: str, name: str, *, file: str | Path | None, line: int | None,
                  what: str) -> tuple[str, Path]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,14 @@ class _Project:
                     scheme_files[name] = named.rel
                     attributes = parse_scheme_file(self, scheme_data, named.path, name).attributes
             schemes[name] = Scheme(layer=name, name=name, attributes=attributes)
+        # the files of the project's directories no document reads (Basedata.uri...), kept
+        taken = set(self.files) | {d.words.rel for d in docs} | {f.rel for d in docs for f in d.level_files}
+        extra, not_kept = project.other_files(docs, taken)
+        for rel, path in extra.items():
+            try:
+                self.files[rel] = P.read_file(path, what="file", file=path, line=None)
+            except FormatError as exc:
+                not_kept.append(f"{rel} ({exc.message})")
         self.identity = self._identity(schemes)
         self.identity_level = self._identity_level(list(levels_by_name))
         corpus_schemes = []
@@ -136,16 +145,21 @@ class _Project:
         layout = P.MMAX2ProjectLayout(
             paths=dict(first.paths) if one else dict(P.DEFAULT_PATHS),
             levels=list(levels_by_name.values()) if one and first.levels else [],
-            files=self.files if one else {}, schemes={s.name or "": s for s in corpus_schemes},
+            files=self.files if one else {}, schemes={s.name or "": s.model_dump(mode="json") for s in corpus_schemes},
             scheme_files=scheme_files if one else {}, identity_level=self.identity_level,
-            collection=one and project.collection, common_file=docs[0].common_rel or "common_paths.xml")
+            collection=one and project.collection, common_file=docs[0].common_rel or "common_paths.xml",
+            not_kept=not_kept if one else [])
         documents = [self._document(d, d.home if one else "") for d in docs]
+        if self.identity_option is None:
+            self._warn_without_chains(documents, project.root)
         return Corpus(documents=documents, schemes=corpus_schemes, layout={P.FORMAT: layout})
 
     # -- identity ----------------------------------------------------------------------
     def _identity(self, schemes: dict[str, Scheme]) -> dict[str, set[str]]:
-        """Level → lower-cased names of its identity attributes."""
+        """Level → lower-cased names of its identity attributes: those the option names,
+        else those whose name or scheme text says coreference (:mod:`.schemes`)."""
         out: dict[str, set[str]] = {}
+        how: dict[tuple[str, str], str] = {}  # (level, attribute) → how it was found
         option = self.identity_option
         if option is not None:
             wanted = [w.strip() for w in option.split(",") if w.strip()]
@@ -163,18 +177,44 @@ class _Project:
                                             "not a markable_set or markable_pointer; ignored")
                         continue
                     out.setdefault(lv, set()).add(a.name.lower())
-            how = "chosen"
+                    how[lv, a.name.lower()] = "chosen"
         else:
             for lv, s in schemes.items():
                 for a in s.attributes:
-                    if a.type in RELATION_TYPES and says_identity(a.name):
+                    # parse_scheme marked identity where the scheme's texts say coreference
+                    if a.type in RELATION_TYPES and (says_identity(a.name) or a.identity):
                         out.setdefault(lv, set()).add(a.name.lower())
-            how = "detected by name"
-        found = ", ".join(f"{lv}:{a} ({next(x.type for x in schemes[lv].attributes if x.name.lower() == a)})"
-                          for lv, names in out.items() for a in sorted(names))
-        self.report.info("mmax2.identity", f"coreference attributes {how}: {found or 'none'}; "
+                        how[lv, a.name.lower()] = "by name" if says_identity(a.name) else "by the scheme's text"
+        found = ", ".join(f"{lv}:{a} ({next(x.type for x in schemes[lv].attributes if x.name.lower() == a)}, "
+                          f"{how[lv, a]})" for lv, names in out.items() for a in sorted(names))
+        self.report.info("mmax2.identity", f"coreference attributes: {found or 'none'}; "
                          "--identity-attribute chooses others")
         return out
+
+    def _warn_without_chains(self, documents: list[Document], root: Path) -> None:
+        """Warn when no attribute of the schemes was taken for coreference though the
+        project has markables: scoring it would find nothing to score. When sets or
+        pointers are in use, one of them may mean coreference under a name the
+        detection does not know: the warning names them and the option."""
+        if self.identity or any(m.layer is None or m.entity is not None for d in documents for m in d.markables):
+            return
+        used: Counter[str] = Counter()
+        for d in documents:
+            used.update(link.type for link in d.links)
+            used.update(name.lower() for m in d.markables for name in m.sets)
+        if used:
+            shown = ", ".join(f"{name} ({n})" for name, n in used.most_common(5)) + (", ..." if len(used) > 5 else "")
+            self.report.warning("mmax2.no-identity", f"no coreference chain: none of the set and pointer attributes "
+                                f"in use ({shown}) is recognised as coreference, so there is no mention and "
+                                "scores are empty; if one of them means coreference, name it: --identity-attribute "
+                                "ATTR (or --read-option identity_attribute=ATTR)", file=str(root))
+            return
+        markables = sum(len(d.markables) for d in documents)
+        if markables:
+            levels = ", ".join(sorted({m.layer for d in documents for m in d.markables if m.layer}))
+            self.report.warning("mmax2.no-identity", f"no coreference chain: no level has a set or pointer attribute "
+                                f"in use, so the {markables} markable(s) (levels {levels}) stay layers, none is a "
+                                "mention, and scores are empty", file=str(root))
 
     def _identity_level(self, level_names: list[str]) -> str | None:
         candidates = [n for n in level_names if n in self.identity]

@@ -6,6 +6,23 @@ children list the allowed values, a value's ``next`` naming the attribute ids it
 switches on (branching schemes). MMAX2 lower-cases attribute names and values when it
 saves markables, so a scheme's ``Anaphor_antecedent`` is the files' ``anaphor_antecedent``:
 names are compared case-insensitively.
+
+Which set or pointer attribute means coreference (identity) is nowhere declared; corefio
+reads it from what the scheme says (:func:`says_identity`):
+
+1. the attribute's name is one of :data:`IDENTITY_NAMES` (``ref``, ``antecedent``,
+   ``anaphor_antecedent``, ``coref_set``…); else
+2. one of these texts says so: the name, the attribute element's ``id``, and the texts
+   MMAX2 shows the annotator for it (``text``, ``point_to_markable_text``,
+   ``add_to_markableset_text``; not those for undoing, which schemes copy from one
+   attribute to the next). A text says so when, lower-cased (ASCII) with every
+   character of :data:`SEPARATORS` made ``_`` and ``_`` put around it, it contains
+   ``coref`` or a word starting with ``ident`` (``_ident``: ``identical_antecedent``,
+   ``level_identity``, "Mark as coreferent/identical") and none of
+   :data:`NOT_IDENTITY` (``_near_``, ``_non_``, ``bridg``…: ``NIDENT_antecedent``,
+   "Mark as near-identical", ``coref_bridging``).
+
+``xslt/mmax2-to-raf.xsl`` applies the same rule (the same lists).
 """
 
 from __future__ import annotations
@@ -23,11 +40,25 @@ RELATION_TYPES = ("markable_set", "markable_pointer")
 #: attribute names that say coreference (besides any name containing "coref")
 IDENTITY_NAMES = frozenset({"ref", "anaphor_antecedent", "dir_antecedent", "antecedent", "coref_set",
                             "coref_class", "coref_chain", "coreference", "identity", "ident"})
+#: the characters that separate words in names and texts (each becomes ``_``)
+SEPARATORS = " \t\n\r-./,;:!?()[]{}'\"&|+*=<>#@~^%$"
+#: what says a text is not about identity, though it speaks of it (near-identity, bridging)
+NOT_IDENTITY = ("_near_", "_non_", "_not_", "_no_", "_quasi_", "_partial_", "bridg", "_nident")
+#: the attributes of a scheme's ``<attribute>`` element that say what it means
+MEANING_TEXTS = ("id", "text", "point_to_markable_text", "add_to_markableset_text")
+_WORDS = str.maketrans({**{c: "_" for c in SEPARATORS}, **{chr(k): chr(k + 32) for k in range(65, 91)}})
 
 
-def says_identity(name: str) -> bool:
-    low = name.lower()
-    return low in IDENTITY_NAMES or "coref" in low
+def says_identity(name: str, texts: tuple[str, ...] = ()) -> bool:
+    """Whether an attribute called ``name``, whose scheme says ``texts`` of it, means
+    coreference (the rule is in the module's docstring)."""
+    if name.lower() in IDENTITY_NAMES:
+        return True
+    for text in (name, *texts):
+        words = "_" + text.translate(_WORDS) + "_"
+        if ("coref" in words or "_ident" in words) and not any(no in words for no in NOT_IDENTITY):
+            return True
+    return False
 
 
 def parse_scheme(data: bytes, file: Path | str, level: str, report: Any) -> Scheme:
@@ -54,8 +85,11 @@ def parse_scheme(data: bytes, file: Path | str, level: str, report: Any) -> Sche
             ids[el.get("id")] = name
         values = [SchemeValue(name=v.get("name") or "", next=tuple(x for x in (v.get("next") or "").split(",") if x))
                   for v in el.iter("value") if v.get("name")]
+        # identity here means "the scheme's texts say coreference" (the reader decides)
+        texts = tuple(el.get(key) or "" for key in MEANING_TEXTS)
         attributes.append(SchemeAttribute(name=name, type=kind, values=values,  # type: ignore[arg-type]
-                                          source_id=el.get("id")))
+                                          source_id=el.get("id"),
+                                          identity=kind in RELATION_TYPES and says_identity(name, texts)))
     return Scheme(layer=level, name=level, attributes=attributes)
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 from ...model.mentions import is_identity
 from ...diagnostics import Report
+from ...errors import CorefioError
+from ...io.xmlsafe import etree, parse_xml
 from ..losses import LossLog
 from ...model import Corpus, Document, Markable
 from ...model.scheme import Scheme, SchemeAttribute
@@ -90,6 +92,8 @@ class _Writer:
             self.paths = dict(P.DEFAULT_PATHS)
             self.homes = ["" for _ in corpus.documents]
         self.common_file = self.project.common_file if self.project is not None else "common_paths.xml"
+        #: the source's common paths file as written back (kept, or with levels added)
+        self._kept_common: bytes | None = None
         default = corpus.scheme(None)
         layer_names = {m.layer for d in corpus.documents for m in d.markables if m.layer is not None}
         name = (self.project.identity_level if self.project and self.project.identity_level else None) \
@@ -97,6 +101,11 @@ class _Writer:
         while name in layer_names:
             name += "_default"
         self.default_level = name
+        #: whether the default level is written: a project read without an identity level
+        #: (levels of other annotations only) gets none added unless a document has
+        #: markables of the default layer
+        self.with_default = (self.project is None or self.project.identity_level is not None
+                             or any(m.layer is None for d in corpus.documents for m in d.markables))
 
     def level_of(self, layer: str | None) -> str:
         return self.default_level if layer is None else layer
@@ -122,7 +131,8 @@ class _Writer:
         if self.project is not None:
             for lv in self.project.levels:
                 levels.setdefault(lv.name, {})
-        levels.setdefault(self.default_level, {})
+        if self.with_default:
+            levels.setdefault(self.default_level, {})
         identity_names: dict[str, set[str]] = {}
         for plan in plans:
             for level, uses in plan["uses"].items():
@@ -159,7 +169,7 @@ class _Writer:
                     copied = None
                     if self.project is not None and level in self.project.scheme_files:
                         old = self.project.schemes.get(level)
-                        if old is not None and old.attributes == schemes[level].attributes:
+                        if old is not None and Scheme.model_validate(old).attributes == schemes[level].attributes:
                             copied = self.project.files.get(self.project.scheme_files[level])
                     out[scheme_rel] = copied if copied is not None else scheme_xml(schemes[level])
                 if custom_rel not in out:
@@ -167,10 +177,18 @@ class _Writer:
         if self.project is not None:
             for rel, data in self.project.files.items():
                 out.setdefault(rel, data)
+            if self.project.not_kept:
+                self.log.lose("files", "files of the project that were not kept when it was read",
+                              count=len(self.project.not_kept), example=self.project.not_kept[0])
         for home in homes:
-            out.setdefault(self.at(home, "basedata_path", "words.dtd"), WORDS_DTD)
-            out.setdefault(self.at(home, "markable_path", "markables.dtd"), MARKABLES_DTD)
-            if not self._style_sheets(home):
+            if self.project is None or any(h == home and not isinstance(d.layout.get(P.FORMAT), P.MMAX2Layout)
+                                           for d, h in zip(docs, self.homes)):
+                # the DTDs the files written anew name (a project read back has its own, or none)
+                out.setdefault(self.at(home, "basedata_path", "words.dtd"), WORDS_DTD)
+                out.setdefault(self.at(home, "markable_path", "markables.dtd"), MARKABLES_DTD)
+            if not self._style_sheets(home) and common is not self._kept_common:
+                # a common paths file written anew names the default style sheet; the
+                # source's, kept, names the style sheets the project had (or none)
                 out[self.at(home, "style_path", "default_style.xsl")] = _style(order)
         for doc, plan, stem, home in zip(docs, plans, stems, self.homes):
             self._document(doc, plan, stem, home, order, schemes, out)
@@ -222,8 +240,14 @@ class _Writer:
 
     def _common_paths(self, order: list[str]) -> bytes:
         p = self.project
-        if p is not None and self.common_file in p.files and [lv.name for lv in p.levels] == order:
-            return p.files[self.common_file]
+        if p is not None and self.common_file in p.files:
+            if [lv.name for lv in p.levels] == order:
+                self._kept_common = p.files[self.common_file]
+                return self._kept_common
+            edited = self._add_levels(p.files[self.common_file], [lv.name for lv in p.levels], order)
+            if edited is not None:
+                self._kept_common = edited
+                return edited
         home = self.homes[0] if self.homes else ""
         sheets = [rel.rsplit("/", 1)[-1] for rel in self._style_sheets(home)] or ["default_style.xsl"]
         lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<!DOCTYPE common_paths>", "<common_paths>"]
@@ -247,6 +271,41 @@ class _Writer:
         lines.append("</common_paths>")
         return ("\n".join(lines) + "\n").encode("utf-8")
 
+    def _add_levels(self, data: bytes, held: list[str], order: list[str]) -> bytes | None:
+        """The project's common paths file as it was (its other elements, comments and
+        DOCTYPE kept) with a ``<level>`` for each level of ``order`` it does not list
+        (every level when it lists none: the ``.mmax`` files listed them, and a common
+        paths file that lists levels overrides theirs). ``None`` when the file as kept
+        does not parse (it was repaired when read): it is then written anew."""
+        try:
+            tree = parse_xml(data, file=self.common_file)
+        except CorefioError:
+            return None
+        root = tree.getroot()
+        annotations = root.find("annotations")
+        if annotations is None:
+            annotations = etree.SubElement(root, "annotations")
+            annotations.text = "\n"
+            annotations.tail = "\n"
+        children = list(annotations)
+        # the white space before an element of the list, and after the last one
+        between = (children[-2].tail if len(children) > 1 else annotations.text) or "\n"
+        closing = children[-1].tail if children else "\n"
+        for level in order:
+            if level in held:
+                continue
+            scheme_rel, custom_rel = self._level_files(level)
+            element = etree.SubElement(annotations, "level", name=level,
+                                       schemefile=scheme_rel.rsplit("/", 1)[-1],
+                                       customization_file=custom_rel.rsplit("/", 1)[-1])
+            element.text = self._level_pattern(level)
+            if children:
+                children[-1].tail = between
+            element.tail = closing
+            children.append(element)
+        encoding = tree.docinfo.encoding or "UTF-8"
+        return etree.tostring(tree, xml_declaration=True, encoding=encoding) + b"\n"
+
     # -- one document ------------------------------------------------------------------
     def _plan(self, doc: Document) -> dict[str, Any]:
         """Set values and pointer values per markable, and the attributes each level uses."""
@@ -268,6 +327,7 @@ class _Writer:
 
         for i, m in enumerate(markables):
             level = self.level_of(m.layer)
+            uses.setdefault(level, {})  # a level whose markables have no attributes is a level all the same
             for name in m.attributes:
                 use(level, name, "freetext")
             for name, value in m.sets.items():
@@ -281,7 +341,9 @@ class _Writer:
         # the default level always declares an identity attribute: that is how a reader
         # recognises it as the coreference level, even when no chain has two mentions
         declared = self.corpus.scheme(None)
-        if mode == "pointers":
+        if not self.with_default:
+            pass
+        elif mode == "pointers":
             use(self.default_level, scheme_pointer, "markable_pointer", True)
         elif mode == "sets" or declared is None or not declared.identity_attributes():
             use(self.default_level, scheme_set, "markable_set", True)
@@ -431,7 +493,8 @@ class _Writer:
                 columns.append((name, col))
             else:
                 log.lose("label", "token attribute names that are not XML names", document=doc, example=name)
-        doctype = layout.words_doctype if layout is not None and layout.words_doctype else ("words", "words.dtd")
+        # a document read from MMAX2 keeps its DOCTYPE, or its lack of one
+        doctype = layout.words_doctype if layout is not None else ("words", "words.dtd")
         parts = ['<?xml version="1.0" encoding="UTF-8"?>\n', _doctype_line(doctype), "<words>\n"]
         append = parts.append
         bad_forms = 0
@@ -466,7 +529,7 @@ class _Writer:
             relation = [a.name.lower() for a in scheme.attributes
                         if a.type in ("markable_set", "markable_pointer") and is_attribute_name(a.name.lower())]
             ns = llayout.namespace if llayout and llayout.namespace else f"www.eml.org/NameSpaces/{level}"
-            dt = llayout.doctype if llayout and llayout.doctype else ("markables", "markables.dtd")
+            dt = llayout.doctype if llayout else ("markables", "markables.dtd")
             parts = ['<?xml version="1.0" encoding="UTF-8"?>\n', _doctype_line(dt),
                      f'<markables xmlns="{attr(ns)}">\n']
             append = parts.append
@@ -541,7 +604,9 @@ def _markable(mid: str, span: str, attrs: dict[str, str], order: list[str]) -> s
     return f'<markable id="{attr(mid)}" span="{attr(span)}"{body}/>\n'
 
 
-def _doctype_line(doctype: tuple[str, str | None]) -> str:
+def _doctype_line(doctype: tuple[str, str | None] | None) -> str:
+    if doctype is None:
+        return ""
     root, system = doctype
     return f'<!DOCTYPE {root} SYSTEM "{system}">\n' if system else f"<!DOCTYPE {root}>\n"
 

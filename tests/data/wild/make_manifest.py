@@ -52,14 +52,11 @@ FEWER_SOURCES: dict[str, tuple[int, str]] = {
                "without coreference), CorefAnnotator's other files (its own Entity and Mention types)"),
     "mmax2": (1, "the public MMAX2 coreference projects are under a non-commercial licence or none (Potsdam "
                  "Commentary Corpus, yuliagrishina/corefpro, chardmeier/parcor-full, nlpAThits/MMAX2-Showcase, "
-                 "nlpAThits/ISNotes1.0, szecsenyi/topicalization; mmax2/README.md lists them). The two "
-                 "permissively licensed projects found, JULIELab/jcore-base's mmax_26000 (BSD-2-Clause, "
-                 "proteins) and WladimirSidorenko/PotTS (MIT, sentiment with anaphref pointers), wait outside "
-                 "the corpus: written back, their common_paths.xml is rewritten (a coreference level added, "
-                 "elements they have dropped) and a file of theirs left out, unreported; and corefio writes "
-                 "MMAX2 level files anew (equal once parsed, not byte for byte), which the own-format round "
-                 "trip of tests/test_wild.py does not accept (the Potsdam Commentary Corpus sample fails it "
-                 "too)"),
+                 "nlpAThits/ISNotes1.0, szecsenyi/topicalization; mmax2/README.md lists them). Two permissively "
+                 "licensed projects were found: JULIELab/jcore-base's mmax_26000 (BSD-2-Clause, proteins) is "
+                 "here; WladimirSidorenko/PotTS (MIT, sentiment with anaphref pointers) is tested from "
+                 "tests/data/mmax2/potts and waits outside the corpus, since its conversions to formats without "
+                 "layers meet two harness matters that are not MMAX2's (tests/data/mmax2/README.md)"),
     "mate": (0, "the XML of the MATE workbench (Poesio, Bruneseaux and Romary, 1999, The MATE meta-scheme for "
                 "coreference in dialogues in multiple languages): no file in its markup (de elements, link "
                 "elements with anchor hrefs) was found in public code, and the corpora annotated with it "
