@@ -1601,8 +1601,8 @@ def score_command(
                                          help="with --keep-zeros: pair zeros by their dependencies first "
                                               "(dependent, as corefud-scorer) or by their places (linear)"),
     repeats: Repeats = typer.Option(Repeats.scorer, "--repeats",
-                                    help="a span in two chains: scorer.pl v8.01's rule (scorer) or "
-                                         "corefud-scorer's (corefud), whatever the format"),
+                                    help="a span in two chains, and BLANC's halves: scorer.pl v8.01's rule "
+                                         "(scorer) or corefud-scorer's (corefud), whatever the format"),
     errors: bool = typer.Option(False, "--errors",
                                 help="also classify the errors (Kummerfeld & Klein 2013: span error, conflated "
                                      "and divided entities, extra and missing mentions and entities)"),

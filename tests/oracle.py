@@ -85,6 +85,9 @@ class Doc:
     ids: Counter = field(default_factory=Counter)
     #: how many of the words are empty nodes (CoNLL-U ``3.1`` rows)
     empty: int = 0
+    #: identity links by the value of their type feature (WebAnno TSV: GUM's coref,
+    #: ana, appos...), which chains do not keep; not among :func:`summary`'s kinds
+    identity_types: Counter = field(default_factory=Counter)
 
     def sentences(self) -> int:
         return len(set(self.sentence_of))
@@ -938,6 +941,8 @@ def _webanno_document(text: str) -> Doc:
                 kind = relation_kind(types[k] if k < len(types) else None, relation)
                 if kind is None:
                     doc.groups.join(governor, dependent)
+                    if k < len(types) and types[k] not in ("", "*"):
+                        doc.identity_types[types[k]] += 1
                 else:
                     doc.links[kind] += 1
     for ref in doc.mentions:

@@ -7,7 +7,10 @@ of it (``usage``) and how to remove it (``strip``). From it:
   uses and the target format cannot express, with a count and an example. The API runs
   it before every writer, so writers never check for losses themselves.
   The links of markables of other layers that are not written are reported with them
-  (``loss.layer-links``, one per source → target pair).
+  (``loss.layer-links``, one per source → target pair). A feature a format expresses can
+  be lost all the same with another it cannot (:data:`LOST_WITH`): CoNLL-U and UA keep
+  the attributes of the bridging links they write, not those of the identity links they
+  turn into chains (WebAnno TSV's relation types ``ana``, ``appos``...).
 * :func:`treatment` says what the writer of a format does with such a use: drops it,
   writes its hull (a discontinuous mention as one span from its first to its last word),
   writes it as it is (``kept``: the format's own tools may not read it; reported as
@@ -32,7 +35,7 @@ import re
 from collections import Counter
 from copy import copy
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..model.mentions import is_identity
@@ -196,7 +199,7 @@ FEATURES: tuple[Feature, ...] = (
                                             or any(link.target_kind == "entity" and e.id in link.targets
                                                    for link in d.links)])),
     Feature("link_attributes", "link attributes",
-            lambda d, c: _count(link.id for link in d.links if link.attributes),
+            lambda d, c: _link_attributes(link for link in d.links if link.attributes),
             lambda d, c: _copy(d, links=[link.copy(**{"attributes": {}}) for link in d.links])),
     Feature("heads", "mention heads",
             lambda d, c: _count(m.ref for m in d.markables if m.head is not None),
@@ -306,12 +309,40 @@ def _strip_layers(doc: "Document") -> "Document":
     return _copy(doc, markables=projected.markables, links=projected.links)
 
 
+def _link_attributes(links: Iterable[Any]) -> Usage:
+    """(links with attributes, an example that counts their values: ``type=ana ×11,
+    type=appos ×5``: WebAnno TSV's relation types, GUM's kinds of identity, are such
+    attributes)."""
+    links = list(links)
+    values = Counter(f"{k}={v}" for link in links for k, v in sorted(link.attributes.items()))
+    shown = [f"{value} ×{n}" for value, n in values.most_common(5)]
+    more = len(values) - len(shown)
+    return len(links), (", ".join(shown) + (f" and {more} other values" if more > 0 else "")) if links else None
+
+
+#: (feature, capability) → what is lost of a feature a format expresses because it
+#: cannot express the capability, in words and counted: a format that writes chains and
+#: not identity links (CoNLL-U, UA) keeps the attributes of the links it writes
+#: (bridging), not those of the identity links it turns into chains
+LOST_WITH: dict[tuple[str, str], tuple[str, Callable[["Document"], Usage]]] = {
+    ("link_attributes", "link_structure"): (
+        "attributes of identity links (link types such as ana or appos)",
+        lambda d: _link_attributes(link for link in d.links if link.attributes and is_identity(link.type))),
+}
+
+
 def uses(doc: "Document", capabilities: "Capabilities") -> list[tuple[Feature, Usage]]:
-    """The features ``doc`` uses that ``capabilities`` does not (fully) express."""
+    """The features ``doc`` uses that ``capabilities`` does not (fully) express
+    (:data:`LOST_WITH`: a feature expressed, lost all the same with another one)."""
     out = []
     for feature in FEATURES:
         allowed = getattr(capabilities, feature.name)
         if allowed is True:
+            for (name, other), (message, usage) in LOST_WITH.items():
+                if name == feature.name and getattr(capabilities, other) is not True:
+                    n, example = usage(doc)
+                    if n:
+                        out.append((replace(feature, message=message), (n, example)))
             continue
         n, example = feature.usage(doc, allowed)
         if n:

@@ -754,6 +754,11 @@ def _document(doc: Any, report: Report) -> str:
     for m in sorted(doc.markables, key=lambda m: number[m.ref]):
         for i in range(m.first, m.last + 1):
             on_token[i].append(m)
+    # a mention the source wrote without an annotation id (one token, alone on it: the
+    # reader names it t<token id>.0) is written so again, its relations naming it 0
+    for m in doc.markables:
+        if len(m.spans) == 1 and m.first == m.last and m.id == f"t{ids[m.first]}.0" and len(on_token[m.first]) == 1:
+            number[m.ref] = 0
     by_ref = {m.ref: m for m in doc.markables}
     first_of_entity: dict[str, str] = {}
     for m in doc.markables:
@@ -771,7 +776,8 @@ def _document(doc: Any, report: Report) -> str:
         previous[m.entity] = m
         if before is not None and not (m.ref in linked and before.ref in linked):
             # as GUM does: from the later mention (governor) to the one before, on the latter's row
-            relations[before.first].append(("coref", f"{ids[m.first]}[{number[m.ref]}_{number[before.ref]}]", {}))
+            relations[before.first].append(("coref", _relation_end(ids[m.first], number[m.ref], number[before.ref]),
+                                            {}))
     misread: list[str] = []  # types of links whose written type reads back as another
     for link in doc.links:
         written = _written_type(link)
@@ -784,7 +790,7 @@ def _document(doc: Any, report: Report) -> str:
             if target is None:
                 continue  # a link to an entity without mentions
             relations[target.first].append(
-                (written, f"{ids[source.first]}[{number[source.ref]}_{number[target.ref]}]", link.attributes))
+                (written, _relation_end(ids[source.first], number[source.ref], number[target.ref]), link.attributes))
     if misread:
         LossLog(report, NAME).lose("link-types", "links whose type its relation layer reads as another (GUM's "
                                    "coref, ana, cata, appos, pred and disc are coreference, bridge... bridging)",
@@ -821,7 +827,8 @@ def _document(doc: Any, report: Report) -> str:
                             cells.append("_")
                         else:
                             # the first column names every annotation, the others those with a value
-                            cells.append("|".join(f"{_escape(str(v)) if v is not None else '*'}[{number[m.ref]}]"
+                            cells.append("|".join(f"{_escape(str(v)) if v is not None else '*'}"
+                                                  + (f"[{number[m.ref]}]" if number[m.ref] else "")
                                                   for m, v in values if f == 0 or v is not None))
                 elif column == CHAINS:
                     cells.extend(_chain_row(on_token[i], features, link_of))
@@ -838,6 +845,12 @@ def _document(doc: Any, report: Report) -> str:
     # the header, a blank line, then each sentence after a blank line of its own
     text = newline.join(lines) + newline
     return text
+
+
+def _relation_end(row: str, governor: int, dependent: int) -> str:
+    """A relation cell's item: ``row[governor_dependent]``, 0 for a mention without an
+    annotation id, the row alone when neither has one."""
+    return f"{row}[{governor}_{dependent}]" if governor or dependent else row
 
 
 def _chain_links(doc: Any) -> dict[str, tuple[int, int]]:

@@ -2,10 +2,49 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
 from .base import BlancScore, Score
 from ._table import as_table
+
+#: which scorer's rule says when a half of BLANC is left out: ``scorer`` (scorer.pl
+#: v8.01: when the *key* has no link of its kind) or ``corefud`` (corefud-scorer 1.2: when
+#: neither key nor response has one)
+HALF_RULES = ("scorer", "corefud")
+
+
+@dataclass(frozen=True)
+class CorefudBlancScore(BlancScore):
+    """BLANC's halves combined as corefud-scorer 1.2 combines them: a half is left out
+    only when key and response both have no link of its kind (``pd == rd == 0`` in its
+    ``evaluate_documents``); a half the key lacks and the response has counts, with
+    recall and precision 0. scorer.pl leaves such a half out (:class:`BlancScore`)."""
+
+    def _halves(self) -> list[Score]:
+        return [s for s in (self.coref, self.noncoref) if s.recall_den or s.precision_den]
+
+    def __add__(self, other: BlancScore) -> "CorefudBlancScore":
+        return CorefudBlancScore(self.coref + other.coref, self.noncoref + other.noncoref)
+
+    def __radd__(self, other: BlancScore) -> "CorefudBlancScore":
+        return CorefudBlancScore(other.coref + self.coref, other.noncoref + self.noncoref)
+
+    @classmethod
+    def zero(cls) -> "CorefudBlancScore":
+        return cls(Score.zero(), Score.zero())
+
+
+def with_half_rule(result: Any, rule: str) -> Any:
+    """``result`` with the halves rule of :data:`HALF_RULES` named ``rule`` when it is a
+    BLANC score (other results unchanged): the counts stay, only their combination differs."""
+    if not isinstance(result, BlancScore):
+        return result
+    if rule == "corefud":
+        return result if isinstance(result, CorefudBlancScore) else CorefudBlancScore(result.coref, result.noncoref)
+    return BlancScore(result.coref, result.noncoref) if isinstance(result, CorefudBlancScore) else result
 
 
 def _pairs(a: np.ndarray) -> int:
@@ -21,7 +60,8 @@ def blanc(key, response=None) -> BlancScore:
     across two classes, each side over its own mentions. Correct coreference links:
     Σ C(n_ij, 2); correct non-coreference links: pairs of matched mentions separated in
     both partitions. Recall, precision and F are averaged over the two halves, a half
-    being dropped when the *key* has no link of that kind (:class:`BlancScore`).
+    being dropped when the *key* has no link of that kind (:class:`BlancScore`, scorer.pl's
+    rule; :func:`with_half_rule` gives corefud-scorer's, :class:`CorefudBlancScore`).
     scorer.pl counts links as sets of mention id pairs: where a span is listed more than
     once, what the table counts beyond those sets is taken off
     (:class:`~corefio.metrics.base.Repeats`). Response links are counted on the table's

@@ -44,6 +44,7 @@ from ..diagnostics import Diagnostic, Report
 from ..errors import DocumentMismatchError, UsageError
 from ..metrics.agreement import KappaCounts
 from ..metrics.base import BlancScore, Contingency, Score, Value
+from ..metrics.blanc import with_half_rule
 from ..metrics.profile import Profile
 from ..metrics.typed import DEFAULT_COEFFICIENTS, TypedResult, typed_evaluation
 from ..io.source import Source
@@ -80,7 +81,8 @@ class Options:
     #: (None: all of it; significance tests keep a row of counts, a small part of it)
     summarise: Callable[[DocumentScores], Any] | None = None
     #: what becomes of a repeated mention (:data:`.views.REPEAT_RULES`): scorer.pl's rule
-    #: or corefud-scorer's
+    #: or corefud-scorer's; the same scorer's rule for BLANC's halves
+    #: (:data:`corefio.metrics.blanc.HALF_RULES`)
     repeats: str = "scorer"
 
     @property
@@ -142,7 +144,7 @@ class Accumulator:
         results: dict[str, Any] = {}
         for m in self.each:
             assert m.function is not None
-            results[m.name] = m.function(table)
+            results[m.name] = with_half_rule(m.function(table), options.repeats)
             _add(share.sums, m.name, results[m.name])
         if self.batched or self.profiled:
             self.pending.append(table)
@@ -181,7 +183,7 @@ class Accumulator:
         self.pending, self.pending_cells = [], 0
         for m in self.batched:
             assert m.function is not None
-            _add(self.share.sums, m.name, m.function(union))
+            _add(self.share.sums, m.name, with_half_rule(m.function(union), self.options.repeats))
         if self.share.profile is not None:
             self.share.profile = self.share.profile + Profile.of(union)
 
@@ -279,7 +281,7 @@ def _finish(options: Options, shares: list[Share], report: Report, macro: bool, 
         metric = REGISTRY[name]
         if metric.corpus == "sum":
             assert metric.function is not None
-            corpus[name] = sums[name] if name in sums else metric.function(empty)
+            corpus[name] = sums[name] if name in sums else with_half_rule(metric.function(empty), options.repeats)
         elif metric.corpus == "counts":
             corpus[name] = Value(kappa.get(name, KappaCounts.zero()).value)
             _check_kappa(corpus[name], report, "corpus")
@@ -419,7 +421,9 @@ def score(
 
     ``repeats``: what becomes of a mention span listed twice (in two chains): ``"scorer"``
     (scorer.pl v8.01's rule, the default) or ``"corefud"`` (corefud-scorer's), the same
-    for every input format (:mod:`corefio.scoring.views`).
+    for every input format (:mod:`corefio.scoring.views`); BLANC's halves follow the same
+    scorer (:func:`corefio.metrics.blanc.with_half_rule`: scorer.pl leaves out a half the
+    key has no link of, corefud-scorer only a half neither side has a link of).
 
     ``preset``: a scorer's settings by name (``conll2012``, ``corefud``, ``codicrac``...:
     :mod:`corefio.scoring.presets`); they fill in the options the call does not give.

@@ -4,7 +4,9 @@
 A preset is one row of :data:`PRESETS`: the scorer and version it follows, the command of
 that scorer it stands for, a one-line description, and the options it sets: the
 ordinary scorer's (``metrics``, ``keep_singletons``, ``match``, ``keep_zeros``,
-``zero_match``, ``repeats``: the keyword arguments of :func:`corefio.score`) and, for the
+``zero_match``, ``repeats``: the keyword arguments of :func:`corefio.score`; ``repeats``
+names the scorer whose counting rules are followed, for spans listed twice and for
+BLANC's halves) and, for the
 Universal Anaphora scorer's settings, the relations it scores beyond identity
 (:class:`~.anaphora.AnaphoraSettings`, printed after the table).
 
@@ -150,7 +152,9 @@ UA_NOTE = ("the scores are the UA scorer's; --format json also gives corefio's o
 
 #: what the output of the corefud preset says after its settings
 COREFUD_NOTE = ("MOR and the zero score are corefud-scorer's: MOR pairs mentions by their largest overlap "
-                "whatever the matching (the UA scorer's MOR, --preset crac22, pairs them by its matching)")
+                "whatever the matching (the UA scorer's MOR, --preset crac22, pairs them by its matching); BLANC "
+                "leaves out a half only when neither key nor response has a link of its kind, as corefud-scorer "
+                "does (scorer.pl: when the key has none; --repeats scorer)")
 
 
 def _ua(name: str, description: str, anaphora: AnaphoraSettings, options: Mapping[str, Any],
