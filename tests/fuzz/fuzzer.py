@@ -1566,10 +1566,12 @@ def write_readme(directory: Path, manifest: dict) -> None:
     (directory / "README.md").write_text("\n".join(lines) + "\n")
 
 
-def replay_regressions(directory: Path = REGRESSIONS, jobs: int = 1, only: str | None = None
-                       ) -> list[tuple[str, list[dict]]]:
+def replay_regressions(directory: Path = REGRESSIONS, jobs: int = 1, only: str | None = None,
+                       timeout: float = STEP_TIMEOUT, slow: float = SLOW_STEP) -> list[tuple[str, list[dict]]]:
     """Run the oracle on every file of the manifest (or on the one called ``only``);
-    ``[(file, findings)]``."""
+    ``[(file, findings)]``. ``timeout`` and ``slow``: the seconds after which a step is a
+    hang, and the CPU seconds after which it is slow (the suite replays with ten times a
+    campaign's: guards that hold on a busy machine, no measure of speed)."""
     from corefio.formats import registry
 
     manifest = load_manifest(directory)
@@ -1599,7 +1601,7 @@ def replay_regressions(directory: Path = REGRESSIONS, jobs: int = 1, only: str |
                 inputs.append((name, Input(fmt, 0, files[entry["member"]], seed, mutations)))
             else:
                 inputs.append((name, Input(fmt, 0, path.read_bytes(), Seed(seed_path, b""), mutations)))
-        pool = Pool(targets, workdir, jobs)
+        pool = Pool(targets, workdir, jobs, timeout=timeout, slow=slow)
         for name, item in inputs:
             out.append((name, pool.check(item).findings))
     finally:

@@ -68,8 +68,12 @@ def test_regressions_are_listed():
 
 @pytest.fixture(scope="module")
 def replayed() -> dict[str, list[dict]]:
-    """The fuzzer's findings on every saved regression (one child Python for all)."""
-    script = "import json; from tests.fuzz import fuzzer; print(json.dumps(fuzzer.replay_regressions()))"
+    """The fuzzer's findings on every saved regression (one child Python for all). A step is
+    a hang after ten times a campaign's limit: on a busy machine a step that a campaign
+    finds quick can take several seconds."""
+    script = ("import json; from tests.fuzz import fuzzer; "
+              "print(json.dumps(fuzzer.replay_regressions(timeout=10 * fuzzer.STEP_TIMEOUT, "
+              "slow=10 * fuzzer.SLOW_STEP)))")
     done = subprocess.run([sys.executable, "-c", script], cwd=fuzzer.REPO, capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr
