@@ -69,6 +69,7 @@ from ..io.source import Source, confined_path
 from ..io.xmlsafe import line_of, parse_xml
 from ..model.crossdoc import KIND, SUBTOPIC, TOPIC, CrossEntity, document_ref
 from ..model.layout import FormatLayout
+from .mmax2.writer import cut_stem
 from .registry import Capabilities, FormatSpec, Option, register
 
 NAME = "ecbplus"
@@ -520,9 +521,16 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
     return "\n".join(lines) + "\n", next_r
 
 
+#: bytes of UTF-8 a file or topic folder name takes at most (before ``_<n>.xml``)
+MAX_STEM_BYTES = 200
+
+
 def write_files(corpus: Any, *, report: Report, canonical: bool = False) -> dict[str, bytes]:
     """``<topic>/<name>.xml`` for every document (``<name>.xml`` for a document without
-    topic), and the validated sentences file when sentences say whether they are."""
+    topic), and the validated sentences file when sentences say whether they are. A
+    name too long for a file name is cut, with a digest of the whole name; nothing is
+    lost, since the document's ``doc_name`` holds it and the reader takes the name from
+    there."""
     out: dict[str, bytes] = {}
     rows: list[tuple[str, str, str]] = []
     next_r = 1 + max((int(e.attributes["r_id"]) for d in corpus.documents for e in d.entities
@@ -533,11 +541,14 @@ def write_files(corpus: Any, *, report: Report, canonical: bool = False) -> dict
             report.add("loss.metadata", "warning", f"{NAME} keeps a document's topic, subtopic, doc_id and doc_name "
                        "only: other metadata dropped", document=doc.label, count=len(other), merge=True,
                        example=other[0])
-        stem = re.sub(r"[/\\\x00]", "_", doc.name if doc.part is None else f"{doc.name}_{doc.part}") or f"doc_{k + 1}"
+        whole = doc.name if doc.part is None else f"{doc.name}_{doc.part}"
+        stem = re.sub(r"[/\\\x00]", "_", whole) or f"doc_{k + 1}"
         if stem.startswith("."):
             stem = "_" + stem
+        # a name too long for a file name is cut (the file's doc_name keeps it whole)
+        stem = cut_stem(stem, whole, MAX_STEM_BYTES)
         topic = doc.metadata.get(TOPIC)
-        folder = re.sub(r"[/\\\x00.]", "_", topic) + "/" if topic else ""
+        folder = cut_stem(re.sub(r"[/\\\x00.]", "_", topic), topic, MAX_STEM_BYTES) + "/" if topic else ""
         path = f"{folder}{stem}.xml"
         if path in out:
             path = f"{folder}{stem}_{k + 1}.xml"

@@ -1084,20 +1084,29 @@ _TYPE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 def _chain_type_descriptions(custom: frozenset[tuple[str, str]]) -> str:
     """UIMA type descriptions of chain layers other than DKPro Core's (as INCEpTION
     declares a chain layer: the chain type with ``first``, the link type with ``next``,
-    ``referenceType`` and ``referenceRelation``)."""
+    ``referenceType`` and ``referenceRelation``). Each type is declared once: a chain
+    type whose chains start with links of several types (a file may have them, and the
+    reader takes it) gets ``uima.tcas.Annotation`` as the range of ``first``, the type
+    every link type extends."""
+    links_of: dict[str, set[str]] = {}
+    for chain, link in custom:
+        links_of.setdefault(chain, set()).add(link)
     out = []
-    for chain, link in sorted(custom):
+    for chain, links in sorted(links_of.items()):
+        first = next(iter(links)) if len(links) == 1 else "uima.tcas.Annotation"
         out.append(f"""    <typeDescription>
       <name>{chain}</name>
       <description>A chain of the {chain.rsplit('.', 1)[-1]} layer: first is its first link.</description>
       <supertypeName>uima.cas.AnnotationBase</supertypeName>
       <features>
-        <featureDescription><name>first</name><description/><rangeTypeName>{link}</rangeTypeName></featureDescription>
+        <featureDescription><name>first</name><description/><rangeTypeName>{first}</rangeTypeName></featureDescription>
       </features>
     </typeDescription>
-    <typeDescription>
+""")
+    for link in sorted({link for _, link in custom} - set(links_of)):
+        out.append(f"""    <typeDescription>
       <name>{link}</name>
-      <description>A link of the {chain.rsplit('.', 1)[-1]} layer; next is the following one.</description>
+      <description>A link of a chain layer; next is the following one.</description>
       <supertypeName>uima.tcas.Annotation</supertypeName>
       <features>
         <featureDescription><name>next</name><description/><rangeTypeName>{link}</rangeTypeName></featureDescription>
