@@ -100,6 +100,27 @@ def test_the_saved_ecbplus_input_is_written_and_read_back(tmp_path: Path):
     assert [len(d.markables) for d in back.documents] == [len(d.markables) for d in corpus.documents]
 
 
+@pytest.mark.parametrize("r_id", ["\u00b92188", "3\u2075619", "\u0663"])
+def test_an_ecbplus_r_id_of_other_digits_is_no_number(tmp_path: Path, r_id: str):
+    """Seed 4127 rerun, ecbplus: an ``r_id`` with a superscript digit passed
+    ``str.isdigit`` and ``int()`` refused it (ValueError from the writer)."""
+    path = tmp_path / "1_1ecb.xml"
+    path.write_text(ecbplus_document("1_1ecb").replace(
+        "</Markables>", '<HUMAN_PART_PER m_id="2" TAG_DESCRIPTOR="Kim" instance_id="HUM1"/>\n</Markables>').replace(
+        "<Relations>\n",
+        f'<Relations>\n<INTRA_DOC_COREF r_id="{r_id}"><source m_id="1"/><target m_id="2"/></INTRA_DOC_COREF>\n'))
+    corpus = corefio.read(path, format="ecbplus")
+    corefio.write(corpus, tmp_path / "out", format="ecbplus")
+    back = corefio.read(tmp_path / "out", format="ecbplus")
+    assert [len(d.markables) for d in back.documents] == [1]
+
+
+def test_the_saved_ecbplus_r_id_input_is_written(tmp_path: Path):
+    corpus = corefio.read(FUZZ / "ecbplus-exception-write-908f7c36", format="ecbplus")
+    corefio.write(corpus, tmp_path / "out", format="ecbplus")
+    assert len(corefio.read(tmp_path / "out", format="ecbplus").documents) == len(corpus.documents)
+
+
 # -- wl-coref: a negative part_id -----------------------------------------------------------------
 def wl_line(part: object) -> str:
     return json.dumps({"document_id": "A", "part_id": part, "cased_words": ["Kim", "left", "she"],
