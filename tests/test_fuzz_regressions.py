@@ -209,6 +209,25 @@ def test_xmi_the_writer_writes_what_the_reader_took(tmp_path: Path, source: str)
     assert chain_types(back) == chain_types(corpus)
 
 
+@pytest.mark.parametrize("encoding", ["utf-32-le", "utf-32-be"])
+def test_an_xmi_file_in_utf32_is_refused_at_its_first_line(tmp_path: Path, encoding: str):
+    """Seed 4127 rerun, xmi: lxml reads a UTF-32 file (with its byte order mark), cassis's
+    parser does not; its XMLSyntaxError escaped ``read``. It is a located input error."""
+    pytest.importorskip("cassis")
+    path = tmp_path / "wide.xmi"
+    mark = {"utf-32-le": b"\xff\xfe\x00\x00", "utf-32-be": b"\x00\x00\xfe\xff"}[encoding]
+    path.write_bytes(mark + XMI_TWO_LINK_TYPES.replace('encoding="UTF-8"', 'encoding="UTF-32"').encode(encoding))
+    with pytest.raises(CorefioError) as caught:
+        corefio.read(path)
+    assert caught.value.line == 1 and "dkpro-cassis cannot read" in caught.value.message
+
+
+def test_the_saved_utf32_xmi_is_refused():
+    pytest.importorskip("cassis")
+    with pytest.raises(CorefioError, match="UTF-32"):
+        corefio.read(FUZZ / "xmi-exception-read-f69908ab.xmi")
+
+
 # -- mmax2: a project file in UTF-16 without its byte order mark ----------------------------------
 def mmax2_project(tmp_path: Path) -> Path:
     corpus = corefio.loads("#begin document (A); part 000\nA\t0\t0\tKim\t(0)\nA\t0\t1\tleft\t-\n"

@@ -519,7 +519,12 @@ def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> Form
     feature of the type; a view names a sofa and elements. A type corefio inferred from
     the XMI itself (``inferred``) is built to fit its elements: one that names no sofa
     where no element of its type does is corefio's misfit, not the input's."""
-    root = parse_xml(data, file=file).getroot()
+    tree = parse_xml(data, file=file)
+    encoding = (tree.docinfo.encoding or "UTF-8").upper().replace("_", "-")
+    if encoding.startswith(("UTF-32", "UCS-4", "UCS4")):  # lxml reads it, cassis's parser does not
+        return FormatError(f"the file is {tree.docinfo.encoding} encoded, which dkpro-cassis cannot read; "
+                           f"convert it to UTF-8 (e.g. `iconv -f {tree.docinfo.encoding} -t UTF-8`)", file=file, line=1)
+    root = tree.getroot()
 
     def fail(element: Any, message: str) -> FormatError:
         return FormatError(message, file=file, line=element.sourceline)
