@@ -323,20 +323,12 @@ _WL_PART = re.compile(r"^-?[0-9]+$")
 
 def wl_part_id(part: str | None) -> int | None:
     """The ``part_id`` (a JSON integer) a wl-coref line gives a document's part: any
-    integer, negative ones too (the reader takes every integer). None for a part that
-    is no integer; such a part, or one whose integer is written otherwise (``000`` as
-    ``0``), does not read back as it was (see :func:`wl_part_kept`)."""
+    integer, negative ones too (the reader takes every integer); its number is what
+    comes back (``000`` as ``0``, the same part for the CoNLL scorers). None for a part
+    that is no integer, which wl-coref cannot write (``loss.document-part``)."""
     if part is None or not _WL_PART.match(part):
         return None
     return int(part)
-
-
-def wl_part_kept(part: str | None) -> bool:
-    """Whether a document's part reads back from a wl-coref line exactly as it is."""
-    if part is None:
-        return True
-    number = wl_part_id(part)
-    return number is not None and str(number) == part
 
 
 def wl_object(doc: Any, lay: JsonlinesLayout | None = None) -> dict:
