@@ -69,7 +69,6 @@ from ..io.source import Source, confined_path
 from ..io.xmlsafe import line_of, parse_xml
 from ..model.crossdoc import KIND, SUBTOPIC, TOPIC, CrossEntity, document_ref
 from ..model.layout import FormatLayout
-from .mmax2.writer import cut_stem
 from .registry import Capabilities, FormatSpec, Option, register
 
 NAME = "ecbplus"
@@ -537,6 +536,8 @@ def write_files(corpus: Any, *, report: Report, canonical: bool = False) -> dict
     name too long for a file name is cut, with a digest of the whole name; nothing is
     lost, since the document's ``doc_name`` holds it and the reader takes the name from
     there."""
+    from .mmax2.writer import cut_stem  # here: reading ECB+ need not load the MMAX2 modules
+
     out: dict[str, bytes] = {}
     rows: list[tuple[str, str, str]] = []
     next_r = 1 + max((int(e.attributes["r_id"]) for d in corpus.documents for e in d.entities
