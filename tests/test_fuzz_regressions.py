@@ -5,6 +5,7 @@ fuzzer itself that stopped a campaign."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -13,7 +14,9 @@ from pathlib import Path
 import pytest
 
 import corefio
+from corefio.diagnostics import Report
 from corefio.errors import CorefioError
+from corefio.formats.xmi import XmiLayout
 from corefio.model import zeros
 
 from .conftest import DATA, REPO
@@ -54,6 +57,223 @@ def test_the_saved_input_scores_against_itself():
     assert [len(d.tokens) for d in corpus.documents] == [2]
     mentions = corefio.score(path, path).to_dict(per_document=False)["corpus"]["mentions"]
     assert mentions == corefio.score(corpus, corpus).to_dict(per_document=False)["corpus"]["mentions"]
+
+
+# -- ecbplus: a document name too long for a file name ----------------------------------------
+def ecbplus_document(name: str) -> str:
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<Document doc_name="{name}.xml" doc_id="D1">\n'
+            '<token t_id="1" sentence="0" number="0">Kim</token>\n'
+            '<token t_id="2" sentence="0" number="1">left</token>\n'
+            '<Markables>\n<HUMAN_PART_PER m_id="1"><token_anchor t_id="1"/></HUMAN_PART_PER>\n</Markables>\n'
+            '<Relations>\n</Relations>\n</Document>\n')
+
+
+def test_an_ecbplus_name_too_long_for_a_file_name_is_written_under_a_cut_one(tmp_path: Path):
+    """Seed 4127, ecbplus: a ``doc_name`` of 5,000 digits made the writer create a file
+    name too long for the file system (OSError, Errno 36). The file name is cut (with a
+    digest, as the MMAX2 writer cuts its stems); the name comes back whole from
+    ``doc_name``, so nothing is reported lost."""
+    source = tmp_path / "in"
+    source.mkdir()
+    names = ["1_" + "9" * 5000 + "ecb", "1_" + "9" * 4999 + "8ecb"]  # alike for the first 4,000 bytes
+    for k, name in enumerate(names):
+        (source / f"{k}.xml").write_text(ecbplus_document(name))
+    corpus = corefio.read(source, format="ecbplus")
+    report = Report()
+    out = tmp_path / "out"
+    corefio.write(corpus, out, format="ecbplus", report=report)
+    written = sorted(p for p in out.rglob("*.xml"))
+    assert len(written) == 2
+    assert all(len(p.name.encode("utf-8")) <= 255 and len(p.parent.name.encode("utf-8")) <= 255 for p in written)
+    assert not [d for d in report.diagnostics if d.severity in ("warning", "error")]
+    back = corefio.read(out, format="ecbplus")
+    assert sorted(d.name for d in back.documents) == sorted(names)
+    assert [len(d.markables) for d in back.documents] == [1, 1]
+
+
+def test_the_saved_ecbplus_input_is_written_and_read_back(tmp_path: Path):
+    corpus = corefio.read(FUZZ / "ecbplus-crash-write-0840481b", format="ecbplus")
+    assert len(corpus.documents[0].name) > 4000
+    corefio.write(corpus, tmp_path / "out", format="ecbplus")
+    back = corefio.read(tmp_path / "out", format="ecbplus")
+    assert [d.name for d in back.documents] == [d.name for d in corpus.documents]
+    assert [len(d.markables) for d in back.documents] == [len(d.markables) for d in corpus.documents]
+
+
+@pytest.mark.parametrize("r_id", ["\u00b92188", "3\u2075619", "\u0663"])
+def test_an_ecbplus_r_id_of_other_digits_is_no_number(tmp_path: Path, r_id: str):
+    """Seed 4127 rerun, ecbplus: an ``r_id`` with a superscript digit passed
+    ``str.isdigit`` and ``int()`` refused it (ValueError from the writer)."""
+    path = tmp_path / "1_1ecb.xml"
+    path.write_text(ecbplus_document("1_1ecb").replace(
+        "</Markables>", '<HUMAN_PART_PER m_id="2" TAG_DESCRIPTOR="Kim" instance_id="HUM1"/>\n</Markables>').replace(
+        "<Relations>\n",
+        f'<Relations>\n<INTRA_DOC_COREF r_id="{r_id}"><source m_id="1"/><target m_id="2"/></INTRA_DOC_COREF>\n'))
+    corpus = corefio.read(path, format="ecbplus")
+    corefio.write(corpus, tmp_path / "out", format="ecbplus")
+    back = corefio.read(tmp_path / "out", format="ecbplus")
+    assert [len(d.markables) for d in back.documents] == [1]
+
+
+def test_the_saved_ecbplus_r_id_input_is_written(tmp_path: Path):
+    corpus = corefio.read(FUZZ / "ecbplus-exception-write-908f7c36", format="ecbplus")
+    corefio.write(corpus, tmp_path / "out", format="ecbplus")
+    assert len(corefio.read(tmp_path / "out", format="ecbplus").documents) == len(corpus.documents)
+
+
+# -- wl-coref: a negative part_id -----------------------------------------------------------------
+def wl_line(part: object) -> str:
+    return json.dumps({"document_id": "A", "part_id": part, "cased_words": ["Kim", "left", "she"],
+                       "sent_id": [0, 0, 0], "speaker": ["_", "_", "_"], "span_clusters": [[[0, 1], [2, 3]]],
+                       "word_clusters": [[0, 2]], "head2span": []}) + "\n"
+
+
+@pytest.mark.parametrize("part", [-1, 0, 7, -12])
+def test_a_wl_coref_integer_part_comes_back(part: int):
+    """Seed 4127, wl-coref: ``part_id: -1`` read as ``A (part -1)`` was written without
+    its part and read back as ``A``, no loss said so. Every integer is written back."""
+    corpus = corefio.loads(wl_line(part), "wl-coref")
+    assert corpus.documents[0].label == f"A (part {part})"
+    report = Report()
+    back = corefio.loads(corefio.dumps(corpus, "wl-coref", report=report), "wl-coref")
+    assert back.documents[0].label == f"A (part {part})"
+    assert not [d for d in report.diagnostics if d.code == "loss.document-part"]
+
+
+@pytest.mark.parametrize("part", ["b", "1a"])
+def test_a_part_that_is_no_integer_is_a_wl_coref_loss(part: str):
+    corpus = corefio.loads(wl_line(1), "wl-coref")
+    corpus = corpus.copy(documents=[corpus.documents[0].copy(part=part)])
+    report = Report()
+    back = corefio.loads(corefio.dumps(corpus, "wl-coref", report=report), "wl-coref")
+    assert back.documents[0].part is None
+    lost = [d for d in report.diagnostics if d.code == "loss.document-part"]
+    assert len(lost) == 1 and lost[0].examples == [repr(part)]
+
+
+def test_a_wl_coref_part_with_leading_zeros_keeps_its_number():
+    corpus = corefio.loads(wl_line(1), "wl-coref")
+    corpus = corpus.copy(documents=[corpus.documents[0].copy(part="007")])
+    back = corefio.loads(corefio.dumps(corpus, "wl-coref"), "wl-coref")
+    assert back.documents[0].part == "7"
+
+
+def test_the_saved_wl_coref_input_keeps_its_part():
+    corpus = corefio.read(FUZZ / "wl-coref-roundtrip-compare-1798066e.jsonlines", format="wl-coref")
+    back = corefio.loads(corefio.dumps(corpus, "wl-coref"), "wl-coref")
+    assert [d.label for d in back.documents] == [d.label for d in corpus.documents] == ["document_1 (part -1)"]
+
+
+# -- xmi: chains of one chain type whose first links have different types -------------------------
+XMI_TWO_LINK_TYPES = """<?xml version="1.0" encoding="UTF-8"?><xmi:XMI xmlns:xmi="http://www.omg.org/XMI" \
+xmlns:cas="http:///uima/cas.ecore" xmlns:type5="http:///de/tudarmstadt/ukp/dkpro/core/api/segmentation/type.ecore" \
+xmlns:custom="http:///webanno/custom.ecore" xmi:version="2.0">
+<type5:Token xmi:id="2" sofa="1" begin="0" end="3"/>
+<type5:Token xmi:id="3" sofa="1" begin="4" end="8"/>
+<type5:Token xmi:id="4" sofa="1" begin="9" end="12"/>
+<type5:Sentence xmi:id="5" sofa="1" begin="0" end="12"/>
+<custom:OtherLink xmi:id="10" sofa="1" begin="0" end="3" next="11"/>
+<custom:SimpleLink xmi:id="11" sofa="1" begin="9" end="12"/>
+<custom:SimpleLink xmi:id="12" sofa="1" begin="4" end="8"/>
+<custom:SimpleChain xmi:id="20" sofa="1" first="10"/>
+<custom:SimpleChain xmi:id="21" sofa="1" first="12"/>
+<cas:Sofa xmi:id="1" sofaNum="1" sofaID="_InitialView" mimeType="text" sofaString="Kim left she"/>
+<cas:View sofa="1" members="2 3 4 5 10 11 12 20 21"/>
+</xmi:XMI>
+"""
+
+
+def chain_types(corpus) -> dict[str, tuple[str, str]]:
+    lay = corpus.documents[0].layout["xmi"]
+    assert isinstance(lay, XmiLayout)
+    return lay.chain_types
+
+
+def chains_of(corpus) -> list[list[tuple[int, int]]]:
+    doc = corpus.documents[0]
+    return sorted(sorted((doc.markables[k].first, doc.markables[k].last) for k in chain)
+                  for chain in doc.chain_indices())
+
+
+@pytest.mark.parametrize("source", ["built", "saved"])
+def test_xmi_the_writer_writes_what_the_reader_took(tmp_path: Path, source: str):
+    """Seed 4127, xmi: a chain type whose chains start with links of two types (a flipped
+    bit in a type name) was read, and the writer refused it: it declared the chain type
+    twice, with two ranges of ``first`` ("redefined differently"). It is declared once,
+    ``first`` ranging over annotations, and the chains come back."""
+    pytest.importorskip("cassis")
+    if source == "built":
+        path = tmp_path / "two.xmi"
+        path.write_text(XMI_TWO_LINK_TYPES)
+    else:
+        path = FUZZ / "xmi-roundtrip-write-42e23e7f.xmi"
+    corpus = corefio.read(path)
+    assert len({link for _, link in chain_types(corpus).values()}) == 2
+    written = tmp_path / "out.xmi"
+    corefio.write(corpus, written)
+    back = corefio.read(written)
+    assert chains_of(back) == chains_of(corpus)
+    assert chain_types(back) == chain_types(corpus)
+
+
+@pytest.mark.parametrize("encoding", ["utf-32-le", "utf-32-be"])
+def test_an_xmi_file_in_utf32_is_refused_at_its_first_line(tmp_path: Path, encoding: str):
+    """Seed 4127 rerun, xmi: lxml reads a UTF-32 file (with its byte order mark), cassis's
+    parser does not; its XMLSyntaxError escaped ``read``. It is a located input error."""
+    pytest.importorskip("cassis")
+    path = tmp_path / "wide.xmi"
+    mark = {"utf-32-le": b"\xff\xfe\x00\x00", "utf-32-be": b"\x00\x00\xfe\xff"}[encoding]
+    path.write_bytes(mark + XMI_TWO_LINK_TYPES.replace('encoding="UTF-8"', 'encoding="UTF-32"').encode(encoding))
+    with pytest.raises(CorefioError) as caught:
+        corefio.read(path)
+    assert caught.value.line == 1 and "dkpro-cassis cannot read" in caught.value.message
+
+
+def test_the_saved_utf32_xmi_is_refused():
+    pytest.importorskip("cassis")
+    with pytest.raises(CorefioError, match="UTF-32"):
+        corefio.read(FUZZ / "xmi-exception-read-f69908ab.xmi")
+
+
+# -- mmax2: a project file in UTF-16 without its byte order mark ----------------------------------
+def mmax2_project(tmp_path: Path) -> Path:
+    corpus = corefio.loads("#begin document (A); part 000\nA\t0\t0\tKim\t(0)\nA\t0\t1\tleft\t-\n"
+                           "A\t0\t2\tshe\t(0)\n\n#end document\n", "conll")
+    project = tmp_path / "project"
+    corefio.write(corpus, project, format="mmax2")
+    return project
+
+
+@pytest.mark.parametrize("member", ["common_paths.xml", "A.mmax", "Basedata/A_words.xml",
+                                    "Markables/A_coref_level.xml", "Schemes/coref_scheme.xml"])
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_an_mmax2_file_in_utf16_without_its_mark_is_refused_naming_it(tmp_path: Path, member: str, encoding: str):
+    """Seed 4127, mmax2: ``common_paths.xml`` in UTF-16 without a byte order mark, its
+    declaration saying UTF-8, was read without a word (the XML parser guessed the
+    encoding from the zero bytes). Every project file the reader parses is refused so,
+    naming the file, in lenient reading too."""
+    project = mmax2_project(tmp_path)
+    assert len(corefio.read(project, format="mmax2").documents[0].markables) == 2
+    path = project / member
+    path.write_bytes(path.read_bytes().decode("utf-8").encode(encoding))
+    for strict in (False, True):
+        with pytest.raises(CorefioError) as caught:
+            corefio.read(project, format="mmax2", strict=strict)
+        assert caught.value.file is not None and Path(caught.value.file).name == path.name
+        assert caught.value.line == 1
+        assert "without a byte order mark" in caught.value.message and "declares 'UTF-8'" in caught.value.message
+
+
+def test_an_mmax2_file_in_utf16_with_its_mark_is_read(tmp_path: Path):
+    project = mmax2_project(tmp_path)
+    path = project / "common_paths.xml"
+    path.write_bytes(path.read_text().replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16"))
+    assert len(corefio.read(project, format="mmax2").documents[0].markables) == 2
+
+
+def test_the_saved_mmax2_project_is_refused():
+    with pytest.raises(CorefioError, match="UTF-16-LE encoded without a byte order mark"):
+        corefio.read(FUZZ / "mmax2-count-read-90bdbbb9", format="mmax2")
 
 
 # -- the fuzzer itself ----------------------------------------------------------------------------

@@ -171,7 +171,13 @@ def _document_files(source: Source) -> tuple[list[Path], Path | None]:
 
 def _natural(p: Path) -> list:
     """Order names as ECB+ numbers them: ``2_1ecb`` before ``10_1ecb``."""
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.name)]
+    return [int(t) if _is_number(t) else t for t in re.split(r"([0-9]+)", p.name)]
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` takes ``¹`` and ``٣`` too, which ``int``
+    refuses or reads as another number)."""
+    return text.isascii() and text.isdigit()
 
 
 def read(source: Source, *, report: Report, strict: bool = False, sentences: str | None = None) -> Any:
@@ -396,7 +402,7 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
     gives the XML and the next free r_id."""
     source = _unchanged_source(doc)
     if source is not None:
-        used = [int(e.attributes["r_id"]) for e in doc.entities if str(e.attributes.get("r_id", "")).isdigit()]
+        used = [int(e.attributes["r_id"]) for e in doc.entities if _is_number(str(e.attributes.get("r_id", "")))]
         return source, max([first_r_id or 1, *(r + 1 for r in used)])
     ref = document_ref(doc)
     cross_of: dict[str, Any] = {}
@@ -412,7 +418,7 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
         head += f" {_attr('doc_id', doc.metadata['doc_id'])}"
     lines.append(head + ">")
     ids = doc.tokens.all_ids()
-    numeric_ids = all(t.isdigit() for t in ids)
+    numeric_ids = all(_is_number(t) for t in ids)
     sentence_of = doc.sentence_of_token()
     sentence_ids = [s.id if s.id is not None else str(k) for k, s in enumerate(doc.sentences)] or ["0"]
     firsts = [s.first for s in doc.sentences] or [0]
@@ -424,17 +430,17 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
     t_ids = ids if numeric_ids else [str(i + 1) for i in range(len(ids))]
     markables = [m for m in doc.markables if m.layer is None]
     taken = {m.id for m in markables} | {str(e.attributes["m_id"]) for e in doc.entities if "m_id" in e.attributes}
-    numeric = [int(x) for x in taken if x.isdigit()]
+    numeric = [int(x) for x in taken if _is_number(x)]
     next_id = max(numeric, default=0) + 1
     used_r = {str(e.attributes["r_id"]) for e in doc.entities if "r_id" in e.attributes}
-    next_r = max((int(x) for x in used_r if x.isdigit()), default=0) + 1
+    next_r = max((int(x) for x in used_r if _is_number(x)), default=0) + 1
     if first_r_id is not None:
         next_r = max(next_r, first_r_id)
     lines.append("<Markables>")
     m_ids: dict[str, str] = {}
     for m in markables:
         m_id = m.id
-        if not m_id.isdigit() and m_id in m_ids.values():
+        if not _is_number(m_id) and m_id in m_ids.values():
             m_id = str(next_id)
             next_id += 1
         m_ids[m.ref] = m_id
@@ -520,24 +526,36 @@ def document_xml(doc: Any, corpus: Any, report: Report, first_r_id: int | None =
     return "\n".join(lines) + "\n", next_r
 
 
+#: bytes of UTF-8 a file or topic folder name takes at most (before ``_<n>.xml``)
+MAX_STEM_BYTES = 200
+
+
 def write_files(corpus: Any, *, report: Report, canonical: bool = False) -> dict[str, bytes]:
     """``<topic>/<name>.xml`` for every document (``<name>.xml`` for a document without
-    topic), and the validated sentences file when sentences say whether they are."""
+    topic), and the validated sentences file when sentences say whether they are. A
+    name too long for a file name is cut, with a digest of the whole name; nothing is
+    lost, since the document's ``doc_name`` holds it and the reader takes the name from
+    there."""
+    from .mmax2.writer import cut_stem  # here: reading ECB+ need not load the MMAX2 modules
+
     out: dict[str, bytes] = {}
     rows: list[tuple[str, str, str]] = []
     next_r = 1 + max((int(e.attributes["r_id"]) for d in corpus.documents for e in d.entities
-                      if str(e.attributes.get("r_id", "")).isdigit()), default=0)
+                      if _is_number(str(e.attributes.get("r_id", "")))), default=0)
     for k, doc in enumerate(corpus.documents):
         other = [key for key in doc.metadata if key not in _WRITTEN_METADATA]
         if other:
             report.add("loss.metadata", "warning", f"{NAME} keeps a document's topic, subtopic, doc_id and doc_name "
                        "only: other metadata dropped", document=doc.label, count=len(other), merge=True,
                        example=other[0])
-        stem = re.sub(r"[/\\\x00]", "_", doc.name if doc.part is None else f"{doc.name}_{doc.part}") or f"doc_{k + 1}"
+        whole = doc.name if doc.part is None else f"{doc.name}_{doc.part}"
+        stem = re.sub(r"[/\\\x00]", "_", whole) or f"doc_{k + 1}"
         if stem.startswith("."):
             stem = "_" + stem
+        # a name too long for a file name is cut (the file's doc_name keeps it whole)
+        stem = cut_stem(stem, whole, MAX_STEM_BYTES)
         topic = doc.metadata.get(TOPIC)
-        folder = re.sub(r"[/\\\x00.]", "_", topic) + "/" if topic else ""
+        folder = cut_stem(re.sub(r"[/\\\x00.]", "_", topic), topic, MAX_STEM_BYTES) + "/" if topic else ""
         path = f"{folder}{stem}.xml"
         if path in out:
             path = f"{folder}{stem}_{k + 1}.xml"

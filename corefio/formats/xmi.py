@@ -519,7 +519,12 @@ def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> Form
     feature of the type; a view names a sofa and elements. A type corefio inferred from
     the XMI itself (``inferred``) is built to fit its elements: one that names no sofa
     where no element of its type does is corefio's misfit, not the input's."""
-    root = parse_xml(data, file=file).getroot()
+    tree = parse_xml(data, file=file)
+    encoding = (tree.docinfo.encoding or "UTF-8").upper().replace("_", "-")
+    if encoding.startswith(("UTF-32", "UCS-4", "UCS4")):  # lxml reads it, cassis's parser does not
+        return FormatError(f"the file is {tree.docinfo.encoding} encoded, which dkpro-cassis cannot read; "
+                           f"convert it to UTF-8 (e.g. `iconv -f {tree.docinfo.encoding} -t UTF-8`)", file=file, line=1)
+    root = tree.getroot()
 
     def fail(element: Any, message: str) -> FormatError:
         return FormatError(message, file=file, line=element.sourceline)
@@ -1084,20 +1089,29 @@ _TYPE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 def _chain_type_descriptions(custom: frozenset[tuple[str, str]]) -> str:
     """UIMA type descriptions of chain layers other than DKPro Core's (as INCEpTION
     declares a chain layer: the chain type with ``first``, the link type with ``next``,
-    ``referenceType`` and ``referenceRelation``)."""
+    ``referenceType`` and ``referenceRelation``). Each type is declared once: a chain
+    type whose chains start with links of several types (a file may have them, and the
+    reader takes it) gets ``uima.tcas.Annotation`` as the range of ``first``, the type
+    every link type extends."""
+    links_of: dict[str, set[str]] = {}
+    for chain, link in custom:
+        links_of.setdefault(chain, set()).add(link)
     out = []
-    for chain, link in sorted(custom):
+    for chain, links in sorted(links_of.items()):
+        first = next(iter(links)) if len(links) == 1 else "uima.tcas.Annotation"
         out.append(f"""    <typeDescription>
       <name>{chain}</name>
       <description>A chain of the {chain.rsplit('.', 1)[-1]} layer: first is its first link.</description>
       <supertypeName>uima.cas.AnnotationBase</supertypeName>
       <features>
-        <featureDescription><name>first</name><description/><rangeTypeName>{link}</rangeTypeName></featureDescription>
+        <featureDescription><name>first</name><description/><rangeTypeName>{first}</rangeTypeName></featureDescription>
       </features>
     </typeDescription>
-    <typeDescription>
+""")
+    for link in sorted({link for _, link in custom} - set(links_of)):
+        out.append(f"""    <typeDescription>
       <name>{link}</name>
-      <description>A link of the {chain.rsplit('.', 1)[-1]} layer; next is the following one.</description>
+      <description>A link of a chain layer; next is the following one.</description>
       <supertypeName>uima.tcas.Annotation</supertypeName>
       <features>
         <featureDescription><name>next</name><description/><rangeTypeName>{link}</rangeTypeName></featureDescription>

@@ -330,7 +330,8 @@ def stream_wl(source: Source, *, report: Report, strict: bool = False) -> Iterat
 def write_wl(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[str]:
     """wl-coref jsonlines: one object per document (see ``dialects.wl_object``); a
     document read from a wl-coref line is written as that line was (its keys, escapes,
-    spacing and line ends)."""
+    spacing and line ends). ``part_id`` holds any integer part (negative ones too); a
+    part that is no integer is ``loss.document-part``."""
     pending: str | None = None
     final = True
     for doc in documents:
@@ -339,6 +340,9 @@ def write_wl(documents: Iterable, *, corpus: Any, report: Report) -> Iterator[st
         lay = doc.layout.get("jsonlines")
         lay = lay if isinstance(lay, JsonlinesLayout) and lay.dialect == "wl" else None
         obj = dialects.wl_object(doc, lay)
+        if doc.part is not None and "part_id" not in obj:
+            LossLog(report, "wl-coref").lose("document-part", "document parts that are no integer (part_id holds "
+                                              "a number): not written", document=doc, example=repr(doc.part))
         pending = _line(obj, lay) if lay is not None else json.dumps(obj, ensure_ascii=False) + "\n"
         final = lay.final_newline if lay is not None else True
     if pending is not None:

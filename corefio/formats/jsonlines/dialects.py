@@ -318,6 +318,19 @@ def read_wl(obj: dict, file: str | None, line: int, index: int, report: Report) 
                        "word_clusters", "head2span"))
 
 
+_WL_PART = re.compile(r"^-?[0-9]+$")
+
+
+def wl_part_id(part: str | None) -> int | None:
+    """The ``part_id`` (a JSON integer) a wl-coref line gives a document's part: any
+    integer, negative ones too (the reader takes every integer); its number is what
+    comes back (``000`` as ``0``, the same part for the CoNLL scorers). None for a part
+    that is no integer, which wl-coref cannot write (``loss.document-part``)."""
+    if part is None or not _WL_PART.match(part):
+        return None
+    return int(part)
+
+
 def wl_object(doc: Any, lay: JsonlinesLayout | None = None) -> dict:
     """A document as a wl-coref line (what its ``predict.py`` reads, with the clusters
     its training data holds). ``word_clusters`` give every mention a head word (its
@@ -345,8 +358,9 @@ def wl_object(doc: Any, lay: JsonlinesLayout | None = None) -> dict:
         span_clusters.append(spans)
         word_clusters.append(heads)
     obj: dict[str, Any] = {"document_id": doc.name}
-    if doc.part is not None and doc.part.isdigit():
-        obj["part_id"] = int(doc.part)
+    part_id = wl_part_id(doc.part)
+    if part_id is not None:
+        obj["part_id"] = part_id
     obj["cased_words"] = list(doc.tokens.forms)
     obj["sent_id"] = sent_id
     obj["speaker"] = [s if s is not None else "_" for s in speaker] if speaker is not None else ["_"] * n

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Any, ClassVar
 from ...errors import FormatError
 from ...model.layout import FormatLayout
 from ...io.source import confined_path, file_kind, read_regular
+from ...io.files import _sniff_wide_encoding
 from ...io.xmlsafe import parse_xml
 
 FORMAT = "mmax2"
@@ -197,6 +199,27 @@ def read_file(path: Path, *, what: str, file: str | Path | None, line: int | Non
     return read_regular(path, what=what, file=file, line=line)
 
 
+#: byte order marks of UTF-16 and UTF-32 (a file that starts with one says its encoding)
+_WIDE_MARKS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
+def parse_project_xml(data: bytes, file: Path | str) -> Any:
+    """A project file (common paths, ``.mmax``, words, level or scheme file) parsed
+    safely. A file in UTF-16 or UTF-32 without a byte order mark is refused, naming the
+    file: XML requires the mark of such a file, and a parser guessing the encoding
+    from the zero bytes would read it whatever its declaration says (often ``UTF-8``),
+    so that two tools could read one file apart."""
+    if not data.startswith(_WIDE_MARKS):
+        guessed = _sniff_wide_encoding(data)
+        if guessed is not None:
+            declared = re.match(rb"<\?xml[^>]*?encoding=[\"']([A-Za-z0-9._-]+)", data.replace(b"\x00", b""))
+            says = f"declares {declared.group(1).decode('ascii')!r}" if declared else "declares no encoding"
+            raise FormatError(f"the file looks {guessed} encoded without a byte order mark and {says}; "
+                              f"give it its byte order mark or convert it to UTF-8 (e.g. `iconv -f "
+                              f"{guessed.replace('-LE', 'LE').replace('-BE', 'BE')} -t UTF-8`)", file=file, line=1)
+    return parse_xml(data, file=file)
+
+
 def shorten(name: str) -> str:
     return name if len(name) <= 80 else name[:77] + "..."
 
@@ -222,7 +245,7 @@ def read_common_paths(path: Path, *, what: str = "common paths file") -> tuple[C
     project is checked where they are used (:class:`Project`), since a collection's
     shared file names its directories relative to each ``.mmax`` file."""
     data = read_file(path, what=what, file=path, line=None)
-    root = parse_xml(data, file=path).getroot()
+    root = parse_project_xml(data, path).getroot()
     _once(root, COMMON_ONCE, path)
     paths = {}
     lines: dict[str, int | None] = {}
@@ -263,7 +286,7 @@ def read_mmax(path: Path) -> tuple[str, int | None, list[Level], dict[str, str],
     """A ``.mmax`` file: its words file (and the line naming it), its own levels, what
     corefio wrote about the document (name and part), and the raw bytes."""
     data = read_file(path, what="file", file=path, line=None)
-    root = parse_xml(data, file=path).getroot()
+    root = parse_project_xml(data, path).getroot()
     _once(root, MMAX_ONCE, path)
     words = root.find("words")
     if words is None or not (words.text or "").strip():

@@ -56,7 +56,7 @@ class _Project:
     def _parse(self, data: bytes, file: Path) -> Any:
         """Parse safely; a not-well-formed file is repaired (and the repairs reported)."""
         try:
-            return parse_xml(data, file=file)
+            return P.parse_project_xml(data, file)
         except UnsafeInputError:
             raise
         except FormatError as exc:

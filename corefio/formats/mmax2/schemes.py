@@ -32,7 +32,6 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from ...model.scheme import Scheme, SchemeAttribute, SchemeValue
-from ...io.xmlsafe import parse_xml
 from .levels import is_attribute_name
 
 TYPES = ("nominal_button", "nominal_list", "freetext", "markable_set", "markable_pointer")
@@ -63,7 +62,9 @@ def says_identity(name: str, texts: tuple[str, ...] = ()) -> bool:
 
 def parse_scheme(data: bytes, file: Path | str, level: str, report: Any) -> Scheme:
     """A scheme file as a :class:`Scheme` of layer ``level`` (identity not decided yet)."""
-    root = parse_xml(data, file=file).getroot()
+    from .project import parse_project_xml
+
+    root = parse_project_xml(data, file).getroot()
     attributes: list[SchemeAttribute] = []
     ids: dict[str, str] = {}
     for el in root.iter("attribute"):

@@ -59,12 +59,19 @@ def clean_stem(name: str | None) -> str:
     stem = _UNSAFE_NAME.sub("_", name)
     if stem.startswith("."):
         stem = "_" + stem[1:]
-    if len(stem.encode("utf-8")) > MAX_STEM_BYTES:
-        # a file name holds 255 bytes, and the level files add their own suffix: a long
-        # name is cut, with a digest of the whole name to keep stems apart
-        digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:10]
-        stem = stem.encode("utf-8")[:MAX_STEM_BYTES - 11].decode("utf-8", "ignore") + "~" + digest
-    return stem
+    # a file name holds 255 bytes, and the level files add their own suffix
+    return cut_stem(stem, name, MAX_STEM_BYTES)
+
+
+def cut_stem(stem: str, name: str, limit: int) -> str:
+    """``stem`` (a file name made from a document's ``name``) when it takes at most
+    ``limit`` bytes of UTF-8, else cut to fit, with ``~`` and a digest of the whole name
+    so that long names that begin alike stay apart (what every directory writer does
+    with a name too long for a file system)."""
+    if len(stem.encode("utf-8")) <= limit:
+        return stem
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:10]
+    return stem.encode("utf-8")[:limit - 11].decode("utf-8", "ignore") + "~" + digest
 
 
 #: bytes a document's file stem may take (``<stem>_<level>_level.xml`` must stay a file name)
