@@ -304,3 +304,31 @@ def test_the_arrow_mutation_survives_an_offset_past_the_buffers():
                           env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO)
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     assert int(done.stdout.split()[-1]) > 0
+
+
+# -- xmi: an element with offsets and no sofa, of a type the XMI alone declares (seed 4127, input 2364)
+_NO_SOFA = b"""<?xml version="1.0" encoding="UTF-8"?>
+<xmi:XMI xmlns:xmi="http://www.omg.org/XMI" xmlns:cas="http:///uima/cas.ecore"
+ xmlns:type4="http:///de/tudarmstadt/ukp/dkpro/core/api/segmentation/type.ecore"
+ xmlns:custom="http:///webanno/custom.ecore" xmi:version="2.0">
+    <cas:NULL xmi:id="0"/>
+    <type4:Token xmi:id="3" sofa="2" begin="0" end="4"/>
+    <type4:Sentence xmi:id="5" sofa="2" begin="0" end="4"/>
+    <custom:Span xmi:id="6" sofa="2" begin="0" end="1" value="OTH"/>
+    <custom:Span xmi:id="7" sofa="2" begin="3" end="4" value="OTH"/>
+    <custom:Relation xmi:id="8" soga="2" begin="3" end="4" Governor="6" Dependent="7"/>
+    <cas:Sofa xmi:id="2" sofaNum="1" sofaID="_InitialView" mimeType="text" sofaString="Test"/>
+    <cas:View sofa="2" members="3 5 6 7 8"/>
+</xmi:XMI>
+"""
+
+
+def test_xmi_an_inferred_annotation_without_a_sofa_is_refused_at_its_line(tmp_path: Path):
+    """A misspelt ``sofa`` on an element with offsets (a flipped bit): cassis failed with
+    ``KeyError: None``; the element is an annotation without a sofa, said at its line."""
+    pytest.importorskip("cassis")
+    path = tmp_path / "no-sofa.xmi"
+    path.write_bytes(_NO_SOFA)
+    with pytest.raises(CorefioError) as caught:
+        corefio.read(path)
+    assert caught.value.line == 10 and "names no sofa" in str(caught.value)

@@ -605,8 +605,10 @@ def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> Form
             value = element.get(f.name[:-1] if f.name in ("type_", "self_") else f.name)
             if f.name == "sofa":
                 if value is None:
-                    if name in inferred and name not in with_sofa:
+                    if name in inferred and name not in with_sofa and "begin" not in element.attrib:
                         return None  # corefio made it an annotation though no element names a sofa
+                    # (with offsets, an annotation of a type corefio inferred needs a sofa as any
+                    # other: the offsets point into a text only a sofa names)
                     return fail(element, f"a {what} annotation names no sofa (its sofa attribute is missing)")
                 if int(value) not in sofas:
                     return fail(element, f"a {what} annotation names the sofa {value}, which the XMI does not hold")
