@@ -332,3 +332,27 @@ def test_xmi_an_inferred_annotation_without_a_sofa_is_refused_at_its_line(tmp_pa
     with pytest.raises(CorefioError) as caught:
         corefio.read(path)
     assert caught.value.line == 10 and "names no sofa" in str(caught.value)
+
+
+# -- ecbplus: documents in another order than a folder is read in (seed 4127, input 5131) -----
+def test_ecbplus_says_when_the_documents_come_back_in_another_order(tmp_path: Path):
+    """A document without topic is written at the top of the folder, the other in its topic
+    folder; read back, the topic folder comes first. The writer says so
+    (``loss.document-order``), and says nothing when the order holds."""
+    from corefio.model import Corpus, Document, Markable, Tokens
+
+    def doc(name: str, topic: str | None) -> Document:
+        return Document(name=name, tokens=Tokens(forms=["a", "b"]), metadata={"topic": topic} if topic else {},
+                        markables=[Markable(id="m1", spans=((0, 0),), entity="1"),
+                                   Markable(id="m2", spans=((1, 1),), entity="1")])
+
+    swapped = Corpus(documents=[doc("78828", None), doc("3_2ecb", "3")])
+    report = Report()
+    corefio.write(swapped, tmp_path / "swapped", "ecbplus", report=report)
+    assert [d.count for d in report.by_code("loss.document-order")] == [2]
+    again = corefio.read(tmp_path / "swapped", "ecbplus")
+    assert [d.name for d in again.documents] == ["3_2ecb", "78828"]
+    kept = Corpus(documents=[doc("3_2ecb", "3"), doc("78828", None)])
+    report = Report()
+    corefio.write(kept, tmp_path / "kept", "ecbplus", report=report)
+    assert not report.by_code("loss.document-order")

@@ -171,7 +171,7 @@ def test_every_loss_is_reported_and_nothing_else(spec, doc):
 WRITE_TIME_LOSSES = {"loss.form", "loss.label", "loss.value", "loss.interleaved-parts", "loss.same-span",
                      "loss.sent-id", "loss.sentences", "loss.same-entity-overlap", "loss.document-name",
                      "loss.document-part", "loss.link-types", "loss.link-ends",
-                     "loss.bridging-anchor"}
+                     "loss.bridging-anchor", "loss.document-order"}
 #: losses of a document's name or part (file names, one document per file): the
 #: document itself is whole
 NAME_LOSSES = {"loss.document-name", "loss.document-part"}

@@ -169,6 +169,20 @@ def _document_files(source: Source) -> tuple[list[Path], Path | None]:
     return found, sentences
 
 
+def _reading_order(paths: list[str]) -> list[str]:
+    """The files ``write_files`` wrote (``<topic>/<name>.xml`` or ``<name>.xml``) in the
+    order :func:`read` takes them from their folder: the top level's folders and files in
+    natural order, each folder's files in natural order."""
+    tops: dict[str, list[str]] = {}
+    for path in paths:
+        head, _, rest = path.partition("/")
+        tops.setdefault(head if rest else path, []).append(path)
+    order: list[str] = []
+    for top in sorted(tops, key=lambda name: _natural(Path(name))):
+        order.extend(sorted(tops[top], key=lambda name: _natural(Path(name))))
+    return order
+
+
 def _natural(p: Path) -> list:
     """Order names as ECB+ numbers them: ``2_1ecb`` before ``10_1ecb``."""
     return [int(t) if _is_number(t) else t for t in re.split(r"([0-9]+)", p.name)]
@@ -568,6 +582,13 @@ def write_files(corpus: Any, *, report: Report, canonical: bool = False) -> dict
                     rows.append((match.group("topic"), doc.name.split("_", 1)[1], s.id or ""))
                 else:
                     rows.append((topic or "", doc.name, s.id or ""))
+    written = list(out)
+    found = _reading_order(written)
+    if found != written:
+        moved = sum(a != b for a, b in zip(found, written))
+        report.add("loss.document-order", "warning", f"{NAME} cannot express the order of the documents: a "
+                   "folder is read in the order of its topic folders' and files' names; written as they are, "
+                   "read back in that order", count=moved, merge=True, example=written[0])
     if rows:
         table = io.StringIO()
         table.write("Topic,File,Sentence Number\n")
