@@ -72,7 +72,8 @@ def test_an_ecbplus_name_too_long_for_a_file_name_is_written_under_a_cut_one(tmp
     """Seed 4127, ecbplus: a ``doc_name`` of 5,000 digits made the writer create a file
     name too long for the file system (OSError, Errno 36). The file name is cut (with a
     digest, as the MMAX2 writer cuts its stems); the name comes back whole from
-    ``doc_name``, so nothing is reported lost."""
+    ``doc_name``, so no name is reported lost (the cut names may sort the other way: the
+    order of the documents, ``loss.document-order``, is said when it changes)."""
     source = tmp_path / "in"
     source.mkdir()
     names = ["1_" + "9" * 5000 + "ecb", "1_" + "9" * 4999 + "8ecb"]  # alike for the first 4,000 bytes
@@ -85,7 +86,8 @@ def test_an_ecbplus_name_too_long_for_a_file_name_is_written_under_a_cut_one(tmp
     written = sorted(p for p in out.rglob("*.xml"))
     assert len(written) == 2
     assert all(len(p.name.encode("utf-8")) <= 255 and len(p.parent.name.encode("utf-8")) <= 255 for p in written)
-    assert not [d for d in report.diagnostics if d.severity in ("warning", "error")]
+    assert not [d for d in report.diagnostics if d.severity in ("warning", "error")
+                and d.code != "loss.document-order"]
     back = corefio.read(out, format="ecbplus")
     assert sorted(d.name for d in back.documents) == sorted(names)
     assert [len(d.markables) for d in back.documents] == [1, 1]
