@@ -358,3 +358,15 @@ def test_ecbplus_says_when_the_documents_come_back_in_another_order(tmp_path: Pa
     report = Report()
     corefio.write(kept, tmp_path / "kept", "ecbplus", report=report)
     assert not report.by_code("loss.document-order")
+
+
+# -- webanno-tsv: an empty piece in a stacked chain cell (seed 5209, input 1413) ---------------
+def test_webanno_tsv_an_empty_piece_of_a_stacked_chain_cell_is_refused_at_its_line(tmp_path: Path):
+    """``_|`` in a chain layer's cell: the reader failed with IndexError; now the line and
+    the column are said."""
+    path = tmp_path / "empty-piece.tsv"
+    path.write_bytes(b"#FORMAT=WebAnno TSV 3.3\n#T_CH=webanno.custom.SimpleLink|referenceRelation|referenceType\n"
+                     b"\n\n#Text=This is a test .\n1-1\t0-4\tThis\t_\t_\t\n1-4\t10-14\ttest\t_|\t_\t\n")
+    with pytest.raises(CorefioError) as caught:
+        corefio.read(path)
+    assert caught.value.line == 7 and "empty annotation" in str(caught.value) and "column 4" in str(caught.value)

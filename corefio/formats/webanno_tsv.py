@@ -365,7 +365,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str, wanted:
     def _annotations(cells: list[str], index: int, tid: str, lineno: int) -> None:
         """The coreference cells of one token line (a sub-token's go to its token)."""
         if mention_layer is not None and style == "chain":
-            _chain_cells(cells, mention_layer, index, tokens_of, attrs_of, entity_of)
+            _chain_cells(cells, mention_layer, index, tokens_of, attrs_of, entity_of, file, lineno)
         for column, feature in mention_columns:
             cell = cells[column]
             if cell == "_":
@@ -499,7 +499,7 @@ def _read(text: str, name: str, file: str, report: Report, newline: str, wanted:
 
 
 def _chain_cells(cells: list[str], layer: _Layer, index: int, tokens_of: dict[str, list[int]],
-                 attrs_of: dict[str, dict[str, Any]], entity_of: dict[str, str]) -> None:
+                 attrs_of: dict[str, dict[str, Any]], entity_of: dict[str, str], file: str, lineno: int) -> None:
     """The chain links on one token: ``VALUE->N-M`` pieces (link ``M`` of chain ``N``)
     name the mentions; ``VALUE[N]`` pieces give the mention of chain ``N`` a feature."""
     on_token: dict[str, str] = {}  # chain → the key of its link on this token
@@ -511,7 +511,11 @@ def _chain_cells(cells: list[str], layer: _Layer, index: int, tokens_of: dict[st
         for piece in _SPLIT.split(cell):
             m = _CHAIN.match(piece)
             if m is None:
-                value, chain, _ = _pieces(piece)[0]
+                listed = _pieces(piece)
+                if not listed:  # '_' or nothing between two '|'
+                    raise _fail(f"an empty annotation in the stacked cell {cell!r} (column {layer.first_column + k + 1})",
+                                file, lineno)
+                value, chain, _ = listed[0]
                 if chain is not None:
                     typed.append((chain, feature, value))
                 continue
