@@ -370,3 +370,23 @@ def test_webanno_tsv_an_empty_piece_of_a_stacked_chain_cell_is_refused_at_its_li
     with pytest.raises(CorefioError) as caught:
         corefio.read(path)
     assert caught.value.line == 7 and "empty annotation" in str(caught.value) and "column 4" in str(caught.value)
+
+
+# -- mmax2: a project whose common_paths.xml lost its <markable_path> (seed 5209, input 86) ----
+def test_mmax2_level_files_in_another_folder_than_named_are_a_warning(tmp_path: Path):
+    """The level files are in Markables/ but common_paths.xml names no markable path: no
+    markable is read, and the reader now warns (it said only 'info' before, which MMAX2's
+    own lazily written level files deserve)."""
+    import shutil
+    import re
+
+    project = tmp_path / "worship"
+    shutil.copytree(REPO / "samples" / "mmax2" / "gum_news_worship", project)
+    paths = project / "common_paths.xml"
+    paths.write_text(re.sub(r"<markable_path>[^<]*</markable_path>", "", paths.read_text(encoding="utf-8")),
+                     encoding="utf-8")
+    report = Report()
+    corpus = corefio.read(project, format="mmax2", report=report)
+    assert not corpus.documents[0].markables
+    warned = [d for d in report.by_code("mmax2.missing-file") if d.severity == "warning"]
+    assert warned and "Markables/" in warned[0].message

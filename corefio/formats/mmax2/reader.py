@@ -253,8 +253,14 @@ class _Project:
         for level, named in zip(levels, doc.level_files):
             lpath = named.path
             if not named.present:
-                report.info("mmax2.missing-file", f"level file of {level.name!r} is missing: no markables",
-                            file=str(lpath))
+                elsewhere = _beside(lpath)
+                if elsewhere is None:  # MMAX2 writes a level's file only once it has markables
+                    report.info("mmax2.missing-file", f"level file of {level.name!r} is missing: no markables",
+                                file=str(lpath))
+                else:  # the project names another folder than the one holding it
+                    report.warning("mmax2.missing-file", f"level file of {level.name!r} is missing, but a file of "
+                                   f"that name is in {elsewhere}/: its markables are not read (does "
+                                   "common_paths.xml lack or misname <markable_path>?)", file=str(lpath))
                 continue
             ltree = self._parse(P.read_file(lpath, **named.where), lpath)
             lroot = ltree.getroot()
@@ -603,3 +609,13 @@ def _as_sentences(markables: list[Markable], n: int) -> tuple[list[Sentence], li
                                             attributes=dict(markables[piece].attributes)))
     file_order = [position[i] for i in range(len(markables)) if i in position] + added
     return sentences, file_order, {"nested": nested, "trimmed": trimmed, "uncovered": uncovered}
+
+
+def _beside(path: Path) -> str | None:
+    """The name of a folder next to ``path`` (in the same directory) that holds a file of
+    ``path``'s name: where a level file that is not where the project says it is may be."""
+    try:
+        folders = sorted(p for p in path.parent.iterdir() if p.is_dir() and not p.is_symlink())
+    except OSError:
+        return None
+    return next((folder.name for folder in folders if (folder / path.name).is_file()), None)
