@@ -390,3 +390,22 @@ def test_mmax2_level_files_in_another_folder_than_named_are_a_warning(tmp_path: 
     assert not corpus.documents[0].markables
     warned = [d for d in report.by_code("mmax2.missing-file") if d.severity == "warning"]
     assert warned and "Markables/" in warned[0].message
+
+
+# -- mmax2: an invisible character in a markable's element name (seed 6011, input 73) -------------
+def test_mmax2_an_element_named_otherwise_than_markable_is_no_markable(tmp_path: Path):
+    """``<\\ufeffmarkable …>`` is an element XML allows whose name is not ``markable``: the
+    reader took it for one (the name ends so); it is now an unknown element, warned at its
+    line, as the fuzzer's own counter sees it."""
+    import shutil
+
+    project = tmp_path / "worship"
+    shutil.copytree(REPO / "samples" / "mmax2" / "gum_news_worship", project)
+    level = next((project / "Markables").glob("*_coref_level.xml"))
+    text = level.read_text(encoding="utf-8")
+    before = len(corefio.read(project, format="mmax2").documents[0].markables)
+    level.write_text(text.replace("<markable ", "<\ufeffmarkable ", 1), encoding="utf-8")
+    report = Report()
+    after = corefio.read(project, format="mmax2", report=report).documents[0].markables
+    assert len(after) == before - 1
+    assert report.by_code("mmax2.unknown-element")

@@ -278,13 +278,13 @@ class _Project:
             level_values: list[dict[str, Any]] = []
             kinds: dict[str, tuple[str, str, bool]] = {}
             # every id a markable of the level carries (a repeated id's new name avoids them)
-            level_ids = {el.get("id") for el in lroot if isinstance(el.tag, str) and el.tag.endswith("markable")}
+            level_ids = {el.get("id") for el in lroot if isinstance(el.tag, str) and _is_markable(el.tag)}
             occurred: set[str] = set()
             for el in lroot:
                 tag = el.tag
                 if not isinstance(tag, str):
                     continue  # comments and processing instructions
-                if not tag.endswith("markable"):
+                if not _is_markable(tag):
                     report.warning("mmax2.unknown-element", f"element <{etree.QName(tag).localname}> in a level "
                                    "file is not a markable; ignored", file=lfile, line=el.sourceline)
                     continue
@@ -619,3 +619,9 @@ def _beside(path: Path) -> str | None:
     except OSError:
         return None
     return next((folder.name for folder in folders if (folder / path.name).is_file()), None)
+
+
+def _is_markable(tag: str) -> bool:
+    """A ``<markable>`` element, in a level's namespace or none (not ``<xmarkable>``, nor a
+    name with an invisible character before it, which XML allows in names)."""
+    return tag == "markable" or (tag.startswith("{") and tag.endswith("}markable"))
