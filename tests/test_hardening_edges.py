@@ -19,26 +19,10 @@ from pathlib import Path
 import pytest
 
 from .conftest import REPO
+from .test_security import free_port as _free_port, wait_for as _wait_for
 
 
 # -- R12: one client holding the server's connections -------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_for(port: int, seconds: float = 30) -> None:
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError("the server did not start")
-
-
 def _half_request(port: int, source: str) -> socket.socket | None:
     """A connection from ``source`` (an address of the loopback network) that sends a
     request line and one header, and then nothing (a slowloris client)."""

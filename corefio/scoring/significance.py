@@ -351,15 +351,10 @@ def compare_scores(scored: Sequence[tuple[str, Scores]], metrics: Sequence[str],
     return out
 
 
-def compare(key: Any, responses: Sequence[Any], metrics: Iterable[str] = ("muc", "bcub", "ceafe", "conll"), *,
-            names: Sequence[str] | None = None, samples: int = 10_000, seed: int | None = None,
-            level: float = 0.95, **score_options: Any) -> Comparison:
-    """Score every response against ``key`` per document, then compare them: a
-    confidence interval per system and metric, and paired tests for every pair of
-    systems (see the module docstring). ``score_options`` go to :func:`corefio.score`
-    (``match``, ``keep_singletons``, ``pair_by``...)."""
-    from .engine import score
-
+def _asked(metrics: Iterable[str], names: Sequence[str] | None, responses: Sequence[Any]
+           ) -> tuple[list[str], list[str], list[str]]:
+    """The metrics asked, those to score (a derived metric's parts added), and one
+    distinct name per response (the responses themselves by default)."""
     metrics = list(metrics)
     wanted = [m for m in metrics if m not in _DERIVED]
     for m in metrics:
@@ -369,6 +364,19 @@ def compare(key: Any, responses: Sequence[Any], metrics: Iterable[str] = ("muc",
         raise UsageError("give one name per response")
     if len(set(names)) != len(names):
         raise UsageError(f"two responses have the same name: {names}")
+    return metrics, wanted, names
+
+
+def compare(key: Any, responses: Sequence[Any], metrics: Iterable[str] = ("muc", "bcub", "ceafe", "conll"), *,
+            names: Sequence[str] | None = None, samples: int = 10_000, seed: int | None = None,
+            level: float = 0.95, **score_options: Any) -> Comparison:
+    """Score every response against ``key`` per document, then compare them: a
+    confidence interval per system and metric, and paired tests for every pair of
+    systems (see the module docstring). ``score_options`` go to :func:`corefio.score`
+    (``match``, ``keep_singletons``, ``pair_by``...)."""
+    from .engine import score
+
+    metrics, wanted, names = _asked(metrics, names, responses)
     scored = []
     for name, response in zip(names, responses):
         # each document's counts only (RowsOf): a usage error for a metric that has none
@@ -388,15 +396,7 @@ def compare_cross(key: Any, responses: Sequence[Any], metrics: Iterable[str] = (
     documents. The corpus read once is scored against each response."""
     from .crossdoc import load, score_cross
 
-    metrics = list(metrics)
-    wanted = [m for m in metrics if m not in _DERIVED]
-    for m in metrics:
-        wanted.extend(p for p in _DERIVED.get(m, ()) if p not in wanted)
-    names = list(names) if names is not None else [str(r) for r in responses]
-    if len(names) != len(responses):
-        raise UsageError("give one name per response")
-    if len(set(names)) != len(names):
-        raise UsageError(f"two responses have the same name: {names}")
+    metrics, wanted, names = _asked(metrics, names, responses)
     report = cross_options.pop("report", None)
     from ..diagnostics import Report
 
