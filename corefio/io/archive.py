@@ -145,10 +145,12 @@ class SafeZip:
     """An archive whose central directory passed every check; its files are
     :attr:`entries` (folders left out), unpacked one at a time by :meth:`read`."""
 
-    def __init__(self, stream: BinaryIO, size: int, shown: str, limits: ZipLimits) -> None:
+    def __init__(self, stream: BinaryIO, size: int, shown: str, limits: ZipLimits, *, owned: bool = False) -> None:
         self.shown = shown
         self.limits = limits
         self._left = limits.total_bytes
+        # zipfile never closes a stream it was given: the one open_zip opened is closed here
+        self._owned = stream if owned else None
         _walk_central_directory(stream, size, shown, limits)
         try:
             self._archive = zipfile.ZipFile(stream)
@@ -169,6 +171,8 @@ class SafeZip:
 
     def close(self) -> None:
         self._archive.close()
+        if self._owned is not None:
+            self._owned.close()
 
     def chunks(self, entry: Entry) -> Iterator[bytes]:
         """The bytes of ``entry`` in chunks, within every limit (see the module docstring)."""
@@ -236,7 +240,7 @@ def open_zip(source: str | Path | bytes | BinaryIO, *, shown: str | None = None,
         except OSError as exc:
             raise FormatError(f"cannot read file: {exc.strerror}", file=shown or path) from None
         try:
-            return SafeZip(opened, path.stat().st_size, shown or str(path), limits)
+            return SafeZip(opened, path.stat().st_size, shown or str(path), limits, owned=True)
         except BaseException:
             opened.close()
             raise
