@@ -409,3 +409,34 @@ def test_mmax2_an_element_named_otherwise_than_markable_is_no_markable(tmp_path:
     after = corefio.read(project, format="mmax2", report=report).documents[0].markables
     assert len(after) == before - 1
     assert report.by_code("mmax2.unknown-element")
+
+
+def test_litbank_tsv_a_new_mention_id_is_one_no_other_mention_has(tmp_path: Path):
+    """Seed 7331, litbank-tsv: a MENTION row with an empty id was written back as ``T<its
+    position>``, which another mention already had (``T70``): read back, the two were one
+    and a mention was gone with no loss reported."""
+    text = "Kim saw Bo .\n"
+    ann = ("MENTION\tT1\t0\t0\t0\t0\tKim\tPER\tPROP\n"
+           "MENTION\t\t0\t2\t0\t2\tBo\tPER\tPROP\n"
+           "MENTION\tT0\t0\t1\t0\t1\tsaw\t_\t_\n")
+    (tmp_path / "d.txt").write_text(text)
+    (tmp_path / "d.ann").write_text(ann)
+    corpus = corefio.read(tmp_path / "d.ann", "litbank-tsv")
+    assert len(corpus.documents[0].markables) == 3
+    report = Report()
+    written = tmp_path / "out"
+    corefio.write(corpus, written, "litbank-tsv", report=report)
+    rows = (written / "d.ann").read_text().splitlines()
+    ids = [row.split("\t")[1] for row in rows if row.startswith("MENTION")]
+    assert len(ids) == 3 and len(set(ids)) == 3 and "" not in ids
+    back = corefio.read(written / "d.ann", "litbank-tsv").documents[0]
+    assert sorted(m.spans for m in back.markables) == sorted(m.spans for m in corpus.documents[0].markables)
+
+
+def test_litbank_tsv_the_saved_input_keeps_every_mention(tmp_path: Path):
+    folder = FUZZ / "litbank-tsv-roundtrip-compare-9c90c85b"
+    corpus = corefio.read(folder / "11_alices_adventures_in_wonderland_brat.ann", "litbank-tsv")
+    corefio.write(corpus, tmp_path / "out", "litbank-tsv")
+    back = corefio.read(tmp_path / "out" / "11_alices_adventures_in_wonderland_brat.ann", "litbank-tsv")
+    assert (sorted(m.spans for m in back.documents[0].markables)
+            == sorted(m.spans for m in corpus.documents[0].markables))

@@ -250,10 +250,19 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
     rows: dict[tuple[str, str], str] = {}
     order: list[tuple[str, str]] = []
     bad_values = 0
-    mention_id: dict[str, str] = {}
-    for k, m in enumerate(doc.markables):
-        mid = m.id if _clean(m.id) and m.id else f"T{k}"
-        mention_id[m.ref] = mid
+    # a row keeps its mention's id; an id a row cannot hold (empty, a tab or line break in
+    # it) gets a new one that no other mention has
+    mention_id = {m.ref: m.id for m in doc.markables if m.id and _clean(m.id)}
+    used = set(mention_id.values())
+    number = 0
+    for m in doc.markables:
+        if m.ref not in mention_id:
+            while f"T{number}" in used:
+                number += 1
+            mention_id[m.ref] = f"T{number}"
+            used.add(f"T{number}")
+    for m in doc.markables:
+        mid = mention_id[m.ref]
         (s1, t1), (s2, t2) = where[m.first], where[m.last]
         type_ = m.attributes.get("type")
         etype, mkind = "_", "_"
