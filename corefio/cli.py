@@ -1070,17 +1070,11 @@ def convert_command(
         return
     if canonical and any(o.name == "canonical" for o in target_spec.options):
         writing["canonical"] = True
-    # brat (and LitBank TSV) into a .ann file the user named: written as a collection
-    # aside first, then its one document placed as that file and the .txt beside it
+    # brat (and LitBank TSV) into a .ann file the user named: the writer places its one
+    # document as that file and the .txt beside it
     pair_target = (engine is Engine.python and target_spec.name in ("brat", "litbank-tsv")
                    and target.suffix.lower() == ".ann" and not target.is_dir())
-    scratch: Optional[Path] = None
-    written_to, shown_target = target, target
-    if pair_target:
-        import tempfile
-
-        scratch = Path(tempfile.mkdtemp(prefix="corefio-pair-"))
-        written_to = scratch / "collection"
+    shown_target = Path(f"{target} (and {target.with_suffix('.txt').name})") if pair_target else target
     try:
         if engine is Engine.xslt:
             from .formats.registry import resolve_format as _resolve
@@ -1095,25 +1089,16 @@ def convert_command(
         else:
             from . import parallel
 
-            task = parallel.Conversion(str(source), str(written_to), from_format, target_spec.name, strict,
+            task = parallel.Conversion(str(source), str(target), from_format, target_spec.name, strict,
                                        reading, writing, force)
             pieces = parallel.in_runs(task, _jobs(jobs))
             if pieces is not None:  # a large file: runs of its documents written by --jobs processes
                 parallel.convert_in_runs(task, pieces, _jobs(jobs), report=report,
                                          progress=_bar(_shown(str(source))))
             else:
-                api.convert(source, written_to, from_format, target_spec.name, strict=strict, report=report,
+                api.convert(source, target, from_format, target_spec.name, strict=strict, report=report,
                             read_options=reading, force=force, progress=_bar(_shown(str(source))), **writing)
-            if scratch is not None:
-                shown_target = _place_pair(written_to, target, target_spec.name, report, source, shown_source, strict)
     finally:
-        if scratch is not None:
-            import shutil
-
-            shutil.rmtree(scratch, ignore_errors=True)
-            for diagnostic in report:  # what the writer found, where the user asked for it
-                if diagnostic.file is not None and diagnostic.file.startswith(str(written_to)):
-                    diagnostic.file = str(target)
         _close_bars()
         _print_report(report)
         if log is not None:
@@ -1122,27 +1107,6 @@ def convert_command(
             atomic_write(log, _shown(report.to_json()) + "\n", inputs=[source])
     losses = len({d.code for d in report if d.code.startswith("loss.") and d.severity != "info"})
     _say(f"converted {shown_source} -> {shown_target}" + (f" ({losses} kind(s) of loss reported)" if losses else ""))
-
-
-def _place_pair(collection: Path, target: Path, format_name: str, report: Report, source: Path, shown: Path,
-                strict: bool) -> Path:
-    """The one document of the brat (or LitBank TSV) ``collection`` written as ``target``
-    (``out.ann``) and the ``.txt`` beside it; returns what to name in the message
-    (``out.ann (and out.txt)``). Several documents: an error, nothing written."""
-    from .formats.brat import named_pair
-    from .io.files import atomic_write
-
-    written = {p.relative_to(collection).as_posix(): p.read_bytes() for p in sorted(collection.rglob("*"))
-               if p.is_file()}
-    placing = Report(str(target))
-    placed = named_pair(written, target, placing, str(shown), format_name)
-    report.extend(placing)
-    if strict:
-        placing.check_strict()
-    inputs = [source, source.with_suffix(".txt")] if source.suffix.lower() == ".ann" else [source]
-    for path, data in placed.items():
-        atomic_write(path, data, inputs=inputs)
-    return Path(f"{target} (and {target.with_suffix('.txt').name})")
 
 
 def _convert_files(sources: List[Path], target_dir: Path, from_format: Optional[str], to_format: Optional[str], *,

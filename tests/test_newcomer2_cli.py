@@ -13,8 +13,9 @@ import pytest
 import corefio
 from corefio.compare.pairing import match_keys
 from corefio.diagnostics import Report
-from corefio.errors import DocumentMismatchError
+from corefio.errors import DocumentMismatchError, UsageError
 from corefio.formats.registry import conllu_evidence, detect_format_noted
+from corefio.model import Document
 
 from .conftest import DATA
 
@@ -260,3 +261,21 @@ def test_format_hints_of_score_name_the_side(cli, tmp_path, content):
     assert "try --response-format jsonlines" in as_response.output and "--from" not in as_response.output
     assert "try --from jsonlines" in cli("info", key).output  # a command with --from says --from
     assert cli("score", key, conll, "--key-format", "jsonlines", "-q").exit_code == 0
+
+
+@pytest.mark.parametrize("format_name", ["brat", "litbank-tsv"])
+def test_the_api_writes_a_named_ann_file_as_the_cli_does(tmp_path, format_name):
+    """``corefio.write(corpus, "out.ann", "brat")`` made a folder named out.ann; it now
+    writes out.ann and out.txt, as ``corefio convert … out.ann --to brat`` does."""
+    doc = Document(name="linktype", tokens={"forms": ["Mary", "said", "she", "left", "."]},
+                   markables=[{"id": "T1", "spans": ((0, 0),), "entity": "e"},
+                              {"id": "T2", "spans": ((2, 2),), "entity": "e"}])
+    out = tmp_path / "out.ann"
+    report = corefio.write(doc, out, format_name)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.ann", "out.txt"] and out.is_file()
+    assert "loss.document-name" in report.codes()
+    back = corefio.read(out, format_name).documents[0]
+    assert sorted(m.spans for m in back.markables) == [((0, 0),), ((2, 2),)]
+    with pytest.raises(UsageError, match="holds 2 documents"):
+        corefio.write([doc, doc.copy(name="other")], tmp_path / "two.ann", format_name)
+    assert not (tmp_path / "two.ann").exists() and not (tmp_path / "two.txt").exists()

@@ -973,8 +973,9 @@ def named_pair(files: dict[str, bytes], target: Path, report: Report, source: st
 
     anns = sorted(name for name in files if name.endswith(".ann"))
     if len(anns) != 1:
-        raise UsageError(f"{target}: {format_name} writes one .ann/.txt pair per document and {source} holds "
-                         f"{len(anns)} documents: give a directory (a name without .ann) to write them into")
+        raise UsageError(f"{format_name} writes one .ann/.txt pair per document and {source} holds "
+                         f"{len(anns)} documents: give a directory (a name without .ann) to write them into",
+                         file=str(target))
     stem = anns[0][:-len(".ann")]
     text = target.with_suffix(".txt")
     log = LossLog(report, format_name)

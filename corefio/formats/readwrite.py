@@ -264,8 +264,11 @@ def write(
             whole = corpus if isinstance(corpus, Corpus) else (
                 Corpus(documents=documents) if header is None
                 else header.copy(documents=documents))
-            files.atomic_write_tree(path, dump_files(whole, spec.name, strict=strict, report=report, **options),
-                                    inputs=inputs, force=force)
+            written = dump_files(whole, spec.name, strict=strict, report=report, **options)
+            if _one_pair(spec, Path(path)):
+                _write_pair(written, Path(path), spec, report, strict, inputs)
+            else:
+                files.atomic_write_tree(path, written, inputs=inputs, force=force)
             return report
         if isinstance(corpus, Document):
             corpus = Corpus(documents=[corpus])
@@ -278,6 +281,28 @@ def write(
     except CorefioError as exc:
         raise exc.located(path) from None
     return report
+
+
+def _one_pair(spec: FormatSpec, path: Path) -> bool:
+    """brat (or LitBank TSV) written to a ``.ann`` file the user named, not a directory."""
+    return spec.name in ("brat", "litbank-tsv") and path.suffix.lower() == ".ann" and not path.is_dir()
+
+
+def _write_pair(written: dict[str, bytes], path: Path, spec: FormatSpec, report: Report, strict: bool,
+                inputs: list) -> None:
+    """The one document of a brat (or LitBank TSV) collection as ``path`` (``out.ann``)
+    and the ``.txt`` beside it (:func:`corefio.formats.brat.named_pair` says what such a
+    pair cannot hold); an input is never written over, its ``.txt`` neither."""
+    from .brat import named_pair
+
+    before = len(report)
+    placed = named_pair(written, path, report, str(inputs[0]) if inputs else "the corpus", spec.name)
+    if strict:
+        _refuse_losses(report, before, spec)
+    kept = [Path(p) for p in inputs]
+    kept += [p.with_suffix(".txt") for p in kept if p.suffix.lower() == ".ann"]
+    for target, data in placed.items():
+        files.atomic_write(target, data, inputs=kept)
 
 
 def convert(
