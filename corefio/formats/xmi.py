@@ -396,11 +396,14 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
     root = tree.getroot()
     type_of: dict[str, str] = {}
     elements: dict[str, list[Any]] = {}
+    name_of: dict[str, str | None] = {}  # tag → type (a document has a few tags and many elements)
     for element in root:
         tag = element.tag
         if not isinstance(tag, str) or tag in _CAS_ELEMENTS:
             continue
-        name = _type_name(tag)
+        name = name_of.get(tag, "")
+        if name == "":
+            name = name_of[tag] = _type_name(tag)
         if name is None:
             continue
         ident = element.get(_XMI_ID)
@@ -413,21 +416,22 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
     for name, found in elements.items():
         known = typesystem.contains_type(name)
         declared = {f.name for f in typesystem.get_type(name).all_features} if known else set()
+        # the attribute names in the order they first appear (the elements of a type mostly
+        # share one list of names: each distinct list is looked at once); their values only
+        # for the features the type system lacks
+        names = dict.fromkeys(key for keys in dict.fromkeys(tuple(e.keys()) for e in found) for key in keys)
+        named = [a for a in names if a not in _NOT_FEATURES and _FEATURE_NAME.match(a)]
         attributes: dict[str, set[str]] = {}
+        for attribute in named:
+            if (attribute + "_" if attribute in ("type", "self") else attribute) in declared or attribute in declared:
+                continue
+            attributes[attribute] = {value for e in found if (value := e.get(attribute)) is not None}
         children: set[str] = set()
-        annotation = based = False
         for element in found:
-            annotation = annotation or ("begin" in element.attrib and "end" in element.attrib)
-            based = based or "sofa" in element.attrib
-            for attribute, value in element.attrib.items():
-                if attribute not in _NOT_FEATURES and _FEATURE_NAME.match(attribute):
-                    attributes.setdefault(attribute, set()).add(value)
-            children.update(c.tag for c in element if isinstance(c.tag, str) and _FEATURE_NAME.match(c.tag))
+            if len(element):
+                children.update(c.tag for c in element if isinstance(c.tag, str) and _FEATURE_NAME.match(c.tag))
         features: list[tuple[str, str]] = []
         for attribute, values in attributes.items():
-            renamed = attribute + "_" if attribute in ("type", "self") else attribute
-            if renamed in declared or attribute in declared:
-                continue
             target = "uima.cas.String"
             if attribute in REFERENCES and any(v in type_of for v in values):
                 wrong = sorted(v for v in values if v not in type_of)
@@ -439,8 +443,10 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
                 if attribute == "first":
                     links.update(targets)
             features.append((attribute, target))
-        features.extend((child, "uima.cas.StringArray") for child in sorted(children - declared - set(attributes)))
+        features.extend((child, "uima.cas.StringArray") for child in sorted(children - declared - set(named)))
         if not known:
+            annotation = any("begin" in e.attrib and "end" in e.attrib for e in found)
+            based = any("sofa" in e.attrib for e in found)
             # an element without a sofa belongs to no view: a TOP (CorefAnnotator's Entity)
             supertype = "uima.tcas.Annotation" if annotation else "uima.cas.AnnotationBase" if based \
                 else "uima.cas.TOP"
