@@ -1230,15 +1230,16 @@ def _xmi_of(doc: Any, custom: dict[str, tuple[str, str]], log: LossLog) -> bytes
     the CAS of its metadata, tokens, sentences and chains (in the type system
     :func:`_description` gives, added in that order), written here as text.
 
-    Why not cassis: converting the benchmark corpus (280 documents, 400,000 feature
-    structures) to XMI took 11.3 s of CPU, 81% of it in cassis' serialiser (it checks
-    every feature of every feature structure against the type system: twelve for each
-    token); building the same elements with lxml took 3.7 s (lxml's element creation
-    then the most of it), as text 2.x s. The layout is fixed (these few types, their
-    features in cassis' order, ids numbered as cassis numbers them), so cassis stays the
-    judge: ``tests/test_xmi_writer.py`` builds the CAS with cassis for documents of
-    every shape this writes (custom chain layers, characters outside the BMP, every
-    character an attribute escapes) and wants the same bytes."""
+    Why not cassis: ``corefio convert`` of the benchmark corpus (280 documents, 400,000
+    feature structures) to XMI took 11.3 s of CPU with cassis, 81% of it in its
+    serialiser (which checks every feature of every feature structure against the type
+    system: twelve for each token); building the same elements with lxml, 3.7 s (lxml's
+    element creation the most of it); as text, 1.6 s, of which this function 0.45 s
+    (``benchmarks/bench_bare.py``, 2026-11-27, one session). The layout is fixed (these
+    few types, their features in cassis' order, ids numbered as cassis numbers them), so
+    cassis stays the judge: ``tests/test_xmi_writer.py`` builds the CAS with cassis for
+    documents of every shape this writes (custom chain layers, characters outside the
+    BMP, every character an attribute escapes) and wants the same bytes."""
     text, offsets, mime = _text_and_offsets(doc)
     text = _xml_string(text, log, doc)
     external = _utf16_offset(text)
