@@ -1,7 +1,10 @@
-"""UIMA CAS XMI as INCEpTION and WebAnno export it, read and written with dkpro-cassis.
+"""UIMA CAS XMI as INCEpTION and WebAnno export it, read with dkpro-cassis and written
+as cassis writes it.
 
-Needs the ``xmi`` extra (``pip install 'corefio[xmi]'``, which installs ``dkpro-cassis``);
-without it reading or writing XMI is a usage error naming the extra.
+Reading needs the ``xmi`` extra (``pip install 'corefio[xmi]'``, which installs
+``dkpro-cassis``); without it reading XMI is a usage error naming the extra. Writing
+does not need it: the writer gives the bytes cassis' serialiser gives for the same CAS
+(:func:`_xmi_of` says why it does not call cassis; the tests hold it to cassis' output).
 
 Input: a ``.xmi`` file, with the ``TypeSystem.xml`` (or ``typesystem.xml``) INCEpTION
 exports beside it when there is one, else corefio's own (:data:`TYPE_SYSTEM`); or a ``.zip``
@@ -74,7 +77,8 @@ other layers in a chain are its links, as ``loss.layers`` says). The type system
 :data:`TYPE_SYSTEM` (with the chain layers used); beside a lone ``.xmi``, write it as
 ``TypeSystem.xml`` for tools that need it. A chain link is one contiguous span:
 discontinuous markables, links other than identity and attributes other than the two
-above are declared losses.
+above are declared losses, and so is a character XML 1.0 cannot hold (a control
+character; written as U+FFFD, ``loss.value``).
 
 Reading speed: cassis' deserialiser alone takes 8 to 10 times what reading the same
 corpus as CoNLL takes (``benchmarks/bench_annotation_formats.py xmi``); XMI is the one
@@ -83,6 +87,7 @@ annotation format above the 3x target, bound by cassis.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import io
 import itertools
@@ -391,11 +396,14 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
     root = tree.getroot()
     type_of: dict[str, str] = {}
     elements: dict[str, list[Any]] = {}
+    name_of: dict[str, str | None] = {}  # tag → type (a document has a few tags and many elements)
     for element in root:
         tag = element.tag
         if not isinstance(tag, str) or tag in _CAS_ELEMENTS:
             continue
-        name = _type_name(tag)
+        name = name_of.get(tag, "")
+        if name == "":
+            name = name_of[tag] = _type_name(tag)
         if name is None:
             continue
         ident = element.get(_XMI_ID)
@@ -408,21 +416,22 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
     for name, found in elements.items():
         known = typesystem.contains_type(name)
         declared = {f.name for f in typesystem.get_type(name).all_features} if known else set()
+        # the attribute names in the order they first appear (the elements of a type mostly
+        # share one list of names: each distinct list is looked at once); their values only
+        # for the features the type system lacks
+        names = dict.fromkeys(key for keys in dict.fromkeys(tuple(e.keys()) for e in found) for key in keys)
+        named = [a for a in names if a not in _NOT_FEATURES and _FEATURE_NAME.match(a)]
         attributes: dict[str, set[str]] = {}
+        for attribute in named:
+            if (attribute + "_" if attribute in ("type", "self") else attribute) in declared or attribute in declared:
+                continue
+            attributes[attribute] = {value for e in found if (value := e.get(attribute)) is not None}
         children: set[str] = set()
-        annotation = based = False
         for element in found:
-            annotation = annotation or ("begin" in element.attrib and "end" in element.attrib)
-            based = based or "sofa" in element.attrib
-            for attribute, value in element.attrib.items():
-                if attribute not in _NOT_FEATURES and _FEATURE_NAME.match(attribute):
-                    attributes.setdefault(attribute, set()).add(value)
-            children.update(c.tag for c in element if isinstance(c.tag, str) and _FEATURE_NAME.match(c.tag))
+            if len(element):
+                children.update(c.tag for c in element if isinstance(c.tag, str) and _FEATURE_NAME.match(c.tag))
         features: list[tuple[str, str]] = []
         for attribute, values in attributes.items():
-            renamed = attribute + "_" if attribute in ("type", "self") else attribute
-            if renamed in declared or attribute in declared:
-                continue
             target = "uima.cas.String"
             if attribute in REFERENCES and any(v in type_of for v in values):
                 wrong = sorted(v for v in values if v not in type_of)
@@ -434,8 +443,10 @@ def _inferred(tree: Any, typesystem: Any) -> tuple:
                 if attribute == "first":
                     links.update(targets)
             features.append((attribute, target))
-        features.extend((child, "uima.cas.StringArray") for child in sorted(children - declared - set(attributes)))
+        features.extend((child, "uima.cas.StringArray") for child in sorted(children - declared - set(named)))
         if not known:
+            annotation = any("begin" in e.attrib and "end" in e.attrib for e in found)
+            based = any("sofa" in e.attrib for e in found)
             # an element without a sofa belongs to no view: a TOP (CorefAnnotator's Entity)
             supertype = "uima.tcas.Annotation" if annotation else "uima.cas.AnnotationBase" if based \
                 else "uima.cas.TOP"
@@ -1050,7 +1061,6 @@ def write(documents: Iterable, *, corpus: Any, report: Report, zip: bool | None 
     one ``.xmi`` per document and ``TypeSystem.xml``, the shape INCEpTION exports and
     imports; several documents for an output named ``.xmi`` are refused (see
     :func:`corefio.io.archive.one_file_per_document`)."""
-    cassis = _cassis()
     remaining = iter(documents)
     first = next(remaining, None)
     if first is None:
@@ -1060,7 +1070,7 @@ def write(documents: Iterable, *, corpus: Any, report: Report, zip: bool | None 
     log = LossLog(report, NAME)
     if not zipped:
         _lose_part(log, first)
-        yield _write_document(cassis, first, report)[0]
+        yield _write_document(first, log)[0]
         return
     members: dict[str, bytes] = {}
     custom: set[tuple[str, str]] = set()
@@ -1068,7 +1078,7 @@ def write(documents: Iterable, *, corpus: Any, report: Report, zip: bool | None 
     for doc in itertools.chain([first], [] if second is None else [second], remaining):
         count += 1
         _lose_part(log, doc)
-        data, types = _write_document(cassis, doc, report)
+        data, types = _write_document(doc, log)
         custom |= types
         members[member_name(doc.name, doc.part, count, members, ".xmi")] = data
     # the type system first, as INCEpTION's export and DKPro Core's XmiWriter give it
@@ -1139,55 +1149,147 @@ def _custom_chains(doc: Any) -> dict[str, tuple[str, str]]:
     lay = doc.layout.get(NAME)
     if not isinstance(lay, XmiLayout):
         return {}
-    return {entity: (chain, link) for entity, (chain, link) in lay.chain_types.items()
+    kept = {entity: (chain, link) for entity, (chain, link) in lay.chain_types.items()
             if _TYPE_NAME.match(chain) and _TYPE_NAME.match(link) and chain != link
             and chain not in _BUILT_IN and link not in _BUILT_IN}
+    # a type cannot be a chain (no offsets) and a link (offsets): such chains go to DKPro Core's layer
+    chains = {chain for chain, _ in kept.values()}
+    return {entity: (chain, link) for entity, (chain, link) in kept.items() if link not in chains}
 
 
 #: the types :data:`TYPE_SYSTEM` declares (a chain layer written in other types may not redefine them)
 _BUILT_IN = frozenset(re.findall(r"<typeDescription>\s*<name>([^<]+)</name>", TYPE_SYSTEM))
 
 
-def _write_document(cassis: Any, doc: Any, report: Report) -> tuple[bytes, set[tuple[str, str]]]:
-    """The XMI of ``doc`` and the chain layers other than DKPro Core's it uses (what
-    cassis warns about on the way is an ``xmi.cassis`` diagnostic)."""
-    with _Warnings() as caught:
-        out = _build_xmi(cassis, doc)
-    caught.report(report, document=doc.label)
-    return out
-
-
-def _build_xmi(cassis: Any, doc: Any) -> tuple[bytes, set[tuple[str, str]]]:
+def _write_document(doc: Any, log: LossLog) -> tuple[bytes, set[tuple[str, str]]]:
+    """The XMI of ``doc`` and the chain layers other than DKPro Core's it uses."""
     custom = _custom_chains(doc)
-    types = frozenset(custom.values())
-    typesystem = _type_system(cassis, _description(types), "corefio's type system")
+    return _xmi_of(doc, custom, log), set(custom.values())
+
+
+_XMI_URI = "http://www.omg.org/XMI"
+_CAS_URI = "http:///uima/cas.ecore"
+#: characters outside the Basic Multilingual Plane: two UTF-16 code units each
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+#: characters XML 1.0 cannot hold (a file with one is not XML)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+#: characters an attribute value escapes (as libxml2 writes them, which cassis' lxml uses)
+_ATTRIBUTE_SPECIAL = re.compile('[&<>"\t\n\r]')
+
+
+def _attribute(value: str) -> str:
+    """``value`` escaped for a double-quoted attribute, as lxml escapes it."""
+    if _ATTRIBUTE_SPECIAL.search(value) is None:
+        return value
+    return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+            .replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;"))
+
+
+def _xml_string(value: str, log: LossLog, doc: Any) -> str:
+    """``value`` with each character XML 1.0 cannot hold (a control character, a lone
+    surrogate) written as U+FFFD, a ``loss.value``: cassis' lxml refuses them."""
+    if _NOT_XML.search(value) is None:
+        return value
+    log.lose("value", "characters XML 1.0 cannot hold (control characters; written as U+FFFD)",
+             document=doc, example=repr(value[:40]))
+    return _NOT_XML.sub("\ufffd", value)
+
+
+def _utf16_offset(text: str) -> Any:
+    """The function giving the UTF-16 offset (UIMA's, which XMI holds) of a code point
+    offset into ``text``: the offset itself when every character is in the BMP."""
+    astral = [m.start() for m in _ASTRAL.finditer(text)]
+    if not astral:
+        return lambda at: at
+    return lambda at: at + bisect.bisect_left(astral, at)
+
+
+def _prefixes(types: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Type → the XML namespace prefix cassis gives its package (the package's last
+    part, numbered from 0 when another package took it), and prefix → package (in the
+    order of ``types``, the order cassis declares them in)."""
+    nsmap = {"xmi": "", "cas": ""}  # prefix → package
+    taken: Counter[str] = Counter()
+    prefix_of: dict[str, str] = {}  # package → prefix
+    out = {}
+    for name in types:
+        package = name.rpartition(".")[0]
+        if package not in prefix_of:
+            prefix = package.rpartition(".")[2]
+            if prefix in nsmap:
+                taken[prefix] += 1
+                prefix = f"{prefix}{taken[prefix] - 1}"
+            nsmap[prefix] = package
+            prefix_of[package] = prefix
+        out[name] = prefix_of[package]
+    return out, {p: package for p, package in nsmap.items() if p not in ("xmi", "cas")}
+
+
+def _xmi_of(doc: Any, custom: dict[str, tuple[str, str]], log: LossLog) -> bytes:
+    """The XMI of ``doc``: byte for byte what dkpro-cassis' ``Cas.to_xmi`` writes for
+    the CAS of its metadata, tokens, sentences and chains (in the type system
+    :func:`_description` gives, added in that order), written here as text.
+
+    Why not cassis: ``corefio convert`` of the benchmark corpus (280 documents, 400,000
+    feature structures) to XMI took 11.3 s of CPU with cassis, 81% of it in its
+    serialiser (which checks every feature of every feature structure against the type
+    system: twelve for each token); building the same elements with lxml, 3.7 s (lxml's
+    element creation the most of it); as text, 1.6 s, of which this function 0.45 s
+    (``benchmarks/bench_bare.py``, 2026-11-27, one session). The layout is fixed (these
+    few types, their features in cassis' order, ids numbered as cassis numbers them), so
+    cassis stays the judge: ``tests/test_xmi_writer.py`` builds the CAS with cassis for
+    documents of every shape this writes (custom chain layers, characters outside the
+    BMP, every character an attribute escapes) and wants the same bytes."""
     text, offsets, mime = _text_and_offsets(doc)
-    cas = cassis.Cas(typesystem=typesystem)
-    cas.sofa_string = text
-    cas.sofa_mime = mime
-    Token, Sentence, Meta = typesystem.get_type(TOKEN), typesystem.get_type(SENTENCE), typesystem.get_type(METADATA)
-    cas.add(Meta(begin=0, end=len(text), documentTitle=doc.name, documentId=doc.name))
-    for a, b in offsets:
-        cas.add(Token(begin=a, end=b))
-    for s in doc.sentences:
-        cas.add(Sentence(begin=offsets[s.first][0], end=offsets[s.last][1]))
+    text = _xml_string(text, log, doc)
+    external = _utf16_offset(text)
+    spans = [(external(a), external(b)) for a, b in offsets]
+    chains = []  # (chain type, link type, markables in text order)
     for chain in doc.chain_indices():
         # markables of other layers in a chain are its mentions (loss.layers says so)
         members = sorted((doc.markables[k] for k in chain), key=lambda m: (m.first, -m.last))
-        entity = next((m.entity for m in members if m.entity is not None), None)
-        chain_type, link_type = custom.get(entity, (CHAIN, LINK)) if entity is not None else (CHAIN, LINK)
-        Chain, Link = typesystem.get_type(chain_type), typesystem.get_type(link_type)
-        links = []
-        for m in members:
-            features = {f: str(m.attributes[f]) for f in LINK_FEATURES if f in m.attributes}
-            links.append(Link(begin=offsets[m.first][0], end=offsets[m.last][1], **features))
-        for before, after in zip(links, links[1:]):
-            before.next = after
-        for link in links:
-            cas.add(link)
-        if links:
-            cas.add(Chain(first=links[0]))
-    return cas.to_xmi().encode("utf-8"), set(types)
+        if members:
+            entity = next((m.entity for m in members if m.entity is not None), None)
+            chains.append((*custom.get(entity, (CHAIN, LINK)), members))
+    used = [METADATA, *([TOKEN] if spans else []), *([SENTENCE] if doc.sentences else [])]
+    used.extend(t for chain_type, link_type, _ in chains for t in (link_type, chain_type))
+    prefix, packages = _prefixes(used)
+    tag = {name: f"{prefix[name]}:{name.rpartition('.')[2]}" for name in prefix}
+    namespaces = "".join(f' xmlns:{p}="http:///{package.replace(".", "/")}.ecore"' for p, package in packages.items())
+    # the sofa is 1, the feature structures 2, 3... in the order they were added
+    parts = ["<?xml version='1.0' encoding='UTF-8'?>\n",
+             f'<xmi:XMI xmlns:xmi="{_XMI_URI}" xmlns:cas="{_CAS_URI}"{namespaces} xmi:version="2.0">',
+             '<cas:NULL xmi:id="0"/>']
+    meta = f'<{tag[METADATA]} xmi:id="2" sofa="1" begin="0" end="{external(len(text))}"'
+    if doc.name is not None:
+        name = _attribute(_xml_string(str(doc.name), log, doc))
+        meta += f' documentTitle="{name}" documentId="{name}"'
+    parts.append(meta + "/>")
+    ident = 3
+    if spans:
+        token = tag[TOKEN]
+        parts.extend(f'<{token} xmi:id="{k}" sofa="1" begin="{a}" end="{b}"/>'
+                     for k, (a, b) in enumerate(spans, start=ident))
+        ident += len(spans)
+    if doc.sentences:
+        sentence = tag[SENTENCE]
+        parts.extend(f'<{sentence} xmi:id="{k}" sofa="1" begin="{spans[s.first][0]}" end="{spans[s.last][1]}"/>'
+                     for k, s in enumerate(doc.sentences, start=ident))
+        ident += len(doc.sentences)
+    for chain_type, link_type, members in chains:
+        link, first, last = tag[link_type], ident, ident + len(members) - 1  # the links' ids
+        for k, m in enumerate(members, start=first):
+            after = f' next="{k + 1}"' if k < last else ""
+            features = "".join(f' {f}="{_attribute(_xml_string(str(m.attributes[f]), log, doc))}"'
+                               for f in LINK_FEATURES if f in m.attributes)
+            parts.append(f'<{link} xmi:id="{k}" sofa="1" begin="{spans[m.first][0]}" end="{spans[m.last][1]}"'
+                         f'{after}{features}/>')
+        parts.append(f'<{tag[chain_type]} xmi:id="{last + 1}" sofa="1" first="{first}"/>')
+        ident = last + 2
+    parts.append(f'<cas:Sofa xmi:id="1" sofaNum="1" sofaID="_InitialView" mimeType="{_attribute(mime)}" '
+                 f'sofaString="{_attribute(text)}"/>')
+    parts.append(f'<cas:View sofa="1" members="{" ".join(map(str, range(2, ident)))}"/></xmi:XMI>')
+    return "".join(parts).encode("utf-8")
 
 
 def sniff(head: bytes) -> bool:
