@@ -440,3 +440,24 @@ def test_litbank_tsv_the_saved_input_keeps_every_mention(tmp_path: Path):
     back = corefio.read(tmp_path / "out" / "11_alices_adventures_in_wonderland_brat.ann", "litbank-tsv")
     assert (sorted(m.spans for m in back.documents[0].markables)
             == sorted(m.spans for m in corpus.documents[0].markables))
+
+
+@pytest.mark.parametrize("change", [("sofaString=", "so_aString="), ('sofaID="_InitialView" ', "")],
+                         ids=["unknown-attribute", "no-sofaID"])
+def test_xmi_a_sofa_cassis_cannot_make_is_a_located_error(tmp_path: Path, change):
+    """Seed 8447, xmi: a ``cas:Sofa`` with an attribute cassis' Sofa does not take
+    (``so_aString``) raised its TypeError as an internal error; so did one without a sofaID."""
+    import shutil
+
+    source = DATA / "xmi" / "inception" / "bernoulli.xmi"
+    text = source.read_text(encoding="utf-8")
+    assert change[0] in text
+    shutil.copy(source.parent / "TypeSystem.xml", tmp_path / "TypeSystem.xml")
+    path = tmp_path / "doc.xmi"
+    path.write_text(text.replace(change[0], change[1], 1), encoding="utf-8")
+    with pytest.raises(CorefioError, match="cas:Sofa") as caught:
+        corefio.read(path, "xmi")
+    assert caught.value.file == str(path) and caught.value.line is not None
+    saved = FUZZ / "xmi-exception-read-6b3018d7.xmi"
+    with pytest.raises(CorefioError, match="so_aString"):
+        corefio.read(saved, "xmi")

@@ -517,6 +517,10 @@ def _cassis_type_name(tag: str) -> str:
     return name[17:] if name.startswith("uima.noNamespace.") else name
 
 
+#: the attributes of an XMI sofa (what cassis' Sofa takes from them)
+_SOFA_ATTRIBUTES = frozenset({_XMI_ID, "sofaNum", "sofaID", "sofaString", "mimeType", "sofaURI"})
+
+
 def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> FormatError | None:
     """What in the XMI ``data`` keeps cassis from reading it with ``typesystem``, as a
     located error; None when nothing explains it (then the failure is corefio's or
@@ -567,6 +571,15 @@ def _defect(data: bytes, typesystem: Any, inferred: set[str], file: str) -> Form
                 problem = number(element, "xmi:id" if attribute == _XMI_ID else attribute, element.get(attribute))
                 if problem is not None:
                     return problem
+            # cassis makes its Sofa of the attributes as they are: one it does not know (or
+            # a missing sofaID) is a TypeError inside cassis
+            strange = sorted(set(element.attrib) - _SOFA_ATTRIBUTES)
+            if strange:
+                return fail(element, f"cas:Sofa: {_local(strange[0])!r} is no attribute of a sofa (it has "
+                                     f"{', '.join(sorted(a for a in _SOFA_ATTRIBUTES if a != _XMI_ID))} "
+                                     "and xmi:id)")
+            if element.get("sofaID") is None:
+                return fail(element, "cas:Sofa: no sofaID (the view's name, e.g. _InitialView)")
             sofas.add(int(element.get(_XMI_ID)))
             continue
         if tag == _CAS_NS + "View":
