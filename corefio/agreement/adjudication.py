@@ -214,15 +214,15 @@ def _merge_item(item: Item, study: Study, keep: str, report: Report) -> tuple[Do
     for span in kept:
         seen: set[frozenset] = set()
         for position, (chain_of, _) in enumerate(chains):
-            number = chain_of.get(span)
-            if number is not None:
-                seen.add(chain_sets[position][number])
+            found_in = chain_of.get(span)
+            if found_in is not None:
+                seen.add(chain_sets[position][found_in])
         if len(seen) > 1:
             said: dict[str, str] = {}
             for position, (chain_of, _) in enumerate(chains):
-                number = chain_of.get(span)
-                said[names[position]] = "not marked" if number is None else partners(chain_sets[position][number],
-                                                                                      span)
+                found_in = chain_of.get(span)
+                said[names[position]] = "not marked" if found_in is None else \
+                    partners(chain_sets[position][found_in], span)
             gold = partners(gold_chains[entity_of[span]], span)
             ties = sum(1 for v in said.values() if v == gold)
             conflicts.append(Conflict(item.label, "chain", span, text(span), sentence(span), said, gold,
