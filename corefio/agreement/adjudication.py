@@ -187,42 +187,34 @@ def _merge_item(item: Item, study: Study, keep: str, report: Report) -> tuple[Do
     entity_of: dict[tuple, tuple] = {span: found.find(span) for span in kept}
 
     # chain conflicts: a kept mention whose partners differ between its annotators
-    gold_members: dict[tuple, list[tuple]] = {}
-    for span in kept:
-        gold_members.setdefault(entity_of[span], []).append(span)
-    gold_chains = {root: frozenset(group) for root, group in gold_members.items()}
-    # (each chain of kept mentions as one frozenset, made once: a mention's partners in an
-    # annotator's chain are that chain without it, so two annotators gave the mention the
-    # same partners exactly when its two chains are equal; the partners are written out
-    # only for a conflict)
-    chain_sets = [{number: frozenset(group) for number, group in members.items()} for members in kept_chains]
-    quoted: dict[frozenset, tuple[list[tuple], list[str]]] = {}
+    # (a mention's partners in a chain are the chain without it, so two annotators gave it
+    # the same partners exactly when its two chains of kept mentions, both sorted, are
+    # equal; the partners are written out only for a conflict)
+    gold_chains: dict[tuple, list[tuple]] = {}
+    for span in kept:  # (in order: each gold chain is sorted too)
+        gold_chains.setdefault(entity_of[span], []).append(span)
+    quoted: dict[int, list[str]] = {}
 
-    def partners(chain: frozenset, span: tuple) -> str:
-        """What a chain says about one of its mentions: "alone", or "with: " and the
-        texts of the others in order. A conflict names the partners of each mention of a
-        chain that differs, so each chain's texts are sorted and quoted once."""
-        entry = quoted.get(chain)
-        if entry is None:
-            ordered = sorted(chain)
-            entry = quoted[chain] = (ordered, [repr(text(s)) for s in ordered])
-        ordered, texts_ = entry
-        i = bisect_left(ordered, span)
+    def partners(chain: list[tuple], span: tuple) -> str:
+        """What a sorted chain says about one of its mentions: "alone", or "with: " and
+        the texts of the others in order. A conflict names the partners of each mention
+        of a chain that differs, so each chain's texts are quoted once."""
+        texts_ = quoted.get(id(chain))  # (the chains live as long as this function)
+        if texts_ is None:
+            texts_ = quoted[id(chain)] = [repr(text(s)) for s in chain]
+        i = bisect_left(chain, span)
         others = texts_[:i] + texts_[i + 1:]
         return "with: " + ", ".join(others) if others else "alone"
 
     for span in kept:
-        seen: set[frozenset] = set()
-        for position, (chain_of, _) in enumerate(chains):
-            found_in = chain_of.get(span)
-            if found_in is not None:
-                seen.add(chain_sets[position][found_in])
-        if len(seen) > 1:
+        held = [kept_chains[p][number] for p, number in enumerate(chain_of.get(span) for chain_of, _ in chains)
+                if number is not None]
+        if any(chain != held[0] for chain in held[1:]):
             said: dict[str, str] = {}
             for position, (chain_of, _) in enumerate(chains):
                 found_in = chain_of.get(span)
                 said[names[position]] = "not marked" if found_in is None else \
-                    partners(chain_sets[position][found_in], span)
+                    partners(kept_chains[position][found_in], span)
             gold = partners(gold_chains[entity_of[span]], span)
             ties = sum(1 for v in said.values() if v == gold)
             conflicts.append(Conflict(item.label, "chain", span, text(span), sentence(span), said, gold,
