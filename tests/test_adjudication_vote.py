@@ -19,7 +19,7 @@ from corefio.agreement import adjudicate
 from corefio.agreement.adjudication import _chains_of
 
 WORDS = [f"w{i}" for i in range(24)]
-#: spans the annotators choose from: several overlap, two are discontinuous-free repeats of a word
+#: spans the annotators choose from: several overlap, and (3, 3) and (5, 6) lie inside longer ones
 POOL = [(i, i) for i in range(0, 24, 2)] + [(i, i + 2) for i in range(1, 20, 4)] + [(3, 3), (5, 6)]
 
 
