@@ -6,7 +6,8 @@
 >>> scores = corefio.score(corpus, corefio.read("samples/response.raf.xml"))
 """
 
-from .api import convert, dump_files, dumps, iter_read, loads, read, sync, validate, write
+from typing import TYPE_CHECKING
+
 from .diagnostics import Diagnostic, Report
 from .errors import (
     CorefioError,
@@ -20,9 +21,13 @@ from .errors import (
     UsageError,
     UnsafeInputError,
 )
-from .model.mentions import BRIDGING, COREFERENCE, SPLIT_ANTECEDENT, MentionChains
-from .formats.registry import Capabilities, FormatSpec, Option, all_formats, get_format, register
-from .io.source import Source
+
+if TYPE_CHECKING:  # what __getattr__ below imports on first use (and what type checkers and the docs see)
+    from .api import convert, dump_files, dumps, iter_read, loads, read, sync, validate, write
+    from .formats.registry import Capabilities, FormatSpec, Option, all_formats, get_format, register
+    from .io.source import Source
+    from .model import Corpus, Document, Entity, Link, Markable, Region, Scheme, Sentence, Tokens
+    from .model.mentions import BRIDGING, COREFERENCE, SPLIT_ANTECEDENT, MentionChains
 
 __version__ = "0.1.0"
 
@@ -40,17 +45,34 @@ __all__ = [
 ]
 
 
-#: the model classes, imported when first asked for (``corefio.Document``):
-#: commands that never build a Document (scoring CoNLL files) start faster
-_MODEL_NAMES = {"Corpus", "Document", "Entity", "Link", "Markable", "Region", "Scheme", "Sentence", "Tokens"}
+#: the rest of the API, imported when first asked for (``corefio.read``, ``corefio.Document``):
+#: ``import corefio.cli`` (every command's start, ``--version`` alone) then loads neither the
+#: readers and writers nor the model, only what the command it runs asks for
+_LAZY = {
+    **dict.fromkeys(("convert", "dump_files", "dumps", "iter_read", "loads", "read", "sync", "validate", "write"),
+                    "api"),
+    **dict.fromkeys(("BRIDGING", "COREFERENCE", "SPLIT_ANTECEDENT", "MentionChains"), "model.mentions"),
+    **dict.fromkeys(("Capabilities", "FormatSpec", "Option", "all_formats", "get_format", "register"),
+                    "formats.registry"),
+    "Source": "io.source",
+    **dict.fromkeys(("Corpus", "Document", "Entity", "Link", "Markable", "Region", "Scheme", "Sentence", "Tokens"),
+                    "model"),
+}
 
 
 def __getattr__(name: str):
-    if name in _MODEL_NAMES:
-        from . import model
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'corefio' has no attribute {name!r}")
+    import importlib
 
-        return getattr(model, name)
-    raise AttributeError(f"module 'corefio' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def score(key, response, *args, **options):

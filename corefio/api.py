@@ -11,12 +11,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .diagnostics import Report
-from .formats.readwrite import convert, dump_files, dumps, iter_read, loads, read, write
 
 if TYPE_CHECKING:
+    from .formats.readwrite import convert, dump_files, dumps, iter_read, loads, read, write
     from .model import Corpus, Document
 
 __all__ = ["convert", "dump_files", "dumps", "iter_read", "loads", "read", "sync", "validate", "write"]
+
+#: the functions of :mod:`corefio.formats.readwrite`, imported when first asked for: the
+#: command line imports this module at its start, also for ``--version``
+_READWRITE = frozenset(("convert", "dump_files", "dumps", "iter_read", "loads", "read", "write"))
+
+
+def __getattr__(name: str):
+    if name not in _READWRITE:
+        raise AttributeError(f"module 'corefio.api' has no attribute {name!r}")
+    from .formats import readwrite
+
+    value = getattr(readwrite, name)
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
 
 
 def sync(
@@ -43,6 +57,8 @@ def sync(
             return x
         if isinstance(x, Document):
             return Corpus(documents=[x])
+        from .formats.readwrite import read
+
         return read(x, fmt, report=report)
 
     k, r = corpus(key, key_format), corpus(response, response_format)

@@ -26,6 +26,7 @@ annotator that marked them.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -128,8 +129,13 @@ def _merge_item(item: Item, study: Study, keep: str, report: Report) -> tuple[Do
     reference = item.reference
     sentence_of = reference.sentence_of_token() if reference.sentences else None
 
+    texts: dict[tuple, str] = {}  # a mention's text, made once: conflicts name each partner by it
+
     def text(spans: tuple) -> str:
-        return " ".join(reference.span_text(s) for s in spans)
+        found = texts.get(spans)
+        if found is None:
+            found = texts[spans] = " ".join(reference.span_text(s) for s in spans)
+        return found
 
     def sentence(spans: tuple) -> int | None:
         return sentence_of[spans[0][0]] + 1 if sentence_of else None
@@ -154,7 +160,10 @@ def _merge_item(item: Item, study: Study, keep: str, report: Report) -> tuple[Do
             notes.setdefault(span, []).append(f"mention marked by {'+'.join(names[p] for p in who)}")
 
     # links: pairs of kept mentions in one chain, counted per annotator
+    # (kept_chains: per annotator, chain number → the kept mentions of that chain, sorted)
+    kept_chains: list[dict[int, list[tuple]]] = []
     link_votes: dict[tuple, int] = {}
+    found = _Find(kept)
     for chain_of, _ in chains:
         members: dict[int, list[tuple]] = {}
         for span, number in chain_of.items():
@@ -162,35 +171,54 @@ def _merge_item(item: Item, study: Study, keep: str, report: Report) -> tuple[Do
                 members.setdefault(number, []).append(span)
         for group in members.values():
             group.sort()
+            if need == 1:
+                # every link of the chain is kept: joining each mention to the next one
+                # gives the same closure as its m(m-1)/2 pairs (two annotators, majority)
+                for a, b in zip(group, group[1:]):
+                    found.union(a, b)
+                continue
             for i, a in enumerate(group):
                 for b in group[i + 1:]:
                     link_votes[a, b] = link_votes.get((a, b), 0) + 1
-    found = _Find(kept)
+        kept_chains.append(members)
     for (a, b), count in link_votes.items():
         if count >= need:
             found.union(a, b)
     entity_of: dict[tuple, tuple] = {span: found.find(span) for span in kept}
 
     # chain conflicts: a kept mention whose partners differ between its annotators
-    partners_in_gold: dict[tuple, list[tuple]] = {}
+    # (a mention's partners in a chain are the chain without it, so two annotators gave it
+    # the same partners exactly when its two chains of kept mentions, both sorted, are
+    # equal; the partners are written out only for a conflict)
+    gold_chains: dict[tuple, list[tuple]] = {}
+    for span in kept:  # (in order: each gold chain is sorted too)
+        gold_chains.setdefault(entity_of[span], []).append(span)
+    quoted: dict[int, list[str]] = {}
+
+    def partners(chain: list[tuple], span: tuple) -> str:
+        """What a sorted chain says about one of its mentions: "alone", or "with: " and
+        the texts of the others in order. A conflict names the partners of each mention
+        of a chain that differs, so each chain's texts are quoted once."""
+        texts_ = quoted.get(id(chain))  # (the chains live as long as this function)
+        if texts_ is None:
+            texts_ = quoted[id(chain)] = [repr(text(s)) for s in chain]
+        i = bisect_left(chain, span)
+        others = texts_[:i] + texts_[i + 1:]
+        return "with: " + ", ".join(others) if others else "alone"
+
     for span in kept:
-        partners_in_gold.setdefault(entity_of[span], []).append(span)
-    for span in kept:
-        said: dict[str, str] = {}
-        seen: set[frozenset] = set()
-        for position, (chain_of, _) in enumerate(chains):
-            if span not in chain_of:
-                said[names[position]] = "not marked"
-                continue
-            number = chain_of[span]
-            partners = frozenset(s for s, c in chain_of.items() if c == number and s != span and s in kept_set)
-            seen.add(partners)
-            said[names[position]] = _partners(partners, text)
-        if len(seen) > 1:
-            gold_partners = frozenset(s for s in partners_in_gold[entity_of[span]] if s != span)
-            ties = sum(1 for v in said.values() if v == _partners(gold_partners, text))
-            conflicts.append(Conflict(item.label, "chain", span, text(span), sentence(span), said,
-                                      _partners(gold_partners, text), 2 * ties == n))
+        held = [kept_chains[p][number] for p, number in enumerate(chain_of.get(span) for chain_of, _ in chains)
+                if number is not None]
+        if any(chain != held[0] for chain in held[1:]):
+            said: dict[str, str] = {}
+            for position, (chain_of, _) in enumerate(chains):
+                found_in = chain_of.get(span)
+                said[names[position]] = "not marked" if found_in is None else \
+                    partners(kept_chains[position][found_in], span)
+            gold = partners(gold_chains[entity_of[span]], span)
+            ties = sum(1 for v in said.values() if v == gold)
+            conflicts.append(Conflict(item.label, "chain", span, text(span), sentence(span), said, gold,
+                                      2 * ties == n))
             notes.setdefault(span, []).append("chain: " + "; ".join(f"{k} {v}" for k, v in said.items()))
 
     document, dropped = _gold_document(reference, chains, kept, entity_of, notes)
@@ -217,12 +245,6 @@ def merge(study: Study, *, keep: str = "majority", report: Report | None = None)
     return Adjudication(study.annotators, keep, Corpus(documents=gold), conflicts, report, study)
 
 
-def _partners(partners: frozenset, text) -> str:
-    if not partners:
-        return "alone"
-    return "with: " + ", ".join(repr(text(s)) for s in sorted(partners))
-
-
 def _gold_document(reference: Document, chains: list, kept: list[tuple], entity_of: dict[tuple, tuple],
                    notes: dict[tuple, list[str]]) -> tuple[Document, int]:
     """The gold document, and how many of the reference's other links it leaves out."""
@@ -234,19 +256,23 @@ def _gold_document(reference: Document, chains: list, kept: list[tuple], entity_
     markables: list[Markable] = [m for m in reference.markables if m.layer is not None]
     new_ids = 0
     kept_refs: dict[str, str] = {}
+    first = chains[0][1]
     for span in kept:
-        source = next(marks[span] for _, marks in chains if span in marks)
+        source = first.get(span)
+        from_first = source is not None
+        if source is None:
+            source = next(marks[span] for _, marks in chains if span in marks)
         attributes = dict(source.attributes)
         if span in notes:
             attributes[CONFLICT_ATTRIBUTE] = " | ".join(notes[span])
         mark_id = source.id
-        if mark_id in used or (source is not chains[0][1].get(span) and mark_id in taken):
+        if mark_id in used or (not from_first and mark_id in taken):
             new_ids += 1
             while f"adjudicated_{new_ids}" in taken or f"adjudicated_{new_ids}" in used:
                 new_ids += 1
             mark_id = f"adjudicated_{new_ids}"
         used.add(mark_id)
-        if source is chains[0][1].get(span):
+        if from_first:
             kept_refs[source.ref] = mark_id
         markables.append(source.copy(id=mark_id, entity=numbers[entity_of[span]], attributes=attributes))
     # non-identity links of the first annotator whose ends are kept, with ids renamed
