@@ -1,0 +1,78 @@
+"""Fast paths of the common read-and-write path give what the plain paths give.
+
+Each writer that builds its output a faster way when the document allows it (a column at
+a time instead of a cell at a time, whole strings instead of characters) keeps the plain
+way for the other documents. These tests write every real file of the test data both
+ways and compare the text and the diagnostics, and check that the fast path is taken
+(and left) where it should be.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import corefio
+from corefio.diagnostics import Report
+from corefio.formats import ua
+
+from .conftest import DATA
+
+WILD = DATA / "wild"
+#: formats of real files that are read here (and written to the formats under test)
+READ = ("conll", "conllu", "ua", "brat", "jsonlines")
+
+
+def _real_files() -> list:
+    files = []
+    for manifest in sorted(WILD.glob("*/manifest.json")):
+        for entry in json.loads(manifest.read_text(encoding="utf-8")):
+            # (a file the manifest says is not valid is refused: nothing to write)
+            if entry["format"] in READ and "not valid" not in entry.get("notes", ""):
+                files.append(pytest.param(manifest.parent / entry["path"], entry["format"],
+                                          id=f"{manifest.parent.name}/{entry['path']}"))
+    for path in sorted((DATA / "ua").glob("*.CONLLUA")):
+        files.append(pytest.param(path, "ua", id=f"ua/{path.name}"))
+    return files
+
+
+REAL = _real_files()
+
+
+def _corpus(path, fmt):
+    corpus = corefio.read(path, fmt, report=Report())
+    for doc in corpus.documents:
+        doc.layout.pop("ua", None)  # written canonically, not as read
+    return corpus
+
+
+def _written(corpus, fmt: str) -> tuple[str | bytes, list[tuple]]:
+    report = Report()
+    text = corefio.dumps(corpus, fmt, report=report)
+    return text, [(d.code, d.severity, d.message, d.document, d.count, tuple(d.examples)) for d in report.diagnostics]
+
+
+@pytest.mark.parametrize(("path", "fmt"), REAL)
+def test_ua_rows_column_by_column_same_as_cell_by_cell(path, fmt, monkeypatch):
+    corpus = _corpus(path, fmt)
+    fast = _written(corpus, "ua")
+    monkeypatch.setattr(ua._Writer, "rows", lambda self, attributes: None)
+    assert _written(corpus, "ua") == fast
+
+
+def test_ua_rows_taken_unless_a_value_has_a_blank(monkeypatch):
+    corpus = _corpus(DATA / "ua" / "TC-PA.key.CONLLUA", "ua")
+    taken = []
+    rows = ua._Writer.rows
+    monkeypatch.setattr(ua._Writer, "rows", lambda self, attributes: taken.append(rows(self, attributes)) or taken[-1])
+    plain, diagnostics = _written(corpus, "ua")
+    assert taken and all(r is not None for r in taken)
+    assert not [d for d in diagnostics if d[0] == "loss.value"]
+    doc = corpus.documents[0]
+    doc.tokens.forms[0] = "two words"
+    taken.clear()
+    text, diagnostics = _written(corpus, "ua")
+    assert taken[0] is None  # written cell by cell, which reports the blank
+    assert [d[0] for d in diagnostics].count("loss.value") == 1
+    assert "\ttwo_words\t" in text and text != plain
