@@ -15,7 +15,7 @@ import pytest
 
 import corefio
 from corefio.diagnostics import Report
-from corefio.formats import ua
+from corefio.formats import muc, ua
 
 from .conftest import DATA
 
@@ -76,3 +76,22 @@ def test_ua_rows_taken_unless_a_value_has_a_blank(monkeypatch):
     assert taken[0] is None  # written cell by cell, which reports the blank
     assert [d[0] for d in diagnostics].count("loss.value") == 1
     assert "\ttwo_words\t" in text and text != plain
+
+
+@pytest.mark.parametrize(("path", "fmt"), [p for p in REAL if p.values[1] != "muc"])
+def test_muc_sentences_joined_at_once_same_as_word_by_word(path, fmt, monkeypatch):
+    corpus = _corpus(path, fmt)
+    fast = _written(corpus, "muc")
+    monkeypatch.setattr(muc, "_as_they_are", lambda words: False)
+    assert _written(corpus, "muc") == fast
+
+
+def test_muc_words_that_change_are_written_word_by_word():
+    assert muc._as_they_are(["a", "b&c", "<d>"])
+    for words in ([], ["a", ""], ["a b"], ["a\u00a0"], ["\ud800"]):
+        assert not muc._as_they_are(words)
+    corpus = _corpus(DATA / "ua" / "TC-PA.key.CONLLUA", "ua")
+    corpus.documents[0].tokens.forms[0] = "two words"
+    text, diagnostics = _written(corpus, "muc")
+    assert "two_words" in text
+    assert [d[0] for d in diagnostics].count("loss.token-form") == 1
