@@ -95,3 +95,20 @@ def test_muc_words_that_change_are_written_word_by_word():
     text, diagnostics = _written(corpus, "muc")
     assert "two_words" in text
     assert [d[0] for d in diagnostics].count("loss.token-form") == 1
+
+
+def test_report_losses_looks_only_for_what_it_reports(monkeypatch):
+    """Mentions of one entity that cross are looked for when the writer's report is
+    report_losses' (CoNLL: ``nested``), not when another report covers them (MUC)."""
+    from corefio.formats import losses
+    from corefio.formats.registry import get_format
+
+    corpus = _corpus(DATA / "ua" / "TC-PA.key.CONLLUA", "ua")
+    looked = []
+    chain_of = losses._chain_of
+    monkeypatch.setattr(losses, "_chain_of", lambda doc: looked.append(doc) or chain_of(doc))
+    for name, expected in (("muc", 0), ("conll", len(corpus.documents))):
+        looked.clear()
+        for doc in corpus.documents:
+            losses.report_losses(doc, get_format(name).capabilities, Report(), name)
+        assert len(looked) == expected, name

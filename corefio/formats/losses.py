@@ -91,15 +91,20 @@ def _copy(doc: "Document", **changes: Any) -> "Document":
 def _crossing_pairs(markables: list, same_chain: dict[str, int] | None = None) -> Iterable[str]:
     """Refs of markables whose extent crosses an earlier one's (overlap, no containment);
     with ``same_chain``, only pairs in one chain count."""
-    order = sorted(markables, key=lambda m: (m.first, -m.last))
-    open_: list = []
+    # (first, last, ref) taken once from each markable, not through its properties at
+    # every comparison (convert --to muc of the benchmark key: 0.12 s less CPU)
+    order = sorted(((m.spans[0][0], m.spans[-1][1], m.ref) for m in markables), key=lambda m: (m[0], -m[1]))
+    chain = same_chain.get if same_chain is not None else None
+    open_: list[tuple[int, int, str]] = []
     for m in order:
-        open_ = [o for o in open_ if o.last >= m.first]
-        for o in open_:
-            if o.first < m.first <= o.last < m.last:
-                if same_chain is None or same_chain.get(o.ref) == same_chain.get(m.ref):
-                    yield m.ref
-                    break
+        first, last, ref = m
+        if open_:
+            open_ = [o for o in open_ if o[1] >= first]
+            for o in open_:
+                if o[0] < first <= o[1] < last:
+                    if chain is None or chain(o[2]) == chain(ref):
+                        yield ref
+                        break
         open_.append(m)
 
 
@@ -218,9 +223,9 @@ FEATURES: tuple[Feature, ...] = (
             lambda d, c: _count(m.ref for m in d.markables if m.sets),
             lambda d, c: _strip_markables(d, sets={})),
     Feature("token_attributes", "token attributes",
-            lambda d, c: _count(f"{name} ×{sum(v is not None for v in col)}"
+            lambda d, c: _count(f"{name} ×{len(col) - col.count(None)}"
                                 for name, col in d.tokens.attributes.items()
-                                if name in _not_kept([name], c) and any(v is not None for v in col)),
+                                if name in _not_kept([name], c) and col.count(None) != len(col)),
             lambda d, c: _copy(d, tokens=d.tokens.copy(**{"attributes": {
                 n: col for n, col in d.tokens.attributes.items() if not _not_kept([n], c)}}))),
     Feature("token_ids", "token ids",
@@ -254,6 +259,8 @@ FEATURES: tuple[Feature, ...] = (
             lambda d, c: _count(d.entity_ids()), lambda d, c: d, _non_numeric_entities, done="renumbered"),
 )
 FEATURE_NAMES = frozenset(f.name for f in FEATURES)
+#: feature name → what writers do with it by default
+_DONE = {f.name: f.done for f in FEATURES}
 
 #: what each kind of treatment says in a message (a :class:`Feature`'s ``done`` that is
 #: not one of these is said as it is)
@@ -285,7 +292,7 @@ def treatment(feature: str, format_name: str) -> str:
     found = TREATMENTS.get((feature, format_name))
     if found is not None:
         return found
-    return next(f.done for f in FEATURES if f.name == feature)
+    return _DONE[feature]
 
 
 def loss_message(format_name: str, what: str, done: str | None = "dropped") -> str:
@@ -331,11 +338,15 @@ LOST_WITH: dict[tuple[str, str], tuple[str, Callable[["Document"], Usage]]] = {
 }
 
 
-def uses(doc: "Document", capabilities: "Capabilities") -> list[tuple[Feature, Usage]]:
+def uses(doc: "Document", capabilities: "Capabilities",
+         skip: Callable[[str], bool] | None = None) -> list[tuple[Feature, Usage]]:
     """The features ``doc`` uses that ``capabilities`` does not (fully) express
-    (:data:`LOST_WITH`: a feature expressed, lost all the same with another one)."""
+    (:data:`LOST_WITH`: a feature expressed, lost all the same with another one).
+    ``skip``: features (by name) not to look for."""
     out = []
     for feature in FEATURES:
+        if skip is not None and skip(feature.name):
+            continue
         allowed = getattr(capabilities, feature.name)
         if allowed is True:
             for (name, other), (message, usage) in LOST_WITH.items():
@@ -353,8 +364,9 @@ def uses(doc: "Document", capabilities: "Capabilities") -> list[tuple[Feature, U
 def report_losses(doc: "Document", capabilities: "Capabilities", report: Report, format_name: str) -> int:
     """Add a ``loss.<feature>`` diagnostic for each feature ``doc`` uses that the format
     cannot express; returns how many kinds of loss were found."""
-    found = [(feature, usage) for feature, usage in uses(doc, capabilities)
-             if treatment(feature.name, format_name) not in ("writer", "covered")]
+    # what the writer reports itself, or another feature's report counts, is not
+    # looked for (finding mentions of one entity that cross is half the cost here)
+    found = uses(doc, capabilities, lambda name: treatment(name, format_name) in ("writer", "covered"))
     for feature, (n, example) in found:
         done = treatment(feature.name, format_name)
         severity = "info" if done == "kept" else feature.severity(doc)
