@@ -105,10 +105,31 @@ def test_report_losses_looks_only_for_what_it_reports(monkeypatch):
 
     corpus = _corpus(DATA / "ua" / "TC-PA.key.CONLLUA", "ua")
     looked = []
-    chain_of = losses._chain_of
-    monkeypatch.setattr(losses, "_chain_of", lambda doc: looked.append(doc) or chain_of(doc))
+    crossing = losses._crossing_pairs
+    monkeypatch.setattr(losses, "_crossing_pairs",
+                        lambda markables, same_chain=None: (same_chain is not None and looked.append(same_chain))
+                        or crossing(markables, same_chain))
     for name, expected in (("muc", 0), ("conll", len(corpus.documents))):
         looked.clear()
         for doc in corpus.documents:
             losses.report_losses(doc, get_format(name).capabilities, Report(), name)
         assert len(looked) == expected, name
+
+
+def test_crossing_mentions_of_one_entity_found_with_the_chains_only_when_some_cross(monkeypatch):
+    from corefio.formats import losses
+    from corefio.model import Document, Markable, Tokens
+
+    def doc(spans, entities):
+        return Document.build(name="d", part=None, metadata={}, tokens=Tokens(forms=["w"] * 8), sentences=[],
+                              markables=[Markable.fast(f"m{k}", (s,), e) for k, (s, e) in enumerate(zip(spans, entities))],
+                              entities=[], links=[])
+
+    chains = []
+    chain_of = losses._chain_of
+    monkeypatch.setattr(losses, "_chain_of", lambda d: chains.append(d) or chain_of(d))
+    nested = doc([(0, 3), (1, 2), (5, 6)], ["1", "1", "2"])
+    assert list(losses._crossing_pairs(nested.markables, nested)) == [] and chains == []
+    crossing = doc([(0, 3), (2, 5), (1, 6)], ["1", "1", "2"])
+    assert list(losses._crossing_pairs(crossing.markables)) == ["m2", "m1"]
+    assert list(losses._crossing_pairs(crossing.markables, crossing)) == ["m1"] and len(chains) == 1
