@@ -653,7 +653,18 @@ class Document(_Record):
 
     def sentence_of_token(self) -> list[int]:
         """For each token, the index of its sentence (all 0 if there are none)."""
-        out = [0] * len(self.tokens.forms)
+        n = len(self.tokens.forms)
+        # sentences that cover the tokens one after the other (as a checked document's
+        # do): a run of each index at once, not token by token
+        out: list[int] = []
+        for k, s in enumerate(self.sentences):
+            if s.first != len(out) or not s.first <= s.last < n:
+                break
+            out += [k] * (s.last - s.first + 1)
+        else:
+            if len(out) == n:
+                return out
+        out = [0] * n
         for k, s in enumerate(self.sentences):
             for i in range(s.first, s.last + 1):
                 out[i] = k
