@@ -133,3 +133,27 @@ def test_crossing_mentions_of_one_entity_found_with_the_chains_only_when_some_cr
     crossing = doc([(0, 3), (2, 5), (1, 6)], ["1", "1", "2"])
     assert list(losses._crossing_pairs(crossing.markables)) == ["m2", "m1"]
     assert list(losses._crossing_pairs(crossing.markables, crossing)) == ["m1"] and len(chains) == 1
+
+
+@pytest.mark.parametrize(("path", "fmt"), [p for p in REAL if p.values[1] != "brat"])
+def test_brat_sentences_joined_at_once_same_as_word_by_word(path, fmt, monkeypatch):
+    from corefio.formats import brat
+
+    corpus = _corpus(path, fmt)
+    fast = _written(corpus, "brat")
+    monkeypatch.setattr(brat, "_unchanged", lambda words: False)
+    assert _written(corpus, "brat") == fast
+
+
+@pytest.mark.parametrize("fmt", ["brat", "litbank-tsv"])
+def test_brat_and_litbank_words_that_change_are_reported(fmt):
+    from corefio.formats import brat
+
+    assert brat._unchanged(["a", "b"])
+    for words in ([], ["a", ""], ["a b"], ["a\u2003"]):
+        assert not brat._unchanged(words)
+    corpus = _corpus(DATA / "ua" / "TC-PA.key.CONLLUA", "ua")
+    corpus.documents[0].tokens.forms[0] = "two words"
+    text, diagnostics = _written(corpus, fmt)
+    assert "two_words" in (text.decode() if isinstance(text, bytes) else text)
+    assert [d[0] for d in diagnostics].count("loss.form") == 1
