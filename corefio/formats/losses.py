@@ -145,6 +145,8 @@ def _non_numeric_entities(doc: "Document") -> str:
 def _attribute_counts(items: Iterable[dict], allowed: Any) -> Counter:
     counts: Counter = Counter()
     for attrs in items:
+        if not attrs:  # most markables have none
+            continue
         for name in _not_kept(attrs, allowed):
             counts[name] += 1
     return counts
