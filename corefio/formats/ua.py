@@ -732,8 +732,13 @@ def _cell_value(value: Any, log: LossLog, doc: Any) -> str:
 def _plain_column(values: list[Any] | None, n: int) -> list[str] | None:
     """A column's ``n`` cells as :func:`_cell_value` writes them when none holds a blank
     (None when one does: the caller then writes cell by cell, which reports each one)."""
-    if values is None:
+    if values is None or values.count(None) == n == len(values):
         return ["_"] * n
+    if None not in values and "" not in values:
+        try:  # text in every cell (forms, most columns): written as it is
+            return None if _BLANK.search("".join(values)) else values
+        except TypeError:  # a value that is no text
+            pass
     cells = ["_" if v is None or v == "" else v if type(v) is str else str(v) for v in values]
     return None if _BLANK.search("".join(cells)) else cells
 
@@ -1033,7 +1038,8 @@ class _Writer:
         for column in self.columns[2:]:
             if column in ANAPHORIC:
                 cells = self.cells.get(column)
-                columns.append(["".join(c) if c else "_" for c in cells] if cells is not None else ["_"] * n)
+                columns.append(["".join(c) if c else "_" for c in cells] if cells is not None and any(cells)
+                               else ["_"] * n)
             else:
                 columns.append(_plain_column(attributes.get(token_attribute(column)), n))
         if any(c is None or len(c) != n for c in columns):
