@@ -157,3 +157,27 @@ def test_brat_and_litbank_words_that_change_are_reported(fmt):
     text, diagnostics = _written(corpus, fmt)
     assert "two_words" in (text.decode() if isinstance(text, bytes) else text)
     assert [d[0] for d in diagnostics].count("loss.form") == 1
+
+
+@pytest.mark.parametrize(("path", "fmt"), REAL)
+def test_conll_word_numbers_by_runs_same_as_one_by_one(path, fmt, monkeypatch):
+    from corefio.formats import conll
+
+    corpus = _corpus(path, fmt)
+    for doc in corpus.documents:
+        doc.layout.pop("conll", None)
+    fast = _written(corpus, "conll")
+    derived = [conll._derived_columns(doc) for doc in corpus.documents]
+    monkeypatch.setattr(conll, "_counted", lambda sentences, n, start: None)
+    assert _written(corpus, "conll") == fast
+    assert [conll._derived_columns(doc) for doc in corpus.documents] == derived
+
+
+def test_conll_word_numbers_beyond_the_numbers_kept_as_text():
+    from corefio.formats import conll
+    from corefio.model import Sentence
+
+    sentences = [Sentence(first=0, last=1), Sentence(first=2, last=1203)]
+    assert conll._counted(sentences, 1204, 1) == ["1", "2"] + [str(i) for i in range(1, 1203)]
+    assert conll._counted(sentences, 1205, 0) is None  # a token in no sentence
+    assert conll._counted([Sentence(first=1, last=2)], 3, 0) is None
