@@ -181,3 +181,12 @@ def test_conll_word_numbers_beyond_the_numbers_kept_as_text():
     assert conll._counted(sentences, 1204, 1) == ["1", "2"] + [str(i) for i in range(1, 1203)]
     assert conll._counted(sentences, 1205, 0) is None  # a token in no sentence
     assert conll._counted([Sentence(first=1, last=2)], 3, 0) is None
+
+
+@pytest.mark.parametrize(("path", "fmt"), REAL)
+def test_chain_markables_only_shortcut_agrees_with_the_chains(path, fmt):
+    for doc in _corpus(path, fmt).documents:
+        in_chain = {k for chain in doc.chain_indices() for k in chain}
+        kept = doc.chain_markables_only()
+        assert (kept is doc) == (len(in_chain) == len(doc.markables))
+        assert [m.ref for m in kept.markables] == [m.ref for k, m in enumerate(doc.markables) if k in in_chain]

@@ -682,6 +682,8 @@ class Document(_Record):
         """This document without the markables that are in no chain (structural layers:
         sentences, chunks) and without the links that name them; itself when every
         markable is in a chain. One-layer formats write this."""
+        if all(m.layer is None for m in self.markables):
+            return self  # every markable of the coreference layer is in a chain (a singleton's)
         in_chain = {k for chain in self.chain_indices() for k in chain}
         if len(in_chain) == len(self.markables):
             return self
