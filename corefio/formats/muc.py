@@ -985,12 +985,15 @@ def _plan_refs(doc: model.Document, written: list[model.Markable]) -> dict[str, 
     if exact:
         return out
     out = {}
-    index = doc.markable_index()
+    markables = doc.markables
     for chain in doc.chain_indices():
-        members = sorted((doc.markables[i] for i in chain if doc.markables[i].ref in refs),
-                         key=lambda m: (m.first, -m.last, index[m.ref]))
-        for prev, m in zip(members, members[1:]):
-            out[m.ref] = prev.ref
+        if len(chain) < 2:  # a singleton refers to nothing
+            continue
+        # (a markable's index is its position: refs are unique in a document)
+        members = sorted((i for i in chain if markables[i].ref in refs),
+                         key=lambda i: (markables[i].spans[0][0], -markables[i].spans[-1][1], i))
+        for prev, i in zip(members, members[1:]):
+            out[markables[i].ref] = markables[prev].ref
     return out
 
 
