@@ -190,3 +190,22 @@ def test_chain_markables_only_shortcut_agrees_with_the_chains(path, fmt):
         kept = doc.chain_markables_only()
         assert (kept is doc) == (len(in_chain) == len(doc.markables))
         assert [m.ref for m in kept.markables] == [m.ref for k, m in enumerate(doc.markables) if k in in_chain]
+
+
+@pytest.mark.parametrize(("path", "fmt"), REAL)
+def test_records_pickled_and_copied_through_their_slots(path, fmt):
+    import copy
+    import pickle
+
+    from corefio.model import document
+
+    corpus = _corpus(path, fmt)
+    for doc in corpus.documents:
+        assert doc.__reduce__()[0] is document._restore
+        back = pickle.loads(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
+        assert back == doc and type(back.markables[0] if back.markables else back) is type(
+            doc.markables[0] if doc.markables else doc)
+        assert copy.deepcopy(doc) == doc
+        shallow = copy.copy(doc)
+        assert shallow == doc and shallow.markables is doc.markables
+    assert pickle.loads(pickle.dumps(corpus)) == corpus
