@@ -47,6 +47,8 @@ model = LazyModule("corefio.model")
 
 NAME = "litbank-tsv"
 _ROW_KINDS = ("MENTION", "COREF")
+#: one blank (what ``str.isspace`` and ``str.split`` take as one)
+_BLANK = re.compile(r"\s")
 
 
 @dataclass
@@ -211,11 +213,15 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
         if doc.text is not None:
             log.lose("text", "a source text that is not its tokens separated by whitespace (markup, words not "
                      "separated by spaces): written as the tokens separated by spaces", document=doc)
-        bad = sum(1 for f in forms if not f or re.search(r"\s", f))
+        # forms looked at one by one only when one needs changing (one search of their
+        # text first; with the brat writer's changes, convert --to litbank-tsv of the
+        # benchmark key: 1.52 s -> 1.21 s CPU)
+        bad = 0 if "" not in forms and not _BLANK.search("".join(forms)) else \
+            sum(1 for f in forms if not f or _BLANK.search(f))
         if bad:
             log.lose("form", "empty word forms or forms with whitespace (the text is tokens separated by spaces)",
                      document=doc, count=bad)
-        text = canonical_text([re.sub(r"\s", "_", f) or "_" for f in forms], bounds)
+        text = canonical_text([_BLANK.sub("_", f) or "_" for f in forms] if bad else forms, bounds)
         first_line = {a: k for k, (a, _) in enumerate(bounds)}
     where: list[tuple[int, int]] = [(0, 0)] * len(forms)
     for a, b in bounds:
@@ -239,9 +245,9 @@ def document_files(doc: Any, report: Report) -> tuple[str, str]:
             continue  # a mention without a COREF row, as LitBank writes some singletons
         if named is None:
             named = fresh(f"chain-{k + 1}")
-        elif not named or not _clean(named) or re.search(r"\s", named):
+        elif not named or not _clean(named) or _BLANK.search(named):
             renamed.add(named)
-            named = fresh(re.sub(r"\s", "_", named) or "_")
+            named = fresh(_BLANK.sub("_", named) or "_")
         for i in chain:
             entity = doc.markables[i].entity
             if entity is not None and entity != named:
