@@ -81,6 +81,7 @@ of the same name (:func:`dropping_empty_nodes`).
 
 from __future__ import annotations
 
+import itertools
 import re
 import urllib.parse
 from collections.abc import Iterable, Iterator
@@ -90,7 +91,7 @@ from typing import Any, ClassVar
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from .losses import LossLog
-from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, is_identity
+from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, Mention, MentionView, document_label, is_identity
 from .ua import anchor_mention, is_bridging, range_id_in
 from ..io._lazy import LazyModule
 from ..model.layout import FormatLayout
@@ -252,6 +253,10 @@ class _Doc:
         self.has_global_entity = False
         self.inherited = False  # fields declared by an earlier document of the file
         self.part_fields = "all"  # "first": later parts of discontinuous mentions omit fields
+        # kept by mention views only (_Views): token ids, DEPS, and XPOS and UPOS when asked
+        self.ids: list[str] = []
+        self.deps: list[str] = []
+        self.tags: tuple[list[str], list[str]] = ([], [])
 
 
 class _Reader:
@@ -351,23 +356,12 @@ class _Reader:
         d.forms.append(fields[1])
         d.columns.append([fields[0], *fields[2:9], clean])
 
-    def finish(self, d: _Doc):
-        for eid, stack in d.open.items():
-            if stack:
-                raise self.error(f"mention of {eid!r} opened here is never closed", stack[0].line)
-        for eid, waiting in d.waiting.items():
-            if waiting:
-                raise self.error(f"discontinuous mention of {eid!r} misses its later parts", waiting[0].line)
-        n = len(d.forms)
-        cols = list(zip(*d.columns)) if n else [()] * 9
-        ids = list(cols[0])
-        # a column of placeholders only is no attribute (the writer writes "_" again)
-        attributes: dict[str, list[str | None]] = {name: list(col) for name, col in zip(COLUMNS[2:], cols[1:])
-                                                   if col.count("_") != len(col)}
-        markables = []
-        by_start: dict[tuple[str, int], str] = {}
-        for k, m in enumerate(d.mentions, 1):
-            mid = f"markable_{k}"
+    def mention_parts(self, d: _Doc) -> Iterator[tuple[_Mention, tuple[tuple[int, int], ...], Any, dict]]:
+        """Each mention of a finished document with its spans (parts merged), its head
+        (from the ``head`` field) and its attributes (the other fields): what the
+        markable ``markable_K`` (K from 1, in this order) is made of, for documents and
+        for mention views alike."""
+        for m in d.mentions:
             spans = _merge(m.spans)
             attrs = dict(m.fields)
             if "" in m.fields.values():
@@ -395,10 +389,15 @@ class _Reader:
                     if rest:
                         attrs["other"] = rest
                     attrs.update(extra)
-            markables.append(model.Markable.fast(mid, spans, m.eid, head, attrs))
-            by_start.setdefault((m.eid, m.spans[0][0]), mid)
-        links = []
-        for k, (key, ante, anaphor, relation, t, lineno) in enumerate(d.links, 1):
+            yield m, spans, head, attrs
+
+    def link_parts(self, d: _Doc) -> Iterator[tuple[str, str, str, str | None]]:
+        """Each ``SplitAnte``/``Bridge`` item of a finished document as ``(key, source
+        markable, antecedent entity, relation)``, its antecedent added to the entities."""
+        by_start: dict[tuple[str, int], str] = {}
+        for k, m in enumerate(d.mentions, 1):
+            by_start.setdefault((m.eid, m.spans[0][0]), f"markable_{k}")
+        for key, ante, anaphor, relation, t, lineno in d.links:
             source = by_start.get((anaphor, t))
             if source is None:
                 covering = [f"markable_{j}" for j, m in enumerate(d.mentions, 1)
@@ -411,6 +410,25 @@ class _Reader:
                                     "it will be written there", line=lineno, merge=True, file=self.file)
             if ante not in d.entities:
                 d.entities[ante] = None
+            yield key, source, ante, relation
+
+    def finish(self, d: _Doc):
+        for eid, stack in d.open.items():
+            if stack:
+                raise self.error(f"mention of {eid!r} opened here is never closed", stack[0].line)
+        for eid, waiting in d.waiting.items():
+            if waiting:
+                raise self.error(f"discontinuous mention of {eid!r} misses its later parts", waiting[0].line)
+        n = len(d.forms)
+        cols = list(zip(*d.columns)) if n else [()] * 9
+        ids = list(cols[0])
+        # a column of placeholders only is no attribute (the writer writes "_" again)
+        attributes: dict[str, list[str | None]] = {name: list(col) for name, col in zip(COLUMNS[2:], cols[1:])
+                                                   if col.count("_") != len(col)}
+        markables = [model.Markable.fast(f"markable_{k}", spans, m.eid, head, attrs)
+                     for k, (m, spans, head, attrs) in enumerate(self.mention_parts(d), 1)]
+        links = []
+        for k, (key, source, ante, relation) in enumerate(self.link_parts(d), 1):
             attrs = {"relation": relation} if relation is not None else {}
             links.append(model.Link.fast(f"link_{k}", source, (ante,), SPLIT_ANTECEDENT if key == "SplitAnte"
                                          else BRIDGING, "entity", attrs))
@@ -584,6 +602,334 @@ def loads(text: str, *, report: Report | None = None, strict: bool = False, file
     """Read CoNLL-U text (a shortcut of ``corefio.loads(text, "conllu")`` for tests)."""
     source = Source.from_text(text, file)
     return read(source, report=report if report is not None else Report(file), strict=strict)
+
+
+# ==========================================================================================
+# mention views: what scoring reads, without building documents
+# ==========================================================================================
+class _Unusual(Exception):
+    """The fast path of :func:`mention_views` met what it leaves to the full reader: an
+    error or a warning to locate (it counts no lines), or a rare layout (a byte order
+    mark, CR line ends, blank lines holding spaces, no blank line after the last
+    sentence)."""
+
+
+#: bytes :func:`_text_pieces` reads at a time
+_PIECE = 1 << 20
+#: a blank line that is not empty (the reader takes it for a sentence end)
+_BLANKISH = re.compile(r"^[^\S\n]+$", re.M)
+_NEWDOC = re.compile(r"^#\s*newdoc\b")
+_NEWDOC_ID = re.compile(r"^#\s*newdoc\s+id\s*=\s*(.*)$")
+_GLOBAL_ENTITY = re.compile(r"^#\s*global\.Entity\s*=\s*(.*)$")
+
+
+def _text_pieces(source: Source, start: int = 0, end: int | None = None) -> Iterator[tuple[str, bool]]:
+    """``(text, last?)``: the file's text from byte ``start`` (the start of a line) to
+    ``end`` (None: the file's end) in pieces of about :data:`_PIECE` bytes, each but the
+    last ending with a blank line (so a piece holds whole sentences). Raises
+    :class:`_Unusual` for what :class:`~corefio.formats._lines.SourceLines` checks
+    line by line: the encoding, a byte order mark, CR line ends, and blank lines that
+    hold blanks."""
+    from ._lines import check_encoding_head
+
+    left = end - start if end is not None else None
+    with source.open() as f:
+        f.seek(start)
+        waiting: list[bytes] = []  # read, no blank line in it yet
+        first = start == 0
+        while True:
+            chunk = f.read(_PIECE if left is None else min(_PIECE, left))
+            if left is not None:
+                left -= len(chunk)
+            if first:
+                first = False
+                try:
+                    if check_encoding_head(chunk, source.name):
+                        raise _Unusual  # a byte order mark
+                except FormatError:
+                    raise _Unusual from None
+            last = not chunk
+            cut = 0
+            if not last:
+                # a blank line may straddle two chunks: look from the last byte read before
+                edge = waiting[-1][-1:] if waiting else b""
+                cut = (edge + chunk).rfind(b"\n\n") + 2 - len(edge)
+                if cut < 1:
+                    waiting.append(chunk)
+                    continue
+            waiting.append(chunk[:cut])
+            piece = b"".join(waiting)
+            waiting = [chunk[cut:]]
+            try:
+                text = piece.decode("utf-8")
+            except UnicodeDecodeError:
+                raise _Unusual from None
+            if "\r" in text or _BLANKISH.search(text):
+                raise _Unusual
+            yield text, last
+            if last:
+                return
+
+
+#: a comment line that may declare the fields (:func:`_fields_before`)
+_GLOBAL_LINE = re.compile(rb"^#[^\n]*global\.Entity[^\n]*", re.M)
+
+
+def _fields_before(source: Source, start: int) -> list[str] | None:
+    """The fields the last ``global.Entity`` comment before byte ``start`` declares
+    (None: there is none): what a document starting there inherits. The file is read
+    backwards a piece at a time."""
+    with source.open() as f:
+        end = start
+        carry = b""  # the start of a line the piece before holds the rest of
+        while end > 0:
+            begin = max(0, end - _PIECE)
+            f.seek(begin)
+            chunk = f.read(end - begin) + carry
+            carry = b""
+            if begin > 0:
+                cut = chunk.find(b"\n") + 1
+                if not cut:
+                    carry, end = chunk, begin
+                    continue
+                carry, chunk = chunk[:cut], chunk[cut:]
+            for line in reversed(_GLOBAL_LINE.findall(chunk)):
+                m = _GLOBAL_ENTITY.match(line.decode("utf-8", "replace"))
+                if m:
+                    return m.group(1).strip().split("-")
+            end = begin
+    return None
+
+
+class _Views:
+    """The fast path of :func:`mention_views` (and of :func:`scan_keys`): the text cut
+    at blank lines, each sentence's token lines split at once and only their ids,
+    forms, MISC (and, when asked, POS and enhanced dependencies) kept; ``Entity``,
+    ``SplitAnte`` and ``Bridge`` values parsed by the reader's own methods
+    (:class:`_Reader`), mentions made by its :meth:`_Reader.mention_parts`. No document,
+    no token attribute, no layout is built. Anything unusual raises :class:`_Unusual`:
+    the caller then reads the file the full way."""
+
+    def __init__(self, reader: _Reader, stem: str, pos: bool, select: set[int] | None, keys_only: bool,
+                 first: int = 0, fields: list[str] | None = None) -> None:
+        self.reader, self.stem, self.pos, self.select, self.keys_only = reader, stem, pos, select, keys_only
+        #: the number of the first document read, and the fields it inherits (a byte range)
+        self.first, self.fields = first, fields
+        self.keys: list[tuple[str, str | None]] = []
+        #: with ``keys_only``: (byte offset, line) where each document starts, just
+        #: after the blank lines that end the sentence before (its comments are its own)
+        self.starts: list[tuple[int, int]] = []
+
+    def run(self, source: Source, start: int = 0, end: int | None = None) -> Iterator[MentionView]:
+        d: _Doc | None = None
+        comments: list[str] = []  # comment lines waiting for their sentence
+        offset, line = start, 1  # where the block starts (counted with keys_only)
+        group = (start, 1)  # where the comments waiting started
+        for text, last in _text_pieces(source, start, end):
+            at_end = last and end is None
+            if at_end and text and not text.endswith("\n"):
+                raise _Unusual  # no line end after the last line
+            blocks = text.split("\n\n")
+            ascii = self.keys_only and text.isascii()
+            for number, raw in enumerate(blocks):
+                if self.keys_only:
+                    here = (offset + len(raw) - len(raw.lstrip("\n")), line + len(raw) - len(raw.lstrip("\n")))
+                    offset += 2 + (len(raw) if ascii else len(raw.encode("utf-8")))
+                    line += 2 + raw.count("\n")
+                block = raw.strip("\n")
+                if not block:
+                    continue
+                if self.keys_only and not comments:
+                    group = here
+                rows = block
+                k = 0
+                if block[0] == "#":  # the sentence's comments, or comments alone
+                    lines = block.split("\n")
+                    while k < len(lines) and lines[k][:1] == "#":
+                        k += 1
+                    comments.extend(lines[:k])
+                    if k == len(lines):
+                        continue
+                    rows = block[sum(map(len, lines[:k])) + k:]
+                if "\n#" in rows or (at_end and number == len(blocks) - 1):
+                    raise _Unusual  # a comment inside a sentence; no blank line after the last one
+                if d is None or any(map(_NEWDOC.match, comments)):
+                    if d is not None:
+                        view = self.finish(d)
+                        if view is not None:
+                            yield view
+                    d = self.start(d, comments)
+                    if self.keys_only:
+                        self.starts.append(group if self.starts else (start, 1))
+                for c in comments:
+                    m = _GLOBAL_ENTITY.match(c)
+                    if m:
+                        d.fields = m.group(1).strip().split("-")
+                        d.has_global_entity, d.inherited = True, False
+                comments = []
+                if not self.keys_only:
+                    self.sentence(d, rows)
+            offset, line = offset - 2, line - 2  # no blank line after the piece's last block
+        if d is None:
+            raise _Unusual  # no document: the reader says where
+        view = self.finish(d)
+        if view is not None:
+            yield view
+
+    def start(self, previous: _Doc | None, comments: list[str]) -> _Doc:
+        """A document starting at a sentence with these comments (as :meth:`_Reader.documents`)."""
+        count = self.first + len(self.keys) + 1
+        name = self.stem if count == 1 else f"{self.stem}-{count}"
+        newdoc = next((c for c in comments if _NEWDOC.match(c)), None)
+        if newdoc is not None:
+            m = _NEWDOC_ID.match(newdoc)
+            if m:
+                name = m.group(1).strip()
+        d = _Doc(name, 0)
+        part = next((m for m in map(_PART_COMMENT.match, comments) if m), None)
+        if part is not None:
+            d.part = part.group(1).strip()
+            check_part(d.part, None, None)  # refused: the reader says where
+        if previous is not None and previous.has_global_entity:
+            d.fields, d.inherited = list(previous.fields), True
+            d.has_global_entity = True
+        elif previous is None and self.fields is not None:
+            d.fields, d.inherited = list(self.fields), True
+            d.has_global_entity = True
+        self.keys.append((d.name, d.part))
+        return d
+
+    def sentence(self, d: _Doc, rows: str) -> None:
+        """One sentence's token lines (and multi-word-token lines)."""
+        split = [line.split("\t") for line in rows.split("\n")]
+        if len(split[0]) != 10 or len(set(map(len, split))) != 1:
+            raise _Unusual  # a line without 10 columns
+        ids, forms, _, upos, xpos, _, _, _, deps, miscs = zip(*split)
+        if not (all(ids) and "".join(ids).isdigit()):  # multi-word tokens, empty nodes, bad ids
+            words = []
+            for i, ident in enumerate(ids):
+                if _RANGE_ID.match(ident):
+                    if any(k.startswith(COREF_KEYS) for k in _misc_items(miscs[i])):
+                        raise _Unusual  # coreference on a multi-word-token line
+                elif ident.isdigit() or _EMPTY_ID.match(ident):
+                    words.append(i)
+                else:
+                    raise _Unusual  # a bad token id
+            if not words:
+                raise _Unusual  # multi-word-token lines without their words
+            ids, forms, upos, xpos, deps, miscs = ([column[i] for i in words]
+                                                   for column in (ids, forms, upos, xpos, deps, miscs))
+        t = len(d.forms)
+        d.forms.extend(forms)
+        d.sizes.append(len(forms))
+        d.ids.extend(ids)
+        d.deps.extend(deps)
+        if self.pos:
+            d.tags[0].extend(xpos)
+            d.tags[1].extend(upos)
+        if "Entity" in rows or "SplitAnte" in rows or "Bridge" in rows:
+            reader = self.reader
+            for i, misc in enumerate(miscs, t):
+                if "Entity" in misc or "SplitAnte" in misc or "Bridge" in misc:
+                    for item in misc.split("|"):
+                        key, _, value = item.partition("=")
+                        if key == "Entity":
+                            reader.entity_value(d, i, value, 0)
+                        elif key in COREF_KEYS:
+                            reader.relation(d, key, value, i, 0)
+
+    def finish(self, d: _Doc) -> MentionView | None:
+        """The view of a document read to its end (None: not selected)."""
+        if self.keys_only:
+            return None
+        if any(d.open.values()) or any(d.waiting.values()):
+            raise _Unusual  # a mention never closed: the reader says where
+        reader = self.reader
+        for _ in reader.link_parts(d):  # what the reader refuses in them, refused
+            pass
+        if len(reader.report):
+            raise _Unusual  # a warning (conllu.relation-moved): the reader gives it with its line
+        number = self.first + len(self.keys) - 1
+        if self.select is not None and number not in self.select:
+            return None
+        groups: dict[str, list[Mention]] = {}
+        for k, (m, spans, head, attrs) in enumerate(reader.mention_parts(d), 1):
+            mention = Mention(spans, f"markable_{k}", None, head, None, False, attrs or None)
+            chain = groups.get(m.eid)
+            if chain is None:
+                groups[m.eid] = [mention]
+            else:
+                chain.append(mention)
+        mentions = list(groups.values())
+        column = None
+        if self.pos:
+            # the first POS column the document has (Document.mention_view): a column of
+            # placeholders only is no token attribute
+            column = next((list(tags) for tags in d.tags if tags.count("_") != len(tags)), None)
+        places = None
+        ids = d.ids
+        empty = [i for i, x in enumerate(ids) if "." in x and _EMPTY_ID.match(x)]
+        if empty:  # as corefio.model.zeros.document_places reads the document
+            from ..model.zeros import parse_deps, token_places, zero_of
+
+            ends = list(itertools.accumulate(d.sizes))
+            places = token_places([(end - size, end - 1) for size, end in zip(d.sizes, ends)], set(empty), ids)
+            deps = d.deps if d.deps.count("_") != len(d.deps) else None
+            info = {i: (places[i][0], parse_deps(deps[i] if deps is not None else None, places[i][0]))
+                    for i in empty}
+            mentions = [[m._replace(zero=zero_of(m.spans, m.head, info)) for m in chain] for chain in mentions]
+        return MentionView(document_label(d.name, d.part), d.forms, mentions, column, places)
+
+
+def mention_views(source: Source | Any, *, report: Report, strict: bool = False, select: set[int] | None = None,
+                  byte_range: tuple[int, int, int, int] | None = None, pos: bool = False) -> Iterator[MentionView]:
+    """What scoring reads, document by document: the :class:`MentionView` that
+    ``Document.mention_view(pos)`` gives for each document :func:`read` builds (same
+    labels, forms, chains, mentions, heads, attributes, zeros), without building
+    documents (:class:`_Views`). ``select`` (document numbers from 0) gives only those;
+    ``byte_range`` = (start, end, number of the first document, its line), from
+    :func:`scan_keys`, reads only that part of the file (with ``select``), the fields
+    its first document inherits found before it (:func:`_fields_before`).
+
+    A file the fast path does not take (:class:`_Unusual`, or an error it met) is read
+    again by :func:`stream`, whose errors and warnings are then those the file deserves;
+    the views given before are not given again."""
+    source = Source.of(source)
+    start, end, first = byte_range[:3] if byte_range is not None else (0, None, 0)
+    assert byte_range is None or select is not None, "a byte range comes with the documents selected in it"
+    given = 0
+    try:
+        fields = _fields_before(source, start) if start else None
+        views = _Views(_Reader(source.name, Report(), strict), source.stem, pos, select, False, first, fields)
+        for view in views.run(source, start, end):
+            yield view
+            given += 1
+        return
+    except (_Unusual, FormatError):
+        pass
+    # the full reader, from the document after the last view given
+    seen = 0
+    for number, doc in enumerate(stream(source, report=report, strict=strict)):
+        if select is None or number in select:
+            seen += 1
+            if seen > given:
+                yield doc.mention_view(pos)
+
+
+def scan_keys(source: Source | Any) -> list[tuple]:
+    """``(name, part, byte offset, line)`` of every document, from the comments of
+    the sentences alone (:class:`_Views` without tokens). A file the fast path does not
+    take is read by :func:`stream`, which raises what the file deserves; its documents
+    are then given as ``(name, part)``, without offsets (their views are then read from
+    the file's start)."""
+    source = Source.of(source)
+    views = _Views(_Reader(source.name, Report(), False), source.stem, False, None, True)
+    try:
+        for _ in views.run(source):
+            pass
+    except (_Unusual, FormatError):
+        return [(doc.name, doc.part) for doc in stream(source, report=Report(), strict=False)]
+    return [(name, part, offset, line) for (name, part), (offset, line) in zip(views.keys, views.starts)]
 
 
 # ==========================================================================================
@@ -1667,5 +2013,7 @@ register(
         ),
         sniff=sniff,
         aliases=("corefud",),
+        scan_keys=scan_keys,
+        mention_views=mention_views,
     )
 )
