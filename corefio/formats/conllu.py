@@ -221,6 +221,15 @@ def _words(spans: Iterable[tuple[int, int]]) -> list[int]:
     return [i for a, b in spans for i in range(a, b + 1)]
 
 
+def _word(spans: Iterable[tuple[int, int]], k: int) -> int:
+    """``_words(spans)[k]`` (``k`` < their number), without listing them."""
+    for a, b in spans:
+        if k <= b - a:
+            return a + k
+        k -= b - a + 1
+    raise IndexError(k)
+
+
 # ==========================================================================================
 # reading
 # ==========================================================================================
@@ -267,12 +276,15 @@ class _Reader:
         return FormatError(message, file=self.file, line=line)
 
     def entity_value(self, d: _Doc, t: int, value: str, lineno: int) -> None:
-        chunks = split_entity(value)
-        if chunks is None:
-            raise self.error(f"malformed Entity value {value!r}", lineno)
-        for kind, content in chunks:
-            if kind == "C":
-                eid, part, total = _eid_part(content)
+        # the chunks of split_entity, without building its list (this runs for every
+        # token with an Entity value); a malformed value is refused before any chunk is used
+        chunks = _ENTITY_CHUNK.findall(value)
+        for chunk in chunks:
+            if chunk[3]:
+                raise self.error(f"malformed Entity value {value!r}", lineno)
+        for single, opener, closer, _ in chunks:
+            if closer:
+                eid, part, total = _eid_part(closer) if "[" in closer else (closer, 1, 1)
                 stack = d.open.get(eid)
                 found = None
                 if stack:
@@ -281,18 +293,19 @@ class _Reader:
                             found = stack.pop(i)
                             break
                 if found is None:
-                    raise self.error(f"Entity closer {content}) has no open mention of {eid!r}", lineno)
+                    raise self.error(f"Entity closer {closer}) has no open mention of {eid!r}", lineno)
                 self.close(d, found, t)
                 continue
-            head, _, rest = content.partition("-")
-            eid, part, total = _eid_part(head)
+            content = single or opener
+            head, dash, rest = content.partition("-")
+            eid, part, total = _eid_part(head) if "[" in head else (head, 1, 1)
             if not eid:
                 raise self.error(f"Entity opener without an entity id: ({content}", lineno)
             if eid not in d.entities:
                 d.entities[eid] = None
             if part == 1:
                 fields = {}
-                if "-" in content:
+                if dash:
                     names = d.fields[1:]
                     parts = rest.split("-", len(names) - 1) if names else [rest]
                     if len(parts) > len(names):
@@ -307,13 +320,17 @@ class _Reader:
                     raise self.error(f"part {part}/{total} of a mention of {eid!r} without its earlier parts", lineno)
                 m = found
                 waiting.remove(m)
-                if "-" not in content and m.fields:
+                if not dash and m.fields:
                     d.part_fields = "first"
             m.start = t
-            if kind == "S":
+            if single:
                 self.close(d, m, t)
             else:
-                d.open.setdefault(eid, []).append(m)
+                stack = d.open.get(eid)
+                if stack is None:
+                    d.open[eid] = [m]
+                else:
+                    stack.append(m)
 
     def close(self, d: _Doc, m: _Mention, t: int) -> None:
         m.spans.append((m.start, t))
@@ -361,10 +378,14 @@ class _Reader:
         (from the ``head`` field) and its attributes (the other fields): what the
         markable ``markable_K`` (K from 1, in this order) is made of, for documents and
         for mention views alike."""
+        has_head, has_other = "head" in d.fields, "other" in d.fields
         for m in d.mentions:
-            spans = _merge(m.spans)
+            spans = (m.spans[0],) if len(m.spans) == 1 else _merge(m.spans)
             attrs = dict(m.fields)
-            if "" in m.fields.values():
+            if not attrs:
+                yield m, spans, None, attrs
+                continue
+            if "" in attrs.values():
                 # an empty field followed by a given one only pads the opener
                 names = list(m.fields)
                 for name in names[:-1]:
@@ -372,17 +393,17 @@ class _Reader:
                         del attrs[name]
             head = None
             value = attrs.get("head")
-            if value is not None and "head" in d.fields:
+            if value is not None and has_head:
                 # a declared head field holds a position among the mention's words
                 # (udapi and corefud-scorer refuse anything else)
-                words = _words(spans)
-                if not _HEAD_INDEX.match(value) or int(value) > len(words):
-                    raise self.error(f"mention of {m.eid!r}: head {value!r} is no position among its {len(words)} "
+                count = spans[0][1] - spans[0][0] + 1 if len(spans) == 1 else sum(b - a + 1 for a, b in spans)
+                if not _HEAD_INDEX.match(value) or int(value) > count:
+                    raise self.error(f"mention of {m.eid!r}: head {value!r} is no position among its {count} "
                                      f"word(s) (the head field of global.Entity counts them from 1)", m.line)
-                w = words[int(value) - 1]
+                w = _word(spans, int(value) - 1)
                 head = ((w, w),)
                 del attrs["head"]
-            if attrs.get("other") and "other" in d.fields:
+            if has_other and attrs.get("other"):
                 rest, extra = unpacked(attrs["other"], d.fields)
                 if extra and not extra.keys() & attrs.keys():
                     del attrs["other"]
@@ -616,11 +637,20 @@ class _Unusual(Exception):
 
 #: bytes :func:`_text_pieces` reads at a time
 _PIECE = 1 << 20
-#: a blank line that is not empty (the reader takes it for a sentence end)
-_BLANKISH = re.compile(r"^[^\S\n]+$", re.M)
+#: a blank line that is not empty (the reader takes it for a sentence end) but the
+#: first: starting with a line end, the search skips to line ends at C speed
+_BLANKISH = re.compile(r"\n[^\S\n]+(?=\n|\Z)")
 _NEWDOC = re.compile(r"^#\s*newdoc\b")
 _NEWDOC_ID = re.compile(r"^#\s*newdoc\s+id\s*=\s*(.*)$")
 _GLOBAL_ENTITY = re.compile(r"^#\s*global\.Entity\s*=\s*(.*)$")
+
+
+def _has_blankish(text: str) -> bool:
+    """Has ``text`` a line of blanks (a sentence end for the reader, not for the split at
+    empty lines)?"""
+    cut = text.find("\n")
+    first = text if cut < 0 else text[:cut]
+    return bool(first) and not first.strip() or _BLANKISH.search(text) is not None
 
 
 def _text_pieces(source: Source, start: int = 0, end: int | None = None) -> Iterator[tuple[str, bool]]:
@@ -664,39 +694,42 @@ def _text_pieces(source: Source, start: int = 0, end: int | None = None) -> Iter
                 text = piece.decode("utf-8")
             except UnicodeDecodeError:
                 raise _Unusual from None
-            if "\r" in text or _BLANKISH.search(text):
+            if "\r" in text or _has_blankish(text):
                 raise _Unusual
             yield text, last
             if last:
                 return
 
 
-#: a comment line that may declare the fields (:func:`_fields_before`)
-_GLOBAL_LINE = re.compile(rb"^#[^\n]*global\.Entity[^\n]*", re.M)
-
-
 def _fields_before(source: Source, start: int) -> list[str] | None:
-    """The fields the last ``global.Entity`` comment before byte ``start`` declares
-    (None: there is none): what a document starting there inherits. The file is read
-    backwards a piece at a time."""
+    """The fields the last ``global.Entity`` comment before byte ``start`` (a line
+    start) declares (None: there is none): what a document starting there inherits.
+    The file is read backwards a piece at a time."""
     with source.open() as f:
-        end = start
-        carry = b""  # the start of a line the piece before holds the rest of
+        end = start  # a line start: the pieces hold whole lines
+        size = _PIECE
         while end > 0:
-            begin = max(0, end - _PIECE)
+            begin = max(0, end - size)
             f.seek(begin)
-            chunk = f.read(end - begin) + carry
-            carry = b""
-            if begin > 0:
+            chunk = f.read(end - begin)
+            if begin > 0:  # from the first line start on (the line cut is read with the piece before)
                 cut = chunk.find(b"\n") + 1
                 if not cut:
-                    carry, end = chunk, begin
+                    size *= 2  # a line longer than the piece
                     continue
-                carry, chunk = chunk[:cut], chunk[cut:]
-            for line in reversed(_GLOBAL_LINE.findall(chunk)):
-                m = _GLOBAL_ENTITY.match(line.decode("utf-8", "replace"))
+                chunk, begin = chunk[cut:], begin + cut
+            at = len(chunk)
+            while True:
+                at = chunk.rfind(b"global.Entity", 0, at)
+                if at < 0:
+                    break
+                line_start = chunk.rfind(b"\n", 0, at) + 1
+                line_end = chunk.find(b"\n", at)
+                m = _GLOBAL_ENTITY.match(chunk[line_start:line_end if line_end >= 0 else len(chunk)]
+                                         .decode("utf-8", "replace"))
                 if m:
                     return m.group(1).strip().split("-")
+                at = line_start
             end = begin
     return None
 
@@ -742,15 +775,17 @@ class _Views:
                 if self.keys_only and not comments:
                     group = here
                 rows = block
-                k = 0
                 if block[0] == "#":  # the sentence's comments, or comments alone
-                    lines = block.split("\n")
-                    while k < len(lines) and lines[k][:1] == "#":
-                        k += 1
-                    comments.extend(lines[:k])
-                    if k == len(lines):
+                    at = 0
+                    while block.startswith("#", at):
+                        cut = block.find("\n", at)
+                        if cut < 0:
+                            cut = len(block)
+                        comments.append(block[at:cut])
+                        at = cut + 1
+                    if at >= len(block):
                         continue
-                    rows = block[sum(map(len, lines[:k])) + k:]
+                    rows = block[at:]
                 if "\n#" in rows or (at_end and number == len(blocks) - 1):
                     raise _Unusual  # a comment inside a sentence; no blank line after the last one
                 if d is None or any(map(_NEWDOC.match, comments)):
@@ -830,7 +865,11 @@ class _Views:
         if "Entity" in rows or "SplitAnte" in rows or "Bridge" in rows:
             reader = self.reader
             for i, misc in enumerate(miscs, t):
-                if "Entity" in misc or "SplitAnte" in misc or "Bridge" in misc:
+                if misc == "_":
+                    continue
+                if misc.startswith("Entity=") and "|" not in misc:  # the usual MISC of a mention's word
+                    reader.entity_value(d, i, misc[7:], 0)
+                elif "Entity" in misc or "SplitAnte" in misc or "Bridge" in misc:
                     for item in misc.split("|"):
                         key, _, value = item.partition("=")
                         if key == "Entity":
