@@ -127,9 +127,8 @@ def test_the_fast_path_reads_the_usual_files_itself(monkeypatch: pytest.MonkeyPa
     assert calls == []
 
 
-@pytest.mark.parametrize("name", ["E01_conllu_cr_only.conllu", "E02_conllu_crlf.conllu"])
-def test_unusual_files_go_to_the_full_reader(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = DATA / "regressions" / name
+def test_a_file_with_cr_line_ends_goes_to_the_full_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = DATA / "regressions" / "E01_conllu_cr_only.conllu"
     expected, error = _expected(path, False)
     assert error is None
     calls = _fallbacks(monkeypatch)
@@ -137,16 +136,46 @@ def test_unusual_files_go_to_the_full_reader(name: str, monkeypatch: pytest.Monk
     assert calls == [str(path)]
 
 
-def test_no_blank_line_at_the_end_is_the_readers_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "end.conllu"
-    path.write_text("# newdoc id = d\n1\ta\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1)\n\n"
-                    "# newdoc id = f\n1\tb\t_\t_\t_\t_\t_\t_\t_\tEntity=(e2)\n")
+def _variants(text: str) -> dict[str, bytes]:
+    """The file in the layouts the fast path reads itself besides LF: CRLF line ends, a
+    byte order mark, no blank line after the last sentence (a warning), no line end at all."""
+    crlf = text.replace("\n", "\r\n").encode()
+    bare = text.rstrip("\n")
+    return {"crlf": crlf, "bom": b"\xef\xbb\xbf" + text.encode(), "crlf-bom": b"\xef\xbb\xbf" + crlf,
+            "no-final-blank": (bare + "\n").encode(), "no-final-newline": bare.encode(),
+            "no-final-blank-crlf": (bare + "\n").replace("\n", "\r\n").encode()}
+
+
+@pytest.mark.parametrize("path", [p for p in USUAL if p.suffix == ".conllu"], ids=_name)
+def test_line_ends_marks_and_file_ends(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _fallbacks(monkeypatch)
-    report = Report()
-    views = list(conllu.mention_views(Source.of(path), report=report))
-    assert [v.label for v in views] == ["d", "f"]
-    assert [(d.code, d.line) for d in report] == [("conllu.no-final-blank", 5)]
-    assert calls == [str(path)]  # the first document was given by the fast path, the second by the reader
+    for variant, data in _variants(path.read_text(encoding="utf-8")).items():
+        file = tmp_path / f"{variant}.conllu"
+        file.write_bytes(data)
+        full = Report()
+        expected = [_shape(doc.mention_view(True)) for doc in conllu.read(Source.of(file), report=full).documents]
+        calls.clear()
+        fast = Report()
+        assert [_shape(v) for v in conllu.mention_views(Source.of(file), report=fast, pos=True)] == expected, variant
+        assert [(d.code, d.line, d.message) for d in fast] == [(d.code, d.line, d.message) for d in full], variant
+        docs = conllu.scan_keys(Source.of(file))
+        assert [d[:2] for d in docs] == [_key(view) for view in expected]
+        for i in range(len(docs)):
+            where = byte_range(docs, [i], len(data))
+            views = conllu.mention_views(Source.of(file), report=Report(), select={i}, byte_range=where, pos=True)
+            assert [_shape(v) for v in views] == [expected[i]], (variant, i)
+        assert calls == [], variant
+
+
+def test_blank_lines_with_blanks_go_to_the_full_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "blanks.conllu"
+    path.write_text("# newdoc id = d\n1\ta\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1)\n \t\n"
+                    "1\tb\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1)\n\n")
+    expected, error = _expected(path, False)
+    assert error is None and len(expected[0][1]) == 2
+    calls = _fallbacks(monkeypatch)
+    assert [_shape(v) for v in conllu.mention_views(Source.of(path), report=Report())] == expected
+    assert calls == [str(path)]
 
 
 def test_a_relation_off_the_first_word_is_the_readers_warning(tmp_path: Path) -> None:
@@ -217,3 +246,27 @@ def test_scores_are_the_same_without_the_fast_path(key: Path, response: Path, cl
             _without_fast_path(m)
             full = cli(*args)
         assert (fast.exit_code, fast.output) == (full.exit_code, full.output), mode
+
+
+@pytest.mark.parametrize("piece", [5, 64, 1000])
+def test_small_pieces(piece: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files read in pieces of a few bytes (blank lines and lines cut between two
+    reads, the inherited fields found several pieces back) give the same views."""
+    monkeypatch.setattr(conllu, "_PIECE", piece)
+    calls = _fallbacks(monkeypatch)
+    for path in (DATA / "wild/conllu/gum/en_gum-ud-dev.trimmed.conllu",
+                 DATA / "wild/conllu/ko_ecmt/ko_ecmt-corefud-dev.first5docs.conllu",
+                 DATA / "corefud-scorer-tests/zeros/TC-ZA.key"):
+        for variant, data in {"lf": path.read_bytes(), "crlf": path.read_bytes().replace(b"\n", b"\r\n")}.items():
+            file = tmp_path / f"{variant}.conllu"
+            file.write_bytes(data)
+            expected = [_shape(doc.mention_view(False)) for doc in conllu.read(Source.of(file), report=Report()).documents]
+            calls.clear()
+            assert [_shape(v) for v in conllu.mention_views(Source.of(file), report=Report())] == expected
+            docs = conllu.scan_keys(Source.of(file))
+            assert len(docs) == len(expected)
+            for i in range(len(docs)):
+                views = conllu.mention_views(Source.of(file), report=Report(), select={i},
+                                             byte_range=byte_range(docs, [i], len(data)))
+                assert [_shape(v) for v in views] == [expected[i]], (path.name, variant, i)
+            assert calls == []

@@ -635,7 +635,7 @@ class _Unusual(Exception):
     sentence)."""
 
 
-#: bytes :func:`_text_pieces` reads at a time
+#: bytes :meth:`_Text.pieces` reads at a time
 _PIECE = 1 << 20
 #: a blank line that is not empty (the reader takes it for a sentence end) but the
 #: first: starting with a line end, the search skips to line ends at C speed
@@ -653,52 +653,74 @@ def _has_blankish(text: str) -> bool:
     return bool(first) and not first.strip() or _BLANKISH.search(text) is not None
 
 
-def _text_pieces(source: Source, start: int = 0, end: int | None = None) -> Iterator[tuple[str, bool]]:
-    """``(text, last?)``: the file's text from byte ``start`` (the start of a line) to
-    ``end`` (None: the file's end) in pieces of about :data:`_PIECE` bytes, each but the
-    last ending with a blank line (so a piece holds whole sentences). Raises
-    :class:`_Unusual` for what :class:`~corefio.formats._lines.SourceLines` checks
-    line by line: the encoding, a byte order mark, CR line ends, and blank lines that
-    hold blanks."""
-    from ._lines import check_encoding_head
+class _Text:
+    """The text of a file from byte ``start`` (a line start; 0: the file's start, after
+    a byte order mark) to ``end`` (None: the file's end), in pieces (:meth:`pieces`).
+    Opening it checks what :class:`~corefio.formats._lines.SourceLines` checks first
+    (the encoding of the head, the line end of the first line); CR-only line ends are
+    :class:`_Unusual` (rare; the reader reads such a file whole)."""
 
-    left = end - start if end is not None else None
-    with source.open() as f:
-        f.seek(start)
-        waiting: list[bytes] = []  # read, no blank line in it yet
-        first = start == 0
-        while True:
-            chunk = f.read(_PIECE if left is None else min(_PIECE, left))
-            if left is not None:
-                left -= len(chunk)
-            if first:
-                first = False
-                try:
-                    if check_encoding_head(chunk, source.name):
-                        raise _Unusual  # a byte order mark
-                except FormatError:
-                    raise _Unusual from None
-            last = not chunk
-            cut = 0
-            if not last:
-                # a blank line may straddle two chunks: look from the last byte read before
-                edge = waiting[-1][-1:] if waiting else b""
-                cut = (edge + chunk).rfind(b"\n\n") + 2 - len(edge)
-                if cut < 1:
-                    waiting.append(chunk)
-                    continue
-            waiting.append(chunk[:cut])
-            piece = b"".join(waiting)
-            waiting = [chunk[cut:]]
+    def __init__(self, source: Source, start: int = 0, end: int | None = None) -> None:
+        from ._lines import _text_start
+
+        self.source, self.end = source, end
+        #: the text goes to the file's end
+        self.to_end = end is None or end >= source.size()
+        with source.open() as f:
             try:
-                text = piece.decode("utf-8")
-            except UnicodeDecodeError:
+                base, first_end = _text_start(f, source.name)
+            except FormatError:
                 raise _Unusual from None
-            if "\r" in text or _has_blankish(text):
-                raise _Unusual
-            yield text, last
-            if last:
-                return
+        if first_end == b"\r":
+            raise _Unusual
+        self.crlf = first_end == b"\r\n"
+        #: where the text starts: after a byte order mark at the file's start
+        self.start = max(start, base)
+
+    def pieces(self) -> Iterator[tuple[str, bool]]:
+        """``(text, last?)``: pieces of about :data:`_PIECE` bytes, each but the last
+        ending with a blank line (so a piece holds whole sentences), line ends LF. Raises
+        :class:`_Unusual` for what the reader refuses or reads otherwise line by line:
+        bytes that are no UTF-8, line ends other than the first line's, and blank lines
+        that hold blanks."""
+        blank = b"\r\n\r\n" if self.crlf else b"\n\n"
+        left = self.end - self.start if self.end is not None else None
+        with self.source.open() as f:
+            f.seek(self.start)
+            waiting: list[bytes] = []  # read, no blank line in it yet
+            while True:
+                chunk = f.read(_PIECE if left is None else min(_PIECE, left))
+                if left is not None:
+                    left -= len(chunk)
+                last = not chunk
+                cut = 0
+                if not last:
+                    # a blank line may straddle two chunks: look from the bytes read before
+                    edge = waiting[-1][1 - len(blank):] if waiting else b""
+                    found = (edge + chunk).rfind(blank)
+                    if found < 0:
+                        waiting.append(chunk)
+                        continue
+                    cut = found + len(blank) - len(edge)
+                waiting.append(chunk[:cut])
+                piece = b"".join(waiting)
+                waiting = [chunk[cut:]]
+                try:
+                    text = piece.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise _Unusual from None
+                if self.crlf:
+                    lf = text.count("\n")
+                    if text.count("\r\n") != lf or text.count("\r") != lf:
+                        raise _Unusual
+                    text = text.replace("\r\n", "\n")
+                elif "\r" in text:
+                    raise _Unusual
+                if _has_blankish(text):
+                    raise _Unusual
+                yield text, last
+                if last:
+                    return
 
 
 def _fields_before(source: Source, start: int) -> list[str] | None:
@@ -713,9 +735,9 @@ def _fields_before(source: Source, start: int) -> list[str] | None:
             f.seek(begin)
             chunk = f.read(end - begin)
             if begin > 0:  # from the first line start on (the line cut is read with the piece before)
-                cut = chunk.find(b"\n") + 1
+                cut = chunk.find(b"\n", 0, len(chunk) - 1) + 1  # the piece ends with a line end
                 if not cut:
-                    size *= 2  # a line longer than the piece
+                    size *= 2  # no whole line in it
                     continue
                 chunk, begin = chunk[cut:], begin + cut
             at = len(chunk)
@@ -744,36 +766,43 @@ class _Views:
     the caller then reads the file the full way."""
 
     def __init__(self, reader: _Reader, stem: str, pos: bool, select: set[int] | None, keys_only: bool,
-                 first: int = 0, fields: list[str] | None = None) -> None:
+                 first: int = 0, fields: list[str] | None = None, report: Report | None = None) -> None:
         self.reader, self.stem, self.pos, self.select, self.keys_only = reader, stem, pos, select, keys_only
         #: the number of the first document read, and the fields it inherits (a byte range)
         self.first, self.fields = first, fields
+        #: where the warning about the file's end goes (``reader.report`` collects what
+        #: the fast path leaves to the full reader)
+        self.report = report if report is not None else Report()
         self.keys: list[tuple[str, str | None]] = []
         #: with ``keys_only``: (byte offset, line) where each document starts, just
         #: after the blank lines that end the sentence before (its comments are its own)
         self.starts: list[tuple[int, int]] = []
 
-    def run(self, source: Source, start: int = 0, end: int | None = None) -> Iterator[MentionView]:
+    def run(self, source: Source, start: int = 0, end: int | None = None, line: int = 1) -> Iterator[MentionView]:
+        """The views of the documents from byte ``start`` (line ``line``) to ``end``."""
+        text_of = _Text(source, start, end)
+        nl = 2 if text_of.crlf else 1  # bytes of a line end
         d: _Doc | None = None
         comments: list[str] = []  # comment lines waiting for their sentence
-        offset, line = start, 1  # where the block starts (counted with keys_only)
-        group = (start, 1)  # where the comments waiting started
-        for text, last in _text_pieces(source, start, end):
-            at_end = last and end is None
-            if at_end and text and not text.endswith("\n"):
-                raise _Unusual  # no line end after the last line
+        offset = text_of.start  # where the block starts (counted with keys_only)
+        group = (start, line)  # where the comments waiting started
+        open_end = False  # the file's last sentence has no blank line after it
+        for text, last in text_of.pieces():
+            at_end = last and text_of.to_end
             blocks = text.split("\n\n")
             ascii = self.keys_only and text.isascii()
             for number, raw in enumerate(blocks):
                 if self.keys_only:
-                    here = (offset + len(raw) - len(raw.lstrip("\n")), line + len(raw) - len(raw.lstrip("\n")))
-                    offset += 2 + (len(raw) if ascii else len(raw.encode("utf-8")))
+                    lead = len(raw) - len(raw.lstrip("\n"))
+                    here = (offset + lead * nl, line + lead)
+                    offset += 2 * nl + (len(raw) if ascii else len(raw.encode("utf-8"))) + (nl - 1) * raw.count("\n")
                     line += 2 + raw.count("\n")
                 block = raw.strip("\n")
                 if not block:
                     continue
                 if self.keys_only and not comments:
                     group = here
+                tail = at_end and number == len(blocks) - 1  # no blank line after it
                 rows = block
                 if block[0] == "#":  # the sentence's comments, or comments alone
                     at = 0
@@ -784,10 +813,13 @@ class _Views:
                         comments.append(block[at:cut])
                         at = cut + 1
                     if at >= len(block):
+                        if tail and not text.endswith("\n"):
+                            raise _Unusual  # the file ends inside a comment line: the reader says where
                         continue
                     rows = block[at:]
-                if "\n#" in rows or (at_end and number == len(blocks) - 1):
-                    raise _Unusual  # a comment inside a sentence; no blank line after the last one
+                if "\n#" in rows:
+                    raise _Unusual  # a comment inside a sentence: the reader says where
+                open_end = tail
                 if d is None or any(map(_NEWDOC.match, comments)):
                     if d is not None:
                         view = self.finish(d)
@@ -804,10 +836,17 @@ class _Views:
                 comments = []
                 if not self.keys_only:
                     self.sentence(d, rows)
-            offset, line = offset - 2, line - 2  # no blank line after the piece's last block
+            if self.keys_only:
+                offset, line = offset - 2 * nl, line - 2  # no blank line after the piece's last block
+            else:
+                line += text.count("\n")
         if d is None:
             raise _Unusual  # no document: the reader says where
         view = self.finish(d)
+        if open_end and not self.keys_only:
+            # the last line's number: its line end (if any) was counted
+            self.report.warning("conllu.no-final-blank", "the last sentence is not followed by a blank line",
+                                line=line - (1 if text.endswith("\n") else 0), file=self.reader.file)
         if view is not None:
             yield view
 
@@ -939,8 +978,9 @@ def mention_views(source: Source | Any, *, report: Report, strict: bool = False,
     given = 0
     try:
         fields = _fields_before(source, start) if start else None
-        views = _Views(_Reader(source.name, Report(), strict), source.stem, pos, select, False, first, fields)
-        for view in views.run(source, start, end):
+        views = _Views(_Reader(source.name, Report(), strict), source.stem, pos, select, False, first, fields,
+                       report)
+        for view in views.run(source, start, end, byte_range[3] if byte_range is not None else 1):
             yield view
             given += 1
         return
@@ -953,6 +993,8 @@ def mention_views(source: Source | Any, *, report: Report, strict: bool = False,
             seen += 1
             if seen > given:
                 yield doc.mention_view(pos)
+            if select is not None and seen == len(select):
+                return  # the documents after them are another run's
 
 
 def scan_keys(source: Source | Any) -> list[tuple]:
