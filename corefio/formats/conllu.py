@@ -288,10 +288,13 @@ class _Reader:
                 stack = d.open.get(eid)
                 found = None
                 if stack:
-                    for i in range(len(stack) - 1, -1, -1):
-                        if stack[i].next_part == part:
-                            found = stack.pop(i)
-                            break
+                    if stack[-1].next_part == part:  # the innermost, as a rule
+                        found = stack.pop()
+                    else:
+                        for i in range(len(stack) - 2, -1, -1):
+                            if stack[i].next_part == part:
+                                found = stack.pop(i)
+                                break
                 if found is None:
                     raise self.error(f"Entity closer {closer}) has no open mention of {eid!r}", lineno)
                 self.close(d, found, t)
@@ -400,7 +403,7 @@ class _Reader:
                 if not _HEAD_INDEX.match(value) or int(value) > count:
                     raise self.error(f"mention of {m.eid!r}: head {value!r} is no position among its {count} "
                                      f"word(s) (the head field of global.Entity counts them from 1)", m.line)
-                w = _word(spans, int(value) - 1)
+                w = spans[0][0] + int(value) - 1 if len(spans) == 1 else _word(spans, int(value) - 1)
                 head = ((w, w),)
                 del attrs["head"]
             if has_other and attrs.get("other"):
@@ -415,6 +418,8 @@ class _Reader:
     def link_parts(self, d: _Doc) -> Iterator[tuple[str, str, str, str | None]]:
         """Each ``SplitAnte``/``Bridge`` item of a finished document as ``(key, source
         markable, antecedent entity, relation)``, its antecedent added to the entities."""
+        if not d.links:
+            return
         by_start: dict[tuple[str, int], str] = {}
         for k, m in enumerate(d.mentions, 1):
             by_start.setdefault((m.eid, m.spans[0][0]), f"markable_{k}")
