@@ -1235,6 +1235,7 @@ def _field_values(doc, fields: list[str], log: LossLog, tree: _Tree | None = Non
     out: list[list[str]] = []
     lost_heads = computed = 0
     declared = set(fields[1:])
+    place = {f: i for i, f in enumerate(fields[1:])}  # a field declared twice: its last place
     unnamed: list[str] = []
     for m in doc.markables:
         given: dict[str, str] = {}
@@ -1261,11 +1262,11 @@ def _field_values(doc, fields: list[str], log: LossLog, tree: _Tree | None = Non
                 computed += 1
             if value is not None:
                 given["head"] = value
-        present = [i for i, f in enumerate(fields[1:]) if f in given]
-        if not present:
+        if not given:
             out.append([])
             continue
-        values = [given.get(f, "") for f in fields[1 : present[-1] + 2]]
+        # the fields up to the last one given (every name in given is a declared field)
+        values = [given.get(f, "") for f in fields[1 : max(map(place.__getitem__, given)) + 2]]
         for i, v in enumerate(values[:-1]):
             if "-" in v or _FIELD_UNSAFE.search(v):
                 values[i] = _safe(v, log, doc, "-")
@@ -1725,6 +1726,8 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
     taken = _Taken(sent_ids)
     written_ids = ids if ids is not None else [str(i - s.first + 1) for s in sentences
                                                for i in range(s.first, s.last + 1)]
+    # every token line at once (the columns joined by zip, not token by token)
+    rows = list(map("\t".join, zip(written_ids, forms, *columns, misc)))
     for s_index, s in enumerate(sentences):
         if lay is None:
             declare = True
@@ -1739,12 +1742,13 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
             line = _interleaved_line(raw, log, doc, range_id_in(s, off, first_field, written_ids))
             if line is not None:
                 inter.setdefault(off, []).append(line)
-        for i in range(s.first, s.last + 1):
+        if not inter:
+            out.extend(rows[s.first:s.last + 1])
+        for i in range(s.first, s.last + 1) if inter else ():
             off = i - s.first
             if off in inter:
                 out.extend(inter[off])
-            row = [ids[i] if ids is not None else str(off + 1), forms[i], *[c[i] for c in columns], misc[i]]
-            out.append("\t".join(row))
+            out.append(rows[i])
         if s.last - s.first + 1 in inter:
             out.extend(inter[s.last - s.first + 1])
         if s_index < len(sentences) - 1:
