@@ -356,6 +356,11 @@ class _Reader:
     def token(self, d: _Doc, fields: list[str], lineno: int) -> None:
         t = len(d.forms)
         misc = fields[9]
+        if misc == "_" or not ("Entity" in misc or "SplitAnte" in misc or "Bridge" in misc):
+            # no coreference key in it (most tokens): the MISC is kept as it is
+            d.forms.append(fields[1])
+            d.columns.append([fields[0], *fields[2:]])
+            return
         items = _misc_items(misc)
         others = []
         coref_items = []
@@ -558,7 +563,7 @@ class _Reader:
             assert d is not None  # a sentence has started, and with it a document
             after_words = []
             ident = fields[0]
-            if _RANGE_ID.match(ident):
+            if "-" in ident and _RANGE_ID.match(ident):
                 if any(k.startswith(COREF_KEYS) for k in _misc_items(fields[9])):
                     raise self.error("coreference on a multi-word-token line", lineno)
                 interleaved.append((len(d.forms) - sent_first, line))
@@ -1117,6 +1122,10 @@ def _head_value(m) -> str | None:
     if m.head is None:
         return None
     if len(m.head) == 1 and m.head[0][0] == m.head[0][1]:
+        if len(m.spans) == 1:  # the usual mention: no word list needed
+            a, b = m.spans[0]
+            h = m.head[0][0]
+            return str(h - a + 1) if a <= h <= b else None
         words = _words(m.spans)
         try:
             return str(words.index(m.head[0][0]) + 1)
