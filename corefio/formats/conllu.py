@@ -802,12 +802,14 @@ class _Views:
             blocks = text.split("\n\n")
             ascii = self.keys_only and text.isascii()
             for number, raw in enumerate(blocks):
+                # more than one blank line between two blocks leaves line ends around them
+                block = raw.strip("\n") if raw[:1] == "\n" or raw[-1:] == "\n" else raw
                 if self.keys_only:
-                    lead = len(raw) - len(raw.lstrip("\n"))
+                    lead = len(raw) - len(raw.lstrip("\n")) if raw[:1] == "\n" else 0
                     here = (offset + lead * nl, line + lead)
-                    offset += 2 * nl + (len(raw) if ascii else len(raw.encode("utf-8"))) + (nl - 1) * raw.count("\n")
-                    line += 2 + raw.count("\n")
-                block = raw.strip("\n")
+                    breaks = raw.count("\n")
+                    offset += 2 * nl + (len(raw) if ascii else len(raw.encode("utf-8"))) + (nl - 1) * breaks
+                    line += 2 + breaks
                 if not block:
                     continue
                 if self.keys_only and not comments:
@@ -830,7 +832,7 @@ class _Views:
                 if "\n#" in rows:
                     raise _Unusual  # a comment inside a sentence: the reader says where
                 open_end = tail
-                if d is None or any(map(_NEWDOC.match, comments)):
+                if d is None or any("newdoc" in c and _NEWDOC.match(c) for c in comments):
                     if d is not None:
                         view = self.finish(d)
                         if view is not None:
@@ -838,14 +840,14 @@ class _Views:
                     d = self.start(d, comments)
                     if self.keys_only:
                         self.starts.append(group if self.starts else (start, 1))
-                for c in comments:
-                    m = _GLOBAL_ENTITY.match(c)
-                    if m:
-                        d.fields = m.group(1).strip().split("-")
-                        d.has_global_entity, d.inherited = True, False
-                comments = []
                 if not self.keys_only:
+                    for c in comments:
+                        m = _GLOBAL_ENTITY.match(c) if "global.Entity" in c else None
+                        if m:
+                            d.fields = m.group(1).strip().split("-")
+                            d.has_global_entity, d.inherited = True, False
                     self.sentence(d, rows)
+                comments = []
             if self.keys_only:
                 offset, line = offset - 2 * nl, line - 2  # no blank line after the piece's last block
             else:
