@@ -77,6 +77,16 @@ Empty nodes are left out on request, with the zero mentions made of them: the re
 option ``drop_empty_nodes`` (for a conversion to a format without empty nodes, where
 they would become words, that is to be scored against this file) and the write option
 of the same name (:func:`dropping_empty_nodes`).
+
+Scoring reads no document: :func:`scan_keys` finds the documents (names, parts, byte
+offsets) from the sentences' comments, and :func:`mention_views` gives each document's
+:class:`~corefio.model.mentions.MentionView` straight from the text (:class:`_Views`:
+sentences split at once, only ids, forms, MISC and, when needed, POS and DEPS kept; the
+``Entity``, ``SplitAnte`` and ``Bridge`` values parsed by the reader's own methods), the
+same views ``Document.mention_view`` gives (``tests/test_conllu_views.py`` checks it on
+every CoNLL-U file of the tests, and that scores are byte for byte the same). What it
+does not read itself (an error to locate, a CR-only file, blank lines holding blanks, a
+``SplitAnte``/``Bridge`` off its mention's first word) goes to the full reader.
 """
 
 from __future__ import annotations
