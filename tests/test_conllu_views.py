@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).resolve().parent / "data"
 from corefio.compare.pairing import byte_range
 from corefio.diagnostics import Report
 from corefio.errors import CorefioError
 from corefio.formats import conllu, registry
 from corefio.io.source import Source
+
+DATA = Path(__file__).resolve().parent / "data"
 
 #: the CorefUD scorer's test cases are CoNLL-U files named TC-A.key, TC-A-1.response, ...
 SCORER_CASES = DATA / "corefud-scorer-tests"
