@@ -913,7 +913,7 @@ class _Views:
                     raise _Unusual  # a bad token id
             if not words:
                 raise _Unusual  # multi-word-token lines without their words
-            ids, forms, upos, xpos, deps, miscs = ([column[i] for i in words]
+            ids, forms, upos, xpos, deps, miscs = (tuple(column[i] for i in words)
                                                    for column in (ids, forms, upos, xpos, deps, miscs))
         t = len(d.forms)
         d.forms.extend(forms)
@@ -961,11 +961,11 @@ class _Views:
             else:
                 chain.append(mention)
         mentions = list(groups.values())
-        column = None
+        column: list[str | None] | None = None
         if self.pos:
             # the first POS column the document has (Document.mention_view): a column of
             # placeholders only is no token attribute
-            column = next((list(tags) for tags in d.tags if tags.count("_") != len(tags)), None)
+            column = next((list[str | None](tags) for tags in d.tags if tags.count("_") != len(tags)), None)
         places = None
         ids = d.ids
         empty = [i for i, x in enumerate(ids) if "." in x and _EMPTY_ID.match(x)]
@@ -1473,13 +1473,13 @@ def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
     out = []
     for i in range(n):
         base = misc_col[i] if misc_col is not None else None
-        value = entity_values.get(i)
+        entity = entity_values.get(i)
         rel = relations.get(i) if relations else None
         items = None  # the other MISC items, split when needed
-        if value is None and not rel:  # most tokens
+        if entity is None and not rel:  # most tokens
             misc = "_" if base is None else base
         else:
-            coref = [] if value is None else [f"Entity={value}"]
+            coref = [] if entity is None else [f"Entity={entity}"]
             if rel:
                 for key in ("SplitAnte", "Bridge"):
                     if key in rel:
