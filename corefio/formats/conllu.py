@@ -77,10 +77,21 @@ Empty nodes are left out on request, with the zero mentions made of them: the re
 option ``drop_empty_nodes`` (for a conversion to a format without empty nodes, where
 they would become words, that is to be scored against this file) and the write option
 of the same name (:func:`dropping_empty_nodes`).
+
+Scoring reads no document: :func:`scan_keys` finds the documents (names, parts, byte
+offsets) from the sentences' comments, and :func:`mention_views` gives each document's
+:class:`~corefio.model.mentions.MentionView` straight from the text (:class:`_Views`:
+sentences split at once, only ids, forms, MISC and, when needed, POS and DEPS kept; the
+``Entity``, ``SplitAnte`` and ``Bridge`` values parsed by the reader's own methods), the
+same views ``Document.mention_view`` gives (``tests/test_conllu_views.py`` checks it on
+every CoNLL-U file of the tests, and that scores are byte for byte the same). What it
+does not read itself (an error to locate, a CR-only file, blank lines holding blanks, a
+``SplitAnte``/``Bridge`` off its mention's first word) goes to the full reader.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import urllib.parse
 from collections.abc import Iterable, Iterator
@@ -90,7 +101,7 @@ from typing import Any, ClassVar
 from ..diagnostics import Report
 from ..errors import FormatError, ModelError
 from .losses import LossLog
-from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, is_identity
+from ..model.mentions import BRIDGING, SPLIT_ANTECEDENT, Mention, MentionView, document_label, is_identity
 from .ua import anchor_mention, is_bridging, range_id_in
 from ..io._lazy import LazyModule
 from ..model.layout import FormatLayout
@@ -220,6 +231,15 @@ def _words(spans: Iterable[tuple[int, int]]) -> list[int]:
     return [i for a, b in spans for i in range(a, b + 1)]
 
 
+def _word(spans: Iterable[tuple[int, int]], k: int) -> int:
+    """``_words(spans)[k]`` (``k`` < their number), without listing them."""
+    for a, b in spans:
+        if k <= b - a:
+            return a + k
+        k -= b - a + 1
+    raise IndexError(k)
+
+
 # ==========================================================================================
 # reading
 # ==========================================================================================
@@ -252,6 +272,10 @@ class _Doc:
         self.has_global_entity = False
         self.inherited = False  # fields declared by an earlier document of the file
         self.part_fields = "all"  # "first": later parts of discontinuous mentions omit fields
+        # kept by mention views only (_Views): token ids, DEPS, and XPOS and UPOS when asked
+        self.ids: list[str] = []
+        self.deps: list[str] = []
+        self.tags: tuple[list[str], list[str]] = ([], [])
 
 
 class _Reader:
@@ -262,32 +286,39 @@ class _Reader:
         return FormatError(message, file=self.file, line=line)
 
     def entity_value(self, d: _Doc, t: int, value: str, lineno: int) -> None:
-        chunks = split_entity(value)
-        if chunks is None:
-            raise self.error(f"malformed Entity value {value!r}", lineno)
-        for kind, content in chunks:
-            if kind == "C":
-                eid, part, total = _eid_part(content)
+        # the chunks of split_entity, without building its list (this runs for every
+        # token with an Entity value); a malformed value is refused before any chunk is used
+        chunks = _ENTITY_CHUNK.findall(value)
+        for chunk in chunks:
+            if chunk[3]:
+                raise self.error(f"malformed Entity value {value!r}", lineno)
+        for single, opener, closer, _ in chunks:
+            if closer:
+                eid, part, total = _eid_part(closer) if "[" in closer else (closer, 1, 1)
                 stack = d.open.get(eid)
                 found = None
                 if stack:
-                    for i in range(len(stack) - 1, -1, -1):
-                        if stack[i].next_part == part:
-                            found = stack.pop(i)
-                            break
+                    if stack[-1].next_part == part:  # the innermost, as a rule
+                        found = stack.pop()
+                    else:
+                        for i in range(len(stack) - 2, -1, -1):
+                            if stack[i].next_part == part:
+                                found = stack.pop(i)
+                                break
                 if found is None:
-                    raise self.error(f"Entity closer {content}) has no open mention of {eid!r}", lineno)
+                    raise self.error(f"Entity closer {closer}) has no open mention of {eid!r}", lineno)
                 self.close(d, found, t)
                 continue
-            head, _, rest = content.partition("-")
-            eid, part, total = _eid_part(head)
+            content = single or opener
+            head, dash, rest = content.partition("-")
+            eid, part, total = _eid_part(head) if "[" in head else (head, 1, 1)
             if not eid:
                 raise self.error(f"Entity opener without an entity id: ({content}", lineno)
             if eid not in d.entities:
                 d.entities[eid] = None
             if part == 1:
                 fields = {}
-                if "-" in content:
+                if dash:
                     names = d.fields[1:]
                     parts = rest.split("-", len(names) - 1) if names else [rest]
                     if len(parts) > len(names):
@@ -302,13 +333,17 @@ class _Reader:
                     raise self.error(f"part {part}/{total} of a mention of {eid!r} without its earlier parts", lineno)
                 m = found
                 waiting.remove(m)
-                if "-" not in content and m.fields:
+                if not dash and m.fields:
                     d.part_fields = "first"
             m.start = t
-            if kind == "S":
+            if single:
                 self.close(d, m, t)
             else:
-                d.open.setdefault(eid, []).append(m)
+                stack = d.open.get(eid)
+                if stack is None:
+                    d.open[eid] = [m]
+                else:
+                    stack.append(m)
 
     def close(self, d: _Doc, m: _Mention, t: int) -> None:
         m.spans.append((m.start, t))
@@ -331,6 +366,11 @@ class _Reader:
     def token(self, d: _Doc, fields: list[str], lineno: int) -> None:
         t = len(d.forms)
         misc = fields[9]
+        if misc == "_" or not ("Entity" in misc or "SplitAnte" in misc or "Bridge" in misc):
+            # no coreference key in it (most tokens): the MISC is kept as it is
+            d.forms.append(fields[1])
+            d.columns.append([fields[0], *fields[2:]])
+            return
         items = _misc_items(misc)
         others = []
         coref_items = []
@@ -351,6 +391,68 @@ class _Reader:
         d.forms.append(fields[1])
         d.columns.append([fields[0], *fields[2:9], clean])
 
+    def mention_parts(self, d: _Doc) -> Iterator[tuple[_Mention, tuple[tuple[int, int], ...], Any, dict]]:
+        """Each mention of a finished document with its spans (parts merged), its head
+        (from the ``head`` field) and its attributes (the other fields): what the
+        markable ``markable_K`` (K from 1, in this order) is made of, for documents and
+        for mention views alike."""
+        has_head, has_other = "head" in d.fields, "other" in d.fields
+        for m in d.mentions:
+            spans = (m.spans[0],) if len(m.spans) == 1 else _merge(m.spans)
+            attrs = dict(m.fields)
+            if not attrs:
+                yield m, spans, None, attrs
+                continue
+            if "" in attrs.values():
+                # an empty field followed by a given one only pads the opener
+                names = list(m.fields)
+                for name in names[:-1]:
+                    if attrs[name] == "":
+                        del attrs[name]
+            head = None
+            value = attrs.get("head")
+            if value is not None and has_head:
+                # a declared head field holds a position among the mention's words
+                # (udapi and corefud-scorer refuse anything else)
+                count = spans[0][1] - spans[0][0] + 1 if len(spans) == 1 else sum(b - a + 1 for a, b in spans)
+                if not _HEAD_INDEX.match(value) or int(value) > count:
+                    raise self.error(f"mention of {m.eid!r}: head {value!r} is no position among its {count} "
+                                     f"word(s) (the head field of global.Entity counts them from 1)", m.line)
+                w = spans[0][0] + int(value) - 1 if len(spans) == 1 else _word(spans, int(value) - 1)
+                head = ((w, w),)
+                del attrs["head"]
+            if has_other and attrs.get("other"):
+                rest, extra = unpacked(attrs["other"], d.fields)
+                if extra and not extra.keys() & attrs.keys():
+                    del attrs["other"]
+                    if rest:
+                        attrs["other"] = rest
+                    attrs.update(extra)
+            yield m, spans, head, attrs
+
+    def link_parts(self, d: _Doc) -> Iterator[tuple[str, str, str, str | None]]:
+        """Each ``SplitAnte``/``Bridge`` item of a finished document as ``(key, source
+        markable, antecedent entity, relation)``, its antecedent added to the entities."""
+        if not d.links:
+            return
+        by_start: dict[tuple[str, int], str] = {}
+        for k, m in enumerate(d.mentions, 1):
+            by_start.setdefault((m.eid, m.spans[0][0]), f"markable_{k}")
+        for key, ante, anaphor, relation, t, lineno in d.links:
+            source = by_start.get((anaphor, t))
+            if source is None:
+                covering = [f"markable_{j}" for j, m in enumerate(d.mentions, 1)
+                            if m.eid == anaphor and any(a <= t <= b for a, b in m.spans)]
+                if not covering:
+                    raise self.error(f"{key}: no mention of {anaphor!r} starts on or covers this word", lineno)
+                source = covering[0]
+                self.report.warning("conllu.relation-moved",
+                                    f"{key} is not on the first word of the mention of {anaphor!r}; "
+                                    "it will be written there", line=lineno, merge=True, file=self.file)
+            if ante not in d.entities:
+                d.entities[ante] = None
+            yield key, source, ante, relation
+
     def finish(self, d: _Doc):
         for eid, stack in d.open.items():
             if stack:
@@ -364,53 +466,10 @@ class _Reader:
         # a column of placeholders only is no attribute (the writer writes "_" again)
         attributes: dict[str, list[str | None]] = {name: list(col) for name, col in zip(COLUMNS[2:], cols[1:])
                                                    if col.count("_") != len(col)}
-        markables = []
-        by_start: dict[tuple[str, int], str] = {}
-        for k, m in enumerate(d.mentions, 1):
-            mid = f"markable_{k}"
-            spans = _merge(m.spans)
-            attrs = dict(m.fields)
-            if "" in m.fields.values():
-                # an empty field followed by a given one only pads the opener
-                names = list(m.fields)
-                for name in names[:-1]:
-                    if attrs[name] == "":
-                        del attrs[name]
-            head = None
-            value = attrs.get("head")
-            if value is not None and "head" in d.fields:
-                # a declared head field holds a position among the mention's words
-                # (udapi and corefud-scorer refuse anything else)
-                words = _words(spans)
-                if not _HEAD_INDEX.match(value) or int(value) > len(words):
-                    raise self.error(f"mention of {m.eid!r}: head {value!r} is no position among its {len(words)} "
-                                     f"word(s) (the head field of global.Entity counts them from 1)", m.line)
-                w = words[int(value) - 1]
-                head = ((w, w),)
-                del attrs["head"]
-            if attrs.get("other") and "other" in d.fields:
-                rest, extra = unpacked(attrs["other"], d.fields)
-                if extra and not extra.keys() & attrs.keys():
-                    del attrs["other"]
-                    if rest:
-                        attrs["other"] = rest
-                    attrs.update(extra)
-            markables.append(model.Markable.fast(mid, spans, m.eid, head, attrs))
-            by_start.setdefault((m.eid, m.spans[0][0]), mid)
+        markables = [model.Markable.fast(f"markable_{k}", spans, m.eid, head, attrs)
+                     for k, (m, spans, head, attrs) in enumerate(self.mention_parts(d), 1)]
         links = []
-        for k, (key, ante, anaphor, relation, t, lineno) in enumerate(d.links, 1):
-            source = by_start.get((anaphor, t))
-            if source is None:
-                covering = [f"markable_{j}" for j, m in enumerate(d.mentions, 1)
-                            if m.eid == anaphor and any(a <= t <= b for a, b in m.spans)]
-                if not covering:
-                    raise self.error(f"{key}: no mention of {anaphor!r} starts on or covers this word", lineno)
-                source = covering[0]
-                self.report.warning("conllu.relation-moved",
-                                    f"{key} is not on the first word of the mention of {anaphor!r}; "
-                                    "it will be written there", line=lineno, merge=True, file=self.file)
-            if ante not in d.entities:
-                d.entities[ante] = None
+        for k, (key, source, ante, relation) in enumerate(self.link_parts(d), 1):
             attrs = {"relation": relation} if relation is not None else {}
             links.append(model.Link.fast(f"link_{k}", source, (ante,), SPLIT_ANTECEDENT if key == "SplitAnte"
                                          else BRIDGING, "entity", attrs))
@@ -514,7 +573,7 @@ class _Reader:
             assert d is not None  # a sentence has started, and with it a document
             after_words = []
             ident = fields[0]
-            if _RANGE_ID.match(ident):
+            if "-" in ident and _RANGE_ID.match(ident):
                 if any(k.startswith(COREF_KEYS) for k in _misc_items(fields[9])):
                     raise self.error("coreference on a multi-word-token line", lineno)
                 interleaved.append((len(d.forms) - sent_first, line))
@@ -584,6 +643,396 @@ def loads(text: str, *, report: Report | None = None, strict: bool = False, file
     """Read CoNLL-U text (a shortcut of ``corefio.loads(text, "conllu")`` for tests)."""
     source = Source.from_text(text, file)
     return read(source, report=report if report is not None else Report(file), strict=strict)
+
+
+# ==========================================================================================
+# mention views: what scoring reads, without building documents
+# ==========================================================================================
+class _Unusual(Exception):
+    """The fast path of :func:`mention_views` met what it leaves to the full reader: an
+    error or a warning to locate (it counts no lines), or a rare layout (a byte order
+    mark, CR line ends, blank lines holding spaces, no blank line after the last
+    sentence)."""
+
+
+#: bytes :meth:`_Text.pieces` reads at a time
+_PIECE = 1 << 20
+#: a blank line that is not empty (the reader takes it for a sentence end) but the
+#: first: starting with a line end, the search skips to line ends at C speed
+_BLANKISH = re.compile(r"\n[^\S\n]+(?=\n|\Z)")
+_NEWDOC = re.compile(r"^#\s*newdoc\b")
+_NEWDOC_ID = re.compile(r"^#\s*newdoc\s+id\s*=\s*(.*)$")
+_GLOBAL_ENTITY = re.compile(r"^#\s*global\.Entity\s*=\s*(.*)$")
+
+
+def _has_blankish(text: str) -> bool:
+    """Has ``text`` a line of blanks (a sentence end for the reader, not for the split at
+    empty lines)?"""
+    cut = text.find("\n")
+    first = text if cut < 0 else text[:cut]
+    return bool(first) and not first.strip() or _BLANKISH.search(text) is not None
+
+
+class _Text:
+    """The text of a file from byte ``start`` (a line start; 0: the file's start, after
+    a byte order mark) to ``end`` (None: the file's end), in pieces (:meth:`pieces`).
+    Opening it checks what :class:`~corefio.formats._lines.SourceLines` checks first
+    (the encoding of the head, the line end of the first line); CR-only line ends are
+    :class:`_Unusual` (rare; the reader reads such a file whole)."""
+
+    def __init__(self, source: Source, start: int = 0, end: int | None = None) -> None:
+        from ._lines import _text_start
+
+        self.source, self.end = source, end
+        #: the text goes to the file's end
+        self.to_end = end is None or end >= source.size()
+        with source.open() as f:
+            try:
+                base, first_end = _text_start(f, source.name)
+            except FormatError:
+                raise _Unusual from None
+        if first_end == b"\r":
+            raise _Unusual
+        self.crlf = first_end == b"\r\n"
+        #: where the text starts: after a byte order mark at the file's start
+        self.start = max(start, base)
+
+    def pieces(self) -> Iterator[tuple[str, bool]]:
+        """``(text, last?)``: pieces of about :data:`_PIECE` bytes, each but the last
+        ending with a blank line (so a piece holds whole sentences), line ends LF. Raises
+        :class:`_Unusual` for what the reader refuses or reads otherwise line by line:
+        bytes that are no UTF-8, line ends other than the first line's, and blank lines
+        that hold blanks."""
+        blank = b"\r\n\r\n" if self.crlf else b"\n\n"
+        left = self.end - self.start if self.end is not None else None
+        with self.source.open() as f:
+            f.seek(self.start)
+            waiting: list[bytes] = []  # read, no blank line in it yet
+            while True:
+                chunk = f.read(_PIECE if left is None else min(_PIECE, left))
+                if left is not None:
+                    left -= len(chunk)
+                last = not chunk
+                cut = 0
+                if not last:
+                    # a blank line may straddle two chunks: look from the bytes read before
+                    edge = waiting[-1][1 - len(blank):] if waiting else b""
+                    found = (edge + chunk).rfind(blank)
+                    if found < 0:
+                        waiting.append(chunk)
+                        continue
+                    cut = found + len(blank) - len(edge)
+                waiting.append(chunk[:cut])
+                piece = b"".join(waiting)
+                waiting = [chunk[cut:]]
+                try:
+                    text = piece.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise _Unusual from None
+                if self.crlf:
+                    lf = text.count("\n")
+                    if text.count("\r\n") != lf or text.count("\r") != lf:
+                        raise _Unusual
+                    text = text.replace("\r\n", "\n")
+                elif "\r" in text:
+                    raise _Unusual
+                if _has_blankish(text):
+                    raise _Unusual
+                yield text, last
+                if last:
+                    return
+
+
+def _fields_before(source: Source, start: int) -> list[str] | None:
+    """The fields the last ``global.Entity`` comment before byte ``start`` (a line
+    start) declares (None: there is none): what a document starting there inherits.
+    The file is read backwards a piece at a time."""
+    with source.open() as f:
+        end = start  # a line start: the pieces hold whole lines
+        size = _PIECE
+        while end > 0:
+            begin = max(0, end - size)
+            f.seek(begin)
+            chunk = f.read(end - begin)
+            if begin > 0:  # from the first line start on (the line cut is read with the piece before)
+                cut = chunk.find(b"\n", 0, len(chunk) - 1) + 1  # the piece ends with a line end
+                if not cut:
+                    size *= 2  # no whole line in it
+                    continue
+                chunk, begin = chunk[cut:], begin + cut
+            at = len(chunk)
+            while True:
+                at = chunk.rfind(b"global.Entity", 0, at)
+                if at < 0:
+                    break
+                line_start = chunk.rfind(b"\n", 0, at) + 1
+                line_end = chunk.find(b"\n", at)
+                m = _GLOBAL_ENTITY.match(chunk[line_start:line_end if line_end >= 0 else len(chunk)]
+                                         .decode("utf-8", "replace"))
+                if m:
+                    return m.group(1).strip().split("-")
+                at = line_start
+            end = begin
+    return None
+
+
+class _Views:
+    """The fast path of :func:`mention_views` (and of :func:`scan_keys`): the text cut
+    at blank lines, each sentence's token lines split at once and only their ids,
+    forms, MISC (and, when asked, POS and enhanced dependencies) kept; ``Entity``,
+    ``SplitAnte`` and ``Bridge`` values parsed by the reader's own methods
+    (:class:`_Reader`), mentions made by its :meth:`_Reader.mention_parts`. No document,
+    no token attribute, no layout is built. Anything unusual raises :class:`_Unusual`:
+    the caller then reads the file the full way."""
+
+    def __init__(self, reader: _Reader, stem: str, pos: bool, select: set[int] | None, keys_only: bool,
+                 first: int = 0, fields: list[str] | None = None, report: Report | None = None) -> None:
+        self.reader, self.stem, self.pos, self.select, self.keys_only = reader, stem, pos, select, keys_only
+        #: the number of the first document read, and the fields it inherits (a byte range)
+        self.first, self.fields = first, fields
+        #: where the warning about the file's end goes (``reader.report`` collects what
+        #: the fast path leaves to the full reader)
+        self.report = report if report is not None else Report()
+        self.keys: list[tuple[str, str | None]] = []
+        #: with ``keys_only``: (byte offset, line) where each document starts, just
+        #: after the blank lines that end the sentence before (its comments are its own)
+        self.starts: list[tuple[int, int]] = []
+
+    def run(self, source: Source, start: int = 0, end: int | None = None, line: int = 1) -> Iterator[MentionView]:
+        """The views of the documents from byte ``start`` (line ``line``) to ``end``."""
+        text_of = _Text(source, start, end)
+        nl = 2 if text_of.crlf else 1  # bytes of a line end
+        d: _Doc | None = None
+        comments: list[str] = []  # comment lines waiting for their sentence
+        offset = text_of.start  # where the block starts (counted with keys_only)
+        group = (start, line)  # where the comments waiting started
+        open_end = False  # the file's last sentence has no blank line after it
+        for text, last in text_of.pieces():
+            at_end = last and text_of.to_end
+            blocks = text.split("\n\n")
+            ascii = self.keys_only and text.isascii()
+            for number, raw in enumerate(blocks):
+                # more than one blank line between two blocks leaves line ends around them
+                block = raw.strip("\n") if raw[:1] == "\n" or raw[-1:] == "\n" else raw
+                if self.keys_only:
+                    lead = len(raw) - len(raw.lstrip("\n")) if raw[:1] == "\n" else 0
+                    here = (offset + lead * nl, line + lead)
+                    breaks = raw.count("\n")
+                    offset += 2 * nl + (len(raw) if ascii else len(raw.encode("utf-8"))) + (nl - 1) * breaks
+                    line += 2 + breaks
+                if not block:
+                    continue
+                if self.keys_only and not comments:
+                    group = here
+                tail = at_end and number == len(blocks) - 1  # no blank line after it
+                rows = block
+                if block[0] == "#":  # the sentence's comments, or comments alone
+                    at = 0
+                    while block.startswith("#", at):
+                        cut = block.find("\n", at)
+                        if cut < 0:
+                            cut = len(block)
+                        comments.append(block[at:cut])
+                        at = cut + 1
+                    if at >= len(block):
+                        if tail and not text.endswith("\n"):
+                            raise _Unusual  # the file ends inside a comment line: the reader says where
+                        continue
+                    rows = block[at:]
+                if "\n#" in rows:
+                    raise _Unusual  # a comment inside a sentence: the reader says where
+                open_end = tail
+                if d is None or any("newdoc" in c and _NEWDOC.match(c) for c in comments):
+                    if d is not None:
+                        view = self.finish(d)
+                        if view is not None:
+                            yield view
+                    d = self.start(d, comments)
+                    if self.keys_only:
+                        self.starts.append(group if self.starts else (start, 1))
+                if not self.keys_only:
+                    for c in comments:
+                        m = _GLOBAL_ENTITY.match(c) if "global.Entity" in c else None
+                        if m:
+                            d.fields = m.group(1).strip().split("-")
+                            d.has_global_entity, d.inherited = True, False
+                    self.sentence(d, rows)
+                comments = []
+            if self.keys_only:
+                offset, line = offset - 2 * nl, line - 2  # no blank line after the piece's last block
+            else:
+                line += text.count("\n")
+        if d is None:
+            raise _Unusual  # no document: the reader says where
+        view = self.finish(d)
+        if open_end and not self.keys_only:
+            # the last line's number: its line end (if any) was counted
+            self.report.warning("conllu.no-final-blank", "the last sentence is not followed by a blank line",
+                                line=line - (1 if text.endswith("\n") else 0), file=self.reader.file)
+        if view is not None:
+            yield view
+
+    def start(self, previous: _Doc | None, comments: list[str]) -> _Doc:
+        """A document starting at a sentence with these comments (as :meth:`_Reader.documents`)."""
+        count = self.first + len(self.keys) + 1
+        name = self.stem if count == 1 else f"{self.stem}-{count}"
+        newdoc = next((c for c in comments if _NEWDOC.match(c)), None)
+        if newdoc is not None:
+            m = _NEWDOC_ID.match(newdoc)
+            if m:
+                name = m.group(1).strip()
+        d = _Doc(name, 0)
+        part = next((m for m in map(_PART_COMMENT.match, comments) if m), None)
+        if part is not None:
+            d.part = part.group(1).strip()
+            check_part(d.part, None, None)  # refused: the reader says where
+        if previous is not None and previous.has_global_entity:
+            d.fields, d.inherited = list(previous.fields), True
+            d.has_global_entity = True
+        elif previous is None and self.fields is not None:
+            d.fields, d.inherited = list(self.fields), True
+            d.has_global_entity = True
+        self.keys.append((d.name, d.part))
+        return d
+
+    def sentence(self, d: _Doc, rows: str) -> None:
+        """One sentence's token lines (and multi-word-token lines)."""
+        split = [line.split("\t") for line in rows.split("\n")]
+        if len(split[0]) != 10 or len(set(map(len, split))) != 1:
+            raise _Unusual  # a line without 10 columns
+        ids, forms, _, upos, xpos, _, _, _, deps, miscs = zip(*split)
+        if not (all(ids) and "".join(ids).isdigit()):  # multi-word tokens, empty nodes, bad ids
+            words = []
+            for i, ident in enumerate(ids):
+                if _RANGE_ID.match(ident):
+                    if any(k.startswith(COREF_KEYS) for k in _misc_items(miscs[i])):
+                        raise _Unusual  # coreference on a multi-word-token line
+                elif ident.isdigit() or _EMPTY_ID.match(ident):
+                    words.append(i)
+                else:
+                    raise _Unusual  # a bad token id
+            if not words:
+                raise _Unusual  # multi-word-token lines without their words
+            ids, forms, upos, xpos, deps, miscs = (tuple(column[i] for i in words)
+                                                   for column in (ids, forms, upos, xpos, deps, miscs))
+        t = len(d.forms)
+        d.forms.extend(forms)
+        d.sizes.append(len(forms))
+        d.ids.extend(ids)
+        d.deps.extend(deps)
+        if self.pos:
+            d.tags[0].extend(xpos)
+            d.tags[1].extend(upos)
+        if "Entity" in rows or "SplitAnte" in rows or "Bridge" in rows:
+            reader = self.reader
+            for i, misc in enumerate(miscs, t):
+                if misc == "_":
+                    continue
+                if misc.startswith("Entity=") and "|" not in misc:  # the usual MISC of a mention's word
+                    reader.entity_value(d, i, misc[7:], 0)
+                elif "Entity" in misc or "SplitAnte" in misc or "Bridge" in misc:
+                    for item in misc.split("|"):
+                        key, _, value = item.partition("=")
+                        if key == "Entity":
+                            reader.entity_value(d, i, value, 0)
+                        elif key in COREF_KEYS:
+                            reader.relation(d, key, value, i, 0)
+
+    def finish(self, d: _Doc) -> MentionView | None:
+        """The view of a document read to its end (None: not selected)."""
+        if self.keys_only:
+            return None
+        if any(d.open.values()) or any(d.waiting.values()):
+            raise _Unusual  # a mention never closed: the reader says where
+        reader = self.reader
+        for _ in reader.link_parts(d):  # what the reader refuses in them, refused
+            pass
+        if len(reader.report):
+            raise _Unusual  # a warning (conllu.relation-moved): the reader gives it with its line
+        number = self.first + len(self.keys) - 1
+        if self.select is not None and number not in self.select:
+            return None
+        groups: dict[str, list[Mention]] = {}
+        for k, (m, spans, head, attrs) in enumerate(reader.mention_parts(d), 1):
+            mention = Mention(spans, f"markable_{k}", None, head, None, False, attrs or None)
+            chain = groups.get(m.eid)
+            if chain is None:
+                groups[m.eid] = [mention]
+            else:
+                chain.append(mention)
+        mentions = list(groups.values())
+        column: list[str | None] | None = None
+        if self.pos:
+            # the first POS column the document has (Document.mention_view): a column of
+            # placeholders only is no token attribute
+            column = next((list[str | None](tags) for tags in d.tags if tags.count("_") != len(tags)), None)
+        places = None
+        ids = d.ids
+        empty = [i for i, x in enumerate(ids) if "." in x and _EMPTY_ID.match(x)]
+        if empty:  # as corefio.model.zeros.document_places reads the document
+            from ..model.zeros import parse_deps, token_places, zero_of
+
+            ends = list(itertools.accumulate(d.sizes))
+            places = token_places([(end - size, end - 1) for size, end in zip(d.sizes, ends)], set(empty), ids)
+            deps = d.deps if d.deps.count("_") != len(d.deps) else None
+            info = {i: (places[i][0], parse_deps(deps[i] if deps is not None else None, places[i][0]))
+                    for i in empty}
+            mentions = [[m._replace(zero=zero_of(m.spans, m.head, info)) for m in chain] for chain in mentions]
+        return MentionView(document_label(d.name, d.part), d.forms, mentions, column, places)
+
+
+def mention_views(source: Source | Any, *, report: Report, strict: bool = False, select: set[int] | None = None,
+                  byte_range: tuple[int, int, int, int] | None = None, pos: bool = False) -> Iterator[MentionView]:
+    """What scoring reads, document by document: the :class:`MentionView` that
+    ``Document.mention_view(pos)`` gives for each document :func:`read` builds (same
+    labels, forms, chains, mentions, heads, attributes, zeros), without building
+    documents (:class:`_Views`). ``select`` (document numbers from 0) gives only those;
+    ``byte_range`` = (start, end, number of the first document, its line), from
+    :func:`scan_keys`, reads only that part of the file (with ``select``), the fields
+    its first document inherits found before it (:func:`_fields_before`).
+
+    A file the fast path does not take (:class:`_Unusual`, or an error it met) is read
+    again by :func:`stream`, whose errors and warnings are then those the file deserves;
+    the views given before are not given again."""
+    source = Source.of(source)
+    start, end, first = byte_range[:3] if byte_range is not None else (0, None, 0)
+    assert byte_range is None or select is not None, "a byte range comes with the documents selected in it"
+    given = 0
+    try:
+        fields = _fields_before(source, start) if start else None
+        views = _Views(_Reader(source.name, Report(), strict), source.stem, pos, select, False, first, fields,
+                       report)
+        for view in views.run(source, start, end, byte_range[3] if byte_range is not None else 1):
+            yield view
+            given += 1
+        return
+    except (_Unusual, FormatError):
+        pass
+    # the full reader, from the document after the last view given
+    seen = 0
+    for number, doc in enumerate(stream(source, report=report, strict=strict)):
+        if select is None or number in select:
+            seen += 1
+            if seen > given:
+                yield doc.mention_view(pos)
+            if select is not None and seen == len(select):
+                return  # the documents after them are another run's
+
+
+def scan_keys(source: Source | Any) -> list[tuple]:
+    """``(name, part, byte offset, line)`` of every document, from the comments of
+    the sentences alone (:class:`_Views` without tokens). A file the fast path does not
+    take is read by :func:`stream`, which raises what the file deserves; its documents
+    are then given as ``(name, part)``, without offsets (their views are then read from
+    the file's start)."""
+    source = Source.of(source)
+    views = _Views(_Reader(source.name, Report(), False), source.stem, False, None, True)
+    try:
+        for _ in views.run(source):
+            pass
+    except (_Unusual, FormatError):
+        return [(doc.name, doc.part) for doc in stream(source, report=Report(), strict=False)]
+    return [(name, part, offset, line) for (name, part), (offset, line) in zip(views.keys, views.starts)]
 
 
 # ==========================================================================================
@@ -685,6 +1134,10 @@ def _head_value(m) -> str | None:
     if m.head is None:
         return None
     if len(m.head) == 1 and m.head[0][0] == m.head[0][1]:
+        if len(m.spans) == 1:  # the usual mention: no word list needed
+            a, b = m.spans[0]
+            h = m.head[0][0]
+            return str(h - a + 1) if a <= h <= b else None
         words = _words(m.spans)
         try:
             return str(words.index(m.head[0][0]) + 1)
@@ -803,6 +1256,7 @@ def _field_values(doc, fields: list[str], log: LossLog, tree: _Tree | None = Non
     out: list[list[str]] = []
     lost_heads = computed = 0
     declared = set(fields[1:])
+    place = {f: i for i, f in enumerate(fields[1:])}  # a field declared twice: its last place
     unnamed: list[str] = []
     for m in doc.markables:
         given: dict[str, str] = {}
@@ -829,11 +1283,11 @@ def _field_values(doc, fields: list[str], log: LossLog, tree: _Tree | None = Non
                 computed += 1
             if value is not None:
                 given["head"] = value
-        present = [i for i, f in enumerate(fields[1:]) if f in given]
-        if not present:
+        if not given:
             out.append([])
             continue
-        values = [given.get(f, "") for f in fields[1 : present[-1] + 2]]
+        # the fields up to the last one given (every name in given is a declared field)
+        values = [given.get(f, "") for f in fields[1 : max(map(place.__getitem__, given)) + 2]]
         for i, v in enumerate(values[:-1]):
             if "-" in v or _FIELD_UNSAFE.search(v):
                 values[i] = _safe(v, log, doc, "-")
@@ -949,8 +1403,9 @@ def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
     skip = _same_span(doc, log) if tree is not None else set()
     entity_values = _entity_values(doc, labels, _field_values(doc, fields, log, tree), part_fields, skip)
     index = doc.markable_index()
+    chains = doc.chain_indices()
     chain_of = {}
-    for chain in doc.chain_indices():
+    for chain in chains:
         for k in chain:
             chain_of[k] = labels[chain[0]]
     entity_label: dict[str, str] = {}
@@ -959,7 +1414,7 @@ def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
             entity_label.setdefault(m.entity, labels[k])
     relations: dict[int, dict[str, list[str]]] = {}
     group_of: dict[int, list[int]] = {}
-    for chain in doc.chain_indices():
+    for chain in chains:
         for k in chain:
             group_of[k] = chain
     renamed: list[str] = []  # bridging types other than "bridging", once per target
@@ -1018,19 +1473,26 @@ def misc_column(doc, labels: list[str], fields: list[str], log: LossLog,
     out = []
     for i in range(n):
         base = misc_col[i] if misc_col is not None else None
-        if base is None:
-            items = []
+        entity = entity_values.get(i)
+        rel = relations.get(i) if relations else None
+        items = None  # the other MISC items, split when needed
+        if entity is None and not rel:  # most tokens
+            misc = "_" if base is None else base
         else:
-            items = _misc_items(base)
-        coref = []
-        if i in entity_values:
-            coref.append(f"Entity={entity_values[i]}")
-        for key in ("SplitAnte", "Bridge"):
-            if key in relations.get(i, {}):
-                coref.append(f"{key}={','.join(relations[i][key])}")
-        misc = _join_misc(_insert_sorted(items, coref)) if coref or base is None else base
+            coref = [] if entity is None else [f"Entity={entity}"]
+            if rel:
+                for key in ("SplitAnte", "Bridge"):
+                    if key in rel:
+                        coref.append(f"{key}={','.join(rel[key])}")
+            items = [] if base is None else _misc_items(base)
+            if not items and len(coref) == 1:
+                misc = coref[0]
+            else:
+                misc = _join_misc(_insert_sorted(items, coref))
         raw = hints.get(i) if hints else None
         if raw is not None:
+            if items is None:
+                items = [] if base is None else _misc_items(base)
             want, have = _coref_items(misc), _coref_items(raw)
             same_rest = [x for x in _misc_items(raw) if x.split("=", 1)[0] not in COREF_KEYS] == items
             if same_rest and want.keys() == have.keys() and all(
@@ -1285,6 +1747,8 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
     taken = _Taken(sent_ids)
     written_ids = ids if ids is not None else [str(i - s.first + 1) for s in sentences
                                                for i in range(s.first, s.last + 1)]
+    # every token line at once (the columns joined by zip, not token by token)
+    rows = list(map("\t".join, zip(written_ids, forms, *columns, misc)))
     for s_index, s in enumerate(sentences):
         if lay is None:
             declare = True
@@ -1299,12 +1763,13 @@ def _render_document(doc, log: LossLog, canonical: bool, last: bool,
             line = _interleaved_line(raw, log, doc, range_id_in(s, off, first_field, written_ids))
             if line is not None:
                 inter.setdefault(off, []).append(line)
-        for i in range(s.first, s.last + 1):
+        if not inter:
+            out.extend(rows[s.first:s.last + 1])
+        for i in range(s.first, s.last + 1) if inter else ():
             off = i - s.first
             if off in inter:
                 out.extend(inter[off])
-            row = [ids[i] if ids is not None else str(off + 1), forms[i], *[c[i] for c in columns], misc[i]]
-            out.append("\t".join(row))
+            out.append(rows[i])
         if s.last - s.first + 1 in inter:
             out.extend(inter[s.last - s.first + 1])
         if s_index < len(sentences) - 1:
@@ -1417,7 +1882,9 @@ def _keep_valid(doc, columns: dict[str, list[str]], sentences: list, ids: list[s
     trees = _trees(columns["head"], sentences, ids, empty)
     for name in ("lemma", "upos", "xpos", "feats", "head", "deprel", "deps"):  # deprel after head
         values = columns[name]
-        bad = [t for t, v in enumerate(values) if not valid(name, v, t)]
+        if values.count("_") == len(values):  # placeholders only (often: C speed)
+            continue
+        bad = [t for t, v in enumerate(values) if v != "_" and not valid(name, v, t)]
         if bad:
             log.lose("value", f"token attribute values that are not what CoNLL-U's {name.upper()} column holds",
                      document=doc, count=len(bad), example=values[bad[0]][:40], done="replaced by '_'")
@@ -1667,5 +2134,7 @@ register(
         ),
         sniff=sniff,
         aliases=("corefud",),
+        scan_keys=scan_keys,
+        mention_views=mention_views,
     )
 )
