@@ -763,7 +763,7 @@ def _explained(exc: CorefioError) -> str:
         text = re.sub(r" \(formats: [^()]*\)", "", text)
         text = re.sub(r"\buse --from\b", f"use {flag}", text)
         return f"{text}{claim}. Formats: {names}"
-    if exc.exit_code == EXIT_INPUT:
+    if exc.exit_code == EXIT_INPUT and path.stat().st_size > 0:  # an empty file looks like nothing
         used = _formats_used.get(str(path))
         looks = _looks_like(path)
         if looks is not None and used and looks[0].name != used.split(":")[0]:  # jsonlines:wl is jsonlines

@@ -461,3 +461,28 @@ def test_xmi_a_sofa_cassis_cannot_make_is_a_located_error(tmp_path: Path, change
     saved = FUZZ / "xmi-exception-read-6b3018d7.xmi"
     with pytest.raises(CorefioError, match="so_aString"):
         corefio.read(saved, "xmi")
+
+
+@pytest.mark.parametrize("prolog", ["<?pi x?>", "<!-- a licence -->\n<!-- and more -->\n"], ids=["pi", "comments"])
+def test_xmi_a_comment_or_instruction_before_the_root_is_read(tmp_path: Path, prolog):
+    """Seed 9173, xmi: a processing instruction (or a comment: a licence at the top of a
+    file) before ``<xmi:XMI>`` made cassis' parser raise a TypeError; corefio now gives
+    cassis the root element alone, on its own line, so the file reads as without it and
+    errors keep naming the file's lines."""
+    import shutil
+
+    source = DATA / "xmi" / "inception" / "bernoulli.xmi"
+    text = source.read_text(encoding="utf-8")
+    root = text.index("<xmi:XMI")
+    shutil.copy(source.parent / "TypeSystem.xml", tmp_path / "TypeSystem.xml")
+    path = tmp_path / "doc.xmi"
+    path.write_text(text[:root] + prolog + text[root:], encoding="utf-8")
+    plain = corefio.read(source).documents[0]
+    doc = corefio.read(path).documents[0]
+    assert doc.tokens.forms == plain.tokens.forms and doc.chains() == plain.chains()
+    path.write_text(text[:root] + prolog + text[root:].replace('sofaNum="1"', 'sofaNum="x"', 1), encoding="utf-8")
+    with pytest.raises(CorefioError, match="sofaNum") as caught:
+        corefio.read(path)
+    assert caught.value.line == text[:root].count("\n") + prolog.count("\n") + 1
+    with pytest.raises(CorefioError, match="no Token"):  # the saved input: read, and refused for what it lacks
+        corefio.read(FUZZ / "xmi-exception-read-842d41c1.xmi", "xmi")

@@ -574,6 +574,11 @@ class _Reader:
         ends = list(itertools.accumulate(p.sizes))
         sentences = [model.Sentence(first=end - size, last=end - 1) for size, end in zip(p.sizes, ends)]
         forms = columns[form_index] if n else []
+        if n and forms.count("_") == n:  # e.g. another project's 5 columns, its words elsewhere
+            self.report.warning("conll.no-words", f"every word form of document {p.name!r} is '_' (corefio takes column "
+                                f"{form_index + 1} of {p.n_cols} for the words: a file of another "
+                                "layout?)", line=line_of[0] if line_of else p.header_line + 1, merge=True,
+                                file=self.file)
         attributes: dict[str, Any] = {}
         fixed: dict[str, list[str]] = {}
         blank = _semeval_blank(names, columns) if n and first and semeval(p.n_cols, first, p.name) else None

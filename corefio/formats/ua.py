@@ -248,6 +248,8 @@ class _Reader:
         self.report = report
         self.strict = strict
         self.columns: list[str] = list(DEFAULT_COLUMNS)
+        #: the file names its columns (``# global.columns``)
+        self.declared = False
         self._plan: list[tuple[int, str, str | None]] = []
         self._plan_for: list[str] | None = None
 
@@ -272,6 +274,7 @@ class _Reader:
                 m = _COLUMNS_COMMENT.match(stripped)
                 if m is not None:
                     self.columns = m.group(1).split()
+                    self.declared = True
                     if self.columns[:2] != ["ID", "FORM"] or len(set(self.columns)) != len(self.columns):
                         raise self.error("global.columns must start with ID FORM and name each column once",
                                          lineno)
@@ -313,6 +316,8 @@ class _Reader:
             if _RANGE_ID.match(fields[0]):
                 interleaved.append((len(doc.forms) - sentence_start, line))
                 continue
+            if len(fields) < len(self.columns) and self.declared:
+                self.short_line(fields, lineno, cut=lineno == total and not final_newline)
             self.token(doc, fields, lineno)
         if sentence_start is not None:
             assert doc is not None
@@ -337,6 +342,22 @@ class _Reader:
         doc.sentences.append(model.Sentence(first=first, last=len(doc.forms) - 1, id=sent_id,
                                                   comments=[c for c in comments], interleaved=interleaved,
                                                   attributes={}))
+
+    def short_line(self, fields: list[str], lineno: int, cut: bool) -> None:
+        """A word line with fewer columns than ``# global.columns`` declares: the missing
+        ones are read as ``_``. Real files leave out an empty last column (CODI-CRAC's
+        space-aligned files); a line short of more is said as a warning, and the last
+        line of a file without a line end after it is a cut file."""
+        shown = f"{len(fields)} of the {len(self.columns)} columns the file declares"
+        if cut:
+            raise self.error(f"the file ends inside a word line ({shown}, no line end after it: a cut file?)",
+                             lineno)
+        if len(fields) == len(self.columns) - 1:
+            self.report.info("ua.short-line", f"word lines without the last column ({self.columns[-1]}), "
+                             "read as '_'", line=lineno, merge=True, file=self.file)
+        else:
+            self.report.warning("ua.short-line", f"a word line with {shown} (a line cut short?); the missing "
+                                "ones are read as '_'", line=lineno, merge=True, file=self.file)
 
     def token(self, doc: _DocState, fields: list[str], lineno: int) -> None:
         columns = self.columns

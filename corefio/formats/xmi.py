@@ -750,6 +750,14 @@ def read(source: Source, *, report: Report, strict: bool = False, identity: str 
             if root.tag != "{http://www.omg.org/XMI}XMI":
                 raise FormatError(f"not an XMI document: its root element is {_local(str(root.tag))!r}, not "
                                   "xmi:XMI", file=name, line=root.sourceline)
+            if root.getprevious() is not None:
+                # a comment or processing instruction before the root element: cassis'
+                # parser fails on it (a TypeError), so it gets the root element alone,
+                # on the line where it was (messages keep naming the file's lines)
+                from lxml import etree
+
+                head, _, body = etree.tostring(root, encoding="UTF-8", xml_declaration=True).partition(b"\n")
+                data = head + b"\n" * (root.sourceline - 1) + body
             del root
             try:
                 additions = _inferred(tree, base)

@@ -247,7 +247,12 @@ def _documents(lines: Iterable[str], file: str | None, report: Report, dialect: 
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise FormatError(f"not valid JSON: {exc.msg}", file=file, line=lineno, column=exc.colno) from None
+            # a line that opens an object or array and stops: JSON laid out over several
+            # lines (pretty-printed), where JSON Lines wants one document per line
+            spread = line.rstrip().endswith(("{", "["))
+            hint = ("; the file looks like JSON laid out over several lines, and JSON Lines has one document "
+                    "per line (e.g. `jq -c . FILE`)") if spread else ""
+            raise FormatError(f"not valid JSON: {exc.msg}{hint}", file=file, line=lineno, column=exc.colno) from None
         except ValueError as exc:  # an integer beyond the interpreter's digit limit, ...
             raise FormatError(f"not valid JSON: {str(exc).split(';')[0]}", file=file, line=lineno) from None
         except RecursionError:

@@ -111,9 +111,15 @@ def split_doc_key(key: str) -> tuple[str, str | None]:
     return key, None
 
 
+#: the keys wl-coref's lines hold their clusters under
+_WL_CLUSTER_KEYS = frozenset({"span_clusters", "word_clusters", "head2span"})
+
+
 def detect(obj: dict, file: str | None, line: int) -> str:
     """The dialect of one decoded line, from its keys."""
     if "cased_words" in obj:
+        if "sentences" in obj and "clusters" in obj and not _WL_CLUSTER_KEYS & obj.keys():
+            return "e2e"  # e2e-coref's keys with wl-coref's words beside them (LingMess' files)
         return "wl"
     if "subtoken_map" in obj and "sentences" in obj:
         return "subword"
@@ -287,6 +293,13 @@ def read_wl(obj: dict, file: str | None, line: int, index: int, report: Report) 
             raise check.fail(f"speaker has {len(speakers)} entries for {n} words")
         if any(s not in ("_", "-") for s in speakers):
             attributes["speaker"] = list(speakers)
+    if "clusters" in obj and not _WL_CLUSTER_KEYS & obj.keys():
+        # read as wl-coref's, the line's clusters would be left aside and the document
+        # read without a mention; whether their ends are inclusive only the file's maker knows
+        raise check.fail("a wl-coref line (cased_words) whose clusters are under 'clusters', not "
+                         "'span_clusters' or 'word_clusters': rename the key to 'span_clusters' if the "
+                         "span ends are exclusive (wl-coref's way), or add 'sentences' and read it as "
+                         "e2e-coref's jsonlines (inclusive ends)")
     span_clusters = check.pairs("span_clusters")
     word_clusters = obj.get("word_clusters") or []
     if not isinstance(word_clusters, list) or not all(

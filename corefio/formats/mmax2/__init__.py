@@ -103,7 +103,8 @@ File names: a document name a file name cannot hold as it is (``/``, ``%``, ``#`
 Problems found while reading (a dangling pointer, a span naming a missing word, a
 repeated id, a not-well-formed file that had to be repaired with
 :mod:`corefio.io.repair`) are warnings with file and line: lenient reading goes on without
-the faulty part, strict reading refuses.
+the faulty part, strict reading refuses. A file that ends with elements still open (a cut
+copy) is refused in both modes.
 """
 
 from __future__ import annotations

@@ -71,6 +71,14 @@ class _Project:
                 raise
             except FormatError:
                 raise exc from None
+            unclosed = [c for c in changes if c.fixer == "nesting" and c.message.endswith(" at the end")]
+            if unclosed:
+                # elements still open where the file stops: its end is missing (a cut or
+                # unfinished copy), and what it held would be lost without an error
+                names = ", ".join(c.message.split()[2] for c in unclosed)
+                raise FormatError(f"the file ends with {names} still open: a cut file? (`corefio repair` "
+                                  "closes them if nothing is missing)", file=str(file),
+                                  line=data.count(b"\n") + 1) from None
             for change in changes:
                 self.report.warning("mmax2.repaired", f"not well-formed XML repaired: {change.message}",
                                     file=str(file), line=change.line, column=change.column)
