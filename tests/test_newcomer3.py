@@ -77,13 +77,13 @@ def test_a_cut_universal_anaphora_file_is_refused(tmp_path):
 
 
 def test_a_word_line_short_of_columns_is_said(tmp_path):
-    """A line short of its last column is what CODI-CRAC's files hold (info); a line short
-    of more is a warning, and the missing columns are read as '_'."""
+    """A line short of its last column is what CODI-CRAC's files hold (nothing said); a
+    line short of more is a warning, and the missing columns are read as '_'."""
     path = tmp_path / "short.conllua"
     path.write_text(ua_text([FULL[0], FULL[1][:-2], "3\tshe\t_\t_"]))
     report = Report()
     doc = corefio.read(path, "ua", report=report).documents[0]
-    assert [(d.severity, d.line) for d in report.by_code("ua.short-line")] == [("info", 5), ("warning", 6)]
+    assert [(d.severity, d.line) for d in report.by_code("ua.short-line")] == [("warning", 6)]
     assert len(doc.markables) == 1  # the third word's (EntityID=1) was cut off
     whole = tmp_path / "whole.conllua"
     whole.write_text(ua_text(FULL))

@@ -346,16 +346,13 @@ class _Reader:
     def short_line(self, fields: list[str], lineno: int, cut: bool) -> None:
         """A word line with fewer columns than ``# global.columns`` declares: the missing
         ones are read as ``_``. Real files leave out an empty last column (CODI-CRAC's
-        space-aligned files); a line short of more is said as a warning, and the last
-        line of a file without a line end after it is a cut file."""
+        space-aligned files: nothing said); a line short of more is a warning, and the last
+        line of a file, without a line end after it, a cut file."""
         shown = f"{len(fields)} of the {len(self.columns)} columns the file declares"
         if cut:
             raise self.error(f"the file ends inside a word line ({shown}, no line end after it: a cut file?)",
                              lineno)
-        if len(fields) == len(self.columns) - 1:
-            self.report.info("ua.short-line", f"word lines without the last column ({self.columns[-1]}), "
-                             "read as '_'", line=lineno, merge=True, file=self.file)
-        else:
+        if len(fields) < len(self.columns) - 1:
             self.report.warning("ua.short-line", f"a word line with {shown} (a line cut short?); the missing "
                                 "ones are read as '_'", line=lineno, merge=True, file=self.file)
 
