@@ -486,3 +486,30 @@ def test_xmi_a_comment_or_instruction_before_the_root_is_read(tmp_path: Path, pr
     assert caught.value.line == text[:root].count("\n") + prolog.count("\n") + 1
     with pytest.raises(CorefioError, match="no Token"):  # the saved input: read, and refused for what it lacks
         corefio.read(FUZZ / "xmi-exception-read-842d41c1.xmi", "xmi")
+
+
+def test_ua_a_short_last_line_of_a_file_without_columns_is_written_with_a_line_end():
+    """Seed 10271, ua: ``1<TAB>B`` (no ``# global.columns``, no line end) was written with
+    the columns declared and the line as it was, and read back as a cut file."""
+    corpus = corefio.loads("1\tB", "ua")
+    text = corefio.dumps(corpus, "ua")
+    assert text.startswith("# global.columns = ") and text.endswith("1\tB\n")
+    assert corefio.loads(text, "ua").documents[0].tokens.forms == ["B"]
+    saved = corefio.read(FUZZ / "ua-roundtrip-reread-43078e85.conllua", "ua")
+    assert corefio.loads(corefio.dumps(saved, "ua"), "ua").documents[0].tokens.forms == ["B"]
+
+
+def test_ecbplus_topic_folders_whose_numbers_tie_are_read_in_one_order(tmp_path: Path):
+    """Seed 10271, ecbplus: a document written into topic folder ``01`` beside ``1`` came
+    back before the other, with no ``loss.document-order``: ``01`` and ``1`` tie in the
+    natural order, and the reader took the order the folder listed them in."""
+    from corefio.formats.ecbplus import _natural
+
+    assert sorted([Path("1"), Path("01")], key=_natural) == sorted([Path("01"), Path("1")], key=_natural)
+    corpus = corefio.read(FUZZ / "ecbplus-roundtrip-compare-898fea52", "ecbplus")
+    assert [d.name for d in corpus.documents] == ["1_10ecb", "01_10ecbplus"]
+    report = Report()
+    corefio.write(corpus, tmp_path / "out", "ecbplus", report=report)
+    back = corefio.read(tmp_path / "out", "ecbplus")
+    assert [d.name for d in back.documents] == ["01_10ecbplus", "1_10ecb"]
+    assert "loss.document-order" in report.codes()

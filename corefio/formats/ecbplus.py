@@ -183,9 +183,11 @@ def _reading_order(paths: list[str]) -> list[str]:
     return order
 
 
-def _natural(p: Path) -> list:
-    """Order names as ECB+ numbers them: ``2_1ecb`` before ``10_1ecb``."""
-    return [int(t) if _is_number(t) else t for t in re.split(r"([0-9]+)", p.name)]
+def _natural(p: Path) -> tuple:
+    """Order names as ECB+ numbers them: ``2_1ecb`` before ``10_1ecb``; names whose
+    numbers are the same (``01`` and ``1``) by the names themselves, so that the order
+    never depends on the order a folder lists its files in."""
+    return [int(t) if _is_number(t) else t for t in re.split(r"([0-9]+)", p.name)], p.name
 
 
 def _is_number(text: str) -> bool:

@@ -1227,6 +1227,11 @@ def write(documents: Iterable, *, corpus: Any, report: Report, canonical: bool =
                 # the document's own line ends (a file with CR line ends stays one)
                 newline = "\r\n" if "\r\n" in lay.text else "\r" if "\r" in lay.text else "\n"
                 yield f"# global.columns = {' '.join(columns)}{newline}"
+                if not lay.text.endswith(("\n", "\r")):
+                    # its last line may be short of the columns now declared: without a line
+                    # end after it, the file would read as a cut one
+                    yield lay.text + newline
+                    continue
             yield lay.text
             continue
         lines = _Writer(doc, columns, log).write()
