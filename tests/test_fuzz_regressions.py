@@ -513,3 +513,18 @@ def test_ecbplus_topic_folders_whose_numbers_tie_are_read_in_one_order(tmp_path:
     back = corefio.read(tmp_path / "out", "ecbplus")
     assert [d.name for d in back.documents] == ["01_10ecbplus", "1_10ecb"]
     assert "loss.document-order" in report.codes()
+
+
+@pytest.mark.parametrize("parent", ["9" * 5000, "2." + "9" * 5000], ids=["word", "k"])
+def test_a_deps_parent_of_thousands_of_digits_is_no_parent(tmp_path: Path, parent):
+    """Seed 11317, conllu: an empty node whose DEPS names a parent of 5,000 digits made
+    scoring from paths raise ValueError (int() refuses over 4,300 digits) in
+    ``model/zeros.py``'s ``_parent_place``; such a parent names no place."""
+    path = tmp_path / "huge.conllu"
+    text = conllu_with_empty_node("1.1").replace("\t2:nsubj\tEntity=(e1-person-1)\n2\tleft",
+                                                f"\t{parent}:nsubj\tEntity=(e1-person-1)\n2\tleft")
+    assert parent in text
+    path.write_text(text)
+    assert zeros._parent_place(1, parent) is None
+    scores = corefio.score(path, path).to_dict(per_document=False)["corpus"]
+    assert scores["mentions"]["f1"] == 1.0 and scores["bcub"]["f1"] == 1.0

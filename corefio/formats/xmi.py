@@ -1271,7 +1271,8 @@ def _xmi_of(doc: Any, custom: dict[str, tuple[str, str]], log: LossLog) -> bytes
         members = sorted((doc.markables[k] for k in chain), key=lambda m: (m.first, -m.last))
         if members:
             entity = next((m.entity for m in members if m.entity is not None), None)
-            chains.append((*custom.get(entity, (CHAIN, LINK)), members))
+            layers = custom.get(entity, (CHAIN, LINK)) if entity is not None else (CHAIN, LINK)
+            chains.append((*layers, members))
     used = [METADATA, *([TOKEN] if spans else []), *([SENTENCE] if doc.sentences else [])]
     used.extend(t for chain_type, link_type, _ in chains for t in (link_type, chain_type))
     prefix, packages = _prefixes(used)

@@ -104,7 +104,9 @@ def written_ids(doc: "Document") -> list[str] | None:
 def _parent_place(sentence: int, parent: str) -> Place | None:
     """The place a CoNLL-U ``deps`` parent id (``15``, ``13.1``, ``0``) names."""
     word, dot, k = parent.partition(".")
-    if not word.isascii() or not word.isdigit() or (dot and (not k.isascii() or not k.isdigit())):
+    # at most 18 digits, as in _written_number: int() refuses 4,300 and more
+    if not (0 < len(word) <= 18 and word.isascii() and word.isdigit()) or (
+            dot and not (0 < len(k) <= 18 and k.isascii() and k.isdigit())):
         return None
     return (sentence, int(word), int(k) if dot else 0)
 
