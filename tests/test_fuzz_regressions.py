@@ -528,3 +528,20 @@ def test_a_deps_parent_of_thousands_of_digits_is_no_parent(tmp_path: Path, paren
     assert zeros._parent_place(1, parent) is None
     scores = corefio.score(path, path).to_dict(per_document=False)["corpus"]
     assert scores["mentions"]["f1"] == 1.0 and scores["bcub"]["f1"] == 1.0
+
+
+def test_xmi_a_type_system_feature_without_a_name_is_a_located_error(tmp_path: Path):
+    """Seed 12409, xmi: a ``featureDescription`` whose ``<name>`` was damaged made cassis
+    give the type a feature named None, and checking the XMI against it raised lxml's
+    TypeError; the type system is now refused at the type's line."""
+    import shutil
+
+    source = DATA / "xmi" / "inception" / "bernoulli.xmi"
+    shutil.copy(source, tmp_path / "doc.xmi")
+    system = (source.parent / "TypeSystem.xml").read_text(encoding="utf-8")
+    damaged = system.replace("<name>documentId</name><description/>", "<namescription/>", 1)
+    assert damaged != system
+    (tmp_path / "TypeSystem.xml").write_text(damaged, encoding="utf-8")
+    with pytest.raises(CorefioError, match="feature without a name") as caught:
+        corefio.read(tmp_path / "doc.xmi")
+    assert caught.value.file == str(tmp_path / "TypeSystem.xml") and caught.value.line is not None

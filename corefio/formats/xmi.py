@@ -331,6 +331,9 @@ def _type_system(cassis: Any, description: bytes, file: str, report: Report | No
                 raise FormatError(f"cannot read the type system: {exc}", file=file, line=1) from None
         for t in parsed.get_types():
             for f in t.features:
+                if not f.name:  # a featureDescription without its <name>: cassis makes a feature named None
+                    raise FormatError(f"the type system gives {t.name} a feature without a name",
+                                      file=file, line=_line_of_text(description, t.name))
                 if f.rangeType is None:  # cassis takes a range name it cannot read (a comment inside) as none
                     raise FormatError(f"the type system gives the feature {f.name!r} of {t.name} no range type "
                                       "that can be read", file=file, line=_line_of_text(description, t.name))
