@@ -1072,8 +1072,9 @@ def convert_command(
         writing["canonical"] = True
     # brat (and LitBank TSV) into a .ann file the user named: the writer places its one
     # document as that file and the .txt beside it
-    pair_target = (engine is Engine.python and target_spec.name in ("brat", "litbank-tsv")
-                   and target.suffix.lower() == ".ann" and not target.is_dir())
+    from .formats.readwrite import writes_one_pair
+
+    pair_target = engine is Engine.python and writes_one_pair(target_spec, target)
     shown_target = Path(f"{target} (and {target.with_suffix('.txt').name})") if pair_target else target
     try:
         if engine is Engine.xslt:

@@ -78,12 +78,19 @@ def test_ua_rows_taken_unless_a_value_has_a_blank(monkeypatch):
     assert "\ttwo_words\t" in text and text != plain
 
 
-@pytest.mark.parametrize(("path", "fmt"), [p for p in REAL if p.values[1] != "muc"])
-def test_muc_sentences_joined_at_once_same_as_word_by_word(path, fmt, monkeypatch):
+#: writers that join a sentence's words at once when no word changes, and the check
+#: that decides it (forced false: word by word)
+SENTENCE_JOINERS = [("muc", "corefio.formats.muc._as_they_are"), ("brat", "corefio.formats.brat._unchanged")]
+
+
+@pytest.mark.parametrize(("writer", "check", "path", "fmt"),
+                         [pytest.param(writer, check, *p.values, id=f"{writer}-{p.id}")
+                          for writer, check in SENTENCE_JOINERS for p in REAL if p.values[1] != writer])
+def test_sentences_joined_at_once_same_as_word_by_word(writer, check, path, fmt, monkeypatch):
     corpus = _corpus(path, fmt)
-    fast = _written(corpus, "muc")
-    monkeypatch.setattr(muc, "_as_they_are", lambda words: False)
-    assert _written(corpus, "muc") == fast
+    fast = _written(corpus, writer)
+    monkeypatch.setattr(check, lambda words: False)
+    assert _written(corpus, writer) == fast
 
 
 def test_muc_words_that_change_are_written_word_by_word():
@@ -135,14 +142,6 @@ def test_crossing_mentions_of_one_entity_found_with_the_chains_only_when_some_cr
     assert list(losses._crossing_pairs(crossing.markables, crossing)) == ["m1"] and len(chains) == 1
 
 
-@pytest.mark.parametrize(("path", "fmt"), [p for p in REAL if p.values[1] != "brat"])
-def test_brat_sentences_joined_at_once_same_as_word_by_word(path, fmt, monkeypatch):
-    from corefio.formats import brat
-
-    corpus = _corpus(path, fmt)
-    fast = _written(corpus, "brat")
-    monkeypatch.setattr(brat, "_unchanged", lambda words: False)
-    assert _written(corpus, "brat") == fast
 
 
 @pytest.mark.parametrize("fmt", ["brat", "litbank-tsv"])

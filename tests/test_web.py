@@ -371,7 +371,7 @@ def test_hostile_xml_is_refused_without_reading_files(client, tmp_path):
             assert SECRET not in answer.text
             if answer.status_code == 200:  # validation reports it as an error
                 assert answer.json()["valid"] is False
-        assert time.perf_counter() - start < 10  # a hang guard (four requests; the target is 1 s each)
+        assert time.perf_counter() - start < 40  # a hang guard: ten times the target (four requests, 1 s each)
 
 
 def test_oversize_uploads_get_413_and_a_clear_page():

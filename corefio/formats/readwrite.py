@@ -265,7 +265,7 @@ def write(
                 Corpus(documents=documents) if header is None
                 else header.copy(documents=documents))
             written = dump_files(whole, spec.name, strict=strict, report=report, **options)
-            if _one_pair(spec, Path(path)):
+            if writes_one_pair(spec, Path(path)):
                 _write_pair(written, Path(path), spec, report, strict, inputs)
             else:
                 files.atomic_write_tree(path, written, inputs=inputs, force=force)
@@ -283,7 +283,7 @@ def write(
     return report
 
 
-def _one_pair(spec: FormatSpec, path: Path) -> bool:
+def writes_one_pair(spec: FormatSpec, path: Path) -> bool:
     """brat (or LitBank TSV) written to a ``.ann`` file the user named, not a directory."""
     return spec.name in ("brat", "litbank-tsv") and path.suffix.lower() == ".ann" and not path.is_dir()
 
